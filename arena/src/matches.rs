@@ -1,0 +1,177 @@
+//! A match: two players, N games, seats alternating, results tallied.
+//!
+//! Games come in seat-swapped pairs on the same seed (games 2k and 2k+1),
+//! so first-move advantage and the throws' luck cancel out over a pair.
+
+use std::{collections::BTreeMap, time::Duration};
+
+use player_api::{abi::TrapPlayerBox, trap::TrapState, Seat};
+use serde::Serialize;
+
+use crate::{
+    players::Player,
+    referee::trap::{self, Ending, Fault, FaultKind, TrapGame, TrapSettings, Turn},
+    seeds,
+};
+
+/// What to play.
+#[derive(Clone, Copy, Debug)]
+pub struct MatchConfig {
+    pub settings: TrapSettings,
+    pub games: u32,
+    pub seed: u64,
+}
+
+/// One game of a match, as the match sees it.
+#[derive(Clone, Debug)]
+pub struct MatchGame {
+    pub index: u32,
+    /// Which player (0 or 1, in the order given) sat in seat 1 and seat 2.
+    pub seats: [usize; 2],
+    pub record: TrapGame,
+}
+
+impl MatchGame {
+    /// The winning player (0 or 1), or None for a draw.
+    pub fn winner(&self) -> Option<usize> {
+        self.record.winner().map(|seat| self.seats[seat.index()])
+    }
+
+    /// The player that failed, and how, if the game ended on a fault.
+    pub fn fault(&self) -> Option<(usize, &Fault)> {
+        self.record.ending.fault().map(|(seat, fault)| (self.seats[seat.index()], fault))
+    }
+}
+
+/// One player's results over a match.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Tally {
+    pub name: String,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Losses by failure kind (timeout, illegal, panicked, unavailable).
+    pub failures: BTreeMap<&'static str, u32>,
+    #[serde(skip)]
+    pub turns: u32,
+    #[serde(skip)]
+    pub time_total: Duration,
+    #[serde(skip)]
+    pub time_max: Duration,
+}
+
+impl Tally {
+    fn new(name: &str) -> Tally {
+        let failures = FaultKind::ALL.iter().map(|k| (k.name(), 0)).collect();
+        Tally { name: name.to_string(), failures, ..Tally::default() }
+    }
+
+    pub fn mean_turn_time(&self) -> Duration {
+        self.time_total.checked_div(self.turns).unwrap_or_default()
+    }
+}
+
+/// The whole match.
+#[derive(Clone, Debug)]
+pub struct MatchResult {
+    pub config: MatchConfig,
+    pub tallies: [Tally; 2],
+    pub games: Vec<MatchGame>,
+}
+
+impl MatchResult {
+    pub fn average_turns(&self) -> f64 {
+        let total: usize = self.games.iter().map(|g| g.record.turns.len()).sum();
+        total as f64 / self.games.len().max(1) as f64
+    }
+}
+
+/// Seat assignment and seed of game `index`: pairs share a seed, seats swap.
+pub fn schedule(base_seed: u64, index: u32) -> ([usize; 2], u64) {
+    let seats = if index % 2 == 0 { [0, 1] } else { [1, 0] };
+    (seats, seeds::derive(base_seed, u64::from(index / 2)))
+}
+
+/// Plays the match. `on_game` sees each game as it finishes; `watch`, if
+/// given, sees every turn (with the seats of the current game).
+pub fn play(
+    players: [&Player; 2],
+    config: &MatchConfig,
+    on_game: &mut dyn FnMut(&MatchGame),
+    mut watch: Option<&mut dyn FnMut([usize; 2], &TrapState, &Turn)>,
+) -> MatchResult {
+    let mut instances: [Option<TrapPlayerBox>; 2] = [None, None];
+    let mut tallies = [Tally::new(players[0].name()), Tally::new(players[1].name())];
+    let mut games = Vec::with_capacity(config.games as usize);
+    for index in 0..config.games {
+        let (seats, seed) = schedule(config.seed, index);
+        let record = match ready(&mut instances, players) {
+            Err((player, why)) => unplayable(config, seed, seats, player, why),
+            Ok([a, b]) => {
+                let (one, two) = if seats[0] == 0 { (a, b) } else { (b, a) };
+                let mut see = |state: &TrapState, turn: &Turn| {
+                    if let Some(watch) = watch.as_mut() {
+                        watch(seats, state, turn)
+                    }
+                };
+                trap::play(&config.settings, seed, [one, two], &mut see)
+            }
+        };
+        let game = MatchGame { index, seats, record };
+        tally(&mut tallies, &game);
+        // A player that panicked or failed to start gets a fresh instance.
+        if let Some((player, fault)) = game.fault() {
+            if matches!(fault.kind(), FaultKind::Panicked | FaultKind::Unavailable) {
+                instances[player] = None;
+            }
+        }
+        on_game(&game);
+        games.push(game);
+    }
+    MatchResult { config: *config, tallies, games }
+}
+
+/// Makes sure both players have a live instance.
+fn ready<'a>(
+    instances: &'a mut [Option<TrapPlayerBox>; 2],
+    players: [&Player; 2],
+) -> Result<[&'a mut TrapPlayerBox; 2], (usize, String)> {
+    for (i, slot) in instances.iter_mut().enumerate() {
+        if slot.is_none() {
+            *slot = Some(players[i].new_trap_player().map_err(|why| (i, why))?);
+        }
+    }
+    let [a, b] = instances;
+    Ok([a.as_mut().expect("made above"), b.as_mut().expect("made above")])
+}
+
+/// The record of a game that could not start because `player` has no instance.
+fn unplayable(config: &MatchConfig, seed: u64, seats: [usize; 2], player: usize, why: String) -> TrapGame {
+    let loser = if seats[0] == player { Seat::One } else { Seat::Two };
+    TrapGame {
+        seed,
+        settings: config.settings,
+        turns: Vec::new(),
+        ending: Ending::Fault { loser, fault: Fault::Unavailable(why) },
+    }
+}
+
+fn tally(tallies: &mut [Tally; 2], game: &MatchGame) {
+    match game.winner() {
+        None => tallies.iter_mut().for_each(|t| t.draws += 1),
+        Some(winner) => {
+            tallies[winner].wins += 1;
+            tallies[1 - winner].losses += 1;
+        }
+    }
+    if let Some((player, fault)) = game.fault() {
+        *tallies[player].failures.entry(fault.kind().name()).or_default() += 1;
+    }
+    for seat in Seat::BOTH {
+        let (turns, total, max) = game.record.clock(seat);
+        let t = &mut tallies[game.seats[seat.index()]];
+        t.turns += turns;
+        t.time_total += total;
+        t.time_max = t.time_max.max(max);
+    }
+}

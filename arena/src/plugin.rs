@@ -1,0 +1,149 @@
+//! Loading a player library (a `cdylib` built with `export_player!`).
+//!
+//! `RootModule::load_from_file` caches one module per interface type, so a
+//! second, different player library would silently come back as the first.
+//! We load with `lib_header_from_path` + `init_root_module` instead, which
+//! checks the player-api version and the ABI layout of each library itself.
+
+use std::{
+    fmt,
+    path::{Path, PathBuf},
+};
+
+use abi_stable::library::{lib_header_from_path, LibraryError};
+use player_api::abi::{PlayerLibRef, TrapPlayerBox, API_VERSION};
+
+/// A player library, loaded and checked.
+#[derive(Clone)]
+pub struct PlayerLibrary {
+    path: PathBuf,
+    module: PlayerLibRef,
+    api_version: String,
+}
+
+/// Why a file could not be loaded as a player library. Each message names
+/// the file and says what to do.
+#[derive(Debug)]
+pub enum LoadError {
+    Missing(PathBuf),
+    NotALibrary { path: PathBuf, detail: String },
+    NotAPlayer(PathBuf),
+    IncompatibleVersion { path: PathBuf, library: String },
+    IncompatibleLayout { path: PathBuf, detail: String },
+    Failed { path: PathBuf, detail: String },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Missing(path) => write!(
+                f,
+                "no player library at {}: check the path (a player crate builds to target/release/lib<name>.so)",
+                path.display()
+            ),
+            LoadError::NotALibrary { path, detail } => write!(
+                f,
+                "{} is not a shared library the arena can load ({detail}): build your player with crate-type = [\"cdylib\"]",
+                path.display()
+            ),
+            LoadError::NotAPlayer(path) => write!(
+                f,
+                "{} is a shared library but not an arena player (it exports no player module): add `player_api::export_player!` to it",
+                path.display()
+            ),
+            LoadError::IncompatibleVersion { path, library } => write!(
+                f,
+                "{} was built against player-api {library}, but this arena speaks player-api {API_VERSION}: rebuild the player against this arena's player-api",
+                path.display()
+            ),
+            LoadError::IncompatibleLayout { path, detail } => write!(
+                f,
+                "{} was built against an incompatible player-api (its ABI layout differs: {detail}): rebuild the player against this arena's player-api {API_VERSION}",
+                path.display()
+            ),
+            LoadError::Failed { path, detail } => {
+                write!(f, "{} failed to initialise: {detail}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl PlayerLibrary {
+    /// Loads and checks the library at `path`.
+    pub fn load(path: &Path) -> Result<PlayerLibrary, LoadError> {
+        if !path.is_file() {
+            return Err(LoadError::Missing(path.to_path_buf()));
+        }
+        // dlopen needs a path with a slash, or it searches the system paths.
+        let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        let header = lib_header_from_path(&path).map_err(|e| classify(&path, e))?;
+        let api_version = header.version_strings().version.to_string();
+        let module = header.init_root_module::<PlayerLibRef>().map_err(|e| classify(&path, e))?;
+        Ok(PlayerLibrary { path, module, api_version })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn name(&self) -> &str {
+        self.module.name().as_str()
+    }
+
+    pub fn author(&self) -> &str {
+        self.module.author().as_str()
+    }
+
+    /// The player-api version the library was built against.
+    pub fn api_version(&self) -> &str {
+        &self.api_version
+    }
+
+    /// The games this library can play.
+    pub fn games(&self) -> Vec<&'static str> {
+        let mut games = Vec::new();
+        if self.module.new_trap_player().is_some() {
+            games.push("trap");
+        }
+        games
+    }
+
+    /// A fresh Trap player from this library, or why there is none.
+    pub fn new_trap_player(&self) -> Result<TrapPlayerBox, String> {
+        let make = self
+            .module
+            .new_trap_player()
+            .ok_or_else(|| format!("{} does not play trap", self.path.display()))?;
+        make().into_result().map_err(|panic| format!("panicked while starting: {panic}"))
+    }
+}
+
+fn classify(path: &Path, error: LibraryError) -> LoadError {
+    let path = path.to_path_buf();
+    match error {
+        LibraryError::OpenError { err, .. } => {
+            LoadError::NotALibrary { path, detail: err.to_string() }
+        }
+        LibraryError::GetSymbolError { .. } => LoadError::NotAPlayer(path),
+        LibraryError::IncompatibleVersionNumber { actual_version, .. } => {
+            LoadError::IncompatibleVersion { path, library: actual_version.to_string() }
+        }
+        LibraryError::AbiInstability(detail) => {
+            let detail = detail.to_string();
+            tracing::debug!("ABI mismatch in {}:\n{detail}", path.display());
+            LoadError::IncompatibleLayout {
+                path,
+                detail: "run with RUST_LOG=debug for the full comparison".to_string(),
+            }
+        }
+        LibraryError::InvalidAbiHeader(_) | LibraryError::InvalidCAbi { .. } => {
+            LoadError::IncompatibleLayout {
+                path,
+                detail: "it was built with an incompatible abi_stable or Rust ABI".to_string(),
+            }
+        }
+        other => LoadError::Failed { path, detail: other.to_string() },
+    }
+}

@@ -1,0 +1,364 @@
+//! The Trap referee.
+
+use std::{
+    fmt,
+    time::{Duration, Instant},
+};
+
+use player_api::{
+    abi::TrapPlayerBox,
+    trap::{IllegalMove, IllegalTrap, Pos, TrapGameInfo, TrapRequest, TrapState, DEFAULT_SIZE, DEFAULT_TURN_CAP},
+    GameOver, Outcome, Seat,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::{duration::seconds, seeds};
+
+/// The settings of a Trap game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrapSettings {
+    pub size: u8,
+    /// One budget per turn covers the move and the throw together.
+    pub turn_budget: Duration,
+    /// The budget for `new_game` (a player's start-up).
+    pub startup_budget: Duration,
+    /// Turns after which the game is a draw.
+    pub turn_cap: u32,
+}
+
+impl Default for TrapSettings {
+    fn default() -> Self {
+        TrapSettings {
+            size: DEFAULT_SIZE,
+            turn_budget: Duration::from_secs(5),
+            startup_budget: Duration::from_secs(10),
+            turn_cap: DEFAULT_TURN_CAP,
+        }
+    }
+}
+
+/// One turn as it was played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Turn {
+    pub seat: Seat,
+    pub from: Pos,
+    pub to: Pos,
+    /// None when the move won at once (no throw is asked for).
+    pub throw: Option<ThrowRecord>,
+    /// Wall-clock time the player used this turn.
+    pub time: Duration,
+}
+
+/// A throw: where it was aimed, the chance of a hit, where it landed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ThrowRecord {
+    pub target: Pos,
+    pub hit_chance: f64,
+    pub landed: Pos,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ending {
+    /// `loser` has no legal move after the opponent's move or throw.
+    Trapped { loser: Seat },
+    /// `loser` had no legal move at the start of its own turn.
+    BoxedIn { loser: Seat },
+    /// `loser` broke a rule or failed to answer properly.
+    Fault { loser: Seat, fault: Fault },
+    /// The turn cap was reached: a draw.
+    TurnCap(u32),
+}
+
+/// A player's failure: it loses the game at once.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fault {
+    IllegalMove(Pos, IllegalMove),
+    IllegalTrap(Pos, IllegalTrap),
+    Timeout { what: &'static str, used: Duration, budget: Duration },
+    Panicked(String),
+    /// The player could not even be started.
+    Unavailable(String),
+}
+
+/// Failures by kind, as standings count them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FaultKind {
+    Illegal,
+    Timeout,
+    Panicked,
+    Unavailable,
+}
+
+impl Fault {
+    pub fn kind(&self) -> FaultKind {
+        match self {
+            Fault::IllegalMove(..) | Fault::IllegalTrap(..) => FaultKind::Illegal,
+            Fault::Timeout { .. } => FaultKind::Timeout,
+            Fault::Panicked(_) => FaultKind::Panicked,
+            Fault::Unavailable(_) => FaultKind::Unavailable,
+        }
+    }
+}
+
+impl FaultKind {
+    pub const ALL: [FaultKind; 4] =
+        [FaultKind::Timeout, FaultKind::Illegal, FaultKind::Panicked, FaultKind::Unavailable];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Illegal => "illegal",
+            FaultKind::Timeout => "timeout",
+            FaultKind::Panicked => "panicked",
+            FaultKind::Unavailable => "unavailable",
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::IllegalMove(pos, why) => write!(f, "illegal move {pos}: {why}"),
+            Fault::IllegalTrap(pos, why) => write!(f, "illegal trap {pos}: {why}"),
+            Fault::Timeout { what: "turn", used, budget } => {
+                write!(f, "timeout: {} > {}", seconds(*used), seconds(*budget))
+            }
+            Fault::Timeout { what, used, budget } => {
+                write!(f, "timeout in {what}: {} > {}", seconds(*used), seconds(*budget))
+            }
+            Fault::Panicked(message) => write!(f, "panicked: {message}"),
+            Fault::Unavailable(why) => write!(f, "could not start: {why}"),
+        }
+    }
+}
+
+impl Ending {
+    /// The winning seat, or None for a draw.
+    pub fn winner(&self) -> Option<Seat> {
+        match self {
+            Ending::Trapped { loser } | Ending::BoxedIn { loser } | Ending::Fault { loser, .. } => {
+                Some(loser.other())
+            }
+            Ending::TurnCap(_) => None,
+        }
+    }
+
+    /// The fault that ended the game, if a player failed.
+    pub fn fault(&self) -> Option<(Seat, &Fault)> {
+        match self {
+            Ending::Fault { loser, fault } => Some((*loser, fault)),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ending::Trapped { .. } => write!(f, "trapped"),
+            Ending::BoxedIn { .. } => write!(f, "boxed in"),
+            Ending::Fault { fault, .. } => write!(f, "{fault}"),
+            Ending::TurnCap(cap) => write!(f, "turn cap ({cap} turns) reached"),
+        }
+    }
+}
+
+/// A finished game: enough to replay it exactly.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrapGame {
+    pub seed: u64,
+    pub settings: TrapSettings,
+    pub turns: Vec<Turn>,
+    pub ending: Ending,
+}
+
+impl TrapGame {
+    pub fn winner(&self) -> Option<Seat> {
+        self.ending.winner()
+    }
+
+    /// Time used per turn by `seat`: (turns, total, longest).
+    pub fn clock(&self, seat: Seat) -> (u32, Duration, Duration) {
+        self.turns.iter().filter(|t| t.seat == seat).fold(
+            (0, Duration::ZERO, Duration::ZERO),
+            |(n, total, max), t| (n + 1, total + t.time, max.max(t.time)),
+        )
+    }
+}
+
+/// The seeds of the two players' own generators in a game seeded `seed`:
+/// drawn apart from the arena's own stream, which players never see.
+pub fn player_seeds(seed: u64) -> [u64; 2] {
+    [seeds::derive(seed, u64::MAX), seeds::derive(seed, u64::MAX - 1)]
+}
+
+/// Plays one game from the start position. `players[0]` sits in seat 1
+/// (moves first).
+///
+/// `watch` sees the state after every turn. Both players are told the
+/// result (`game_over`) at the end; their answer to that does not change it.
+pub fn play(
+    settings: &TrapSettings,
+    seed: u64,
+    players: [&mut TrapPlayerBox; 2],
+    watch: &mut dyn FnMut(&TrapState, &Turn),
+) -> TrapGame {
+    play_from(settings, seed, TrapState::new(settings.size), Seat::One, players, watch)
+}
+
+/// Plays one game from `start`, with `first` to move (for puzzles and tests).
+pub fn play_from(
+    settings: &TrapSettings,
+    seed: u64,
+    start: TrapState,
+    first: Seat,
+    players: [&mut TrapPlayerBox; 2],
+    watch: &mut dyn FnMut(&TrapState, &Turn),
+) -> TrapGame {
+    let mut game = Game {
+        settings: TrapSettings { size: start.size(), ..*settings },
+        state: start,
+        rng: ChaCha8Rng::seed_from_u64(seed),
+        players,
+        turns: Vec::new(),
+        watch,
+    };
+    let ending = game.run(seed, first);
+    let record = TrapGame { seed, settings: game.settings, turns: game.turns, ending };
+    for seat in Seat::BOTH {
+        let outcome = match record.winner() {
+            None => Outcome::Draw,
+            Some(winner) if winner == seat => Outcome::Win,
+            Some(_) => Outcome::Loss,
+        };
+        let told = GameOver {
+            outcome,
+            turns: record.turns.len() as u32,
+            reason: record.ending.to_string().into(),
+        };
+        if let Err(panic) = game.players[seat.index()].game_over(told).into_result() {
+            tracing::warn!("{seat} panicked in game_over: {panic}");
+        }
+    }
+    record
+}
+
+struct Game<'a> {
+    settings: TrapSettings,
+    state: TrapState,
+    rng: ChaCha8Rng,
+    players: [&'a mut TrapPlayerBox; 2],
+    turns: Vec<Turn>,
+    watch: &'a mut dyn FnMut(&TrapState, &Turn),
+}
+
+impl Game<'_> {
+    fn run(&mut self, seed: u64, first: Seat) -> Ending {
+        let own_seeds = player_seeds(seed);
+        for seat in Seat::BOTH {
+            if let Err(fault) = self.start(seat, own_seeds[seat.index()]) {
+                return Ending::Fault { loser: seat, fault };
+            }
+        }
+        let mut seat = first;
+        loop {
+            if self.turns.len() as u32 >= self.settings.turn_cap {
+                return Ending::TurnCap(self.settings.turn_cap);
+            }
+            // End check 3: a player with no legal move at the start of its turn loses.
+            if !self.state.can_move(seat) {
+                return Ending::BoxedIn { loser: seat };
+            }
+            if let Some(ending) = self.turn(seat) {
+                return ending;
+            }
+            seat = seat.other();
+        }
+    }
+
+    fn start(&mut self, seat: Seat, seed: u64) -> Result<(), Fault> {
+        let info = TrapGameInfo {
+            seat,
+            size: self.settings.size,
+            turn_budget_us: self.settings.turn_budget.as_micros() as u64,
+            seed,
+        };
+        let started = Instant::now();
+        let reply = self.players[seat.index()].new_game(info).into_result();
+        let used = started.elapsed();
+        reply.map_err(|panic| Fault::Panicked(panic.into()))?;
+        if used > self.settings.startup_budget {
+            return Err(Fault::Timeout { what: "new_game", used, budget: self.settings.startup_budget });
+        }
+        Ok(())
+    }
+
+    /// One turn of `seat`: the move, end check 1, the throw, end check 2.
+    fn turn(&mut self, seat: Seat) -> Option<Ending> {
+        let budget = self.settings.turn_budget;
+        let fault = |fault| Some(Ending::Fault { loser: seat, fault });
+        let from = self.state.position(seat);
+        let started = Instant::now();
+
+        let request = self.request(seat, budget);
+        let to = match self.players[seat.index()].get_move(request).into_result() {
+            Ok(to) => to,
+            Err(panic) => return fault(Fault::Panicked(panic.into())),
+        };
+        let used = started.elapsed();
+        if used > budget {
+            return fault(Fault::Timeout { what: "turn", used, budget });
+        }
+        if let Err(why) = self.state.check_move(seat, to) {
+            return fault(Fault::IllegalMove(to, why));
+        }
+        self.state.move_player(seat, to);
+
+        // End check 1: the move alone trapped the opponent; no throw is asked for.
+        if !self.state.can_move(seat.other()) {
+            self.record(Turn { seat, from, to, throw: None, time: used });
+            return Some(Ending::Trapped { loser: seat.other() });
+        }
+
+        let request = self.request(seat, budget.saturating_sub(used));
+        let target = match self.players[seat.index()].get_trap(request).into_result() {
+            Ok(target) => target,
+            Err(panic) => return fault(Fault::Panicked(panic.into())),
+        };
+        let used = started.elapsed();
+        if used > budget {
+            return fault(Fault::Timeout { what: "turn", used, budget });
+        }
+        if let Err(why) = self.state.check_target(target) {
+            return fault(Fault::IllegalTrap(target, why));
+        }
+        let throw = self.state.throw(seat, target);
+        let roll = self.rng.random_range(0..20);
+        let pick = match throw.miss_cells().len() {
+            0 => 0,
+            n => self.rng.random_range(0..n),
+        };
+        let landed = throw.land(roll, pick);
+        self.state.place_trap(landed);
+        let record = ThrowRecord { target, hit_chance: throw.hit_chance(), landed };
+        self.record(Turn { seat, from, to, throw: Some(record), time: used });
+
+        // End check 2: the trap trapped the opponent.
+        (!self.state.can_move(seat.other())).then_some(Ending::Trapped { loser: seat.other() })
+    }
+
+    fn request(&self, seat: Seat, time_left: Duration) -> TrapRequest {
+        TrapRequest {
+            state: self.state,
+            seat,
+            turn: self.turns.len() as u32,
+            time_left_us: time_left.as_micros() as u64,
+        }
+    }
+
+    fn record(&mut self, turn: Turn) {
+        (self.watch)(&self.state, &turn);
+        self.turns.push(turn);
+    }
+}

@@ -1,0 +1,110 @@
+//! The plugin path for real: reference bots built as cdylibs, loaded from
+//! disk through the ABI, playing each other; and every way a file can fail
+//! to be a player.
+
+mod support;
+
+use arena::{
+    matches::{self, MatchConfig},
+    players::{Level, Player},
+    plugin::{LoadError, PlayerLibrary},
+    referee::trap::TrapSettings,
+};
+use support::{arena, library, stderr, stdout};
+
+#[test]
+fn reference_levels_load_as_distinct_libraries() {
+    // Loading several libraries of the same interface must not return the
+    // first one again (abi_stable's load_from_file would).
+    let names: Vec<String> = ["easy", "medium", "hard"]
+        .iter()
+        .map(|n| PlayerLibrary::load(&library(n)).unwrap().name().to_string())
+        .collect();
+    assert_eq!(names, ["easy", "medium", "hard"]);
+    let hard = PlayerLibrary::load(&library("hard")).unwrap();
+    assert_eq!(hard.games(), ["trap"]);
+    assert_eq!(hard.api_version(), player_api::abi::API_VERSION);
+}
+
+#[test]
+fn library_players_play_the_same_games_as_the_built_in_ones() {
+    let config = MatchConfig { settings: TrapSettings::default(), games: 6, seed: 99 };
+    let from_disk = [
+        Player::Library(PlayerLibrary::load(&library("medium")).unwrap()),
+        Player::Library(PlayerLibrary::load(&library("hard")).unwrap()),
+    ];
+    let built_in = [Player::Builtin(Level::Medium), Player::Builtin(Level::Hard)];
+    let a = matches::play([&from_disk[0], &from_disk[1]], &config, &mut |_| {}, None);
+    let b = matches::play([&built_in[0], &built_in[1]], &config, &mut |_| {}, None);
+    let moves = |r: &matches::MatchResult| -> Vec<_> {
+        r.games.iter().flat_map(|g| g.record.turns.iter().map(|t| (t.to, t.throw.map(|x| x.landed)))).collect()
+    };
+    assert!(!moves(&a).is_empty());
+    assert_eq!(moves(&a), moves(&b), "the same bot must play the same through the ABI");
+    assert_eq!(a.tallies[1].wins, b.tallies[1].wins);
+}
+
+#[test]
+fn check_reports_a_good_player() {
+    let output = arena(&["check", library("hard").to_str().unwrap()], &[]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}{}", stderr(&output));
+    for expected in ["name        hard", "games       trap", "player-api  0.1.0", "smoke test", "\nok"] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+}
+
+#[test]
+fn the_template_is_a_working_player() {
+    let output = arena(&["check", library("template-player").to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}{}", stdout(&output), stderr(&output));
+}
+
+fn load_error(path: &std::path::Path) -> LoadError {
+    match PlayerLibrary::load(path) {
+        Ok(_) => panic!("{} loaded", path.display()),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    let err = load_error(std::path::Path::new("/nowhere/libghost.so"));
+    assert!(matches!(err, LoadError::Missing(_)));
+    assert!(err.to_string().contains("/nowhere/libghost.so"));
+}
+
+#[test]
+fn a_file_that_is_not_a_shared_library_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("libfake.so");
+    std::fs::write(&fake, "def getMove(): pass\n").unwrap();
+    let err = load_error(&fake);
+    assert!(matches!(err, LoadError::NotALibrary { .. }), "{err}");
+    assert!(err.to_string().contains("cdylib"));
+}
+
+#[test]
+fn a_library_without_a_player_says_to_export_one() {
+    let err = load_error(&library("not-a-player"));
+    assert!(matches!(err, LoadError::NotAPlayer(_)), "{err}");
+    assert!(err.to_string().contains("export_player!"));
+}
+
+#[test]
+fn a_library_with_another_layout_is_incompatible() {
+    let err = load_error(&library("incompatible-player"));
+    assert!(matches!(err, LoadError::IncompatibleLayout { .. }), "{err}");
+    assert!(err.to_string().contains("rebuild the player"));
+}
+
+#[test]
+fn check_errors_are_one_line_without_a_backtrace() {
+    for path in [library("not-a-player"), library("incompatible-player"), "/nowhere/x.so".into()] {
+        let output = arena(&["check", path.to_str().unwrap()], &[]);
+        assert_eq!(output.status.code(), Some(2));
+        let err = stderr(&output);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: ") && !err.contains("panicked"), "{err}");
+    }
+}

@@ -1,0 +1,70 @@
+//! Shared by the integration tests: builds the player libraries (the real
+//! cdylibs, loaded from disk through the ABI) and runs the arena binary.
+
+#![allow(dead_code)]
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Output},
+    sync::OnceLock,
+};
+
+/// The libraries the tests load: the reference levels and the fixtures.
+const LIBRARY_CRATES: &[&str] =
+    &["easy", "medium", "hard", "template-player", "bad-player", "not-a-player", "incompatible-player"];
+
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+/// Builds every library crate once per test binary (cargo skips what is
+/// fresh) and returns the folder holding the `.so` files.
+pub fn libraries_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| workspace_root().join("target"));
+        let mut cargo = Command::new(env!("CARGO"));
+        cargo.current_dir(workspace_root()).arg("build").arg("--quiet");
+        for name in LIBRARY_CRATES {
+            cargo.args(["-p", name]);
+        }
+        let status = cargo.status().expect("cargo runs");
+        assert!(status.success(), "building the player libraries failed");
+        target.join("debug")
+    })
+}
+
+/// The path of the library built from crate `name`.
+pub fn library(name: &str) -> PathBuf {
+    libraries_dir().join(format!("lib{}.so", name.replace('-', "_")))
+}
+
+/// Runs the arena binary with `args` and the given environment.
+pub fn arena(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
+    command.args(args).env_remove("RUST_LOG");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    command.output().expect("the arena binary runs")
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Runs `arena play ... --json` and parses what it prints.
+pub fn play_json(args: &[&str], env: &[(&str, &str)]) -> serde_json::Value {
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let output = arena(&all, env);
+    assert!(output.status.success(), "arena {all:?} failed: {}", stderr(&output));
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(&output)))
+}

@@ -1,0 +1,7 @@
+//! The Easy reference level, exported as a player library (libeasy.so).
+
+player_api::export_player! {
+    name: "easy",
+    author: "arena reference bots",
+    trap: reference_bots::trap::Easy::default(),
+}

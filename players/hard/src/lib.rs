@@ -1,0 +1,7 @@
+//! The Hard reference level, exported as a player library (libhard.so).
+
+player_api::export_player! {
+    name: "hard",
+    author: "arena reference bots",
+    trap: reference_bots::trap::Hard::default(),
+}

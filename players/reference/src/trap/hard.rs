@@ -1,0 +1,191 @@
+use player_api::{
+    trap::{Pos, TrapPlayer, TrapRequest, TrapState},
+    Seat,
+};
+use super::pick::fallback_target;
+
+/// Hard: depth-limited (3 plies) expectiminimax with alpha-beta, as the
+/// course's Hard level: two search trees, one per decision.
+///
+/// - Move: my move (max), the opponent's throw at one of my free neighbours
+///   (min; a chance node that hits with p from where the opponent stands, and
+///   otherwise changes nothing), my next move (max), then
+///   utility = own free neighbours + 0.5 x the free neighbours summed over
+///   those neighbours (a one-step lookahead).
+/// - Trap: my throw at one of the opponent's free neighbours (max; the same
+///   chance node), the opponent's move (min), my next throw (max), then
+///   utility = 2 x own mobility - opponent mobility.
+///
+/// A trapped opponent is worth `WIN`, being trapped `-WIN`. Hard is
+/// deterministic: equal choices go to the first in row-major order.
+#[derive(Default)]
+pub struct Hard;
+
+const DEPTH: u32 = 3;
+const WIN: f64 = 1.0e6;
+
+impl TrapPlayer for Hard {
+    fn get_move(&mut self, req: &TrapRequest) -> Pos {
+        let search = Search { me: req.seat };
+        let mut best = (f64::NEG_INFINITY, req.me());
+        for to in req.state.legal_moves(req.seat) {
+            let mut after = req.state;
+            after.move_player(req.seat, to);
+            let value = search.opponent_throw(&after, DEPTH - 1, best.0, f64::INFINITY);
+            if value > best.0 {
+                best = (value, to);
+            }
+        }
+        best.1
+    }
+
+    fn get_trap(&mut self, req: &TrapRequest) -> Pos {
+        let search = Search { me: req.seat };
+        let mut best = (f64::NEG_INFINITY, None);
+        for target in req.state.free_neighbours(req.opponent()) {
+            let value = search.my_throw_outcome(&req.state, target, DEPTH - 1);
+            if value > best.0 {
+                best = (value, Some(target));
+            }
+        }
+        best.1.unwrap_or_else(|| fallback_target(&req.state, req.opponent()))
+    }
+}
+
+struct Search {
+    me: Seat,
+}
+
+impl Search {
+    fn them(&self) -> Seat {
+        self.me.other()
+    }
+
+    /// Terminal value when one side is trapped, from my point of view.
+    fn decided(&self, state: &TrapState) -> Option<f64> {
+        if !state.can_move(self.them()) {
+            Some(WIN)
+        } else if !state.can_move(self.me) {
+            Some(-WIN)
+        } else {
+            None
+        }
+    }
+
+    // --- the move tree -------------------------------------------------
+
+    fn move_utility(&self, state: &TrapState) -> f64 {
+        let neighbours = state.legal_moves(self.me);
+        let lookahead: u32 = neighbours.map(|n| state.free_neighbour_count(n)).sum();
+        neighbours.len() as f64 + 0.5 * lookahead as f64
+    }
+
+    /// Max node: my move.
+    fn my_move(&self, state: &TrapState, depth: u32, mut alpha: f64, beta: f64) -> f64 {
+        if let Some(v) = self.decided(state) {
+            return v;
+        }
+        if depth == 0 {
+            return self.move_utility(state);
+        }
+        let mut best = f64::NEG_INFINITY;
+        for to in state.legal_moves(self.me) {
+            let mut after = *state;
+            after.move_player(self.me, to);
+            best = best.max(self.opponent_throw(&after, depth - 1, alpha, beta));
+            alpha = alpha.max(best);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// Min node: the opponent throws at one of my free neighbours from where
+    /// it stands; each throw is a chance node (hit with p, else no effect).
+    fn opponent_throw(&self, state: &TrapState, depth: u32, alpha: f64, mut beta: f64) -> f64 {
+        if let Some(v) = self.decided(state) {
+            return v;
+        }
+        if depth == 0 {
+            return self.move_utility(state);
+        }
+        let unchanged = self.my_move(state, depth - 1, f64::NEG_INFINITY, f64::INFINITY);
+        let mut best = f64::INFINITY;
+        for target in state.free_neighbours(state.position(self.me)) {
+            let p = state.throw(self.them(), target).hit_chance();
+            let mut hit = *state;
+            hit.place_trap(target);
+            let value = p * self.my_move(&hit, depth - 1, f64::NEG_INFINITY, f64::INFINITY)
+                + (1.0 - p) * unchanged;
+            best = best.min(value);
+            beta = beta.min(best);
+            if alpha >= beta {
+                break;
+            }
+        }
+        if best == f64::INFINITY {
+            unchanged
+        } else {
+            best
+        }
+    }
+
+    // --- the trap tree -------------------------------------------------
+
+    fn trap_utility(&self, state: &TrapState) -> f64 {
+        2.0 * state.free_neighbour_count(state.position(self.me)) as f64
+            - state.free_neighbour_count(state.position(self.them())) as f64
+    }
+
+    /// Chance node: my throw at `target` hits with p, else changes nothing.
+    fn my_throw_outcome(&self, state: &TrapState, target: Pos, depth: u32) -> f64 {
+        let p = state.throw(self.me, target).hit_chance();
+        let mut hit = *state;
+        hit.place_trap(target);
+        // Children of a chance node get the full window: a bound from a
+        // cut-off child would corrupt the expectation.
+        let full = (f64::NEG_INFINITY, f64::INFINITY);
+        p * self.opponent_move(&hit, depth, full.0, full.1) + (1.0 - p) * self.opponent_move(state, depth, full.0, full.1)
+    }
+
+    /// Min node: the opponent's move.
+    fn opponent_move(&self, state: &TrapState, depth: u32, alpha: f64, mut beta: f64) -> f64 {
+        if let Some(v) = self.decided(state) {
+            return v;
+        }
+        if depth == 0 {
+            return self.trap_utility(state);
+        }
+        let mut best = f64::INFINITY;
+        for to in state.legal_moves(self.them()) {
+            let mut after = *state;
+            after.move_player(self.them(), to);
+            best = best.min(self.my_next_throw(&after, depth - 1, alpha, beta));
+            beta = beta.min(best);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// Max node: my next throw at one of the opponent's free neighbours.
+    fn my_next_throw(&self, state: &TrapState, depth: u32, mut alpha: f64, beta: f64) -> f64 {
+        if let Some(v) = self.decided(state) {
+            return v;
+        }
+        if depth == 0 {
+            return self.trap_utility(state);
+        }
+        let mut best = f64::NEG_INFINITY;
+        for target in state.free_neighbours(state.position(self.them())) {
+            best = best.max(self.my_throw_outcome(state, target, depth - 1));
+            alpha = alpha.max(best);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+}
