@@ -1,0 +1,98 @@
+//! The command line as a user meets it: play's output and JSON, arena new
+//! to a built and checked player, and errors that are one clear line.
+
+mod support;
+
+use serde_json::Value;
+use support::{arena, play_json, stderr, stdout, workspace_root};
+
+#[test]
+fn play_json_has_the_documented_fields() {
+    let doc = play_json(&["easy", "medium", "--games", "4", "--seed", "12"], &[]);
+    assert_eq!(doc["game"], "trap");
+    assert_eq!(doc["seed"], 12);
+    assert_eq!(doc["settings"]["board_size"], 7);
+    assert_eq!(doc["settings"]["time_per_turn_ms"], 5000.0);
+    let players = doc["players"].as_array().unwrap();
+    assert_eq!(players[0]["name"], "easy");
+    assert_eq!(players[1]["source"], "medium");
+    let games = doc["games"].as_array().unwrap();
+    assert_eq!(games.len(), 4);
+    let mut wins = [0, 0];
+    for (i, game) in games.iter().enumerate() {
+        assert_eq!(game["index"], i);
+        assert_eq!(game["seats"], if i % 2 == 0 { serde_json::json!([0, 1]) } else { serde_json::json!([1, 0]) });
+        assert!(game["turns"].as_u64().unwrap() > 0);
+        assert_eq!(game["reason"], "trapped");
+        if let Some(w) = game["winner"].as_u64() {
+            wins[w as usize] += 1;
+        }
+    }
+    assert_eq!(players[0]["wins"], wins[0]);
+    assert_eq!(players[1]["wins"], wins[1]);
+    assert_eq!(players[0]["losses"], wins[1]);
+    for kind in ["timeout", "illegal", "panicked", "unavailable"] {
+        assert_eq!(players[0]["failures"][kind], 0, "{kind}");
+    }
+    assert!(doc["average_turns"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn play_text_has_a_line_per_game_and_a_summary() {
+    let output = arena(&["play", "hard", "easy", "--games", "3", "--seed", "1"], &[]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert_eq!(text.lines().filter(|l| l.starts_with("game ")).count(), 3, "{text}");
+    assert!(text.contains("hard  ") && text.contains(" wins ") && text.contains("3 games, average"), "{text}");
+    assert!(text.trim_end().ends_with("seed 1"), "{text}");
+}
+
+#[test]
+fn watch_draws_the_board_every_turn() {
+    let output = arena(&["play", "easy", "easy", "--seed", "2", "--watch", "--board-size", "5"], &[]);
+    let text = stdout(&output);
+    assert!(text.contains("player 1 (easy#1) moves (0,2) -> "), "{text}");
+    assert!(text.contains("   0 1 2 3 4\n 0 "), "{text}");
+}
+
+#[test]
+fn bad_arguments_are_one_clear_line() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["play", "easy", "gandalf"], "unknown player 'gandalf'"),
+        (&["play", "easy", "hard", "--time-per-turn", "soon"], "is not a duration"),
+        (&["play", "easy", "hard", "--games", "0"], "--games 0 plays nothing"),
+        (&["play", "easy", "./missing.so"], "no player library at ./missing.so"),
+    ];
+    for (args, expected) in cases {
+        let output = arena(args, &[]);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let err = stderr(&output);
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("panicked") && !err.contains("backtrace"), "{err}");
+    }
+}
+
+#[test]
+fn new_makes_a_player_that_builds_and_passes_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = arena(&["new", "my-first-bot", "--dir", dir.path().to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("cargo build --release"));
+    let root = dir.path().join("my-first-bot");
+    // Share the workspace's target folder so the dependencies build once.
+    let target = workspace_root().join("target/scaffold-test");
+    let status = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--quiet"])
+        .current_dir(&root)
+        .env("CARGO_TARGET_DIR", &target)
+        .status()
+        .unwrap();
+    assert!(status.success(), "the new player crate must build");
+    let library = target.join("debug/libmy_first_bot.so");
+    let output = arena(&["check", library.to_str().unwrap()], &[]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}{}", stderr(&output));
+    assert!(text.contains("name        my-first-bot"), "{text}");
+    let doc: Value = play_json(&[library.to_str().unwrap(), "easy", "--games", "2", "--seed", "1"], &[]);
+    assert_eq!(doc["players"][0]["name"], "my-first-bot");
+}
