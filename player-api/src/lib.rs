@@ -23,8 +23,8 @@
 //!         req.state.legal_moves(req.seat).next().expect("the arena only asks when a move exists")
 //!     }
 //!     fn get_trap(&mut self, req: &TrapRequest) -> Pos {
-//!         req.state.position(req.seat.other())
-//!             .neighbours(req.state.size()).next().unwrap()
+//!         req.state.free_neighbours(req.opponent()).next()
+//!             .unwrap_or_else(|| req.state.free_cells().next().unwrap())
 //!     }
 //! }
 //!

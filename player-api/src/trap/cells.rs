@@ -64,7 +64,9 @@ impl Iterator for Cells {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.len() as usize;
+        // Not `self.len()`: on `&Cells` that resolves to ExactSizeIterator::len,
+        // which calls size_hint again.
+        let n = self.0.count_ones() as usize;
         (n, Some(n))
     }
 }

@@ -22,7 +22,7 @@ impl Pos {
 
     /// |row difference| + |column difference|: the throw's distance.
     pub const fn manhattan(self, other: Pos) -> u32 {
-        (self.row.abs_diff(other.row) + self.col.abs_diff(other.col)) as u32
+        self.row.abs_diff(other.row) as u32 + self.col.abs_diff(other.col) as u32
     }
 
     /// True when `other` is one king step away (8 directions, not the same cell).

@@ -191,11 +191,12 @@ impl TrapState {
         self.players[seat.index()] = to;
     }
 
-    /// Puts a trap on `pos`, which must be on the board and hold no player.
+    /// Puts a trap on `pos`. A cell off the board or under a player is
+    /// left as it is (the rules never put a trap there).
     pub fn place_trap(&mut self, pos: Pos) {
         debug_assert_eq!(self.check_target(pos), Ok(()), "trap on {pos}");
         if let Some(i) = pos.bit_index(self.size) {
-            self.traps |= 1 << i;
+            self.traps |= (1 << i) & !self.player_bits();
         }
     }
 
