@@ -27,27 +27,47 @@ pub fn check(path: &Path, settings: TrapSettings) -> Result<CheckReport, LoadErr
         format!("library     {}", library.path().display()),
         format!("name        {}", library.name()),
         format!("author      {}", library.author()),
-        format!("player-api  {} (compatible with this arena's {API_VERSION})", library.api_version()),
+        format!(
+            "player-api  {} (compatible with this arena's {API_VERSION})",
+            library.api_version()
+        ),
         format!("games       {}", library.games().join(", ")),
     ];
     let mut passed = true;
     if library.games().contains(&"trap") {
         let player = Player::Library(library);
         let easy = Player::Builtin(Level::Easy);
-        let config = MatchConfig { settings, games: 2, seed: 1 };
+        let config = MatchConfig {
+            settings,
+            games: 2,
+            seed: 1,
+        };
         let result = matches::play([&player, &easy], &config, &mut |_| {}, None);
         lines.push("smoke test  trap vs easy, one game in each seat:".to_string());
         for game in &result.games {
-            lines.push(format!("  {}", report::game_line(game, 2, [player.name(), "easy"])));
+            lines.push(format!(
+                "  {}",
+                report::game_line(game, 2, [player.name(), "easy"])
+            ));
             if let Some((0, fault)) = game.fault() {
                 passed = false;
-                lines.push(format!("  problem: {} lost by a fault: {fault}", player.name()));
+                lines.push(format!(
+                    "  problem: {} lost by a fault: {fault}",
+                    player.name()
+                ));
             }
         }
     } else {
         passed = false;
         lines.push("problem: the library plays no game this arena knows".to_string());
     }
-    lines.push(if passed { "ok".to_string() } else { "FAILED".to_string() });
-    Ok(CheckReport { text: lines.join("\n"), passed })
+    lines.push(if passed {
+        "ok".to_string()
+    } else {
+        "FAILED".to_string()
+    });
+    Ok(CheckReport {
+        text: lines.join("\n"),
+        passed,
+    })
 }

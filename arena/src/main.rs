@@ -131,27 +131,49 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Play { game: Game::Trap, player1, player2, games, seed, limits, watch, json } => {
+        Command::Play {
+            game: Game::Trap,
+            player1,
+            player2,
+            games,
+            seed,
+            limits,
+            watch,
+            json,
+        } => {
             if games == 0 {
                 bail!("--games 0 plays nothing: ask for at least one game");
             }
             let players = [load(&player1)?, load(&player2)?];
             let names = display_names(&players);
-            let config = MatchConfig { settings: limits.settings(), games, seed: seed.unwrap_or_else(seeds::fresh) };
+            let config = MatchConfig {
+                settings: limits.settings(),
+                games,
+                seed: seed.unwrap_or_else(seeds::fresh),
+            };
             let stdout = std::io::stdout();
             let mut on_game = |game: &matches::MatchGame| {
                 if !json {
-                    let _ = writeln!(stdout.lock(), "{}", report::game_line(game, games, [&names[0], &names[1]]));
+                    let _ = writeln!(
+                        stdout.lock(),
+                        "{}",
+                        report::game_line(game, games, [&names[0], &names[1]])
+                    );
                 }
             };
-            let mut show_turn = |seats: [usize; 2], state: &_, turn: &arena::referee::trap::Turn| {
-                let name = &names[seats[turn.seat.index()]];
-                let _ = writeln!(stdout.lock(), "{}", report::turn_view(state, turn, name));
-            };
-            let watcher: Option<&mut dyn FnMut([usize; 2], &_, &_)> = if watch { Some(&mut show_turn) } else { None };
+            let mut show_turn =
+                |seats: [usize; 2], state: &_, turn: &arena::referee::trap::Turn| {
+                    let name = &names[seats[turn.seat.index()]];
+                    let _ = writeln!(stdout.lock(), "{}", report::turn_view(state, turn, name));
+                };
+            let watcher: Option<matches::TurnWatcher> =
+                if watch { Some(&mut show_turn) } else { None };
             let result = matches::play([&players[0], &players[1]], &config, &mut on_game, watcher);
             if json {
-                println!("{}", report::json(&result, [player1.to_string(), player2.to_string()]));
+                println!(
+                    "{}",
+                    report::json(&result, [player1.to_string(), player2.to_string()])
+                );
             } else {
                 let mut result = result;
                 for (tally, name) in result.tallies.iter_mut().zip(&names) {
@@ -164,9 +186,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { path, limits } => {
             let report = check::check(&path, limits.settings())?;
             println!("{}", report.text);
-            Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+            Ok(if report.passed {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
-        Command::New { name, dir, api_path } => {
+        Command::New {
+            name,
+            dir,
+            api_path,
+        } => {
             let api_path = api_path.unwrap_or_else(scaffold::default_api_path);
             let root = scaffold::new_player(&dir, &name, &api_path)?;
             let lib = name.replace('-', "_");

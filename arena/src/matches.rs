@@ -39,7 +39,10 @@ impl MatchGame {
 
     /// The player that failed, and how, if the game ended on a fault.
     pub fn fault(&self) -> Option<(usize, &Fault)> {
-        self.record.ending.fault().map(|(seat, fault)| (self.seats[seat.index()], fault))
+        self.record
+            .ending
+            .fault()
+            .map(|(seat, fault)| (self.seats[seat.index()], fault))
     }
 }
 
@@ -63,7 +66,11 @@ pub struct Tally {
 impl Tally {
     fn new(name: &str) -> Tally {
         let failures = FaultKind::ALL.iter().map(|k| (k.name(), 0)).collect();
-        Tally { name: name.to_string(), failures, ..Tally::default() }
+        Tally {
+            name: name.to_string(),
+            failures,
+            ..Tally::default()
+        }
     }
 
     pub fn mean_turn_time(&self) -> Duration {
@@ -86,9 +93,17 @@ impl MatchResult {
     }
 }
 
+/// Sees every turn of a match: the seats of the current game (which player
+/// sits where), the state after the turn, the turn.
+pub type TurnWatcher<'a> = &'a mut dyn FnMut([usize; 2], &TrapState, &Turn);
+
 /// Seat assignment and seed of game `index`: pairs share a seed, seats swap.
 pub fn schedule(base_seed: u64, index: u32) -> ([usize; 2], u64) {
-    let seats = if index % 2 == 0 { [0, 1] } else { [1, 0] };
+    let seats = if index.is_multiple_of(2) {
+        [0, 1]
+    } else {
+        [1, 0]
+    };
     (seats, seeds::derive(base_seed, u64::from(index / 2)))
 }
 
@@ -98,7 +113,7 @@ pub fn play(
     players: [&Player; 2],
     config: &MatchConfig,
     on_game: &mut dyn FnMut(&MatchGame),
-    mut watch: Option<&mut dyn FnMut([usize; 2], &TrapState, &Turn)>,
+    mut watch: Option<TurnWatcher>,
 ) -> MatchResult {
     let mut instances: [Option<TrapPlayerBox>; 2] = [None, None];
     let mut tallies = [Tally::new(players[0].name()), Tally::new(players[1].name())];
@@ -117,7 +132,11 @@ pub fn play(
                 trap::play(&config.settings, seed, [one, two], &mut see)
             }
         };
-        let game = MatchGame { index, seats, record };
+        let game = MatchGame {
+            index,
+            seats,
+            record,
+        };
         tally(&mut tallies, &game);
         // A player that panicked or failed to start gets a fresh instance.
         if let Some((player, fault)) = game.fault() {
@@ -128,7 +147,11 @@ pub fn play(
         on_game(&game);
         games.push(game);
     }
-    MatchResult { config: *config, tallies, games }
+    MatchResult {
+        config: *config,
+        tallies,
+        games,
+    }
 }
 
 /// Makes sure both players have a live instance.
@@ -142,17 +165,33 @@ fn ready<'a>(
         }
     }
     let [a, b] = instances;
-    Ok([a.as_mut().expect("made above"), b.as_mut().expect("made above")])
+    Ok([
+        a.as_mut().expect("made above"),
+        b.as_mut().expect("made above"),
+    ])
 }
 
 /// The record of a game that could not start because `player` has no instance.
-fn unplayable(config: &MatchConfig, seed: u64, seats: [usize; 2], player: usize, why: String) -> TrapGame {
-    let loser = if seats[0] == player { Seat::One } else { Seat::Two };
+fn unplayable(
+    config: &MatchConfig,
+    seed: u64,
+    seats: [usize; 2],
+    player: usize,
+    why: String,
+) -> TrapGame {
+    let loser = if seats[0] == player {
+        Seat::One
+    } else {
+        Seat::Two
+    };
     TrapGame {
         seed,
         settings: config.settings,
         turns: Vec::new(),
-        ending: Ending::Fault { loser, fault: Fault::Unavailable(why) },
+        ending: Ending::Fault {
+            loser,
+            fault: Fault::Unavailable(why),
+        },
     }
 }
 
@@ -165,7 +204,10 @@ fn tally(tallies: &mut [Tally; 2], game: &MatchGame) {
         }
     }
     if let Some((player, fault)) = game.fault() {
-        *tallies[player].failures.entry(fault.kind().name()).or_default() += 1;
+        *tallies[player]
+            .failures
+            .entry(fault.kind().name())
+            .or_default() += 1;
     }
     for seat in Seat::BOTH {
         let (turns, total, max) = game.record.clock(seat);

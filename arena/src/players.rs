@@ -50,7 +50,10 @@ impl FromStr for PlayerSpec {
     /// A built-in name, or a path. A word that is neither is an error that
     /// lists the built-in names (rather than a confusing "file not found").
     fn from_str(text: &str) -> Result<PlayerSpec, String> {
-        if let Some(level) = Level::ALL.into_iter().find(|l| l.name() == text.to_ascii_lowercase()) {
+        if let Some(level) = Level::ALL
+            .into_iter()
+            .find(|l| l.name() == text.to_ascii_lowercase())
+        {
             return Ok(PlayerSpec::Builtin(level));
         }
         let path = PathBuf::from(text);
@@ -115,8 +118,14 @@ mod tests {
     fn builtin_names_and_paths_are_told_apart() {
         assert_eq!("hard".parse(), Ok(PlayerSpec::Builtin(Level::Hard)));
         assert_eq!("Easy".parse(), Ok(PlayerSpec::Builtin(Level::Easy)));
-        assert_eq!("./bot.so".parse(), Ok(PlayerSpec::Library(PathBuf::from("./bot.so"))));
+        assert_eq!(
+            "./bot.so".parse(),
+            Ok(PlayerSpec::Library(PathBuf::from("./bot.so")))
+        );
         let err = "expert".parse::<PlayerSpec>().unwrap_err();
-        assert!(err.contains("unknown player 'expert'") && err.contains("easy, medium, hard"), "{err}");
+        assert!(
+            err.contains("unknown player 'expert'") && err.contains("easy, medium, hard"),
+            "{err}"
+        );
     }
 }

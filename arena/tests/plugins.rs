@@ -28,7 +28,11 @@ fn reference_levels_load_as_distinct_libraries() {
 
 #[test]
 fn library_players_play_the_same_games_as_the_built_in_ones() {
-    let config = MatchConfig { settings: TrapSettings::default(), games: 6, seed: 99 };
+    let config = MatchConfig {
+        settings: TrapSettings::default(),
+        games: 6,
+        seed: 99,
+    };
     let from_disk = [
         Player::Library(PlayerLibrary::load(&library("medium")).unwrap()),
         Player::Library(PlayerLibrary::load(&library("hard")).unwrap()),
@@ -37,10 +41,22 @@ fn library_players_play_the_same_games_as_the_built_in_ones() {
     let a = matches::play([&from_disk[0], &from_disk[1]], &config, &mut |_| {}, None);
     let b = matches::play([&built_in[0], &built_in[1]], &config, &mut |_| {}, None);
     let moves = |r: &matches::MatchResult| -> Vec<_> {
-        r.games.iter().flat_map(|g| g.record.turns.iter().map(|t| (t.to, t.throw.map(|x| x.landed)))).collect()
+        r.games
+            .iter()
+            .flat_map(|g| {
+                g.record
+                    .turns
+                    .iter()
+                    .map(|t| (t.to, t.throw.map(|x| x.landed)))
+            })
+            .collect()
     };
     assert!(!moves(&a).is_empty());
-    assert_eq!(moves(&a), moves(&b), "the same bot must play the same through the ABI");
+    assert_eq!(
+        moves(&a),
+        moves(&b),
+        "the same bot must play the same through the ABI"
+    );
     assert_eq!(a.tallies[1].wins, b.tallies[1].wins);
 }
 
@@ -49,15 +65,29 @@ fn check_reports_a_good_player() {
     let output = arena(&["check", library("hard").to_str().unwrap()], &[]);
     let text = stdout(&output);
     assert!(output.status.success(), "{text}{}", stderr(&output));
-    for expected in ["name        hard", "games       trap", "player-api  0.1.0", "smoke test", "\nok"] {
+    for expected in [
+        "name        hard",
+        "games       trap",
+        "player-api  0.1.0",
+        "smoke test",
+        "\nok",
+    ] {
         assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
     }
 }
 
 #[test]
 fn the_template_is_a_working_player() {
-    let output = arena(&["check", library("template-player").to_str().unwrap()], &[]);
-    assert!(output.status.success(), "{}{}", stdout(&output), stderr(&output));
+    let output = arena(
+        &["check", library("template-player").to_str().unwrap()],
+        &[],
+    );
+    assert!(
+        output.status.success(),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
 }
 
 fn load_error(path: &std::path::Path) -> LoadError {
@@ -100,11 +130,18 @@ fn a_library_with_another_layout_is_incompatible() {
 
 #[test]
 fn check_errors_are_one_line_without_a_backtrace() {
-    for path in [library("not-a-player"), library("incompatible-player"), "/nowhere/x.so".into()] {
+    for path in [
+        library("not-a-player"),
+        library("incompatible-player"),
+        "/nowhere/x.so".into(),
+    ] {
         let output = arena(&["check", path.to_str().unwrap()], &[]);
         assert_eq!(output.status.code(), Some(2));
         let err = stderr(&output);
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.starts_with("error: ") && !err.contains("panicked"), "{err}");
+        assert!(
+            err.starts_with("error: ") && !err.contains("panicked"),
+            "{err}"
+        );
     }
 }

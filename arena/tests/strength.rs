@@ -9,7 +9,11 @@ use arena::{
 
 fn win_share(stronger: Level, weaker: Level) -> f64 {
     let players = [Player::Builtin(stronger), Player::Builtin(weaker)];
-    let config = MatchConfig { settings: TrapSettings::default(), games: 400, seed: 2021 };
+    let config = MatchConfig {
+        settings: TrapSettings::default(),
+        games: 400,
+        seed: 2021,
+    };
     let result = matches::play([&players[0], &players[1]], &config, &mut |_| {}, None);
     let t = &result.tallies[0];
     (t.wins as f64 + 0.5 * t.draws as f64) / config.games as f64

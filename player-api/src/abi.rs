@@ -26,8 +26,7 @@ use std::{
 use abi_stable::{
     declare_root_module_statics,
     library::RootModule,
-    package_version_strings,
-    sabi_trait,
+    package_version_strings, sabi_trait,
     sabi_types::VersionStrings,
     std_types::{RBox, RResult, RStr, RString},
     StableAbi,
@@ -135,7 +134,9 @@ fn record_panic_locations() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         std::panic::set_hook(Box::new(|info| {
-            let message = info.payload_as_str().unwrap_or("a non-string panic payload");
+            let message = info
+                .payload_as_str()
+                .unwrap_or("a non-string panic payload");
             let text = match info.location() {
                 Some(at) => format!("{message} at {}:{}:{}", at.file(), at.line(), at.column()),
                 None => message.to_string(),
@@ -220,6 +221,9 @@ mod tests {
 
     #[test]
     fn export_symbol_is_the_one_abi_stable_looks_up() {
-        assert_eq!(ROOT_MODULE_SYMBOL, abi_stable::library::ROOT_MODULE_LOADER_NAME);
+        assert_eq!(
+            ROOT_MODULE_SYMBOL,
+            abi_stable::library::ROOT_MODULE_LOADER_NAME
+        );
     }
 }

@@ -7,7 +7,10 @@ use std::{
 
 use player_api::{
     abi::TrapPlayerBox,
-    trap::{IllegalMove, IllegalTrap, Pos, TrapGameInfo, TrapRequest, TrapState, DEFAULT_SIZE, DEFAULT_TURN_CAP},
+    trap::{
+        IllegalMove, IllegalTrap, Pos, TrapGameInfo, TrapRequest, TrapState, DEFAULT_SIZE,
+        DEFAULT_TURN_CAP,
+    },
     GameOver, Outcome, Seat,
 };
 use rand::{Rng, SeedableRng};
@@ -76,7 +79,11 @@ pub enum Ending {
 pub enum Fault {
     IllegalMove(Pos, IllegalMove),
     IllegalTrap(Pos, IllegalTrap),
-    Timeout { what: &'static str, used: Duration, budget: Duration },
+    Timeout {
+        what: &'static str,
+        used: Duration,
+        budget: Duration,
+    },
     Panicked(String),
     /// The player could not even be started.
     Unavailable(String),
@@ -103,8 +110,12 @@ impl Fault {
 }
 
 impl FaultKind {
-    pub const ALL: [FaultKind; 4] =
-        [FaultKind::Timeout, FaultKind::Illegal, FaultKind::Panicked, FaultKind::Unavailable];
+    pub const ALL: [FaultKind; 4] = [
+        FaultKind::Timeout,
+        FaultKind::Illegal,
+        FaultKind::Panicked,
+        FaultKind::Unavailable,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -121,11 +132,20 @@ impl fmt::Display for Fault {
         match self {
             Fault::IllegalMove(pos, why) => write!(f, "illegal move {pos}: {why}"),
             Fault::IllegalTrap(pos, why) => write!(f, "illegal trap {pos}: {why}"),
-            Fault::Timeout { what: "turn", used, budget } => {
+            Fault::Timeout {
+                what: "turn",
+                used,
+                budget,
+            } => {
                 write!(f, "timeout: {} > {}", seconds(*used), seconds(*budget))
             }
             Fault::Timeout { what, used, budget } => {
-                write!(f, "timeout in {what}: {} > {}", seconds(*used), seconds(*budget))
+                write!(
+                    f,
+                    "timeout in {what}: {} > {}",
+                    seconds(*used),
+                    seconds(*budget)
+                )
             }
             Fault::Panicked(message) => write!(f, "panicked: {message}"),
             Fault::Unavailable(why) => write!(f, "could not start: {why}"),
@@ -180,17 +200,22 @@ impl TrapGame {
 
     /// Time used per turn by `seat`: (turns, total, longest).
     pub fn clock(&self, seat: Seat) -> (u32, Duration, Duration) {
-        self.turns.iter().filter(|t| t.seat == seat).fold(
-            (0, Duration::ZERO, Duration::ZERO),
-            |(n, total, max), t| (n + 1, total + t.time, max.max(t.time)),
-        )
+        self.turns
+            .iter()
+            .filter(|t| t.seat == seat)
+            .fold((0, Duration::ZERO, Duration::ZERO), |(n, total, max), t| {
+                (n + 1, total + t.time, max.max(t.time))
+            })
     }
 }
 
 /// The seeds of the two players' own generators in a game seeded `seed`:
 /// drawn apart from the arena's own stream, which players never see.
 pub fn player_seeds(seed: u64) -> [u64; 2] {
-    [seeds::derive(seed, u64::MAX), seeds::derive(seed, u64::MAX - 1)]
+    [
+        seeds::derive(seed, u64::MAX),
+        seeds::derive(seed, u64::MAX - 1),
+    ]
 }
 
 /// Plays one game from the start position. `players[0]` sits in seat 1
@@ -204,7 +229,14 @@ pub fn play(
     players: [&mut TrapPlayerBox; 2],
     watch: &mut dyn FnMut(&TrapState, &Turn),
 ) -> TrapGame {
-    play_from(settings, seed, TrapState::new(settings.size), Seat::One, players, watch)
+    play_from(
+        settings,
+        seed,
+        TrapState::new(settings.size),
+        Seat::One,
+        players,
+        watch,
+    )
 }
 
 /// Plays one game from `start`, with `first` to move (for puzzles and tests).
@@ -217,7 +249,10 @@ pub fn play_from(
     watch: &mut dyn FnMut(&TrapState, &Turn),
 ) -> TrapGame {
     let mut game = Game {
-        settings: TrapSettings { size: start.size(), ..*settings },
+        settings: TrapSettings {
+            size: start.size(),
+            ..*settings
+        },
         state: start,
         rng: ChaCha8Rng::seed_from_u64(seed),
         players,
@@ -225,7 +260,12 @@ pub fn play_from(
         watch,
     };
     let ending = game.run(seed, first);
-    let record = TrapGame { seed, settings: game.settings, turns: game.turns, ending };
+    let record = TrapGame {
+        seed,
+        settings: game.settings,
+        turns: game.turns,
+        ending,
+    };
     for seat in Seat::BOTH {
         let outcome = match record.winner() {
             None => Outcome::Draw,
@@ -289,7 +329,11 @@ impl Game<'_> {
         let used = started.elapsed();
         reply.map_err(|panic| Fault::Panicked(panic.into()))?;
         if used > self.settings.startup_budget {
-            return Err(Fault::Timeout { what: "new_game", used, budget: self.settings.startup_budget });
+            return Err(Fault::Timeout {
+                what: "new_game",
+                used,
+                budget: self.settings.startup_budget,
+            });
         }
         Ok(())
     }
@@ -308,7 +352,11 @@ impl Game<'_> {
         };
         let used = started.elapsed();
         if used > budget {
-            return fault(Fault::Timeout { what: "turn", used, budget });
+            return fault(Fault::Timeout {
+                what: "turn",
+                used,
+                budget,
+            });
         }
         if let Err(why) = self.state.check_move(seat, to) {
             return fault(Fault::IllegalMove(to, why));
@@ -317,8 +365,16 @@ impl Game<'_> {
 
         // End check 1: the move alone trapped the opponent; no throw is asked for.
         if !self.state.can_move(seat.other()) {
-            self.record(Turn { seat, from, to, throw: None, time: used });
-            return Some(Ending::Trapped { loser: seat.other() });
+            self.record(Turn {
+                seat,
+                from,
+                to,
+                throw: None,
+                time: used,
+            });
+            return Some(Ending::Trapped {
+                loser: seat.other(),
+            });
         }
 
         let request = self.request(seat, budget.saturating_sub(used));
@@ -328,7 +384,11 @@ impl Game<'_> {
         };
         let used = started.elapsed();
         if used > budget {
-            return fault(Fault::Timeout { what: "turn", used, budget });
+            return fault(Fault::Timeout {
+                what: "turn",
+                used,
+                budget,
+            });
         }
         if let Err(why) = self.state.check_target(target) {
             return fault(Fault::IllegalTrap(target, why));
@@ -341,11 +401,23 @@ impl Game<'_> {
         };
         let landed = throw.land(roll, pick);
         self.state.place_trap(landed);
-        let record = ThrowRecord { target, hit_chance: throw.hit_chance(), landed };
-        self.record(Turn { seat, from, to, throw: Some(record), time: used });
+        let record = ThrowRecord {
+            target,
+            hit_chance: throw.hit_chance(),
+            landed,
+        };
+        self.record(Turn {
+            seat,
+            from,
+            to,
+            throw: Some(record),
+            time: used,
+        });
 
         // End check 2: the trap trapped the opponent.
-        (!self.state.can_move(seat.other())).then_some(Ending::Trapped { loser: seat.other() })
+        (!self.state.can_move(seat.other())).then_some(Ending::Trapped {
+            loser: seat.other(),
+        })
     }
 
     fn request(&self, seat: Seat, time_left: Duration) -> TrapRequest {

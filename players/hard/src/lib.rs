@@ -3,5 +3,5 @@
 player_api::export_player! {
     name: "hard",
     author: "arena reference bots",
-    trap: reference_bots::trap::Hard::default(),
+    trap: reference_bots::trap::Hard,
 }

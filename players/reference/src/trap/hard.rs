@@ -1,8 +1,8 @@
+use super::pick::fallback_target;
 use player_api::{
     trap::{Pos, TrapPlayer, TrapRequest, TrapState},
     Seat,
 };
-use super::pick::fallback_target;
 
 /// Hard: depth-limited (3 plies) expectiminimax with alpha-beta, as the
 /// course's Hard level: two search trees, one per decision.
@@ -48,7 +48,8 @@ impl TrapPlayer for Hard {
                 best = (value, Some(target));
             }
         }
-        best.1.unwrap_or_else(|| fallback_target(&req.state, req.opponent()))
+        best.1
+            .unwrap_or_else(|| fallback_target(&req.state, req.opponent()))
     }
 }
 
@@ -146,7 +147,8 @@ impl Search {
         // Children of a chance node get the full window: a bound from a
         // cut-off child would corrupt the expectation.
         let full = (f64::NEG_INFINITY, f64::INFINITY);
-        p * self.opponent_move(&hit, depth, full.0, full.1) + (1.0 - p) * self.opponent_move(state, depth, full.0, full.1)
+        p * self.opponent_move(&hit, depth, full.0, full.1)
+            + (1.0 - p) * self.opponent_move(state, depth, full.0, full.1)
     }
 
     /// Min node: the opponent's move.
