@@ -3,12 +3,18 @@
 //! The `arena` binary (src/main.rs) is a thin command-line layer over this
 //! library. See docs/ARCHITECTURE.md for the map.
 
+pub mod agent;
 pub mod check;
 pub mod duration;
+pub mod fault;
+pub mod isolation;
 pub mod matches;
 pub mod players;
 pub mod plugin;
+pub mod protocol;
 pub mod referee;
 pub mod report;
 pub mod scaffold;
 pub mod seeds;
+pub mod stats;
+pub mod worker;

@@ -8,8 +8,9 @@ use std::{
 use anyhow::{bail, Context, Result};
 use arena::{
     check,
+    isolation::WorkerLimits,
     matches::{self, MatchConfig},
-    players::{Player, PlayerSpec},
+    players::{Hosting, Player, PlayerSpec},
     referee::trap::TrapSettings,
     report, scaffold, seeds,
 };
@@ -21,6 +22,9 @@ use player_api::trap::{DEFAULT_SIZE, DEFAULT_TURN_CAP, MAX_SIZE, MIN_SIZE};
 #[derive(Parser)]
 #[command(name = "arena", version, about, long_about = None)]
 struct Cli {
+    /// Show more: what players print, per-game details (same as RUST_LOG=info).
+    #[arg(short, long, global = true)]
+    verbose: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -97,9 +101,39 @@ struct Limits {
     /// Turns after which a game is a draw.
     #[arg(long, default_value_t = DEFAULT_TURN_CAP)]
     turn_cap: u32,
+    /// Load player libraries into the arena's own process instead of one
+    /// worker process each: faster, but a crash or hang in a player then
+    /// takes the arena down, and a timeout is only noticed after the fact.
+    #[arg(long)]
+    in_process: bool,
+    /// Run the built-in bots in worker processes too (to measure isolation).
+    #[arg(long, hide = true)]
+    isolate_builtins: bool,
+    /// Memory cap per worker process (address space): 1GiB, 512MiB.
+    #[arg(long, default_value = "1GiB", value_parser = parse_bytes)]
+    memory_limit: u64,
+    /// How long past its budget a player may take before it is killed.
+    #[arg(long, default_value = "100ms", value_parser = arena::duration::parse)]
+    grace: Duration,
 }
 
 impl Limits {
+    fn hosting(&self) -> Result<Hosting> {
+        if self.in_process && !self.isolate_builtins {
+            return Ok(Hosting::in_process());
+        }
+        let limits = WorkerLimits {
+            memory_bytes: self.memory_limit,
+            grace: self.grace,
+            ..WorkerLimits::new().map_err(anyhow::Error::msg)?
+        };
+        Ok(Hosting {
+            isolate_libraries: !self.in_process,
+            isolate_builtins: self.isolate_builtins,
+            limits: Some(limits),
+        })
+    }
+
     fn settings(&self) -> TrapSettings {
         TrapSettings {
             size: self.board_size,
@@ -111,15 +145,8 @@ impl Limits {
 }
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .init();
     let cli = Cli::parse();
+    init_logs(cli.verbose);
     match run(cli) {
         Ok(code) => code,
         Err(error) => {
@@ -129,51 +156,65 @@ fn main() -> ExitCode {
     }
 }
 
+/// Logs go to stderr; `RUST_LOG` decides, else `--verbose` (info) or warnings only.
+fn init_logs(verbose: bool) {
+    let default = if verbose { "info" } else { "warn" };
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default)),
+        )
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .without_time()
+        .init();
+}
+
+/// `1GiB`, `512MiB`, `64KiB` or plain bytes.
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    let split = text.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let scale: u64 = match unit.to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kib" | "kb" => 1 << 10,
+        "m" | "mib" | "mb" => 1 << 20,
+        "g" | "gib" | "gb" => 1 << 30,
+        _ => return Err(format!("'{text}': unknown unit '{unit}' (use KiB, MiB or GiB)")),
+    };
+    let value: f64 =
+        number.trim().parse().map_err(|_| format!("'{text}' is not a size: write it like 1GiB or 512MiB"))?;
+    if value < 16.0 * (1 << 20) as f64 / scale as f64 {
+        return Err(format!("'{text}' is too little memory for a worker: give it at least 16MiB"));
+    }
+    Ok((value * scale as f64) as u64)
+}
+
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Play {
-            game: Game::Trap,
-            player1,
-            player2,
-            games,
-            seed,
-            limits,
-            watch,
-            json,
-        } => {
+        Command::Play { game: Game::Trap, player1, player2, games, seed, limits, watch, json } => {
             if games == 0 {
                 bail!("--games 0 plays nothing: ask for at least one game");
             }
-            let players = [load(&player1)?, load(&player2)?];
+            let hosting = limits.hosting()?;
+            let settings = limits.settings();
+            let players = [load(&player1, &hosting, &settings)?, load(&player2, &hosting, &settings)?];
             let names = display_names(&players);
-            let config = MatchConfig {
-                settings: limits.settings(),
-                games,
-                seed: seed.unwrap_or_else(seeds::fresh),
-            };
+            let config = MatchConfig { settings, games, seed: seed.unwrap_or_else(seeds::fresh), hosting };
             let stdout = std::io::stdout();
             let mut on_game = |game: &matches::MatchGame| {
                 if !json {
-                    let _ = writeln!(
-                        stdout.lock(),
-                        "{}",
-                        report::game_line(game, games, [&names[0], &names[1]])
-                    );
+                    let _ =
+                        writeln!(stdout.lock(), "{}", report::game_line(game, games, [&names[0], &names[1]]));
                 }
             };
-            let mut show_turn =
-                |seats: [usize; 2], state: &_, turn: &arena::referee::trap::Turn| {
-                    let name = &names[seats[turn.seat.index()]];
-                    let _ = writeln!(stdout.lock(), "{}", report::turn_view(state, turn, name));
-                };
-            let watcher: Option<matches::TurnWatcher> =
-                if watch { Some(&mut show_turn) } else { None };
+            let mut show_turn = |seats: [usize; 2], state: &_, turn: &arena::referee::trap::Turn| {
+                let name = &names[seats[turn.seat.index()]];
+                let _ = writeln!(stdout.lock(), "{}", report::turn_view(state, turn, name));
+            };
+            let watcher: Option<matches::TurnWatcher> = if watch { Some(&mut show_turn) } else { None };
             let result = matches::play([&players[0], &players[1]], &config, &mut on_game, watcher);
             if json {
-                println!(
-                    "{}",
-                    report::json(&result, [player1.to_string(), player2.to_string()])
-                );
+                println!("{}", report::json(&result, [player1.to_string(), player2.to_string()]));
             } else {
                 let mut result = result;
                 for (tally, name) in result.tallies.iter_mut().zip(&names) {
@@ -184,19 +225,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Check { path, limits } => {
-            let report = check::check(&path, limits.settings())?;
+            let report = check::check(&path, limits.settings(), limits.hosting()?)?;
             println!("{}", report.text);
-            Ok(if report.passed {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            })
+            Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
-        Command::New {
-            name,
-            dir,
-            api_path,
-        } => {
+        Command::New { name, dir, api_path } => {
             let api_path = api_path.unwrap_or_else(scaffold::default_api_path);
             let root = scaffold::new_player(&dir, &name, &api_path)?;
             let lib = name.replace('-', "_");
@@ -210,8 +243,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-fn load(spec: &PlayerSpec) -> Result<Player> {
-    Player::load(spec).with_context(|| format!("cannot load player '{spec}'"))
+fn load(spec: &PlayerSpec, hosting: &Hosting, settings: &TrapSettings) -> Result<Player> {
+    Player::load(spec, hosting, settings.startup_budget)
+        .with_context(|| format!("cannot load player '{spec}'"))
 }
 
 /// Names to show: the players' own names, told apart when they are equal.

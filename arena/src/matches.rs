@@ -5,21 +5,24 @@
 
 use std::{collections::BTreeMap, time::Duration};
 
-use player_api::{abi::TrapPlayerBox, trap::TrapState, Seat};
+use player_api::{trap::TrapState, Seat};
 use serde::Serialize;
 
 use crate::{
-    players::Player,
-    referee::trap::{self, Ending, Fault, FaultKind, TrapGame, TrapSettings, Turn},
+    agent::TrapAgent,
+    fault::{Fault, FaultKind},
+    players::{Hosting, Player},
+    referee::trap::{self, Ending, TrapGame, TrapSettings, Turn},
     seeds,
 };
 
-/// What to play.
-#[derive(Clone, Copy, Debug)]
+/// What to play, and where the players run.
+#[derive(Clone, Debug)]
 pub struct MatchConfig {
     pub settings: TrapSettings,
     pub games: u32,
     pub seed: u64,
+    pub hosting: Hosting,
 }
 
 /// One game of a match, as the match sees it.
@@ -39,10 +42,7 @@ impl MatchGame {
 
     /// The player that failed, and how, if the game ended on a fault.
     pub fn fault(&self) -> Option<(usize, &Fault)> {
-        self.record
-            .ending
-            .fault()
-            .map(|(seat, fault)| (self.seats[seat.index()], fault))
+        self.record.ending.fault().map(|(seat, fault)| (self.seats[seat.index()], fault))
     }
 }
 
@@ -53,7 +53,7 @@ pub struct Tally {
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
-    /// Losses by failure kind (timeout, illegal, panicked, unavailable).
+    /// Losses by failure kind (timeout, illegal, panicked, crashed, protocol, unavailable).
     pub failures: BTreeMap<&'static str, u32>,
     #[serde(skip)]
     pub turns: u32,
@@ -66,11 +66,7 @@ pub struct Tally {
 impl Tally {
     fn new(name: &str) -> Tally {
         let failures = FaultKind::ALL.iter().map(|k| (k.name(), 0)).collect();
-        Tally {
-            name: name.to_string(),
-            failures,
-            ..Tally::default()
-        }
+        Tally { name: name.to_string(), failures, ..Tally::default() }
     }
 
     pub fn mean_turn_time(&self) -> Duration {
@@ -99,11 +95,7 @@ pub type TurnWatcher<'a> = &'a mut dyn FnMut([usize; 2], &TrapState, &Turn);
 
 /// Seat assignment and seed of game `index`: pairs share a seed, seats swap.
 pub fn schedule(base_seed: u64, index: u32) -> ([usize; 2], u64) {
-    let seats = if index.is_multiple_of(2) {
-        [0, 1]
-    } else {
-        [1, 0]
-    };
+    let seats = if index.is_multiple_of(2) { [0, 1] } else { [1, 0] };
     (seats, seeds::derive(base_seed, u64::from(index / 2)))
 }
 
@@ -115,14 +107,15 @@ pub fn play(
     on_game: &mut dyn FnMut(&MatchGame),
     mut watch: Option<TurnWatcher>,
 ) -> MatchResult {
-    let mut instances: [Option<TrapPlayerBox>; 2] = [None, None];
+    let mut instances: [Option<Box<dyn TrapAgent>>; 2] = [None, None];
     let mut tallies = [Tally::new(players[0].name()), Tally::new(players[1].name())];
     let mut games = Vec::with_capacity(config.games as usize);
     for index in 0..config.games {
         let (seats, seed) = schedule(config.seed, index);
-        let record = match ready(&mut instances, players) {
-            Err((player, why)) => unplayable(config, seed, seats, player, why),
+        let record = match ready(&mut instances, players, config) {
+            Err((player, fault)) => unplayable(config, seed, seats, player, fault),
             Ok([a, b]) => {
+                let (a, b): (&mut dyn TrapAgent, &mut dyn TrapAgent) = (&mut **a, &mut **b);
                 let (one, two) = if seats[0] == 0 { (a, b) } else { (b, a) };
                 let mut see = |state: &TrapState, turn: &Turn| {
                     if let Some(watch) = watch.as_mut() {
@@ -132,67 +125,39 @@ pub fn play(
                 trap::play(&config.settings, seed, [one, two], &mut see)
             }
         };
-        let game = MatchGame {
-            index,
-            seats,
-            record,
-        };
+        let game = MatchGame { index, seats, record };
         tally(&mut tallies, &game);
-        // A player that panicked or failed to start gets a fresh instance.
-        if let Some((player, fault)) = game.fault() {
-            if matches!(fault.kind(), FaultKind::Panicked | FaultKind::Unavailable) {
-                instances[player] = None;
-            }
+        // A player that failed gets a fresh instance (a fresh worker) for
+        // the next game: whatever state it was in is not trusted.
+        if let Some((player, _)) = game.fault() {
+            instances[player] = None;
         }
         on_game(&game);
         games.push(game);
     }
-    MatchResult {
-        config: *config,
-        tallies,
-        games,
-    }
+    MatchResult { config: config.clone(), tallies, games }
 }
 
 /// Makes sure both players have a live instance.
 fn ready<'a>(
-    instances: &'a mut [Option<TrapPlayerBox>; 2],
+    instances: &'a mut [Option<Box<dyn TrapAgent>>; 2],
     players: [&Player; 2],
-) -> Result<[&'a mut TrapPlayerBox; 2], (usize, String)> {
+    config: &MatchConfig,
+) -> Result<[&'a mut Box<dyn TrapAgent>; 2], (usize, Fault)> {
     for (i, slot) in instances.iter_mut().enumerate() {
         if slot.is_none() {
-            *slot = Some(players[i].new_trap_player().map_err(|why| (i, why))?);
+            let agent = players[i].new_trap_agent(&config.hosting, config.settings.startup_budget);
+            *slot = Some(agent.map_err(|fault| (i, fault))?);
         }
     }
     let [a, b] = instances;
-    Ok([
-        a.as_mut().expect("made above"),
-        b.as_mut().expect("made above"),
-    ])
+    Ok([a.as_mut().expect("made above"), b.as_mut().expect("made above")])
 }
 
 /// The record of a game that could not start because `player` has no instance.
-fn unplayable(
-    config: &MatchConfig,
-    seed: u64,
-    seats: [usize; 2],
-    player: usize,
-    why: String,
-) -> TrapGame {
-    let loser = if seats[0] == player {
-        Seat::One
-    } else {
-        Seat::Two
-    };
-    TrapGame {
-        seed,
-        settings: config.settings,
-        turns: Vec::new(),
-        ending: Ending::Fault {
-            loser,
-            fault: Fault::Unavailable(why),
-        },
-    }
+fn unplayable(config: &MatchConfig, seed: u64, seats: [usize; 2], player: usize, fault: Fault) -> TrapGame {
+    let loser = if seats[0] == player { Seat::One } else { Seat::Two };
+    TrapGame { seed, settings: config.settings, turns: Vec::new(), ending: Ending::Fault { loser, fault } }
 }
 
 fn tally(tallies: &mut [Tally; 2], game: &MatchGame) {
@@ -204,10 +169,7 @@ fn tally(tallies: &mut [Tally; 2], game: &MatchGame) {
         }
     }
     if let Some((player, fault)) = game.fault() {
-        *tallies[player]
-            .failures
-            .entry(fault.kind().name())
-            .or_default() += 1;
+        *tallies[player].failures.entry(fault.kind().name()).or_default() += 1;
     }
     for seat in Seat::BOTH {
         let (turns, total, max) = game.record.clock(seat);

@@ -26,11 +26,28 @@ pub struct PlayerLibrary {
 #[derive(Debug)]
 pub enum LoadError {
     Missing(PathBuf),
-    NotALibrary { path: PathBuf, detail: String },
+    NotALibrary {
+        path: PathBuf,
+        detail: String,
+    },
     NotAPlayer(PathBuf),
-    IncompatibleVersion { path: PathBuf, library: String },
-    IncompatibleLayout { path: PathBuf, detail: String },
-    Failed { path: PathBuf, detail: String },
+    IncompatibleVersion {
+        path: PathBuf,
+        library: String,
+    },
+    IncompatibleLayout {
+        path: PathBuf,
+        detail: String,
+    },
+    Failed {
+        path: PathBuf,
+        detail: String,
+    },
+    /// The library failed in its worker process; the worker said why.
+    InWorker {
+        path: PathBuf,
+        message: String,
+    },
 }
 
 impl fmt::Display for LoadError {
@@ -64,6 +81,13 @@ impl fmt::Display for LoadError {
             LoadError::Failed { path, detail } => {
                 write!(f, "{} failed to initialise: {detail}", path.display())
             }
+            LoadError::InWorker { path, message } => {
+                if message.contains(&path.display().to_string()) {
+                    write!(f, "{message}")
+                } else {
+                    write!(f, "{}: {message}", path.display())
+                }
+            }
         }
     }
 }
@@ -80,14 +104,8 @@ impl PlayerLibrary {
         let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
         let header = lib_header_from_path(&path).map_err(|e| classify(&path, e))?;
         let api_version = header.version_strings().version.to_string();
-        let module = header
-            .init_root_module::<PlayerLibRef>()
-            .map_err(|e| classify(&path, e))?;
-        Ok(PlayerLibrary {
-            path,
-            module,
-            api_version,
-        })
+        let module = header.init_root_module::<PlayerLibRef>().map_err(|e| classify(&path, e))?;
+        Ok(PlayerLibrary { path, module, api_version })
     }
 
     pub fn path(&self) -> &Path {
@@ -122,25 +140,17 @@ impl PlayerLibrary {
             .module
             .new_trap_player()
             .ok_or_else(|| format!("{} does not play trap", self.path.display()))?;
-        make()
-            .into_result()
-            .map_err(|panic| format!("panicked while starting: {panic}"))
+        make().into_result().map_err(|panic| format!("panicked while starting: {panic}"))
     }
 }
 
 fn classify(path: &Path, error: LibraryError) -> LoadError {
     let path = path.to_path_buf();
     match error {
-        LibraryError::OpenError { err, .. } => LoadError::NotALibrary {
-            path,
-            detail: err.to_string(),
-        },
+        LibraryError::OpenError { err, .. } => LoadError::NotALibrary { path, detail: err.to_string() },
         LibraryError::GetSymbolError { .. } => LoadError::NotAPlayer(path),
         LibraryError::IncompatibleVersionNumber { actual_version, .. } => {
-            LoadError::IncompatibleVersion {
-                path,
-                library: actual_version.to_string(),
-            }
+            LoadError::IncompatibleVersion { path, library: actual_version.to_string() }
         }
         LibraryError::AbiInstability(detail) => {
             let detail = detail.to_string();
@@ -156,10 +166,7 @@ fn classify(path: &Path, error: LibraryError) -> LoadError {
                 detail: "it was built with an incompatible abi_stable or Rust ABI".to_string(),
             }
         }
-        other => LoadError::Failed {
-            path,
-            detail: other.to_string(),
-        },
+        other => LoadError::Failed { path, detail: other.to_string() },
     }
 }
 
@@ -173,26 +180,12 @@ mod tests {
     fn a_version_mismatch_names_both_versions_and_the_fix() {
         let error = LibraryError::IncompatibleVersionNumber {
             library_name: "arena player library",
-            expected_version: VersionNumber {
-                major: 0,
-                minor: 1,
-                patch: 0,
-            },
-            actual_version: VersionNumber {
-                major: 0,
-                minor: 0,
-                patch: 3,
-            },
+            expected_version: VersionNumber { major: 0, minor: 1, patch: 0 },
+            actual_version: VersionNumber { major: 0, minor: 0, patch: 3 },
         };
         let message = classify(Path::new("/tmp/libold.so"), error).to_string();
-        assert!(
-            message.contains("/tmp/libold.so was built against player-api 0.0.3"),
-            "{message}"
-        );
-        assert!(
-            message.contains(&format!("this arena speaks player-api {API_VERSION}")),
-            "{message}"
-        );
+        assert!(message.contains("/tmp/libold.so was built against player-api 0.0.3"), "{message}");
+        assert!(message.contains(&format!("this arena speaks player-api {API_VERSION}")), "{message}");
         assert!(message.contains("rebuild the player"), "{message}");
     }
 }

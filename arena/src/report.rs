@@ -33,18 +33,10 @@ pub fn turn_view(state: &TrapState, turn: &Turn, name: &str) -> String {
     let mut text = format!("{} ({name}) moves {} -> {}", turn.seat, turn.from, turn.to);
     match turn.throw {
         Some(t) if t.landed == t.target => {
-            let _ = write!(
-                text,
-                ", throws at {} (p = {:.2}): hit",
-                t.target, t.hit_chance
-            );
+            let _ = write!(text, ", throws at {} (p = {:.2}): hit", t.target, t.hit_chance);
         }
         Some(t) => {
-            let _ = write!(
-                text,
-                ", throws at {} (p = {:.2}): lands on {}",
-                t.target, t.hit_chance, t.landed
-            );
+            let _ = write!(text, ", throws at {} (p = {:.2}): lands on {}", t.target, t.hit_chance, t.landed);
         }
         None => text.push_str(" and the opponent cannot move"),
     }
@@ -54,12 +46,7 @@ pub fn turn_view(state: &TrapState, turn: &Turn, name: &str) -> String {
 /// The summary after the games: one line per player, then the average length.
 pub fn summary(result: &MatchResult) -> String {
     let mut text = String::new();
-    let width = result
-        .tallies
-        .iter()
-        .map(|t| t.name.len())
-        .max()
-        .unwrap_or(0);
+    let width = result.tallies.iter().map(|t| t.name.len()).max().unwrap_or(0);
     for t in &result.tallies {
         let _ = writeln!(
             text,
@@ -84,12 +71,8 @@ pub fn summary(result: &MatchResult) -> String {
 }
 
 fn failures(t: &Tally) -> String {
-    let found: Vec<String> = t
-        .failures
-        .iter()
-        .filter(|(_, n)| **n > 0)
-        .map(|(k, n)| format!("{n} {k}"))
-        .collect();
+    let found: Vec<String> =
+        t.failures.iter().filter(|(_, n)| **n > 0).map(|(k, n)| format!("{n} {k}")).collect();
     if found.is_empty() {
         "no failures".to_string()
     } else {

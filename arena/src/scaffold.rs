@@ -22,9 +22,7 @@ pub fn default_api_path() -> PathBuf {
 /// at `api_path`. Returns the crate's folder.
 pub fn new_player(dir: &Path, name: &str, api_path: &Path) -> Result<PathBuf> {
     let valid = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
     if !valid {
         bail!("'{name}' is not a usable crate name: use lowercase letters, digits, '-' and '_', starting with a letter");
     }
@@ -36,10 +34,7 @@ pub fn new_player(dir: &Path, name: &str, api_path: &Path) -> Result<PathBuf> {
     })?;
     let root = dir.join(name);
     if root.exists() {
-        bail!(
-            "{} already exists: choose another name or remove it",
-            root.display()
-        );
+        bail!("{} already exists: choose another name or remove it", root.display());
     }
     let manifest = TEMPLATE_MANIFEST
         .replace(&format!("name = \"{TEMPLATE_NAME}\""), &format!("name = \"{name}\""))
@@ -47,8 +42,7 @@ pub fn new_player(dir: &Path, name: &str, api_path: &Path) -> Result<PathBuf> {
         // Standalone: not part of whatever workspace the folder sits in.
         + "\n[workspace]\n";
     let lib = TEMPLATE_LIB.replace(TEMPLATE_NAME, name);
-    fs::create_dir_all(root.join("src"))
-        .with_context(|| format!("cannot create {}", root.display()))?;
+    fs::create_dir_all(root.join("src")).with_context(|| format!("cannot create {}", root.display()))?;
     fs::write(root.join("Cargo.toml"), manifest)?;
     fs::write(root.join("src/lib.rs"), lib)?;
     fs::write(root.join(".gitignore"), "/target\n")?;
@@ -72,17 +66,9 @@ mod tests {
         let root = new_player(dir.path(), "my-bot", &default_api_path()).unwrap();
         let manifest = fs::read_to_string(root.join("Cargo.toml")).unwrap();
         assert!(manifest.contains("name = \"my-bot\""));
-        assert!(manifest.contains(
-            &default_api_path()
-                .canonicalize()
-                .unwrap()
-                .display()
-                .to_string()
-        ));
+        assert!(manifest.contains(&default_api_path().canonicalize().unwrap().display().to_string()));
         assert!(manifest.contains("[workspace]"));
-        assert!(fs::read_to_string(root.join("src/lib.rs"))
-            .unwrap()
-            .contains("\"my-bot\""));
+        assert!(fs::read_to_string(root.join("src/lib.rs")).unwrap().contains("\"my-bot\""));
         let again = new_player(dir.path(), "my-bot", &default_api_path()).unwrap_err();
         assert!(again.to_string().contains("already exists"));
     }

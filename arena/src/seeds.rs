@@ -15,9 +15,8 @@ pub fn derive(base: u64, index: u64) -> u64 {
 /// A fresh seed for a run that was given none (it is printed, so the run
 /// can be repeated).
 pub fn fresh() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
     derive(nanos, std::process::id() as u64) % 1_000_000_000
 }
 

@@ -17,32 +17,18 @@ fn reasons(mode: &str, kind: &str, extra: &[&str]) -> Vec<String> {
     let games = doc["games"].as_array().unwrap();
     assert_eq!(games.len(), 2, "the arena must go on to the next game");
     for game in games {
-        assert_eq!(
-            game["winner"],
-            Value::from(1),
-            "{mode}: the bad player must lose {game}"
-        );
+        assert_eq!(game["winner"], Value::from(1), "{mode}: the bad player must lose {game}");
     }
     let bad_player = &doc["players"][0];
     assert_eq!(bad_player["losses"], Value::from(2));
-    assert_eq!(
-        bad_player["failures"][kind],
-        Value::from(2),
-        "{mode}: {bad_player}"
-    );
-    games
-        .iter()
-        .map(|g| g["reason"].as_str().unwrap().to_string())
-        .collect()
+    assert_eq!(bad_player["failures"][kind], Value::from(2), "{mode}: {bad_player}");
+    games.iter().map(|g| g["reason"].as_str().unwrap().to_string()).collect()
 }
 
 #[test]
 fn a_move_off_the_board_loses() {
     // Seat 1 starts at (0,3) and seat 2 at (6,3): row 7 is off a 7x7 board.
-    assert_eq!(
-        reasons("off-board", "illegal", &[]),
-        ["illegal move (7,3): off the board"; 2]
-    );
+    assert_eq!(reasons("off-board", "illegal", &[]), ["illegal move (7,3): off the board"; 2]);
 }
 
 #[test]
@@ -55,10 +41,7 @@ fn a_move_that_is_not_a_king_step_loses() {
 #[test]
 fn a_move_onto_an_occupied_cell_loses() {
     for reason in reasons("onto-trap", "illegal", &[]) {
-        assert!(
-            reason.starts_with("illegal move (") && reason.ends_with("): a trap is there"),
-            "{reason}"
-        );
+        assert!(reason.starts_with("illegal move (") && reason.ends_with("): a trap is there"), "{reason}");
     }
 }
 
@@ -67,46 +50,50 @@ fn a_trap_thrown_at_a_player_loses() {
     let r = reasons("trap-on-opponent", "illegal", &[]);
     assert_eq!(r[0], "illegal trap (6,3): player 2 stands there");
     // In seat 2 it throws after Easy's first (random) move: at wherever player 1 stands.
-    assert!(
-        r[1].starts_with("illegal trap (") && r[1].ends_with("): player 1 stands there"),
-        "{}",
-        r[1]
-    );
+    assert!(r[1].starts_with("illegal trap (") && r[1].ends_with("): player 1 stands there"), "{}", r[1]);
 }
 
 #[test]
 fn a_panic_loses_with_its_message_and_location() {
     for reason in reasons("panic", "panicked", &[]) {
-        assert!(
-            reason.starts_with("panicked: bad-player panics on purpose at "),
-            "{reason}"
-        );
+        assert!(reason.starts_with("panicked: bad-player panics on purpose at "), "{reason}");
         assert!(reason.contains("bad-player/src/lib.rs:"), "{reason}");
     }
 }
 
 #[test]
-fn a_panic_in_the_constructor_loses_every_game_it_cannot_start() {
-    for reason in reasons("panic-new", "unavailable", &[]) {
+fn a_player_whose_constructor_panics_is_a_load_error() {
+    for extra in [&[][..], &["--in-process"][..]] {
+        let bad = library("bad-player");
+        let mut args = vec!["play", bad.to_str().unwrap(), "easy"];
+        args.extend_from_slice(extra);
+        let output = support::arena(&args, &[("BAD_PLAYER_MODE", "panic-new")]);
+        assert_eq!(output.status.code(), Some(2), "{extra:?}");
+        let err = support::stderr(&output);
         assert!(
-            reason.starts_with(
-                "could not start: panicked while starting: bad-player refuses to start"
-            ),
-            "{reason}"
+            err.contains("cannot load player") && err.contains("bad-player refuses to start"),
+            "{extra:?}: {err}"
         );
+        assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
 
 #[test]
 fn sleeping_past_the_budget_is_a_timeout() {
-    for reason in reasons("sleep", "timeout", &["--time-per-turn", "100ms"]) {
-        let rest = reason
-            .strip_prefix("timeout: ")
-            .unwrap_or_else(|| panic!("{reason}"));
+    // In process, the call returns late and is measured.
+    for reason in reasons("sleep", "timeout", &["--time-per-turn", "100ms", "--in-process"]) {
+        let rest = reason.strip_prefix("timeout: ").unwrap_or_else(|| panic!("{reason}"));
         let (used, budget) = rest.split_once(" > ").unwrap();
         assert_eq!(budget, "0.10 s");
         let used: f64 = used.trim_end_matches(" s").parse().unwrap();
         assert!(used >= 0.3, "slept 0.3 s, measured {used}");
+    }
+    // Isolated (the default), it is killed at budget + grace.
+    for reason in reasons("sleep", "timeout", &["--time-per-turn", "100ms"]) {
+        assert!(
+            reason.starts_with("timeout: 0.") && reason.ends_with("> 0.10 s, no answer: killed"),
+            "{reason}"
+        );
     }
 }
 

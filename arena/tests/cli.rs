@@ -23,11 +23,7 @@ fn play_json_has_the_documented_fields() {
         assert_eq!(game["index"], i);
         assert_eq!(
             game["seats"],
-            if i % 2 == 0 {
-                serde_json::json!([0, 1])
-            } else {
-                serde_json::json!([1, 0])
-            }
+            if i % 2 == 0 { serde_json::json!([0, 1]) } else { serde_json::json!([1, 0]) }
         );
         assert!(game["turns"].as_u64().unwrap() > 0);
         assert_eq!(game["reason"], "trapped");
@@ -46,17 +42,10 @@ fn play_json_has_the_documented_fields() {
 
 #[test]
 fn play_text_has_a_line_per_game_and_a_summary() {
-    let output = arena(
-        &["play", "hard", "easy", "--games", "3", "--seed", "1"],
-        &[],
-    );
+    let output = arena(&["play", "hard", "easy", "--games", "3", "--seed", "1"], &[]);
     assert!(output.status.success());
     let text = stdout(&output);
-    assert_eq!(
-        text.lines().filter(|l| l.starts_with("game ")).count(),
-        3,
-        "{text}"
-    );
+    assert_eq!(text.lines().filter(|l| l.starts_with("game ")).count(), 3, "{text}");
     assert!(
         text.contains("hard  ") && text.contains(" wins ") && text.contains("3 games, average"),
         "{text}"
@@ -66,19 +55,7 @@ fn play_text_has_a_line_per_game_and_a_summary() {
 
 #[test]
 fn watch_draws_the_board_every_turn() {
-    let output = arena(
-        &[
-            "play",
-            "easy",
-            "easy",
-            "--seed",
-            "2",
-            "--watch",
-            "--board-size",
-            "5",
-        ],
-        &[],
-    );
+    let output = arena(&["play", "easy", "easy", "--seed", "2", "--watch", "--board-size", "5"], &[]);
     let text = stdout(&output);
     assert!(text.contains("player 1 (easy#1) moves (0,2) -> "), "{text}");
     assert!(text.contains("   0 1 2 3 4\n 0 "), "{text}");
@@ -88,38 +65,23 @@ fn watch_draws_the_board_every_turn() {
 fn bad_arguments_are_one_clear_line() {
     let cases: [(&[&str], &str); 4] = [
         (&["play", "easy", "gandalf"], "unknown player 'gandalf'"),
-        (
-            &["play", "easy", "hard", "--time-per-turn", "soon"],
-            "is not a duration",
-        ),
-        (
-            &["play", "easy", "hard", "--games", "0"],
-            "--games 0 plays nothing",
-        ),
-        (
-            &["play", "easy", "./missing.so"],
-            "no player library at ./missing.so",
-        ),
+        (&["play", "easy", "hard", "--time-per-turn", "soon"], "is not a duration"),
+        (&["play", "easy", "hard", "--games", "0"], "--games 0 plays nothing"),
+        (&["play", "easy", "./missing.so"], "no player library at ./missing.so"),
     ];
     for (args, expected) in cases {
         let output = arena(args, &[]);
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         let err = stderr(&output);
         assert!(err.contains(expected), "{args:?}: {err}");
-        assert!(
-            !err.contains("panicked") && !err.contains("backtrace"),
-            "{err}"
-        );
+        assert!(!err.contains("panicked") && !err.contains("backtrace"), "{err}");
     }
 }
 
 #[test]
 fn new_makes_a_player_that_builds_and_passes_check() {
     let dir = tempfile::tempdir().unwrap();
-    let output = arena(
-        &["new", "my-first-bot", "--dir", dir.path().to_str().unwrap()],
-        &[],
-    );
+    let output = arena(&["new", "my-first-bot", "--dir", dir.path().to_str().unwrap()], &[]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stdout(&output).contains("cargo build --release"));
     let root = dir.path().join("my-first-bot");
@@ -137,16 +99,6 @@ fn new_makes_a_player_that_builds_and_passes_check() {
     let text = stdout(&output);
     assert!(output.status.success(), "{text}{}", stderr(&output));
     assert!(text.contains("name        my-first-bot"), "{text}");
-    let doc: Value = play_json(
-        &[
-            library.to_str().unwrap(),
-            "easy",
-            "--games",
-            "2",
-            "--seed",
-            "1",
-        ],
-        &[],
-    );
+    let doc: Value = play_json(&[library.to_str().unwrap(), "easy", "--games", "2", "--seed", "1"], &[]);
     assert_eq!(doc["players"][0]["name"], "my-first-bot");
 }

@@ -5,8 +5,9 @@
 mod support;
 
 use arena::{
+    isolation::WorkerLimits,
     matches::{self, MatchConfig},
-    players::{Level, Player},
+    players::{Hosting, Level, Player, PlayerSpec},
     plugin::{LoadError, PlayerLibrary},
     referee::trap::TrapSettings,
 };
@@ -27,37 +28,34 @@ fn reference_levels_load_as_distinct_libraries() {
 }
 
 #[test]
-fn library_players_play_the_same_games_as_the_built_in_ones() {
-    let config = MatchConfig {
-        settings: TrapSettings::default(),
-        games: 6,
-        seed: 99,
+fn library_players_play_the_same_games_in_process_isolated_and_built_in() {
+    let settings = TrapSettings::default();
+    let isolated = Hosting::isolated(WorkerLimits::new().unwrap());
+    let load = |name: &str, hosting: &Hosting| {
+        Player::load(&PlayerSpec::Library(library(name)), hosting, settings.startup_budget).unwrap()
     };
-    let from_disk = [
-        Player::Library(PlayerLibrary::load(&library("medium")).unwrap()),
-        Player::Library(PlayerLibrary::load(&library("hard")).unwrap()),
-    ];
+    let in_process = [load("medium", &Hosting::in_process()), load("hard", &Hosting::in_process())];
+    let in_workers = [load("medium", &isolated), load("hard", &isolated)];
+    assert!(matches!(in_workers[0], Player::Isolated { .. }));
+    assert_eq!(in_workers[1].name(), "hard");
     let built_in = [Player::Builtin(Level::Medium), Player::Builtin(Level::Hard)];
-    let a = matches::play([&from_disk[0], &from_disk[1]], &config, &mut |_| {}, None);
-    let b = matches::play([&built_in[0], &built_in[1]], &config, &mut |_| {}, None);
+    let run = |players: &[Player; 2], hosting: Hosting| {
+        let config = MatchConfig { settings, games: 6, seed: 99, hosting };
+        matches::play([&players[0], &players[1]], &config, &mut |_| {}, None)
+    };
     let moves = |r: &matches::MatchResult| -> Vec<_> {
         r.games
             .iter()
-            .flat_map(|g| {
-                g.record
-                    .turns
-                    .iter()
-                    .map(|t| (t.to, t.throw.map(|x| x.landed)))
-            })
+            .flat_map(|g| g.record.turns.iter().map(|t| (t.to, t.throw.map(|x| x.landed))))
             .collect()
     };
+    let a = run(&in_process, Hosting::in_process());
+    let b = run(&in_workers, isolated.clone());
+    let c = run(&built_in, Hosting::in_process());
     assert!(!moves(&a).is_empty());
-    assert_eq!(
-        moves(&a),
-        moves(&b),
-        "the same bot must play the same through the ABI"
-    );
-    assert_eq!(a.tallies[1].wins, b.tallies[1].wins);
+    assert_eq!(moves(&a), moves(&b), "a bot must play the same in a worker as in process");
+    assert_eq!(moves(&a), moves(&c), "a bot must play the same through the ABI as built in");
+    assert!(b.games.iter().all(|g| g.fault().is_none()));
 }
 
 #[test]
@@ -65,29 +63,15 @@ fn check_reports_a_good_player() {
     let output = arena(&["check", library("hard").to_str().unwrap()], &[]);
     let text = stdout(&output);
     assert!(output.status.success(), "{text}{}", stderr(&output));
-    for expected in [
-        "name        hard",
-        "games       trap",
-        "player-api  0.1.0",
-        "smoke test",
-        "\nok",
-    ] {
+    for expected in ["name        hard", "games       trap", "player-api  0.1.0", "smoke test", "\nok"] {
         assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
     }
 }
 
 #[test]
 fn the_template_is_a_working_player() {
-    let output = arena(
-        &["check", library("template-player").to_str().unwrap()],
-        &[],
-    );
-    assert!(
-        output.status.success(),
-        "{}{}",
-        stdout(&output),
-        stderr(&output)
-    );
+    let output = arena(&["check", library("template-player").to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}{}", stdout(&output), stderr(&output));
 }
 
 fn load_error(path: &std::path::Path) -> LoadError {
@@ -130,18 +114,11 @@ fn a_library_with_another_layout_is_incompatible() {
 
 #[test]
 fn check_errors_are_one_line_without_a_backtrace() {
-    for path in [
-        library("not-a-player"),
-        library("incompatible-player"),
-        "/nowhere/x.so".into(),
-    ] {
+    for path in [library("not-a-player"), library("incompatible-player"), "/nowhere/x.so".into()] {
         let output = arena(&["check", path.to_str().unwrap()], &[]);
         assert_eq!(output.status.code(), Some(2));
         let err = stderr(&output);
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(
-            err.starts_with("error: ") && !err.contains("panicked"),
-            "{err}"
-        );
+        assert!(err.starts_with("error: ") && !err.contains("panicked"), "{err}");
     }
 }

@@ -3,7 +3,7 @@
 
 use arena::{
     matches::{self, MatchConfig},
-    players::{Level, Player},
+    players::{Hosting, Level, Player},
     referee::trap::TrapSettings,
 };
 
@@ -13,6 +13,7 @@ fn win_share(stronger: Level, weaker: Level) -> f64 {
         settings: TrapSettings::default(),
         games: 400,
         seed: 2021,
+        hosting: Hosting::in_process(),
     };
     let result = matches::play([&players[0], &players[1]], &config, &mut |_| {}, None);
     let t = &result.tallies[0];

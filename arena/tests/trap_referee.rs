@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use arena::{
     matches::{self, MatchConfig},
-    players::{Level, Player},
+    players::{Hosting, Level, Player},
     referee::trap::{self, player_seeds, Ending, Fault, TrapGame, TrapSettings},
 };
 use player_api::{
@@ -72,14 +72,7 @@ fn position(one: (u8, u8), two: (u8, u8), traps: &[(u8, u8)]) -> TrapState {
 }
 
 fn play_from(start: TrapState, one: &mut TrapPlayerBox, two: &mut TrapPlayerBox) -> TrapGame {
-    trap::play_from(
-        &TrapSettings::default(),
-        1,
-        start,
-        Seat::One,
-        [one, two],
-        &mut |_, _| {},
-    )
+    trap::play_from(&TrapSettings::default(), 1, start, Seat::One, [one, two], &mut |_, _| {})
 }
 
 #[test]
@@ -93,14 +86,8 @@ fn a_move_that_traps_the_opponent_wins_before_the_throw() {
     assert_eq!(game.ending, Ending::Trapped { loser: Seat::Two });
     assert_eq!(game.ending.to_string(), "trapped");
     assert_eq!(game.turns.len(), 1);
-    assert_eq!(
-        game.turns[0].throw, None,
-        "no throw is asked for after a winning move"
-    );
-    assert!(
-        seen_one.lock().unwrap().trap_requests.is_empty(),
-        "get_trap must not be called"
-    );
+    assert_eq!(game.turns[0].throw, None, "no throw is asked for after a winning move");
+    assert!(seen_one.lock().unwrap().trap_requests.is_empty(), "get_trap must not be called");
 }
 
 #[test]
@@ -113,10 +100,7 @@ fn a_trap_that_traps_the_opponent_wins() {
     let game = play_from(start, &mut one, &mut two);
     assert_eq!(game.ending, Ending::Trapped { loser: Seat::Two });
     let throw = game.turns[0].throw.unwrap();
-    assert_eq!(
-        (throw.target, throw.landed, throw.hit_chance),
-        (Pos::new(1, 1), Pos::new(1, 1), 1.0)
-    );
+    assert_eq!((throw.target, throw.landed, throw.hit_chance), (Pos::new(1, 1), Pos::new(1, 1), 1.0));
 }
 
 #[test]
@@ -155,21 +139,15 @@ fn moving_onto_the_opponent_is_illegal() {
         game.ending,
         Ending::Fault {
             loser: Seat::One,
-            fault: Fault::IllegalMove(Pos::new(3, 4), IllegalMove::Opponent)
+            fault: Fault::IllegalMove(Pos::new(3, 4).into(), IllegalMove::Opponent)
         }
     );
-    assert_eq!(
-        game.ending.to_string(),
-        "illegal move (3,4): the opponent is there"
-    );
+    assert_eq!(game.ending.to_string(), "illegal move (3,4): the opponent is there");
 }
 
 #[test]
 fn the_turn_cap_makes_a_draw() {
-    let settings = TrapSettings {
-        turn_cap: 6,
-        ..TrapSettings::default()
-    };
+    let settings = TrapSettings { turn_cap: 6, ..TrapSettings::default() };
     let (mut one, seen_one) = script(&[], &[]);
     let (mut two, _) = script(&[], &[]);
     let game = trap::play(&settings, 3, [&mut one, &mut two], &mut |_, _| {});
@@ -184,33 +162,23 @@ fn the_turn_cap_makes_a_draw() {
 
 #[test]
 fn players_are_told_their_seat_budget_seed_and_result() {
-    let settings = TrapSettings {
-        turn_budget: Duration::from_millis(750),
-        ..TrapSettings::default()
-    };
+    let settings = TrapSettings { turn_budget: Duration::from_millis(750), ..TrapSettings::default() };
     let (mut one, seen_one) = script(&[(1, 3)], &[(5, 3)]);
     let (mut two, seen_two) = script(&[], &[]);
     let seed = 77;
     let game = trap::play(&settings, seed, [&mut one, &mut two], &mut |_, _| {});
     let (one, two) = (seen_one.lock().unwrap(), seen_two.lock().unwrap());
-    assert_eq!(
-        (one.infos[0].seat, two.infos[0].seat),
-        (Seat::One, Seat::Two)
-    );
+    assert_eq!((one.infos[0].seat, two.infos[0].seat), (Seat::One, Seat::Two));
     assert_eq!(one.infos[0].turn_budget(), Duration::from_millis(750));
     assert_eq!(one.infos[0].size, 7);
     assert_eq!([one.infos[0].seed, two.infos[0].seed], player_seeds(seed));
     assert_ne!(one.infos[0].seed, two.infos[0].seed);
-    assert!(
-        ![one.infos[0].seed, two.infos[0].seed].contains(&seed),
-        "players never see the arena's seed"
-    );
+    assert!(![one.infos[0].seed, two.infos[0].seed].contains(&seed), "players never see the arena's seed");
     // get_trap sees the position after the move, and what is left of the budget.
     let first = one.trap_requests[0];
     assert_eq!(first.me(), Pos::new(1, 3));
     assert!(
-        first.time_left() <= Duration::from_millis(750)
-            && first.time_left() > Duration::from_millis(500)
+        first.time_left() <= Duration::from_millis(750) && first.time_left() > Duration::from_millis(500)
     );
     let expected = |seat: Seat| match game.winner() {
         None => Outcome::Draw,
@@ -230,12 +198,7 @@ fn moves(result: &matches::MatchResult) -> Vec<Played> {
     result
         .games
         .iter()
-        .flat_map(|g| {
-            g.record
-                .turns
-                .iter()
-                .map(|t| (t.seat, t.to, t.throw.map(|x| (x.target, x.landed))))
-        })
+        .flat_map(|g| g.record.turns.iter().map(|t| (t.seat, t.to, t.throw.map(|x| (x.target, x.landed)))))
         .collect()
 }
 
@@ -247,17 +210,14 @@ fn the_same_seed_gives_the_same_games_and_another_seed_does_not() {
             settings: TrapSettings::default(),
             games: 10,
             seed,
+            hosting: Hosting::in_process(),
         };
         matches::play([&players[0], &players[1]], &config, &mut |_| {}, None)
     };
     let (a, b, c) = (run(5), run(5), run(6));
     assert_eq!(moves(&a), moves(&b));
-    let endings = |r: &matches::MatchResult| {
-        r.games
-            .iter()
-            .map(|g| g.record.ending.clone())
-            .collect::<Vec<_>>()
-    };
+    let endings =
+        |r: &matches::MatchResult| r.games.iter().map(|g| g.record.ending.clone()).collect::<Vec<_>>();
     assert_eq!(endings(&a), endings(&b));
     assert_ne!(moves(&a), moves(&c));
 }
@@ -265,11 +225,8 @@ fn the_same_seed_gives_the_same_games_and_another_seed_does_not() {
 #[test]
 fn games_come_in_seat_swapped_pairs_on_one_seed() {
     let players = [Player::Builtin(Level::Easy), Player::Builtin(Level::Hard)];
-    let config = MatchConfig {
-        settings: TrapSettings::default(),
-        games: 6,
-        seed: 3,
-    };
+    let config =
+        MatchConfig { settings: TrapSettings::default(), games: 6, seed: 3, hosting: Hosting::in_process() };
     let result = matches::play([&players[0], &players[1]], &config, &mut |_| {}, None);
     for pair in result.games.chunks(2) {
         assert_eq!(pair[0].record.seed, pair[1].record.seed);

@@ -134,9 +134,7 @@ fn record_panic_locations() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         std::panic::set_hook(Box::new(|info| {
-            let message = info
-                .payload_as_str()
-                .unwrap_or("a non-string panic payload");
+            let message = info.payload_as_str().unwrap_or("a non-string panic payload");
             let text = match info.location() {
                 Some(at) => format!("{message} at {}:{}:{}", at.file(), at.line(), at.column()),
                 None => message.to_string(),
@@ -180,10 +178,8 @@ fn catch<T>(call: impl FnOnce() -> T) -> RResult<T, PlayerError> {
 macro_rules! export_player {
     (name: $name:expr, author: $author:expr, trap: $make_trap:expr $(,)?) => {
         #[doc(hidden)]
-        pub extern "C" fn __arena_new_trap_player() -> $crate::abi_stable::std_types::RResult<
-            $crate::abi::TrapPlayerBox,
-            $crate::abi::PlayerError,
-        > {
+        pub extern "C" fn __arena_new_trap_player(
+        ) -> $crate::abi_stable::std_types::RResult<$crate::abi::TrapPlayerBox, $crate::abi::PlayerError> {
             $crate::abi::construct_trap_player(|| $make_trap)
         }
 
@@ -221,9 +217,6 @@ mod tests {
 
     #[test]
     fn export_symbol_is_the_one_abi_stable_looks_up() {
-        assert_eq!(
-            ROOT_MODULE_SYMBOL,
-            abi_stable::library::ROOT_MODULE_LOADER_NAME
-        );
+        assert_eq!(ROOT_MODULE_SYMBOL, abi_stable::library::ROOT_MODULE_LOADER_NAME);
     }
 }

@@ -6,8 +6,8 @@
 //! come from p = 1 - 0.05 (d - 1), miss chances from (1 - p) / n.
 
 use player_api::trap::{
-    Cell, Cells, IllegalMove, IllegalTrap, Pos, Throw, TrapState, DEFAULT_SIZE, DEFAULT_TURN_CAP,
-    MAX_SIZE, MIN_SIZE,
+    Cell, Cells, IllegalMove, IllegalTrap, Pos, Throw, TrapState, DEFAULT_SIZE, DEFAULT_TURN_CAP, MAX_SIZE,
+    MIN_SIZE,
 };
 use player_api::Seat;
 use rand::{Rng, SeedableRng};
@@ -29,21 +29,13 @@ fn cells(list: &[(u8, u8)]) -> Cells {
 fn board(text: &str) -> TrapState {
     let rows: Vec<Vec<char>> = text
         .lines()
-        .map(|l| {
-            l.split_whitespace()
-                .map(|s| s.chars().next().unwrap())
-                .collect::<Vec<_>>()
-        })
+        .map(|l| l.split_whitespace().map(|s| s.chars().next().unwrap()).collect::<Vec<_>>())
         .filter(|r| !r.is_empty())
         .collect();
     let size = rows.len() as u8;
     let (mut one, mut two, mut traps) = (None, None, Vec::new());
     for (r, row) in rows.iter().enumerate() {
-        assert_eq!(
-            row.len(),
-            size as usize,
-            "row {r} of the drawing is not {size} wide"
-        );
+        assert_eq!(row.len(), size as usize, "row {r} of the drawing is not {size} wide");
         for (c, &symbol) in row.iter().enumerate() {
             let here = p(r as u8, c as u8);
             match symbol {
@@ -79,10 +71,7 @@ fn outcomes_of(t: &Throw) -> Vec<(Pos, f64)> {
 }
 
 fn assert_close(actual: f64, expected: f64) {
-    assert!(
-        (actual - expected).abs() < 1e-12,
-        "expected {expected}, got {actual}"
-    );
+    assert!((actual - expected).abs() < 1e-12, "expected {expected}, got {actual}");
 }
 
 /// A cell at manhattan distance `d` from (0, 0) on a board of `size`,
@@ -153,28 +142,16 @@ fn players_start_in_the_middle_of_the_top_and_bottom_rows() {
 #[test]
 fn each_player_has_five_moves_at_the_start_of_a_7x7_game() {
     let s = TrapState::new(7);
-    assert_eq!(
-        s.legal_moves(Seat::One),
-        cells(&[(0, 2), (0, 4), (1, 2), (1, 3), (1, 4)])
-    );
-    assert_eq!(
-        s.legal_moves(Seat::Two),
-        cells(&[(5, 2), (5, 3), (5, 4), (6, 2), (6, 4)])
-    );
+    assert_eq!(s.legal_moves(Seat::One), cells(&[(0, 2), (0, 4), (1, 2), (1, 3), (1, 4)]));
+    assert_eq!(s.legal_moves(Seat::Two), cells(&[(5, 2), (5, 3), (5, 4), (6, 2), (6, 4)]));
 }
 
 #[test]
 fn on_3x3_the_start_cells_do_not_block_each_other() {
     // (0,1) and (2,1) are two rows apart: neither is a neighbour of the other.
     let s = TrapState::new(3);
-    assert_eq!(
-        s.legal_moves(Seat::One),
-        cells(&[(0, 0), (0, 2), (1, 0), (1, 1), (1, 2)])
-    );
-    assert_eq!(
-        s.legal_moves(Seat::Two),
-        cells(&[(1, 0), (1, 1), (1, 2), (2, 0), (2, 2)])
-    );
+    assert_eq!(s.legal_moves(Seat::One), cells(&[(0, 0), (0, 2), (1, 0), (1, 1), (1, 2)]));
+    assert_eq!(s.legal_moves(Seat::Two), cells(&[(1, 0), (1, 1), (1, 2), (2, 0), (2, 2)]));
 }
 
 // ------------------------------------------------- neighbours and moves
@@ -192,14 +169,8 @@ fn corner_cell_has_three_neighbours() {
 #[test]
 fn edge_cell_has_five_neighbours() {
     let s = TrapState::from_parts(7, [p(3, 3), p(0, 0)], []);
-    assert_eq!(
-        s.free_neighbours(p(3, 0)),
-        cells(&[(2, 0), (2, 1), (3, 1), (4, 0), (4, 1)])
-    );
-    assert_eq!(
-        s.free_neighbours(p(6, 2)),
-        cells(&[(5, 1), (5, 2), (5, 3), (6, 1), (6, 3)])
-    );
+    assert_eq!(s.free_neighbours(p(3, 0)), cells(&[(2, 0), (2, 1), (3, 1), (4, 0), (4, 1)]));
+    assert_eq!(s.free_neighbours(p(6, 2)), cells(&[(5, 1), (5, 2), (5, 3), (6, 1), (6, 3)]));
     assert_eq!(s.free_neighbour_count(p(2, 6)), 5);
 }
 
@@ -208,16 +179,7 @@ fn centre_cell_has_eight_neighbours() {
     let s = TrapState::from_parts(7, [p(0, 0), p(6, 6)], []);
     assert_eq!(
         s.free_neighbours(p(3, 3)),
-        cells(&[
-            (2, 2),
-            (2, 3),
-            (2, 4),
-            (3, 2),
-            (3, 4),
-            (4, 2),
-            (4, 3),
-            (4, 4)
-        ])
+        cells(&[(2, 2), (2, 3), (2, 4), (3, 2), (3, 4), (4, 2), (4, 3), (4, 4)])
     );
 }
 
@@ -246,10 +208,7 @@ fn traps_and_the_opponent_are_not_free_neighbours() {
     assert_eq!(s.legal_moves(Seat::One), expected);
     assert_eq!(s.free_neighbour_count(p(3, 3)), 4);
     // Player 2 at (3,4): (2,3), (4,4) are traps, (3,3) is player 1.
-    assert_eq!(
-        s.legal_moves(Seat::Two),
-        cells(&[(2, 4), (2, 5), (3, 5), (4, 3), (4, 5)])
-    );
+    assert_eq!(s.legal_moves(Seat::Two), cells(&[(2, 4), (2, 5), (3, 5), (4, 3), (4, 5)]));
 }
 
 #[test]
@@ -289,10 +248,7 @@ fn on_3x3_the_centre_touches_every_other_cell() {
         . . .
         ",
     );
-    assert_eq!(
-        s.legal_moves(Seat::One),
-        cells(&[(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)])
-    );
+    assert_eq!(s.legal_moves(Seat::One), cells(&[(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)]));
     // Player 2 in the corner sees player 1 on its diagonal.
     assert_eq!(s.legal_moves(Seat::Two), cells(&[(0, 1), (1, 0)]));
 }
@@ -313,10 +269,7 @@ fn on_3x3_a_corner_player_is_blocked_by_traps_and_the_opponent() {
 fn on_8x8_the_last_row_and_column_are_on_the_board() {
     let s = TrapState::new(8);
     assert_eq!(s.position(Seat::Two), p(7, 4));
-    assert_eq!(
-        s.legal_moves(Seat::Two),
-        cells(&[(6, 3), (6, 4), (6, 5), (7, 3), (7, 5)])
-    );
+    assert_eq!(s.legal_moves(Seat::Two), cells(&[(6, 3), (6, 4), (6, 5), (7, 3), (7, 5)]));
     let corner = TrapState::from_parts(8, [p(7, 7), p(0, 0)], [p(6, 6)]);
     assert_eq!(corner.legal_moves(Seat::One), cells(&[(6, 7), (7, 6)]));
     assert_eq!(corner.free_neighbours(p(3, 7)).len(), 5);
@@ -338,9 +291,7 @@ fn cell_reports_what_stands_there() {
     assert_eq!(s.cell(p(1, 1)), Some(Cell::Empty));
     assert_eq!(s.cell(p(3, 0)), None);
     assert!(s.has_trap(p(1, 0)) && !s.has_trap(p(1, 1)));
-    assert!(
-        s.is_free(p(1, 1)) && !s.is_free(p(1, 0)) && !s.is_free(p(0, 1)) && !s.is_free(p(3, 3))
-    );
+    assert!(s.is_free(p(1, 1)) && !s.is_free(p(1, 0)) && !s.is_free(p(0, 1)) && !s.is_free(p(3, 3)));
 }
 
 #[test]
@@ -358,19 +309,10 @@ fn stepping_off_the_board_is_an_off_board_move() {
     assert_eq!(s.check_move(Seat::Two, p(7, 3)), Err(IllegalMove::OffBoard));
     assert_eq!(s.check_move(Seat::Two, p(7, 2)), Err(IllegalMove::OffBoard));
     let corner = TrapState::from_parts(7, [p(3, 3), p(6, 6)], []);
-    assert_eq!(
-        corner.check_move(Seat::Two, p(6, 7)),
-        Err(IllegalMove::OffBoard)
-    );
-    assert_eq!(
-        corner.check_move(Seat::Two, p(7, 7)),
-        Err(IllegalMove::OffBoard)
-    );
+    assert_eq!(corner.check_move(Seat::Two, p(6, 7)), Err(IllegalMove::OffBoard));
+    assert_eq!(corner.check_move(Seat::Two, p(7, 7)), Err(IllegalMove::OffBoard));
     // Far off the board: still off the board, whatever else is wrong.
-    assert_eq!(
-        s.check_move(Seat::One, p(200, 200)),
-        Err(IllegalMove::OffBoard)
-    );
+    assert_eq!(s.check_move(Seat::One, p(200, 200)), Err(IllegalMove::OffBoard));
 }
 
 #[test]
@@ -393,14 +335,8 @@ fn a_move_of_two_cells_is_not_a_king_step() {
 #[test]
 fn staying_in_place_is_not_a_move() {
     let s = TrapState::new(7);
-    assert_eq!(
-        s.check_move(Seat::One, p(0, 3)),
-        Err(IllegalMove::NotAKingStep { from: p(0, 3) })
-    );
-    assert_eq!(
-        s.check_move(Seat::Two, p(6, 3)),
-        Err(IllegalMove::NotAKingStep { from: p(6, 3) })
-    );
+    assert_eq!(s.check_move(Seat::One, p(0, 3)), Err(IllegalMove::NotAKingStep { from: p(0, 3) }));
+    assert_eq!(s.check_move(Seat::Two, p(6, 3)), Err(IllegalMove::NotAKingStep { from: p(6, 3) }));
 }
 
 #[test]
@@ -421,16 +357,7 @@ fn stepping_onto_the_opponent_is_illegal() {
 #[test]
 fn every_king_step_onto_a_free_cell_is_legal() {
     let s = TrapState::from_parts(7, [p(3, 3), p(0, 0)], []);
-    for (dr, dc) in [
-        (-1i8, -1i8),
-        (-1, 0),
-        (-1, 1),
-        (0, -1),
-        (0, 1),
-        (1, -1),
-        (1, 0),
-        (1, 1),
-    ] {
+    for (dr, dc) in [(-1i8, -1i8), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)] {
         let to = p((3 + dr) as u8, (3 + dc) as u8);
         assert_eq!(s.check_move(Seat::One, to), Ok(()), "step to {to}");
     }
@@ -480,18 +407,12 @@ fn an_illegal_move_reads_as_the_recorded_reason() {
     let s = TrapState::new(7);
     let to = p(7, 3);
     let err = s.check_move(Seat::Two, to).unwrap_err();
-    assert_eq!(
-        format!("illegal move {to}: {err}"),
-        "illegal move (7,3): off the board"
-    );
+    assert_eq!(format!("illegal move {to}: {err}"), "illegal move (7,3): off the board");
     let err = s.check_move(Seat::One, p(2, 3)).unwrap_err();
     assert_eq!(err.to_string(), "not one king step from (0,3)");
     assert_eq!(IllegalMove::Trap.to_string(), "a trap is there");
     assert_eq!(IllegalMove::Opponent.to_string(), "the opponent is there");
-    assert_eq!(
-        IllegalTrap::OnPlayer(Seat::Two).to_string(),
-        "player 2 stands there"
-    );
+    assert_eq!(IllegalTrap::OnPlayer(Seat::Two).to_string(), "player 2 stands there");
     assert_eq!(IllegalTrap::OffBoard.to_string(), "off the board");
 }
 
@@ -519,14 +440,8 @@ fn a_target_off_the_board_is_illegal() {
 #[test]
 fn a_target_on_either_player_is_illegal() {
     let s = TrapState::new(7);
-    assert_eq!(
-        s.check_target(p(0, 3)),
-        Err(IllegalTrap::OnPlayer(Seat::One))
-    );
-    assert_eq!(
-        s.check_target(p(6, 3)),
-        Err(IllegalTrap::OnPlayer(Seat::Two))
-    );
+    assert_eq!(s.check_target(p(0, 3)), Err(IllegalTrap::OnPlayer(Seat::One)));
+    assert_eq!(s.check_target(p(6, 3)), Err(IllegalTrap::OnPlayer(Seat::Two)));
 }
 
 #[test]
@@ -539,9 +454,7 @@ fn a_target_on_an_existing_trap_is_legal() {
 fn every_cell_without_a_player_is_a_legal_target() {
     for n in [3u8, 7, 8] {
         let s = TrapState::from_parts(n, [p(0, 1), p(n - 1, 1)], [p(1, 1)]);
-        let legal = (0..n)
-            .flat_map(|r| (0..n).map(move |c| p(r, c)))
-            .filter(|&t| s.check_target(t).is_ok());
+        let legal = (0..n).flat_map(|r| (0..n).map(move |c| p(r, c))).filter(|&t| s.check_target(t).is_ok());
         assert_eq!(legal.count() as u32, n as u32 * n as u32 - 2, "on {n}x{n}");
     }
 }
@@ -551,9 +464,7 @@ fn every_cell_without_a_player_is_a_legal_target() {
 #[test]
 fn hit_chance_falls_by_one_twentieth_per_step_of_distance() {
     // p = 1 - 0.05 (d - 1), by hand: d = 1 -> 1.00, 2 -> 0.95, ..., 12 -> 0.45.
-    let by_hand = [
-        1.00, 0.95, 0.90, 0.85, 0.80, 0.75, 0.70, 0.65, 0.60, 0.55, 0.50, 0.45,
-    ];
+    let by_hand = [1.00, 0.95, 0.90, 0.85, 0.80, 0.75, 0.70, 0.65, 0.60, 0.55, 0.50, 0.45];
     // Player 1 throws from the corner (0,0); player 2 stands in the far other corner (0,6).
     let s = TrapState::from_parts(7, [p(0, 0), p(0, 6)], []);
     for d in 1..=12u8 {
@@ -616,19 +527,7 @@ fn an_open_target_shares_the_miss_among_its_eight_neighbours() {
     assert_eq!(t.distance(), 3);
     assert_eq!(t.hit_twentieths(), 18);
     assert_close(t.hit_chance(), 0.9);
-    assert_eq!(
-        t.miss_cells(),
-        cells(&[
-            (4, 3),
-            (4, 4),
-            (4, 5),
-            (5, 3),
-            (5, 5),
-            (6, 3),
-            (6, 4),
-            (6, 5)
-        ])
-    );
+    assert_eq!(t.miss_cells(), cells(&[(4, 3), (4, 4), (4, 5), (5, 3), (5, 5), (6, 3), (6, 4), (6, 5)]));
     // 0.1 / 8 = 0.0125 each.
     assert_close(t.miss_chance_each(), 0.0125);
     for miss in t.miss_cells() {
@@ -651,10 +550,7 @@ fn the_opponent_next_to_the_target_takes_no_share_of_the_miss() {
     let s = TrapState::from_parts(7, [p(3, 3), p(6, 4)], []);
     let t = s.throw(Seat::One, p(5, 4));
     assert_eq!(t.hit_twentieths(), 18);
-    assert_eq!(
-        t.miss_cells(),
-        cells(&[(4, 3), (4, 4), (4, 5), (5, 3), (5, 5), (6, 3), (6, 5)])
-    );
+    assert_eq!(t.miss_cells(), cells(&[(4, 3), (4, 4), (4, 5), (5, 3), (5, 5), (6, 3), (6, 5)]));
     assert_close(t.miss_chance_each(), 0.1 / 7.0);
     assert_eq!(t.chance_of(p(6, 4)), 0.0);
 }
@@ -665,10 +561,7 @@ fn the_thrower_next_to_the_target_takes_no_share_of_the_miss() {
     let s = TrapState::from_parts(7, [p(3, 3), p(0, 6)], []);
     let t = s.throw(Seat::One, p(4, 4));
     assert_eq!(t.hit_twentieths(), 19);
-    assert_eq!(
-        t.miss_cells(),
-        cells(&[(3, 4), (3, 5), (4, 3), (4, 5), (5, 3), (5, 4), (5, 5)])
-    );
+    assert_eq!(t.miss_cells(), cells(&[(3, 4), (3, 5), (4, 3), (4, 5), (5, 3), (5, 4), (5, 5)]));
     assert_close(t.miss_chance_each(), 0.05 / 7.0);
     assert_eq!(t.chance_of(p(3, 3)), 0.0);
 }
@@ -678,10 +571,7 @@ fn both_players_next_to_the_target_leave_six_miss_cells() {
     let s = TrapState::from_parts(7, [p(2, 2), p(4, 4)], []);
     let t = s.throw(Seat::Two, p(3, 3));
     assert_eq!(t.hit_twentieths(), 19); // d = 2
-    assert_eq!(
-        t.miss_cells(),
-        cells(&[(2, 3), (2, 4), (3, 2), (3, 4), (4, 2), (4, 3)])
-    );
+    assert_eq!(t.miss_cells(), cells(&[(2, 3), (2, 4), (3, 2), (3, 4), (4, 2), (4, 3)]));
     assert_close(t.miss_chance_each(), 0.05 / 6.0);
 }
 
@@ -744,10 +634,7 @@ fn outcomes_list_the_target_first_then_the_misses_and_sum_to_one() {
                     let outcomes = outcomes_of(&t);
                     assert_eq!(outcomes[0].0, target);
                     let total: f64 = outcomes.iter().map(|o| o.1).sum();
-                    assert!(
-                        (total - 1.0).abs() < 1e-9,
-                        "{seat} at {target}: total {total}"
-                    );
+                    assert!((total - 1.0).abs() < 1e-9, "{seat} at {target}: total {total}");
                     let misses: Vec<Pos> = outcomes[1..].iter().map(|o| o.0).collect();
                     let mut sorted = misses.clone();
                     sorted.sort();
@@ -759,11 +646,8 @@ fn outcomes_list_the_target_first_then_the_misses_and_sum_to_one() {
                         assert!(!matches!(s.cell(*cell), Some(Cell::Player(_))));
                     }
                     // A miss is possible exactly when p < 1.
-                    let expect_misses = if t.hit_twentieths() < 20 {
-                        t.miss_cells().len() as usize
-                    } else {
-                        0
-                    };
+                    let expect_misses =
+                        if t.hit_twentieths() < 20 { t.miss_cells().len() as usize } else { 0 };
                     assert_eq!(misses.len(), expect_misses);
                 }
             }
@@ -797,23 +681,10 @@ fn a_roll_below_the_hit_chance_lands_on_the_target() {
 #[test]
 fn a_miss_lands_on_the_picked_neighbour_in_row_major_order() {
     let (_, t) = worked_example();
-    let row_major = [
-        (4, 3),
-        (4, 4),
-        (4, 5),
-        (5, 3),
-        (5, 5),
-        (6, 3),
-        (6, 4),
-        (6, 5),
-    ];
+    let row_major = [(4, 3), (4, 4), (4, 5), (5, 3), (5, 5), (6, 3), (6, 4), (6, 5)];
     for roll in [18, 19] {
         for (pick, &(r, c)) in row_major.iter().enumerate() {
-            assert_eq!(
-                t.land(roll, pick as u32),
-                p(r, c),
-                "roll {roll}, pick {pick}"
-            );
+            assert_eq!(t.land(roll, pick as u32), p(r, c), "roll {roll}, pick {pick}");
         }
     }
 }
@@ -832,24 +703,12 @@ fn sampled_landings_match_the_exact_chances() {
     const DRAWS: u32 = 200_000;
     let cases = [
         // The worked example: 0.9 on the target, 0.0125 on each of 8 neighbours.
-        (
-            TrapState::from_parts(7, [p(3, 3), p(0, 6)], []),
-            Seat::One,
-            p(5, 4),
-        ),
+        (TrapState::from_parts(7, [p(3, 3), p(0, 6)], []), Seat::One, p(5, 4)),
         // From (0,0) to (5,5): d = 10, p = 0.55; player 2 at (6,6) leaves 7
         // neighbours (one of them a trap) sharing 0.45.
-        (
-            TrapState::from_parts(7, [p(0, 0), p(6, 6)], [p(4, 5)]),
-            Seat::One,
-            p(5, 5),
-        ),
+        (TrapState::from_parts(7, [p(0, 0), p(6, 6)], [p(4, 5)]), Seat::One, p(5, 5)),
         // A corner target on 3x3 with the opponent beside it.
-        (
-            TrapState::from_parts(3, [p(2, 1), p(1, 1)], []),
-            Seat::One,
-            p(0, 0),
-        ),
+        (TrapState::from_parts(3, [p(2, 1), p(1, 1)], []), Seat::One, p(0, 0)),
     ];
     for (case, (s, seat, target)) in cases.into_iter().enumerate() {
         let t = s.throw(seat, target);
@@ -862,10 +721,7 @@ fn sampled_landings_match_the_exact_chances() {
             *counts.entry(t.land(roll, pick)).or_default() += 1;
         }
         for &cell in counts.keys() {
-            assert!(
-                t.chance_of(cell) > 0.0,
-                "case {case}: landed on {cell}, outside the distribution"
-            );
+            assert!(t.chance_of(cell) > 0.0, "case {case}: landed on {cell}, outside the distribution");
         }
         for (cell, chance) in t.outcomes() {
             let expected = DRAWS as f64 * chance;
@@ -1014,11 +870,7 @@ fn a_trap_landing_can_trap_the_opponent() {
     for pick in 0..t.miss_cells().len() {
         let mut missed = s;
         missed.place_trap(t.land(19, pick));
-        assert!(
-            missed.can_move(Seat::Two),
-            "miss {pick} at {}",
-            t.land(19, pick)
-        );
+        assert!(missed.can_move(Seat::Two), "miss {pick} at {}", t.land(19, pick));
     }
 }
 
@@ -1039,11 +891,7 @@ fn a_wasted_aim_at_a_trap_can_still_trap_the_opponent_by_a_miss() {
     let t = s.throw(Seat::One, p(5, 5));
     assert_eq!(t.hit_twentieths(), 18); // d = 1 + 2 = 3
                                         // Misses of (5,5) in row-major order: (4,4), (4,5), (4,6), (5,4), (5,6), (6,4), (6,5).
-    let pick = t
-        .miss_cells()
-        .into_iter()
-        .position(|c| c == p(5, 6))
-        .unwrap() as u32;
+    let pick = t.miss_cells().into_iter().position(|c| c == p(5, 6)).unwrap() as u32;
     assert_eq!(pick, 4);
     let mut s2 = s;
     s2.place_trap(t.land(19, pick));
@@ -1065,17 +913,11 @@ fn a_player_can_box_itself_in_with_its_own_trap() {
     let t = s.throw(Seat::One, p(1, 1));
     assert_eq!(t.hit_twentieths(), 19); // d = 2
                                         // The thrower's own cell (0,0) takes no miss.
-    assert_eq!(
-        t.miss_cells(),
-        cells(&[(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)])
-    );
+    assert_eq!(t.miss_cells(), cells(&[(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)]));
     let mut after = s;
     after.place_trap(t.land(0, 0));
     assert!(!after.can_move(Seat::One), "player 1 boxed itself in");
-    assert!(
-        after.can_move(Seat::Two),
-        "player 2 can still move, so the throw did not win"
-    );
+    assert!(after.can_move(Seat::Two), "player 2 can still move, so the throw did not win");
 }
 
 // --------------------------------------------------------------- display
@@ -1106,10 +948,7 @@ fn traps_display_as_hashes() {
 fn cells_iterate_in_row_major_order() {
     let set = cells(&[(3, 1), (0, 5), (3, 0), (1, 7), (0, 2), (7, 7)]);
     let order = to_vec(set);
-    assert_eq!(
-        order,
-        vec![p(0, 2), p(0, 5), p(1, 7), p(3, 0), p(3, 1), p(7, 7)]
-    );
+    assert_eq!(order, vec![p(0, 2), p(0, 5), p(1, 7), p(3, 0), p(3, 1), p(7, 7)]);
 }
 
 #[test]
@@ -1157,11 +996,7 @@ fn a_board_of_size_n_has_n_squared_cells() {
         assert_eq!(all.len(), n as u32 * n as u32);
         assert!(all.contains(p(n - 1, n - 1)));
         assert!(!all.contains(p(n, 0)) && !all.contains(p(0, n)));
-        assert_eq!(
-            all.nth_cell(n as u32),
-            Some(p(1, 0)),
-            "row 1 starts after {n} cells"
-        );
+        assert_eq!(all.nth_cell(n as u32), Some(p(1, 0)), "row 1 starts after {n} cells");
     }
 }
 

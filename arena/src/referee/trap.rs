@@ -6,17 +6,20 @@ use std::{
 };
 
 use player_api::{
-    abi::TrapPlayerBox,
     trap::{
-        IllegalMove, IllegalTrap, Pos, TrapGameInfo, TrapRequest, TrapState, DEFAULT_SIZE,
-        DEFAULT_TURN_CAP,
+        IllegalMove, IllegalTrap, Pos, TrapGameInfo, TrapRequest, TrapState, DEFAULT_SIZE, DEFAULT_TURN_CAP,
     },
     GameOver, Outcome, Seat,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::{duration::seconds, seeds};
+pub use crate::fault::{Fault, FaultKind, Spot};
+use crate::{
+    agent::{TrapAgent, TurnActions},
+    protocol::{cell_pos, WireCell},
+    seeds,
+};
 
 /// The settings of a Trap game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,85 +75,6 @@ pub enum Ending {
     Fault { loser: Seat, fault: Fault },
     /// The turn cap was reached: a draw.
     TurnCap(u32),
-}
-
-/// A player's failure: it loses the game at once.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Fault {
-    IllegalMove(Pos, IllegalMove),
-    IllegalTrap(Pos, IllegalTrap),
-    Timeout {
-        what: &'static str,
-        used: Duration,
-        budget: Duration,
-    },
-    Panicked(String),
-    /// The player could not even be started.
-    Unavailable(String),
-}
-
-/// Failures by kind, as standings count them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FaultKind {
-    Illegal,
-    Timeout,
-    Panicked,
-    Unavailable,
-}
-
-impl Fault {
-    pub fn kind(&self) -> FaultKind {
-        match self {
-            Fault::IllegalMove(..) | Fault::IllegalTrap(..) => FaultKind::Illegal,
-            Fault::Timeout { .. } => FaultKind::Timeout,
-            Fault::Panicked(_) => FaultKind::Panicked,
-            Fault::Unavailable(_) => FaultKind::Unavailable,
-        }
-    }
-}
-
-impl FaultKind {
-    pub const ALL: [FaultKind; 4] = [
-        FaultKind::Timeout,
-        FaultKind::Illegal,
-        FaultKind::Panicked,
-        FaultKind::Unavailable,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            FaultKind::Illegal => "illegal",
-            FaultKind::Timeout => "timeout",
-            FaultKind::Panicked => "panicked",
-            FaultKind::Unavailable => "unavailable",
-        }
-    }
-}
-
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Fault::IllegalMove(pos, why) => write!(f, "illegal move {pos}: {why}"),
-            Fault::IllegalTrap(pos, why) => write!(f, "illegal trap {pos}: {why}"),
-            Fault::Timeout {
-                what: "turn",
-                used,
-                budget,
-            } => {
-                write!(f, "timeout: {} > {}", seconds(*used), seconds(*budget))
-            }
-            Fault::Timeout { what, used, budget } => {
-                write!(
-                    f,
-                    "timeout in {what}: {} > {}",
-                    seconds(*used),
-                    seconds(*budget)
-                )
-            }
-            Fault::Panicked(message) => write!(f, "panicked: {message}"),
-            Fault::Unavailable(why) => write!(f, "could not start: {why}"),
-        }
-    }
 }
 
 impl Ending {
@@ -212,10 +136,7 @@ impl TrapGame {
 /// The seeds of the two players' own generators in a game seeded `seed`:
 /// drawn apart from the arena's own stream, which players never see.
 pub fn player_seeds(seed: u64) -> [u64; 2] {
-    [
-        seeds::derive(seed, u64::MAX),
-        seeds::derive(seed, u64::MAX - 1),
-    ]
+    [seeds::derive(seed, u64::MAX), seeds::derive(seed, u64::MAX - 1)]
 }
 
 /// Plays one game from the start position. `players[0]` sits in seat 1
@@ -223,36 +144,26 @@ pub fn player_seeds(seed: u64) -> [u64; 2] {
 ///
 /// `watch` sees the state after every turn. Both players are told the
 /// result (`game_over`) at the end; their answer to that does not change it.
-pub fn play(
+pub fn play<'a>(
     settings: &TrapSettings,
     seed: u64,
-    players: [&mut TrapPlayerBox; 2],
-    watch: &mut dyn FnMut(&TrapState, &Turn),
+    players: [&'a mut dyn TrapAgent; 2],
+    watch: &'a mut dyn FnMut(&TrapState, &Turn),
 ) -> TrapGame {
-    play_from(
-        settings,
-        seed,
-        TrapState::new(settings.size),
-        Seat::One,
-        players,
-        watch,
-    )
+    play_from(settings, seed, TrapState::new(settings.size), Seat::One, players, watch)
 }
 
 /// Plays one game from `start`, with `first` to move (for puzzles and tests).
-pub fn play_from(
+pub fn play_from<'a>(
     settings: &TrapSettings,
     seed: u64,
     start: TrapState,
     first: Seat,
-    players: [&mut TrapPlayerBox; 2],
-    watch: &mut dyn FnMut(&TrapState, &Turn),
+    players: [&'a mut dyn TrapAgent; 2],
+    watch: &'a mut dyn FnMut(&TrapState, &Turn),
 ) -> TrapGame {
     let mut game = Game {
-        settings: TrapSettings {
-            size: start.size(),
-            ..*settings
-        },
+        settings: TrapSettings { size: start.size(), ..*settings },
         state: start,
         rng: ChaCha8Rng::seed_from_u64(seed),
         players,
@@ -260,35 +171,29 @@ pub fn play_from(
         watch,
     };
     let ending = game.run(seed, first);
-    let record = TrapGame {
-        seed,
-        settings: game.settings,
-        turns: game.turns,
-        ending,
-    };
+    let record = TrapGame { seed, settings: game.settings, turns: game.turns, ending };
     for seat in Seat::BOTH {
         let outcome = match record.winner() {
             None => Outcome::Draw,
             Some(winner) if winner == seat => Outcome::Win,
             Some(_) => Outcome::Loss,
         };
-        let told = GameOver {
-            outcome,
-            turns: record.turns.len() as u32,
-            reason: record.ending.to_string().into(),
-        };
-        if let Err(panic) = game.players[seat.index()].game_over(told).into_result() {
-            tracing::warn!("{seat} panicked in game_over: {panic}");
-        }
+        let told =
+            GameOver { outcome, turns: record.turns.len() as u32, reason: record.ending.to_string().into() };
+        game.players[seat.index()].game_over(told);
     }
     record
+}
+
+fn spot([row, col]: WireCell) -> Spot {
+    Spot { row, col }
 }
 
 struct Game<'a> {
     settings: TrapSettings,
     state: TrapState,
     rng: ChaCha8Rng,
-    players: [&'a mut TrapPlayerBox; 2],
+    players: [&'a mut dyn TrapAgent; 2],
     turns: Vec<Turn>,
     watch: &'a mut dyn FnMut(&TrapState, &Turn),
 }
@@ -324,16 +229,12 @@ impl Game<'_> {
             turn_budget_us: self.settings.turn_budget.as_micros() as u64,
             seed,
         };
+        let budget = self.settings.startup_budget;
         let started = Instant::now();
-        let reply = self.players[seat.index()].new_game(info).into_result();
+        self.players[seat.index()].new_game(info, budget)?;
         let used = started.elapsed();
-        reply.map_err(|panic| Fault::Panicked(panic.into()))?;
-        if used > self.settings.startup_budget {
-            return Err(Fault::Timeout {
-                what: "new_game",
-                used,
-                budget: self.settings.startup_budget,
-            });
+        if used > budget {
+            return Err(Fault::Timeout { what: "new_game", used, budget, killed: false });
         }
         Ok(())
     }
@@ -344,55 +245,36 @@ impl Game<'_> {
         let fault = |fault| Some(Ending::Fault { loser: seat, fault });
         let from = self.state.position(seat);
         let started = Instant::now();
-
-        let request = self.request(seat, budget);
-        let to = match self.players[seat.index()].get_move(request).into_result() {
-            Ok(to) => to,
-            Err(panic) => return fault(Fault::Panicked(panic.into())),
-        };
+        let reply = self.players[seat.index()].turn(self.request(seat, budget), budget);
         let used = started.elapsed();
+        let TurnActions { step, trap } = match reply {
+            Ok(actions) => actions,
+            Err(failure) => return fault(failure),
+        };
         if used > budget {
-            return fault(Fault::Timeout {
-                what: "turn",
-                used,
-                budget,
-            });
+            return fault(Fault::Timeout { what: "turn", used, budget, killed: false });
         }
-        if let Err(why) = self.state.check_move(seat, to) {
-            return fault(Fault::IllegalMove(to, why));
-        }
+        let to = match cell_pos(step).map(|to| (to, self.state.check_move(seat, to))) {
+            Some((to, Ok(()))) => to,
+            Some((_, Err(why))) => return fault(Fault::IllegalMove(spot(step), why)),
+            None => return fault(Fault::IllegalMove(spot(step), IllegalMove::OffBoard)),
+        };
         self.state.move_player(seat, to);
 
         // End check 1: the move alone trapped the opponent; no throw is asked for.
         if !self.state.can_move(seat.other()) {
-            self.record(Turn {
-                seat,
-                from,
-                to,
-                throw: None,
-                time: used,
-            });
-            return Some(Ending::Trapped {
-                loser: seat.other(),
-            });
+            self.record(Turn { seat, from, to, throw: None, time: used });
+            return Some(Ending::Trapped { loser: seat.other() });
         }
 
-        let request = self.request(seat, budget.saturating_sub(used));
-        let target = match self.players[seat.index()].get_trap(request).into_result() {
-            Ok(target) => target,
-            Err(panic) => return fault(Fault::Panicked(panic.into())),
+        let Some(target) = trap else {
+            return fault(Fault::Protocol("the turn has a move but no trap".to_string()));
         };
-        let used = started.elapsed();
-        if used > budget {
-            return fault(Fault::Timeout {
-                what: "turn",
-                used,
-                budget,
-            });
-        }
-        if let Err(why) = self.state.check_target(target) {
-            return fault(Fault::IllegalTrap(target, why));
-        }
+        let target = match cell_pos(target).map(|t| (t, self.state.check_target(t))) {
+            Some((t, Ok(()))) => t,
+            Some((_, Err(why))) => return fault(Fault::IllegalTrap(spot(target), why)),
+            None => return fault(Fault::IllegalTrap(spot(target), IllegalTrap::OffBoard)),
+        };
         let throw = self.state.throw(seat, target);
         let roll = self.rng.random_range(0..20);
         let pick = match throw.miss_cells().len() {
@@ -401,23 +283,11 @@ impl Game<'_> {
         };
         let landed = throw.land(roll, pick);
         self.state.place_trap(landed);
-        let record = ThrowRecord {
-            target,
-            hit_chance: throw.hit_chance(),
-            landed,
-        };
-        self.record(Turn {
-            seat,
-            from,
-            to,
-            throw: Some(record),
-            time: used,
-        });
+        let record = ThrowRecord { target, hit_chance: throw.hit_chance(), landed };
+        self.record(Turn { seat, from, to, throw: Some(record), time: used });
 
         // End check 2: the trap trapped the opponent.
-        (!self.state.can_move(seat.other())).then_some(Ending::Trapped {
-            loser: seat.other(),
-        })
+        (!self.state.can_move(seat.other())).then_some(Ending::Trapped { loser: seat.other() })
     }
 
     fn request(&self, seat: Seat, time_left: Duration) -> TrapRequest {

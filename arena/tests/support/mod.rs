@@ -10,21 +10,11 @@ use std::{
 };
 
 /// The libraries the tests load: the reference levels and the fixtures.
-const LIBRARY_CRATES: &[&str] = &[
-    "easy",
-    "medium",
-    "hard",
-    "template-player",
-    "bad-player",
-    "not-a-player",
-    "incompatible-player",
-];
+const LIBRARY_CRATES: &[&str] =
+    &["easy", "medium", "hard", "template-player", "bad-player", "not-a-player", "incompatible-player"];
 
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
 /// Builds every library crate once per test binary (cargo skips what is
@@ -36,10 +26,7 @@ pub fn libraries_dir() -> &'static Path {
             .map(PathBuf::from)
             .unwrap_or_else(|| workspace_root().join("target"));
         let mut cargo = Command::new(env!("CARGO"));
-        cargo
-            .current_dir(workspace_root())
-            .arg("build")
-            .arg("--quiet");
+        cargo.current_dir(workspace_root()).arg("build").arg("--quiet");
         for name in LIBRARY_CRATES {
             cargo.args(["-p", name]);
         }
@@ -78,11 +65,6 @@ pub fn play_json(args: &[&str], env: &[(&str, &str)]) -> serde_json::Value {
     all.extend_from_slice(args);
     all.push("--json");
     let output = arena(&all, env);
-    assert!(
-        output.status.success(),
-        "arena {all:?} failed: {}",
-        stderr(&output)
-    );
-    serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(&output)))
+    assert!(output.status.success(), "arena {all:?} failed: {}", stderr(&output));
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(&output)))
 }

@@ -76,20 +76,12 @@ impl TrapState {
             (MIN_SIZE..=MAX_SIZE).contains(&size),
             "board size {size} is not supported: use {MIN_SIZE} to {MAX_SIZE}"
         );
-        TrapState {
-            size,
-            players: [Pos::new(0, size / 2), Pos::new(size - 1, size / 2)],
-            traps: 0,
-        }
+        TrapState { size, players: [Pos::new(0, size / 2), Pos::new(size - 1, size / 2)], traps: 0 }
     }
 
     /// A position built from parts, for tests and analysis. Traps on the
     /// players' cells or off the board are dropped.
-    pub fn from_parts(
-        size: u8,
-        players: [Pos; 2],
-        traps: impl IntoIterator<Item = Pos>,
-    ) -> TrapState {
+    pub fn from_parts(size: u8, players: [Pos; 2], traps: impl IntoIterator<Item = Pos>) -> TrapState {
         let mut state = TrapState::new(size);
         assert!(players.iter().all(|p| p.is_on_board(size)) && players[0] != players[1]);
         state.players = players;
@@ -169,9 +161,9 @@ impl TrapState {
     pub fn check_move(&self, seat: Seat, to: Pos) -> Result<(), IllegalMove> {
         match self.cell(to) {
             None => Err(IllegalMove::OffBoard),
-            Some(_) if !self.position(seat).is_king_step(to) => Err(IllegalMove::NotAKingStep {
-                from: self.position(seat),
-            }),
+            Some(_) if !self.position(seat).is_king_step(to) => {
+                Err(IllegalMove::NotAKingStep { from: self.position(seat) })
+            }
             Some(Cell::Trap) => Err(IllegalMove::Trap),
             Some(Cell::Player(_)) => Err(IllegalMove::Opponent),
             Some(Cell::Empty) => Ok(()),
@@ -209,18 +201,11 @@ impl TrapState {
     pub fn throw(&self, seat: Seat, target: Pos) -> Throw {
         let players = self.player_bits();
         let misses = target.neighbours(self.size).bits() & !players;
-        Throw::new(
-            target,
-            self.position(seat).manhattan(target),
-            Cells::from_bits(misses),
-        )
+        Throw::new(target, self.position(seat).manhattan(target), Cells::from_bits(misses))
     }
 
     fn player_bits(&self) -> u64 {
-        self.players
-            .iter()
-            .filter_map(|p| p.bit_index(self.size))
-            .fold(0, |b, i| b | 1 << i)
+        self.players.iter().filter_map(|p| p.bit_index(self.size)).fold(0, |b, i| b | 1 << i)
     }
 }
 

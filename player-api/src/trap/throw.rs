@@ -19,11 +19,7 @@ pub struct Throw {
 
 impl Throw {
     pub(crate) fn new(target: Pos, distance: u32, misses: Cells) -> Throw {
-        Throw {
-            target,
-            distance,
-            misses,
-        }
+        Throw { target, distance, misses }
     }
 
     pub const fn target(&self) -> Pos {
@@ -82,11 +78,8 @@ impl Throw {
     /// then the miss cells in row-major order. The chances sum to 1.
     pub fn outcomes(&self) -> impl Iterator<Item = (Pos, f64)> + '_ {
         let miss = self.miss_chance_each();
-        std::iter::once((self.target, self.hit_chance())).chain(
-            self.misses
-                .filter(move |_| miss > 0.0)
-                .map(move |c| (c, miss)),
-        )
+        std::iter::once((self.target, self.hit_chance()))
+            .chain(self.misses.filter(move |_| miss > 0.0).map(move |c| (c, miss)))
     }
 
     /// Where the trap lands, given `roll` uniform in `0..20` and `pick`

@@ -48,8 +48,7 @@ impl TrapPlayer for Hard {
                 best = (value, Some(target));
             }
         }
-        best.1
-            .unwrap_or_else(|| fallback_target(&req.state, req.opponent()))
+        best.1.unwrap_or_else(|| fallback_target(&req.state, req.opponent()))
     }
 }
 
@@ -117,8 +116,8 @@ impl Search {
             let p = state.throw(self.them(), target).hit_chance();
             let mut hit = *state;
             hit.place_trap(target);
-            let value = p * self.my_move(&hit, depth - 1, f64::NEG_INFINITY, f64::INFINITY)
-                + (1.0 - p) * unchanged;
+            let value =
+                p * self.my_move(&hit, depth - 1, f64::NEG_INFINITY, f64::INFINITY) + (1.0 - p) * unchanged;
             best = best.min(value);
             beta = beta.min(best);
             if alpha >= beta {

@@ -1,0 +1,76 @@
+//! A seat's player as the referee drives it, wherever it runs: in the
+//! arena's process (`TrapPlayerBox`) or in a worker process
+//! (`isolation::IsolatedPlayer`). One call per turn: the move and the throw
+//! come back together, and the referee validates both.
+
+use std::time::{Duration, Instant};
+
+use player_api::{
+    abi::{FfiTrapPlayer, TrapPlayerBox},
+    trap::{TrapGameInfo, TrapRequest},
+    GameOver,
+};
+
+use crate::{
+    fault::Fault,
+    protocol::{wire_cell, WireCell},
+};
+
+/// What a player answered for one turn. Cells as the player named them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnActions {
+    pub step: WireCell,
+    /// None when the move was illegal, won at once, or used the whole budget.
+    pub trap: Option<WireCell>,
+}
+
+/// A Trap player the referee can drive.
+pub trait TrapAgent {
+    /// A game starts. `budget` is the start-up budget.
+    fn new_game(&mut self, info: TrapGameInfo, budget: Duration) -> Result<(), Fault>;
+    /// One turn: the move and, unless the move is illegal or traps the
+    /// opponent already, the throw. `budget` is the turn's budget.
+    fn turn(&mut self, request: TrapRequest, budget: Duration) -> Result<TurnActions, Fault>;
+    /// The game is over. Failures here do not change the result.
+    fn game_over(&mut self, result: GameOver);
+}
+
+/// Asks `player` for a whole turn, as the rules order it: `get_move`, then
+/// (unless the move is illegal, wins at once, or the budget is spent)
+/// `get_trap` on the position after the move, told the time left. Used in
+/// the arena's process and inside workers alike. `Err` is a caught panic.
+pub fn play_turn(player: &mut TrapPlayerBox, request: TrapRequest) -> Result<TurnActions, String> {
+    let started = Instant::now();
+    let step = player.get_move(request).into_result().map_err(String::from)?;
+    let mut after = request.state;
+    let only_move = TurnActions { step: wire_cell(step), trap: None };
+    if after.check_move(request.seat, step).is_err() {
+        return Ok(only_move);
+    }
+    after.move_player(request.seat, step);
+    let left = request.time_left().saturating_sub(started.elapsed());
+    if !after.can_move(request.seat.other()) || left.is_zero() {
+        return Ok(only_move);
+    }
+    let trap_request = TrapRequest { state: after, time_left_us: left.as_micros() as u64, ..request };
+    let target = player.get_trap(trap_request).into_result().map_err(String::from)?;
+    Ok(TurnActions { trap: Some(wire_cell(target)), ..only_move })
+}
+
+/// In the arena's process: calls straight through the ABI. A call that
+/// never returns cannot be stopped here; isolated players can be.
+impl TrapAgent for TrapPlayerBox {
+    fn new_game(&mut self, info: TrapGameInfo, _budget: Duration) -> Result<(), Fault> {
+        FfiTrapPlayer::new_game(self, info).into_result().map_err(|panic| Fault::Panicked(panic.into()))
+    }
+
+    fn turn(&mut self, request: TrapRequest, _budget: Duration) -> Result<TurnActions, Fault> {
+        play_turn(self, request).map_err(Fault::Panicked)
+    }
+
+    fn game_over(&mut self, result: GameOver) {
+        if let Err(panic) = FfiTrapPlayer::game_over(self, result).into_result() {
+            tracing::warn!("a player panicked in game_over: {panic}");
+        }
+    }
+}

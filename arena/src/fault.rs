@@ -1,0 +1,132 @@
+//! How a player can fail: each fault loses the game at once, with a reason
+//! a person can act on.
+
+use std::{fmt, time::Duration};
+
+use player_api::trap::{IllegalMove, IllegalTrap, Pos};
+
+use crate::duration::seconds;
+
+/// A cell as a player named it: any integers, so that an answer such as
+/// (-1,3) is shown as given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spot {
+    pub row: i64,
+    pub col: i64,
+}
+
+impl From<Pos> for Spot {
+    fn from(pos: Pos) -> Spot {
+        Spot { row: pos.row.into(), col: pos.col.into() }
+    }
+}
+
+impl fmt::Display for Spot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({},{})", self.row, self.col)
+    }
+}
+
+/// A player's failure.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fault {
+    IllegalMove(Spot, IllegalMove),
+    IllegalTrap(Spot, IllegalTrap),
+    /// Over budget. `killed`: it had not answered by budget + grace, and
+    /// its worker was killed.
+    Timeout {
+        what: &'static str,
+        used: Duration,
+        budget: Duration,
+        killed: bool,
+    },
+    /// A panic inside the player, caught and reported by the player itself.
+    Panicked(String),
+    /// The player's process died: a signal, an exit, an abort.
+    Crashed(String),
+    /// The player's process answered with something that is not the protocol.
+    Protocol(String),
+    /// The player printed more than the per-game output limit.
+    OutputFlood {
+        limit: u64,
+    },
+    /// The player could not be started.
+    Unavailable(String),
+}
+
+/// Failures by kind, as tallies count them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FaultKind {
+    Timeout,
+    Illegal,
+    Panicked,
+    Crashed,
+    Protocol,
+    Output,
+    Unavailable,
+}
+
+impl Fault {
+    pub fn kind(&self) -> FaultKind {
+        match self {
+            Fault::IllegalMove(..) | Fault::IllegalTrap(..) => FaultKind::Illegal,
+            Fault::Timeout { .. } => FaultKind::Timeout,
+            Fault::Panicked(_) => FaultKind::Panicked,
+            Fault::Crashed(_) => FaultKind::Crashed,
+            Fault::Protocol(_) => FaultKind::Protocol,
+            Fault::OutputFlood { .. } => FaultKind::Output,
+            Fault::Unavailable(_) => FaultKind::Unavailable,
+        }
+    }
+}
+
+impl FaultKind {
+    pub const ALL: [FaultKind; 7] = [
+        FaultKind::Timeout,
+        FaultKind::Illegal,
+        FaultKind::Panicked,
+        FaultKind::Crashed,
+        FaultKind::Protocol,
+        FaultKind::Output,
+        FaultKind::Unavailable,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Timeout => "timeout",
+            FaultKind::Illegal => "illegal",
+            FaultKind::Panicked => "panicked",
+            FaultKind::Crashed => "crashed",
+            FaultKind::Protocol => "protocol",
+            FaultKind::Output => "output",
+            FaultKind::Unavailable => "unavailable",
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::IllegalMove(spot, why) => write!(f, "illegal move {spot}: {why}"),
+            Fault::IllegalTrap(spot, why) => write!(f, "illegal trap {spot}: {why}"),
+            Fault::Timeout { what, used, budget, killed } => {
+                write!(f, "timeout")?;
+                if *what != "turn" {
+                    write!(f, " in {what}")?;
+                }
+                write!(f, ": {} > {}", seconds(*used), seconds(*budget))?;
+                if *killed {
+                    write!(f, ", no answer: killed")?;
+                }
+                Ok(())
+            }
+            Fault::Panicked(message) => write!(f, "panicked: {message}"),
+            Fault::Crashed(how) => write!(f, "crashed: {how}"),
+            Fault::Protocol(what) => write!(f, "garbage reply: {what}"),
+            Fault::OutputFlood { limit } => {
+                write!(f, "output flood: printed more than {} KiB in one game", limit >> 10)
+            }
+            Fault::Unavailable(why) => write!(f, "could not start: {why}"),
+        }
+    }
+}

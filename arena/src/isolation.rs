@@ -1,0 +1,519 @@
+//! Isolated players: each player instance runs in its own worker process
+//! (the `arena-worker` program) that loads exactly one library and answers
+//! the protocol (`protocol.rs`) on pipes.
+//!
+//! The host side here is single-threaded: while it waits for a reply it
+//! polls the reply pipe and the worker's output pipe together, so a player
+//! that prints megabytes never blocks, and a deadline is a deadline: at
+//! budget + grace the worker's whole process group is killed and reaped.
+
+use std::{
+    io::{self, Read, Write},
+    os::{
+        fd::{AsRawFd, RawFd},
+        unix::process::{CommandExt, ExitStatusExt},
+    },
+    path::PathBuf,
+    process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio},
+    time::{Duration, Instant},
+};
+
+use player_api::{
+    trap::{TrapGameInfo, TrapRequest},
+    GameOver,
+};
+
+use crate::{
+    agent::{TrapAgent, TurnActions},
+    fault::Fault,
+    players::Level,
+    protocol::{self, decode, encode, seat_number, Reply, Request, WireState},
+};
+
+/// Limits every worker runs under.
+#[derive(Clone, Debug)]
+pub struct WorkerLimits {
+    /// Address-space cap (RLIMIT_AS), bytes.
+    pub memory_bytes: u64,
+    /// CPU-time backstop for the worker's whole life (RLIMIT_CPU), seconds.
+    pub cpu_seconds: u64,
+    /// Processes and threads the worker's user may have (RLIMIT_NPROC; not
+    /// enforced for root).
+    pub processes: u64,
+    /// Past its budget, how long a player may take before it is killed.
+    pub grace: Duration,
+    /// Output (stdout + stderr) kept per request for the logs; the rest is
+    /// counted and dropped.
+    pub output_cap: usize,
+    /// Output a player may print in one game before it is stopped.
+    pub output_limit: u64,
+    /// The worker program.
+    pub program: PathBuf,
+}
+
+impl WorkerLimits {
+    /// The defaults, with the worker program found next to this executable.
+    pub fn new() -> Result<WorkerLimits, String> {
+        Ok(WorkerLimits {
+            memory_bytes: 1 << 30,
+            cpu_seconds: 3600,
+            processes: 512,
+            grace: Duration::from_millis(100),
+            output_cap: 64 << 10,
+            output_limit: 1 << 20,
+            program: worker_program()?,
+        })
+    }
+}
+
+/// Where the `arena-worker` program is: `$ARENA_WORKER`, else beside the
+/// running executable (or one folder up, for test binaries in `deps/`).
+pub fn worker_program() -> Result<PathBuf, String> {
+    if let Some(path) = std::env::var_os("ARENA_WORKER") {
+        return Ok(PathBuf::from(path));
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot locate the arena executable: {e}"))?;
+    let candidates: Vec<PathBuf> =
+        exe.ancestors().skip(1).take(2).map(|dir| dir.join("arena-worker")).collect();
+    candidates.iter().find(|p| p.is_file()).cloned().ok_or_else(|| {
+        let looked: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
+        format!(
+            "cannot find the arena-worker program (looked at {}): build it with `cargo build -p arena`, or set ARENA_WORKER",
+            looked.join(", ")
+        )
+    })
+}
+
+/// What a worker hosts.
+#[derive(Clone, Debug)]
+pub enum Hosted {
+    Library(PathBuf),
+    Builtin(Level),
+}
+
+/// What a worker said about its player when it started.
+#[derive(Clone, Debug)]
+pub struct Hello {
+    pub name: String,
+    pub author: String,
+    pub games: Vec<String>,
+    pub player_api: String,
+}
+
+/// A running worker process.
+pub struct Worker {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: ChildStdout,
+    stderr: Option<ChildStderr>,
+    inbox: Vec<u8>,
+    outbox: Vec<u8>,
+    output: CappedOutput,
+    grace: Duration,
+    memory_bytes: u64,
+    output_limit: u64,
+    /// Bytes printed since the game started.
+    printed: u64,
+    /// Set once the worker is dead or unusable: every later request fails so.
+    dead: Option<Fault>,
+    pub hello: Hello,
+}
+
+impl Worker {
+    /// Starts a worker for `hosted` and waits (up to `startup`) for its hello.
+    pub fn spawn(hosted: &Hosted, limits: &WorkerLimits, startup: Duration) -> Result<Worker, Fault> {
+        let mut command = Command::new(&limits.program);
+        match hosted {
+            Hosted::Library(path) => command.arg(path),
+            Hosted::Builtin(level) => command.arg("--builtin").arg(level.name()),
+        };
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+        let rlimits = [
+            (libc::RLIMIT_AS, limits.memory_bytes),
+            (libc::RLIMIT_CORE, 0),
+            (libc::RLIMIT_CPU, limits.cpu_seconds),
+            (libc::RLIMIT_NPROC, limits.processes),
+        ];
+        // SAFETY: only async-signal-safe calls (setrlimit, prctl) between fork and exec.
+        unsafe {
+            command.pre_exec(move || {
+                for (resource, value) in rlimits {
+                    let limit = libc::rlimit { rlim_cur: value, rlim_max: value };
+                    if libc::setrlimit(resource, &limit) != 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                // The worker dies with the thread that started it, even if
+                // the arena is killed with SIGKILL.
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let mut child = command.spawn().map_err(|e| {
+            Fault::Unavailable(format!("cannot start the worker program {}: {e}", limits.program.display()))
+        })?;
+        let mut worker = Worker {
+            stdin: child.stdin.take().expect("piped"),
+            stdout: child.stdout.take().expect("piped"),
+            stderr: child.stderr.take(),
+            child,
+            inbox: Vec::with_capacity(512),
+            outbox: Vec::with_capacity(512),
+            output: CappedOutput::new(limits.output_cap),
+            grace: limits.grace,
+            memory_bytes: limits.memory_bytes,
+            output_limit: limits.output_limit,
+            printed: 0,
+            dead: None,
+            hello: Hello {
+                name: String::new(),
+                author: String::new(),
+                games: Vec::new(),
+                player_api: String::new(),
+            },
+        };
+        match worker.await_reply(Instant::now() + startup, "start-up", startup) {
+            Ok(Reply::Hello { protocol, name, author, games, player_api }) => {
+                if protocol != protocol::VERSION {
+                    return Err(Fault::Unavailable(format!(
+                        "the player speaks protocol {protocol}, this arena speaks {}",
+                        protocol::VERSION
+                    )));
+                }
+                worker.hello = Hello { name, author, games, player_api };
+                Ok(worker)
+            }
+            Ok(Reply::Error { message }) => Err(Fault::Unavailable(message)),
+            Ok(other) => Err(Fault::Protocol(format!("expected hello, got {other:?}"))),
+            Err(Fault::Crashed(how)) => Err(Fault::Unavailable(format!("the worker {how}"))),
+            Err(fault) => Err(fault),
+        }
+    }
+
+    /// Sends `request` and waits for the reply until `budget` + grace.
+    pub fn request(
+        &mut self,
+        request: &Request,
+        what: &'static str,
+        budget: Duration,
+    ) -> Result<Reply, Fault> {
+        if let Some(fault) = &self.dead {
+            return Err(fault.clone());
+        }
+        let deadline = Instant::now() + budget + self.grace;
+        self.outbox.clear();
+        encode(request, &mut self.outbox);
+        if let Err(e) = self.stdin.write_all(&self.outbox) {
+            // The worker is gone (EPIPE): find out how it died.
+            tracing::debug!("writing to the worker failed: {e}");
+            return Err(self.died());
+        }
+        self.await_reply(deadline, what, budget)
+    }
+
+    /// The output the player printed (stdout and stderr), capped.
+    pub fn output(&self) -> &CappedOutput {
+        &self.output
+    }
+
+    /// Takes the output printed since the last call.
+    pub fn take_output(&mut self) -> CappedOutput {
+        let fresh = CappedOutput::new(self.output.cap);
+        std::mem::replace(&mut self.output, fresh)
+    }
+
+    fn await_reply(
+        &mut self,
+        deadline: Instant,
+        what: &'static str,
+        budget: Duration,
+    ) -> Result<Reply, Fault> {
+        let started = Instant::now();
+        let mut chunk = [0u8; 16 << 10];
+        loop {
+            match decode::<Reply>(&self.inbox) {
+                Ok(Some((reply, used))) => {
+                    self.inbox.drain(..used);
+                    return Ok(reply);
+                }
+                Ok(None) => {}
+                Err(error) => return Err(self.fail(Fault::Protocol(error.to_string()))),
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                let used = now - started;
+                return Err(self.fail(Fault::Timeout { what, used, budget, killed: true }));
+            }
+            let wait = deadline - now;
+            let (reply_ready, output_ready) =
+                poll2(self.stdout.as_raw_fd(), self.stderr.as_ref().map(|e| e.as_raw_fd()), wait);
+            if output_ready {
+                self.drain_output();
+                if self.printed > self.output_limit {
+                    return Err(self.fail(Fault::OutputFlood { limit: self.output_limit }));
+                }
+            }
+            if reply_ready {
+                match self.stdout.read(&mut chunk) {
+                    Ok(0) | Err(_) => return Err(self.died()),
+                    Ok(n) => {
+                        self.inbox.extend_from_slice(&chunk[..n]);
+                        if self.inbox.len() > protocol::MAX_FRAME + 4 {
+                            return Err(
+                                self.fail(Fault::Protocol("a reply longer than the frame limit".into()))
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads what the player printed, without blocking (the pipe is ready).
+    fn drain_output(&mut self) {
+        let Some(stderr) = self.stderr.as_mut() else { return };
+        let mut chunk = [0u8; 16 << 10];
+        match stderr.read(&mut chunk) {
+            Ok(0) | Err(_) => self.stderr = None,
+            Ok(n) => {
+                self.printed += n as u64;
+                self.output.push(&chunk[..n]);
+            }
+        }
+    }
+
+    /// Whether the worker has died or been stopped.
+    pub fn is_dead(&self) -> bool {
+        self.dead.is_some()
+    }
+
+    /// A new game starts: the output allowance starts again.
+    pub fn reset_output_allowance(&mut self) {
+        self.printed = 0;
+    }
+
+    /// The worker's reply pipe closed: it died, or hung up on us. Reaps it
+    /// and says how.
+    fn died(&mut self) -> Fault {
+        if let Ok(None) = self.child.try_wait() {
+            // Give a dying process a moment to be gone before deciding it hung up.
+            std::thread::sleep(Duration::from_millis(5));
+            if let Ok(None) = self.child.try_wait() {
+                return self.fail(Fault::Protocol("it closed its reply pipe without answering".into()));
+            }
+        }
+        // Collect its last words (an abort message, an allocation failure).
+        let until = Instant::now() + Duration::from_millis(50);
+        while self.stderr.is_some() && Instant::now() < until {
+            if poll2(-1, self.stderr.as_ref().map(|e| e.as_raw_fd()), Duration::from_millis(10)).1 {
+                self.drain_output();
+            }
+        }
+        self.kill();
+        let status = self.child.wait().ok();
+        let fault = Fault::Crashed(describe_exit(status, &self.output, self.memory_bytes));
+        self.dead = Some(fault.clone());
+        fault
+    }
+
+    /// Kills the worker for `fault` and remembers why.
+    fn fail(&mut self, fault: Fault) -> Fault {
+        self.kill();
+        let _ = self.child.wait();
+        self.dead = Some(fault.clone());
+        fault
+    }
+
+    /// SIGKILL to the worker's whole process group: it and anything it forked.
+    fn kill(&mut self) {
+        let group = self.child.id() as libc::pid_t;
+        // SAFETY: plain syscall; the group id is the worker's own pid
+        // (process_group(0)), which we have not reaped yet.
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        if self.dead.is_none() {
+            self.kill();
+            let _ = self.child.wait();
+        } else {
+            // Already reaped; stragglers in its group (forked children) die too.
+            // SAFETY: as in `kill`.
+            unsafe {
+                libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// Waits until `reply` or `output` is readable (or closed), or `wait` passes.
+fn poll2(reply: RawFd, output: Option<RawFd>, wait: Duration) -> (bool, bool) {
+    let mut fds = [
+        libc::pollfd { fd: reply, events: libc::POLLIN, revents: 0 },
+        libc::pollfd { fd: output.unwrap_or(-1), events: libc::POLLIN, revents: 0 },
+    ];
+    let timeout = libc::timespec {
+        tv_sec: wait.as_secs() as libc::time_t,
+        tv_nsec: wait.subsec_nanos() as libc::c_long,
+    };
+    // SAFETY: fds is a valid array of 2 pollfd; negative fds are ignored by ppoll.
+    let n = unsafe { libc::ppoll(fds.as_mut_ptr(), 2, &timeout, std::ptr::null()) };
+    if n <= 0 {
+        return (false, false);
+    }
+    let ready =
+        |p: &libc::pollfd| p.fd >= 0 && p.revents & (libc::POLLIN | libc::POLLHUP | libc::POLLERR) != 0;
+    (ready(&fds[0]), ready(&fds[1]))
+}
+
+fn describe_exit(status: Option<ExitStatus>, output: &CappedOutput, memory_bytes: u64) -> String {
+    let out_of_memory = output.text().contains("memory allocation of");
+    let mut how = match status {
+        Some(s) if s.signal().is_some() => {
+            let signal = s.signal().unwrap_or(0);
+            format!("killed by signal {signal} ({})", signal_name(signal))
+        }
+        Some(s) => format!("exited with status {}", s.code().unwrap_or(-1)),
+        None => "vanished".to_string(),
+    };
+    if out_of_memory {
+        how.push_str(&format!(": out of memory (cap {} MiB)", memory_bytes >> 20));
+    }
+    how
+}
+
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        libc::SIGSEGV => "SIGSEGV, a segmentation fault",
+        libc::SIGABRT => "SIGABRT, an abort",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGXCPU => "SIGXCPU, the CPU-time limit",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGPIPE => "SIGPIPE",
+        _ => "a signal",
+    }
+}
+
+/// What a player printed: the first `cap` bytes kept, the rest counted.
+#[derive(Clone, Debug, Default)]
+pub struct CappedOutput {
+    kept: Vec<u8>,
+    dropped: u64,
+    cap: usize,
+}
+
+impl CappedOutput {
+    fn new(cap: usize) -> CappedOutput {
+        CappedOutput { kept: Vec::new(), dropped: 0, cap }
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        let room = self.cap.saturating_sub(self.kept.len());
+        let (keep, drop) = bytes.split_at(room.min(bytes.len()));
+        self.kept.extend_from_slice(keep);
+        self.dropped += drop.len() as u64;
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kept.is_empty() && self.dropped == 0
+    }
+
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    /// The kept text, with a note of how much was dropped.
+    pub fn text(&self) -> String {
+        let mut text = String::from_utf8_lossy(&self.kept).into_owned();
+        if self.dropped > 0 {
+            text.push_str(&format!("\n[... {} more bytes dropped]", self.dropped));
+        }
+        text
+    }
+}
+
+/// A player in its own worker process.
+pub struct IsolatedPlayer {
+    worker: Worker,
+    name: String,
+}
+
+impl IsolatedPlayer {
+    pub fn start(hosted: &Hosted, limits: &WorkerLimits, startup: Duration) -> Result<IsolatedPlayer, Fault> {
+        let worker = Worker::spawn(hosted, limits, startup)?;
+        if !worker.hello.games.iter().any(|g| g == "trap") {
+            return Err(Fault::Unavailable(format!("{} does not play trap", worker.hello.name)));
+        }
+        let name = worker.hello.name.clone();
+        Ok(IsolatedPlayer { worker, name })
+    }
+
+    fn log_output(&mut self) {
+        let output = self.worker.take_output();
+        if !output.is_empty() {
+            tracing::info!(player = %self.name, "output:\n{}", output.text());
+        }
+    }
+
+    fn ask(&mut self, request: &Request, what: &'static str, budget: Duration) -> Result<Reply, Fault> {
+        let reply = self.worker.request(request, what, budget);
+        self.log_output();
+        match reply? {
+            Reply::Error { message } => Err(Fault::Panicked(message)),
+            reply => Ok(reply),
+        }
+    }
+}
+
+impl TrapAgent for IsolatedPlayer {
+    fn new_game(&mut self, info: TrapGameInfo, budget: Duration) -> Result<(), Fault> {
+        let request = Request::NewGame {
+            game: "trap".into(),
+            seat: seat_number(info.seat),
+            size: info.size,
+            turn_budget_us: info.turn_budget_us,
+            seed: info.seed,
+        };
+        self.worker.reset_output_allowance();
+        match self.ask(&request, "new_game", budget)? {
+            Reply::Ok => Ok(()),
+            other => Err(self.worker.fail(Fault::Protocol(format!("expected ok, got {other:?}")))),
+        }
+    }
+
+    fn turn(&mut self, request: TrapRequest, budget: Duration) -> Result<TurnActions, Fault> {
+        let wire = Request::Turn {
+            seat: seat_number(request.seat),
+            turn: request.turn,
+            time_left_us: request.time_left_us,
+            state: WireState::from(&request.state),
+        };
+        match self.ask(&wire, "turn", budget)? {
+            Reply::Turn { step, trap } => Ok(TurnActions { step, trap }),
+            other => Err(self.worker.fail(Fault::Protocol(format!("expected a turn, got {other:?}")))),
+        }
+    }
+
+    fn game_over(&mut self, result: GameOver) {
+        if self.worker.is_dead() {
+            return;
+        }
+        let request = Request::GameOver {
+            outcome: result.outcome.into(),
+            turns: result.turns,
+            reason: result.reason.into(),
+        };
+        if let Err(fault) = self.ask(&request, "game_over", Duration::from_secs(1)) {
+            tracing::warn!(player = %self.name, "game_over failed: {fault}");
+        }
+    }
+}
