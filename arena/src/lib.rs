@@ -4,6 +4,7 @@
 //! library. See docs/ARCHITECTURE.md for the map.
 
 pub mod agent;
+pub mod bench;
 pub mod check;
 pub mod duration;
 pub mod fault;

@@ -69,6 +69,23 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
     },
+    /// Measure what isolating players costs: request round trips in process
+    /// and in a worker, isolated games per second, and a soak run whose
+    /// memory, threads and descriptors must stay flat. Build with --release.
+    BenchIsolation {
+        /// Requests timed for the round trip.
+        #[arg(long, default_value_t = 20_000)]
+        requests: u32,
+        /// Games for the throughput figure.
+        #[arg(long, default_value_t = 3_000)]
+        games: u32,
+        /// Games for the soak run.
+        #[arg(long, default_value_t = 10_000)]
+        soak_games: u32,
+        /// Games played at once (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
     /// Create a new player crate from the template, ready to build.
     New {
         /// The crate name (lowercase letters, digits, '-', '_').
@@ -228,6 +245,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let report = check::check(&path, limits.settings(), limits.hosting()?)?;
             println!("{}", report.text);
             Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
+        Command::BenchIsolation { requests, games, soak_games, threads } => {
+            let threads =
+                threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
+            let config = arena::bench::BenchConfig { requests, games, threads, soak_games, limits };
+            println!("{}", arena::bench::run(&config).map_err(anyhow::Error::msg)?);
+            Ok(ExitCode::SUCCESS)
         }
         Command::New { name, dir, api_path } => {
             let api_path = api_path.unwrap_or_else(scaffold::default_api_path);

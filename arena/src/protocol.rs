@@ -225,3 +225,156 @@ pub fn write_frame<T: Serialize>(output: &mut impl Write, message: &T, buf: &mut
     output.write_all(buf)?;
     output.flush()
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    fn random_request(rng: &mut ChaCha8Rng) -> Request {
+        let cell = |rng: &mut ChaCha8Rng| [rng.random_range(0..7), rng.random_range(0..7)];
+        match rng.random_range(0..4) {
+            0 => Request::NewGame {
+                game: "trap".into(),
+                seat: rng.random_range(1..=2),
+                size: 7,
+                turn_budget_us: rng.random(),
+                seed: rng.random(),
+            },
+            1 => Request::Turn {
+                seat: 1,
+                turn: rng.random(),
+                time_left_us: rng.random(),
+                state: WireState {
+                    size: 7,
+                    players: [cell(rng), cell(rng)],
+                    traps: (0..rng.random_range(0..40)).map(|_| cell(rng)).collect(),
+                },
+            },
+            2 => Request::GameOver {
+                outcome: WireOutcome::Draw,
+                turns: rng.random(),
+                reason: "trapped \u{1F600}\"\n".into(),
+            },
+            _ => Request::Quit,
+        }
+    }
+
+    #[test]
+    fn frames_round_trip_whole_and_in_any_split() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for _ in 0..500 {
+            let messages: Vec<Request> = (0..3).map(|_| random_request(&mut rng)).collect();
+            let mut stream = Vec::new();
+            messages.iter().for_each(|m| encode(m, &mut stream));
+            // Decoding from every prefix: needs more bytes, or one whole message.
+            let cut = rng.random_range(0..stream.len());
+            match decode::<Request>(&stream[..cut]).unwrap() {
+                None => {}
+                Some((first, used)) => {
+                    assert_eq!(first, messages[0]);
+                    assert!(used <= cut);
+                }
+            }
+            let mut rest = &stream[..];
+            for expected in &messages {
+                let (message, used) = decode::<Request>(rest).unwrap().expect("a whole frame");
+                assert_eq!(&message, expected);
+                rest = &rest[used..];
+            }
+            assert!(rest.is_empty());
+        }
+    }
+
+    #[test]
+    fn every_truncation_asks_for_more_bytes() {
+        let mut frame = Vec::new();
+        encode(&Reply::Turn { step: [1, 2], trap: Some([3, 4]) }, &mut frame);
+        for cut in 0..frame.len() {
+            assert_eq!(decode::<Reply>(&frame[..cut]), Ok(None), "cut at {cut}");
+        }
+        assert!(decode::<Reply>(&frame).unwrap().is_some());
+    }
+
+    #[test]
+    fn zero_and_oversized_lengths_are_rejected_before_reading_a_payload() {
+        assert_eq!(decode::<Reply>(&[0, 0, 0, 0]), Err(FrameError::BadLength(0)));
+        let too_long = (MAX_FRAME as u32 + 1).to_le_bytes();
+        assert_eq!(decode::<Reply>(&too_long), Err(FrameError::BadLength(MAX_FRAME as u64 + 1)));
+        assert_eq!(decode::<Reply>(&u32::MAX.to_le_bytes()), Err(FrameError::BadLength(u32::MAX as u64)));
+    }
+
+    #[test]
+    fn malformed_payloads_are_errors_not_panics() {
+        let cases: [&[u8]; 8] = [
+            b"garbage",
+            b"{}",
+            b"{\"type\":\"turn\"}",
+            b"{\"type\":\"turn\",\"move\":[1]}",
+            b"{\"type\":\"turn\",\"move\":\"a\"}",
+            b"{\"type\":\"fly\"}",
+            b"\xff\xfe\x00",
+            b"[1,2,3]",
+        ];
+        for payload in cases {
+            let mut frame = (payload.len() as u32).to_le_bytes().to_vec();
+            frame.extend_from_slice(payload);
+            assert!(matches!(decode::<Reply>(&frame), Err(FrameError::BadMessage(_))), "{payload:?}");
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_panic_the_decoder() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        for _ in 0..20_000 {
+            let len = rng.random_range(0..64);
+            let mut bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+            if rng.random_bool(0.5) && bytes.len() >= 4 {
+                // A plausible length prefix, to reach the payload parser.
+                let n = (bytes.len() - 4) as u32;
+                bytes[..4].copy_from_slice(&n.to_le_bytes());
+            }
+            let _ = decode::<Reply>(&bytes);
+            let _ = decode::<Request>(&bytes);
+        }
+    }
+
+    #[test]
+    fn off_board_and_huge_cells_survive_decoding_as_given() {
+        let mut frame = Vec::new();
+        let payload = br#"{"type":"turn","move":[-1,3],"trap":[99999999999,0]}"#;
+        frame.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        frame.extend_from_slice(payload);
+        let (reply, _) = decode::<Reply>(&frame).unwrap().unwrap();
+        assert_eq!(reply, Reply::Turn { step: [-1, 3], trap: Some([99_999_999_999, 0]) });
+        assert_eq!(cell_pos([-1, 3]), None);
+        assert_eq!(cell_pos([2, 3]), Some(Pos::new(2, 3)));
+    }
+
+    #[test]
+    fn the_hello_in_docs_protocol_md_is_what_we_send() {
+        let hello = Reply::Hello {
+            protocol: 1,
+            name: "my-bot".into(),
+            author: "me".into(),
+            games: vec!["trap".into()],
+            player_api: String::new(),
+        };
+        let mut frame = Vec::new();
+        encode(&hello, &mut frame);
+        let json = r#"{"type":"hello","protocol":1,"name":"my-bot","author":"me","games":["trap"]}"#;
+        assert_eq!(&frame[..4], &[0x4c, 0, 0, 0]);
+        assert_eq!(&frame[4..], json.as_bytes());
+    }
+
+    #[test]
+    fn a_state_survives_the_wire() {
+        let state =
+            TrapState::from_parts(7, [Pos::new(1, 1), Pos::new(5, 5)], [Pos::new(3, 3), Pos::new(0, 6)]);
+        assert_eq!(WireState::from(&state).to_state(), Ok(state));
+        let bad = WireState { size: 7, players: [[0, 0], [0, 0]], traps: vec![] };
+        assert!(bad.to_state().is_err());
+    }
+}

