@@ -136,6 +136,75 @@ fn parallel_games(config: &BenchConfig, games: u32) -> Result<(f64, Duration), S
     Ok((games as f64 / elapsed.as_secs_f64(), elapsed))
 }
 
+/// `arena bench-tournament`: a round robin of `players` Easy bots, run for
+/// real into a scratch folder; reports where the time goes.
+pub fn tournament(
+    players: usize,
+    games_per_pairing: u32,
+    isolated: bool,
+    concurrency: usize,
+) -> Result<String, String> {
+    use crate::tournament::{
+        self as t,
+        config::{Format, Tournament},
+    };
+    let scratch = std::env::temp_dir().join(format!("arena-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let tournament = Tournament {
+        name: "bench".into(),
+        format: Format::RoundRobin,
+        games_per_pairing,
+        seed: 1,
+        concurrency,
+        output: scratch.clone(),
+        players: vec![crate::players::PlayerSpec::Builtin(Level::Easy); players],
+        fixed: Vec::new(),
+        settings: TrapSettings::default(),
+        memory_limit: None,
+        in_process: !isolated,
+        isolate_builtins: isolated,
+    };
+    let plan_started = Instant::now();
+    let schedule = t::schedule::schedule(&tournament);
+    let fingerprint = t::fingerprint(&tournament, &schedule);
+    let plan = plan_started.elapsed();
+    let started = Instant::now();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let outcome = t::run(tournament, &stop, t::Display::default()).map_err(|e| format!("{e:#}"))?;
+    let total = started.elapsed();
+    let report_started = Instant::now();
+    let standings = t::standings::compute(&outcome.entrants, &outcome.results);
+    let rendered = standings.markdown().len() + standings.csv().len() + standings.json().to_string().len();
+    let report = report_started.elapsed();
+    let _ = std::fs::remove_dir_all(&scratch);
+    let games = outcome.results.len();
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "{players}-player round robin, {games_per_pairing} games per pairing: {games} games, {}, {concurrency} at a time",
+        if isolated { "every player in a worker process" } else { "in process" }
+    );
+    let _ = writeln!(text, "| phase | time |\n| --- | --- |");
+    let _ = writeln!(
+        text,
+        "| plan (schedule {} games + fingerprint {fingerprint}) | {:.1} ms |",
+        schedule.len(),
+        ms(plan)
+    );
+    let _ = writeln!(
+        text,
+        "| run: games + journal (fsync'd) + standings files | {:.1} ms ({:.0} games/s) |",
+        ms(total),
+        games as f64 / total.as_secs_f64()
+    );
+    let _ = writeln!(text, "| standings again: compute + render ({rendered} bytes) | {:.1} ms |", ms(report));
+    Ok(text)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
 fn us(d: Duration) -> String {
     format!("{:.1} us", d.as_secs_f64() * 1e6)
 }

@@ -5,7 +5,7 @@ use std::{fmt, time::Duration};
 
 use player_api::trap::{IllegalMove, IllegalTrap, Pos};
 
-use crate::duration::seconds;
+use crate::units::seconds;
 
 /// A cell as a player named it: any integers, so that an answer such as
 /// (-1,3) is shown as given.

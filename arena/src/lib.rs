@@ -6,7 +6,6 @@
 pub mod agent;
 pub mod bench;
 pub mod check;
-pub mod duration;
 pub mod fault;
 pub mod isolation;
 pub mod matches;
@@ -18,4 +17,6 @@ pub mod report;
 pub mod scaffold;
 pub mod seeds;
 pub mod stats;
+pub mod tournament;
+pub mod units;
 pub mod worker;

@@ -5,6 +5,8 @@ use std::{
     time::Duration,
 };
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use anyhow::{bail, Context, Result};
 use arena::{
     check,
@@ -13,8 +15,10 @@ use arena::{
     players::{Hosting, Player, PlayerSpec},
     referee::trap::TrapSettings,
     report, scaffold, seeds,
+    tournament::{self, config::Tournament, record::GameResult},
 };
 use clap::{Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
 use player_api::trap::{DEFAULT_SIZE, DEFAULT_TURN_CAP, MAX_SIZE, MIN_SIZE};
 
 /// Referee games between bots: student player libraries and the built-in
@@ -86,6 +90,27 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Measure a tournament's overheads: a round robin of Easy bots run for
+    /// real into a scratch folder (build with --release).
+    BenchTournament {
+        /// Players in the round robin.
+        #[arg(long, default_value_t = 16)]
+        players: usize,
+        /// Games per pairing.
+        #[arg(long, default_value_t = 2)]
+        games_per_pairing: u32,
+        /// Run every player in a worker process.
+        #[arg(long)]
+        isolated: bool,
+        /// Games at once (default: one per core).
+        #[arg(long)]
+        concurrency: Option<usize>,
+    },
+    /// Run tournaments described in TOML files (docs/tournaments.md).
+    Tournament {
+        #[command(subcommand)]
+        action: TournamentAction,
+    },
     /// Create a new player crate from the template, ready to build.
     New {
         /// The crate name (lowercase letters, digits, '-', '_').
@@ -99,6 +124,25 @@ enum Command {
     },
 }
 
+#[derive(Subcommand)]
+enum TournamentAction {
+    /// Run a tournament, or resume it: games already in the output folder's
+    /// journal are not played again. Writes standings (Markdown, CSV, JSON)
+    /// and, for the grade format, grade reports into the output folder.
+    ///
+    /// Example: arena tournament run tournaments/demo.toml
+    Run {
+        /// The tournament file.
+        file: PathBuf,
+        /// Print the final standings as one JSON object on stdout (nothing else).
+        #[arg(long)]
+        json: bool,
+        /// Games run at once (overrides the file's `concurrency`).
+        #[arg(long)]
+        concurrency: Option<usize>,
+    },
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum Game {
     Trap,
@@ -107,10 +151,10 @@ enum Game {
 #[derive(clap::Args)]
 struct Limits {
     /// Wall-clock budget per turn (move and throw together): 5s, 500ms, 0.1s.
-    #[arg(long, default_value = "5s", value_parser = arena::duration::parse)]
+    #[arg(long, default_value = "5s", value_parser = arena::units::parse_duration)]
     time_per_turn: Duration,
     /// Budget for a player's start of game (new_game).
-    #[arg(long, default_value = "10s", value_parser = arena::duration::parse)]
+    #[arg(long, default_value = "10s", value_parser = arena::units::parse_duration)]
     startup_time: Duration,
     /// Board size N (N x N).
     #[arg(long, default_value_t = DEFAULT_SIZE, value_parser = clap::value_parser!(u8).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
@@ -127,10 +171,10 @@ struct Limits {
     #[arg(long, hide = true)]
     isolate_builtins: bool,
     /// Memory cap per worker process (address space): 1GiB, 512MiB.
-    #[arg(long, default_value = "1GiB", value_parser = parse_bytes)]
+    #[arg(long, default_value = "1GiB", value_parser = arena::units::parse_bytes)]
     memory_limit: u64,
     /// How long past its budget a player may take before it is killed.
-    #[arg(long, default_value = "100ms", value_parser = arena::duration::parse)]
+    #[arg(long, default_value = "100ms", value_parser = arena::units::parse_duration)]
     grace: Duration,
 }
 
@@ -187,25 +231,6 @@ fn init_logs(verbose: bool) {
         .init();
 }
 
-/// `1GiB`, `512MiB`, `64KiB` or plain bytes.
-fn parse_bytes(text: &str) -> Result<u64, String> {
-    let split = text.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let scale: u64 = match unit.to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kib" | "kb" => 1 << 10,
-        "m" | "mib" | "mb" => 1 << 20,
-        "g" | "gib" | "gb" => 1 << 30,
-        _ => return Err(format!("'{text}': unknown unit '{unit}' (use KiB, MiB or GiB)")),
-    };
-    let value: f64 =
-        number.trim().parse().map_err(|_| format!("'{text}' is not a size: write it like 1GiB or 512MiB"))?;
-    if value < 16.0 * (1 << 20) as f64 / scale as f64 {
-        return Err(format!("'{text}' is too little memory for a worker: give it at least 16MiB"));
-    }
-    Ok((value * scale as f64) as u64)
-}
-
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Play { game: Game::Trap, player1, player2, games, seed, limits, watch, json } => {
@@ -254,6 +279,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
             println!("{}", arena::bench::run(&config).map_err(anyhow::Error::msg)?);
             Ok(ExitCode::SUCCESS)
         }
+        Command::BenchTournament { players, games_per_pairing, isolated, concurrency } => {
+            let concurrency =
+                concurrency.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let text = arena::bench::tournament(players, games_per_pairing, isolated, concurrency)
+                .map_err(anyhow::Error::msg)?;
+            println!("{text}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Tournament { action: TournamentAction::Run { file, json, concurrency } } => {
+            run_tournament(&file, json, concurrency)
+        }
         Command::New { name, dir, api_path } => {
             let api_path = api_path.unwrap_or_else(scaffold::default_api_path);
             let root = scaffold::new_player(&dir, &name, &api_path)?;
@@ -281,4 +317,103 @@ fn display_names(players: &[Player; 2]) -> [String; 2] {
     } else {
         [a.to_string(), b.to_string()]
     }
+}
+
+/// Set by Ctrl-C: stop starting games. A second Ctrl-C quits at once.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_interrupt(_: libc::c_int) {
+    if STOP.swap(true, Ordering::SeqCst) {
+        // SAFETY: async-signal-safe; workers die with us (PR_SET_PDEATHSIG),
+        // and the journal holds every game that finished.
+        unsafe { libc::_exit(130) };
+    }
+}
+
+fn run_tournament(file: &std::path::Path, json: bool, concurrency: Option<usize>) -> Result<ExitCode> {
+    let mut tournament = Tournament::load(file)?;
+    if let Some(n) = concurrency {
+        if n == 0 {
+            bail!("--concurrency 0 runs nothing: use 1 or more");
+        }
+        tournament.concurrency = n;
+    }
+    // SAFETY: installing a handler that only touches an atomic (or exits).
+    unsafe { libc::signal(libc::SIGINT, on_interrupt as *const () as libc::sighandler_t) };
+    let bar = if json { ProgressBar::hidden() } else { ProgressBar::new(0) };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {per_sec}  ETA {eta}  {msg}")
+            .expect("a valid template"),
+    );
+    let points = std::cell::RefCell::new(Vec::<f64>::new());
+    let names_seen = std::cell::RefCell::new(Vec::<String>::new());
+    let leader = |points: &[f64], names: &[String]| -> String {
+        let best = points.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1));
+        match best {
+            Some((id, p)) if *p > 0.0 => {
+                format!("leader: {} ({p} pts)", names.get(id).map_or("?", |n| n.as_str()))
+            }
+            _ => String::new(),
+        }
+    };
+    let add = |points: &mut Vec<f64>, result: &GameResult| {
+        for id in result.seats {
+            if points.len() <= id {
+                points.resize(id + 1, 0.0);
+            }
+            points[id] += result.score_of(id);
+        }
+    };
+    let display = tournament::Display {
+        names: Some(Box::new(|names: &[String]| *names_seen.borrow_mut() = names.to_vec())),
+        start: Some(Box::new(|total, done: &[GameResult]| {
+            bar.set_length(total as u64);
+            bar.set_position(done.len() as u64);
+            bar.reset_eta();
+            let mut points = points.borrow_mut();
+            done.iter().for_each(|r| add(&mut points, r));
+            if !done.is_empty() {
+                bar.println(format!("resuming: {} of {total} games already in the journal", done.len()));
+            }
+        })),
+        game: Some(Box::new(|result: &GameResult, names: &[String]| {
+            let mut points = points.borrow_mut();
+            add(&mut points, result);
+            if let Some(fault) = &result.fault {
+                bar.println(format!(
+                    "game {}: {} lost: {}",
+                    result.index + 1,
+                    names[fault.player],
+                    result.reason
+                ));
+            }
+            bar.set_message(leader(&points, names));
+            bar.inc(1);
+        })),
+    };
+    let outcome = tournament::run(tournament, &STOP, display)?;
+    bar.finish_and_clear();
+    drop(names_seen);
+    if outcome.interrupted {
+        eprintln!(
+            "interrupted after {} of {} games; the journal in {} keeps them: run the same command to resume",
+            outcome.results.len(),
+            outcome.total,
+            outcome.tournament.output.display()
+        );
+        return Ok(ExitCode::from(130));
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&outcome.standings.json())?);
+    } else {
+        println!("{}", outcome.standings.terminal());
+        if let Some(grades) = &outcome.grades {
+            println!("\n{}", arena::tournament::grade::markdown_summary(grades));
+        }
+        eprintln!("{} games ({} played now); written:", outcome.results.len(), outcome.played_now);
+        for path in &outcome.written {
+            eprintln!("  {}", path.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -3,7 +3,10 @@
 //! Games come in seat-swapped pairs on the same seed (games 2k and 2k+1),
 //! so first-move advantage and the throws' luck cancel out over a pair.
 
-use std::{collections::BTreeMap, time::Duration};
+use std::{
+    collections::{BTreeMap, HashMap},
+    time::Duration,
+};
 
 use player_api::{trap::TrapState, Seat};
 use serde::Serialize;
@@ -107,57 +110,77 @@ pub fn play(
     on_game: &mut dyn FnMut(&MatchGame),
     mut watch: Option<TurnWatcher>,
 ) -> MatchResult {
-    let mut instances: [Option<Box<dyn TrapAgent>>; 2] = [None, None];
+    let list = [players[0].clone(), players[1].clone()];
+    let mut pool = InstancePool::new(&list, config.hosting.clone());
     let mut tallies = [Tally::new(players[0].name()), Tally::new(players[1].name())];
     let mut games = Vec::with_capacity(config.games as usize);
     for index in 0..config.games {
         let (seats, seed) = schedule(config.seed, index);
-        let record = match ready(&mut instances, players, config) {
-            Err((player, fault)) => unplayable(config, seed, seats, player, fault),
-            Ok([a, b]) => {
-                let (a, b): (&mut dyn TrapAgent, &mut dyn TrapAgent) = (&mut **a, &mut **b);
-                let (one, two) = if seats[0] == 0 { (a, b) } else { (b, a) };
-                let mut see = |state: &TrapState, turn: &Turn| {
-                    if let Some(watch) = watch.as_mut() {
-                        watch(seats, state, turn)
-                    }
-                };
-                trap::play(&config.settings, seed, [one, two], &mut see)
+        let mut see = |state: &TrapState, turn: &Turn| {
+            if let Some(watch) = watch.as_mut() {
+                watch(seats, state, turn)
             }
         };
+        let record = pool.play(seats, seed, &config.settings, &mut see);
         let game = MatchGame { index, seats, record };
         tally(&mut tallies, &game);
-        // A player that failed gets a fresh instance (a fresh worker) for
-        // the next game: whatever state it was in is not trusted.
-        if let Some((player, _)) = game.fault() {
-            instances[player] = None;
-        }
         on_game(&game);
         games.push(game);
     }
     MatchResult { config: config.clone(), tallies, games }
 }
 
-/// Makes sure both players have a live instance.
-fn ready<'a>(
-    instances: &'a mut [Option<Box<dyn TrapAgent>>; 2],
-    players: [&Player; 2],
-    config: &MatchConfig,
-) -> Result<[&'a mut Box<dyn TrapAgent>; 2], (usize, Fault)> {
-    for (i, slot) in instances.iter_mut().enumerate() {
-        if slot.is_none() {
-            let agent = players[i].new_trap_agent(&config.hosting, config.settings.startup_budget);
-            *slot = Some(agent.map_err(|fault| (i, fault))?);
-        }
-    }
-    let [a, b] = instances;
-    Ok([a.as_mut().expect("made above"), b.as_mut().expect("made above")])
+/// Live player instances, made when first needed and reused game after
+/// game; one that failed is replaced by a fresh one for its next game.
+pub struct InstancePool<'p> {
+    players: &'p [Player],
+    hosting: Hosting,
+    live: HashMap<usize, Box<dyn TrapAgent>>,
 }
 
-/// The record of a game that could not start because `player` has no instance.
-fn unplayable(config: &MatchConfig, seed: u64, seats: [usize; 2], player: usize, fault: Fault) -> TrapGame {
-    let loser = if seats[0] == player { Seat::One } else { Seat::Two };
-    TrapGame { seed, settings: config.settings, turns: Vec::new(), ending: Ending::Fault { loser, fault } }
+impl<'p> InstancePool<'p> {
+    pub fn new(players: &'p [Player], hosting: Hosting) -> InstancePool<'p> {
+        InstancePool { players, hosting, live: HashMap::new() }
+    }
+
+    /// Plays one game between players `seats[0]` (seat 1) and `seats[1]`.
+    pub fn play(
+        &mut self,
+        seats: [usize; 2],
+        seed: u64,
+        settings: &TrapSettings,
+        watch: &mut dyn FnMut(&TrapState, &Turn),
+    ) -> TrapGame {
+        let mut agents = Vec::with_capacity(2);
+        for (seat, &id) in Seat::BOTH.iter().zip(&seats) {
+            let agent = match self.live.remove(&id) {
+                Some(agent) => agent,
+                None => match self.players[id].new_trap_agent(&self.hosting, settings.startup_budget) {
+                    Ok(agent) => agent,
+                    Err(fault) => {
+                        // Put back what was taken; the game is lost by the player that could not start.
+                        for (id, agent) in seats.iter().zip(agents) {
+                            self.live.insert(*id, agent);
+                        }
+                        let ending = Ending::Fault { loser: *seat, fault };
+                        return TrapGame { seed, settings: *settings, turns: Vec::new(), ending };
+                    }
+                },
+            };
+            agents.push(agent);
+        }
+        let [mut one, mut two]: [Box<dyn TrapAgent>; 2] = agents.try_into().ok().expect("two agents");
+        let record = trap::play(settings, seed, [&mut *one, &mut *two], watch);
+        let failed = record.ending.fault().map(|(seat, _)| seats[seat.index()]);
+        for (id, agent) in seats.into_iter().zip([one, two]) {
+            // A player that failed gets a fresh instance (a fresh worker) next
+            // time: whatever state it was in is not trusted.
+            if failed != Some(id) {
+                self.live.insert(id, agent);
+            }
+        }
+        record
+    }
 }
 
 fn tally(tallies: &mut [Tally; 2], game: &MatchGame) {

@@ -7,9 +7,9 @@ use player_api::trap::TrapState;
 use serde::Serialize;
 
 use crate::{
-    duration::short,
     matches::{MatchGame, MatchResult, Tally},
     referee::trap::Turn,
+    units::short,
 };
 
 /// `game 3/10  seed 81  easy (P1) vs hard (P2): hard wins in 23 turns (trapped)`

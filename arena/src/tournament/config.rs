@@ -1,0 +1,293 @@
+//! The tournament file (TOML), documented field by field in
+//! docs/tournaments.md. Unknown keys and bad values are errors that name the
+//! key and its line; paths are relative to the file's own folder.
+
+use std::{
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+use anyhow::{bail, Context, Result};
+use serde::Deserialize;
+
+use crate::{
+    players::{Level, PlayerSpec},
+    referee::trap::TrapSettings,
+};
+
+/// The file as written.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentFile {
+    pub name: Option<String>,
+    #[serde(default = "default_game")]
+    pub game: String,
+    pub format: Format,
+    /// Games per pairing (round-robin, gauntlet); seat-swapped pairs.
+    pub games_per_pairing: Option<u32>,
+    pub seed: u64,
+    /// Games run at once (default: one per core).
+    pub concurrency: Option<usize>,
+    /// Where results go (default: `results/<file name>` beside the file).
+    pub output: Option<PathBuf>,
+    /// Players: built-in names (`easy`, `medium`, `hard`) or library paths.
+    #[serde(default)]
+    pub players: Vec<String>,
+    /// Folders scanned for player libraries: each `.so` file in the folder,
+    /// or in a subfolder (one subfolder per student group), is a player.
+    #[serde(default)]
+    pub player_folders: Vec<PathBuf>,
+    /// Gauntlet: the fixed opponents (default: easy, medium, hard).
+    pub opponents: Option<Vec<String>>,
+    #[serde(default)]
+    pub settings: SettingsFile,
+}
+
+fn default_game() -> String {
+    "trap".to_string()
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    RoundRobin,
+    Gauntlet,
+    Grade,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SettingsFile {
+    pub board_size: Option<u8>,
+    pub time_per_turn: Option<String>,
+    pub startup_time: Option<String>,
+    pub turn_cap: Option<u32>,
+    pub memory_limit: Option<String>,
+    /// Load libraries into the arena instead of worker processes.
+    #[serde(default)]
+    pub in_process: bool,
+}
+
+/// A checked tournament, ready to schedule.
+#[derive(Debug, Clone)]
+pub struct Tournament {
+    pub name: String,
+    pub format: Format,
+    pub games_per_pairing: u32,
+    pub seed: u64,
+    pub concurrency: usize,
+    pub output: PathBuf,
+    /// Every player, in order: ids index this list.
+    pub players: Vec<PlayerSpec>,
+    /// Player ids that are opponents (gauntlet) or levels (grade), not entrants.
+    pub fixed: Vec<usize>,
+    pub settings: TrapSettings,
+    pub memory_limit: Option<u64>,
+    pub in_process: bool,
+    /// Run the built-in bots in workers too (benchmarks; not in files).
+    pub isolate_builtins: bool,
+}
+
+impl Tournament {
+    /// Reads and checks the file at `path`.
+    pub fn load(path: &Path) -> Result<Tournament> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the tournament file {}", path.display()))?;
+        let file: TournamentFile = toml::from_str(&text)
+            .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), one_line(&e, &text)))?;
+        let base = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let stem = path.file_stem().map_or("tournament".into(), |s| s.to_string_lossy().into_owned());
+        Tournament::from_file(file, &base, &stem).with_context(|| format!("in {}", path.display()))
+    }
+
+    fn from_file(file: TournamentFile, base: &Path, stem: &str) -> Result<Tournament> {
+        if file.game != "trap" {
+            bail!("game = \"{}\": this arena runs tournaments of \"trap\"", file.game);
+        }
+        let mut players = Vec::new();
+        for (i, text) in file.players.iter().enumerate() {
+            players.push(spec(text, base).with_context(|| format!("players[{i}]"))?);
+        }
+        for folder in &file.player_folders {
+            players.extend(scan_folder(&base.join(folder))?);
+        }
+        let mut fixed = Vec::new();
+        let games_per_pairing = match file.format {
+            Format::RoundRobin | Format::Gauntlet => {
+                let n = file.games_per_pairing.unwrap_or(2);
+                if n == 0 {
+                    bail!("games_per_pairing = 0: use 1 or more (an even number keeps seats balanced)");
+                }
+                n
+            }
+            Format::Grade => {
+                if file.games_per_pairing.is_some_and(|n| n != 10) {
+                    bail!(
+                        "games_per_pairing: the grade format always plays 10 games per level; remove the key"
+                    );
+                }
+                10
+            }
+        };
+        match file.format {
+            Format::RoundRobin => {
+                if file.opponents.is_some() {
+                    bail!("opponents: only the gauntlet format has fixed opponents");
+                }
+            }
+            Format::Gauntlet | Format::Grade => {
+                let names: Vec<String> = match (file.format, file.opponents) {
+                    (Format::Gauntlet, Some(list)) => list,
+                    (Format::Grade, Some(_)) => {
+                        bail!("opponents: the grade format plays easy, medium and hard")
+                    }
+                    _ => Level::ALL.iter().map(|l| l.name().to_string()).collect(),
+                };
+                for (i, text) in names.iter().enumerate() {
+                    fixed.push(players.len());
+                    players.push(spec(text, base).with_context(|| format!("opponents[{i}]"))?);
+                }
+            }
+        }
+        let entrants = players.len() - fixed.len();
+        let needed = if file.format == Format::RoundRobin { 2 } else { 1 };
+        if entrants < needed {
+            bail!(
+                "players: {entrants} player(s) found; a {} needs at least {needed} (list them in `players` or `player_folders`)",
+                format_name(file.format)
+            );
+        }
+        let duration = |key: &str, value: &Option<String>, default: Duration| -> Result<Duration> {
+            value.as_deref().map_or(Ok(default), |v| {
+                crate::units::parse_duration(v).map_err(|e| anyhow::anyhow!("settings.{key}: {e}"))
+            })
+        };
+        let defaults = TrapSettings::default();
+        let size = file.settings.board_size.unwrap_or(defaults.size);
+        if !(player_api::trap::MIN_SIZE..=player_api::trap::MAX_SIZE).contains(&size) {
+            bail!("settings.board_size = {size}: use 3 to 8");
+        }
+        let settings = TrapSettings {
+            size,
+            turn_budget: duration("time_per_turn", &file.settings.time_per_turn, defaults.turn_budget)?,
+            startup_budget: duration("startup_time", &file.settings.startup_time, defaults.startup_budget)?,
+            turn_cap: file.settings.turn_cap.unwrap_or(defaults.turn_cap),
+        };
+        let memory_limit = match &file.settings.memory_limit {
+            None => None,
+            Some(text) => Some(
+                crate::units::parse_bytes(text).map_err(|e| anyhow::anyhow!("settings.memory_limit: {e}"))?,
+            ),
+        };
+        let concurrency = match file.concurrency {
+            Some(0) => bail!("concurrency = 0: use 1 or more"),
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        Ok(Tournament {
+            name: file.name.unwrap_or_else(|| stem.to_string()),
+            format: file.format,
+            games_per_pairing,
+            seed: file.seed,
+            concurrency,
+            output: base.join(file.output.unwrap_or_else(|| PathBuf::from("results").join(stem))),
+            players,
+            fixed,
+            settings,
+            memory_limit,
+            in_process: file.settings.in_process,
+            isolate_builtins: false,
+        })
+    }
+
+    /// Ids of the players that are entrants (not fixed opponents).
+    pub fn entrants(&self) -> Vec<usize> {
+        (0..self.players.len()).filter(|id| !self.fixed.contains(id)).collect()
+    }
+}
+
+pub fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::RoundRobin => "round-robin",
+        Format::Gauntlet => "gauntlet",
+        Format::Grade => "grade",
+    }
+}
+
+/// A built-in name, or a path relative to the file's folder.
+fn spec(text: &str, base: &Path) -> Result<PlayerSpec> {
+    if let Ok(PlayerSpec::Builtin(level)) = text.parse::<PlayerSpec>() {
+        return Ok(PlayerSpec::Builtin(level));
+    }
+    if !(text.contains('/') || text.ends_with(".so")) {
+        bail!("unknown player \"{text}\": name a built-in bot (easy, medium, hard) or a library path ending in .so");
+    }
+    let path = base.join(text);
+    if !path.is_file() {
+        bail!("no player library at {} (\"{text}\")", path.display());
+    }
+    Ok(PlayerSpec::Library(path))
+}
+
+/// Every player library in `folder` and its subfolders (two levels deep),
+/// sorted by path. A group folder with several libraries is an error.
+fn scan_folder(folder: &Path) -> Result<Vec<PlayerSpec>> {
+    if !folder.is_dir() {
+        bail!("player_folders: {} is not a folder", folder.display());
+    }
+    let mut found = Vec::new();
+    let mut entries: Vec<PathBuf> =
+        std::fs::read_dir(folder)?.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for entry in entries {
+        if entry.is_dir() {
+            let mut libraries: Vec<PathBuf> = walk_libraries(&entry, 2);
+            libraries.sort();
+            match libraries.len() {
+                0 => {}
+                1 => found.push(PlayerSpec::Library(libraries.remove(0))),
+                n => bail!(
+                    "player_folders: {} holds {n} libraries ({}): keep one per group folder",
+                    entry.display(),
+                    libraries.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+                ),
+            }
+        } else if is_library(&entry) {
+            found.push(PlayerSpec::Library(entry));
+        }
+    }
+    if found.is_empty() {
+        bail!("player_folders: no player library (.so) in {}", folder.display());
+    }
+    Ok(found)
+}
+
+fn walk_libraries(dir: &Path, depth: u32) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut out = Vec::new();
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        if path.is_dir() && depth > 0 {
+            out.extend(walk_libraries(&path, depth - 1));
+        } else if is_library(&path) {
+            out.push(path);
+        }
+    }
+    out
+}
+
+fn is_library(path: &Path) -> bool {
+    path.is_file() && path.extension().is_some_and(|e| e == "so")
+}
+
+/// toml's errors span several lines (a source excerpt); keep them to one
+/// line that starts with the line number.
+fn one_line(error: &toml::de::Error, text: &str) -> String {
+    let message = error.message().trim().replace('\n', " ");
+    match error.span() {
+        Some(span) => {
+            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+            format!("line {line}: {message}")
+        }
+        None => message,
+    }
+}

@@ -1,0 +1,242 @@
+//! Tournaments: a TOML file -> a schedule of games -> games run in parallel,
+//! each journaled as it finishes -> standings and reports.
+
+pub mod config;
+pub mod grade;
+pub mod journal;
+pub mod record;
+pub mod runner;
+pub mod schedule;
+pub mod standings;
+
+use std::{
+    collections::BTreeMap,
+    path::PathBuf,
+    sync::atomic::{AtomicBool, Ordering},
+};
+
+use anyhow::{bail, Result};
+
+use crate::{
+    isolation::WorkerLimits,
+    players::{Hosting, Level, Player},
+};
+use config::{format_name, Format, Tournament};
+use record::GameResult;
+use schedule::ScheduledGame;
+
+/// How a run went.
+pub struct RunOutcome {
+    pub tournament: Tournament,
+    pub entrants: Vec<standings::Entrant>,
+    pub results: Vec<GameResult>,
+    pub total: usize,
+    /// Games this run played (the rest came from the journal).
+    pub played_now: usize,
+    pub interrupted: bool,
+    /// Files written (standings, reports).
+    pub written: Vec<PathBuf>,
+    pub standings: standings::Standings,
+    pub grades: Option<Vec<grade::GradeReport>>,
+}
+
+/// Hooks for showing progress; all optional.
+#[derive(Default)]
+pub struct Display<'a> {
+    /// Told the number of games and the games already done (from the journal).
+    pub start: Option<Box<dyn FnMut(usize, &[GameResult]) + 'a>>,
+    /// Told the players' display names (ids index them) before any game.
+    pub names: Option<Box<dyn FnMut(&[String]) + 'a>>,
+    /// Told each finished game, with the players' names.
+    pub game: Option<Box<dyn FnMut(&GameResult, &[String]) + 'a>>,
+}
+
+/// A stable fingerprint of everything that decides the games: a journal
+/// from a different fingerprint cannot be resumed.
+pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> String {
+    let mut text = format!(
+        "{}|{}|{}|{}|{:?}|",
+        format_name(tournament.format),
+        tournament.seed,
+        tournament.games_per_pairing,
+        tournament.settings.size,
+        (tournament.settings.turn_budget, tournament.settings.startup_budget, tournament.settings.turn_cap),
+    );
+    for player in &tournament.players {
+        text.push_str(&format!("{player}|"));
+    }
+    for game in schedule {
+        text.push_str(&format!("{}:{}:{}|", game.seats[0], game.seats[1], game.seed));
+    }
+    // FNV-1a: stable across Rust versions, unlike std's hasher.
+    let hash =
+        text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    format!("{hash:016x}")
+}
+
+/// Where players run for a tournament.
+pub fn hosting(tournament: &Tournament) -> Result<Hosting> {
+    if tournament.in_process && !tournament.isolate_builtins {
+        return Ok(Hosting::in_process());
+    }
+    let mut limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
+    if let Some(bytes) = tournament.memory_limit {
+        limits.memory_bytes = bytes;
+    }
+    Ok(Hosting {
+        isolate_libraries: !tournament.in_process,
+        isolate_builtins: tournament.isolate_builtins,
+        limits: Some(limits),
+    })
+}
+
+/// Loads every player before any game, reporting all that fail at once.
+pub fn load_players(tournament: &Tournament, hosting: &Hosting) -> Result<Vec<Player>> {
+    let mut players = Vec::new();
+    let mut problems = Vec::new();
+    for spec in &tournament.players {
+        match Player::load(spec, hosting, tournament.settings.startup_budget) {
+            Ok(player) => players.push(player),
+            Err(e) => problems.push(format!("  {spec}: {e}")),
+        }
+    }
+    if !problems.is_empty() {
+        bail!(
+            "{} player(s) cannot be loaded; fix or remove them, then run again (no game was played):\n{}",
+            problems.len(),
+            problems.join("\n")
+        );
+    }
+    Ok(players)
+}
+
+/// Runs (or resumes) the tournament: plays what the journal lacks, then
+/// writes the standings (and grade reports) into the output folder.
+pub fn run(tournament: Tournament, stop: &AtomicBool, mut display: Display) -> Result<RunOutcome> {
+    let schedule = schedule::schedule(&tournament);
+    let hosting = hosting(&tournament)?;
+    let players = load_players(&tournament, &hosting)?;
+    let entrants: Vec<standings::Entrant> = players
+        .iter()
+        .zip(&tournament.players)
+        .map(|(p, spec)| standings::Entrant { name: p.name().to_string(), source: spec.to_string() })
+        .collect();
+    let names = unique_names(&entrants);
+    if let Some(names_hook) = display.names.as_mut() {
+        names_hook(&names);
+    }
+    let fingerprint = fingerprint(&tournament, &schedule);
+    let (mut journal, done) =
+        journal::Journal::open(&tournament.output, &tournament.name, &fingerprint, schedule.len())?;
+    let pending: Vec<ScheduledGame> =
+        schedule.iter().filter(|g| !done.contains_key(&g.index)).copied().collect();
+    if let Some(start) = display.start.as_mut() {
+        start(schedule.len(), &done.values().cloned().collect::<Vec<_>>());
+    }
+    let mut results: BTreeMap<usize, GameResult> = done;
+    let mut played_now = 0;
+    let plan = runner::RunPlan {
+        players: &players,
+        hosting: &hosting,
+        settings: &tournament.settings,
+        concurrency: tournament.concurrency,
+        stop,
+    };
+    runner::run(&plan, &pending, |batch| {
+        journal.append(&batch)?;
+        for result in batch {
+            played_now += 1;
+            if let Some(show) = display.game.as_mut() {
+                show(&result, &names);
+            }
+            results.insert(result.index, result);
+        }
+        Ok(())
+    })?;
+    let results: Vec<GameResult> = results.into_values().collect();
+    let interrupted = stop.load(Ordering::SeqCst) && results.len() < schedule.len();
+    let standings = standings::compute(&entrants, &results);
+    let mut written = Vec::new();
+    let mut grades = None;
+    if !interrupted {
+        let out = &tournament.output;
+        let title = format!(
+            "# {} ({}, {} games)\n\n",
+            tournament.name,
+            format_name(tournament.format),
+            results.len()
+        );
+        write(out.join("standings.md"), format!("{title}{}", standings.markdown()), &mut written)?;
+        write(out.join("standings.csv"), standings.csv(), &mut written)?;
+        write(out.join("standings.json"), serde_json::to_string_pretty(&standings.json())?, &mut written)?;
+        if tournament.format == Format::Grade {
+            let levels: Vec<grade::Level> = tournament
+                .fixed
+                .iter()
+                .zip(Level::ALL)
+                .map(|(&id, level)| grade::Level {
+                    name: level.name().into(),
+                    id,
+                    needed_wins: needed_wins(level),
+                })
+                .collect();
+            let reports = grade::reports(&entrants, &levels, &tournament.entrants(), &results);
+            write(
+                out.join("grades.md"),
+                format!("# Grades: {}\n\n{}", tournament.name, grade::markdown_summary(&reports)),
+                &mut written,
+            )?;
+            for report in &reports {
+                let file = format!("grade-{}.md", file_safe(&names[report.student]));
+                write(out.join(file), report.markdown(), &mut written)?;
+            }
+            grades = Some(reports);
+        }
+    }
+    Ok(RunOutcome {
+        total: schedule.len(),
+        tournament,
+        entrants,
+        results,
+        played_now,
+        interrupted,
+        written,
+        standings,
+        grades,
+    })
+}
+
+/// The course's pass marks, out of 10 games per level.
+pub fn needed_wins(level: Level) -> u32 {
+    match level {
+        Level::Easy => 6,
+        Level::Medium => 4,
+        Level::Hard => 2,
+    }
+}
+
+fn write(path: PathBuf, text: String, written: &mut Vec<PathBuf>) -> Result<()> {
+    std::fs::write(&path, text).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    written.push(path);
+    Ok(())
+}
+
+/// Names as shown: a player's own name, made unique with its source when
+/// two players share one.
+pub fn unique_names(entrants: &[standings::Entrant]) -> Vec<String> {
+    entrants
+        .iter()
+        .map(|e| {
+            let shared = entrants.iter().filter(|o| o.name == e.name).count() > 1;
+            if shared {
+                format!("{} ({})", e.name, e.source)
+            } else {
+                e.name.clone()
+            }
+        })
+        .collect()
+}
+
+fn file_safe(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+}

@@ -1,0 +1,84 @@
+//! A finished tournament game as the journal keeps it: one JSON line each.
+//! Everything standings and reports need, nothing that depends on how the
+//! game was run (times aside).
+
+use serde::{Deserialize, Serialize};
+
+use crate::{matches::MatchGame, referee::trap::TrapGame};
+
+/// One finished game. Player ids index the tournament's player list.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct GameResult {
+    /// The game's index in the schedule.
+    pub index: usize,
+    pub seed: u64,
+    /// Player ids in seat 1 and seat 2.
+    pub seats: [usize; 2],
+    /// The winner's player id, or None for a draw.
+    pub winner: Option<usize>,
+    pub turns: u32,
+    /// Why the game ended ("trapped", "timeout: 5.31 s > 5.00 s", ...).
+    pub reason: String,
+    /// The player that lost by failing, and the kind ("timeout", "illegal", ...).
+    pub fault: Option<FaultRecord>,
+    /// Time used per seat.
+    pub clock: [SeatClock; 2],
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct FaultRecord {
+    pub player: usize,
+    pub kind: String,
+}
+
+/// A seat's time over one game.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Default)]
+pub struct SeatClock {
+    pub turns: u32,
+    pub total_us: u64,
+    pub max_us: u64,
+}
+
+impl GameResult {
+    /// The record of `game`, played as schedule entry `index` with the
+    /// players `seats` (ids) in seat 1 and seat 2.
+    pub fn new(index: usize, seats: [usize; 2], game: &TrapGame) -> GameResult {
+        let seat_id = |seat: player_api::Seat| seats[seat.index()];
+        GameResult {
+            index,
+            seed: game.seed,
+            seats,
+            winner: game.winner().map(seat_id),
+            turns: game.turns.len() as u32,
+            reason: game.ending.to_string(),
+            fault: game.ending.fault().map(|(seat, fault)| FaultRecord {
+                player: seat_id(seat),
+                kind: fault.kind().name().to_string(),
+            }),
+            clock: player_api::Seat::BOTH.map(|seat| {
+                let (turns, total, max) = game.clock(seat);
+                SeatClock { turns, total_us: total.as_micros() as u64, max_us: max.as_micros() as u64 }
+            }),
+        }
+    }
+
+    /// From a match game (players 0 and 1).
+    pub fn from_match(game: &MatchGame) -> GameResult {
+        GameResult::new(game.index as usize, game.seats, &game.record)
+    }
+
+    /// Player `id`'s score in this game: 1 win, 0.5 draw, 0 loss.
+    pub fn score_of(&self, id: usize) -> f64 {
+        match self.winner {
+            None => 0.5,
+            Some(w) if w == id => 1.0,
+            Some(_) => 0.0,
+        }
+    }
+
+    /// The same game with the times left out (for comparing runs).
+    pub fn without_times(&self) -> GameResult {
+        let clock = self.clock.map(|c| SeatClock { turns: c.turns, total_us: 0, max_us: 0 });
+        GameResult { clock, ..self.clone() }
+    }
+}

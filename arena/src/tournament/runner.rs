@@ -1,0 +1,76 @@
+//! Runs scheduled games on a few threads. Each thread keeps its own player
+//! instances (worker processes) and hands finished games to the caller's
+//! thread, which journals them in the order they finish.
+
+use std::{
+    sync::{
+        atomic::{AtomicBool, AtomicUsize, Ordering},
+        mpsc,
+    },
+    thread,
+};
+
+use anyhow::Result;
+
+use super::{record::GameResult, schedule::ScheduledGame};
+use crate::{
+    matches::InstancePool,
+    players::{Hosting, Player},
+    referee::trap::TrapSettings,
+};
+
+/// What the runner needs to know.
+pub struct RunPlan<'a> {
+    pub players: &'a [Player],
+    pub hosting: &'a Hosting,
+    pub settings: &'a TrapSettings,
+    pub concurrency: usize,
+    /// Set to stop taking new games (games in progress finish).
+    pub stop: &'a AtomicBool,
+}
+
+/// Plays `pending` games, `plan.concurrency` at a time. `on_batch` runs on
+/// the calling thread with the games that finished since its last call (a
+/// group commit: one disk sync covers them all, so journaling keeps up with
+/// fast games). If it fails, no new game starts and its error is returned
+/// once the games in progress are done.
+pub fn run(
+    plan: &RunPlan,
+    pending: &[ScheduledGame],
+    mut on_batch: impl FnMut(Vec<GameResult>) -> Result<()>,
+) -> Result<()> {
+    let cursor = AtomicUsize::new(0);
+    let threads = plan.concurrency.clamp(1, pending.len().max(1));
+    let (sender, receiver) = mpsc::channel::<GameResult>();
+    thread::scope(|scope| {
+        for _ in 0..threads {
+            let sender = sender.clone();
+            let cursor = &cursor;
+            // A worker process dies with the thread that started it
+            // (PR_SET_PDEATHSIG): this thread lives until its last game is done.
+            scope.spawn(move || {
+                let mut pool = InstancePool::new(plan.players, plan.hosting.clone());
+                while !plan.stop.load(Ordering::SeqCst) {
+                    let Some(game) = pending.get(cursor.fetch_add(1, Ordering::SeqCst)) else { break };
+                    let record = pool.play(game.seats, game.seed, plan.settings, &mut |_, _| {});
+                    if sender.send(GameResult::new(game.index, game.seats, &record)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let mut failure = None;
+        for first in receiver.iter() {
+            let mut batch = vec![first];
+            batch.extend(receiver.try_iter());
+            if failure.is_none() {
+                if let Err(e) = on_batch(batch) {
+                    plan.stop.store(true, Ordering::SeqCst);
+                    failure = Some(e);
+                }
+            }
+        }
+        failure.map_or(Ok(()), Err)
+    })
+}

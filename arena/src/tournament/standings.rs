@@ -1,0 +1,1098 @@
+//! Standings of a tournament from its journal: points, opponents defeated,
+//! Bradley–Terry Elo, a head-to-head pentanomial estimate for two players,
+//! failures and times; shown as a terminal table, Markdown, CSV or JSON.
+//!
+//! The statistics themselves live in [`crate::stats`]; this module only
+//! tallies games and lays the numbers out.
+
+use std::{collections::BTreeMap, fmt::Write as _, time::Duration};
+
+use serde::{Deserialize, Serialize, Serializer};
+
+use super::record::GameResult;
+use crate::{
+    fault::FaultKind,
+    stats::{bradley_terry, elo_from_pentanomial, opponents_defeated, EloEstimate, Pentanomial, Rating, Wdl},
+    units::short,
+};
+
+/// A player of the tournament, as the player list gives it.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct Entrant {
+    pub name: String,
+    /// A path or a built-in name, as given.
+    pub source: String,
+}
+
+/// Failures by kind, in the order of [`FaultKind::ALL`]. Serialised as an
+/// object `{"timeout": 0, "illegal": 1, ...}` with all seven kinds (and
+/// `"other"` for kinds this version does not know, only when there are any).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Failures {
+    /// Counts in the order of [`FaultKind::ALL`].
+    pub counts: [u32; 7],
+    /// Faults of a kind not in [`FaultKind::ALL`] (a newer journal).
+    pub other: u32,
+}
+
+impl Failures {
+    /// Counts one fault of kind `kind` ("timeout", "illegal", ...).
+    pub fn add(&mut self, kind: &str) {
+        match FaultKind::ALL.iter().position(|k| k.name() == kind) {
+            Some(i) => self.counts[i] += 1,
+            None => self.other += 1,
+        }
+    }
+
+    /// The count for `kind` ("timeout", ...); 0 for an unknown kind.
+    pub fn get(&self, kind: &str) -> u32 {
+        FaultKind::ALL.iter().position(|k| k.name() == kind).map_or(0, |i| self.counts[i])
+    }
+
+    pub fn total(&self) -> u32 {
+        self.counts.iter().sum::<u32>() + self.other
+    }
+
+    /// `(kind, count)` for all seven kinds, in [`FaultKind::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
+        FaultKind::ALL.iter().zip(self.counts).map(|(k, n)| (k.name(), n))
+    }
+
+    /// "3 timeout, 1 crashed", or "-" when there are none.
+    pub fn compact(&self) -> String {
+        let mut parts: Vec<String> =
+            self.iter().filter(|&(_, n)| n > 0).map(|(k, n)| format!("{n} {k}")).collect();
+        if self.other > 0 {
+            parts.push(format!("{} other", self.other));
+        }
+        if parts.is_empty() {
+            "-".to_string()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
+
+impl Serialize for Failures {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let extra = usize::from(self.other > 0);
+        let mut map = serializer.serialize_map(Some(FaultKind::ALL.len() + extra))?;
+        for (kind, n) in self.iter() {
+            map.serialize_entry(kind, &n)?;
+        }
+        if self.other > 0 {
+            map.serialize_entry("other", &self.other)?;
+        }
+        map.end()
+    }
+}
+
+/// One player's line.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct Row {
+    /// 1-based: by points, then opponents defeated, then Bradley–Terry Elo,
+    /// then id (so ranks are distinct).
+    pub rank: usize,
+    /// Index in the player list.
+    pub id: usize,
+    pub name: String,
+    pub source: String,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Win 1, draw 0.5.
+    pub points: f64,
+    /// Points per game (0.5 without games).
+    pub score: f64,
+    /// Distinct opponents against whom this player scored more than half
+    /// the points over all their games together.
+    pub opponents_defeated: u32,
+    /// Rank by `opponents_defeated` alone, as the course ranks groups:
+    /// 1 + the number of players who defeated strictly more opponents
+    /// (equal counts share a rank: 1, 2, 2, 4).
+    pub rank_by_defeated: usize,
+    /// Bradley–Terry Elo over all games (the mean of the players with games
+    /// is 0); 0 without games.
+    pub elo: f64,
+    /// Half-width of its 95% interval; infinite (null in JSON) without games.
+    pub elo_error: f64,
+    /// This player's own faults, by kind.
+    pub failures: Failures,
+    /// Turns this player played (the time means are over these).
+    pub turns: u64,
+    /// Mean time per turn in microseconds (0 without turns).
+    pub mean_turn_us: f64,
+    /// Longest turn in microseconds.
+    pub max_turn_us: u64,
+}
+
+impl Row {
+    pub fn wdl(&self) -> Wdl {
+        Wdl::new(self.wins, self.draws, self.losses)
+    }
+}
+
+/// `player`'s results against `opponent` (one cell of the crosstable).
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Versus {
+    pub player: usize,
+    pub opponent: usize,
+    #[serde(flatten)]
+    pub result: Wdl,
+}
+
+/// The head-to-head estimate when exactly two players have games: game
+/// pairs on the same seed with the seats swapped, scored for `player`
+/// (the better ranked of the two).
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct HeadToHead {
+    pub player: usize,
+    pub opponent: usize,
+    /// Complete seat-swapped pairs.
+    pub pairs: u64,
+    /// Games without their seat-swapped partner (left out of the estimate).
+    pub unpaired_games: u32,
+    pub pentanomial: Pentanomial,
+    /// `player`'s Elo over `opponent` with its 95% interval (bounds may be
+    /// infinite: null in JSON).
+    pub estimate: EloEstimate,
+    /// Half-width of the interval (infinite if a bound is).
+    pub error: f64,
+}
+
+/// The whole table.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct Standings {
+    /// Games counted.
+    pub games: usize,
+    /// Journal records left out: a player id outside the player list, or a
+    /// player against itself.
+    pub ignored_games: usize,
+    /// One per entrant, in rank order.
+    pub rows: Vec<Row>,
+    /// Each ordered pair of players with games between them, by ids.
+    pub crosstable: Vec<Versus>,
+    /// Only when exactly two players have games.
+    pub head_to_head: Option<HeadToHead>,
+}
+
+/// Per-player counters while reading the journal.
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    wdl: Wdl,
+    failures: Failures,
+    turns: u64,
+    total_us: u64,
+    max_us: u64,
+}
+
+/// Adds a game scored `score` (1, 0.5 or 0) to a W/D/L count.
+fn add(wdl: &mut Wdl, score: f64) {
+    if score == 1.0 {
+        wdl.wins += 1;
+    } else if score == 0.0 {
+        wdl.losses += 1;
+    } else {
+        wdl.draws += 1;
+    }
+}
+
+/// The standings of `entrants` after `results` (in any order, possibly
+/// incomplete).
+pub fn compute(entrants: &[Entrant], results: &[GameResult]) -> Standings {
+    let n = entrants.len();
+    let valid: Vec<&GameResult> = results
+        .iter()
+        .filter(|g| {
+            let [a, b] = g.seats;
+            a < n && b < n && a != b && g.winner.is_none_or(|w| w == a || w == b)
+        })
+        .collect();
+
+    let mut tally = vec![Tally::default(); n];
+    let mut cross: BTreeMap<(usize, usize), Wdl> = BTreeMap::new();
+    let mut pair_games: Vec<(usize, usize, f64)> = Vec::with_capacity(valid.len());
+    for g in &valid {
+        let [a, b] = g.seats;
+        pair_games.push((a, b, g.score_of(a)));
+        for (seat, (me, them)) in [(a, b), (b, a)].into_iter().enumerate() {
+            let score = g.score_of(me);
+            let t = &mut tally[me];
+            add(&mut t.wdl, score);
+            add(cross.entry((me, them)).or_default(), score);
+            let clock = g.clock[seat];
+            t.turns += u64::from(clock.turns);
+            t.total_us += clock.total_us;
+            t.max_us = t.max_us.max(clock.max_us);
+        }
+        if let Some(fault) = &g.fault {
+            if fault.player < n {
+                tally[fault.player].failures.add(&fault.kind);
+            }
+        }
+    }
+
+    let ratings: Vec<Rating> = bradley_terry(n, &pair_games);
+    let defeated = opponents_defeated(n, &pair_games);
+
+    let mut rows: Vec<Row> = (0..n)
+        .map(|id| {
+            let t = &tally[id];
+            let played = t.wdl.games() > 0;
+            Row {
+                rank: 0,
+                id,
+                name: entrants[id].name.clone(),
+                source: entrants[id].source.clone(),
+                games: t.wdl.games() as u32,
+                wins: t.wdl.wins,
+                draws: t.wdl.draws,
+                losses: t.wdl.losses,
+                points: t.wdl.points(),
+                score: t.wdl.score(),
+                opponents_defeated: defeated[id],
+                rank_by_defeated: 1 + defeated.iter().filter(|&&d| d > defeated[id]).count(),
+                elo: if played { ratings[id].elo } else { 0.0 },
+                elo_error: if played { ratings[id].error } else { f64::INFINITY },
+                failures: t.failures,
+                turns: t.turns,
+                mean_turn_us: if t.turns > 0 { t.total_us as f64 / t.turns as f64 } else { 0.0 },
+                max_turn_us: t.max_us,
+            }
+        })
+        .collect();
+    // Elo to a thousandth for the tie-break, so that players the fit rates
+    // equal (up to rounding noise) fall through to the id.
+    let elo_key = |r: &Row| (r.elo * 1000.0).round();
+    rows.sort_by(|x, y| {
+        y.points
+            .total_cmp(&x.points)
+            .then(y.opponents_defeated.cmp(&x.opponents_defeated))
+            .then(elo_key(y).total_cmp(&elo_key(x)))
+            .then(x.id.cmp(&y.id))
+    });
+    for (k, row) in rows.iter_mut().enumerate() {
+        row.rank = k + 1;
+    }
+
+    let with_games: Vec<usize> = rows.iter().filter(|r| r.games > 0).map(|r| r.id).collect();
+    let head_to_head = match with_games[..] {
+        [player, opponent] => Some(head_to_head(player, opponent, &valid)),
+        _ => None,
+    };
+
+    Standings {
+        games: valid.len(),
+        ignored_games: results.len() - valid.len(),
+        rows,
+        crosstable: cross
+            .into_iter()
+            .map(|((player, opponent), result)| Versus { player, opponent, result })
+            .collect(),
+        head_to_head,
+    }
+}
+
+/// Pairs the games between `player` and `opponent` that share a seed and
+/// have the seats swapped (by schedule index within each seed), and
+/// estimates `player`'s Elo from the pairs.
+fn head_to_head(player: usize, opponent: usize, games: &[&GameResult]) -> HeadToHead {
+    // seed -> (games with `player` in seat 1, games with `player` in seat 2)
+    let mut by_seed: BTreeMap<u64, (Vec<&GameResult>, Vec<&GameResult>)> = BTreeMap::new();
+    let mut considered = 0u32;
+    for g in games {
+        let entry = by_seed.entry(g.seed).or_default();
+        if g.seats == [player, opponent] {
+            entry.0.push(g);
+        } else if g.seats == [opponent, player] {
+            entry.1.push(g);
+        } else {
+            continue;
+        }
+        considered += 1;
+    }
+    let mut scores = Vec::new();
+    for (mut first, mut second) in by_seed.into_values() {
+        first.sort_by_key(|g| g.index);
+        second.sort_by_key(|g| g.index);
+        for (x, y) in first.iter().zip(&second) {
+            scores.push(x.score_of(player) + y.score_of(player));
+        }
+    }
+    let pentanomial =
+        Pentanomial::from_pair_scores(&scores).expect("pair scores are multiples of 0.5 within [0, 2]");
+    let estimate = elo_from_pentanomial(pentanomial);
+    HeadToHead {
+        player,
+        opponent,
+        pairs: pentanomial.pairs(),
+        unpaired_games: considered - 2 * scores.len() as u32,
+        pentanomial,
+        estimate,
+        error: estimate.error(),
+    }
+}
+
+/// An Elo value: "+191", "-35", "0", "+inf".
+pub(crate) fn fmt_elo(elo: f64) -> String {
+    if elo.is_infinite() {
+        return if elo > 0.0 { "+inf".into() } else { "-inf".into() };
+    }
+    let rounded = elo.round();
+    if rounded == 0.0 {
+        "0".into()
+    } else {
+        format!("{rounded:+.0}")
+    }
+}
+
+/// The half-width of an interval: "80", or "—" when unknown (infinite).
+fn fmt_error(error: f64) -> String {
+    if error.is_finite() {
+        format!("{error:.0}")
+    } else {
+        "—".into()
+    }
+}
+
+/// Points with the half shown only when there is one: "3", "3.5".
+fn fmt_points(points: f64) -> String {
+    if points.fract() == 0.0 {
+        format!("{points:.0}")
+    } else {
+        format!("{points:.1}")
+    }
+}
+
+/// A time in microseconds as "12 us", "3.4 ms", "1.20 s"; "—" without turns.
+fn fmt_time(us: f64, turns: u64) -> String {
+    if turns == 0 {
+        "—".into()
+    } else {
+        short(Duration::from_secs_f64(us.max(0.0) / 1e6))
+    }
+}
+
+/// Escapes text for a Markdown table cell: the cell separator and what
+/// could start markup (code, emphasis, links, HTML); line breaks become
+/// spaces. Underscores inside words and `>` are left alone (harmless there).
+pub(crate) fn md_cell(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '|' | '\\' | '`' | '*' | '[' | ']' | '<' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A Markdown table: header, alignment row (`true` = right-aligned), rows.
+pub(crate) fn md_table(header: &[String], right: &[bool], rows: &[Vec<String>]) -> String {
+    let mut out = String::new();
+    let line = |cells: &[String]| format!("| {} |\n", cells.join(" | "));
+    out.push_str(&line(header));
+    let align: Vec<String> = right.iter().map(|&r| if r { "---:".into() } else { "---".into() }).collect();
+    out.push_str(&line(&align));
+    for row in rows {
+        out.push_str(&line(row));
+    }
+    out
+}
+
+/// A CSV field, quoted as RFC 4180 asks when it holds a comma, a quote or a
+/// line break.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// A number for CSV: fixed decimals, empty when not finite.
+fn csv_number(x: f64, decimals: usize) -> String {
+    if x.is_finite() {
+        format!("{x:.decimals$}")
+    } else {
+        String::new()
+    }
+}
+
+/// Replaces every non-finite number in `value` by null.
+fn sanitise(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) if n.as_f64().is_some_and(|x| !x.is_finite()) => *value = Value::Null,
+        Value::Array(items) => items.iter_mut().for_each(sanitise),
+        Value::Object(map) => map.values_mut().for_each(sanitise),
+        _ => {}
+    }
+}
+
+impl Standings {
+    /// The row of player `id`.
+    pub fn row(&self, id: usize) -> Option<&Row> {
+        self.rows.iter().find(|r| r.id == id)
+    }
+
+    /// `player`'s W/D/L against `opponent`, if they played.
+    pub fn versus(&self, player: usize, opponent: usize) -> Option<Wdl> {
+        self.crosstable.iter().find(|v| v.player == player && v.opponent == opponent).map(|v| v.result)
+    }
+
+    /// Whether any player failed.
+    pub fn any_failures(&self) -> bool {
+        self.rows.iter().any(|r| r.failures.total() > 0)
+    }
+
+    fn name(&self, id: usize) -> &str {
+        self.row(id).map_or("?", |r| r.name.as_str())
+    }
+
+    /// "head to head (pentanomial, 20 pairs): +191 ± 80 Elo for a against b".
+    fn head_to_head_line(&self) -> Option<String> {
+        let h = self.head_to_head.as_ref()?;
+        let unpaired = match h.unpaired_games {
+            0 => String::new(),
+            1 => "; 1 unpaired game left out".to_string(),
+            k => format!("; {k} unpaired games left out"),
+        };
+        let pairs = if h.pairs == 1 { "1 pair".to_string() } else { format!("{} pairs", h.pairs) };
+        let what = if h.pairs == 0 {
+            "no complete seat-swapped pair yet".to_string()
+        } else {
+            format!(
+                "{} ± {} Elo for {} against {}",
+                fmt_elo(h.estimate.elo),
+                fmt_error(h.error),
+                self.name(h.player),
+                self.name(h.opponent)
+            )
+        };
+        Some(format!("head to head (pentanomial, {pairs}{unpaired}): {what}"))
+    }
+
+    /// An aligned plain-text table, then the head-to-head line for two
+    /// players; no trailing newline.
+    pub fn terminal(&self) -> String {
+        let header: Vec<String> =
+            ["#", "player", "games", "W", "D", "L", "points", "defeated", "Elo", "failures", "mean", "max"]
+                .map(String::from)
+                .to_vec();
+        // Left-aligned columns: the name and the failures.
+        let left = [false, true, false, false, false, false, false, false, false, true, false, false];
+        let body: Vec<Vec<String>> = self
+            .rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.rank.to_string(),
+                    r.name.clone(),
+                    r.games.to_string(),
+                    r.wins.to_string(),
+                    r.draws.to_string(),
+                    r.losses.to_string(),
+                    fmt_points(r.points),
+                    r.opponents_defeated.to_string(),
+                    format!("{} ± {}", fmt_elo(r.elo), fmt_error(r.elo_error)),
+                    r.failures.compact(),
+                    fmt_time(r.mean_turn_us, r.turns),
+                    fmt_time(r.max_turn_us as f64, r.turns),
+                ]
+            })
+            .collect();
+        let width = |k: usize| {
+            std::iter::once(&header).chain(&body).map(|row| row[k].chars().count()).max().unwrap_or(0)
+        };
+        let widths: Vec<usize> = (0..header.len()).map(width).collect();
+        let mut out = String::new();
+        for row in std::iter::once(&header).chain(&body) {
+            let cells: Vec<String> = row
+                .iter()
+                .enumerate()
+                .map(|(k, cell)| {
+                    let pad = " ".repeat(widths[k] - cell.chars().count());
+                    if left[k] {
+                        format!("{cell}{pad}")
+                    } else {
+                        format!("{pad}{cell}")
+                    }
+                })
+                .collect();
+            out.push_str(cells.join("  ").trim_end());
+            out.push('\n');
+        }
+        if let Some(line) = self.head_to_head_line() {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out.truncate(out.trim_end().len());
+        out
+    }
+
+    /// A Markdown section without a title: the standings, the crosstable,
+    /// and a failures table when any player failed.
+    pub fn markdown(&self) -> String {
+        let mut out = String::new();
+        let header = [
+            "#",
+            "Player",
+            "Games",
+            "W",
+            "D",
+            "L",
+            "Points",
+            "Score",
+            "Defeated",
+            "Elo",
+            "Failures",
+            "Mean turn",
+            "Max turn",
+        ]
+        .map(String::from);
+        let right = [true, false, true, true, true, true, true, true, true, true, false, true, true];
+        let rows: Vec<Vec<String>> = self
+            .rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.rank.to_string(),
+                    md_cell(&r.name),
+                    r.games.to_string(),
+                    r.wins.to_string(),
+                    r.draws.to_string(),
+                    r.losses.to_string(),
+                    fmt_points(r.points),
+                    if r.games > 0 { format!("{:.1}%", 100.0 * r.score) } else { "—".into() },
+                    r.opponents_defeated.to_string(),
+                    format!("{} ± {}", fmt_elo(r.elo), fmt_error(r.elo_error)),
+                    r.failures.compact(),
+                    fmt_time(r.mean_turn_us, r.turns),
+                    fmt_time(r.max_turn_us as f64, r.turns),
+                ]
+            })
+            .collect();
+        out.push_str(&md_table(&header, &right, &rows));
+        let _ =
+            writeln!(out, "\n{} games. Elo: Bradley–Terry over all games, ± the 95% interval.", self.games);
+        if let Some(line) = self.head_to_head_line() {
+            let _ = writeln!(out, "\n{}", md_cell(&line));
+        }
+
+        // Crosstable, rows and columns by rank.
+        let _ = writeln!(
+            out,
+            "\n**Crosstable** (the row player's wins-draws-losses against the column player)\n"
+        );
+        let mut header = vec!["#".to_string(), "Player".to_string()];
+        header.extend(self.rows.iter().map(|r| r.rank.to_string()));
+        let mut right = vec![true, false];
+        right.extend(self.rows.iter().map(|_| true));
+        let rows: Vec<Vec<String>> = self
+            .rows
+            .iter()
+            .map(|r| {
+                let mut cells = vec![r.rank.to_string(), md_cell(&r.name)];
+                cells.extend(self.rows.iter().map(|c| {
+                    if c.id == r.id {
+                        "—".to_string()
+                    } else {
+                        self.versus(r.id, c.id)
+                            .map_or(String::new(), |w| format!("{}-{}-{}", w.wins, w.draws, w.losses))
+                    }
+                }));
+                cells
+            })
+            .collect();
+        out.push_str(&md_table(&header, &right, &rows));
+
+        if self.any_failures() {
+            let _ = writeln!(out, "\n**Failures** (games lost by the player's own fault)\n");
+            let mut header = vec!["Player".to_string()];
+            header.extend(FaultKind::ALL.iter().map(|k| k.name().to_string()));
+            let other = self.rows.iter().any(|r| r.failures.other > 0);
+            if other {
+                header.push("other".into());
+            }
+            header.push("total".into());
+            let right: Vec<bool> = (0..header.len()).map(|k| k > 0).collect();
+            let rows: Vec<Vec<String>> = self
+                .rows
+                .iter()
+                .filter(|r| r.failures.total() > 0)
+                .map(|r| {
+                    let mut cells = vec![md_cell(&r.name)];
+                    cells.extend(r.failures.iter().map(|(_, n)| n.to_string()));
+                    if other {
+                        cells.push(r.failures.other.to_string());
+                    }
+                    cells.push(r.failures.total().to_string());
+                    cells
+                })
+                .collect();
+            out.push_str(&md_table(&header, &right, &rows));
+        }
+        out
+    }
+
+    /// One header line and one line per player, in rank order.
+    pub fn csv(&self) -> String {
+        let mut header: Vec<&str> = vec![
+            "rank",
+            "name",
+            "source",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "points",
+            "score",
+            "opponents_defeated",
+            "rank_by_defeated",
+            "elo",
+            "elo_error",
+        ];
+        header.extend(FaultKind::ALL.iter().map(|k| k.name()));
+        header.extend(["mean_turn_us", "max_turn_us"]);
+        let mut out = header.join(",");
+        out.push('\n');
+        for r in &self.rows {
+            let mut cells = vec![
+                r.rank.to_string(),
+                csv_field(&r.name),
+                csv_field(&r.source),
+                r.games.to_string(),
+                r.wins.to_string(),
+                r.draws.to_string(),
+                r.losses.to_string(),
+                fmt_points(r.points),
+                csv_number(r.score, 4),
+                r.opponents_defeated.to_string(),
+                r.rank_by_defeated.to_string(),
+                csv_number(r.elo, 1),
+                csv_number(r.elo_error, 1),
+            ];
+            cells.extend(r.failures.iter().map(|(_, n)| n.to_string()));
+            cells.push(csv_number(r.mean_turn_us, 1));
+            cells.push(r.max_turn_us.to_string());
+            out.push_str(&cells.join(","));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The whole standings as JSON, non-finite numbers written as null.
+    pub fn json(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        sanitise(&mut value);
+        value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        stats::elo_from_pentanomial,
+        tournament::record::{FaultRecord, SeatClock},
+    };
+
+    fn entrants(names: &[&str]) -> Vec<Entrant> {
+        names.iter().map(|n| Entrant { name: n.to_string(), source: format!("players/{n}") }).collect()
+    }
+
+    /// Game `index` on `seed`, `seats` = [seat 1, seat 2], won by `winner`
+    /// (None: a draw), no fault, no time.
+    fn game(index: usize, seed: u64, seats: [usize; 2], winner: Option<usize>) -> GameResult {
+        GameResult {
+            index,
+            seed,
+            seats,
+            winner,
+            turns: 10,
+            reason: if winner.is_some() { "trapped".into() } else { "turn cap".into() },
+            fault: None,
+            clock: [SeatClock::default(); 2],
+        }
+    }
+
+    /// `n` games between `a` (seat 1 in even games) and `b`, `a` winning the
+    /// first `a_wins`, then `draws` draws, then `b` winning the rest.
+    fn series(start: usize, a: usize, b: usize, a_wins: usize, draws: usize, n: usize) -> Vec<GameResult> {
+        (0..n)
+            .map(|i| {
+                let seats = if i % 2 == 0 { [a, b] } else { [b, a] };
+                let winner = if i < a_wins {
+                    Some(a)
+                } else if i < a_wins + draws {
+                    None
+                } else {
+                    Some(b)
+                };
+                game(start + i, 1000 + (start + i) as u64 / 2, seats, winner)
+            })
+            .collect()
+    }
+
+    fn order(s: &Standings) -> Vec<usize> {
+        s.rows.iter().map(|r| r.id).collect()
+    }
+
+    /// A (0), B (1), C (2), D (3) play 2 games per pair; E (4) has no games.
+    /// A-B 2-0, A-C two draws, B-C 1-1, C-D 2-0, A-D 1-1, B-D 2-0.
+    fn field() -> (Vec<Entrant>, Vec<GameResult>) {
+        let mut games = Vec::new();
+        for (a, b, a_wins, draws) in
+            [(0, 1, 2, 0), (0, 2, 0, 2), (1, 2, 1, 0), (2, 3, 2, 0), (0, 3, 1, 0), (1, 3, 2, 0)]
+        {
+            games.extend(series(games.len(), a, b, a_wins, draws, 2));
+        }
+        (entrants(&["A", "B", "C", "D", "E"]), games)
+    }
+
+    #[test]
+    fn points_ranks_defeated_and_crosstable() {
+        let (players, games) = field();
+        let s = compute(&players, &games);
+        assert_eq!(s.games, 12);
+        assert_eq!(s.ignored_games, 0);
+        // A: 2 + 1 + 1 = 4 (3-2-1). C: 1 + 1 + 2 = 4 (3-2-1). B: 0 + 1 + 2 = 3
+        // (3-0-3). D: 1 + 0 + 0 = 1 (1-0-5). E: nothing.
+        let wdlp = |id: usize| {
+            let r = s.row(id).unwrap();
+            (r.games, r.wins, r.draws, r.losses, r.points)
+        };
+        assert_eq!(wdlp(0), (6, 3, 2, 1, 4.0));
+        assert_eq!(wdlp(1), (6, 3, 0, 3, 3.0));
+        assert_eq!(wdlp(2), (6, 3, 2, 1, 4.0));
+        assert_eq!(wdlp(3), (6, 1, 0, 5, 1.0));
+        assert_eq!(wdlp(4), (0, 0, 0, 0, 0.0));
+        assert!((s.row(0).unwrap().score - 4.0 / 6.0).abs() < 1e-12);
+        assert_eq!(s.row(4).unwrap().score, 0.5);
+
+        // Defeated: A beat B; B beat D; C beat D (A-C, A-D, B-C level).
+        let defeated: Vec<u32> = (0..5).map(|id| s.row(id).unwrap().opponents_defeated).collect();
+        assert_eq!(defeated, [1, 1, 1, 0, 0]);
+        let by_defeated: Vec<usize> = (0..5).map(|id| s.row(id).unwrap().rank_by_defeated).collect();
+        assert_eq!(by_defeated, [1, 1, 1, 4, 4]);
+
+        // A and C: same points, same number defeated, and the same opponents
+        // with the same total score, so the same Bradley-Terry rating: the
+        // id decides.
+        let (a, c) = (s.row(0).unwrap(), s.row(2).unwrap());
+        assert!((a.elo - c.elo).abs() < 1e-6, "{} vs {}", a.elo, c.elo);
+        assert_eq!(order(&s), [0, 2, 1, 3, 4]);
+        assert_eq!(s.rows.iter().map(|r| r.rank).collect::<Vec<_>>(), [1, 2, 3, 4, 5]);
+
+        // Elo: the idle player 0 ± inf, the others finite.
+        let e = s.row(4).unwrap();
+        assert_eq!((e.elo, e.elo_error), (0.0, f64::INFINITY));
+        assert!(s.rows[..4].iter().all(|r| r.elo.is_finite() && r.elo_error.is_finite()));
+        assert!(
+            s.row(0).unwrap().elo > s.row(1).unwrap().elo && s.row(1).unwrap().elo > s.row(3).unwrap().elo
+        );
+
+        // Crosstable: both directions of the six pairs, nothing for E.
+        assert_eq!(s.crosstable.len(), 12);
+        assert_eq!(s.versus(0, 1), Some(Wdl::new(2, 0, 0)));
+        assert_eq!(s.versus(1, 0), Some(Wdl::new(0, 0, 2)));
+        assert_eq!(s.versus(0, 2), Some(Wdl::new(0, 2, 0)));
+        assert_eq!(s.versus(1, 2), Some(Wdl::new(1, 0, 1)));
+        assert_eq!(s.versus(3, 2), Some(Wdl::new(0, 0, 2)));
+        assert_eq!(s.versus(0, 3), Some(Wdl::new(1, 0, 1)));
+        assert_eq!(s.versus(0, 4), None);
+        assert_eq!(s.versus(4, 0), None);
+        // More than two players with games: no head-to-head.
+        assert!(s.head_to_head.is_none());
+    }
+
+    #[test]
+    fn tie_breaks_defeated_then_elo_then_id() {
+        // S (0) beats W (4) four times; Y (2) draws S twice; X (3) beats W
+        // once; Z (1) draws W twice. S 5 points; X, Y, Z, W 1 point each.
+        // X defeated W; Y, Z, W defeated nobody; among them Y drew the
+        // strong S, Z drew the weak W.
+        let (s_, z, y, x, w) = (0, 1, 2, 3, 4);
+        let mut games = series(0, s_, w, 4, 0, 4);
+        games.extend(series(4, y, s_, 0, 2, 2));
+        games.extend(series(6, x, w, 1, 0, 1));
+        games.extend(series(7, z, w, 0, 2, 2));
+        let st = compute(&entrants(&["S", "Z", "Y", "X", "W"]), &games);
+        let points: Vec<f64> = (0..5).map(|id| st.row(id).unwrap().points).collect();
+        assert_eq!(points, [5.0, 1.0, 1.0, 1.0, 1.0]);
+        let elo = |id: usize| st.row(id).unwrap().elo;
+        // Defeated comes before Elo: X is ranked above Y despite a lower Elo.
+        assert!(elo(x) < elo(y), "x {} y {}", elo(x), elo(y));
+        assert!(elo(y) > elo(z) && elo(z) > elo(w));
+        assert_eq!(order(&st), [s_, x, y, z, w]);
+
+        // Exactly level: the lower id first; the idle player last.
+        let st = compute(&entrants(&["idle", "P", "Q"]), &series(0, 2, 1, 0, 2, 2));
+        assert_eq!(order(&st), [1, 2, 0]);
+        assert_eq!(st.row(1).unwrap().elo, -st.row(2).unwrap().elo);
+    }
+
+    #[test]
+    fn head_to_head_pairs_games_by_seed_and_swapped_seats() {
+        // alpha (0) against beta (1); gamma (2) has no games.
+        let (a, b) = (0, 1);
+        let games = vec![
+            // seed 10: alpha wins both: 2 points (ww).
+            game(0, 10, [a, b], Some(a)),
+            game(1, 10, [b, a], Some(a)),
+            // seed 11: each wins as seat 1: 1 point (dd_or_wl).
+            game(2, 11, [a, b], Some(a)),
+            game(3, 11, [b, a], Some(b)),
+            // seed 12: draw, win: 1.5 (wd).
+            game(4, 12, [a, b], None),
+            game(5, 12, [b, a], Some(a)),
+            // seed 13: loss, draw: 0.5 (ld).
+            game(6, 13, [a, b], Some(b)),
+            game(7, 13, [b, a], None),
+            // seed 14: the partner is not played yet: left out.
+            game(8, 14, [a, b], Some(a)),
+            // seed 15, journaled out of order: 2 points (ww).
+            game(11, 15, [b, a], Some(a)),
+            game(10, 15, [a, b], Some(a)),
+        ];
+        let s = compute(&entrants(&["alpha", "beta", "gamma"]), &games);
+        assert_eq!(order(&s), [0, 1, 2]);
+        assert_eq!(s.row(a).unwrap().points, 8.0);
+        let h = s.head_to_head.as_ref().expect("two players with games");
+        assert_eq!((h.player, h.opponent), (a, b));
+        assert_eq!(h.pentanomial, Pentanomial { ll: 0, ld: 1, dd_or_wl: 1, wd: 1, ww: 2 });
+        assert_eq!((h.pairs, h.unpaired_games), (5, 1));
+        // mu = (0.25 + 0.5 + 0.75 + 1 + 1) / 5 = 0.7 -> 400 log10(7/3) = 147.19.
+        assert!((h.estimate.elo - 147.19).abs() < 0.01, "{:?}", h.estimate);
+        assert_eq!(h.estimate, elo_from_pentanomial(h.pentanomial));
+        // var = (0.2025 + 0.04 + 0.0025 + 2 * 0.09) / 5 = 0.085; se =
+        // sqrt(0.085 / 5) = 0.13038; mu ± 0.25555 -> [-38.8, +532.9] Elo,
+        // half-width 285.8.
+        assert!((h.error - 285.8).abs() < 0.1, "{}", h.error);
+        let text = s.terminal();
+        assert!(
+            text.contains(
+                "head to head (pentanomial, 5 pairs; 1 unpaired game left out): +147 ± 286 Elo for alpha against beta"
+            ),
+            "{text}"
+        );
+        assert!(s.markdown().contains("head to head (pentanomial, 5 pairs"));
+
+        // The same games seen from beta's side when beta is ahead.
+        let flipped: Vec<GameResult> =
+            games.iter().map(|g| GameResult { winner: g.winner.map(|w| 1 - w), ..g.clone() }).collect();
+        let h = compute(&entrants(&["alpha", "beta"]), &flipped).head_to_head.unwrap();
+        assert_eq!((h.player, h.opponent), (b, a));
+        assert_eq!(h.pentanomial, Pentanomial { ll: 0, ld: 1, dd_or_wl: 1, wd: 1, ww: 2 });
+    }
+
+    fn clock(turns: u32, total_us: u64, max_us: u64) -> SeatClock {
+        SeatClock { turns, total_us, max_us }
+    }
+
+    /// Player 0 loses twice by its own fault (a timeout in seat 1, a crash
+    /// in seat 2); player 1 wins both. Player 0's turns: 3 (300 us, max 200)
+    /// and 1 (100 us): mean 100 us, max 200 us. Player 1's: 2 (4000 us, max
+    /// 3000) and 2 (1200 us, max 900): mean 1300 us, max 3000 us.
+    fn faulty() -> Vec<GameResult> {
+        let mut g0 = game(0, 7, [0, 1], Some(1));
+        g0.fault = Some(FaultRecord { player: 0, kind: "timeout".into() });
+        g0.reason = "timeout: 5.31 s > 5.00 s".into();
+        g0.clock = [clock(3, 300, 200), clock(2, 4000, 3000)];
+        let mut g1 = game(1, 7, [1, 0], Some(1));
+        g1.fault = Some(FaultRecord { player: 0, kind: "crashed".into() });
+        g1.clock = [clock(2, 1200, 900), clock(1, 100, 100)];
+        vec![g0, g1]
+    }
+
+    #[test]
+    fn failures_and_times_go_to_the_right_player() {
+        let s = compute(&entrants(&["flaky", "steady"]), &faulty());
+        let (flaky, steady) = (s.row(0).unwrap(), s.row(1).unwrap());
+        assert_eq!(flaky.failures.get("timeout"), 1);
+        assert_eq!(flaky.failures.get("crashed"), 1);
+        assert_eq!(flaky.failures.total(), 2);
+        assert_eq!(flaky.failures.compact(), "1 timeout, 1 crashed");
+        assert_eq!(steady.failures.total(), 0);
+        assert_eq!(steady.failures.compact(), "-");
+        assert_eq!((flaky.turns, flaky.mean_turn_us, flaky.max_turn_us), (4, 100.0, 200));
+        assert_eq!((steady.turns, steady.mean_turn_us, steady.max_turn_us), (4, 1300.0, 3000));
+
+        let text = s.terminal();
+        let line = |name: &str| text.lines().find(|l| l.contains(name)).unwrap().to_string();
+        assert!(line("steady").ends_with("  -                     1.3 ms  3.0 ms"), "{text}");
+        assert!(line("flaky").contains("1 timeout, 1 crashed  100 us  200 us"), "{text}");
+
+        let md = s.markdown();
+        assert!(md.contains("**Failures**"), "{md}");
+        assert!(md.contains(
+            "| Player | timeout | illegal | panicked | crashed | protocol | output | unavailable | total |"
+        ));
+        assert!(md.contains("| flaky | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 2 |"), "{md}");
+        assert!(!md.contains("| steady | 0"), "only players who failed: {md}");
+        // No failure, no failures table.
+        let clean = compute(&entrants(&["a", "b"]), &series(0, 0, 1, 1, 1, 2));
+        assert!(!clean.markdown().contains("**Failures**"));
+
+        // A kind this version does not know is still counted.
+        let mut odd = faulty();
+        odd[0].fault.as_mut().unwrap().kind = "gremlin".into();
+        let s = compute(&entrants(&["flaky", "steady"]), &odd);
+        let f = s.row(0).unwrap().failures;
+        assert_eq!((f.other, f.total(), f.compact()), (1, 2, "1 crashed, 1 other".to_string()));
+        assert!(s.markdown().contains("| flaky | 0 | 0 | 0 | 1 | 0 | 0 | 0 | 1 | 2 |"));
+    }
+
+    #[test]
+    fn times_are_shown_in_sensible_units() {
+        assert_eq!(fmt_time(12.0, 1), "12 us");
+        assert_eq!(fmt_time(3_400.0, 1), "3.4 ms");
+        assert_eq!(fmt_time(1_200_000.0, 1), "1.20 s");
+        assert_eq!(fmt_time(0.0, 0), "—");
+        assert_eq!(
+            (fmt_elo(190.6), fmt_elo(-35.2), fmt_elo(-0.3), fmt_elo(f64::INFINITY)),
+            ("+191".to_string(), "-35".to_string(), "0".to_string(), "+inf".to_string())
+        );
+    }
+
+    #[test]
+    fn csv_quotes_names_and_has_every_column() {
+        let mut players = entrants(&["x", "y"]);
+        players[0].name = "Smith, \"Bob\"".into();
+        players[1].source = "builtin:hard".into();
+        let s = compute(&players, &faulty());
+        let csv = s.csv();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(
+            lines[0],
+            "rank,name,source,games,wins,draws,losses,points,score,opponents_defeated,rank_by_defeated,elo,\
+             elo_error,timeout,illegal,panicked,crashed,protocol,output,unavailable,mean_turn_us,max_turn_us"
+        );
+        // Rank order: y (2 wins) first.
+        assert!(lines[1].starts_with("1,y,builtin:hard,2,2,0,0,2,1.0000,1,1,"), "{}", lines[1]);
+        assert!(lines[1].ends_with(",0,0,0,0,0,0,0,1300.0,3000"), "{}", lines[1]);
+        assert!(
+            lines[2].starts_with("2,\"Smith, \"\"Bob\"\"\",players/x,2,0,0,2,0,0.0000,0,2,"),
+            "{}",
+            lines[2]
+        );
+        assert!(lines[2].ends_with(",1,0,0,1,0,0,0,100.0,200"), "{}", lines[2]);
+        assert_eq!(lines[1].split(',').count(), 22);
+        // An idle player: empty error, zeros elsewhere.
+        let s = compute(&entrants(&["a", "b", "idle"]), &faulty());
+        let csv = s.csv();
+        let idle = csv.lines().find(|l| l.contains(",idle,")).unwrap();
+        // Ranked by Elo 0 above the player who lost both (same points, same
+        // number defeated).
+        assert_eq!(idle, "2,idle,players/idle,0,0,0,0,0,0.5000,0,2,0.0,,0,0,0,0,0,0,0,0.0,0");
+    }
+
+    /// Equal JSON up to the last digits of floats (serde_json's parser is
+    /// not exactly round-trip).
+    fn assert_close(a: &serde_json::Value, b: &serde_json::Value) {
+        use serde_json::Value;
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) => {
+                let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+                assert!((x - y).abs() <= 1e-9 * x.abs().max(1.0), "{x} vs {y}");
+            }
+            (Value::Array(x), Value::Array(y)) => {
+                assert_eq!(x.len(), y.len());
+                x.iter().zip(y).for_each(|(x, y)| assert_close(x, y));
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                assert!(x.keys().eq(y.keys()), "{x:?} vs {y:?}");
+                x.values().zip(y.values()).for_each(|(x, y)| assert_close(x, y));
+            }
+            _ => assert_eq!(a, b),
+        }
+    }
+
+    #[test]
+    fn json_has_no_infinities_and_parses_back() {
+        // Two players, one winning everything: head-to-head Elo +inf; a
+        // third without games: error inf.
+        let games = series(0, 0, 1, 4, 0, 4);
+        let s = compute(&entrants(&["winner", "loser", "idle"]), &games);
+        assert_eq!(s.head_to_head.as_ref().unwrap().estimate.elo, f64::INFINITY);
+        let value = s.json();
+        let text = serde_json::to_string(&value).unwrap();
+        assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_close(&back, &value);
+        assert_eq!(back["rows"][1]["name"], "idle");
+        assert!(back["rows"][1]["elo_error"].is_null());
+        assert!(back["head_to_head"]["estimate"]["elo"].is_null());
+        assert_eq!(back["head_to_head"]["pentanomial"]["ww"], 2);
+        assert_eq!(back["rows"][0]["failures"]["timeout"], 0);
+        assert_eq!(back["rows"][0]["failures"].as_object().unwrap().len(), 7);
+        assert_eq!(
+            back["crosstable"][0],
+            serde_json::json!({"player": 0, "opponent": 1, "wins": 4, "draws": 0, "losses": 0})
+        );
+        // Rendering with infinities works too.
+        assert!(s.terminal().contains("+inf ± — Elo for winner against loser"), "{}", s.terminal());
+    }
+
+    #[test]
+    fn terminal_and_markdown_list_players_in_rank_order() {
+        let (players, games) = field();
+        let s = compute(&players, &games);
+        let text = s.terminal();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("#  player  games  W  D  L  points  defeated"), "{text}");
+        let names: Vec<&str> = lines[1..].iter().map(|l| l.split_whitespace().nth(1).unwrap()).collect();
+        assert_eq!(names, ["A", "C", "B", "D", "E"]);
+        assert_eq!(lines[1], "1  A           6  3  2  1       4         1   +87 ± 214  -            —    —");
+        assert_eq!(lines[5], "5  E           0  0  0  0       0         0       0 ± —  -            —    —");
+        // Aligned: every row as wide up to the failures column.
+        let at = lines[0].find("failures").unwrap();
+        assert!(lines.iter().all(|l| l.len() > at));
+
+        let md = s.markdown();
+        assert!(!md.starts_with('#'), "no title: {md}");
+        let rows: Vec<&str> = md
+            .lines()
+            .filter(|l| l.starts_with("| ") && !l.starts_with("| #") && !l.starts_with("| -"))
+            .collect();
+        // Standings then crosstable, both in rank order.
+        assert!(rows[0].starts_with("| 1 | A | 6 | 3 | 2 | 1 | 4 | 66.7% | 1 | "), "{md}");
+        assert!(rows[4].starts_with("| 5 | E | 0 | 0 | 0 | 0 | 0 | — | 0 | 0 ± — | - |"), "{md}");
+        let names: Vec<&str> = rows.iter().map(|l| l.split(" | ").nth(1).unwrap()).collect();
+        assert_eq!(names, ["A", "C", "B", "D", "E", "A", "C", "B", "D", "E"]);
+        assert!(md.contains("| # | Player | 1 | 2 | 3 | 4 | 5 |"), "{md}");
+        assert_eq!(rows[5], "| 1 | A | — | 0-2-0 | 2-0-0 | 1-0-1 |  |");
+        assert_eq!(rows[6], "| 2 | C | 0-2-0 | — | 1-0-1 | 2-0-0 |  |");
+        assert_eq!(rows[9], "| 5 | E |  |  |  |  | — |");
+        assert!(!md.contains("**Failures**"));
+    }
+
+    #[test]
+    fn nobody_played_yet() {
+        let s = compute(&entrants(&["a", "b|c"]), &[]);
+        assert_eq!(order(&s), [0, 1]);
+        assert!(s.head_to_head.is_none() && s.crosstable.is_empty());
+        assert!(s.terminal().contains("0 ± —"));
+        assert!(s.markdown().contains("| 2 | b\\|c | 0 |"), "{}", s.markdown());
+        assert_eq!(s.csv().lines().count(), 3);
+        assert!(s.json()["rows"][1]["elo_error"].is_null());
+    }
+
+    #[test]
+    fn out_of_range_and_self_play_records_are_ignored() {
+        let mut games = series(0, 0, 1, 1, 0, 2);
+        games.push(game(2, 5, [0, 9], Some(0)));
+        games.push(game(3, 5, [1, 1], Some(1)));
+        let s = compute(&entrants(&["a", "b"]), &games);
+        assert_eq!((s.games, s.ignored_games), (2, 2));
+        assert_eq!(s.row(0).unwrap().wdl(), Wdl::new(1, 0, 1));
+    }
+}
