@@ -118,6 +118,7 @@ fn parallel_games(config: &BenchConfig, games: u32) -> Result<(f64, Duration), S
                     games: share,
                     seed: t as u64,
                     hosting: hosting.clone(),
+                    first_game: 0,
                 };
                 let players = &players;
                 scope.spawn(move || {
@@ -170,7 +171,7 @@ pub fn tournament(
     let plan = plan_started.elapsed();
     let started = Instant::now();
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let outcome = t::run(tournament, &stop, t::Display::default()).map_err(|e| format!("{e:#}"))?;
+    let outcome = t::run(tournament, &stop, &mut t::Quiet).map_err(|e| format!("{e:#}"))?;
     let total = started.elapsed();
     let report_started = Instant::now();
     let standings = t::standings::compute(&outcome.entrants, &outcome.results);

@@ -8,6 +8,7 @@ pub mod bench;
 pub mod check;
 pub mod fault;
 pub mod isolation;
+pub mod ladder;
 pub mod matches;
 pub mod players;
 pub mod plugin;

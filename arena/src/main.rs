@@ -53,6 +53,11 @@ enum Command {
         /// How many games.
         #[arg(long, default_value_t = 1)]
         games: u32,
+        /// Play only game K (1-based) of the match, with the seed and seats it
+        /// has in the full match: replays one game that `arena bench` or an
+        /// earlier `arena play` reported.
+        #[arg(long, value_name = "K", conflicts_with = "games")]
+        only_game: Option<u32>,
         /// Seed for the games' randomness (default: a fresh one, printed).
         #[arg(long)]
         seed: Option<u64>,
@@ -64,6 +69,23 @@ enum Command {
         /// Print one JSON object on stdout instead (schema: docs/play-json.md).
         #[arg(long)]
         json: bool,
+    },
+    /// Measure a player against the reference levels: score with a 95%
+    /// interval against Easy, Medium and Hard, the would-be grade, and the
+    /// lost games with the command that replays each.
+    ///
+    /// Example: arena bench target/release/libmy_bot.so --games 50
+    Bench {
+        /// The player: a library path (or a built-in name).
+        player: PlayerSpec,
+        /// Games against each level (seat-swapped pairs).
+        #[arg(long, default_value_t = 20)]
+        games: u32,
+        /// Seed (default: a fresh one, printed).
+        #[arg(long)]
+        seed: Option<u64>,
+        #[command(flatten)]
+        limits: Limits,
     },
     /// Check a player library: load it, report what it is, play a smoke test
     /// against Easy.
@@ -233,7 +255,19 @@ fn init_logs(verbose: bool) {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Play { game: Game::Trap, player1, player2, games, seed, limits, watch, json } => {
+        Command::Bench { player, games, seed, limits } => {
+            if games == 0 {
+                bail!("--games 0 plays nothing: ask for at least one game per level");
+            }
+            let hosting = limits.hosting()?;
+            let settings = limits.settings();
+            let loaded = load(&player, &hosting, &settings)?;
+            let seed = seed.unwrap_or_else(seeds::fresh);
+            let runs = arena::ladder::run(&loaded, games, seed, settings, &hosting);
+            println!("{}", arena::ladder::report(loaded.name(), &player.to_string(), &runs, seed));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Play { game: Game::Trap, player1, player2, games, only_game, seed, limits, watch, json } => {
             if games == 0 {
                 bail!("--games 0 plays nothing: ask for at least one game");
             }
@@ -241,12 +275,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let settings = limits.settings();
             let players = [load(&player1, &hosting, &settings)?, load(&player2, &hosting, &settings)?];
             let names = display_names(&players);
-            let config = MatchConfig { settings, games, seed: seed.unwrap_or_else(seeds::fresh), hosting };
+            let (first_game, games) = match only_game {
+                Some(0) => bail!("--only-game counts from 1"),
+                Some(k) => (k - 1, 1),
+                None => (0, games),
+            };
+            let config =
+                MatchConfig { settings, games, seed: seed.unwrap_or_else(seeds::fresh), hosting, first_game };
             let stdout = std::io::stdout();
             let mut on_game = |game: &matches::MatchGame| {
                 if !json {
-                    let _ =
-                        writeln!(stdout.lock(), "{}", report::game_line(game, games, [&names[0], &names[1]]));
+                    let line = report::game_line(game, first_game + games, [&names[0], &names[1]]);
+                    let _ = writeln!(stdout.lock(), "{line}");
                 }
             };
             let mut show_turn = |seats: [usize; 2], state: &_, turn: &arena::referee::trap::Turn| {
@@ -340,60 +380,9 @@ fn run_tournament(file: &std::path::Path, json: bool, concurrency: Option<usize>
     }
     // SAFETY: installing a handler that only touches an atomic (or exits).
     unsafe { libc::signal(libc::SIGINT, on_interrupt as *const () as libc::sighandler_t) };
-    let bar = if json { ProgressBar::hidden() } else { ProgressBar::new(0) };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {per_sec}  ETA {eta}  {msg}")
-            .expect("a valid template"),
-    );
-    let points = std::cell::RefCell::new(Vec::<f64>::new());
-    let names_seen = std::cell::RefCell::new(Vec::<String>::new());
-    let leader = |points: &[f64], names: &[String]| -> String {
-        let best = points.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1));
-        match best {
-            Some((id, p)) if *p > 0.0 => {
-                format!("leader: {} ({p} pts)", names.get(id).map_or("?", |n| n.as_str()))
-            }
-            _ => String::new(),
-        }
-    };
-    let add = |points: &mut Vec<f64>, result: &GameResult| {
-        for id in result.seats {
-            if points.len() <= id {
-                points.resize(id + 1, 0.0);
-            }
-            points[id] += result.score_of(id);
-        }
-    };
-    let display = tournament::Display {
-        names: Some(Box::new(|names: &[String]| *names_seen.borrow_mut() = names.to_vec())),
-        start: Some(Box::new(|total, done: &[GameResult]| {
-            bar.set_length(total as u64);
-            bar.set_position(done.len() as u64);
-            bar.reset_eta();
-            let mut points = points.borrow_mut();
-            done.iter().for_each(|r| add(&mut points, r));
-            if !done.is_empty() {
-                bar.println(format!("resuming: {} of {total} games already in the journal", done.len()));
-            }
-        })),
-        game: Some(Box::new(|result: &GameResult, names: &[String]| {
-            let mut points = points.borrow_mut();
-            add(&mut points, result);
-            if let Some(fault) = &result.fault {
-                bar.println(format!(
-                    "game {}: {} lost: {}",
-                    result.index + 1,
-                    names[fault.player],
-                    result.reason
-                ));
-            }
-            bar.set_message(leader(&points, names));
-            bar.inc(1);
-        })),
-    };
-    let outcome = tournament::run(tournament, &STOP, display)?;
-    bar.finish_and_clear();
-    drop(names_seen);
+    let mut progress = Progress::new(!json);
+    let outcome = tournament::run(tournament, &STOP, &mut progress)?;
+    progress.bar.finish_and_clear();
     if outcome.interrupted {
         eprintln!(
             "interrupted after {} of {} games; the journal in {} keeps them: run the same command to resume",
@@ -416,4 +405,65 @@ fn run_tournament(file: &std::path::Path, json: bool, concurrency: Option<usize>
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The tournament's progress bar (games done/total, rate, ETA, leader) and
+/// its live lines (resuming, each failure).
+struct Progress {
+    bar: ProgressBar,
+    points: Vec<f64>,
+}
+
+impl Progress {
+    fn new(visible: bool) -> Progress {
+        let bar = if visible { ProgressBar::new(0) } else { ProgressBar::hidden() };
+        bar.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} games  {per_sec}  ETA {eta}  {msg}")
+                .expect("a valid template"),
+        );
+        Progress { bar, points: Vec::new() }
+    }
+
+    /// A live line above the bar; on stderr when the bar is hidden (not a
+    /// terminal), since indicatif prints nothing for a hidden bar.
+    fn say(&self, line: String) {
+        if self.bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            self.bar.println(line);
+        }
+    }
+
+    fn count(&mut self, result: &GameResult) {
+        for id in result.seats {
+            if self.points.len() <= id {
+                self.points.resize(id + 1, 0.0);
+            }
+            self.points[id] += result.score_of(id);
+        }
+    }
+}
+
+impl tournament::Observer for Progress {
+    fn start(&mut self, total: usize, done: &[GameResult]) {
+        self.bar.set_length(total as u64);
+        self.bar.set_position(done.len() as u64);
+        self.bar.reset_eta();
+        done.iter().for_each(|r| self.count(r));
+        if !done.is_empty() {
+            self.say(format!("resuming: {} of {total} games already in the journal", done.len()));
+        }
+    }
+
+    fn game(&mut self, result: &GameResult, names: &[String]) {
+        self.count(result);
+        if let Some(fault) = &result.fault {
+            self.say(format!("game {}: {} lost: {}", result.index + 1, names[fault.player], result.reason));
+        }
+        let best = self.points.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1));
+        if let Some((id, points)) = best {
+            self.bar.set_message(format!("leader: {} ({points} pts)", names[id]));
+        }
+        self.bar.inc(1);
+    }
 }

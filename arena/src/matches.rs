@@ -26,6 +26,9 @@ pub struct MatchConfig {
     pub games: u32,
     pub seed: u64,
     pub hosting: Hosting,
+    /// The index of the first game to play: a match can be resumed or a
+    /// single game of it replayed with the same seed and seats.
+    pub first_game: u32,
 }
 
 /// One game of a match, as the match sees it.
@@ -114,7 +117,7 @@ pub fn play(
     let mut pool = InstancePool::new(&list, config.hosting.clone());
     let mut tallies = [Tally::new(players[0].name()), Tally::new(players[1].name())];
     let mut games = Vec::with_capacity(config.games as usize);
-    for index in 0..config.games {
+    for index in config.first_game..config.first_game + config.games {
         let (seats, seed) = schedule(config.seed, index);
         let mut see = |state: &TrapState, turn: &Turn| {
             if let Some(watch) = watch.as_mut() {

@@ -117,12 +117,35 @@ pub fn elo_from_wdl(wdl: Wdl) -> EloEstimate {
     if n == 0 {
         return estimate(0.5, 0.0, 0);
     }
+    estimate(wdl.score(), trinomial_variance(wdl), n)
+}
+
+/// The per-game variance of the score under the trinomial model.
+fn trinomial_variance(wdl: Wdl) -> f64 {
     let mu = wdl.score();
-    let var = (f64::from(wdl.wins) * (1.0 - mu).powi(2)
+    (f64::from(wdl.wins) * (1.0 - mu).powi(2)
         + f64::from(wdl.draws) * (0.5 - mu).powi(2)
         + f64::from(wdl.losses) * mu.powi(2))
-        / n as f64;
-    estimate(mu, var, n)
+        / wdl.games().max(1) as f64
+}
+
+/// A score share with its 95% interval, clamped to [0, 1].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ScoreInterval {
+    pub score: f64,
+    pub lower: f64,
+    pub upper: f64,
+}
+
+/// The score share of `wdl` with its 95% interval (trinomial model, as in
+/// [`elo_from_wdl`]); no games: 0.5 within [0, 1].
+pub fn score_interval(wdl: Wdl) -> ScoreInterval {
+    let n = wdl.games();
+    if n == 0 {
+        return ScoreInterval { score: 0.5, lower: 0.0, upper: 1.0 };
+    }
+    let (mu, half) = (wdl.score(), Z95 * (trinomial_variance(wdl) / n as f64).sqrt());
+    ScoreInterval { score: mu, lower: (mu - half).max(0.0), upper: (mu + half).min(1.0) }
 }
 
 /// Counts of game pairs (the same opening played twice with seats swapped)
@@ -586,6 +609,21 @@ mod tests {
             let g = grad[k] + 0.5 - logistic(t[k]) + c;
             assert!(g.abs() < 1e-6, "gradient {g} at player {k}");
         }
+    }
+
+    #[test]
+    fn score_interval_matches_the_elo_interval() {
+        // 60-20-20: mu = 0.7, var = (60*0.09 + 20*0.04 + 20*0.49)/100 = 0.16,
+        // se = 0.04, half-width = 1.959964 * 0.04 = 0.0783986.
+        let s = score_interval(Wdl::new(60, 20, 20));
+        assert!((s.score - 0.7).abs() < 1e-12);
+        assert!((s.lower - (0.7 - 0.0783986)).abs() < 1e-6 && (s.upper - (0.7 + 0.0783986)).abs() < 1e-6);
+        let e = elo_from_wdl(Wdl::new(60, 20, 20));
+        assert!(
+            (e.lower - elo_from_score(s.lower)).abs() < 1e-9
+                && (e.upper - elo_from_score(s.upper)).abs() < 1e-9
+        );
+        assert_eq!(score_interval(Wdl::new(0, 0, 0)), ScoreInterval { score: 0.5, lower: 0.0, upper: 1.0 });
     }
 
     #[test]

@@ -57,7 +57,7 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
     let value: f64 =
         number.trim().parse().map_err(|_| format!("'{text}' is not a size: write it like 1GiB or 512MiB"))?;
     let bytes = value * scale as f64;
-    if !(bytes >= (16u64 << 20) as f64) {
+    if bytes.is_nan() || bytes < (16u64 << 20) as f64 {
         return Err(format!("'{text}' is too little memory for a worker: give it at least 16MiB"));
     }
     Ok(bytes as u64)

@@ -121,3 +121,27 @@ fn isolated_games_leave_threads_and_descriptors_flat() {
     assert_eq!(fds_before, fds_after, "{text}");
     assert!(text.contains("| isolated worker |"), "{text}");
 }
+
+#[test]
+fn only_game_replays_that_game_of_the_match() {
+    let full = play_json(&["easy", "medium", "--games", "6", "--seed", "31"], &[]);
+    let one = play_json(&["easy", "medium", "--only-game", "5", "--seed", "31"], &[]);
+    assert_eq!(one["games"].as_array().unwrap().len(), 1);
+    assert_eq!(one["games"][0], full["games"][4]);
+}
+
+#[test]
+fn bench_reports_every_level_the_grade_and_replay_commands() {
+    let output = arena(&["bench", "medium", "--games", "6", "--seed", "2"], &[]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for line in ["easy ", "medium ", "hard ", "would-be grade: ", "95% interval"] {
+        assert!(text.contains(line), "missing {line:?}: {text}");
+    }
+    // Every replay command it prints reproduces a game the player lost.
+    let replay =
+        text.lines().find(|l| l.contains("arena play medium hard")).expect("medium loses to hard sometimes");
+    let k = replay.split("--only-game ").nth(1).unwrap().split(' ').next().unwrap();
+    let doc = play_json(&["medium", "hard", "--seed", "2", "--only-game", k], &[]);
+    assert_eq!(doc["games"][0]["winner"], 1, "{doc}");
+}

@@ -86,7 +86,7 @@ fn play_bad_with(mode: &str, extra_env: &[(&str, &str)], settings: TrapSettings)
     let hosting = Hosting::isolated(limits());
     let player = Player::load(&PlayerSpec::Library(path), &hosting, settings.startup_budget).unwrap();
     let easy = Player::Builtin(Level::Easy);
-    let config = MatchConfig { settings, games: 2, seed: 8, hosting };
+    let config = MatchConfig { settings, games: 2, seed: 8, hosting, first_game: 0 };
     let result = matches::play([&player, &easy], &config, &mut |_| {}, None);
     let after = holdings();
     std::env::remove_var("BAD_PLAYER_MODE");

@@ -40,7 +40,7 @@ fn library_players_play_the_same_games_in_process_isolated_and_built_in() {
     assert_eq!(in_workers[1].name(), "hard");
     let built_in = [Player::Builtin(Level::Medium), Player::Builtin(Level::Hard)];
     let run = |players: &[Player; 2], hosting: Hosting| {
-        let config = MatchConfig { settings, games: 6, seed: 99, hosting };
+        let config = MatchConfig { settings, games: 6, seed: 99, hosting, first_game: 0 };
         matches::play([&players[0], &players[1]], &config, &mut |_| {}, None)
     };
     let moves = |r: &matches::MatchResult| -> Vec<_> {

@@ -14,6 +14,7 @@ fn win_share(stronger: Level, weaker: Level) -> f64 {
         games: 400,
         seed: 2021,
         hosting: Hosting::in_process(),
+        first_game: 0,
     };
     let result = matches::play([&players[0], &players[1]], &config, &mut |_| {}, None);
     let t = &result.tallies[0];

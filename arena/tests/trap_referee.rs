@@ -211,6 +211,7 @@ fn the_same_seed_gives_the_same_games_and_another_seed_does_not() {
             games: 10,
             seed,
             hosting: Hosting::in_process(),
+            first_game: 0,
         };
         matches::play([&players[0], &players[1]], &config, &mut |_| {}, None)
     };
@@ -225,8 +226,13 @@ fn the_same_seed_gives_the_same_games_and_another_seed_does_not() {
 #[test]
 fn games_come_in_seat_swapped_pairs_on_one_seed() {
     let players = [Player::Builtin(Level::Easy), Player::Builtin(Level::Hard)];
-    let config =
-        MatchConfig { settings: TrapSettings::default(), games: 6, seed: 3, hosting: Hosting::in_process() };
+    let config = MatchConfig {
+        settings: TrapSettings::default(),
+        games: 6,
+        seed: 3,
+        hosting: Hosting::in_process(),
+        first_game: 0,
+    };
     let result = matches::play([&players[0], &players[1]], &config, &mut |_| {}, None);
     for pair in result.games.chunks(2) {
         assert_eq!(pair[0].record.seed, pair[1].record.seed);

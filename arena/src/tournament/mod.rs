@@ -40,16 +40,20 @@ pub struct RunOutcome {
     pub grades: Option<Vec<grade::GradeReport>>,
 }
 
-/// Hooks for showing progress; all optional.
-#[derive(Default)]
-pub struct Display<'a> {
-    /// Told the number of games and the games already done (from the journal).
-    pub start: Option<Box<dyn FnMut(usize, &[GameResult]) + 'a>>,
-    /// Told the players' display names (ids index them) before any game.
-    pub names: Option<Box<dyn FnMut(&[String]) + 'a>>,
-    /// Told each finished game, with the players' names.
-    pub game: Option<Box<dyn FnMut(&GameResult, &[String]) + 'a>>,
+/// Sees a run as it goes (progress bars, live lines); every method optional.
+pub trait Observer {
+    /// The players' display names (ids index them), before any game.
+    fn names(&mut self, _names: &[String]) {}
+    /// The number of games, and the games already done (from the journal).
+    fn start(&mut self, _total: usize, _done: &[GameResult]) {}
+    /// A game finished and is journaled.
+    fn game(&mut self, _result: &GameResult, _names: &[String]) {}
 }
+
+/// Shows nothing.
+pub struct Quiet;
+
+impl Observer for Quiet {}
 
 /// A stable fingerprint of everything that decides the games: a journal
 /// from a different fingerprint cannot be resumed.
@@ -112,7 +116,7 @@ pub fn load_players(tournament: &Tournament, hosting: &Hosting) -> Result<Vec<Pl
 
 /// Runs (or resumes) the tournament: plays what the journal lacks, then
 /// writes the standings (and grade reports) into the output folder.
-pub fn run(tournament: Tournament, stop: &AtomicBool, mut display: Display) -> Result<RunOutcome> {
+pub fn run(tournament: Tournament, stop: &AtomicBool, observer: &mut dyn Observer) -> Result<RunOutcome> {
     let schedule = schedule::schedule(&tournament);
     let hosting = hosting(&tournament)?;
     let players = load_players(&tournament, &hosting)?;
@@ -122,17 +126,13 @@ pub fn run(tournament: Tournament, stop: &AtomicBool, mut display: Display) -> R
         .map(|(p, spec)| standings::Entrant { name: p.name().to_string(), source: spec.to_string() })
         .collect();
     let names = unique_names(&entrants);
-    if let Some(names_hook) = display.names.as_mut() {
-        names_hook(&names);
-    }
+    observer.names(&names);
     let fingerprint = fingerprint(&tournament, &schedule);
     let (mut journal, done) =
         journal::Journal::open(&tournament.output, &tournament.name, &fingerprint, schedule.len())?;
     let pending: Vec<ScheduledGame> =
         schedule.iter().filter(|g| !done.contains_key(&g.index)).copied().collect();
-    if let Some(start) = display.start.as_mut() {
-        start(schedule.len(), &done.values().cloned().collect::<Vec<_>>());
-    }
+    observer.start(schedule.len(), &done.values().cloned().collect::<Vec<_>>());
     let mut results: BTreeMap<usize, GameResult> = done;
     let mut played_now = 0;
     let plan = runner::RunPlan {
@@ -146,9 +146,7 @@ pub fn run(tournament: Tournament, stop: &AtomicBool, mut display: Display) -> R
         journal.append(&batch)?;
         for result in batch {
             played_now += 1;
-            if let Some(show) = display.game.as_mut() {
-                show(&result, &names);
-            }
+            observer.game(&result, &names);
             results.insert(result.index, result);
         }
         Ok(())
@@ -221,17 +219,25 @@ fn write(path: PathBuf, text: String, written: &mut Vec<PathBuf>) -> Result<()> 
     Ok(())
 }
 
-/// Names as shown: a player's own name, made unique with its source when
-/// two players share one.
+/// Names as shown: a player's own name; when several share one, they are
+/// told apart by their source if it differs, else by a number.
 pub fn unique_names(entrants: &[standings::Entrant]) -> Vec<String> {
     entrants
         .iter()
-        .map(|e| {
-            let shared = entrants.iter().filter(|o| o.name == e.name).count() > 1;
-            if shared {
+        .enumerate()
+        .map(|(i, e)| {
+            let same_name = |o: &&standings::Entrant| o.name == e.name;
+            if entrants.iter().filter(same_name).count() == 1 {
+                e.name.clone()
+            } else if entrants.iter().filter(same_name).filter(|o| o.source == e.source).count() == 1 {
                 format!("{} ({})", e.name, e.source)
             } else {
-                e.name.clone()
+                let nth = entrants[..=i].iter().filter(|o| o.name == e.name && o.source == e.source).count();
+                if nth == 1 {
+                    e.name.clone()
+                } else {
+                    format!("{}#{nth}", e.name)
+                }
             }
         })
         .collect()

@@ -1,0 +1,214 @@
+//! Tournament files run for real: resume after SIGKILL gives the same
+//! results as an uninterrupted run, a changed file is refused, malformed
+//! files are one clear error with no output, grade reports are written.
+
+mod support;
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use arena::tournament::{journal, record::GameResult};
+use support::{arena, library, stderr, stdout};
+
+fn write_file(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The games in a journal, times left out, in schedule order.
+fn journal_games(folder: &Path) -> Vec<GameResult> {
+    let (_, mut results, _) = journal::read(&folder.join(journal::FILE_NAME)).unwrap();
+    results.sort_by_key(|r| r.index);
+    results.iter().map(GameResult::without_times).collect()
+}
+
+/// A round robin with one slow-ish library player (2 ms a move) so that a
+/// run lasts long enough to be killed in the middle.
+fn slow_tournament(dir: &Path, output: &str) -> PathBuf {
+    let bad = library("bad-player");
+    let text = format!(
+        r#"
+name = "resume-test"
+format = "round-robin"
+games_per_pairing = 12
+seed = 77
+concurrency = 2
+output = "{output}"
+players = ["easy", "medium", "{}"]
+"#,
+        bad.display()
+    );
+    write_file(dir, &format!("{output}.toml"), &text)
+}
+
+fn run_to_end(file: &Path) -> std::process::Output {
+    arena(
+        &["tournament", "run", file.to_str().unwrap()],
+        &[("BAD_PLAYER_MODE", "sleep"), ("BAD_PLAYER_SLEEP_MS", "2")],
+    )
+}
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_to_the_same_results() {
+    let dir = tempfile::tempdir().unwrap();
+    // The uninterrupted run.
+    let whole = slow_tournament(dir.path(), "whole");
+    let output = run_to_end(&whole);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let expected = journal_games(&dir.path().join("whole"));
+    assert_eq!(expected.len(), 36);
+
+    // The same tournament, killed at a point that depends on the clock.
+    let killed = slow_tournament(dir.path(), "killed");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["tournament", "run", killed.to_str().unwrap()])
+        .env("BAD_PLAYER_MODE", "sleep")
+        .env("BAD_PLAYER_SLEEP_MS", "2")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal_path = dir.path().join("killed").join(journal::FILE_NAME);
+    let want = 3 + (std::process::id() as usize % 20); // somewhere in the first two thirds
+    let started = Instant::now();
+    loop {
+        let lines = std::fs::read_to_string(&journal_path).map(|t| t.lines().count()).unwrap_or(0);
+        if lines > want || started.elapsed() > Duration::from_secs(60) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let partial = journal_games(&dir.path().join("killed"));
+    assert!(partial.len() < 36, "the run must be cut short (it had {} games)", partial.len());
+
+    let output = run_to_end(&killed);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains("resuming: "), "{}", stderr(&output));
+    let resumed = journal_games(&dir.path().join("killed"));
+    let indices: Vec<usize> = resumed.iter().map(|r| r.index).collect();
+    assert_eq!(indices, (0..36).collect::<Vec<_>>(), "every game once, none twice");
+    assert_eq!(resumed, expected, "a resumed run must give the uninterrupted run's games");
+    let standings =
+        |name: &str| std::fs::read_to_string(dir.path().join(name).join("standings.csv")).unwrap();
+    let strip_times = |csv: String| -> Vec<String> {
+        csv.lines().map(|l| l.rsplitn(3, ',').nth(2).unwrap_or(l).to_string()).collect()
+    };
+    assert_eq!(strip_times(standings("killed")), strip_times(standings("whole")));
+}
+
+#[test]
+fn a_changed_file_is_not_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "format = \"round-robin\"\nseed = 1\noutput = \"out\"\nplayers = [\"easy\", \"medium\"]\n";
+    let file = write_file(dir.path(), "t.toml", text);
+    assert!(arena(&["tournament", "run", file.to_str().unwrap()], &[]).status.success());
+    std::fs::write(&file, text.replace("seed = 1", "seed = 2")).unwrap();
+    let output = arena(&["tournament", "run", file.to_str().unwrap()], &[]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("belongs to a different schedule"), "{}", stderr(&output));
+    // Running the unchanged file again just reports (nothing replayed).
+    std::fs::write(&file, text).unwrap();
+    let again = arena(&["tournament", "run", file.to_str().unwrap()], &[]);
+    assert!(again.status.success());
+    assert!(stderr(&again).contains("(0 played now)"), "{}", stderr(&again));
+}
+
+#[test]
+fn malformed_files_are_one_clear_error_and_leave_no_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("groups/broken-group");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(broken.join("libbroken.so"), "this is not a library").unwrap();
+    let cases: [(&str, &str); 9] = [
+        ("seed = 1\nplayers = [\"easy\", \"hard\"]\n", "missing field `format`"),
+        ("format = \"round-robin\"\nplayers = [\"easy\", \"hard\"]\n", "missing field `seed`"),
+        ("format = \"round-robin\"\nseed = \"x\"\nplayers = [\"easy\", \"hard\"]\n", "line 3: invalid type"),
+        ("format = \"round-robin\"\nseed = 1\ncolour = \"red\"\nplayers = [\"easy\"]\n", "unknown field `colour`"),
+        ("format = \"knockout\"\nseed = 1\n", "unknown variant `knockout`"),
+        ("format = \"round-robin\"\nseed = 1\nplayers = [\"easy\", \"gandalf\"]\n", "players[1]: unknown player \"gandalf\""),
+        ("format = \"round-robin\"\nseed = 1\nplayers = [\"easy\", \"hard\"]\n[settings]\ntime_per_turn = \"soon\"\n", "settings.time_per_turn"),
+        ("format = \"round-robin\"\nseed = 1\nplayers = [\"easy\"]\n", "needs at least 2"),
+        ("format = \"round-robin\"\nseed = 1\nplayers = [\"easy\"]\nplayer_folders = [\"groups\"]\n", "cannot be loaded"),
+    ];
+    for (i, (text, expected)) in cases.iter().enumerate() {
+        let file = write_file(dir.path(), &format!("bad{i}.toml"), &format!("output = \"out{i}\"\n{text}"));
+        let output = arena(&["tournament", "run", file.to_str().unwrap()], &[]);
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "case {i}: {err}");
+        assert!(err.contains(expected), "case {i}: expected {expected:?} in: {err}");
+        assert!(!err.contains("panicked") && !err.contains("backtrace"), "{err}");
+        assert!(stdout(&output).is_empty(), "case {i}: nothing on stdout");
+        assert!(!dir.path().join(format!("out{i}")).exists(), "case {i}: no output folder for a bad file");
+    }
+    let missing = arena(&["tournament", "run", "/nowhere/t.toml"], &[]);
+    assert!(stderr(&missing).contains("cannot read the tournament file /nowhere/t.toml"));
+}
+
+#[test]
+fn the_broken_library_is_named_in_the_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let group = dir.path().join("submissions/group-7");
+    std::fs::create_dir_all(&group).unwrap();
+    std::fs::write(group.join("libplayer.so"), "garbage").unwrap();
+    std::fs::create_dir_all(dir.path().join("submissions/group-8")).unwrap();
+    std::fs::copy(library("easy"), dir.path().join("submissions/group-8/libeasy.so")).unwrap();
+    let file = write_file(
+        dir.path(),
+        "t.toml",
+        "format = \"round-robin\"\nseed = 1\nplayer_folders = [\"submissions\"]\n",
+    );
+    let err = stderr(&arena(&["tournament", "run", file.to_str().unwrap()], &[]));
+    assert!(err.contains("group-7/libplayer.so") && err.contains("not a shared library"), "{err}");
+    assert!(!err.contains("group-8"), "only the broken one is named: {err}");
+}
+
+#[test]
+fn json_standings_and_files_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "format = \"round-robin\"\ngames_per_pairing = 4\nseed = 3\noutput = \"out\"\nplayers = [\"easy\", \"medium\", \"hard\"]\n";
+    let file = write_file(dir.path(), "t.toml", text);
+    let output = arena(&["tournament", "run", file.to_str().unwrap(), "--json"], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let printed: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("stdout is one JSON object");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/standings.json")).unwrap())
+            .unwrap();
+    assert_eq!(printed, saved);
+    let text = printed.to_string();
+    for name in ["easy", "medium", "hard"] {
+        assert!(text.contains(&format!("\"{name}\"")), "{text}");
+    }
+    assert!(dir.path().join("out/standings.md").exists() && dir.path().join("out/standings.csv").exists());
+}
+
+#[test]
+fn grade_writes_a_report_per_student() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_file(
+        dir.path(),
+        "g.toml",
+        "format = \"grade\"\nseed = 5\noutput = \"out\"\nplayers = [\"hard\", \"easy\"]\n",
+    );
+    let output = arena(&["tournament", "run", file.to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (_, results, _) = journal::read(&dir.path().join("out").join(journal::FILE_NAME)).unwrap();
+    assert_eq!(results.len(), 2 * 3 * 10);
+    let summary = std::fs::read_to_string(dir.path().join("out/grades.md")).unwrap();
+    assert!(summary.contains("hard") && summary.contains("easy"), "{summary}");
+    // The students share their names with two levels: the students keep them.
+    assert!(
+        dir.path().join("out/grade-hard.md").exists(),
+        "{:?}",
+        std::fs::read_dir(dir.path().join("out")).unwrap().collect::<Vec<_>>()
+    );
+    assert!(dir.path().join("out/grade-easy.md").exists());
+    let hard = std::fs::read_to_string(dir.path().join("out/grade-hard.md")).unwrap();
+    assert!(hard.contains("PASS"), "hard passes the course's grading: {hard}");
+}
