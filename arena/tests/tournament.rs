@@ -212,3 +212,40 @@ fn grade_writes_a_report_per_student() {
     let hard = std::fs::read_to_string(dir.path().join("out/grade-hard.md")).unwrap();
     assert!(hard.contains("PASS"), "hard passes the course's grading: {hard}");
 }
+
+#[test]
+fn ctrl_c_stops_cleanly_and_the_run_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = slow_tournament(dir.path(), "interrupted");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["tournament", "run", file.to_str().unwrap()])
+        .env("BAD_PLAYER_MODE", "sleep")
+        .env("BAD_PLAYER_SLEEP_MS", "2")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let journal_path = dir.path().join("interrupted").join(journal::FILE_NAME);
+    let started = Instant::now();
+    while std::fs::read_to_string(&journal_path).map(|t| t.lines().count()).unwrap_or(0) < 5 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no games were journaled");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    if output.status.code() == Some(130) {
+        assert!(err.contains("interrupted after") && err.contains("run the same command to resume"), "{err}");
+        assert!(!dir.path().join("interrupted/standings.md").exists(), "no standings from a partial run");
+    } else {
+        // The last games finished before the signal arrived: a whole run.
+        assert!(output.status.success(), "{err}");
+    }
+    let kept = journal_games(&dir.path().join("interrupted"));
+    assert!(!kept.is_empty());
+    let output = run_to_end(&file);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let indices: Vec<usize> = journal_games(&dir.path().join("interrupted")).iter().map(|r| r.index).collect();
+    assert_eq!(indices, (0..36).collect::<Vec<_>>());
+}
