@@ -131,8 +131,8 @@ fn malformed_files_are_one_clear_error_and_leave_no_output() {
         ("format = \"round-robin\"\nseed = \"x\"\nplayers = [\"easy\", \"hard\"]\n", "line 3: invalid type"),
         ("format = \"round-robin\"\nseed = 1\ncolour = \"red\"\nplayers = [\"easy\"]\n", "unknown field `colour`"),
         ("format = \"knockout\"\nseed = 1\n", "unknown variant `knockout`"),
-        ("format = \"round-robin\"\nseed = 1\nplayers = [\"easy\", \"gandalf\"]\n", "players[1]: unknown player \"gandalf\""),
-        ("format = \"round-robin\"\nseed = 1\nplayers = [\"easy\", \"hard\"]\n[settings]\ntime_per_turn = \"soon\"\n", "settings.time_per_turn"),
+        ("format = \"round-robin\"\nseed = 1\nplayers = [\"easy\", \"gandalf\"]\n", "line 4: players[1]: unknown player \"gandalf\""),
+        ("format = \"round-robin\"\nseed = 1\nplayers = [\"easy\", \"hard\"]\n[settings]\ntime_per_turn = \"soon\"\n", "line 6: settings.time_per_turn"),
         ("format = \"round-robin\"\nseed = 1\nplayers = [\"easy\"]\n", "needs at least 2"),
         ("format = \"round-robin\"\nseed = 1\nplayers = [\"easy\"]\nplayer_folders = [\"groups\"]\n", "cannot be loaded"),
     ];
@@ -246,6 +246,7 @@ fn ctrl_c_stops_cleanly_and_the_run_resumes() {
     assert!(!kept.is_empty());
     let output = run_to_end(&file);
     assert!(output.status.success(), "{}", stderr(&output));
-    let indices: Vec<usize> = journal_games(&dir.path().join("interrupted")).iter().map(|r| r.index).collect();
+    let indices: Vec<usize> =
+        journal_games(&dir.path().join("interrupted")).iter().map(|r| r.index).collect();
     assert_eq!(indices, (0..36).collect::<Vec<_>>());
 }

@@ -97,7 +97,13 @@ impl Tournament {
             .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), one_line(&e, &text)))?;
         let base = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         let stem = path.file_stem().map_or("tournament".into(), |s| s.to_string_lossy().into_owned());
-        Tournament::from_file(file, &base, &stem).with_context(|| format!("in {}", path.display()))
+        Tournament::from_file(file, &base, &stem).map_err(|e| {
+            let message = format!("{e:#}");
+            match line_of(&text, &message) {
+                Some(line) => anyhow::anyhow!("{}: line {line}: {message}", path.display()),
+                None => anyhow::anyhow!("{}: {message}", path.display()),
+            }
+        })
     }
 
     fn from_file(file: TournamentFile, base: &Path, stem: &str) -> Result<Tournament> {
@@ -277,6 +283,22 @@ fn walk_libraries(dir: &Path, depth: u32) -> Vec<PathBuf> {
 
 fn is_library(path: &Path) -> bool {
     path.is_file() && path.extension().is_some_and(|e| e == "so")
+}
+
+/// The line a checked-value error is about: the line of the quoted value it
+/// names (`players[1]: unknown player "gandalf"`), else of the key it names
+/// (`settings.time_per_turn: ...`).
+fn line_of(text: &str, message: &str) -> Option<usize> {
+    let quoted = message.split('"').nth(1).filter(|q| !q.is_empty()).map(|q| format!("\"{q}\""));
+    let key = message
+        .split(':')
+        .next()
+        .map(|k| k.rsplit('.').next().unwrap_or(k).split('[').next().unwrap_or(k).trim());
+    let find = |needle: &str| text.lines().position(|l| l.contains(needle)).map(|i| i + 1);
+    quoted.as_deref().and_then(find).or_else(|| {
+        key.filter(|k| !k.is_empty() && !k.contains(' '))
+            .and_then(|k| text.lines().position(|l| l.trim_start().starts_with(k)).map(|i| i + 1))
+    })
 }
 
 /// toml's errors span several lines (a source excerpt); keep them to one
