@@ -45,6 +45,18 @@ players = ["easy", "medium", "{}"]
     write_file(dir, &format!("{output}.toml"), &text)
 }
 
+/// Starts the slow tournament in a child arena (to be killed or interrupted).
+fn spawn_slow(file: &Path, stderr: Stdio) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["tournament", "run", file.to_str().unwrap()])
+        .env("BAD_PLAYER_MODE", "sleep")
+        .env("BAD_PLAYER_SLEEP_MS", "2")
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap()
+}
+
 fn run_to_end(file: &Path) -> std::process::Output {
     arena(
         &["tournament", "run", file.to_str().unwrap()],
@@ -64,14 +76,7 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_results() {
 
     // The same tournament, killed at a point that depends on the clock.
     let killed = slow_tournament(dir.path(), "killed");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["tournament", "run", killed.to_str().unwrap()])
-        .env("BAD_PLAYER_MODE", "sleep")
-        .env("BAD_PLAYER_SLEEP_MS", "2")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_slow(&killed, Stdio::null());
     let journal_path = dir.path().join("killed").join(journal::FILE_NAME);
     let want = 3 + (std::process::id() as usize % 20); // somewhere in the first two thirds
     let started = Instant::now();
@@ -217,14 +222,7 @@ fn grade_writes_a_report_per_student() {
 fn ctrl_c_stops_cleanly_and_the_run_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let file = slow_tournament(dir.path(), "interrupted");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["tournament", "run", file.to_str().unwrap()])
-        .env("BAD_PLAYER_MODE", "sleep")
-        .env("BAD_PLAYER_SLEEP_MS", "2")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_slow(&file, Stdio::piped());
     let journal_path = dir.path().join("interrupted").join(journal::FILE_NAME);
     let started = Instant::now();
     while std::fs::read_to_string(&journal_path).map(|t| t.lines().count()).unwrap_or(0) < 5 {

@@ -129,6 +129,31 @@ pub struct Row {
 }
 
 impl Row {
+    /// The row as table cells (terminal and Markdown): rank, `name`, games,
+    /// W, D, L, points, [score share,] defeated, Elo, failures, mean, max.
+    fn cells(&self, name: String, with_score: bool) -> Vec<String> {
+        let mut cells = vec![
+            self.rank.to_string(),
+            name,
+            self.games.to_string(),
+            self.wins.to_string(),
+            self.draws.to_string(),
+            self.losses.to_string(),
+            fmt_points(self.points),
+        ];
+        if with_score {
+            cells.push(if self.games > 0 { format!("{:.1}%", 100.0 * self.score) } else { "—".into() });
+        }
+        cells.extend([
+            self.opponents_defeated.to_string(),
+            format!("{} ± {}", fmt_elo(self.elo), fmt_error(self.elo_error)),
+            self.failures.compact(),
+            fmt_time(self.mean_turn_us, self.turns),
+            fmt_time(self.max_turn_us as f64, self.turns),
+        ]);
+        cells
+    }
+
     pub fn wdl(&self) -> Wdl {
         Wdl::new(self.wins, self.draws, self.losses)
     }
@@ -488,26 +513,7 @@ impl Standings {
                 .to_vec();
         // Left-aligned columns: the name and the failures.
         let left = [false, true, false, false, false, false, false, false, false, true, false, false];
-        let body: Vec<Vec<String>> = self
-            .rows
-            .iter()
-            .map(|r| {
-                vec![
-                    r.rank.to_string(),
-                    r.name.clone(),
-                    r.games.to_string(),
-                    r.wins.to_string(),
-                    r.draws.to_string(),
-                    r.losses.to_string(),
-                    fmt_points(r.points),
-                    r.opponents_defeated.to_string(),
-                    format!("{} ± {}", fmt_elo(r.elo), fmt_error(r.elo_error)),
-                    r.failures.compact(),
-                    fmt_time(r.mean_turn_us, r.turns),
-                    fmt_time(r.max_turn_us as f64, r.turns),
-                ]
-            })
-            .collect();
+        let body: Vec<Vec<String>> = self.rows.iter().map(|r| r.cells(r.name.clone(), false)).collect();
         let width = |k: usize| {
             std::iter::once(&header).chain(&body).map(|row| row[k].chars().count()).max().unwrap_or(0)
         };
@@ -558,27 +564,7 @@ impl Standings {
         ]
         .map(String::from);
         let right = [true, false, true, true, true, true, true, true, true, true, false, true, true];
-        let rows: Vec<Vec<String>> = self
-            .rows
-            .iter()
-            .map(|r| {
-                vec![
-                    r.rank.to_string(),
-                    md_cell(&r.name),
-                    r.games.to_string(),
-                    r.wins.to_string(),
-                    r.draws.to_string(),
-                    r.losses.to_string(),
-                    fmt_points(r.points),
-                    if r.games > 0 { format!("{:.1}%", 100.0 * r.score) } else { "—".into() },
-                    r.opponents_defeated.to_string(),
-                    format!("{} ± {}", fmt_elo(r.elo), fmt_error(r.elo_error)),
-                    r.failures.compact(),
-                    fmt_time(r.mean_turn_us, r.turns),
-                    fmt_time(r.max_turn_us as f64, r.turns),
-                ]
-            })
-            .collect();
+        let rows: Vec<Vec<String>> = self.rows.iter().map(|r| r.cells(md_cell(&r.name), true)).collect();
         out.push_str(&md_table(&header, &right, &rows));
         let _ =
             writeln!(out, "\n{} games. Elo: Bradley–Terry over all games, ± the 95% interval.", self.games);
