@@ -33,7 +33,7 @@ pub struct BenchConfig {
 /// Runs the measurements and returns the report (Markdown).
 pub fn run(config: &BenchConfig) -> Result<String, String> {
     let mut report = String::new();
-    let in_process = round_trips(&mut Level::Easy.new_agent_in_process(), config.requests);
+    let in_process = round_trips(&mut Level::Easy.new_trap_player(), config.requests);
     let mut isolated_agent =
         IsolatedPlayer::start(&Hosted::Builtin(Level::Easy), &config.limits, Duration::from_secs(10))
             .map_err(|f| f.to_string())?;

@@ -27,7 +27,7 @@ use crate::{
     agent::{TrapAgent, TurnActions},
     fault::Fault,
     players::Level,
-    protocol::{self, decode, encode, seat_number, Reply, Request, WireState},
+    protocol::{self, decode, encode, Reply, Request, WireState},
 };
 
 /// Limits every worker runs under.
@@ -211,11 +211,6 @@ impl Worker {
             return Err(self.died());
         }
         self.await_reply(deadline, what, budget)
-    }
-
-    /// The output the player printed (stdout and stderr), capped.
-    pub fn output(&self) -> &CappedOutput {
-        &self.output
     }
 
     /// Takes the output printed since the last call.
@@ -427,10 +422,6 @@ impl CappedOutput {
         self.kept.is_empty() && self.dropped == 0
     }
 
-    pub fn dropped(&self) -> u64 {
-        self.dropped
-    }
-
     /// The kept text, with a note of how much was dropped.
     pub fn text(&self) -> String {
         let mut text = String::from_utf8_lossy(&self.kept).into_owned();
@@ -478,7 +469,7 @@ impl TrapAgent for IsolatedPlayer {
     fn new_game(&mut self, info: TrapGameInfo, budget: Duration) -> Result<(), Fault> {
         let request = Request::NewGame {
             game: "trap".into(),
-            seat: seat_number(info.seat),
+            seat: info.seat.number(),
             size: info.size,
             turn_budget_us: info.turn_budget_us,
             seed: info.seed,
@@ -492,7 +483,7 @@ impl TrapAgent for IsolatedPlayer {
 
     fn turn(&mut self, request: TrapRequest, budget: Duration) -> Result<TurnActions, Fault> {
         let wire = Request::Turn {
-            seat: seat_number(request.seat),
+            seat: request.seat.number(),
             turn: request.turn,
             time_left_us: request.time_left_us,
             state: WireState::from(&request.state),

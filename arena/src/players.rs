@@ -36,11 +36,7 @@ impl Level {
     }
 
     /// This level as a Trap player in this process.
-    pub fn new_agent_in_process(self) -> TrapPlayerBox {
-        self.new_trap_player()
-    }
-
-    fn new_trap_player(self) -> TrapPlayerBox {
+    pub fn new_trap_player(self) -> TrapPlayerBox {
         match self {
             Level::Easy => trap_player_box(Easy::default()),
             Level::Medium => trap_player_box(Medium::default()),

@@ -119,10 +119,6 @@ pub fn cell_pos([row, col]: WireCell) -> Option<Pos> {
     Some(Pos::new(u8::try_from(row).ok()?, u8::try_from(col).ok()?))
 }
 
-pub fn seat_number(seat: Seat) -> u8 {
-    seat.number()
-}
-
 pub fn seat_from_number(n: u8) -> Option<Seat> {
     match n {
         1 => Some(Seat::One),
