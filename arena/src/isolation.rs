@@ -1,6 +1,6 @@
 //! Isolated players: each player instance runs in its own worker process
-//! (the `arena-worker` program) that loads exactly one library and answers
-//! the protocol (`protocol.rs`) on pipes.
+//! (the arena binary itself, run as `arena __worker`) that loads exactly one
+//! library and answers the protocol (`protocol.rs`) on pipes.
 //!
 //! The host side here is single-threaded: while it waits for a reply it
 //! polls the reply pipe and the worker's output pipe together, so a player
@@ -47,7 +47,7 @@ pub struct WorkerLimits {
     pub output_cap: usize,
     /// Output a player may print in one game before it is stopped.
     pub output_limit: u64,
-    /// The worker program.
+    /// The program run as a worker (the arena binary).
     pub program: PathBuf,
 }
 
@@ -66,19 +66,22 @@ impl WorkerLimits {
     }
 }
 
-/// Where the `arena-worker` program is: `$ARENA_WORKER`, else beside the
-/// running executable (or one folder up, for test binaries in `deps/`).
+/// The program that runs workers: the arena binary itself (`arena
+/// __worker ...`). `$ARENA_BIN` overrides; from a test binary (not `arena`)
+/// it is found beside it or one folder up (`target/debug/deps/..`).
 pub fn worker_program() -> Result<PathBuf, String> {
-    if let Some(path) = std::env::var_os("ARENA_WORKER") {
+    if let Some(path) = std::env::var_os("ARENA_BIN") {
         return Ok(PathBuf::from(path));
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot locate the arena executable: {e}"))?;
-    let candidates: Vec<PathBuf> =
-        exe.ancestors().skip(1).take(2).map(|dir| dir.join("arena-worker")).collect();
+    if exe.file_name().is_some_and(|name| name == "arena") {
+        return Ok(exe);
+    }
+    let candidates: Vec<PathBuf> = exe.ancestors().skip(1).take(2).map(|dir| dir.join("arena")).collect();
     candidates.iter().find(|p| p.is_file()).cloned().ok_or_else(|| {
         let looked: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
         format!(
-            "cannot find the arena-worker program (looked at {}): build it with `cargo build -p arena`, or set ARENA_WORKER",
+            "cannot find the arena program to run workers (looked at {}): build it with `cargo build -p arena`, or set ARENA_BIN",
             looked.join(", ")
         )
     })
@@ -123,6 +126,7 @@ impl Worker {
     /// Starts a worker for `hosted` and waits (up to `startup`) for its hello.
     pub fn spawn(hosted: &Hosted, limits: &WorkerLimits, startup: Duration) -> Result<Worker, Fault> {
         let mut command = Command::new(&limits.program);
+        command.arg(crate::worker::WORKER_ARG);
         match hosted {
             Hosted::Library(path) => command.arg(path),
             Hosted::Builtin(level) => command.arg("--builtin").arg(level.name()),
@@ -292,12 +296,15 @@ impl Worker {
     /// The worker's reply pipe closed: it died, or hung up on us. Reaps it
     /// and says how.
     fn died(&mut self) -> Fault {
-        if let Ok(None) = self.child.try_wait() {
-            // Give a dying process a moment to be gone before deciding it hung up.
-            std::thread::sleep(Duration::from_millis(5));
-            if let Ok(None) = self.child.try_wait() {
+        // A dying process closes its pipes before it can be reaped (freeing a
+        // large address space takes a while): give it time to finish dying
+        // before deciding that it hung up on us.
+        let until = Instant::now() + Duration::from_millis(200);
+        while let Ok(None) = self.child.try_wait() {
+            if Instant::now() >= until {
                 return self.fail(Fault::Protocol("it closed its reply pipe without answering".into()));
             }
+            std::thread::sleep(Duration::from_millis(1));
         }
         // Collect its last words (an abort message, an allocation failure).
         let until = Instant::now() + Duration::from_millis(50);

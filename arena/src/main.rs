@@ -228,6 +228,11 @@ impl Limits {
 }
 
 fn main() -> ExitCode {
+    // A worker process: answer the protocol, nothing else (no CLI, no logs).
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some(arena::worker::WORKER_ARG) {
+        return arena::worker::main(&args[2..]);
+    }
     let cli = Cli::parse();
     init_logs(cli.verbose);
     match run(cli) {

@@ -1,5 +1,6 @@
-//! The inside of a worker process (the `arena-worker` program): loads one
-//! player and serves the protocol until told to quit or its input closes.
+//! The inside of a worker process (the arena binary run as `arena __worker`):
+//! loads one player and serves the protocol until told to quit or its input
+//! closes.
 //!
 //! The protocol runs on private copies of the descriptors the arena gave
 //! as stdin and stdout. Descriptor 1 is then pointed at the output pipe
@@ -24,19 +25,23 @@ use crate::{
     protocol::{self, read_frame, seat_from_number, write_frame, Reply, Request},
 };
 
-pub fn main() -> ExitCode {
+/// The first argument that makes the arena binary a worker.
+pub const WORKER_ARG: &str = "__worker";
+
+/// Runs the worker; `args` follow `__worker`: a library path, or
+/// `--builtin LEVEL`.
+pub fn main(args: &[String]) -> ExitCode {
     let (input, output) = match private_protocol_descriptors() {
         Ok(pair) => pair,
         Err(e) => {
-            eprintln!("arena-worker: cannot set up its descriptors: {e}");
+            eprintln!("arena worker: cannot set up its descriptors: {e}");
             return ExitCode::from(3);
         }
     };
     let mut server = Server { output, buf: Vec::with_capacity(512), instance: None };
-    let args: Vec<String> = std::env::args().skip(1).collect();
     // Load the library and make the player before saying hello, so that a
     // player that cannot start is reported as such, not as a failed game.
-    let loaded = load(&args).and_then(|player| Ok((player.new_trap_player()?, player)));
+    let loaded = load(args).and_then(|player| Ok((player.new_trap_player()?, player)));
     let player = match loaded {
         Ok((instance, player)) => {
             server.instance = Some(instance);
@@ -50,7 +55,7 @@ pub fn main() -> ExitCode {
     match server.serve(&player, &mut BufReader::new(PollingReader(input))) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("arena-worker: {e}");
+            eprintln!("arena worker: {e}");
             ExitCode::from(4)
         }
     }
@@ -64,7 +69,7 @@ fn load(args: &[String]) -> Result<Player, String> {
             .map(Player::Builtin)
             .ok_or_else(|| format!("no built-in player '{level}'")),
         [path] => PlayerLibrary::load(path.as_ref()).map(Player::Library).map_err(|e| e.to_string()),
-        _ => Err("usage: arena-worker LIBRARY | arena-worker --builtin LEVEL".to_string()),
+        _ => Err(format!("usage: arena {WORKER_ARG} LIBRARY | arena {WORKER_ARG} --builtin LEVEL")),
     }
 }
 

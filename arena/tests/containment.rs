@@ -69,15 +69,16 @@ fn play_bad(mode: &str, extra_env: &[(&str, &str)]) -> MatchResult {
     play_bad_with(mode, extra_env, settings())
 }
 
-/// One test at a time: the mode travels in the environment, and descriptor
-/// counts must not see another test's workers.
+/// One test at a time, for the whole test: the mode travels in the
+/// environment, and descriptor counts must not see another test's files or
+/// workers.
 fn exclusive() -> std::sync::MutexGuard<'static, ()> {
     ENV.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Callers hold `exclusive()`.
 fn play_bad_with(mode: &str, extra_env: &[(&str, &str)], settings: TrapSettings) -> MatchResult {
     let path = library("bad-player");
-    let _turn = exclusive();
     std::env::set_var("BAD_PLAYER_MODE", mode);
     for (key, value) in extra_env {
         std::env::set_var(key, value);
@@ -124,6 +125,7 @@ fn assert_both_with(mode: &str, kind: FaultKind, reason: impl Fn(&str) -> bool, 
 
 #[test]
 fn a_panic_is_reported_with_its_message() {
+    let _turn = exclusive();
     assert_both("panic", FaultKind::Panicked, |r| {
         r.starts_with("panicked: bad-player panics on purpose at ")
     });
@@ -131,6 +133,7 @@ fn a_panic_is_reported_with_its_message() {
 
 #[test]
 fn a_segfault_is_a_crash() {
+    let _turn = exclusive();
     assert_both("segfault", FaultKind::Crashed, |r| {
         r == "crashed: killed by signal 11 (SIGSEGV, a segmentation fault)"
     });
@@ -138,16 +141,19 @@ fn a_segfault_is_a_crash() {
 
 #[test]
 fn an_abort_is_a_crash() {
+    let _turn = exclusive();
     assert_both("abort", FaultKind::Crashed, |r| r == "crashed: killed by signal 6 (SIGABRT, an abort)");
 }
 
 #[test]
 fn exiting_is_a_crash() {
+    let _turn = exclusive();
     assert_both("exit", FaultKind::Crashed, |r| r == "crashed: exited with status 0");
 }
 
 #[test]
 fn an_endless_loop_is_killed_at_the_deadline() {
+    let _turn = exclusive();
     assert_both("loop", FaultKind::Timeout, |r| {
         r.starts_with("timeout: ") && r.ends_with("> 0.30 s, no answer: killed")
     });
@@ -155,11 +161,13 @@ fn an_endless_loop_is_killed_at_the_deadline() {
 
 #[test]
 fn sleeping_forever_is_killed_at_the_deadline() {
+    let _turn = exclusive();
     assert_both("sleep-forever", FaultKind::Timeout, |r| r.ends_with("no answer: killed"));
 }
 
 #[test]
 fn endless_allocation_hits_the_memory_cap() {
+    let _turn = exclusive();
     // A generous budget: touching 256 MiB takes a while on a busy machine.
     let reason = |r: &str| r.contains("SIGABRT") && r.ends_with("out of memory (cap 256 MiB)");
     assert_both_with("alloc", FaultKind::Crashed, reason, settings_with_budget(Duration::from_secs(10)));
@@ -167,16 +175,19 @@ fn endless_allocation_hits_the_memory_cap() {
 
 #[test]
 fn flooding_the_output_is_stopped() {
+    let _turn = exclusive();
     assert_both("flood", FaultKind::Output, |r| r == "output flood: printed more than 1024 KiB in one game");
 }
 
 #[test]
 fn garbage_on_the_protocol_descriptors_is_a_protocol_fault() {
+    let _turn = exclusive();
     assert_both("garbage", FaultKind::Protocol, |r| r.starts_with("garbage reply: "));
 }
 
 #[test]
 fn hanging_up_without_answering_loses() {
+    let _turn = exclusive();
     let result = play_bad("hangup", &[]);
     for fault in faults(&result) {
         assert!(matches!(fault.kind(), FaultKind::Protocol | FaultKind::Crashed), "{fault}");
@@ -185,6 +196,7 @@ fn hanging_up_without_answering_loses() {
 
 #[test]
 fn printing_a_little_is_fine_and_does_not_break_the_protocol() {
+    let _turn = exclusive();
     let result = play_bad("chatty", &[]);
     assert!(result.games.iter().all(|g| g.fault().is_none()), "chatty output must not count as a fault");
     assert!(result.games.iter().all(|g| !g.record.turns.is_empty()));
@@ -192,6 +204,7 @@ fn printing_a_little_is_fine_and_does_not_break_the_protocol() {
 
 #[test]
 fn forked_children_die_with_the_worker() {
+    let _turn = exclusive();
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("pids");
     let result = play_bad("fork", &[("BAD_PLAYER_PIDFILE", pidfile.to_str().unwrap())]);
@@ -209,6 +222,7 @@ fn forked_children_die_with_the_worker() {
 
 #[test]
 fn a_player_that_ignores_its_deadline_is_killed_within_budget_grace_and_100ms() {
+    let _turn = exclusive();
     let settings = settings();
     let result = play_bad("sleep-forever", &[]);
     for fault in faults(&result) {
@@ -222,6 +236,7 @@ fn a_player_that_ignores_its_deadline_is_killed_within_budget_grace_and_100ms() 
 
 #[test]
 fn a_whole_game_against_a_hanging_player_takes_about_its_budget() {
+    let _turn = exclusive();
     let _ = library("bad-player");
     let started = Instant::now();
     play_bad("loop", &[]);
@@ -230,14 +245,15 @@ fn a_whole_game_against_a_hanging_player_takes_about_its_budget() {
     assert!(started.elapsed() < 2 * per_game + Duration::from_secs(2), "{:?}", started.elapsed());
 }
 
+/// Callers hold `exclusive()`.
 fn load_isolated(path: &std::path::Path) -> Result<Player, LoadError> {
-    let _turn = exclusive();
     let hosting = Hosting::isolated(limits());
     Player::load(&PlayerSpec::Library(path.to_path_buf()), &hosting, Duration::from_secs(5))
 }
 
 #[test]
 fn a_library_that_fails_to_load_is_a_clear_error() {
+    let _turn = exclusive();
     let not_a_player = load_isolated(&library("not-a-player")).err().expect("must not load").to_string();
     assert!(
         not_a_player.contains("not an arena player") && not_a_player.contains("export_player!"),
@@ -252,9 +268,9 @@ fn a_library_that_fails_to_load_is_a_clear_error() {
 
 #[test]
 fn a_player_that_cannot_be_made_is_a_clear_error() {
+    let _turn = exclusive();
     let path = library("bad-player");
     let error = {
-        let _turn = exclusive();
         std::env::set_var("BAD_PLAYER_MODE", "panic-new");
         let hosting = Hosting::isolated(limits());
         let loaded = Player::load(&PlayerSpec::Library(path), &hosting, Duration::from_secs(5));
