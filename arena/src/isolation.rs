@@ -331,8 +331,9 @@ impl Worker {
     /// SIGKILL to the worker's whole process group: it and anything it forked.
     fn kill(&mut self) {
         let group = self.child.id() as libc::pid_t;
-        // SAFETY: plain syscall; the group id is the worker's own pid
-        // (process_group(0)), which we have not reaped yet.
+        // SAFETY: plain syscall. The group id is the worker's pid
+        // (process_group(0)); a group outlives its leader while members
+        // remain, so after reaping this still reaches forked stragglers.
         unsafe {
             libc::kill(-group, libc::SIGKILL);
         }
@@ -341,15 +342,10 @@ impl Worker {
 
 impl Drop for Worker {
     fn drop(&mut self) {
+        // The whole group: a dead worker's forked children die too.
+        self.kill();
         if self.dead.is_none() {
-            self.kill();
             let _ = self.child.wait();
-        } else {
-            // Already reaped; stragglers in its group (forked children) die too.
-            // SAFETY: as in `kill`.
-            unsafe {
-                libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
-            }
         }
     }
 }

@@ -88,10 +88,8 @@ pub fn report(name: &str, replay: &str, runs: &[LevelRun], seed: u64) -> String 
     }
     for run in runs {
         let t = &run.result.tallies[0];
-        let failures: Vec<String> =
-            t.failures.iter().filter(|(_, n)| **n > 0).map(|(k, n)| format!("{n} {k}")).collect();
-        if !failures.is_empty() {
-            let _ = writeln!(text, "\nfailures against {}: {}", run.level.name(), failures.join(", "));
+        if let Some(failures) = t.failure_summary() {
+            let _ = writeln!(text, "\nfailures against {}: {failures}", run.level.name());
         }
     }
     text

@@ -59,7 +59,7 @@ pub struct Tally {
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
-    /// Losses by failure kind (timeout, illegal, panicked, crashed, protocol, unavailable).
+    /// Losses by failure kind (every `FaultKind`, zeros included).
     pub failures: BTreeMap<&'static str, u32>,
     #[serde(skip)]
     pub turns: u32,
@@ -73,6 +73,13 @@ impl Tally {
     fn new(name: &str) -> Tally {
         let failures = FaultKind::ALL.iter().map(|k| (k.name(), 0)).collect();
         Tally { name: name.to_string(), failures, ..Tally::default() }
+    }
+
+    /// The failures that happened, as "2 timeout, 1 crashed"; None if none did.
+    pub fn failure_summary(&self) -> Option<String> {
+        let found: Vec<String> =
+            self.failures.iter().filter(|(_, n)| **n > 0).map(|(k, n)| format!("{n} {k}")).collect();
+        (!found.is_empty()).then(|| found.join(", "))
     }
 
     pub fn mean_turn_time(&self) -> Duration {

@@ -71,13 +71,7 @@ pub fn summary(result: &MatchResult) -> String {
 }
 
 fn failures(t: &Tally) -> String {
-    let found: Vec<String> =
-        t.failures.iter().filter(|(_, n)| **n > 0).map(|(k, n)| format!("{n} {k}")).collect();
-    if found.is_empty() {
-        "no failures".to_string()
-    } else {
-        format!("failures: {}", found.join(", "))
-    }
+    t.failure_summary().map_or_else(|| "no failures".to_string(), |found| format!("failures: {found}"))
 }
 
 #[derive(Serialize)]

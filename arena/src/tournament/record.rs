@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{matches::MatchGame, referee::trap::TrapGame};
+use crate::referee::trap::TrapGame;
 
 /// One finished game. Player ids index the tournament's player list.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -60,11 +60,6 @@ impl GameResult {
                 SeatClock { turns, total_us: total.as_micros() as u64, max_us: max.as_micros() as u64 }
             }),
         }
-    }
-
-    /// From a match game (players 0 and 1).
-    pub fn from_match(game: &MatchGame) -> GameResult {
-        GameResult::new(game.index as usize, game.seats, &game.record)
     }
 
     /// Player `id`'s score in this game: 1 win, 0.5 draw, 0 loss.
