@@ -34,6 +34,8 @@
 
 pub mod abi;
 mod game;
+pub mod hexapawn;
+pub mod intuitive;
 pub mod trap;
 
 pub use game::{GameOver, Outcome, Seat};
