@@ -6,4 +6,7 @@
 //! Given the same seed and the same player actions, a referee produces the
 //! same game, bit for bit.
 
+mod calls;
+pub mod hexapawn;
+pub mod intuitive;
 pub mod trap;

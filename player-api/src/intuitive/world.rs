@@ -38,7 +38,10 @@ pub enum WorldError {
     Size(u8),
     OffBoard(Cell),
     /// The board needs exactly `size` distinct pits.
-    PitCount { wanted: u8, got: u8 },
+    PitCount {
+        wanted: u8,
+        got: u8,
+    },
     /// Two of the pits, the gold and the monster share this cell.
     Overlap(Cell),
     /// The start cell must hold no pit, gold or monster.
@@ -52,7 +55,9 @@ impl fmt::Display for WorldError {
                 write!(f, "board size {size} is not supported: use {MIN_SIZE} to {MAX_SIZE}")
             }
             WorldError::OffBoard(cell) => write!(f, "cell {cell} is off the board"),
-            WorldError::PitCount { wanted, got } => write!(f, "{got} distinct pits, the board needs {wanted}"),
+            WorldError::PitCount { wanted, got } => {
+                write!(f, "{got} distinct pits, the board needs {wanted}")
+            }
             WorldError::Overlap(cell) => write!(f, "cell {cell} holds two things"),
             WorldError::UnsafeStart(cell) => write!(f, "the start cell {cell} is not safe"),
         }
@@ -79,7 +84,8 @@ impl IntuitiveWorld {
         }
         let pits: CellSet = cells[..size as usize].iter().copied().collect();
         let (gold, monster) = (cells[size as usize], cells[size as usize + 1]);
-        let safe = CellSet::board(size).minus(pits).minus(CellSet::single(gold)).minus(CellSet::single(monster));
+        let safe =
+            CellSet::board(size).minus(pits).minus(CellSet::single(gold)).minus(CellSet::single(monster));
         let start = safe.nth_index(rng.random_range(0..safe.len())).expect("the board has safe cells");
         IntuitiveWorld { size, gold, monster, start, pits }
     }

@@ -4,4 +4,6 @@
 //! `players/hard` export these through the ABI; the arena also links them
 //! directly to run them in-process as built-in bots.
 
+pub mod hexapawn;
+pub mod intuitive;
 pub mod trap;

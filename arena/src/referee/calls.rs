@@ -1,0 +1,37 @@
+//! Calls into a player in the arena's process, shared by the referees of
+//! the games that do not go through the ABI yet: a panic becomes a fault,
+//! an answer over budget a timeout.
+
+use std::{
+    panic::{catch_unwind, AssertUnwindSafe},
+    time::{Duration, Instant},
+};
+
+use crate::fault::Fault;
+
+/// Runs `call`, turning a panic into the fault that loses the game.
+pub(crate) fn caught<T>(call: impl FnOnce() -> T) -> Result<T, Fault> {
+    catch_unwind(AssertUnwindSafe(call)).map_err(|payload| {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic with no message".to_string());
+        Fault::Panicked(message)
+    })
+}
+
+/// Runs one player call and turns an answer over `budget` into a timeout.
+pub(crate) fn timed<T>(
+    budget: Duration,
+    what: &'static str,
+    call: impl FnOnce() -> Result<T, Fault>,
+) -> Result<T, Fault> {
+    let started = Instant::now();
+    let answer = call()?;
+    let used = started.elapsed();
+    if used > budget {
+        return Err(Fault::Timeout { what, used, budget, killed: false });
+    }
+    Ok(answer)
+}

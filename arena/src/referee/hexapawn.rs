@@ -1,0 +1,234 @@
+//! The Hexapawn referee: one game between two seats, validated, timed,
+//! recorded. Hexapawn has no chance events; the seed only gives each
+//! player its own seed.
+
+use std::{
+    fmt,
+    time::{Duration, Instant},
+};
+
+use player_api::{
+    hexapawn::{
+        HexMove, HexWin, HexapawnAction, HexapawnBoard, HexapawnGameInfo, HexapawnPlayer, HexapawnRequest,
+        IllegalHexMove,
+    },
+    GameOver, Outcome, Seat,
+};
+
+use super::calls::{caught, timed};
+use crate::{fault::Fault, seeds};
+
+/// The settings of a Hexapawn game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HexapawnSettings {
+    /// The budget for one move.
+    pub turn_budget: Duration,
+    /// The budget for `new_game` (a player's start-up).
+    pub startup_budget: Duration,
+}
+
+impl Default for HexapawnSettings {
+    fn default() -> Self {
+        HexapawnSettings { turn_budget: Duration::from_secs(5), startup_budget: Duration::from_secs(10) }
+    }
+}
+
+/// One ply as it was played.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ply {
+    pub seat: Seat,
+    pub mv: HexMove,
+    /// Wall-clock time the player used.
+    pub time: Duration,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HexapawnEnding {
+    /// Won on the board.
+    Won {
+        winner: Seat,
+        how: HexWin,
+    },
+    Resigned {
+        loser: Seat,
+    },
+    /// An illegal move loses at once.
+    Illegal {
+        loser: Seat,
+        mv: HexMove,
+        why: IllegalHexMove,
+    },
+    /// The player failed (timeout, panic, ...).
+    Fault {
+        loser: Seat,
+        fault: Fault,
+    },
+}
+
+impl HexapawnEnding {
+    pub fn winner(&self) -> Seat {
+        match self {
+            HexapawnEnding::Won { winner, .. } => *winner,
+            HexapawnEnding::Resigned { loser }
+            | HexapawnEnding::Illegal { loser, .. }
+            | HexapawnEnding::Fault { loser, .. } => loser.other(),
+        }
+    }
+}
+
+impl fmt::Display for HexapawnEnding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HexapawnEnding::Won { how, .. } => write!(f, "{how}"),
+            HexapawnEnding::Resigned { .. } => write!(f, "resigned"),
+            HexapawnEnding::Illegal { mv, why, .. } => write!(f, "illegal move {mv}: {why}"),
+            HexapawnEnding::Fault { fault, .. } => write!(f, "{fault}"),
+        }
+    }
+}
+
+/// A finished game: enough to replay it exactly.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HexapawnRecord {
+    pub seed: u64,
+    pub settings: HexapawnSettings,
+    pub start: HexapawnBoard,
+    pub plies: Vec<Ply>,
+    pub ending: HexapawnEnding,
+}
+
+impl HexapawnRecord {
+    pub fn winner(&self) -> Seat {
+        self.ending.winner()
+    }
+
+    /// The positions the players were shown, one per request, in order.
+    pub fn boards(&self) -> Vec<HexapawnBoard> {
+        let mut boards = vec![self.start];
+        for ply in &self.plies {
+            boards.push(boards.last().expect("starts with the start").play(ply.mv));
+        }
+        boards.truncate(self.plies.len() + usize::from(self.ending.is_request_answer()));
+        boards
+    }
+}
+
+impl HexapawnEnding {
+    /// Whether the game ended on an answer (resign, illegal, fault) to a
+    /// request whose position is not followed by a played ply.
+    fn is_request_answer(&self) -> bool {
+        !matches!(self, HexapawnEnding::Won { .. })
+    }
+}
+
+/// The seeds of the two players' own generators in a game seeded `seed`.
+pub fn player_seeds(seed: u64) -> [u64; 2] {
+    [seeds::derive(seed, u64::MAX), seeds::derive(seed, u64::MAX - 1)]
+}
+
+/// A Hexapawn player as the referee drives it. Every call the referee makes
+/// goes through here, so a player hosted elsewhere (a worker) only needs
+/// another implementation.
+pub trait HexapawnAgent {
+    fn new_game(&mut self, info: HexapawnGameInfo, budget: Duration) -> Result<(), Fault>;
+    fn get_move(&mut self, request: HexapawnRequest, budget: Duration) -> Result<HexapawnAction, Fault>;
+    /// Failures here do not change the result.
+    fn game_over(&mut self, result: GameOver);
+}
+
+/// A player in the arena's process; a panic becomes `Fault::Panicked`.
+pub struct InProcess<'a>(pub &'a mut dyn HexapawnPlayer);
+
+impl HexapawnAgent for InProcess<'_> {
+    fn new_game(&mut self, info: HexapawnGameInfo, _budget: Duration) -> Result<(), Fault> {
+        caught(|| self.0.new_game(&info))
+    }
+
+    fn get_move(&mut self, request: HexapawnRequest, _budget: Duration) -> Result<HexapawnAction, Fault> {
+        caught(|| self.0.get_move(&request))
+    }
+
+    fn game_over(&mut self, result: GameOver) {
+        let _ = caught(|| self.0.game_over(&result));
+    }
+}
+
+/// Plays one game with both players in the arena's process. `players[0]`
+/// is White (seat 1, moves first).
+pub fn play(
+    settings: &HexapawnSettings,
+    seed: u64,
+    [white, black]: [&mut dyn HexapawnPlayer; 2],
+) -> HexapawnRecord {
+    play_agents(settings, seed, [&mut InProcess(white), &mut InProcess(black)])
+}
+
+/// Plays one game from the start position. `agents[0]` is White. Both are
+/// told the result at the end.
+pub fn play_agents(
+    settings: &HexapawnSettings,
+    seed: u64,
+    mut agents: [&mut dyn HexapawnAgent; 2],
+) -> HexapawnRecord {
+    let start = HexapawnBoard::start();
+    let mut plies = Vec::new();
+    let ending = run(settings, seed, start, &mut plies, &mut agents);
+    let record = HexapawnRecord { seed, settings: *settings, start, plies, ending };
+    for seat in Seat::BOTH {
+        let outcome = if record.winner() == seat { Outcome::Win } else { Outcome::Loss };
+        let told =
+            GameOver { outcome, turns: record.plies.len() as u32, reason: record.ending.to_string().into() };
+        agents[seat.index()].game_over(told);
+    }
+    record
+}
+
+fn run(
+    settings: &HexapawnSettings,
+    seed: u64,
+    mut board: HexapawnBoard,
+    plies: &mut Vec<Ply>,
+    agents: &mut [&mut dyn HexapawnAgent; 2],
+) -> HexapawnEnding {
+    let own_seeds = player_seeds(seed);
+    for seat in Seat::BOTH {
+        let info = HexapawnGameInfo {
+            seat,
+            turn_budget_us: settings.turn_budget.as_micros() as u64,
+            seed: own_seeds[seat.index()],
+        };
+        let agent = &mut agents[seat.index()];
+        if let Err(fault) =
+            timed(settings.startup_budget, "new_game", || agent.new_game(info, settings.startup_budget))
+        {
+            return HexapawnEnding::Fault { loser: seat, fault };
+        }
+    }
+    loop {
+        if let Some((winner, how)) = board.decided() {
+            return HexapawnEnding::Won { winner, how };
+        }
+        let seat = board.to_move();
+        let request = HexapawnRequest {
+            board,
+            seat,
+            ply: plies.len() as u32,
+            time_left_us: settings.turn_budget.as_micros() as u64,
+        };
+        let agent = &mut agents[seat.index()];
+        let started = Instant::now();
+        let reply = timed(settings.turn_budget, "turn", || agent.get_move(request, settings.turn_budget));
+        let time = started.elapsed();
+        let mv = match reply {
+            Ok(HexapawnAction::Move(mv)) => mv,
+            Ok(HexapawnAction::Resign) => return HexapawnEnding::Resigned { loser: seat },
+            Err(fault) => return HexapawnEnding::Fault { loser: seat, fault },
+        };
+        if let Err(why) = board.check_move(mv) {
+            return HexapawnEnding::Illegal { loser: seat, mv, why };
+        }
+        board = board.play(mv);
+        plies.push(Ply { seat, mv, time });
+    }
+}
