@@ -29,6 +29,9 @@ pub const MAX_EXACT_CELLS: u8 = 16;
 #[derive(Default)]
 pub struct Expert {
     values: HashMap<u128, f64>,
+    /// The cell chosen in each view met in play (not up to symmetry: the
+    /// cell must be the view's own).
+    choices: HashMap<u128, u8>,
     /// The cell permutations of the board's 8 symmetries, for the cached size.
     symmetries: Vec<[u8; 16]>,
     size: u8,
@@ -38,8 +41,6 @@ pub struct Expert {
 struct Choice {
     cell: u8,
     value: f64,
-    /// Opening it cannot end the game.
-    free: bool,
 }
 
 impl Expert {
@@ -89,7 +90,7 @@ impl Expert {
             }
             // Strictly better only: equal values keep the first cell.
             if best.as_ref().is_none_or(|b| value > b.value + 1e-12) {
-                best = Some(Choice { cell: c, value, free: free.is_some() });
+                best = Some(Choice { cell: c, value });
             }
         }
         best
@@ -100,6 +101,7 @@ impl Expert {
             return;
         }
         self.values.clear();
+        self.choices.clear();
         self.size = size;
         let n = size as usize;
         let at = |r: usize, c: usize| (r * n + c) as u8;
@@ -130,17 +132,16 @@ impl Expert {
 
     /// The state's key: the smallest packing over the board's symmetries.
     fn key(&self, view: &IntuitiveView) -> u128 {
-        let sets = [view.open(), view.breeze(), view.smell(), view.glitter()];
-        self.symmetries
-            .iter()
-            .map(|perm| {
-                let moved = |set: CellSet| set.fold(0u128, |acc, i| acc | 1 << perm[i as usize]);
-                let gold = view.gold().map_or(0xff, |g| perm[g as usize] as u128);
-                sets.iter().enumerate().fold(gold << 64, |acc, (k, &s)| acc | moved(s) << (16 * k))
-            })
-            .min()
-            .expect("eight symmetries")
+        self.symmetries.iter().map(|perm| pack(view, perm)).min().expect("eight symmetries")
     }
+}
+
+/// A view as one number, its cells renumbered by `perm`.
+fn pack(view: &IntuitiveView, perm: &[u8; 16]) -> u128 {
+    let sets = [view.open(), view.breeze(), view.smell(), view.glitter()];
+    let moved = |set: CellSet| set.fold(0u128, |acc, i| acc | 1 << perm[i as usize]);
+    let gold = view.gold().map_or(0xff, |g| perm[g as usize] as u128);
+    sets.iter().enumerate().fold(gold << 64, |acc, (k, &s)| acc | moved(s) << (16 * k))
 }
 
 impl IntuitivePlayer for Expert {
@@ -152,8 +153,15 @@ impl IntuitivePlayer for Expert {
             return Hard.reveal(req);
         }
         self.prepare(view.size());
-        let best = self.best(view).expect("the arena only asks while a cell is closed");
-        let _ = best.free;
-        Cell::from_index(best.cell, view.size())
+        let raw = pack(view, &self.symmetries[0]);
+        let cell = match self.choices.get(&raw) {
+            Some(&cell) => cell,
+            None => {
+                let cell = self.best(view).expect("the arena only asks while a cell is closed").cell;
+                self.choices.insert(raw, cell);
+                cell
+            }
+        };
+        Cell::from_index(cell, view.size())
     }
 }
