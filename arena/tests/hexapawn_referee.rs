@@ -151,7 +151,7 @@ fn same_seed_same_players_same_game() {
 #[test]
 fn the_levels_rank_as_they_should() {
     let games = 200;
-    let mut black_wins = |white: &mut dyn HexapawnPlayer, black: &mut dyn HexapawnPlayer| {
+    let black_wins = |white: &mut dyn HexapawnPlayer, black: &mut dyn HexapawnPlayer| {
         (0..games).filter(|&s| play(white, black, s).winner() == Seat::Two).count()
     };
     assert_eq!(black_wins(&mut Easy::default(), &mut Hard::default()), games as usize);

@@ -7,9 +7,12 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use reference_bots::intuitive::posterior;
 
+/// Worlds in total, then per cell: pit, monster, gold, hint codes.
+type Counts = (u64, Vec<u64>, Vec<u64>, Vec<u64>, Vec<[u64; 8]>);
+
 /// Every world of a 4x4 board with `view`'s start cell, counted per cell
 /// the way `Posterior` counts: (total, pit, monster, gold, hint codes).
-fn brute_force(view: &IntuitiveView, start: Cell) -> (u64, Vec<u64>, Vec<u64>, Vec<u64>, Vec<[u64; 8]>) {
+fn brute_force(view: &IntuitiveView, start: Cell) -> Counts {
     let size = view.size();
     let n = size * size;
     let (mut total, mut pit, mut monster, mut gold, mut hint) =

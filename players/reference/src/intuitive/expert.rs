@@ -37,6 +37,9 @@ pub struct Expert {
     size: u8,
 }
 
+/// Where a symmetry sends (row, col) on a board of side n.
+type CellMap = fn(usize, usize, usize) -> (usize, usize);
+
 /// One move's worth: the expected score still to come if `cell` is opened.
 struct Choice {
     cell: u8,
@@ -105,7 +108,7 @@ impl Expert {
         self.size = size;
         let n = size as usize;
         let at = |r: usize, c: usize| (r * n + c) as u8;
-        let maps: [fn(usize, usize, usize) -> (usize, usize); 8] = [
+        let maps: [CellMap; 8] = [
             |r, c, _| (r, c),
             |r, c, n| (c, n - 1 - r),
             |r, c, n| (n - 1 - r, n - 1 - c),
