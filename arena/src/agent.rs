@@ -1,12 +1,17 @@
 //! A seat's player as the referee drives it, wherever it runs: in the
-//! arena's process (`TrapPlayerBox`) or in a worker process
-//! (`isolation::IsolatedPlayer`). One call per turn: the move and the throw
+//! arena's process (`TrapPlayerBox` and the other games' boxes) or in a
+//! worker process (`isolation::IsolatedPlayer`). One call per turn: the move and the throw
 //! come back together, and the referee validates both.
 
 use std::time::{Duration, Instant};
 
 use player_api::{
-    abi::{FfiTrapPlayer, TrapPlayerBox},
+    abi::{
+        FfiHexapawnPlayer, FfiIntuitivePlayer, FfiTrapPlayer, HexapawnPlayerBox, IntuitivePlayerBox,
+        PlayerError, TrapPlayerBox,
+    },
+    hexapawn::{HexapawnAction, HexapawnGameInfo, HexapawnRequest},
+    intuitive::{Cell, IntuitiveGameInfo, IntuitiveGameOver, IntuitiveRequest},
     trap::{TrapGameInfo, TrapRequest},
     GameOver,
 };
@@ -14,6 +19,7 @@ use player_api::{
 use crate::{
     fault::Fault,
     protocol::{wire_cell, WireCell},
+    referee::{hexapawn::HexapawnAgent, intuitive::IntuitiveAgent},
 };
 
 /// What a player answered for one turn. Cells as the player named them.
@@ -61,7 +67,7 @@ pub fn play_turn(player: &mut TrapPlayerBox, request: TrapRequest) -> Result<Tur
 /// never returns cannot be stopped here; isolated players can be.
 impl TrapAgent for TrapPlayerBox {
     fn new_game(&mut self, info: TrapGameInfo, _budget: Duration) -> Result<(), Fault> {
-        FfiTrapPlayer::new_game(self, info).into_result().map_err(|panic| Fault::Panicked(panic.into()))
+        FfiTrapPlayer::new_game(self, info).into_result().map_err(panicked)
     }
 
     fn turn(&mut self, request: TrapRequest, _budget: Duration) -> Result<TurnActions, Fault> {
@@ -73,4 +79,42 @@ impl TrapAgent for TrapPlayerBox {
             tracing::warn!("a player panicked in game_over: {panic}");
         }
     }
+}
+
+/// An Intuitive AI player in the arena's process, through the ABI.
+impl IntuitiveAgent for IntuitivePlayerBox {
+    fn new_game(&mut self, info: IntuitiveGameInfo, _budget: Duration) -> Result<(), Fault> {
+        FfiIntuitivePlayer::new_game(self, info).into_result().map_err(panicked)
+    }
+
+    fn reveal(&mut self, request: IntuitiveRequest, _budget: Duration) -> Result<Cell, Fault> {
+        FfiIntuitivePlayer::reveal(self, request).into_result().map_err(panicked)
+    }
+
+    fn game_over(&mut self, result: IntuitiveGameOver) {
+        if let Err(panic) = FfiIntuitivePlayer::game_over(self, result).into_result() {
+            tracing::warn!("a player panicked in game_over: {panic}");
+        }
+    }
+}
+
+/// A Hexapawn player in the arena's process, through the ABI.
+impl HexapawnAgent for HexapawnPlayerBox {
+    fn new_game(&mut self, info: HexapawnGameInfo, _budget: Duration) -> Result<(), Fault> {
+        FfiHexapawnPlayer::new_game(self, info).into_result().map_err(panicked)
+    }
+
+    fn get_move(&mut self, request: HexapawnRequest, _budget: Duration) -> Result<HexapawnAction, Fault> {
+        FfiHexapawnPlayer::get_move(self, request).into_result().map_err(panicked)
+    }
+
+    fn game_over(&mut self, result: GameOver) {
+        if let Err(panic) = FfiHexapawnPlayer::game_over(self, result).into_result() {
+            tracing::warn!("a player panicked in game_over: {panic}");
+        }
+    }
+}
+
+fn panicked(message: PlayerError) -> Fault {
+    Fault::Panicked(message.into())
 }

@@ -10,8 +10,13 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use abi_stable::library::{lib_header_from_path, LibraryError};
-use player_api::abi::{PlayerLibRef, TrapPlayerBox, API_VERSION};
+use abi_stable::{
+    library::{lib_header_from_path, LibraryError},
+    std_types::RResult,
+};
+use player_api::abi::{
+    HexapawnPlayerBox, IntuitivePlayerBox, PlayerError, PlayerLibRef, TrapPlayerBox, API_VERSION,
+};
 
 /// A player library, loaded and checked.
 #[derive(Clone)]
@@ -131,15 +136,38 @@ impl PlayerLibrary {
         if self.module.new_trap_player().is_some() {
             games.push("trap");
         }
+        if self.module.intuitive_constructor().is_some() {
+            games.push("intuitive-ai");
+        }
+        if self.module.hexapawn_constructor().is_some() {
+            games.push("hexapawn");
+        }
         games
     }
 
     /// A fresh Trap player from this library, or why there is none.
     pub fn new_trap_player(&self) -> Result<TrapPlayerBox, String> {
-        let make = self
-            .module
-            .new_trap_player()
-            .ok_or_else(|| format!("{} does not play trap", self.path.display()))?;
+        self.construct("trap", self.module.new_trap_player())
+    }
+
+    /// A fresh Intuitive AI player from this library, or why there is none.
+    pub fn new_intuitive_player(&self) -> Result<IntuitivePlayerBox, String> {
+        self.construct("intuitive-ai", self.module.intuitive_constructor())
+    }
+
+    /// A fresh Hexapawn player from this library, or why there is none.
+    pub fn new_hexapawn_player(&self) -> Result<HexapawnPlayerBox, String> {
+        self.construct("hexapawn", self.module.hexapawn_constructor())
+    }
+
+    fn construct<B>(
+        &self,
+        game: &str,
+        constructor: Option<extern "C" fn() -> RResult<B, PlayerError>>,
+    ) -> Result<B, String> {
+        let make = constructor.ok_or_else(|| {
+            format!("{} does not play {game} (it plays: {})", self.path.display(), self.games().join(", "))
+        })?;
         make().into_result().map_err(|panic| format!("panicked while starting: {panic}"))
     }
 }

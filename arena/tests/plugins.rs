@@ -23,7 +23,7 @@ fn reference_levels_load_as_distinct_libraries() {
         .collect();
     assert_eq!(names, ["easy", "medium", "hard"]);
     let hard = PlayerLibrary::load(&library("hard")).unwrap();
-    assert_eq!(hard.games(), ["trap"]);
+    assert_eq!(hard.games(), ["trap", "intuitive-ai", "hexapawn"]);
     assert_eq!(hard.api_version(), player_api::abi::API_VERSION);
 }
 
@@ -121,4 +121,55 @@ fn check_errors_are_one_line_without_a_backtrace() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.starts_with("error: ") && !err.contains("panicked"), "{err}");
     }
+}
+
+#[test]
+fn intuitive_levels_from_disk_play_like_the_built_in_bots() {
+    use arena::referee::intuitive::{self, IntuitiveSettings};
+    let settings = IntuitiveSettings::default();
+    for (name, mut built_in) in [
+        ("easy", player_api::abi::intuitive_player_box(reference_bots::intuitive::Easy::default())),
+        ("hard", player_api::abi::intuitive_player_box(reference_bots::intuitive::Hard)),
+    ] {
+        let mut from_disk = PlayerLibrary::load(&library(name)).unwrap().new_intuitive_player().unwrap();
+        for seed in 0..40 {
+            let a = intuitive::play_agent(&settings, seed, &mut from_disk);
+            let b = intuitive::play_agent(&settings, seed, &mut built_in);
+            let cells = |r: &intuitive::IntuitiveRecord| r.reveals.iter().map(|x| x.cell).collect::<Vec<_>>();
+            assert_eq!(cells(&a), cells(&b), "{name} played seed {seed} differently through the ABI");
+            assert_eq!((a.ending, a.score), (b.ending, b.score));
+        }
+    }
+}
+
+#[test]
+fn hexapawn_hard_from_disk_beats_the_menace_library_at_first_then_the_learner_holds() {
+    use arena::referee::hexapawn::{self, HexapawnEnding, HexapawnSettings};
+    let settings = HexapawnSettings::default();
+    let hard = PlayerLibrary::load(&library("hard")).unwrap();
+    let menace = PlayerLibrary::load(&library("menace")).unwrap();
+    assert_eq!(menace.games(), ["hexapawn"]);
+    let no_trap = menace.new_trap_player().err().unwrap();
+    assert!(no_trap.contains("does not play trap (it plays: hexapawn)"), "{no_trap}");
+    // One learner instance for the whole match, as the arena keeps it.
+    let mut learner = menace.new_hexapawn_player().unwrap();
+    let mut white = hard.new_hexapawn_player().unwrap();
+    let black_wins: Vec<bool> = (0..60)
+        .map(|game| {
+            let record = hexapawn::play_agents(&settings, game, [&mut white, &mut learner]);
+            assert!(
+                !matches!(record.ending, HexapawnEnding::Fault { .. } | HexapawnEnding::Illegal { .. }),
+                "{:?}",
+                record.ending
+            );
+            record.winner() == player_api::Seat::Two
+        })
+        .collect();
+    // Perfect-play White cannot beat Black once Black has learned (Black wins
+    // Hexapawn with perfect play); the learner starts knowing nothing.
+    assert!(black_wins[..10].iter().any(|won| !won), "the learner should lose early on");
+    assert!(
+        black_wins[50..].iter().all(|&won| won),
+        "the learner should have stopped losing: {black_wins:?}"
+    );
 }

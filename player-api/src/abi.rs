@@ -33,6 +33,8 @@ use abi_stable::{
 };
 
 use crate::{
+    hexapawn::{HexapawnAction, HexapawnGameInfo, HexapawnPlayer, HexapawnRequest},
+    intuitive::{Cell, IntuitiveGameInfo, IntuitiveGameOver, IntuitivePlayer, IntuitiveRequest},
     trap::{Pos, TrapGameInfo, TrapPlayer, TrapRequest},
     GameOver,
 };
@@ -54,8 +56,27 @@ pub struct PlayerLib {
     /// Makes a Trap player, if the library plays Trap.
     #[sabi(last_prefix_field)]
     pub new_trap_player: Option<extern "C" fn() -> RResult<TrapPlayerBox, PlayerError>>,
-    // Later games are appended here: Intuitive AI `reveal`, Wumpus and
-    // Magic Forest `step`, Hexapawn `get_move`.
+    // Appended after the prefix: a library built before these existed reads
+    // them as absent. New games go at the end, never in between.
+    /// Makes an Intuitive AI player, if the library plays Intuitive AI.
+    pub new_intuitive_player: Option<extern "C" fn() -> RResult<IntuitivePlayerBox, PlayerError>>,
+    /// Makes a Hexapawn player, if the library plays Hexapawn.
+    pub new_hexapawn_player: Option<extern "C" fn() -> RResult<HexapawnPlayerBox, PlayerError>>,
+}
+
+impl PlayerLibRef {
+    /// The Intuitive AI constructor, if the library has one (absent in
+    /// libraries built before the game existed).
+    pub fn intuitive_constructor(
+        self,
+    ) -> Option<extern "C" fn() -> RResult<IntuitivePlayerBox, PlayerError>> {
+        self.new_intuitive_player().flatten()
+    }
+
+    /// The Hexapawn constructor, if the library has one.
+    pub fn hexapawn_constructor(self) -> Option<extern "C" fn() -> RResult<HexapawnPlayerBox, PlayerError>> {
+        self.new_hexapawn_player().flatten()
+    }
 }
 
 impl RootModule for PlayerLibRef {
@@ -111,15 +132,71 @@ pub fn trap_player_box<P: TrapPlayer + 'static>(player: P) -> TrapPlayerBox {
     FfiTrapPlayer_TO::from_value(CatchPanics(player), abi_stable::sabi_trait::TD_Opaque)
 }
 
-/// The body of the constructor [`export_player!`] generates: records panic
-/// locations from now on, and builds the player, catching a panic in its
-/// constructor too.
+/// An Intuitive AI player across the ABI.
+#[sabi_trait]
+pub trait FfiIntuitivePlayer: Send {
+    fn new_game(&mut self, info: IntuitiveGameInfo) -> RResult<(), PlayerError>;
+    fn reveal(&mut self, req: IntuitiveRequest) -> RResult<Cell, PlayerError>;
+    #[sabi(last_prefix_field)]
+    fn game_over(&mut self, result: IntuitiveGameOver) -> RResult<(), PlayerError>;
+}
+
+/// An owned Intuitive AI player object, from a library or built in.
+pub type IntuitivePlayerBox = FfiIntuitivePlayer_TO<'static, RBox<()>>;
+
+impl<P: IntuitivePlayer> FfiIntuitivePlayer for CatchPanics<P> {
+    fn new_game(&mut self, info: IntuitiveGameInfo) -> RResult<(), PlayerError> {
+        catch(|| self.0.new_game(&info))
+    }
+    fn reveal(&mut self, req: IntuitiveRequest) -> RResult<Cell, PlayerError> {
+        catch(|| self.0.reveal(&req))
+    }
+    fn game_over(&mut self, result: IntuitiveGameOver) -> RResult<(), PlayerError> {
+        catch(|| self.0.game_over(&result))
+    }
+}
+
+/// Boxes an [`IntuitivePlayer`] as an ABI object that catches its panics.
+pub fn intuitive_player_box<P: IntuitivePlayer + 'static>(player: P) -> IntuitivePlayerBox {
+    FfiIntuitivePlayer_TO::from_value(CatchPanics(player), abi_stable::sabi_trait::TD_Opaque)
+}
+
+/// A Hexapawn player across the ABI.
+#[sabi_trait]
+pub trait FfiHexapawnPlayer: Send {
+    fn new_game(&mut self, info: HexapawnGameInfo) -> RResult<(), PlayerError>;
+    fn get_move(&mut self, req: HexapawnRequest) -> RResult<HexapawnAction, PlayerError>;
+    #[sabi(last_prefix_field)]
+    fn game_over(&mut self, result: GameOver) -> RResult<(), PlayerError>;
+}
+
+/// An owned Hexapawn player object, from a library or built in.
+pub type HexapawnPlayerBox = FfiHexapawnPlayer_TO<'static, RBox<()>>;
+
+impl<P: HexapawnPlayer> FfiHexapawnPlayer for CatchPanics<P> {
+    fn new_game(&mut self, info: HexapawnGameInfo) -> RResult<(), PlayerError> {
+        catch(|| self.0.new_game(&info))
+    }
+    fn get_move(&mut self, req: HexapawnRequest) -> RResult<HexapawnAction, PlayerError> {
+        catch(|| self.0.get_move(&req))
+    }
+    fn game_over(&mut self, result: GameOver) -> RResult<(), PlayerError> {
+        catch(|| self.0.game_over(&result))
+    }
+}
+
+/// Boxes a [`HexapawnPlayer`] as an ABI object that catches its panics.
+pub fn hexapawn_player_box<P: HexapawnPlayer + 'static>(player: P) -> HexapawnPlayerBox {
+    FfiHexapawnPlayer_TO::from_value(CatchPanics(player), abi_stable::sabi_trait::TD_Opaque)
+}
+
+/// The body of every constructor [`export_player!`] generates: records panic
+/// locations from now on, and builds the player object with `make`, catching
+/// a panic in the player's constructor too.
 #[doc(hidden)]
-pub fn construct_trap_player<P: TrapPlayer + 'static>(
-    make: impl FnOnce() -> P,
-) -> RResult<TrapPlayerBox, PlayerError> {
+pub fn construct<B>(make: impl FnOnce() -> B) -> RResult<B, PlayerError> {
     record_panic_locations();
-    catch(|| trap_player_box(make()))
+    catch(make)
 }
 
 thread_local! {
@@ -171,25 +248,46 @@ fn catch<T>(call: impl FnOnce() -> T) -> RResult<T, PlayerError> {
 /// }
 /// ```
 ///
-/// `trap:` is an expression that makes a fresh player; it is evaluated each
-/// time the arena needs a new instance. The crate must be a `cdylib`.
-/// Use the macro once per crate.
+/// After `name` and `author` come the games the library plays, each at most
+/// once and in this order: `trap:`, `intuitive:`, `hexapawn:`. Each is an
+/// expression that makes a fresh player; it is evaluated each time the arena
+/// needs a new instance. The crate must be a `cdylib`. Use the macro once per
+/// crate.
 #[macro_export]
 macro_rules! export_player {
-    (name: $name:expr, author: $author:expr, trap: $make_trap:expr $(,)?) => {
-        #[doc(hidden)]
-        pub extern "C" fn __arena_new_trap_player(
-        ) -> $crate::abi_stable::std_types::RResult<$crate::abi::TrapPlayerBox, $crate::abi::PlayerError> {
-            $crate::abi::construct_trap_player(|| $make_trap)
-        }
-
+    (
+        name: $name:expr, author: $author:expr
+        $(, trap: $make_trap:expr)?
+        $(, intuitive: $make_intuitive:expr)?
+        $(, hexapawn: $make_hexapawn:expr)?
+        $(,)?
+    ) => {
         #[doc(hidden)]
         fn __arena_player_root_module() -> $crate::abi::PlayerLibRef {
             use $crate::abi_stable::prefix_type::PrefixTypeTrait;
+            use $crate::abi_stable::std_types::RResult;
+            use $crate::abi::PlayerError;
+            $(
+                extern "C" fn new_trap() -> RResult<$crate::abi::TrapPlayerBox, PlayerError> {
+                    $crate::abi::construct(|| $crate::abi::trap_player_box($make_trap))
+                }
+            )?
+            $(
+                extern "C" fn new_intuitive() -> RResult<$crate::abi::IntuitivePlayerBox, PlayerError> {
+                    $crate::abi::construct(|| $crate::abi::intuitive_player_box($make_intuitive))
+                }
+            )?
+            $(
+                extern "C" fn new_hexapawn() -> RResult<$crate::abi::HexapawnPlayerBox, PlayerError> {
+                    $crate::abi::construct(|| $crate::abi::hexapawn_player_box($make_hexapawn))
+                }
+            )?
             $crate::abi::PlayerLib {
                 name: $crate::abi_stable::std_types::RStr::from_str($name),
                 author: $crate::abi_stable::std_types::RStr::from_str($author),
-                new_trap_player: ::core::option::Option::Some(__arena_new_trap_player),
+                new_trap_player: $crate::__arena_some_if!($($make_trap => new_trap)?),
+                new_intuitive_player: $crate::__arena_some_if!($($make_intuitive => new_intuitive)?),
+                new_hexapawn_player: $crate::__arena_some_if!($($make_hexapawn => new_hexapawn)?),
             }
             .leak_into_prefix()
         }
@@ -208,6 +306,19 @@ macro_rules! export_player {
                 )
             }
         };
+    };
+}
+
+/// `Some(constructor)` when the game was given to [`export_player!`], else
+/// `None` (the expression is only matched, never evaluated here).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __arena_some_if {
+    () => {
+        ::core::option::Option::None
+    };
+    ($make:expr => $constructor:ident) => {
+        ::core::option::Option::Some($constructor)
     };
 }
 

@@ -4,4 +4,6 @@ player_api::export_player! {
     name: "easy",
     author: "arena reference bots",
     trap: reference_bots::trap::Easy::default(),
+    intuitive: reference_bots::intuitive::Easy::default(),
+    hexapawn: reference_bots::hexapawn::Easy::default(),
 }

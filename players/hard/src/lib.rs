@@ -4,4 +4,6 @@ player_api::export_player! {
     name: "hard",
     author: "arena reference bots",
     trap: reference_bots::trap::Hard,
+    intuitive: reference_bots::intuitive::Hard,
+    hexapawn: reference_bots::hexapawn::Hard::default(),
 }

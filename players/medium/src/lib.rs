@@ -4,4 +4,6 @@ player_api::export_player! {
     name: "medium",
     author: "arena reference bots",
     trap: reference_bots::trap::Medium::default(),
+    intuitive: reference_bots::intuitive::Medium::default(),
+    hexapawn: reference_bots::hexapawn::Medium::default(),
 }
