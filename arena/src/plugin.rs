@@ -48,6 +48,11 @@ pub enum LoadError {
         path: PathBuf,
         message: String,
     },
+    /// A program player (`cmd:...`, `python:...`) could not start.
+    Program {
+        spec: String,
+        message: String,
+    },
 }
 
 impl fmt::Display for LoadError {
@@ -88,6 +93,7 @@ impl fmt::Display for LoadError {
                     write!(f, "{}: {message}", path.display())
                 }
             }
+            LoadError::Program { spec, message } => write!(f, "{spec}: {message}"),
         }
     }
 }

@@ -61,6 +61,11 @@ pub enum Reply {
     Error {
         message: String,
     },
+    /// The player's own host found that the player's answer is not an action
+    /// at all (a Python method returned None, a list, floats): a loss.
+    Invalid {
+        message: String,
+    },
 }
 
 /// A Trap position on the wire.
