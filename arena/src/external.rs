@@ -98,6 +98,10 @@ impl Program {
                 "{python} cannot find the arena_player package: install it with `{python} -m pip install ./players/python` (from the arena's folder)"
             ),
             Fault::Unavailable(message) => message,
+            Fault::Timeout { budget, .. } => format!(
+                "it sent no hello within the start-up time ({}): a program player sends hello first (docs/protocol.md)",
+                crate::units::seconds(budget)
+            ),
             Fault::Protocol(why) => format!(
                 "it does not speak the protocol ({why}): a program player writes only protocol frames on stdout (docs/protocol.md) and prints everything else on stderr"
             ),

@@ -233,8 +233,8 @@ impl Worker {
                 // Its last words say why (a missing module, a bad argument).
                 let text = worker.output.text();
                 match text.lines().rev().map(str::trim).find(|l| !l.is_empty()) {
-                    Some(last) => Err(Fault::Unavailable(format!("the worker {how}: {last}"))),
-                    None => Err(Fault::Unavailable(format!("the worker {how}"))),
+                    Some(last) => Err(Fault::Unavailable(format!("it {how} before saying hello: {last}"))),
+                    None => Err(Fault::Unavailable(format!("it {how} before saying hello"))),
                 }
             }
             Err(fault) => Err(fault),

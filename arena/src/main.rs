@@ -87,11 +87,12 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
     },
-    /// Check a player library: load it, report what it is, play a smoke test
+    /// Check a player: load it, report what it is, play a smoke test
     /// against Easy.
     Check {
-        /// The player library (.so).
-        path: PathBuf,
+        /// The player: a library (.so), python:PATH (a course folder or a .py
+        /// file) or cmd:COMMAND.
+        player: PlayerSpec,
         #[command(flatten)]
         limits: Limits,
     },
@@ -311,8 +312,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { path, limits } => {
-            let report = check::check(&path, limits.settings(), limits.hosting()?)?;
+        Command::Check { player, limits } => {
+            let report = check::check(&player, limits.settings(), limits.hosting()?)?;
             println!("{}", report.text);
             Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }

@@ -93,7 +93,8 @@ impl fmt::Display for LoadError {
                     write!(f, "{}: {message}", path.display())
                 }
             }
-            LoadError::Program { spec, message } => write!(f, "{spec}: {message}"),
+            // Callers name the player (the spec) already.
+            LoadError::Program { message, .. } => write!(f, "{message}"),
         }
     }
 }
