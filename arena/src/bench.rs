@@ -15,6 +15,7 @@ use player_api::{trap::TrapRequest, trap::TrapState, Seat};
 
 use crate::{
     agent::TrapAgent,
+    external::Program,
     isolation::{Hosted, IsolatedPlayer, WorkerLimits},
     matches::{self, MatchConfig},
     players::{Hosting, Level, Player},
@@ -78,6 +79,8 @@ struct Timings {
     median: Duration,
     p90: Duration,
     p99: Duration,
+    /// All the timed requests together.
+    total: Duration,
 }
 
 /// Times `n` turns from the start position (after a warm-up).
@@ -97,9 +100,43 @@ fn round_trips(agent: &mut dyn TrapAgent, n: u32) -> Timings {
             started.elapsed()
         })
         .collect();
+    let total = times.iter().sum();
     times.sort();
     let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
-    Timings { median: at(0.5), p90: at(0.9), p99: at(0.99) }
+    Timings { median: at(0.5), p90: at(0.9), p99: at(0.99), total }
+}
+
+/// `arena bench-program`: what the protocol costs program players. In one
+/// run: the turn round trip of each program and of the arena's own worker
+/// hosting Easy (the baseline), and each one's start-up (spawn to hello).
+pub fn program(programs: &[Program], requests: u32, limits: &WorkerLimits) -> Result<String, String> {
+    let startup = Duration::from_secs(10);
+    let mut hosted = vec![("arena worker, easy (Rust)".to_string(), Hosted::Builtin(Level::Easy))];
+    for program in programs {
+        hosted.push((program.to_string(), Hosted::Program(program.launch()?)));
+    }
+    let mut report = String::new();
+    let _ = writeln!(report, "## Round trip per turn request ({requests} requests each)\n");
+    let _ = writeln!(
+        report,
+        "| player | start-up | median | p90 | p99 | round trips/s |\n| --- | --- | --- | --- | --- | --- |"
+    );
+    for (name, hosted) in &hosted {
+        let started = Instant::now();
+        let mut agent = IsolatedPlayer::start(hosted, limits, startup).map_err(|f| format!("{name}: {f}"))?;
+        let start_up = started.elapsed();
+        let t = round_trips(&mut agent, requests);
+        let per_second = f64::from(requests.max(1)) / t.total.as_secs_f64();
+        let _ = writeln!(
+            report,
+            "| {name} | {:.0} ms | {} | {} | {} | **{per_second:.0}** |",
+            ms(start_up),
+            us(t.median),
+            us(t.p90),
+            us(t.p99)
+        );
+    }
+    Ok(report)
 }
 
 /// Plays `games` isolated easy-vs-easy games split over the threads.

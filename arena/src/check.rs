@@ -1,15 +1,15 @@
-//! `arena check`: is this file a working player? Loads it (in a worker
-//! process unless asked otherwise), reports what it is, and plays a quick
-//! smoke match against Easy (one game in each seat).
+//! `arena check`: is this a working player? Loads it (a library in a
+//! worker process unless asked otherwise; a program in its own process),
+//! reports what it is, and plays a quick smoke match against Easy (one game
+//! in each seat).
 
-use std::path::Path;
-
+use anyhow::{Context, Result};
 use player_api::abi::API_VERSION;
 
 use crate::{
     matches::{self, MatchConfig},
     players::{Hosting, Level, Player, PlayerSpec},
-    plugin::LoadError,
+    protocol,
     referee::trap::TrapSettings,
     report,
 };
@@ -20,19 +20,33 @@ pub struct CheckReport {
     pub passed: bool,
 }
 
-/// Checks the library at `path`. A library that does not load is an error
+/// Checks the player `spec` names. A player that does not load is an error
 /// (the message says why and what to do).
-pub fn check(path: &Path, settings: TrapSettings, hosting: Hosting) -> Result<CheckReport, LoadError> {
-    let player = Player::load(&PlayerSpec::Library(path.to_path_buf()), &hosting, settings.startup_budget)?;
+pub fn check(spec: &PlayerSpec, settings: TrapSettings, hosting: Hosting) -> Result<CheckReport> {
+    let player = Player::load(spec, &hosting, settings.startup_budget)
+        .with_context(|| format!("cannot load player '{spec}'"))?;
     let games = player.games();
-    let where_ = if matches!(player, Player::Isolated { .. }) { "in a worker process" } else { "in process" };
-    let mut lines = vec![
-        format!("library     {} ({where_})", path.display()),
-        format!("name        {}", player.name()),
-        format!("author      {}", player.author()),
-        format!("player-api  {} (compatible with this arena's {API_VERSION})", player.api_version()),
-        format!("games       {}", games.join(", ")),
-    ];
+    let mut lines = match &player {
+        Player::Program { launch, .. } => vec![
+            format!("program     {spec} (in its own process)"),
+            format!("runs        {}", launch.command_line()),
+            format!("protocol    {}", protocol::VERSION),
+        ],
+        _ => {
+            let where_ =
+                if matches!(player, Player::Isolated { .. }) { "in a worker process" } else { "in process" };
+            vec![format!("library     {spec} ({where_})")]
+        }
+    };
+    lines.push(format!("name        {}", player.name()));
+    lines.push(format!("author      {}", player.author()));
+    if !matches!(player, Player::Program { .. }) {
+        lines.push(format!(
+            "player-api  {} (compatible with this arena's {API_VERSION})",
+            player.api_version()
+        ));
+    }
+    lines.push(format!("games       {}", games.join(", ")));
     let mut passed = true;
     if games.iter().any(|g| g == "trap") {
         let easy = Player::Builtin(Level::Easy);
@@ -48,7 +62,7 @@ pub fn check(path: &Path, settings: TrapSettings, hosting: Hosting) -> Result<Ch
         }
     } else {
         passed = false;
-        lines.push("problem: the library plays no game this arena knows".to_string());
+        lines.push("problem: the player plays no game this arena knows".to_string());
     }
     lines.push(if passed { "ok".to_string() } else { "FAILED".to_string() });
     Ok(CheckReport { text: lines.join("\n"), passed })

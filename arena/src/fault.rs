@@ -32,6 +32,9 @@ impl fmt::Display for Spot {
 pub enum Fault {
     IllegalMove(Spot, IllegalMove),
     IllegalTrap(Spot, IllegalTrap),
+    /// An answer that is not a cell at all (None, a list, floats), as the
+    /// player's host reported it (`invalid` in the protocol).
+    InvalidAction(String),
     /// Over budget. `killed`: it had not answered by budget + grace, and
     /// its worker was killed.
     Timeout {
@@ -69,7 +72,7 @@ pub enum FaultKind {
 impl Fault {
     pub fn kind(&self) -> FaultKind {
         match self {
-            Fault::IllegalMove(..) | Fault::IllegalTrap(..) => FaultKind::Illegal,
+            Fault::IllegalMove(..) | Fault::IllegalTrap(..) | Fault::InvalidAction(_) => FaultKind::Illegal,
             Fault::Timeout { .. } => FaultKind::Timeout,
             Fault::Panicked(_) => FaultKind::Panicked,
             Fault::Crashed(_) => FaultKind::Crashed,
@@ -109,6 +112,7 @@ impl fmt::Display for Fault {
         match self {
             Fault::IllegalMove(spot, why) => write!(f, "illegal move {spot}: {why}"),
             Fault::IllegalTrap(spot, why) => write!(f, "illegal trap {spot}: {why}"),
+            Fault::InvalidAction(what) => write!(f, "invalid action: {what}"),
             Fault::Timeout { what, used, budget, killed } => {
                 write!(f, "timeout")?;
                 if *what != "turn" {

@@ -1,6 +1,7 @@
 //! Isolated players: each player instance runs in its own worker process
-//! (the arena binary itself, run as `arena __worker`) that loads exactly one
-//! library and answers the protocol (`protocol.rs`) on pipes.
+//! that answers the protocol (`protocol.rs`) on pipes: the arena binary
+//! itself, run as `arena __worker` to load exactly one library, or a
+//! program that speaks the protocol itself (`external.rs`).
 //!
 //! The host side here is single-threaded: while it waits for a reply it
 //! polls the reply pipe and the worker's output pipe together, so a player
@@ -8,6 +9,7 @@
 //! budget + grace the worker's whole process group is killed and reaped.
 
 use std::{
+    ffi::OsString,
     io::{self, Read, Write},
     os::{
         fd::{AsRawFd, RawFd},
@@ -54,15 +56,21 @@ pub struct WorkerLimits {
 impl WorkerLimits {
     /// The defaults, with the worker program found next to this executable.
     pub fn new() -> Result<WorkerLimits, String> {
-        Ok(WorkerLimits {
+        Ok(WorkerLimits { program: worker_program()?, ..WorkerLimits::for_programs() })
+    }
+
+    /// The defaults, for hosting only program players (which need no worker
+    /// program): what they run under when libraries are loaded in process.
+    pub fn for_programs() -> WorkerLimits {
+        WorkerLimits {
             memory_bytes: 1 << 30,
             cpu_seconds: 3600,
             processes: 512,
             grace: Duration::from_millis(100),
             output_cap: 64 << 10,
             output_limit: 1 << 20,
-            program: worker_program()?,
-        })
+            program: PathBuf::new(),
+        }
     }
 }
 
@@ -92,6 +100,35 @@ pub fn worker_program() -> Result<PathBuf, String> {
 pub enum Hosted {
     Library(PathBuf),
     Builtin(Level),
+    /// A program that speaks the protocol itself.
+    Program(Launch),
+}
+
+/// How to start a program player: what to run, where, with what
+/// environment (on top of the arena's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub program: PathBuf,
+    pub args: Vec<OsString>,
+    pub dir: Option<PathBuf>,
+    pub env: Vec<(OsString, OsString)>,
+}
+
+impl Launch {
+    fn command(&self) -> Command {
+        let mut command = Command::new(&self.program);
+        command.args(&self.args).envs(self.env.iter().map(|(k, v)| (k, v)));
+        if let Some(dir) = &self.dir {
+            command.current_dir(dir);
+        }
+        command
+    }
+
+    /// The command line, as a person would type it.
+    pub fn command_line(&self) -> String {
+        let words = std::iter::once(self.program.as_os_str()).chain(self.args.iter().map(|a| a.as_os_str()));
+        words.map(|w| w.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ")
+    }
 }
 
 /// What a worker said about its player when it started.
@@ -125,11 +162,12 @@ pub struct Worker {
 impl Worker {
     /// Starts a worker for `hosted` and waits (up to `startup`) for its hello.
     pub fn spawn(hosted: &Hosted, limits: &WorkerLimits, startup: Duration) -> Result<Worker, Fault> {
-        let mut command = Command::new(&limits.program);
-        command.arg(crate::worker::WORKER_ARG);
-        match hosted {
-            Hosted::Library(path) => command.arg(path),
-            Hosted::Builtin(level) => command.arg("--builtin").arg(level.name()),
+        let (mut command, program) = match hosted {
+            Hosted::Program(launch) => (launch.command(), &launch.program),
+            Hosted::Library(path) => (arena_worker(limits, &[path.as_os_str()]), &limits.program),
+            Hosted::Builtin(level) => {
+                (arena_worker(limits, &["--builtin".as_ref(), level.name().as_ref()]), &limits.program)
+            }
         };
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
         let rlimits = [
@@ -156,7 +194,7 @@ impl Worker {
             });
         }
         let mut child = command.spawn().map_err(|e| {
-            Fault::Unavailable(format!("cannot start the worker program {}: {e}", limits.program.display()))
+            Fault::Unavailable(format!("cannot start the worker program {}: {e}", program.display()))
         })?;
         let mut worker = Worker {
             stdin: child.stdin.take().expect("piped"),
@@ -191,7 +229,14 @@ impl Worker {
             }
             Ok(Reply::Error { message }) => Err(Fault::Unavailable(message)),
             Ok(other) => Err(Fault::Protocol(format!("expected hello, got {other:?}"))),
-            Err(Fault::Crashed(how)) => Err(Fault::Unavailable(format!("the worker {how}"))),
+            Err(Fault::Crashed(how)) => {
+                // Its last words say why (a missing module, a bad argument).
+                let text = worker.output.text();
+                match text.lines().rev().map(str::trim).find(|l| !l.is_empty()) {
+                    Some(last) => Err(Fault::Unavailable(format!("it {how} before saying hello: {last}"))),
+                    None => Err(Fault::Unavailable(format!("it {how} before saying hello"))),
+                }
+            }
             Err(fault) => Err(fault),
         }
     }
@@ -350,6 +395,13 @@ impl Drop for Worker {
     }
 }
 
+/// The arena binary as a worker: `arena __worker ARGS`.
+fn arena_worker(limits: &WorkerLimits, args: &[&std::ffi::OsStr]) -> Command {
+    let mut command = Command::new(&limits.program);
+    command.arg(crate::worker::WORKER_ARG).args(args);
+    command
+}
+
 /// Waits until `reply` or `output` is readable (or closed), or `wait` passes.
 fn poll2(reply: RawFd, output: Option<RawFd>, wait: Duration) -> (bool, bool) {
     let mut fds = [
@@ -463,6 +515,7 @@ impl IsolatedPlayer {
         self.log_output();
         match reply? {
             Reply::Error { message } => Err(Fault::Panicked(message)),
+            Reply::Invalid { message } => Err(Fault::InvalidAction(message)),
             reply => Ok(reply),
         }
     }

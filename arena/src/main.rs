@@ -87,11 +87,12 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
     },
-    /// Check a player library: load it, report what it is, play a smoke test
+    /// Check a player: load it, report what it is, play a smoke test
     /// against Easy.
     Check {
-        /// The player library (.so).
-        path: PathBuf,
+        /// The player: a library (.so), python:PATH (a course folder or a .py
+        /// file) or cmd:COMMAND.
+        player: PlayerSpec,
         #[command(flatten)]
         limits: Limits,
     },
@@ -111,6 +112,17 @@ enum Command {
         /// Games played at once (default: one per core).
         #[arg(long)]
         threads: Option<usize>,
+    },
+    /// Measure what the protocol costs program players: turn round trips
+    /// and start-up of each program, next to the arena's own worker (build
+    /// with --release). Example: arena bench-program python:players/python/examples/native/first_legal.py
+    BenchProgram {
+        /// Program players: python:PATH or cmd:COMMAND.
+        #[arg(required = true)]
+        players: Vec<PlayerSpec>,
+        /// Requests timed per player.
+        #[arg(long, default_value_t = 10_000)]
+        requests: u32,
     },
     /// Measure a tournament's overheads: a round robin of Easy bots run for
     /// real into a scratch folder (build with --release).
@@ -311,8 +323,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { path, limits } => {
-            let report = check::check(&path, limits.settings(), limits.hosting()?)?;
+        Command::Check { player, limits } => {
+            let report = check::check(&player, limits.settings(), limits.hosting()?)?;
             println!("{}", report.text);
             Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
@@ -322,6 +334,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
             let config = arena::bench::BenchConfig { requests, games, threads, soak_games, limits };
             println!("{}", arena::bench::run(&config).map_err(anyhow::Error::msg)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::BenchProgram { players, requests } => {
+            let programs = players
+                .into_iter()
+                .map(|spec| match spec {
+                    PlayerSpec::Program(program) => Ok(program),
+                    other => {
+                        Err(anyhow::anyhow!("{other} is not a program: name python:PATH or cmd:COMMAND"))
+                    }
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
+            println!("{}", arena::bench::program(&programs, requests, &limits).map_err(anyhow::Error::msg)?);
             Ok(ExitCode::SUCCESS)
         }
         Command::BenchTournament { players, games_per_pairing, isolated, concurrency } => {

@@ -1,6 +1,7 @@
 //! Where players come from: a built-in reference bot named on the command
-//! line (`easy`, `medium`, `hard`), run in-process, or a player library
-//! loaded from a path.
+//! line (`easy`, `medium`, `hard`), run in-process, a player library
+//! loaded from a path, or a program that speaks the protocol (`cmd:...`,
+//! `python:...`, a `.py` file or a course folder: external.rs).
 
 use std::{fmt, path::PathBuf, str::FromStr};
 
@@ -11,8 +12,9 @@ use reference_bots::trap::{Easy, Hard, Medium};
 
 use crate::{
     agent::TrapAgent,
+    external::Program,
     fault::Fault,
-    isolation::{Hello, Hosted, IsolatedPlayer, Worker, WorkerLimits},
+    isolation::{Hello, Hosted, IsolatedPlayer, Launch, Worker, WorkerLimits},
     plugin::{LoadError, PlayerLibrary},
 };
 
@@ -45,29 +47,38 @@ impl Level {
     }
 }
 
-/// How a player was named: a built-in level or a library path.
+/// How a player was named: a built-in level, a library path, or a program.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum PlayerSpec {
     Builtin(Level),
     Library(PathBuf),
+    Program(Program),
 }
 
 impl FromStr for PlayerSpec {
     type Err = String;
 
-    /// A built-in name, or a path. A word that is neither is an error that
-    /// lists the built-in names (rather than a confusing "file not found").
+    /// A built-in name, `cmd:COMMAND`, `python:PATH`, or a path (a `.py`
+    /// file or a folder holding PlayerAI.py is a Python player; any other
+    /// path a library). A word that is none of these is an error that lists
+    /// the built-in names (rather than a confusing "file not found").
     fn from_str(text: &str) -> Result<PlayerSpec, String> {
         if let Some(level) = Level::ALL.into_iter().find(|l| l.name() == text.to_ascii_lowercase()) {
             return Ok(PlayerSpec::Builtin(level));
         }
+        if let Some(program) = Program::parse(text) {
+            return program.map(PlayerSpec::Program);
+        }
         let path = PathBuf::from(text);
+        if Program::is_python_path(&path) {
+            return Ok(PlayerSpec::Program(Program::Python(path)));
+        }
         let looks_like_path = text.contains(std::path::MAIN_SEPARATOR) || text.contains('.');
         if looks_like_path || path.exists() {
             Ok(PlayerSpec::Library(path))
         } else {
             Err(format!(
-                "unknown player '{text}': name a built-in bot (easy, medium, hard) or the path of a player library (.so)"
+                "unknown player '{text}': name a built-in bot (easy, medium, hard), the path of a player library (.so), python:PATH or cmd:COMMAND"
             ))
         }
     }
@@ -78,6 +89,7 @@ impl fmt::Display for PlayerSpec {
         match self {
             PlayerSpec::Builtin(level) => write!(f, "{}", level.name()),
             PlayerSpec::Library(path) => write!(f, "{}", path.display()),
+            PlayerSpec::Program(program) => write!(f, "{program}"),
         }
     }
 }
@@ -91,6 +103,8 @@ pub enum Player {
     Library(PlayerLibrary),
     /// A library that runs in worker processes: what its first worker said.
     Isolated { path: PathBuf, hello: Hello },
+    /// A program that speaks the protocol; each instance is a new process.
+    Program { program: Program, launch: Launch, hello: Hello },
 }
 
 impl Player {
@@ -99,6 +113,17 @@ impl Player {
     pub fn load(spec: &PlayerSpec, hosting: &Hosting, startup: Duration) -> Result<Player, LoadError> {
         match (spec, &hosting.limits) {
             (PlayerSpec::Builtin(level), _) => Ok(Player::Builtin(*level)),
+            (PlayerSpec::Program(program), limits) => {
+                let failed = |message| LoadError::Program { spec: program.to_string(), message };
+                let launch = program.launch().map_err(failed)?;
+                let limits = limits.clone().unwrap_or_else(WorkerLimits::for_programs);
+                match Worker::spawn(&Hosted::Program(launch.clone()), &limits, startup) {
+                    Ok(worker) => {
+                        Ok(Player::Program { program: program.clone(), launch, hello: worker.hello.clone() })
+                    }
+                    Err(fault) => Err(failed(program.explain(&launch, fault))),
+                }
+            }
             (PlayerSpec::Library(path), Some(limits)) if hosting.isolate_libraries => {
                 if !path.is_file() {
                     return Err(LoadError::Missing(path.clone()));
@@ -135,7 +160,7 @@ impl Player {
         match self {
             Player::Builtin(level) => level.name(),
             Player::Library(library) => library.name(),
-            Player::Isolated { hello, .. } => &hello.name,
+            Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.name,
         }
     }
 
@@ -143,16 +168,17 @@ impl Player {
         match self {
             Player::Builtin(_) => "arena reference bots",
             Player::Library(library) => library.author(),
-            Player::Isolated { hello, .. } => &hello.author,
+            Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.author,
         }
     }
 
-    /// The player-api version a library was built against (built-ins: this one).
+    /// The player-api version a library was built against (built-ins: this
+    /// one; programs: none).
     pub fn api_version(&self) -> &str {
         match self {
             Player::Builtin(_) => player_api::abi::API_VERSION,
             Player::Library(library) => library.api_version(),
-            Player::Isolated { hello, .. } => &hello.player_api,
+            Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.player_api,
         }
     }
 
@@ -161,7 +187,7 @@ impl Player {
         match self {
             Player::Builtin(_) => vec!["trap".to_string()],
             Player::Library(library) => library.games().iter().map(|g| g.to_string()).collect(),
-            Player::Isolated { hello, .. } => hello.games.clone(),
+            Player::Isolated { hello, .. } | Player::Program { hello, .. } => hello.games.clone(),
         }
     }
 
@@ -173,11 +199,17 @@ impl Player {
             Player::Isolated { path, .. } => PlayerLibrary::load(path)
                 .map_err(|e| e.to_string())
                 .and_then(|library| library.new_trap_player()),
+            Player::Program { program, .. } => Err(format!("{program} runs only in its own process")),
         }
     }
 
     /// A fresh Trap player, hosted where `hosting` says.
     pub fn new_trap_agent(&self, hosting: &Hosting, startup: Duration) -> Result<Box<dyn TrapAgent>, Fault> {
+        if let Player::Program { launch, .. } = self {
+            // A program is a process of its own, whatever the hosting of libraries.
+            let limits = hosting.limits.clone().unwrap_or_else(WorkerLimits::for_programs);
+            return Ok(Box::new(IsolatedPlayer::start(&Hosted::Program(launch.clone()), &limits, startup)?));
+        }
         let hosted = match self {
             Player::Isolated { path, .. } => Some(Hosted::Library(path.clone())),
             Player::Builtin(level) if hosting.isolate_builtins => Some(Hosted::Builtin(*level)),
@@ -228,5 +260,15 @@ mod tests {
         assert_eq!("./bot.so".parse(), Ok(PlayerSpec::Library(PathBuf::from("./bot.so"))));
         let err = "expert".parse::<PlayerSpec>().unwrap_err();
         assert!(err.contains("unknown player 'expert'") && err.contains("easy, medium, hard"), "{err}");
+    }
+
+    #[test]
+    fn programs_are_named_by_prefix_or_by_a_python_path() {
+        let python = |p: &str| Ok(PlayerSpec::Program(Program::Python(PathBuf::from(p))));
+        assert_eq!("python:students/ab12".parse(), python("students/ab12"));
+        assert_eq!("bots/my_bot.py".parse(), python("bots/my_bot.py"));
+        let argv = vec!["./bot".to_string(), "--fast".to_string()];
+        assert_eq!("cmd:./bot --fast".parse(), Ok(PlayerSpec::Program(Program::Command { argv, dir: None })));
+        assert_eq!("cmd:./bot --fast".parse::<PlayerSpec>().unwrap().to_string(), "cmd:./bot --fast");
     }
 }

@@ -53,6 +53,11 @@ pub enum LoadError {
         path: PathBuf,
         message: String,
     },
+    /// A program player (`cmd:...`, `python:...`) could not start.
+    Program {
+        spec: String,
+        message: String,
+    },
 }
 
 impl fmt::Display for LoadError {
@@ -93,6 +98,8 @@ impl fmt::Display for LoadError {
                     write!(f, "{}: {message}", path.display())
                 }
             }
+            // Callers name the player (the spec) already.
+            LoadError::Program { message, .. } => write!(f, "{message}"),
         }
     }
 }

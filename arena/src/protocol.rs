@@ -61,6 +61,11 @@ pub enum Reply {
     Error {
         message: String,
     },
+    /// The player's own host found that the player's answer is not an action
+    /// at all (a Python method returned None, a list, floats): a loss.
+    Invalid {
+        message: String,
+    },
 }
 
 /// A Trap position on the wire.
@@ -160,7 +165,17 @@ pub enum FrameError {
 impl std::fmt::Display for FrameError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            FrameError::BadLength(n) => write!(f, "frame length {n} is outside 1..={MAX_FRAME}"),
+            FrameError::BadLength(n) => {
+                write!(f, "frame length {n} is outside 1..={MAX_FRAME}")?;
+                // Four printable bytes: most likely text printed where frames go.
+                let bytes = u32::try_from(*n).map(u32::to_le_bytes).ok();
+                match bytes.filter(|b| b.iter().all(|c| c.is_ascii_graphic() || *c == b' ')) {
+                    Some(b) => {
+                        write!(f, " (its bytes read \"{}\": text printed on stdout?)", b.escape_ascii())
+                    }
+                    None => Ok(()),
+                }
+            }
             FrameError::BadMessage(why) => write!(f, "not a protocol message: {why}"),
         }
     }
@@ -347,6 +362,23 @@ mod tests {
         assert_eq!(reply, Reply::Turn { step: [-1, 3], trap: Some([99_999_999_999, 0]) });
         assert_eq!(cell_pos([-1, 3]), None);
         assert_eq!(cell_pos([2, 3]), Some(Pos::new(2, 3)));
+    }
+
+    #[test]
+    fn a_length_that_is_text_says_so() {
+        let printed = FrameError::BadLength(u32::from_le_bytes(*b"thin").into()).to_string();
+        assert!(printed.ends_with("(its bytes read \"thin\": text printed on stdout?)"), "{printed}");
+        let binary = FrameError::BadLength(u32::MAX.into()).to_string();
+        assert_eq!(binary, format!("frame length {} is outside 1..={MAX_FRAME}", u32::MAX));
+    }
+
+    #[test]
+    fn an_invalid_action_reply_decodes() {
+        let payload = br#"{"type":"invalid","message":"getMove returned None"}"#;
+        let mut frame = (payload.len() as u32).to_le_bytes().to_vec();
+        frame.extend_from_slice(payload);
+        let (reply, _) = decode::<Reply>(&frame).unwrap().unwrap();
+        assert_eq!(reply, Reply::Invalid { message: "getMove returned None".into() });
     }
 
     #[test]

@@ -8,9 +8,10 @@ use std::{
 };
 
 use anyhow::{bail, Context, Result};
-use serde::Deserialize;
+use serde::{de::Error as _, Deserialize, Deserializer};
 
 use crate::{
+    external::{Program, COURSE_FILE},
     players::{Level, PlayerSpec},
     referee::trap::TrapSettings,
 };
@@ -30,17 +31,51 @@ pub struct TournamentFile {
     pub concurrency: Option<usize>,
     /// Where results go (default: `results/<file name>` beside the file).
     pub output: Option<PathBuf>,
-    /// Players: built-in names (`easy`, `medium`, `hard`) or library paths.
+    /// Players: built-in names (`easy`, `medium`, `hard`), library paths,
+    /// `python:PATH`, `cmd:COMMAND`, or `{ command = "...", dir = "..." }`.
     #[serde(default)]
-    pub players: Vec<String>,
-    /// Folders scanned for player libraries: each `.so` file in the folder,
-    /// or in a subfolder (one subfolder per student group), is a player.
+    pub players: Vec<PlayerEntry>,
+    /// Folders scanned for players: each `.so` file in the folder, or in a
+    /// subfolder (one subfolder per student group), is a player, and so is
+    /// each subfolder holding a course `PlayerAI.py`.
     #[serde(default)]
     pub player_folders: Vec<PathBuf>,
     /// Gauntlet: the fixed opponents (default: easy, medium, hard).
     pub opponents: Option<Vec<String>>,
     #[serde(default)]
     pub settings: SettingsFile,
+}
+
+/// One entry of `players`: a string, or a table for a command that needs
+/// its own working directory.
+#[derive(Debug)]
+pub enum PlayerEntry {
+    Text(String),
+    Command(CommandEntry),
+}
+
+/// `{ command = "./my_bot --fast", dir = "bots/mine" }`: `dir` (relative to
+/// the file; default the file's folder) is where the command runs.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct CommandEntry {
+    pub command: String,
+    pub dir: Option<PathBuf>,
+}
+
+impl<'de> Deserialize<'de> for PlayerEntry {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PlayerEntry, D::Error> {
+        match toml::Value::deserialize(deserializer)? {
+            toml::Value::String(text) => Ok(PlayerEntry::Text(text)),
+            table @ toml::Value::Table(_) => {
+                CommandEntry::deserialize(table).map(PlayerEntry::Command).map_err(D::Error::custom)
+            }
+            other => Err(D::Error::custom(format!(
+                "a player is a string (\"hard\", \"bots/libx.so\", \"python:PATH\", \"cmd:COMMAND\") or a table {{ command = \"...\", dir = \"...\" }}, not a {}",
+                other.type_str()
+            ))),
+        }
+    }
 }
 
 fn default_game() -> String {
@@ -111,8 +146,18 @@ impl Tournament {
             bail!("game = \"{}\": this arena runs tournaments of \"trap\"", file.game);
         }
         let mut players = Vec::new();
-        for (i, text) in file.players.iter().enumerate() {
-            players.push(spec(text, base).with_context(|| format!("players[{i}]"))?);
+        for (i, entry) in file.players.iter().enumerate() {
+            let player = match entry {
+                PlayerEntry::Text(text) => spec(text, base),
+                PlayerEntry::Command(CommandEntry { command, dir }) => {
+                    let dir = dir.as_ref().map_or_else(|| run_dir(base), |d| base.join(d));
+                    if !dir.is_dir() {
+                        bail!("players[{i}]: dir: {} is not a folder", dir.display());
+                    }
+                    Program::command(command, Some(dir)).map(PlayerSpec::Program).map_err(anyhow::Error::msg)
+                }
+            };
+            players.push(player.with_context(|| format!("players[{i}]"))?);
         }
         for folder in &file.player_folders {
             players.extend(scan_folder(&base.join(folder))?);
@@ -220,13 +265,25 @@ pub fn format_name(format: Format) -> &'static str {
     }
 }
 
-/// A built-in name, or a path relative to the file's folder.
+/// A built-in name, a path relative to the file's folder, or a program
+/// (`python:` paths are relative to the folder too; `cmd:` runs in it).
 fn spec(text: &str, base: &Path) -> Result<PlayerSpec> {
-    if let Ok(PlayerSpec::Builtin(level)) = text.parse::<PlayerSpec>() {
-        return Ok(PlayerSpec::Builtin(level));
+    match text.parse::<PlayerSpec>() {
+        Ok(PlayerSpec::Builtin(level)) => return Ok(PlayerSpec::Builtin(level)),
+        Ok(PlayerSpec::Program(Program::Python(path))) => {
+            return Ok(PlayerSpec::Program(Program::Python(base.join(path))))
+        }
+        Ok(PlayerSpec::Program(Program::Command { argv, .. })) => {
+            return Ok(PlayerSpec::Program(Program::Command { argv, dir: Some(run_dir(base)) }))
+        }
+        Err(why) if text.starts_with("cmd:") || text.starts_with("python:") => bail!("\"{text}\": {why}"),
+        _ => {}
+    }
+    if Program::is_python_path(&base.join(text)) {
+        return Ok(PlayerSpec::Program(Program::Python(base.join(text))));
     }
     if !(text.contains('/') || text.ends_with(".so")) {
-        bail!("unknown player \"{text}\": name a built-in bot (easy, medium, hard) or a library path ending in .so");
+        bail!("unknown player \"{text}\": name a built-in bot (easy, medium, hard), a library path ending in .so, python:PATH or cmd:COMMAND");
     }
     let path = base.join(text);
     if !path.is_file() {
@@ -235,8 +292,18 @@ fn spec(text: &str, base: &Path) -> Result<PlayerSpec> {
     Ok(PlayerSpec::Library(path))
 }
 
-/// Every player library in `folder` and its subfolders (two levels deep),
-/// sorted by path. A group folder with several libraries is an error.
+/// Where commands named in the file run: the file's folder.
+fn run_dir(base: &Path) -> PathBuf {
+    if base.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        base.to_path_buf()
+    }
+}
+
+/// Every player in `folder`: the libraries in it and in its subfolders (two
+/// levels deep), and the subfolders holding a course `PlayerAI.py`; sorted
+/// by path. A group folder with several players is an error.
 fn scan_folder(folder: &Path) -> Result<Vec<PlayerSpec>> {
     if !folder.is_dir() {
         bail!("player_folders: {} is not a folder", folder.display());
@@ -249,6 +316,18 @@ fn scan_folder(folder: &Path) -> Result<Vec<PlayerSpec>> {
         if entry.is_dir() {
             let mut libraries: Vec<PathBuf> = walk_libraries(&entry, 2);
             libraries.sort();
+            let course = entry.join(COURSE_FILE);
+            if course.is_file() {
+                if !libraries.is_empty() {
+                    bail!(
+                        "player_folders: {} holds a library ({}) and a {COURSE_FILE}: keep one player per group folder",
+                        entry.display(),
+                        libraries[0].display()
+                    );
+                }
+                found.push(PlayerSpec::Program(Program::Python(entry)));
+                continue;
+            }
             match libraries.len() {
                 0 => {}
                 1 => found.push(PlayerSpec::Library(libraries.remove(0))),
@@ -263,7 +342,10 @@ fn scan_folder(folder: &Path) -> Result<Vec<PlayerSpec>> {
         }
     }
     if found.is_empty() {
-        bail!("player_folders: no player library (.so) in {}", folder.display());
+        bail!(
+            "player_folders: no player in {} (a library .so, or a group folder holding {COURSE_FILE})",
+            folder.display()
+        );
     }
     Ok(found)
 }

@@ -1,0 +1,33 @@
+"""Players written against the native API (`arena_player.TrapPlayer`)."""
+
+from __future__ import annotations
+
+from .serve import serve
+from .trap import GameInfo, GameResult, TrapPlayer, TrapState, TurnAnswer, play_turn
+from .wire import Channel
+
+
+class NativeSession:
+    """One TrapPlayer instance for all the games of the process."""
+
+    def __init__(self, player: TrapPlayer) -> None:
+        self.player = player
+        self.name = player.name or type(player).__name__
+        self.author = player.author
+
+    def new_game(self, info: GameInfo) -> None:
+        self.player.new_game(info)
+
+    def turn(self, state: TrapState) -> TurnAnswer:
+        return play_turn(state, self.player.get_move, self.player.get_trap)
+
+    def game_over(self, result: GameResult) -> None:
+        self.player.game_over(result)
+
+
+def run(player_class: type[TrapPlayer]) -> None:
+    """Serves the protocol on stdin/stdout with a `player_class()`: what a
+    player file calls under `if __name__ == "__main__":`, so that the file
+    itself is a command the arena can run (`cmd:python3 my_bot.py`)."""
+    channel = Channel.take_standard_streams()
+    serve(NativeSession(player_class()), channel)

@@ -1,0 +1,93 @@
+"""The player's side of the protocol: say hello, then answer the arena's
+requests one by one until it says quit or closes the input."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import traceback
+from typing import Protocol
+
+from .trap import GameInfo, GameResult, InvalidAction, TrapState, TurnAnswer
+from .wire import PROTOCOL_VERSION, Channel, Message
+
+
+class Session(Protocol):
+    """A loaded player, whatever its style (native or course)."""
+
+    name: str
+    author: str
+
+    def new_game(self, info: GameInfo) -> None: ...
+
+    def turn(self, state: TrapState) -> TurnAnswer: ...
+
+    def game_over(self, result: GameResult) -> None: ...
+
+
+def describe_exception(error: BaseException) -> str:
+    """One line: the exception and where in the player's code it was raised.
+    The whole traceback goes to stderr, which the arena keeps in its logs."""
+    traceback.print_exception(type(error), error, error.__traceback__, file=sys.stderr)
+    text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    frames = traceback.extract_tb(error.__traceback__)
+    here = os.path.dirname(__file__)
+    theirs = [f for f in frames if not f.filename.startswith(here)]
+    if theirs:
+        last = theirs[-1]
+        text += f" (at {os.path.basename(last.filename)}:{last.lineno}, in {last.name})"
+    return text
+
+
+def serve(session: Session, channel: Channel) -> None:
+    channel.send(
+        {
+            "type": "hello",
+            "protocol": PROTOCOL_VERSION,
+            "name": session.name,
+            "author": session.author,
+            "games": ["trap"],
+        }
+    )
+    while True:
+        request = channel.receive()
+        received = time.monotonic()
+        if request is None or request["type"] == "quit":
+            return
+        reply = answer(session, request, received)
+        # What the player printed for this request reaches the arena's logs with it.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        channel.send(reply)
+
+
+def answer(session: Session, request: Message, received: float) -> Message:
+    kind = request["type"]
+    try:
+        if kind == "new_game":
+            if request["game"] != "trap":
+                return {"type": "error", "message": f"this player does not play {request['game']}"}
+            session.new_game(
+                GameInfo(
+                    seat=request["seat"],
+                    size=request["size"],
+                    turn_budget=request["turn_budget_us"] / 1e6,
+                    seed=request["seed"],
+                )
+            )
+            return {"type": "ok"}
+        if kind == "turn":
+            turn = session.turn(TrapState.from_wire(request, received))
+            reply: Message = {"type": "turn", "move": list(turn.move)}
+            if turn.trap is not None:
+                reply["trap"] = list(turn.trap)
+            return reply
+        if kind == "game_over":
+            session.game_over(GameResult(request["outcome"], request["turns"], request["reason"]))
+            return {"type": "ok"}
+        return {"type": "error", "message": f"unknown request {kind!r}"}
+    except InvalidAction as invalid:
+        return {"type": "invalid", "message": str(invalid)}
+    except Exception as error:  # the player's bug: it loses the game, the process lives on
+        return {"type": "error", "message": describe_exception(error)}
