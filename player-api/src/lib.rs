@@ -34,7 +34,10 @@
 
 pub mod abi;
 mod game;
+pub mod grid;
+pub mod magic_forest;
 pub mod trap;
+pub mod wumpus;
 
 pub use game::{GameOver, Outcome, Seat};
 

@@ -6,4 +6,6 @@
 //! Given the same seed and the same player actions, a referee produces the
 //! same game, bit for bit.
 
+pub mod magic_forest;
 pub mod trap;
+pub mod wumpus;
