@@ -267,3 +267,37 @@ fn generation_is_repeatable_from_a_seed() {
         assert_eq!(a, b);
     }
 }
+
+/// Why no agent can win 60% of `aima` worlds while dying in fewer than
+/// 15%: in a world with a breeze at the start (36%), an agent that wins
+/// must step onto a neighbour of the start, and whatever it does is the
+/// same in every such world (only the stench differs, and it says nothing
+/// about pits). Stepping onto a chosen neighbour dies with P(pit there and
+/// breeze) = 0.2 of all worlds and wins at most when the other neighbour
+/// holds the pit and the gold is reachable from the chosen one (b). So
+/// wins <= a + (b / 0.2) x deaths, where a = P(no breeze at the start and
+/// a pit-free path to the gold), even with perfect play everywhere else.
+#[test]
+fn a_breeze_at_the_start_caps_what_any_agent_can_win_without_dying() {
+    let config = WumpusConfig::aima();
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let n = 300_000;
+    let (mut a, mut b, mut d) = (0u32, 0u32, 0u32);
+    let (east, north) = (c(1, 0), c(0, 1));
+    for _ in 0..n {
+        let w = WumpusWorld::generate(&config, &mut rng);
+        let reachable = pit_free_path(&w);
+        let breeze = w.breezy(WumpusWorld::START);
+        a += u32::from(!breeze && reachable);
+        b += u32::from(w.pits.contains(north) && !w.pits.contains(east) && reachable);
+        d += u32::from(w.pits.contains(east));
+    }
+    let (a, b, d) = (f64::from(a) / n as f64, f64::from(b) / n as f64, f64::from(d) / n as f64);
+    assert!((d - 0.2).abs() < 0.005);
+    let best_wins_at_15_percent_deaths = a + b / d * 0.15;
+    assert!(
+        best_wins_at_15_percent_deaths < 0.60,
+        "a {a:.4}, b {b:.4}: bound {best_wins_at_15_percent_deaths:.4}"
+    );
+    assert!((a - 0.514).abs() < 0.005 && (b - 0.112).abs() < 0.004, "a {a:.4}, b {b:.4}");
+}

@@ -12,16 +12,12 @@ const ZERO: f64 = 1e-9;
 /// with the least expected cost: (chance of dying there) x (the death
 /// penalty, 10n) + moves to get there + a stone (10) when a live monster
 /// there is likely enough that the stone pays for itself (P > 1/n).
+#[derive(Default)]
 pub struct Hard {
     config: ForestConfig,
     memory: Memory,
 }
 
-impl Default for Hard {
-    fn default() -> Self {
-        Hard { config: ForestConfig::default(), memory: Memory::default() }
-    }
-}
 
 impl ForestPlayer for Hard {
     fn new_game(&mut self, info: &ForestGameInfo) {
