@@ -18,7 +18,6 @@ pub struct Hard {
     memory: Memory,
 }
 
-
 impl ForestPlayer for Hard {
     fn new_game(&mut self, info: &ForestGameInfo) {
         *self = Hard { config: info.config, memory: Memory::default() };
