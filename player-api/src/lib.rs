@@ -34,9 +34,12 @@
 
 pub mod abi;
 mod game;
+pub mod grid;
 pub mod hexapawn;
 pub mod intuitive;
+pub mod magic_forest;
 pub mod trap;
+pub mod wumpus;
 
 pub use game::{GameOver, Outcome, Seat};
 

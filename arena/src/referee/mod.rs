@@ -9,4 +9,6 @@
 mod calls;
 pub mod hexapawn;
 pub mod intuitive;
+pub mod magic_forest;
 pub mod trap;
+pub mod wumpus;

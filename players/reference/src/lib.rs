@@ -4,6 +4,9 @@
 //! `players/hard` export these through the ABI; the arena also links them
 //! directly to run them in-process as built-in bots.
 
+mod frontier;
 pub mod hexapawn;
 pub mod intuitive;
+pub mod magic_forest;
 pub mod trap;
+pub mod wumpus;

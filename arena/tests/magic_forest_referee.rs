@@ -1,0 +1,108 @@
+//! The Magic Forest referee: determinism, faults, and the reference
+//! wanderers' strength on small samples (loose bounds; the full numbers
+//! are in docs/benchmarks.md).
+
+use arena::{
+    fault::Fault,
+    referee::magic_forest::{self, Ending, ForestAgent, ForestSettings},
+    seeds,
+};
+use player_api::{
+    magic_forest::{
+        Dir, ForestAction, ForestConfig, ForestEvent, ForestGameInfo, ForestOver, ForestPlayer,
+        ForestRequest, RunEnd,
+    },
+    Outcome,
+};
+use reference_bots::magic_forest::{Easy, Hard, Medium};
+
+struct Script {
+    actions: Vec<ForestAction>,
+    next: usize,
+    over: Option<ForestOver>,
+}
+
+impl ForestPlayer for Script {
+    fn step(&mut self, _req: &ForestRequest) -> ForestAction {
+        self.next += 1;
+        self.actions.get(self.next - 1).copied().unwrap_or(ForestAction::walk(Dir::West))
+    }
+    fn game_over(&mut self, result: &ForestOver) {
+        self.over = Some(result.clone());
+    }
+}
+
+#[test]
+fn same_seed_same_actions_same_run() {
+    let settings = ForestSettings::default();
+    for seed in 0..20 {
+        let a = magic_forest::play(&settings, seed, &mut Hard::default());
+        assert_eq!(a, magic_forest::play(&settings, seed, &mut Hard::default()));
+        let actions = a.steps.iter().map(|s| s.action).collect();
+        let replayed = magic_forest::play(&settings, seed, &mut Script { actions, next: 0, over: None });
+        assert_eq!(replayed, a, "the record depends only on seed and actions");
+    }
+    assert_ne!(magic_forest::forests(&settings.config, 1), magic_forest::forests(&settings.config, 2));
+}
+
+#[test]
+fn an_idle_wanderer_spends_the_cap_and_is_told() {
+    let settings = ForestSettings {
+        config: ForestConfig { largest: 3, ..ForestConfig::default() },
+        ..Default::default()
+    };
+    let forest = magic_forest::forests(&settings.config, 4)[0];
+    // Walk into the nearest edge over and over: no move changes the tile.
+    let dir = Dir::ALL.into_iter().find(|&d| forest.start.step(d, 3).is_none()).unwrap();
+    let mut player = Script { actions: vec![ForestAction::walk(dir); 180], next: 0, over: None };
+    let run = magic_forest::play(&settings, 4, &mut player);
+    assert_eq!(run.ending, Ending::Rules(RunEnd::ActionCap { size: 3, cap: 180 }));
+    assert_eq!((run.score, run.cleared, run.outcome()), (-180, 0, Outcome::Draw));
+    assert!(run.steps.iter().all(|s| s.event == ForestEvent::Edge));
+    let told = player.over.unwrap();
+    assert_eq!((told.score, told.forests_cleared, told.actions), (-180, 0, 180));
+    assert_eq!(told.reason.as_str(), "action cap (180 actions) spent in the 3x3 forest");
+}
+
+struct Broken;
+
+impl ForestAgent for Broken {
+    fn new_game(&mut self, _info: &ForestGameInfo) -> Result<(), Fault> {
+        Err(Fault::Crashed("killed by signal 11 (SIGSEGV, a segmentation fault)".into()))
+    }
+    fn step(&mut self, _req: &ForestRequest) -> Result<ForestAction, Fault> {
+        unreachable!("never asked after a failed start")
+    }
+    fn game_over(&mut self, _result: &ForestOver) {}
+}
+
+#[test]
+fn a_failing_player_forfeits_with_a_death() {
+    let run = magic_forest::play(&ForestSettings::default(), 1, &mut Broken);
+    assert_eq!(run.ending.to_string(), "crashed: killed by signal 11 (SIGSEGV, a segmentation fault)");
+    assert_eq!((run.score, run.outcome()), (-90, Outcome::Loss));
+}
+
+fn tally(player: &mut dyn ForestAgent, runs: u64) -> (f64, f64) {
+    let settings = ForestSettings::default();
+    let (mut score, mut cleared) = (0i64, 0u32);
+    for i in 0..runs {
+        let run = magic_forest::play(&settings, seeds::derive(5, i), player);
+        score += i64::from(run.score);
+        cleared += run.cleared;
+    }
+    (score as f64 / runs as f64, f64::from(cleared) / runs as f64)
+}
+
+#[test]
+fn the_levels_are_ordered() {
+    let (easy, easy_cleared) = tally(&mut Easy::default(), 100);
+    let (medium, medium_cleared) = tally(&mut Medium::default(), 200);
+    let (hard, hard_cleared) = tally(&mut Hard::default(), 200);
+    assert!(hard > medium && medium > easy, "{hard} {medium} {easy}");
+    assert!(hard > 1000.0, "hard {hard}");
+    assert!(
+        hard_cleared > 4.8 && medium_cleared > 4.5 && easy_cleared < 4.8,
+        "{hard_cleared} {medium_cleared} {easy_cleared}"
+    );
+}

@@ -1,0 +1,64 @@
+use abi_stable::{std_types::RString, StableAbi};
+
+use super::{config::WumpusConfig, state::Percept, state::WumpusAction};
+use crate::{
+    grid::{Coord, Dir},
+    Outcome,
+};
+
+/// What the player is told when a game starts.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, PartialEq, Debug)]
+pub struct WumpusGameInfo {
+    /// The rules of this game (size, chances, scoring, goal).
+    pub config: WumpusConfig,
+    /// Where the agent starts (and where it climbs out).
+    pub start: Coord,
+    /// Arrows at the start (with `ArrowRule::OnePerWumpus`: the number of wumpuses).
+    pub arrows: u8,
+    /// Wall-clock budget for one step, in microseconds.
+    pub step_budget_us: u64,
+    /// A seed for the player's own randomness (never the arena's own seed).
+    pub seed: u64,
+}
+
+/// One step: the percept, and the agent's own state (which a careful agent
+/// could track itself; it is given so that nobody has to).
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, PartialEq, Eq, Debug)]
+pub struct WumpusRequest {
+    pub percept: Percept,
+    pub at: Coord,
+    pub facing: Dir,
+    pub arrows: u8,
+    pub has_gold: bool,
+    /// Actions taken so far.
+    pub actions: u32,
+    pub score: i32,
+}
+
+/// What the player is told when the game ends.
+#[repr(C)]
+#[derive(StableAbi, Clone, PartialEq, Eq, Debug)]
+pub struct WumpusOver {
+    /// Win: out with the gold. Loss: died, invalid action or fault. Draw:
+    /// climbed out without the gold, or the action cap.
+    pub outcome: Outcome,
+    pub score: i32,
+    pub actions: u32,
+    /// Why the game ended, as the arena records it.
+    pub reason: RString,
+}
+
+/// A Wumpus World agent. Implement this; the arena calls `step` once per
+/// action until the game ends.
+pub trait WumpusPlayer: Send {
+    /// A game starts. One player instance may play several games in a row.
+    fn new_game(&mut self, _info: &WumpusGameInfo) {}
+
+    /// The next action, given what the agent senses now.
+    fn step(&mut self, req: &WumpusRequest) -> WumpusAction;
+
+    /// The game is over, with this result.
+    fn game_over(&mut self, _result: &WumpusOver) {}
+}
