@@ -14,6 +14,7 @@ pub mod players;
 pub mod plugin;
 pub mod protocol;
 pub mod referee;
+pub mod replay;
 pub mod report;
 pub mod scaffold;
 pub mod seeds;
