@@ -41,6 +41,8 @@ pub struct TournamentFile {
     pub opponents: Option<Vec<String>>,
     #[serde(default)]
     pub settings: SettingsFile,
+    #[serde(default)]
+    pub replays: ReplaysFile,
 }
 
 fn default_game() -> String {
@@ -68,6 +70,46 @@ pub struct SettingsFile {
     pub in_process: bool,
 }
 
+/// `[replays]`: which games get a replay file (and an HTML viewer) in
+/// `<output>/replays/`.
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ReplaysFile {
+    #[serde(default)]
+    pub save: SaveReplays,
+    /// With `save = "losses"`: only this player's losses.
+    pub player: Option<String>,
+    /// Write an HTML viewer beside each replay (default true).
+    pub viewers: Option<bool>,
+}
+
+/// Which games are saved as replays.
+#[derive(Deserialize, Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum SaveReplays {
+    #[default]
+    None,
+    All,
+    /// Games an entrant lost (or, with `player`, that player lost).
+    Losses,
+}
+
+/// The checked `[replays]` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplayPolicy {
+    pub save: SaveReplays,
+    /// A player's name or source (resolved once the players are loaded).
+    pub player: Option<String>,
+    pub viewers: bool,
+}
+
+impl ReplayPolicy {
+    /// No replays (what a file without `[replays]` means).
+    pub fn none() -> ReplayPolicy {
+        ReplayPolicy { save: SaveReplays::None, player: None, viewers: true }
+    }
+}
+
 /// A checked tournament, ready to schedule.
 #[derive(Debug, Clone)]
 pub struct Tournament {
@@ -86,6 +128,7 @@ pub struct Tournament {
     pub in_process: bool,
     /// Run the built-in bots in workers too (benchmarks; not in files).
     pub isolate_builtins: bool,
+    pub replays: ReplayPolicy,
 }
 
 impl Tournament {
@@ -190,6 +233,14 @@ impl Tournament {
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
+        if file.replays.player.is_some() && file.replays.save != SaveReplays::Losses {
+            bail!("replays.player: name a player only with save = \"losses\" (that player's lost games)");
+        }
+        let replays = ReplayPolicy {
+            save: file.replays.save,
+            player: file.replays.player,
+            viewers: file.replays.viewers.unwrap_or(true),
+        };
         Ok(Tournament {
             name: file.name.unwrap_or_else(|| stem.to_string()),
             format: file.format,
@@ -203,6 +254,7 @@ impl Tournament {
             memory_limit,
             in_process: file.settings.in_process,
             isolate_builtins: false,
+            replays,
         })
     }
 
