@@ -304,6 +304,14 @@ fn compare(replay: &Replay, body: &TrapBody, game: &TrapGame) -> Result<(), Stri
             (w, g) => return differ("the throw", throw_text(w), throw_text(g)),
         }
     }
+    if let Some(next) = recorded.get(game.turns.len()) {
+        return Err(format!(
+            "turn {} ({}): the re-simulated game (seed {seed}) ended before it: {}",
+            game.turns.len() + 1,
+            next.seat,
+            game.ending
+        ));
+    }
     if recorded.len() != game.turns.len() {
         return Err(format!(
             "the replay has {} turns but the re-simulated game (seed {seed}) has {} ({})",

@@ -348,8 +348,13 @@ fn line_of(text: &str, message: &str) -> Option<usize> {
         .map(|k| k.rsplit('.').next().unwrap_or(k).split('[').next().unwrap_or(k).trim());
     let find = |needle: &str| text.lines().position(|l| l.contains(needle)).map(|i| i + 1);
     quoted.as_deref().and_then(find).or_else(|| {
-        key.filter(|k| !k.is_empty() && !k.contains(' '))
-            .and_then(|k| text.lines().position(|l| l.trim_start().starts_with(k)).map(|i| i + 1))
+        key.filter(|k| !k.is_empty() && !k.contains(' ')).and_then(|k| {
+            // The key itself, not a longer one it begins (`player` in `players`).
+            let is_key = |l: &str| {
+                l.trim_start().strip_prefix(k).is_some_and(|rest| rest.trim_start().starts_with(['=', '[']))
+            };
+            text.lines().position(is_key).map(|i| i + 1)
+        })
     })
 }
 
