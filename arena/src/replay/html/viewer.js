@@ -84,7 +84,7 @@
   $("next").addEventListener("click", () => { stop(); go(at + 1); });
   $("last").addEventListener("click", () => { stop(); go(last); });
   $("play").addEventListener("click", play);
-  slider.addEventListener("input", () => { stop(); go(Number(slider.value)); });
+  slider.addEventListener("input", () => { const wanted = Number(slider.value); stop(); go(wanted); });
   $("speed").addEventListener("change", () => {
     speed = Number($("speed").value);
     if (timer) { clearInterval(timer); timer = null; play(); }
