@@ -52,7 +52,7 @@ pub fn show(frames: &[String], mode: Mode) -> Result<()> {
         }
         Mode::Animate { speed } => {
             for (i, frame) in frames.iter().enumerate() {
-                write!(out, "\x1b[H\x1b[2J{frame}\n")?;
+                writeln!(out, "\x1b[H\x1b[2J{frame}")?;
                 out.flush()?;
                 if i + 1 < frames.len() {
                     std::thread::sleep(Duration::from_secs_f64(1.0 / speed));
