@@ -201,6 +201,7 @@ pub fn tournament(
         memory_limit: None,
         in_process: !isolated,
         isolate_builtins: isolated,
+        replays: t::config::ReplayPolicy::none(),
     };
     let plan_started = Instant::now();
     let schedule = t::schedule::schedule(&tournament);

@@ -15,6 +15,7 @@ pub mod players;
 pub mod plugin;
 pub mod protocol;
 pub mod referee;
+pub mod replay;
 pub mod report;
 pub mod scaffold;
 pub mod seeds;

@@ -69,6 +69,10 @@ enum Command {
         /// Print one JSON object on stdout instead (schema: docs/play-json.md).
         #[arg(long)]
         json: bool,
+        /// Write each game's replay (docs/replays.md) into this folder, or,
+        /// for one game, to this file if it ends in .json or .json.gz.
+        #[arg(long, value_name = "FILE_OR_DIR")]
+        replay: Option<PathBuf>,
     },
     /// Measure a player against the reference levels: score with a 95%
     /// interval against Easy, Medium and Hard, the would-be grade, and the
@@ -140,6 +144,11 @@ enum Command {
         #[arg(long)]
         concurrency: Option<usize>,
     },
+    /// Show a replay file: step through it in the terminal, write an HTML
+    /// viewer (--html), or verify it by re-simulation (--verify).
+    ///
+    /// Example: arena replay replays/game-1-easy-vs-hard.json --html game.html
+    Replay(arena::replay::command::ReplayArgs),
     /// Run tournaments described in TOML files (docs/tournaments.md).
     Tournament {
         #[command(subcommand)]
@@ -284,7 +293,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
             println!("{}", arena::ladder::report(loaded.name(), &player.to_string(), &runs, seed));
             Ok(ExitCode::SUCCESS)
         }
-        Command::Play { game: Game::Trap, player1, player2, games, only_game, seed, limits, watch, json } => {
+        Command::Play {
+            game: Game::Trap,
+            player1,
+            player2,
+            games,
+            only_game,
+            seed,
+            limits,
+            watch,
+            json,
+            replay,
+        } => {
             if games == 0 {
                 bail!("--games 0 plays nothing: ask for at least one game");
             }
@@ -299,8 +319,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let config =
                 MatchConfig { settings, games, seed: seed.unwrap_or_else(seeds::fresh), hosting, first_game };
+            let sources = [player1.to_string(), player2.to_string()];
+            let mut saver = replay
+                .map(|path| {
+                    arena::replay::files::MatchReplays::new(path, games, first_game, &names, &sources)
+                })
+                .transpose()?;
             let stdout = std::io::stdout();
             let mut on_game = |game: &matches::MatchGame| {
+                if let Some(saver) = saver.as_mut() {
+                    saver.save(game);
+                }
                 if !json {
                     let line = report::game_line(game, first_game + games, [&names[0], &names[1]]);
                     let _ = writeln!(stdout.lock(), "{line}");
@@ -312,6 +341,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let watcher: Option<matches::TurnWatcher> = if watch { Some(&mut show_turn) } else { None };
             let result = matches::play([&players[0], &players[1]], &config, &mut on_game, watcher);
+            if let Some(saver) = saver {
+                eprintln!("{}", saver.finish()?);
+            }
             if json {
                 println!("{}", report::json(&result, [player1.to_string(), player2.to_string()]));
             } else {
@@ -358,6 +390,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             println!("{text}");
             Ok(ExitCode::SUCCESS)
         }
+        Command::Replay(args) => arena::replay::command::run(&args),
         Command::Tournament { action: TournamentAction::Run { file, json, concurrency } } => {
             run_tournament(&file, json, concurrency)
         }

@@ -173,7 +173,7 @@ impl<'p> InstancePool<'p> {
                             self.live.insert(*id, agent);
                         }
                         let ending = Ending::Fault { loser: *seat, fault };
-                        return TrapGame { seed, settings: *settings, turns: Vec::new(), ending };
+                        return TrapGame::unplayed(seed, *settings, ending);
                     }
                 },
             };

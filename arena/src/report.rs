@@ -4,11 +4,11 @@
 use std::fmt::Write as _;
 
 use player_api::trap::TrapState;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::{
     matches::{MatchGame, MatchResult, Tally},
-    referee::trap::Turn,
+    referee::trap::{TrapSettings, Turn},
     units::short,
 };
 
@@ -30,6 +30,11 @@ pub fn game_line(game: &MatchGame, total: u32, names: [&str; 2]) -> String {
 
 /// A turn and the board after it, for `--watch`.
 pub fn turn_view(state: &TrapState, turn: &Turn, name: &str) -> String {
+    format!("{}\n{state}", turn_line(turn, name))
+}
+
+/// `player 1 (easy) moves (0,3) -> (1,3), throws at (4,3) (p = 0.85): lands on (4,4)`
+pub fn turn_line(turn: &Turn, name: &str) -> String {
     let mut text = format!("{} ({name}) moves {} -> {}", turn.seat, turn.from, turn.to);
     match turn.throw {
         Some(t) if t.landed == t.target => {
@@ -40,7 +45,7 @@ pub fn turn_view(state: &TrapState, turn: &Turn, name: &str) -> String {
         }
         None => text.push_str(" and the opponent cannot move"),
     }
-    format!("{text}\n{state}")
+    text
 }
 
 /// The summary after the games: one line per player, then the average length.
@@ -84,11 +89,22 @@ struct JsonMatch<'a> {
     average_turns: f64,
 }
 
-#[derive(Serialize)]
-struct JsonSettings {
-    board_size: u8,
-    time_per_turn_ms: f64,
-    turn_cap: u32,
+/// A game's settings as `--json` and replays show them.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct JsonSettings {
+    pub board_size: u8,
+    pub time_per_turn_ms: f64,
+    pub turn_cap: u32,
+}
+
+impl From<&TrapSettings> for JsonSettings {
+    fn from(settings: &TrapSettings) -> JsonSettings {
+        JsonSettings {
+            board_size: settings.size,
+            time_per_turn_ms: settings.turn_budget.as_secs_f64() * 1e3,
+            turn_cap: settings.turn_cap,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -117,11 +133,7 @@ pub fn json(result: &MatchResult, sources: [String; 2]) -> String {
     let doc = JsonMatch {
         game: "trap",
         seed: result.config.seed,
-        settings: JsonSettings {
-            board_size: settings.size,
-            time_per_turn_ms: settings.turn_budget.as_secs_f64() * 1e3,
-            turn_cap: settings.turn_cap,
-        },
+        settings: JsonSettings::from(settings),
         players: result
             .tallies
             .iter()

@@ -48,6 +48,9 @@ impl Default for TrapSettings {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Turn {
     pub seat: Seat,
+    /// The state the player's request showed (before its move): a replay
+    /// keeps it, and re-simulation checks it.
+    pub shown: TrapState,
     pub from: Pos,
     pub to: Pos,
     /// None when the move won at once (no throw is asked for).
@@ -108,16 +111,38 @@ impl fmt::Display for Ending {
     }
 }
 
+/// The turn a player failed on (the game's last request): what it was
+/// shown and what it answered, if it answered (the referee then rejected
+/// the answer: illegal, incomplete, or late).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FailedTurn {
+    pub seat: Seat,
+    pub shown: TrapState,
+    pub reply: Option<TurnActions>,
+    pub time: Duration,
+}
+
 /// A finished game: enough to replay it exactly.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrapGame {
     pub seed: u64,
     pub settings: TrapSettings,
+    /// The position the game started from, and the seat that moved first.
+    pub start: TrapState,
+    pub first: Seat,
     pub turns: Vec<Turn>,
+    /// Set when the game ended on a fault during a turn.
+    pub failed: Option<FailedTurn>,
     pub ending: Ending,
 }
 
 impl TrapGame {
+    /// A game that ended before it began (a player could not be started).
+    pub fn unplayed(seed: u64, settings: TrapSettings, ending: Ending) -> TrapGame {
+        let start = TrapState::new(settings.size);
+        TrapGame { seed, settings, start, first: Seat::One, turns: Vec::new(), failed: None, ending }
+    }
+
     pub fn winner(&self) -> Option<Seat> {
         self.ending.winner()
     }
@@ -168,10 +193,19 @@ pub fn play_from<'a>(
         rng: ChaCha8Rng::seed_from_u64(seed),
         players,
         turns: Vec::new(),
+        failed: None,
         watch,
     };
     let ending = game.run(seed, first);
-    let record = TrapGame { seed, settings: game.settings, turns: game.turns, ending };
+    let record = TrapGame {
+        seed,
+        settings: game.settings,
+        start,
+        first,
+        turns: game.turns,
+        failed: game.failed,
+        ending,
+    };
     for seat in Seat::BOTH {
         let outcome = match record.winner() {
             None => Outcome::Draw,
@@ -195,6 +229,7 @@ struct Game<'a> {
     rng: ChaCha8Rng,
     players: [&'a mut dyn TrapAgent; 2],
     turns: Vec<Turn>,
+    failed: Option<FailedTurn>,
     watch: &'a mut dyn FnMut(&TrapState, &Turn),
 }
 
@@ -239,41 +274,61 @@ impl Game<'_> {
         Ok(())
     }
 
-    /// One turn of `seat`: the move, end check 1, the throw, end check 2.
+    /// One turn of `seat`, recording a failure in `self.failed`.
     fn turn(&mut self, seat: Seat) -> Option<Ending> {
-        let budget = self.settings.turn_budget;
-        let fault = |fault| Some(Ending::Fault { loser: seat, fault });
-        let from = self.state.position(seat);
+        let shown = self.state;
         let started = Instant::now();
-        let reply = self.players[seat.index()].turn(self.request(seat, budget), budget);
+        let reply = self.players[seat.index()]
+            .turn(self.request(seat, self.settings.turn_budget), self.settings.turn_budget);
         let used = started.elapsed();
-        let TurnActions { step, trap } = match reply {
-            Ok(actions) => actions,
-            Err(failure) => return fault(failure),
+        let (actions, result) = match reply {
+            Ok(actions) => (Some(actions), self.judge(seat, shown, actions, used)),
+            Err(fault) => (None, Err(fault)),
         };
-        if used > budget {
-            return fault(Fault::Timeout { what: "turn", used, budget, killed: false });
+        match result {
+            Ok(ending) => ending,
+            Err(fault) => {
+                self.failed = Some(FailedTurn { seat, shown, reply: actions, time: used });
+                Some(Ending::Fault { loser: seat, fault })
+            }
         }
+    }
+
+    /// The rest of a turn once `seat` answered: the move, end check 1, the
+    /// throw, end check 2. `Err` is the player's fault.
+    fn judge(
+        &mut self,
+        seat: Seat,
+        shown: TrapState,
+        actions: TurnActions,
+        used: Duration,
+    ) -> Result<Option<Ending>, Fault> {
+        let budget = self.settings.turn_budget;
+        let TurnActions { step, trap } = actions;
+        if used > budget {
+            return Err(Fault::Timeout { what: "turn", used, budget, killed: false });
+        }
+        let from = self.state.position(seat);
         let to = match cell_pos(step).map(|to| (to, self.state.check_move(seat, to))) {
             Some((to, Ok(()))) => to,
-            Some((_, Err(why))) => return fault(Fault::IllegalMove(spot(step), why)),
-            None => return fault(Fault::IllegalMove(spot(step), IllegalMove::OffBoard)),
+            Some((_, Err(why))) => return Err(Fault::IllegalMove(spot(step), why)),
+            None => return Err(Fault::IllegalMove(spot(step), IllegalMove::OffBoard)),
         };
         self.state.move_player(seat, to);
 
         // End check 1: the move alone trapped the opponent; no throw is asked for.
         if !self.state.can_move(seat.other()) {
-            self.record(Turn { seat, from, to, throw: None, time: used });
-            return Some(Ending::Trapped { loser: seat.other() });
+            self.record(Turn { seat, shown, from, to, throw: None, time: used });
+            return Ok(Some(Ending::Trapped { loser: seat.other() }));
         }
 
         let Some(target) = trap else {
-            return fault(Fault::Protocol("the turn has a move but no trap".to_string()));
+            return Err(Fault::Protocol("the turn has a move but no trap".to_string()));
         };
         let target = match cell_pos(target).map(|t| (t, self.state.check_target(t))) {
             Some((t, Ok(()))) => t,
-            Some((_, Err(why))) => return fault(Fault::IllegalTrap(spot(target), why)),
-            None => return fault(Fault::IllegalTrap(spot(target), IllegalTrap::OffBoard)),
+            Some((_, Err(why))) => return Err(Fault::IllegalTrap(spot(target), why)),
+            None => return Err(Fault::IllegalTrap(spot(target), IllegalTrap::OffBoard)),
         };
         let throw = self.state.throw(seat, target);
         let roll = self.rng.random_range(0..20);
@@ -284,10 +339,10 @@ impl Game<'_> {
         let landed = throw.land(roll, pick);
         self.state.place_trap(landed);
         let record = ThrowRecord { target, hit_chance: throw.hit_chance(), landed };
-        self.record(Turn { seat, from, to, throw: Some(record), time: used });
+        self.record(Turn { seat, shown, from, to, throw: Some(record), time: used });
 
         // End check 2: the trap trapped the opponent.
-        (!self.state.can_move(seat.other())).then_some(Ending::Trapped { loser: seat.other() })
+        Ok((!self.state.can_move(seat.other())).then_some(Ending::Trapped { loser: seat.other() }))
     }
 
     fn request(&self, seat: Seat, time_left: Duration) -> TrapRequest {

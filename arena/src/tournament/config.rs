@@ -44,6 +44,8 @@ pub struct TournamentFile {
     pub opponents: Option<Vec<String>>,
     #[serde(default)]
     pub settings: SettingsFile,
+    #[serde(default)]
+    pub replays: ReplaysFile,
 }
 
 /// One entry of `players`: a string, or a table for a command that needs
@@ -103,6 +105,46 @@ pub struct SettingsFile {
     pub in_process: bool,
 }
 
+/// `[replays]`: which games get a replay file (and an HTML viewer) in
+/// `<output>/replays/`.
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ReplaysFile {
+    #[serde(default)]
+    pub save: SaveReplays,
+    /// With `save = "losses"`: only this player's losses.
+    pub player: Option<String>,
+    /// Write an HTML viewer beside each replay (default true).
+    pub viewers: Option<bool>,
+}
+
+/// Which games are saved as replays.
+#[derive(Deserialize, Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum SaveReplays {
+    #[default]
+    None,
+    All,
+    /// Games an entrant lost (or, with `player`, that player lost).
+    Losses,
+}
+
+/// The checked `[replays]` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplayPolicy {
+    pub save: SaveReplays,
+    /// A player's name or source (resolved once the players are loaded).
+    pub player: Option<String>,
+    pub viewers: bool,
+}
+
+impl ReplayPolicy {
+    /// No replays (what a file without `[replays]` means).
+    pub fn none() -> ReplayPolicy {
+        ReplayPolicy { save: SaveReplays::None, player: None, viewers: true }
+    }
+}
+
 /// A checked tournament, ready to schedule.
 #[derive(Debug, Clone)]
 pub struct Tournament {
@@ -121,6 +163,7 @@ pub struct Tournament {
     pub in_process: bool,
     /// Run the built-in bots in workers too (benchmarks; not in files).
     pub isolate_builtins: bool,
+    pub replays: ReplayPolicy,
 }
 
 impl Tournament {
@@ -235,6 +278,14 @@ impl Tournament {
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
+        if file.replays.player.is_some() && file.replays.save != SaveReplays::Losses {
+            bail!("replays.player: name a player only with save = \"losses\" (that player's lost games)");
+        }
+        let replays = ReplayPolicy {
+            save: file.replays.save,
+            player: file.replays.player,
+            viewers: file.replays.viewers.unwrap_or(true),
+        };
         Ok(Tournament {
             name: file.name.unwrap_or_else(|| stem.to_string()),
             format: file.format,
@@ -248,6 +299,7 @@ impl Tournament {
             memory_limit,
             in_process: file.settings.in_process,
             isolate_builtins: false,
+            replays,
         })
     }
 
@@ -378,8 +430,13 @@ fn line_of(text: &str, message: &str) -> Option<usize> {
         .map(|k| k.rsplit('.').next().unwrap_or(k).split('[').next().unwrap_or(k).trim());
     let find = |needle: &str| text.lines().position(|l| l.contains(needle)).map(|i| i + 1);
     quoted.as_deref().and_then(find).or_else(|| {
-        key.filter(|k| !k.is_empty() && !k.contains(' '))
-            .and_then(|k| text.lines().position(|l| l.trim_start().starts_with(k)).map(|i| i + 1))
+        key.filter(|k| !k.is_empty() && !k.contains(' ')).and_then(|k| {
+            // The key itself, not a longer one it begins (`player` in `players`).
+            let is_key = |l: &str| {
+                l.trim_start().strip_prefix(k).is_some_and(|rest| rest.trim_start().starts_with(['=', '[']))
+            };
+            text.lines().position(is_key).map(|i| i + 1)
+        })
     })
 }
 

@@ -3,8 +3,10 @@
 
 pub mod config;
 pub mod grade;
+pub mod index;
 pub mod journal;
 pub mod record;
+pub mod replays;
 pub mod runner;
 pub mod schedule;
 pub mod standings;
@@ -127,6 +129,7 @@ pub fn run(tournament: Tournament, stop: &AtomicBool, observer: &mut dyn Observe
         .collect();
     let names = unique_names(&entrants);
     observer.names(&names);
+    let sink = replays::ReplaySink::new(&tournament, schedule.len(), &entrants, &names)?;
     let fingerprint = fingerprint(&tournament, &schedule);
     let (mut journal, done) =
         journal::Journal::open(&tournament.output, &tournament.name, &fingerprint, schedule.len())?;
@@ -141,6 +144,7 @@ pub fn run(tournament: Tournament, stop: &AtomicBool, observer: &mut dyn Observe
         settings: &tournament.settings,
         concurrency: tournament.concurrency,
         stop,
+        replays: sink.as_ref(),
     };
     runner::run(&plan, &pending, |batch| {
         journal.append(&batch)?;
@@ -167,6 +171,8 @@ pub fn run(tournament: Tournament, stop: &AtomicBool, observer: &mut dyn Observe
         write(out.join("standings.md"), format!("{title}{}", standings.markdown()), &mut written)?;
         write(out.join("standings.csv"), standings.csv(), &mut written)?;
         write(out.join("standings.json"), serde_json::to_string_pretty(&standings.json())?, &mut written)?;
+        let page = index::page(&tournament.name, &standings, &results, &names, out);
+        write(out.join("index.html"), page, &mut written)?;
         if tournament.format == Format::Grade {
             let levels: Vec<grade::Level> = tournament
                 .fixed

@@ -12,7 +12,7 @@ use std::{
 
 use anyhow::Result;
 
-use super::{record::GameResult, schedule::ScheduledGame};
+use super::{record::GameResult, replays::ReplaySink, schedule::ScheduledGame};
 use crate::{
     matches::InstancePool,
     players::{Hosting, Player},
@@ -27,6 +27,8 @@ pub struct RunPlan<'a> {
     pub concurrency: usize,
     /// Set to stop taking new games (games in progress finish).
     pub stop: &'a AtomicBool,
+    /// Where wanted replays go (written before their game is handed on).
+    pub replays: Option<&'a ReplaySink>,
 }
 
 /// Plays `pending` games, `plan.concurrency` at a time. `on_batch` runs on
@@ -41,7 +43,7 @@ pub fn run(
 ) -> Result<()> {
     let cursor = AtomicUsize::new(0);
     let threads = plan.concurrency.clamp(1, pending.len().max(1));
-    let (sender, receiver) = mpsc::channel::<GameResult>();
+    let (sender, receiver) = mpsc::channel::<Result<GameResult>>();
     thread::scope(|scope| {
         for _ in 0..threads {
             let sender = sender.clone();
@@ -53,7 +55,10 @@ pub fn run(
                 while !plan.stop.load(Ordering::SeqCst) {
                     let Some(game) = pending.get(cursor.fetch_add(1, Ordering::SeqCst)) else { break };
                     let record = pool.play(game.seats, game.seed, plan.settings, &mut |_, _| {});
-                    if sender.send(GameResult::new(game.index, game.seats, &record)).is_err() {
+                    // The replay is on disk before its game is journaled.
+                    let saved = plan.replays.map_or(Ok(()), |sink| sink.save(game, &record));
+                    let result = saved.map(|()| GameResult::new(game.index, game.seats, &record));
+                    if sender.send(result).is_err() {
                         break;
                     }
                 }
@@ -61,13 +66,28 @@ pub fn run(
         }
         drop(sender);
         let mut failure = None;
+        let mut journal_failed = false;
         for first in receiver.iter() {
-            let mut batch = vec![first];
-            batch.extend(receiver.try_iter());
-            if failure.is_none() {
+            let mut batch = Vec::new();
+            for result in std::iter::once(first).chain(receiver.try_iter()) {
+                match result {
+                    Ok(result) => batch.push(result),
+                    // A game whose replay could not be written is not
+                    // journaled: a resumed run plays it again.
+                    Err(e) if failure.is_none() => {
+                        plan.stop.store(true, Ordering::SeqCst);
+                        failure = Some(e);
+                    }
+                    Err(_) => {}
+                }
+            }
+            // Games played well are journaled even after a replay failed;
+            // after the journal failed, nothing more is.
+            if !batch.is_empty() && !journal_failed {
                 if let Err(e) = on_batch(batch) {
                     plan.stop.store(true, Ordering::SeqCst);
-                    failure = Some(e);
+                    journal_failed = true;
+                    failure.get_or_insert(e);
                 }
             }
         }

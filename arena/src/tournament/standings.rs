@@ -131,7 +131,7 @@ pub struct Row {
 impl Row {
     /// The row as table cells (terminal and Markdown): rank, `name`, games,
     /// W, D, L, points, [score share,] defeated, Elo, failures, mean, max.
-    fn cells(&self, name: String, with_score: bool) -> Vec<String> {
+    pub(crate) fn cells(&self, name: String, with_score: bool) -> Vec<String> {
         let mut cells = vec![
             self.rank.to_string(),
             name,

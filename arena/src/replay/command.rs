@@ -1,0 +1,84 @@
+//! `arena replay FILE`: view a replay in the terminal, write its HTML
+//! viewer, or verify it by re-simulation.
+
+use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
+
+use anyhow::{bail, Result};
+use clap::ValueEnum;
+
+use super::{
+    html,
+    terminal::{self, Mode, Paint},
+    Replay,
+};
+
+/// The options of `arena replay`.
+#[derive(clap::Args, Debug)]
+pub struct ReplayArgs {
+    /// The replay file (.json or .json.gz), as `arena play --replay` or a
+    /// tournament wrote it.
+    pub file: PathBuf,
+    /// Re-simulate the game through the referee with the recorded seed and
+    /// actions, and check every state, landing and the result (exit 1 on
+    /// the first difference).
+    #[arg(long)]
+    pub verify: bool,
+    /// Write a self-contained HTML viewer to OUT (open it from disk).
+    #[arg(long, value_name = "OUT")]
+    pub html: Option<PathBuf>,
+    /// Play the turns one after another instead of stepping with keys.
+    #[arg(long)]
+    pub animate: bool,
+    /// Turns per second when animating.
+    #[arg(long, default_value_t = 2.0)]
+    pub speed: f64,
+    /// Colours: auto (when stdout is a terminal), always, never.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Runs `arena replay`.
+pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
+    if !(args.speed.is_finite() && args.speed > 0.0 && args.speed <= 1000.0) {
+        bail!("--speed {}: give turns per second, more than 0 and at most 1000", args.speed);
+    }
+    let replay = Replay::read(&args.file)?;
+    let mut code = ExitCode::SUCCESS;
+    if args.verify {
+        match replay.verify() {
+            Ok(line) => println!("{}: {line}", args.file.display()),
+            Err(difference) => {
+                eprintln!("error: {}: does not verify: {difference}", args.file.display());
+                code = ExitCode::FAILURE;
+            }
+        }
+    }
+    if let Some(out) = &args.html {
+        std::fs::write(out, html::page(&replay))
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
+        eprintln!("wrote {}", out.display());
+    }
+    if !args.verify && args.html.is_none() {
+        let stdout_tty = std::io::stdout().is_terminal();
+        let color = match args.color {
+            Color::Auto => stdout_tty,
+            Color::Always => true,
+            Color::Never => false,
+        };
+        let mode = match (stdout_tty, args.animate) {
+            (false, _) => Mode::Print,
+            (true, true) => Mode::Animate { speed: args.speed },
+            (true, false) if std::io::stdin().is_terminal() => Mode::Interactive { speed: args.speed },
+            (true, false) => Mode::Print,
+        };
+        terminal::show(&replay.frames(Paint { color }), mode)?;
+    }
+    Ok(code)
+}

@@ -1,0 +1,145 @@
+//! A player's failure as a replay keeps it: enough to show it, and to hand
+//! it back to the referee when the game is re-simulated.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::fault::Fault;
+
+/// The fault that ended a game: who failed (an index into the replay's
+/// players), its kind as tallies count it ("timeout", "illegal", ...), and
+/// the details.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct FaultRecord {
+    pub player: usize,
+    pub kind: String,
+    #[serde(flatten)]
+    pub detail: FaultDetail,
+}
+
+/// What went wrong, by type.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum FaultDetail {
+    /// The cell as the player named it. Re-simulation re-judges the answer.
+    IllegalMove {
+        cell: [i64; 2],
+    },
+    IllegalTrap {
+        cell: [i64; 2],
+    },
+    /// An answer that was not a cell at all (the host's `invalid` reply).
+    InvalidAction {
+        what: String,
+    },
+    Timeout {
+        during: String,
+        used_ns: u64,
+        budget_ns: u64,
+        killed: bool,
+    },
+    Panicked {
+        message: String,
+    },
+    Crashed {
+        how: String,
+    },
+    Protocol {
+        what: String,
+    },
+    OutputFlood {
+        limit_bytes: u64,
+    },
+    Unavailable {
+        why: String,
+    },
+}
+
+/// The calls a timeout can happen in (`Fault::Timeout::what`).
+const CALLS: [&str; 4] = ["turn", "new_game", "game_over", "hello"];
+
+impl FaultRecord {
+    pub fn new(player: usize, fault: &Fault) -> FaultRecord {
+        let detail = match fault {
+            Fault::IllegalMove(spot, _) => FaultDetail::IllegalMove { cell: [spot.row, spot.col] },
+            Fault::IllegalTrap(spot, _) => FaultDetail::IllegalTrap { cell: [spot.row, spot.col] },
+            Fault::InvalidAction(what) => FaultDetail::InvalidAction { what: what.clone() },
+            Fault::Timeout { what, used, budget, killed } => FaultDetail::Timeout {
+                during: what.to_string(),
+                used_ns: used.as_nanos() as u64,
+                budget_ns: budget.as_nanos() as u64,
+                killed: *killed,
+            },
+            Fault::Panicked(message) => FaultDetail::Panicked { message: message.clone() },
+            Fault::Crashed(how) => FaultDetail::Crashed { how: how.clone() },
+            Fault::Protocol(what) => FaultDetail::Protocol { what: what.clone() },
+            Fault::OutputFlood { limit } => FaultDetail::OutputFlood { limit_bytes: *limit },
+            Fault::Unavailable(why) => FaultDetail::Unavailable { why: why.clone() },
+        };
+        FaultRecord { player, kind: fault.kind().name().to_string(), detail }
+    }
+
+    /// The fault itself, for a failure the referee cannot re-judge (the
+    /// player's own: a crash, a timeout). None for an illegal answer: the
+    /// referee judges the recorded answer again instead.
+    pub fn to_fault(&self) -> Option<Fault> {
+        Some(match &self.detail {
+            FaultDetail::IllegalMove { .. } | FaultDetail::IllegalTrap { .. } => return None,
+            FaultDetail::Timeout { during, used_ns, budget_ns, killed } => Fault::Timeout {
+                what: CALLS.iter().find(|c| *c == during)?,
+                used: Duration::from_nanos(*used_ns),
+                budget: Duration::from_nanos(*budget_ns),
+                killed: *killed,
+            },
+            FaultDetail::InvalidAction { what } => Fault::InvalidAction(what.clone()),
+            FaultDetail::Panicked { message } => Fault::Panicked(message.clone()),
+            FaultDetail::Crashed { how } => Fault::Crashed(how.clone()),
+            FaultDetail::Protocol { what } => Fault::Protocol(what.clone()),
+            FaultDetail::OutputFlood { limit_bytes } => Fault::OutputFlood { limit: *limit_bytes },
+            FaultDetail::Unavailable { why } => Fault::Unavailable(why.clone()),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn faults_the_referee_cannot_rejudge_come_back_unchanged() {
+        let faults = [
+            Fault::Timeout {
+                what: "new_game",
+                used: Duration::from_nanos(5_310_000_123),
+                budget: Duration::from_secs(5),
+                killed: true,
+            },
+            Fault::Panicked("at src/lib.rs:3".into()),
+            Fault::InvalidAction("get_move returned None, not a (row, col) tuple".into()),
+            Fault::Crashed("killed by signal 11".into()),
+            Fault::Protocol("the turn has a move but no trap".into()),
+            Fault::OutputFlood { limit: 1 << 20 },
+            Fault::Unavailable("no such file".into()),
+        ];
+        for fault in faults {
+            let record = FaultRecord::new(1, &fault);
+            let json = serde_json::to_string(&record).unwrap();
+            let back: FaultRecord = serde_json::from_str(&json).unwrap();
+            assert_eq!(back.to_fault(), Some(fault.clone()), "{json}");
+            assert_eq!(back.kind, fault.kind().name());
+        }
+    }
+
+    #[test]
+    fn an_illegal_answer_is_rejudged_not_replayed() {
+        let fault = Fault::IllegalMove(
+            crate::fault::Spot { row: -1, col: 3 },
+            player_api::trap::IllegalMove::OffBoard,
+        );
+        let record = FaultRecord::new(0, &fault);
+        assert_eq!(record.detail, FaultDetail::IllegalMove { cell: [-1, 3] });
+        assert_eq!(record.kind, "illegal");
+        assert_eq!(record.to_fault(), None);
+    }
+}

@@ -1,0 +1,145 @@
+//! Replay files on disk: their names, and writing one game's replay (and
+//! its HTML viewer) into a folder.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use super::{gzip, html, Replay, ReplayPlayer};
+use crate::matches::MatchGame;
+
+/// Replays larger than this are written gzip-compressed (`.json.gz`).
+pub const COMPRESS_OVER: usize = 64 << 10;
+
+/// `game-007-easy-vs-hard`: the game's 1-based number, padded to the width
+/// of `total`, and the players in seat order (file-safe).
+pub fn stem(number: usize, total: usize, names: [&str; 2]) -> String {
+    let width = total.max(1).to_string().len();
+    format!("game-{number:0width$}-{}-vs-{}", file_safe(names[0]), file_safe(names[1]))
+}
+
+/// Writes `replay` into `folder` as `<stem>.json`, or `<stem>.json.gz` when
+/// large (the other one is removed, so a game written again never leaves
+/// two files); with `viewer`, also `<stem>.html`. Returns the files written.
+pub fn save(replay: &Replay, folder: &Path, stem: &str, viewer: bool) -> Result<Vec<PathBuf>> {
+    let json = replay.to_json();
+    let plain = folder.join(format!("{stem}.json"));
+    let packed = folder.join(format!("{stem}.json.gz"));
+    let (path, bytes, stale) = if json.len() > COMPRESS_OVER {
+        (packed, gzip(json.as_bytes()), plain)
+    } else {
+        (plain, json.into_bytes(), packed)
+    };
+    write_synced(&path, &bytes)?;
+    if stale.exists() {
+        std::fs::remove_file(&stale).with_context(|| format!("cannot remove {}", stale.display()))?;
+    }
+    let mut written = vec![path];
+    if viewer {
+        let page = folder.join(format!("{stem}.html"));
+        write_synced(&page, html::page(replay).as_bytes())?;
+        written.push(page);
+    }
+    Ok(written)
+}
+
+/// Writes a file whole and syncs it: once a game's result is journaled,
+/// its replay is on disk too.
+pub(super) fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let mut file =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    file.write_all(bytes)
+        .and_then(|()| file.sync_data())
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// `arena play --replay`: each game's replay into a folder, or one game's
+/// into a file.
+pub struct MatchReplays {
+    path: PathBuf,
+    into_folder: bool,
+    /// Games in the whole match (for the width of the numbers).
+    total: usize,
+    players: [ReplayPlayer; 2],
+    written: usize,
+    error: Option<anyhow::Error>,
+}
+
+impl MatchReplays {
+    /// `path` is a file if it ends in `.json` or `.json.gz` (then the match
+    /// must be one game), else a folder (created if missing).
+    pub fn new(
+        path: PathBuf,
+        games: u32,
+        first_game: u32,
+        names: &[String; 2],
+        sources: &[String; 2],
+    ) -> Result<MatchReplays> {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let into_folder = !(name.ends_with(".json") || name.ends_with(".json.gz"));
+        if !into_folder && games != 1 {
+            bail!("--replay {}: a file holds one game; give a folder to keep {games} games", path.display());
+        }
+        if into_folder {
+            std::fs::create_dir_all(&path)
+                .with_context(|| format!("--replay: cannot create the folder {}", path.display()))?;
+        }
+        let players = [0, 1].map(|i| ReplayPlayer { name: names[i].clone(), source: sources[i].clone() });
+        Ok(MatchReplays {
+            path,
+            into_folder,
+            total: (first_game + games) as usize,
+            players,
+            written: 0,
+            error: None,
+        })
+    }
+
+    /// Writes the replay of `game` (after a failure, nothing more).
+    pub fn save(&mut self, game: &MatchGame) {
+        if self.error.is_some() {
+            return;
+        }
+        let seated = game.seats.map(|p| self.players[p].clone());
+        let names = [seated[0].name.as_str(), seated[1].name.as_str()];
+        let stem = stem(game.index as usize + 1, self.total, names);
+        let replay = Replay::of_trap(&game.record, seated);
+        let result = if self.into_folder {
+            save(&replay, &self.path, &stem, false).map(|_| ())
+        } else {
+            replay.write(&self.path)
+        };
+        match result {
+            Ok(()) => self.written += 1,
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// A line saying where the replays went, or the first write error.
+    pub fn finish(self) -> Result<String> {
+        if let Some(error) = self.error {
+            return Err(error.context("writing a replay failed (the games were played; their results stand)"));
+        }
+        Ok(match self.into_folder {
+            true => format!("{} replay(s) written to {}", self.written, self.path.display()),
+            false => format!("replay written to {}", self.path.display()),
+        })
+    }
+}
+
+/// Letters, digits, '-' and '_' kept; anything else becomes '_'.
+pub fn file_safe(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stems_sort_in_game_order_and_are_file_safe() {
+        assert_eq!(stem(7, 120, ["easy", "my bot/2"]), "game-007-easy-vs-my_bot_2");
+        assert_eq!(stem(1, 1, ["a", "b"]), "game-1-a-vs-b");
+    }
+}

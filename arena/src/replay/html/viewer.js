@@ -1,0 +1,99 @@
+// The replay viewer, the same for every game. A game plugs in by adding
+// ArenaGames[name] = { title, legend, settingsText(replay), budgetText(replay),
+// frames(replay), draw(board, frame, replay), describe(frame, replay, names) }
+// (see trap.js); frames[0] is the start and each later frame one turn, with
+// { seat: 1 | 2, time_us } for the timeline.
+(function () {
+  "use strict";
+  const $ = (id) => document.getElementById(id);
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  const replay = JSON.parse($("replay-data").textContent);
+  // Seeds are 64-bit: JSON.parse would round them, so the page carries the digits too.
+  replay.seed = $("replay-data").dataset.seed || replay.seed;
+  const game = window.ArenaGames && window.ArenaGames[replay.game];
+  if (!game) {
+    document.body.innerHTML = '<div class="error">This viewer cannot draw the game "' + esc(replay.game) + '".</div>';
+    return;
+  }
+  const frames = game.frames(replay);
+  const last = frames.length - 1;
+  const names = replay.players.map((p) => p.name);
+  let at = 0, timer = null, speed = 2;
+
+  document.title = game.title + ": " + names.join(" vs ") + " (seed " + replay.seed + ")";
+  $("game-title").textContent = game.title;
+  $("players").innerHTML = '<span class="p1">' + esc(names[0]) + '</span> vs <span class="p2">' + esc(names[1]) + "</span>";
+  $("legend").innerHTML = game.legend || "";
+  $("meta").textContent = "seed " + replay.seed + " \u00b7 " + game.settingsText(replay) + " \u00b7 arena " + replay.arena;
+  const slider = $("slider");
+  slider.max = String(last);
+
+  const maxTime = Math.max(1, ...frames.map((f) => f.time_us || 0));
+  frames.forEach((f, i) => {
+    if (i === 0) return;
+    const bar = document.createElement("div");
+    bar.className = "bar s" + f.seat;
+    bar.style.height = Math.max(4, Math.round((100 * (f.time_us || 0)) / maxTime)) + "%";
+    bar.title = "turn " + i + ": " + formatTime(f.time_us);
+    bar.dataset.turn = String(i);
+    bar.addEventListener("click", () => { stop(); go(i); });
+    $("timeline").appendChild(bar);
+  });
+
+  function formatTime(us) {
+    if (us == null) return "\u2013";
+    if (us < 1000) return us + " \u00b5s";
+    if (us < 1e6) return (us / 1000).toFixed(1) + " ms";
+    return (us / 1e6).toFixed(2) + " s";
+  }
+
+  function resultText() {
+    const r = replay.result;
+    const verdict = r.winner == null ? "Draw" : names[r.winner] + " (player " + (r.winner + 1) + ") wins";
+    return verdict + " \u2014 " + r.reason + " after " + r.turns + " turns";
+  }
+
+  function render() {
+    const frame = frames[at];
+    game.draw($("board"), frame, replay);
+    $("turn-counter").textContent = at === 0 ? "Start \u00b7 0 / " + last : "Turn " + at + " / " + last;
+    const rows = game.describe(frame, replay, names);
+    if (at > 0) rows.push(["Time used", formatTime(frame.time_us) + " of " + game.budgetText(replay)]);
+    $("turn-info").innerHTML = rows.map(([label, html]) =>
+      '<div class="row"><span class="label">' + esc(label) + "</span><span>" + html + "</span></div>").join("");
+    const result = $("result");
+    result.textContent = at === last ? resultText() : "";
+    result.className = "result" + (at === last ? " shown" : "");
+    slider.value = String(at);
+    document.querySelectorAll("#timeline .bar").forEach((b) => b.classList.toggle("now", Number(b.dataset.turn) === at));
+    $("play").textContent = timer ? "\u23f8 Pause" : "\u25b6 Play";
+    document.body.dataset.turn = String(at);
+  }
+
+  function go(n) { at = Math.max(0, Math.min(last, n)); render(); }
+  function stop() { if (timer) { clearInterval(timer); timer = null; } render(); }
+  function play() {
+    if (timer) return stop();
+    if (at === last) at = 0;
+    timer = setInterval(() => { if (at >= last) stop(); else go(at + 1); }, 1000 / speed);
+    render();
+  }
+
+  $("first").addEventListener("click", () => { stop(); go(0); });
+  $("prev").addEventListener("click", () => { stop(); go(at - 1); });
+  $("next").addEventListener("click", () => { stop(); go(at + 1); });
+  $("last").addEventListener("click", () => { stop(); go(last); });
+  $("play").addEventListener("click", play);
+  slider.addEventListener("input", () => { const wanted = Number(slider.value); stop(); go(wanted); });
+  $("speed").addEventListener("change", () => {
+    speed = Number($("speed").value);
+    if (timer) { clearInterval(timer); timer = null; play(); }
+  });
+  document.addEventListener("keydown", (e) => {
+    const keys = { ArrowRight: () => $("next").click(), ArrowLeft: () => $("prev").click(), Home: () => $("first").click(),
+      End: () => $("last").click(), " ": () => play() };
+    if (keys[e.key] && e.target.tagName !== "SELECT") { e.preventDefault(); keys[e.key](); }
+  });
+  const wanted = /turn=(\d+)/.exec(location.hash);
+  go(wanted ? Number(wanted[1]) : 0);
+})();

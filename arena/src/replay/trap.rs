@@ -1,0 +1,466 @@
+//! Trap's part of a replay: the body (settings, start, every turn with the
+//! state its request showed, the failed turn, the final state), how it is
+//! re-simulated through the referee, and how it is drawn in a terminal.
+
+use std::time::Duration;
+
+use player_api::{
+    trap::{Pos, TrapGameInfo, TrapRequest, TrapState},
+    GameOver, Seat,
+};
+use serde::{Deserialize, Serialize};
+
+use super::{terminal::Paint, Replay};
+use crate::{
+    agent::{TrapAgent, TurnActions},
+    fault::Fault,
+    protocol::{cell_pos, seat_from_number, wire_cell, WireCell, WireState},
+    referee::trap::{self as referee, FailedTurn, ThrowRecord, TrapGame, TrapSettings, Turn},
+    report::{self, JsonSettings},
+    units::short,
+};
+
+/// The Trap part of a replay.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct TrapBody {
+    pub settings: SettingsRecord,
+    /// The position before the first turn, and the seat (1 or 2) that moved first.
+    pub start: WireState,
+    pub first: u8,
+    pub turns: Vec<TurnRecord>,
+    /// The turn a player failed on, when the game ended that way.
+    pub failed_turn: Option<FailedTurnRecord>,
+    /// The position at the end.
+    #[serde(rename = "final")]
+    pub final_state: WireState,
+}
+
+/// The settings as `arena play --json` shows them, plus the start-up budget.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct SettingsRecord {
+    #[serde(flatten)]
+    pub common: JsonSettings,
+    pub startup_time_ms: f64,
+}
+
+/// One turn.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct TurnRecord {
+    /// 1 or 2.
+    pub seat: u8,
+    /// The state the player's request showed.
+    pub state: WireState,
+    pub from: WireCell,
+    #[serde(rename = "move")]
+    pub to: WireCell,
+    /// None when the move trapped the opponent at once (no throw).
+    pub throw: Option<ThrowJson>,
+    /// Wall-clock time the player used, in microseconds.
+    pub time_us: u64,
+}
+
+/// A throw: the chance outcome, target against landing.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+pub struct ThrowJson {
+    pub target: WireCell,
+    /// The chance the trap lands on the target.
+    pub hit_chance: f64,
+    pub landed: WireCell,
+}
+
+/// The request a player failed on.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct FailedTurnRecord {
+    pub seat: u8,
+    pub state: WireState,
+    /// What it answered, if it answered (the referee rejected it).
+    pub reply: Option<ReplyJson>,
+    pub time_us: u64,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+pub struct ReplyJson {
+    #[serde(rename = "move")]
+    pub step: WireCell,
+    pub trap: Option<WireCell>,
+}
+
+impl TrapBody {
+    pub fn of(game: &TrapGame) -> TrapBody {
+        TrapBody {
+            settings: SettingsRecord {
+                common: JsonSettings::from(&game.settings),
+                startup_time_ms: game.settings.startup_budget.as_secs_f64() * 1e3,
+            },
+            start: WireState::from(&game.start),
+            first: game.first.number(),
+            turns: game.turns.iter().map(TurnRecord::of).collect(),
+            failed_turn: game.failed.as_ref().map(|f| FailedTurnRecord {
+                seat: f.seat.number(),
+                state: WireState::from(&f.shown),
+                reply: f.reply.map(|r| ReplyJson { step: r.step, trap: r.trap }),
+                time_us: f.time.as_micros() as u64,
+            }),
+            final_state: WireState::from(&final_state(game)),
+        }
+    }
+
+    pub fn settings(&self) -> TrapSettings {
+        let ms = |ms: f64| Duration::from_nanos((ms * 1e6).round() as u64);
+        TrapSettings {
+            size: self.settings.common.board_size,
+            turn_budget: ms(self.settings.common.time_per_turn_ms),
+            startup_budget: ms(self.settings.startup_time_ms),
+            turn_cap: self.settings.common.turn_cap,
+        }
+    }
+
+    /// The turns as the referee records them (checked by `check`).
+    pub fn referee_turns(&self) -> Vec<Turn> {
+        self.turns.iter().map(|t| t.to_turn().expect("checked on reading")).collect()
+    }
+
+    /// What the type system cannot check: seats, cells and states are valid.
+    pub fn check(&self, replay: &Replay) -> Result<(), String> {
+        let size = self.settings.common.board_size;
+        let state = |what: &str, s: &WireState| {
+            s.to_state().map_err(|e| format!("{what}: {e}")).and_then(|state| {
+                (state.size() == size)
+                    .then_some(())
+                    .ok_or(format!("{what}: a {}x{0} board in a {size}x{size} game", state.size()))
+            })
+        };
+        state("start", &self.start)?;
+        state("final", &self.final_state)?;
+        seat_from_number(self.first).ok_or(format!("first = {}: a seat is 1 or 2", self.first))?;
+        for (i, turn) in self.turns.iter().enumerate() {
+            state(&format!("turns[{i}].state"), &turn.state)?;
+            turn.to_turn().map_err(|e| format!("turns[{i}]: {e}"))?;
+        }
+        if let Some(failed) = &self.failed_turn {
+            state("failed_turn.state", &failed.state)?;
+            seat_from_number(failed.seat).ok_or(format!("failed_turn.seat = {}: 1 or 2", failed.seat))?;
+        }
+        if replay.result.turns as usize != self.turns.len() {
+            return Err(format!(
+                "result.turns = {} but {} turns are listed",
+                replay.result.turns,
+                self.turns.len()
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl TurnRecord {
+    fn of(turn: &Turn) -> TurnRecord {
+        TurnRecord {
+            seat: turn.seat.number(),
+            state: WireState::from(&turn.shown),
+            from: wire_cell(turn.from),
+            to: wire_cell(turn.to),
+            throw: turn.throw.map(|t| ThrowJson {
+                target: wire_cell(t.target),
+                hit_chance: t.hit_chance,
+                landed: wire_cell(t.landed),
+            }),
+            time_us: turn.time.as_micros() as u64,
+        }
+    }
+
+    fn to_turn(&self) -> Result<Turn, String> {
+        let pos = |c: WireCell| cell_pos(c).ok_or(format!("cell {c:?} is off any board"));
+        let throw = match self.throw {
+            None => None,
+            Some(t) => {
+                Some(ThrowRecord { target: pos(t.target)?, hit_chance: t.hit_chance, landed: pos(t.landed)? })
+            }
+        };
+        Ok(Turn {
+            seat: seat_from_number(self.seat).ok_or(format!("seat = {}: 1 or 2", self.seat))?,
+            shown: self.state.to_state()?,
+            from: pos(self.from)?,
+            to: pos(self.to)?,
+            throw,
+            time: Duration::from_micros(self.time_us),
+        })
+    }
+}
+
+/// The position after the game's last turn.
+fn final_state(game: &TrapGame) -> TrapState {
+    match game.turns.last() {
+        None => game.start,
+        Some(turn) => after(turn),
+    }
+}
+
+/// The position after `turn`: its move, then where its trap landed.
+fn after(turn: &Turn) -> TrapState {
+    let mut state = turn.shown;
+    state.move_player(turn.seat, turn.to);
+    if let Some(throw) = turn.throw {
+        state.place_trap(throw.landed);
+    }
+    state
+}
+
+/// Plays a seat's recorded answers back to the referee, by turn number.
+struct Scripted<'r> {
+    seat: Seat,
+    replay: &'r Replay,
+    body: &'r TrapBody,
+}
+
+impl Scripted<'_> {
+    /// The recorded failure of this seat, for the referee to see again.
+    fn failure(&self) -> Option<Fault> {
+        let fault = self.replay.result.fault.as_ref().filter(|f| f.player == self.seat.index())?;
+        Some(fault.to_fault().unwrap_or_else(|| Fault::Protocol("the replay has no answer to judge".into())))
+    }
+}
+
+impl TrapAgent for Scripted<'_> {
+    fn new_game(&mut self, _: TrapGameInfo, _: Duration) -> Result<(), Fault> {
+        // A fault without a failed turn happened before the first turn.
+        match self.body.failed_turn.is_none() && self.body.turns.is_empty() {
+            true => self.failure().map_or(Ok(()), Err),
+            false => Ok(()),
+        }
+    }
+
+    fn turn(&mut self, request: TrapRequest, _: Duration) -> Result<TurnActions, Fault> {
+        let index = request.turn as usize;
+        if let Some(turn) = self.body.turns.get(index) {
+            return Ok(TurnActions { step: turn.to, trap: turn.throw.map(|t| t.target) });
+        }
+        let failed = self.body.failed_turn.as_ref().filter(|_| index == self.body.turns.len());
+        let late = self.replay.result.fault.as_ref().is_some_and(|f| f.kind == "timeout");
+        match failed.and_then(|f| f.reply) {
+            // An answer the referee rejected: let it judge it again.
+            Some(reply) if !late => Ok(TurnActions { step: reply.step, trap: reply.trap }),
+            _ if failed.is_some() => {
+                Err(self.failure().unwrap_or_else(|| Fault::Protocol("no fault".into())))
+            }
+            _ => Err(Fault::Protocol(format!("the replay has no turn {}", index + 1))),
+        }
+    }
+
+    fn game_over(&mut self, _: GameOver) {}
+}
+
+/// Re-simulates the replay through the referee: the recorded seed and
+/// settings, the recorded answers; every request's state, every landing,
+/// the failure and the result must come out the same.
+pub fn verify(replay: &Replay, body: &TrapBody) -> Result<String, String> {
+    let settings = body.settings();
+    let start = body.start.to_state().map_err(|e| format!("start: {e}"))?;
+    let first = seat_from_number(body.first).ok_or("first: 1 or 2")?;
+    let [mut one, mut two] = Seat::BOTH.map(|seat| Scripted { seat, replay, body });
+    let game = referee::play_from(&settings, replay.seed, start, first, [&mut one, &mut two], &mut |_, _| {});
+    compare(replay, body, &game)?;
+    let throws = game.turns.iter().filter(|t| t.throw.is_some()).count();
+    Ok(format!(
+        "verified: {} turns and {throws} throws re-simulated with seed {}; every state, landing and the result match ({})",
+        game.turns.len(),
+        replay.seed,
+        replay.summary()
+    ))
+}
+
+/// The first difference between the replay and the re-simulated game.
+fn compare(replay: &Replay, body: &TrapBody, game: &TrapGame) -> Result<(), String> {
+    let seed = replay.seed;
+    let recorded = body.referee_turns();
+    for (i, (want, got)) in recorded.iter().zip(&game.turns).enumerate() {
+        let at = format!("turn {} ({})", i + 1, want.seat);
+        let differ = |what: &str, want: String, got: String| {
+            Err(format!("{at}: {what} is {want} in the replay but {got} when re-simulated with seed {seed}"))
+        };
+        if want.seat != got.seat {
+            return differ("the player to move", want.seat.to_string(), got.seat.to_string());
+        }
+        if want.shown != got.shown {
+            return differ("the state shown", describe(&want.shown), describe(&got.shown));
+        }
+        if (want.from, want.to) != (got.from, got.to) {
+            return differ(
+                "the move",
+                format!("{} -> {}", want.from, want.to),
+                format!("{} -> {}", got.from, got.to),
+            );
+        }
+        match (want.throw, got.throw) {
+            (Some(w), Some(g)) if w.target != g.target => {
+                return differ("the throw's target", w.target.to_string(), g.target.to_string())
+            }
+            (Some(w), Some(g)) if w.hit_chance != g.hit_chance => {
+                return differ("the hit chance", w.hit_chance.to_string(), g.hit_chance.to_string())
+            }
+            (Some(w), Some(g)) if w.landed != g.landed => {
+                return differ("where the trap landed", w.landed.to_string(), g.landed.to_string())
+            }
+            (Some(_), Some(_)) | (None, None) => {}
+            (w, g) => return differ("the throw", throw_text(w), throw_text(g)),
+        }
+    }
+    if let Some(next) = recorded.get(game.turns.len()) {
+        return Err(format!(
+            "turn {} ({}): the re-simulated game (seed {seed}) ended before it: {}",
+            game.turns.len() + 1,
+            next.seat,
+            game.ending
+        ));
+    }
+    if recorded.len() != game.turns.len() {
+        return Err(format!(
+            "the replay has {} turns but the re-simulated game (seed {seed}) has {} ({})",
+            recorded.len(),
+            game.turns.len(),
+            game.ending
+        ));
+    }
+    let failed = body.failed_turn.as_ref().map(|f| {
+        (f.seat, f.state.to_state().ok(), f.reply.map(|r| TurnActions { step: r.step, trap: r.trap }))
+    });
+    let refailed = game.failed.as_ref().map(|f: &FailedTurn| (f.seat.number(), Some(f.shown), f.reply));
+    if failed != refailed {
+        return Err(format!(
+            "the failed turn differs: {} in the replay, {} when re-simulated",
+            failed_text(&failed),
+            failed_text(&refailed)
+        ));
+    }
+    let winner = game.winner().map(|s| s.index());
+    let reason = game.ending.to_string();
+    if (winner, &reason) != (replay.result.winner, &replay.result.reason) {
+        return Err(format!(
+            "the result is \"{}\" (winner {:?}) in the replay but \"{reason}\" (winner {winner:?}) when re-simulated",
+            replay.result.reason, replay.result.winner
+        ));
+    }
+    let end = final_state(game);
+    if body.final_state.to_state().ok() != Some(end) {
+        return Err(format!("the final state differs: re-simulated it is {}", describe(&end)));
+    }
+    Ok(())
+}
+
+fn describe(state: &TrapState) -> String {
+    let traps: Vec<String> = state.traps().map(|p| p.to_string()).collect();
+    format!(
+        "[player 1 {}, player 2 {}, traps {}]",
+        state.position(Seat::One),
+        state.position(Seat::Two),
+        if traps.is_empty() { "none".to_string() } else { traps.join(" ") }
+    )
+}
+
+fn throw_text(throw: Option<ThrowRecord>) -> String {
+    throw.map_or("no throw".to_string(), |t| format!("a throw at {}", t.target))
+}
+
+fn failed_text(failed: &Option<(u8, Option<TrapState>, Option<TurnActions>)>) -> String {
+    match failed {
+        None => "none".to_string(),
+        Some((seat, _, reply)) => format!("player {seat}, answer {reply:?}"),
+    }
+}
+
+/// The game for the terminal: the start, then one frame per turn (the
+/// board after it, the move, the throw aimed and landed, the time), the
+/// result under the last.
+pub fn frames(replay: &Replay, body: &TrapBody, paint: Paint) -> Vec<String> {
+    let name = |seat: Seat| replay.players.get(seat.index()).map_or("?", |p| p.name.as_str());
+    let total = body.turns.len();
+    let start = body.start.to_state().expect("checked on reading");
+    let mut frames = vec![format!(
+        "{}\nstart: {} (player 1) vs {} (player 2), seed {}\n{}",
+        paint.on(BOLD, &replay.summary()),
+        name(Seat::One),
+        name(Seat::Two),
+        replay.seed,
+        board(&start, None, paint)
+    )];
+    // Each turn's board is the state the next request showed (the final
+    // state after the last): what the replay recorded, not recomputed.
+    let turns = body.referee_turns();
+    let boards = turns.iter().skip(1).map(|t| t.shown).chain(body.final_state.to_state().ok());
+    for (i, (turn, state)) in turns.iter().zip(boards).enumerate() {
+        let line = report::turn_line(turn, name(turn.seat));
+        frames.push(format!(
+            "turn {}/{total}  {}  [{}]\n{}",
+            i + 1,
+            seat_paint(paint, turn.seat, &line),
+            short(turn.time),
+            board(&state, Some(turn), paint)
+        ));
+    }
+    if let Some(failed) = &body.failed_turn {
+        let seat = seat_from_number(failed.seat).unwrap_or(Seat::One);
+        let answer = failed.reply.map_or("no answer".to_string(), |r| match r.trap {
+            Some(t) => format!("answered move {:?}, trap {t:?}", r.step),
+            None => format!("answered move {:?}", r.step),
+        });
+        let line = format!(
+            "{seat} ({}) failed: {answer}  [{}]",
+            name(seat),
+            short(Duration::from_micros(failed.time_us))
+        );
+        let last = frames.last_mut().expect("the start frame");
+        last.push_str(&format!("\n{}", seat_paint(paint, seat, &line)));
+    }
+    let last = frames.last_mut().expect("the start frame");
+    last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
+    frames
+}
+
+/// The board, drawn with `1` and `2` for the players, `#` a trap, `.` a
+/// free cell, `*` the trap that just landed, `x` the target it missed, `o`
+/// where the mover came from.
+fn board(state: &TrapState, turn: Option<&Turn>, paint: Paint) -> String {
+    let size = state.size();
+    let mut text = String::from("   ");
+    for c in 0..size {
+        text.push_str(&format!(" {c}"));
+    }
+    for r in 0..size {
+        text.push_str(&format!("\n{r:>3}"));
+        for c in 0..size {
+            let pos = Pos::new(r, c);
+            let landed = turn.and_then(|t| t.throw).filter(|t| t.landed == pos);
+            let missed = turn.and_then(|t| t.throw).filter(|t| t.target == pos && t.landed != pos);
+            let cell = if pos == state.position(Seat::One) {
+                paint.on(PLAYER[0], "1")
+            } else if pos == state.position(Seat::Two) {
+                paint.on(PLAYER[1], "2")
+            } else if landed.is_some() {
+                paint.on(LANDED, "*")
+            } else if missed.is_some() {
+                paint.on(MISSED, "x")
+            } else if state.has_trap(pos) {
+                paint.on(TRAP, "#")
+            } else if turn.is_some_and(|t| t.from == pos) {
+                paint.on(FROM, "o")
+            } else {
+                paint.on(FREE, ".")
+            };
+            text.push(' ');
+            text.push_str(&cell);
+        }
+    }
+    text
+}
+
+// ANSI styles of the board's glyphs.
+const BOLD: &str = "1";
+const PLAYER: [&str; 2] = ["1;97;44", "1;97;41"];
+const LANDED: &str = "1;30;43";
+const MISSED: &str = "1;95";
+const TRAP: &str = "90";
+const FROM: &str = "2;36";
+const FREE: &str = "2";
+
+fn seat_paint(paint: Paint, seat: Seat, text: &str) -> String {
+    paint.on(if seat == Seat::One { "1;94" } else { "1;91" }, text)
+}
