@@ -15,7 +15,8 @@ use abi_stable::{
     std_types::RResult,
 };
 use player_api::abi::{
-    HexapawnPlayerBox, IntuitivePlayerBox, PlayerError, PlayerLibRef, TrapPlayerBox, API_VERSION,
+    ForestPlayerBox, HexapawnPlayerBox, IntuitivePlayerBox, PlayerError, PlayerLibRef, TrapPlayerBox,
+    WumpusPlayerBox, API_VERSION,
 };
 
 /// A player library, loaded and checked.
@@ -149,6 +150,12 @@ impl PlayerLibrary {
         if self.module.hexapawn_constructor().is_some() {
             games.push("hexapawn");
         }
+        if self.module.wumpus_constructor().is_some() {
+            games.push("wumpus");
+        }
+        if self.module.forest_constructor().is_some() {
+            games.push("magic-forest");
+        }
         games
     }
 
@@ -165,6 +172,16 @@ impl PlayerLibrary {
     /// A fresh Hexapawn player from this library, or why there is none.
     pub fn new_hexapawn_player(&self) -> Result<HexapawnPlayerBox, String> {
         self.construct("hexapawn", self.module.hexapawn_constructor())
+    }
+
+    /// A fresh Wumpus World player from this library, or why there is none.
+    pub fn new_wumpus_player(&self) -> Result<WumpusPlayerBox, String> {
+        self.construct("wumpus", self.module.wumpus_constructor())
+    }
+
+    /// A fresh Magic Forest player from this library, or why there is none.
+    pub fn new_forest_player(&self) -> Result<ForestPlayerBox, String> {
+        self.construct("magic-forest", self.module.forest_constructor())
     }
 
     fn construct<B>(

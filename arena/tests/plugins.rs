@@ -23,7 +23,7 @@ fn reference_levels_load_as_distinct_libraries() {
         .collect();
     assert_eq!(names, ["easy", "medium", "hard"]);
     let hard = PlayerLibrary::load(&library("hard")).unwrap();
-    assert_eq!(hard.games(), ["trap", "intuitive-ai", "hexapawn"]);
+    assert_eq!(hard.games(), ["trap", "intuitive-ai", "hexapawn", "wumpus", "magic-forest"]);
     assert_eq!(hard.api_version(), player_api::abi::API_VERSION);
 }
 

@@ -35,7 +35,9 @@ use abi_stable::{
 use crate::{
     hexapawn::{HexapawnAction, HexapawnGameInfo, HexapawnPlayer, HexapawnRequest},
     intuitive::{Cell, IntuitiveGameInfo, IntuitiveGameOver, IntuitivePlayer, IntuitiveRequest},
+    magic_forest::{ForestAction, ForestGameInfo, ForestOver, ForestPlayer, ForestRequest},
     trap::{Pos, TrapGameInfo, TrapPlayer, TrapRequest},
+    wumpus::{WumpusAction, WumpusGameInfo, WumpusOver, WumpusPlayer, WumpusRequest},
     GameOver,
 };
 
@@ -62,6 +64,10 @@ pub struct PlayerLib {
     pub new_intuitive_player: Option<extern "C" fn() -> RResult<IntuitivePlayerBox, PlayerError>>,
     /// Makes a Hexapawn player, if the library plays Hexapawn.
     pub new_hexapawn_player: Option<extern "C" fn() -> RResult<HexapawnPlayerBox, PlayerError>>,
+    /// Makes a Wumpus World player, if the library plays Wumpus World.
+    pub new_wumpus_player: Option<extern "C" fn() -> RResult<WumpusPlayerBox, PlayerError>>,
+    /// Makes a Magic Forest player, if the library plays Magic Forest.
+    pub new_forest_player: Option<extern "C" fn() -> RResult<ForestPlayerBox, PlayerError>>,
 }
 
 impl PlayerLibRef {
@@ -76,6 +82,16 @@ impl PlayerLibRef {
     /// The Hexapawn constructor, if the library has one.
     pub fn hexapawn_constructor(self) -> Option<extern "C" fn() -> RResult<HexapawnPlayerBox, PlayerError>> {
         self.new_hexapawn_player().flatten()
+    }
+
+    /// The Wumpus World constructor, if the library has one.
+    pub fn wumpus_constructor(self) -> Option<extern "C" fn() -> RResult<WumpusPlayerBox, PlayerError>> {
+        self.new_wumpus_player().flatten()
+    }
+
+    /// The Magic Forest constructor, if the library has one.
+    pub fn forest_constructor(self) -> Option<extern "C" fn() -> RResult<ForestPlayerBox, PlayerError>> {
+        self.new_forest_player().flatten()
     }
 }
 
@@ -190,6 +206,64 @@ pub fn hexapawn_player_box<P: HexapawnPlayer + 'static>(player: P) -> HexapawnPl
     FfiHexapawnPlayer_TO::from_value(CatchPanics(player), abi_stable::sabi_trait::TD_Opaque)
 }
 
+/// A Wumpus World player across the ABI.
+#[sabi_trait]
+pub trait FfiWumpusPlayer: Send {
+    fn new_game(&mut self, info: WumpusGameInfo) -> RResult<(), PlayerError>;
+    fn step(&mut self, req: WumpusRequest) -> RResult<WumpusAction, PlayerError>;
+    #[sabi(last_prefix_field)]
+    fn game_over(&mut self, result: WumpusOver) -> RResult<(), PlayerError>;
+}
+
+/// An owned Wumpus World player object, from a library or built in.
+pub type WumpusPlayerBox = FfiWumpusPlayer_TO<'static, RBox<()>>;
+
+impl<P: WumpusPlayer> FfiWumpusPlayer for CatchPanics<P> {
+    fn new_game(&mut self, info: WumpusGameInfo) -> RResult<(), PlayerError> {
+        catch(|| self.0.new_game(&info))
+    }
+    fn step(&mut self, req: WumpusRequest) -> RResult<WumpusAction, PlayerError> {
+        catch(|| self.0.step(&req))
+    }
+    fn game_over(&mut self, result: WumpusOver) -> RResult<(), PlayerError> {
+        catch(|| self.0.game_over(&result))
+    }
+}
+
+/// Boxes a [`WumpusPlayer`] as an ABI object that catches its panics.
+pub fn wumpus_player_box<P: WumpusPlayer + 'static>(player: P) -> WumpusPlayerBox {
+    FfiWumpusPlayer_TO::from_value(CatchPanics(player), abi_stable::sabi_trait::TD_Opaque)
+}
+
+/// A Magic Forest player across the ABI.
+#[sabi_trait]
+pub trait FfiForestPlayer: Send {
+    fn new_game(&mut self, info: ForestGameInfo) -> RResult<(), PlayerError>;
+    fn step(&mut self, req: ForestRequest) -> RResult<ForestAction, PlayerError>;
+    #[sabi(last_prefix_field)]
+    fn game_over(&mut self, result: ForestOver) -> RResult<(), PlayerError>;
+}
+
+/// An owned Magic Forest player object, from a library or built in.
+pub type ForestPlayerBox = FfiForestPlayer_TO<'static, RBox<()>>;
+
+impl<P: ForestPlayer> FfiForestPlayer for CatchPanics<P> {
+    fn new_game(&mut self, info: ForestGameInfo) -> RResult<(), PlayerError> {
+        catch(|| self.0.new_game(&info))
+    }
+    fn step(&mut self, req: ForestRequest) -> RResult<ForestAction, PlayerError> {
+        catch(|| self.0.step(&req))
+    }
+    fn game_over(&mut self, result: ForestOver) -> RResult<(), PlayerError> {
+        catch(|| self.0.game_over(&result))
+    }
+}
+
+/// Boxes a [`ForestPlayer`] as an ABI object that catches its panics.
+pub fn forest_player_box<P: ForestPlayer + 'static>(player: P) -> ForestPlayerBox {
+    FfiForestPlayer_TO::from_value(CatchPanics(player), abi_stable::sabi_trait::TD_Opaque)
+}
+
 /// The body of every constructor [`export_player!`] generates: records panic
 /// locations from now on, and builds the player object with `make`, catching
 /// a panic in the player's constructor too.
@@ -249,7 +323,8 @@ fn catch<T>(call: impl FnOnce() -> T) -> RResult<T, PlayerError> {
 /// ```
 ///
 /// After `name` and `author` come the games the library plays, each at most
-/// once and in this order: `trap:`, `intuitive:`, `hexapawn:`. Each is an
+/// once and in this order: `trap:`, `intuitive:`, `hexapawn:`, `wumpus:`,
+/// `forest:` (Magic Forest). Each is an
 /// expression that makes a fresh player; it is evaluated each time the arena
 /// needs a new instance. The crate must be a `cdylib`. Use the macro once per
 /// crate.
@@ -260,6 +335,8 @@ macro_rules! export_player {
         $(, trap: $make_trap:expr)?
         $(, intuitive: $make_intuitive:expr)?
         $(, hexapawn: $make_hexapawn:expr)?
+        $(, wumpus: $make_wumpus:expr)?
+        $(, forest: $make_forest:expr)?
         $(,)?
     ) => {
         #[doc(hidden)]
@@ -282,12 +359,24 @@ macro_rules! export_player {
                     $crate::abi::construct(|| $crate::abi::hexapawn_player_box($make_hexapawn))
                 }
             )?
+            $(
+                extern "C" fn new_wumpus() -> RResult<$crate::abi::WumpusPlayerBox, PlayerError> {
+                    $crate::abi::construct(|| $crate::abi::wumpus_player_box($make_wumpus))
+                }
+            )?
+            $(
+                extern "C" fn new_forest() -> RResult<$crate::abi::ForestPlayerBox, PlayerError> {
+                    $crate::abi::construct(|| $crate::abi::forest_player_box($make_forest))
+                }
+            )?
             $crate::abi::PlayerLib {
                 name: $crate::abi_stable::std_types::RStr::from_str($name),
                 author: $crate::abi_stable::std_types::RStr::from_str($author),
                 new_trap_player: $crate::__arena_some_if!($($make_trap => new_trap)?),
                 new_intuitive_player: $crate::__arena_some_if!($($make_intuitive => new_intuitive)?),
                 new_hexapawn_player: $crate::__arena_some_if!($($make_hexapawn => new_hexapawn)?),
+                new_wumpus_player: $crate::__arena_some_if!($($make_wumpus => new_wumpus)?),
+                new_forest_player: $crate::__arena_some_if!($($make_forest => new_forest)?),
             }
             .leak_into_prefix()
         }

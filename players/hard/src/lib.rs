@@ -6,4 +6,6 @@ player_api::export_player! {
     trap: reference_bots::trap::Hard,
     intuitive: reference_bots::intuitive::Hard,
     hexapawn: reference_bots::hexapawn::Hard::default(),
+    wumpus: reference_bots::wumpus::Hard::default(),
+    forest: reference_bots::magic_forest::Hard::default(),
 }

@@ -6,4 +6,6 @@ player_api::export_player! {
     trap: reference_bots::trap::Medium::default(),
     intuitive: reference_bots::intuitive::Medium::default(),
     hexapawn: reference_bots::hexapawn::Medium::default(),
+    wumpus: reference_bots::wumpus::Medium::default(),
+    forest: reference_bots::magic_forest::Medium::default(),
 }
