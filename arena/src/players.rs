@@ -7,7 +7,10 @@ use std::{fmt, path::PathBuf, str::FromStr};
 
 use std::time::Duration;
 
-use player_api::abi::{trap_player_box, TrapPlayerBox};
+use player_api::abi::{
+    hexapawn_player_box, intuitive_player_box, trap_player_box, HexapawnPlayerBox, IntuitivePlayerBox,
+    TrapPlayerBox,
+};
 use reference_bots::trap::{Easy, Hard, Medium};
 
 use crate::{
@@ -16,7 +19,13 @@ use crate::{
     fault::Fault,
     isolation::{Hello, Hosted, IsolatedPlayer, Launch, Worker, WorkerLimits},
     plugin::{LoadError, PlayerLibrary},
+    referee::{
+        hexapawn::HexapawnAgent, intuitive::IntuitiveAgent, magic_forest::ForestAgent, wumpus::WumpusAgent,
+    },
 };
+
+/// Every game, by the name players, files and the command line use.
+pub const GAMES: [&str; 5] = ["trap", "intuitive-ai", "hexapawn", "wumpus", "magic-forest"];
 
 /// A reference level, built into the arena.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -34,6 +43,46 @@ impl Level {
             Level::Easy => "easy",
             Level::Medium => "medium",
             Level::Hard => "hard",
+        }
+    }
+
+    /// This level as an Intuitive AI player in this process.
+    pub fn new_intuitive_player(self) -> IntuitivePlayerBox {
+        use reference_bots::intuitive as bots;
+        match self {
+            Level::Easy => intuitive_player_box(bots::Easy::default()),
+            Level::Medium => intuitive_player_box(bots::Medium::default()),
+            Level::Hard => intuitive_player_box(bots::Hard),
+        }
+    }
+
+    /// This level as a Hexapawn player in this process.
+    pub fn new_hexapawn_player(self) -> HexapawnPlayerBox {
+        use reference_bots::hexapawn as bots;
+        match self {
+            Level::Easy => hexapawn_player_box(bots::Easy::default()),
+            Level::Medium => hexapawn_player_box(bots::Medium::default()),
+            Level::Hard => hexapawn_player_box(bots::Hard::default()),
+        }
+    }
+
+    /// This level as a Wumpus World player in this process.
+    pub fn new_wumpus_player(self) -> Box<dyn WumpusAgent> {
+        use reference_bots::wumpus as bots;
+        match self {
+            Level::Easy => Box::new(bots::Easy::default()),
+            Level::Medium => Box::new(bots::Medium::default()),
+            Level::Hard => Box::new(bots::Hard::default()),
+        }
+    }
+
+    /// This level as a Magic Forest player in this process.
+    pub fn new_forest_player(self) -> Box<dyn ForestAgent> {
+        use reference_bots::magic_forest as bots;
+        match self {
+            Level::Easy => Box::new(bots::Easy::default()),
+            Level::Medium => Box::new(bots::Medium::default()),
+            Level::Hard => Box::new(bots::Hard::default()),
         }
     }
 
@@ -185,7 +234,7 @@ impl Player {
     /// The games this player plays.
     pub fn games(&self) -> Vec<String> {
         match self {
-            Player::Builtin(_) => vec!["trap".to_string()],
+            Player::Builtin(_) => GAMES.iter().map(|g| g.to_string()).collect(),
             Player::Library(library) => library.games().iter().map(|g| g.to_string()).collect(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => hello.games.clone(),
         }
@@ -201,6 +250,65 @@ impl Player {
                 .and_then(|library| library.new_trap_player()),
             Player::Program { program, .. } => Err(format!("{program} runs only in its own process")),
         }
+    }
+
+    /// A fresh Intuitive AI player, hosted where `hosting` says.
+    // TODO(#5 hosting): isolated libraries and programs.
+    pub fn new_intuitive_agent(
+        &self,
+        _hosting: &Hosting,
+        _startup: Duration,
+    ) -> Result<Box<dyn IntuitiveAgent>, Fault> {
+        match self {
+            Player::Builtin(level) => Ok(Box::new(level.new_intuitive_player())),
+            Player::Library(library) => {
+                Ok(Box::new(library.new_intuitive_player().map_err(Fault::Unavailable)?))
+            }
+            _ => Err(self.not_hosted_yet("intuitive-ai")),
+        }
+    }
+
+    /// A fresh Hexapawn player, hosted where `hosting` says.
+    pub fn new_hexapawn_agent(
+        &self,
+        _hosting: &Hosting,
+        _startup: Duration,
+    ) -> Result<Box<dyn HexapawnAgent>, Fault> {
+        match self {
+            Player::Builtin(level) => Ok(Box::new(level.new_hexapawn_player())),
+            Player::Library(library) => {
+                Ok(Box::new(library.new_hexapawn_player().map_err(Fault::Unavailable)?))
+            }
+            _ => Err(self.not_hosted_yet("hexapawn")),
+        }
+    }
+
+    /// A fresh Wumpus World player, hosted where `hosting` says.
+    pub fn new_wumpus_agent(
+        &self,
+        _hosting: &Hosting,
+        _startup: Duration,
+    ) -> Result<Box<dyn WumpusAgent>, Fault> {
+        match self {
+            Player::Builtin(level) => Ok(level.new_wumpus_player()),
+            _ => Err(self.not_hosted_yet("wumpus")),
+        }
+    }
+
+    /// A fresh Magic Forest player, hosted where `hosting` says.
+    pub fn new_forest_agent(
+        &self,
+        _hosting: &Hosting,
+        _startup: Duration,
+    ) -> Result<Box<dyn ForestAgent>, Fault> {
+        match self {
+            Player::Builtin(level) => Ok(level.new_forest_player()),
+            _ => Err(self.not_hosted_yet("magic-forest")),
+        }
+    }
+
+    fn not_hosted_yet(&self, game: &str) -> Fault {
+        Fault::Unavailable(format!("{} cannot play {game} here yet", self.name()))
     }
 
     /// A fresh Trap player, hosted where `hosting` says.
