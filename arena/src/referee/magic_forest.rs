@@ -1,6 +1,9 @@
 //! The Magic Forest referee: one run (every forest), validated, timed and recorded.
 
-use std::{fmt, time::Duration};
+use std::{
+    fmt,
+    time::{Duration, Instant},
+};
 
 use player_api::{
     magic_forest::{
@@ -58,12 +61,24 @@ impl<P: ForestPlayer + ?Sized> ForestAgent for P {
 }
 
 /// One step as it was played: what the wanderer was shown, what it did, what happened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct ForestStep {
     pub shown: ForestRequest,
     pub action: ForestAction,
     pub event: ForestEvent,
+    /// Wall-clock time the player took to answer.
+    pub time: Duration,
 }
+
+/// Steps are equal when the game is: the time taken is left out (same seed
+/// and same actions give the same record, however long the player thought).
+impl PartialEq for ForestStep {
+    fn eq(&self, other: &Self) -> bool {
+        self.shown == other.shown && self.action == other.action && self.event == other.event
+    }
+}
+
+impl Eq for ForestStep {}
 
 /// How a run ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -170,7 +185,10 @@ fn run(
     }
     loop {
         let shown = state.request();
-        let action = match timed("step", settings.step_budget, || player.step(&shown)) {
+        let started = Instant::now();
+        let answer = timed("step", settings.step_budget, || player.step(&shown));
+        let time = started.elapsed();
+        let action = match answer {
             Ok(action) => action,
             Err(fault) => {
                 state.forfeit();
@@ -178,7 +196,7 @@ fn run(
             }
         };
         let (event, end) = state.apply(action);
-        steps.push(ForestStep { shown, action, event });
+        steps.push(ForestStep { shown, action, event, time });
         if let Some(end) = end {
             return Ending::Rules(end);
         }

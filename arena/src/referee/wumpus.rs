@@ -61,11 +61,23 @@ impl<P: WumpusPlayer + ?Sized> WumpusAgent for P {
 }
 
 /// One step as it was played: what the player was shown, what it did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct WumpusStep {
     pub shown: WumpusRequest,
     pub action: WumpusAction,
+    /// Wall-clock time the player took to answer.
+    pub time: Duration,
 }
+
+/// Steps are equal when the game is: the time taken is left out (same seed
+/// and same actions give the same record, however long the player thought).
+impl PartialEq for WumpusStep {
+    fn eq(&self, other: &Self) -> bool {
+        self.shown == other.shown && self.action == other.action
+    }
+}
+
+impl Eq for WumpusStep {}
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -168,14 +180,17 @@ fn run(
     }
     loop {
         let shown = state.request();
-        let action = match timed("step", settings.step_budget, || player.step(&shown)) {
+        let started = Instant::now();
+        let answer = timed("step", settings.step_budget, || player.step(&shown));
+        let time = started.elapsed();
+        let action = match answer {
             Ok(action) => action,
             Err(fault) => {
                 state.forfeit(None);
                 return Ending::Fault(fault);
             }
         };
-        steps.push(WumpusStep { shown, action });
+        steps.push(WumpusStep { shown, action, time });
         let end = match state.check(action) {
             Ok(()) => state.apply(action),
             Err(why) => Some(state.forfeit(Some((action, why)))),

@@ -9,11 +9,19 @@ const PAGE: &str = include_str!("html/viewer.html");
 const STYLE: &str = include_str!("html/viewer.css");
 const VIEWER: &str = include_str!("html/viewer.js");
 const TRAP: &str = include_str!("html/trap.js");
+const INTUITIVE: &str = include_str!("html/intuitive.js");
+const HEXAPAWN: &str = include_str!("html/hexapawn.js");
+const WUMPUS: &str = include_str!("html/wumpus.js");
+const FOREST: &str = include_str!("html/magic_forest.js");
 
 /// The drawing script of the replay's game.
 fn game_script(body: &Body) -> &'static str {
     match body {
         Body::Trap(_) => TRAP,
+        Body::Intuitive(_) => INTUITIVE,
+        Body::Hexapawn(_) => HEXAPAWN,
+        Body::Wumpus(_) => WUMPUS,
+        Body::Forest(_) => FOREST,
     }
 }
 

@@ -9,11 +9,17 @@
 //! and one drawing function in `html/games.js` for the HTML viewer.
 
 pub mod command;
+pub mod diff;
 pub mod fault;
 pub mod files;
+pub mod grid;
+pub mod hexapawn;
 pub mod html;
+pub mod intuitive;
+pub mod magic_forest;
 pub mod terminal;
 pub mod trap;
+pub mod wumpus;
 
 use std::{
     io::{Read, Write},
@@ -23,15 +29,16 @@ use std::{
 use anyhow::{anyhow, bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::referee::trap::TrapGame;
+use crate::{fault::Fault, referee::trap::TrapGame};
 pub use fault::FaultRecord;
+use player_api::Outcome;
 
 /// The `format` field of every replay file.
 pub const FORMAT: &str = "arena-replay";
 /// The replay format version this arena writes and reads.
 pub const VERSION: u32 = 1;
 /// The games that have replays, by the name in the `game` field.
-pub const GAMES: &[&str] = &["trap"];
+pub const GAMES: &[&str] = &["trap", "intuitive-ai", "hexapawn", "wumpus", "magic-forest"];
 
 /// One game, as written to a replay file.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -69,6 +76,31 @@ pub struct ReplayResult {
     pub turns: u32,
     /// The failure that ended the game, if a player failed.
     pub fault: Option<FaultRecord>,
+    /// One-player games: `win`, `draw` or `loss` (`winner` is 0 for a win).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
+    /// One-player games: the final score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<i64>,
+}
+
+impl ReplayResult {
+    /// The result of a one-player game.
+    pub fn single(outcome: Outcome, score: i64, turns: u32, reason: String, fault: Option<&Fault>) -> Self {
+        let outcome_name = match outcome {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        };
+        ReplayResult {
+            winner: (outcome == Outcome::Win).then_some(0),
+            reason,
+            turns,
+            fault: fault.map(|f| FaultRecord::new(0, f)),
+            outcome: Some(outcome_name.to_string()),
+            score: Some(score),
+        }
+    }
 }
 
 /// The per-game part of a replay.
@@ -76,12 +108,40 @@ pub struct ReplayResult {
 #[serde(tag = "game", rename_all = "snake_case")]
 pub enum Body {
     Trap(trap::TrapBody),
+    #[serde(rename = "intuitive-ai")]
+    Intuitive(intuitive::IntuitiveBody),
+    Hexapawn(hexapawn::HexapawnBody),
+    Wumpus(wumpus::WumpusBody),
+    #[serde(rename = "magic-forest")]
+    Forest(magic_forest::ForestBody),
 }
 
 impl Body {
     pub fn game(&self) -> &'static str {
         match self {
             Body::Trap(_) => "trap",
+            Body::Intuitive(_) => "intuitive-ai",
+            Body::Hexapawn(_) => "hexapawn",
+            Body::Wumpus(_) => "wumpus",
+            Body::Forest(_) => "magic-forest",
+        }
+    }
+
+    /// How many players the game seats.
+    pub fn seats(&self) -> usize {
+        match self {
+            Body::Trap(_) | Body::Hexapawn(_) => 2,
+            Body::Intuitive(_) | Body::Wumpus(_) | Body::Forest(_) => 1,
+        }
+    }
+
+    /// What a game's steps are called in its summary.
+    fn steps_noun(&self) -> &'static str {
+        match self {
+            Body::Trap(_) => "turns",
+            Body::Intuitive(_) => "reveals",
+            Body::Hexapawn(_) => "moves",
+            Body::Wumpus(_) | Body::Forest(_) => "actions",
         }
     }
 }
@@ -100,19 +160,39 @@ impl Replay {
                 reason: game.ending.to_string(),
                 turns: game.turns.len() as u32,
                 fault: game.ending.fault().map(|(seat, fault)| FaultRecord::new(seat.index(), fault)),
+                outcome: None,
+                score: None,
             },
             body: Body::Trap(trap::TrapBody::of(game)),
         }
     }
 
-    /// "easy vs hard: hard wins in 23 turns (trapped)"
+    /// A replay of a game: the envelope around `body`.
+    pub fn new(seed: u64, players: Vec<ReplayPlayer>, result: ReplayResult, body: Body) -> Replay {
+        Replay {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            arena: env!("CARGO_PKG_VERSION").to_string(),
+            seed,
+            players,
+            result,
+            body,
+        }
+    }
+
+    /// "easy vs hard: hard wins in 23 turns (trapped)";
+    /// "hard: win, score 2, in 9 reveals (found the monster)"
     pub fn summary(&self) -> String {
         let names: Vec<&str> = self.players.iter().map(|p| p.name.as_str()).collect();
+        let (turns, noun, reason) = (self.result.turns, self.body.steps_noun(), &self.result.reason);
+        if let (Some(outcome), Some(score)) = (&self.result.outcome, self.result.score) {
+            return format!("{}: {outcome}, score {score}, in {turns} {noun} ({reason})", names.join(", "));
+        }
         let verdict = match self.result.winner {
             Some(w) => format!("{} wins", names.get(w).unwrap_or(&"?")),
             None => "draw".to_string(),
         };
-        format!("{}: {verdict} in {} turns ({})", names.join(" vs "), self.result.turns, self.result.reason)
+        format!("{}: {verdict} in {turns} {noun} ({reason})", names.join(" vs "))
     }
 
     /// Re-simulates the game through the referee with the recorded seed and
@@ -120,6 +200,10 @@ impl Replay {
     pub fn verify(&self) -> Result<String, String> {
         match &self.body {
             Body::Trap(body) => trap::verify(self, body),
+            Body::Intuitive(body) => intuitive::verify(self, body),
+            Body::Hexapawn(body) => hexapawn::verify(self, body),
+            Body::Wumpus(body) => wumpus::verify(self, body),
+            Body::Forest(body) => magic_forest::verify(self, body),
         }
     }
 
@@ -127,6 +211,10 @@ impl Replay {
     pub fn frames(&self, paint: terminal::Paint) -> Vec<String> {
         match &self.body {
             Body::Trap(body) => trap::frames(self, body, paint),
+            Body::Intuitive(body) => intuitive::frames(self, body, paint),
+            Body::Hexapawn(body) => hexapawn::frames(self, body, paint),
+            Body::Wumpus(body) => wumpus::frames(self, body, paint),
+            Body::Forest(body) => magic_forest::frames(self, body, paint),
         }
     }
 
@@ -198,14 +286,29 @@ impl Replay {
 
     /// Checks what the type system cannot: counts and indices agree.
     fn check(&self) -> Result<(), String> {
-        if self.players.len() != 2 {
-            return Err(format!("{} players listed; a {} game has 2", self.players.len(), self.body.game()));
+        let seats = self.body.seats();
+        if self.players.len() != seats {
+            return Err(format!(
+                "{} players listed; a {} game has {seats}",
+                self.players.len(),
+                self.body.game()
+            ));
         }
         if let Some(w) = self.result.winner.filter(|&w| w >= self.players.len()) {
             return Err(format!("result.winner = {w} is not a player index"));
         }
+        if let Some(f) = self.result.fault.as_ref().filter(|f| f.player >= self.players.len()) {
+            return Err(format!("result.fault.player = {} is not a player index", f.player));
+        }
+        if seats == 1 && (self.result.outcome.is_none() || self.result.score.is_none()) {
+            return Err(format!("a {} replay's result needs its outcome and score", self.body.game()));
+        }
         match &self.body {
             Body::Trap(body) => body.check(self),
+            Body::Intuitive(body) => body.check(self),
+            Body::Hexapawn(body) => body.check(self),
+            Body::Wumpus(body) => body.check(self),
+            Body::Forest(body) => body.check(self),
         }
     }
 }

@@ -1,0 +1,73 @@
+//! The grid of Wumpus World and Magic Forest as replays write it: a square
+//! as `[x, y]` (x the column from the left, y the row from the bottom, as
+//! the rules count them), a set of squares as a list, a direction by name.
+
+use player_api::grid::{Area, Coord, Dir};
+use serde::{Deserialize, Serialize};
+
+/// A square as `[x, y]`.
+pub type CoordJson = [u8; 2];
+
+pub fn coord_json(c: Coord) -> CoordJson {
+    [c.x, c.y]
+}
+
+pub fn coord(c: CoordJson) -> Coord {
+    Coord::new(c[0], c[1])
+}
+
+/// The squares of `area`, row by row from the bottom.
+pub fn area_json(area: Area) -> Vec<CoordJson> {
+    area.squares().map(coord_json).collect()
+}
+
+pub fn area(squares: &[CoordJson]) -> Area {
+    squares.iter().map(|&c| coord(c)).collect()
+}
+
+/// Whether every square lies on a `side` x `side` grid; else the first that does not.
+pub fn off_grid(squares: &[CoordJson], side: u8) -> Option<CoordJson> {
+    squares.iter().copied().find(|c| c[0] >= side || c[1] >= side)
+}
+
+/// A direction: `north` is up (y + 1), `east` right.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum DirJson {
+    North,
+    East,
+    South,
+    West,
+}
+
+impl From<Dir> for DirJson {
+    fn from(dir: Dir) -> DirJson {
+        match dir {
+            Dir::North => DirJson::North,
+            Dir::East => DirJson::East,
+            Dir::South => DirJson::South,
+            Dir::West => DirJson::West,
+        }
+    }
+}
+
+impl From<DirJson> for Dir {
+    fn from(dir: DirJson) -> Dir {
+        match dir {
+            DirJson::North => Dir::North,
+            DirJson::East => Dir::East,
+            DirJson::South => Dir::South,
+            DirJson::West => Dir::West,
+        }
+    }
+}
+
+/// The arrow a terminal draws for an agent facing `dir`.
+pub fn arrow(dir: DirJson) -> &'static str {
+    match dir {
+        DirJson::North => "^",
+        DirJson::East => ">",
+        DirJson::South => "v",
+        DirJson::West => "<",
+    }
+}

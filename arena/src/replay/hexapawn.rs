@@ -1,0 +1,364 @@
+//! Hexapawn's part of a replay: the settings, every move with the board its
+//! request showed, the request the game ended on, the final board; its
+//! re-simulation through the referee; its terminal frames.
+
+use std::time::Duration;
+
+use player_api::{
+    hexapawn::{HexMove, HexapawnAction, HexapawnBoard, HexapawnGameInfo, HexapawnRequest, Square, SIZE},
+    GameOver, Seat,
+};
+use serde::{Deserialize, Serialize};
+
+use super::{diff, intuitive::recorded_fault, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
+use crate::{
+    fault::Fault,
+    protocol::seat_from_number,
+    referee::hexapawn::{self as referee, HexapawnAgent, HexapawnEnding, HexapawnRecord, HexapawnSettings},
+    units::short,
+};
+
+/// A square as `[row, col]`, row 0 at the top (Black's home row).
+pub type SquareJson = [u8; 2];
+
+/// The Hexapawn part of a replay.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct HexapawnBody {
+    pub settings: HexapawnSettingsRecord,
+    pub start: BoardRecord,
+    pub plies: Vec<PlyRecord>,
+    /// The request the game ended on without a move played (a resignation,
+    /// an illegal move, a failure); None when a move won on the board.
+    pub failed: Option<FailedPly>,
+    #[serde(rename = "final")]
+    pub final_board: BoardRecord,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct HexapawnSettingsRecord {
+    pub time_per_move_ms: f64,
+    pub startup_time_ms: f64,
+}
+
+/// A position: three rows, top first (`W` White, `B` Black, `.` empty), and
+/// the seat to move (1 White, 2 Black).
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct BoardRecord {
+    pub rows: Vec<String>,
+    pub to_move: u8,
+}
+
+/// One move.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct PlyRecord {
+    pub seat: u8,
+    /// The board the request showed.
+    pub board: BoardRecord,
+    /// `[from, to]`.
+    #[serde(rename = "move")]
+    pub mv: [SquareJson; 2],
+    pub time_us: u64,
+}
+
+/// The request a game ended on.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct FailedPly {
+    pub seat: u8,
+    pub board: BoardRecord,
+    pub resigned: bool,
+    /// The move answered, when the referee rejected it as illegal.
+    #[serde(rename = "move")]
+    pub mv: Option<[SquareJson; 2]>,
+}
+
+/// The replay of a Hexapawn game; `players` in seat order (White first).
+/// What `arena play` and tournaments call; write it with [`Replay::write`].
+pub fn from_record(record: &HexapawnRecord, players: [ReplayPlayer; 2]) -> Replay {
+    let fault = match &record.ending {
+        HexapawnEnding::Fault { loser, fault } => Some(super::FaultRecord::new(loser.index(), fault)),
+        _ => None,
+    };
+    let result = ReplayResult {
+        winner: Some(record.winner().index()),
+        reason: record.ending.to_string(),
+        turns: record.plies.len() as u32,
+        fault,
+        outcome: None,
+        score: None,
+    };
+    Replay::new(record.seed, players.to_vec(), result, Body::Hexapawn(HexapawnBody::of(record)))
+}
+
+impl HexapawnBody {
+    pub fn of(record: &HexapawnRecord) -> HexapawnBody {
+        let boards = record.boards();
+        let failed = match record.ending {
+            HexapawnEnding::Won { .. } => None,
+            HexapawnEnding::Resigned { loser } => Some((loser, true, None)),
+            HexapawnEnding::Illegal { loser, mv, .. } => Some((loser, false, Some(move_json(mv)))),
+            HexapawnEnding::Fault { loser, .. } => Some((loser, false, None)),
+        };
+        let final_board = record.plies.iter().fold(record.start, |board, ply| board.play(ply.mv));
+        HexapawnBody {
+            settings: HexapawnSettingsRecord {
+                time_per_move_ms: record.settings.turn_budget.as_secs_f64() * 1e3,
+                startup_time_ms: record.settings.startup_budget.as_secs_f64() * 1e3,
+            },
+            start: board_record(&record.start),
+            plies: (record.plies.iter().zip(&boards))
+                .map(|(ply, board)| PlyRecord {
+                    seat: ply.seat.number(),
+                    board: board_record(board),
+                    mv: move_json(ply.mv),
+                    time_us: ply.time.as_micros() as u64,
+                })
+                .collect(),
+            failed: failed.map(|(seat, resigned, mv)| FailedPly {
+                seat: seat.number(),
+                board: board_record(boards.last().unwrap_or(&record.start)),
+                resigned,
+                mv,
+            }),
+            final_board: board_record(&final_board),
+        }
+    }
+
+    pub fn settings(&self) -> HexapawnSettings {
+        let ms = |ms: f64| Duration::from_nanos((ms * 1e6).round() as u64);
+        HexapawnSettings {
+            turn_budget: ms(self.settings.time_per_move_ms),
+            startup_budget: ms(self.settings.startup_time_ms),
+        }
+    }
+
+    /// What serde cannot check: boards, seats and squares are valid.
+    pub fn check(&self, replay: &Replay) -> Result<(), String> {
+        let boards = [("start", &self.start), ("final", &self.final_board)].into_iter();
+        let plies = self.plies.iter().enumerate().map(|(i, p)| (format!("plies[{i}].board"), &p.board));
+        for (what, board) in boards.map(|(w, b)| (w.to_string(), b)).chain(plies) {
+            board_from(board).map_err(|e| format!("{what}: {e}"))?;
+        }
+        for (i, ply) in self.plies.iter().enumerate() {
+            seat_from_number(ply.seat).ok_or(format!("plies[{i}].seat = {}: 1 or 2", ply.seat))?;
+            if ply.mv.iter().any(|s| s[0] >= SIZE || s[1] >= SIZE) {
+                return Err(format!("plies[{i}].move {:?} is off the 3x3 board", ply.mv));
+            }
+        }
+        if let Some(failed) = &self.failed {
+            board_from(&failed.board).map_err(|e| format!("failed.board: {e}"))?;
+            seat_from_number(failed.seat).ok_or(format!("failed.seat = {}: 1 or 2", failed.seat))?;
+        }
+        if replay.result.turns as usize != self.plies.len() {
+            return Err(format!(
+                "result.turns = {} but {} moves are listed",
+                replay.result.turns,
+                self.plies.len()
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn square_json(square: Square) -> SquareJson {
+    [square.row, square.col]
+}
+
+fn move_json(mv: HexMove) -> [SquareJson; 2] {
+    [square_json(mv.from), square_json(mv.to)]
+}
+
+fn move_from(mv: [SquareJson; 2]) -> HexMove {
+    HexMove::new(Square::new(mv[0][0], mv[0][1]), Square::new(mv[1][0], mv[1][1]))
+}
+
+fn board_record(board: &HexapawnBoard) -> BoardRecord {
+    let rows = (0..SIZE)
+        .map(|r| {
+            (0..SIZE)
+                .map(|c| match board.at(Square::new(r, c)) {
+                    Some(Seat::One) => 'W',
+                    Some(Seat::Two) => 'B',
+                    None => '.',
+                })
+                .collect()
+        })
+        .collect();
+    BoardRecord { rows, to_move: board.to_move().number() }
+}
+
+fn board_from(record: &BoardRecord) -> Result<HexapawnBoard, String> {
+    let to_move = seat_from_number(record.to_move).ok_or(format!("to_move = {}: 1 or 2", record.to_move))?;
+    if record.rows.len() != SIZE as usize || record.rows.iter().any(|r| r.chars().count() != SIZE as usize) {
+        return Err(format!("rows {:?}: three rows of three squares", record.rows));
+    }
+    let (mut white, mut black) = (Vec::new(), Vec::new());
+    for (r, row) in record.rows.iter().enumerate() {
+        for (c, symbol) in row.chars().enumerate() {
+            let square = Square::new(r as u8, c as u8);
+            match symbol {
+                'W' => white.push(square),
+                'B' => black.push(square),
+                '.' => {}
+                other => return Err(format!("square {square} is '{other}': W, B or .")),
+            }
+        }
+    }
+    HexapawnBoard::from_squares(&white, &black, to_move)
+        .ok_or(format!("rows {:?} are not a board", record.rows))
+}
+
+/// Plays one seat's recorded moves back to the referee, by ply, and keeps
+/// the boards it was shown.
+struct Scripted<'r> {
+    seat: Seat,
+    replay: &'r Replay,
+    body: &'r HexapawnBody,
+    shown: Vec<(u32, BoardRecord)>,
+}
+
+impl Scripted<'_> {
+    fn failed_here(&self) -> Option<&FailedPly> {
+        self.body.failed.as_ref().filter(|f| f.seat == self.seat.number())
+    }
+
+    fn fault(&self) -> Fault {
+        recorded_fault(self.replay).unwrap_or_else(|| Fault::Protocol("the replay has no answer".into()))
+    }
+}
+
+impl HexapawnAgent for Scripted<'_> {
+    fn new_game(&mut self, _: HexapawnGameInfo, _: Duration) -> Result<(), Fault> {
+        // Black failing before any move can only have failed at start-up.
+        match self.failed_here() {
+            Some(_) if self.seat == Seat::Two && self.body.plies.is_empty() => Err(self.fault()),
+            _ => Ok(()),
+        }
+    }
+
+    fn get_move(&mut self, request: HexapawnRequest, _: Duration) -> Result<HexapawnAction, Fault> {
+        self.shown.push((request.ply, board_record(&request.board)));
+        let index = request.ply as usize;
+        if let Some(ply) = self.body.plies.get(index) {
+            return Ok(HexapawnAction::Move(move_from(ply.mv)));
+        }
+        match self.failed_here().filter(|_| index == self.body.plies.len()) {
+            Some(failed) if failed.resigned => Ok(HexapawnAction::Resign),
+            // A rejected move: let the referee judge it again.
+            Some(FailedPly { mv: Some(mv), .. }) => Ok(HexapawnAction::Move(move_from(*mv))),
+            Some(_) => Err(self.fault()),
+            None => Err(Fault::Protocol(format!("the replay has no move {}", index + 1))),
+        }
+    }
+
+    fn game_over(&mut self, _: GameOver) {}
+}
+
+/// Re-simulates the game through the referee with the recorded seed and
+/// moves: every board shown, every move, the ending must come out the same.
+pub fn verify(replay: &Replay, body: &HexapawnBody) -> Result<String, String> {
+    let seed = replay.seed;
+    diff::part("the start", &body.start, &board_record(&HexapawnBoard::start()), seed)?;
+    let [mut white, mut black] = Seat::BOTH.map(|seat| Scripted { seat, replay, body, shown: Vec::new() });
+    let record = referee::play_agents(&body.settings(), seed, [&mut white, &mut black]);
+    let players = [0, 1].map(|i| replay.players[i].clone());
+    let again = from_record(&record, players);
+    let Body::Hexapawn(mut resimulated) = again.body else { unreachable!("built as Hexapawn") };
+    // The boards the referee showed, not the ones the record implies.
+    let mut shown: Vec<(u32, BoardRecord)> = white.shown.into_iter().chain(black.shown).collect();
+    shown.sort_by_key(|(ply, _)| *ply);
+    let boards = resimulated
+        .plies
+        .iter_mut()
+        .map(|p| &mut p.board)
+        .chain(resimulated.failed.as_mut().map(|f| &mut f.board));
+    for (board, (_, seen)) in boards.zip(shown) {
+        *board = seen;
+    }
+    diff::steps("move", &body.plies, &resimulated.plies, seed)?;
+    diff::part("the request the game ended on", &body.failed, &resimulated.failed, seed)?;
+    diff::part("the final board", &body.final_board, &resimulated.final_board, seed)?;
+    diff::part("the result", &replay.result, &again.result, seed)?;
+    Ok(format!(
+        "verified: {} moves re-simulated with seed {seed}; every board, move and the result match ({})",
+        body.plies.len(),
+        replay.summary()
+    ))
+}
+
+/// The game for the terminal: the start, then the board after each move.
+pub fn frames(replay: &Replay, body: &HexapawnBody, paint: Paint) -> Vec<String> {
+    let name = |seat: u8| replay.players.get(seat as usize - 1).map_or("?", |p| p.name.as_str());
+    let total = body.plies.len();
+    let mut frames = vec![format!(
+        "{}\nstart: {} (White, moves first) vs {} (Black), seed {}\n{}",
+        paint.on(BOLD, &replay.summary()),
+        name(1),
+        name(2),
+        replay.seed,
+        board(&body.start, None, paint)
+    )];
+    for (i, ply) in body.plies.iter().enumerate() {
+        let after = body.plies.get(i + 1).map(|p| &p.board).unwrap_or(&body.final_board);
+        let [from, to] = ply.mv;
+        let line = format!(
+            "{} ({}) ({},{}) -> ({},{})",
+            name(ply.seat),
+            if ply.seat == 1 { "White" } else { "Black" },
+            from[0],
+            from[1],
+            to[0],
+            to[1]
+        );
+        frames.push(format!(
+            "move {}/{total}  {}  [{}]\n{}",
+            i + 1,
+            paint.on(SEAT[ply.seat as usize - 1], &line),
+            short(Duration::from_micros(ply.time_us)),
+            board(after, Some(ply.mv), paint)
+        ));
+    }
+    if let Some(failed) = &body.failed {
+        let answer = match (failed.resigned, failed.mv) {
+            (true, _) => "resigned".to_string(),
+            (false, Some([f, t])) => format!("answered ({},{}) -> ({},{})", f[0], f[1], t[0], t[1]),
+            (false, None) => "no answer".to_string(),
+        };
+        let line = format!("{} failed: {answer}", name(failed.seat));
+        let last = frames.last_mut().expect("the start frame");
+        last.push_str(&format!("\n{}", paint.on(SEAT[failed.seat as usize - 1], &line)));
+    }
+    let last = frames.last_mut().expect("the start frame");
+    last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
+    frames
+}
+
+/// The board: `W` and `B` the pawns, `.` empty, `o` the square the mover left.
+fn board(board: &BoardRecord, mv: Option<[SquareJson; 2]>, paint: Paint) -> String {
+    let mut text = String::from("   ");
+    for c in 0..SIZE {
+        text.push_str(&format!(" {c}"));
+    }
+    for (r, row) in board.rows.iter().enumerate() {
+        text.push_str(&format!("\n{r:>3}"));
+        for (c, symbol) in row.chars().enumerate() {
+            let here = [r as u8, c as u8];
+            let cell = match symbol {
+                'W' => paint.on(if mv.is_some_and(|m| m[1] == here) { MOVED[0] } else { SEAT_TOKEN[0] }, "W"),
+                'B' => paint.on(if mv.is_some_and(|m| m[1] == here) { MOVED[1] } else { SEAT_TOKEN[1] }, "B"),
+                _ if mv.is_some_and(|m| m[0] == here) => paint.on(FROM, "o"),
+                _ => paint.on(FREE, "."),
+            };
+            text.push(' ');
+            text.push_str(&cell);
+        }
+    }
+    text
+}
+
+// ANSI styles of the board's glyphs.
+const BOLD: &str = "1";
+const SEAT: [&str; 2] = ["1;94", "1;91"];
+const SEAT_TOKEN: [&str; 2] = ["1;97;44", "1;97;41"];
+const MOVED: [&str; 2] = ["1;30;104", "1;30;101"];
+const FROM: &str = "2;36";
+const FREE: &str = "2";

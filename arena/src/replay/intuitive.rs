@@ -1,0 +1,382 @@
+//! Intuitive AI's part of a replay: the settings, the hidden world drawn
+//! from the seed, every reveal with the view its request showed and what
+//! the cell held, the request the game ended on; its re-simulation through
+//! the referee; its terminal frames.
+
+use std::time::Duration;
+
+use player_api::intuitive::{
+    Cell, IntuitiveGameInfo, IntuitiveGameOver, IntuitiveRequest, IntuitiveView, IntuitiveWorld,
+};
+use serde::{Deserialize, Serialize};
+
+use super::{diff, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
+use crate::{
+    fault::Fault,
+    referee::intuitive::{
+        self as referee, IntuitiveAgent, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings,
+    },
+    units::short,
+};
+
+/// A cell as `[row, col]`, row 0 at the top.
+pub type CellJson = [u8; 2];
+
+/// The Intuitive AI part of a replay.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct IntuitiveBody {
+    pub settings: IntuitiveSettingsRecord,
+    /// The hidden grid (drawn from the seed).
+    pub world: WorldRecord,
+    pub reveals: Vec<RevealRecord>,
+    /// The request the game ended on without a reveal played (an illegal
+    /// reveal, or a failure): None when the last reveal ended it.
+    pub failed: Option<FailedReveal>,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct IntuitiveSettingsRecord {
+    pub board_size: u8,
+    pub time_per_reveal_ms: f64,
+    pub startup_time_ms: f64,
+}
+
+/// Where everything is.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct WorldRecord {
+    pub pits: Vec<CellJson>,
+    pub gold: CellJson,
+    pub monster: CellJson,
+    /// The safe cell open at the start.
+    pub start: CellJson,
+}
+
+/// What a request showed the player.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct ViewRecord {
+    /// Every open cell (the gold's included), row-major.
+    pub open: Vec<CellJson>,
+    pub breeze: Vec<CellJson>,
+    pub smell: Vec<CellJson>,
+    pub glitter: Vec<CellJson>,
+    /// The gold's cell once found.
+    pub gold: Option<CellJson>,
+    pub score: i8,
+}
+
+/// One reveal.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct RevealRecord {
+    /// What the request showed.
+    pub view: ViewRecord,
+    pub cell: CellJson,
+    /// What the cell held: `monster`, `pit`, `gold`, or its hint
+    /// (`nothing`, `breeze`, `breeze+smell`, ...).
+    pub shown: String,
+    pub time_us: u64,
+}
+
+/// The request a game ended on.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct FailedReveal {
+    pub view: ViewRecord,
+    /// The cell answered, when the referee rejected it (off the board,
+    /// already open); None when the player failed to answer.
+    pub cell: Option<CellJson>,
+}
+
+/// The replay of an Intuitive AI game played by `player`; what `arena play`
+/// and tournaments call. Write it with [`Replay::write`].
+pub fn from_record(record: &IntuitiveRecord, player: ReplayPlayer) -> Replay {
+    let fault = match &record.ending {
+        IntuitiveEnding::Fault(fault) => Some(fault),
+        _ => None,
+    };
+    let result = ReplayResult::single(
+        record.ending.outcome(),
+        i64::from(record.score),
+        record.reveals.len() as u32,
+        record.ending.to_string(),
+        fault,
+    );
+    Replay::new(record.seed, vec![player], result, Body::Intuitive(IntuitiveBody::of(record)))
+}
+
+impl IntuitiveBody {
+    pub fn of(record: &IntuitiveRecord) -> IntuitiveBody {
+        let size = record.settings.size;
+        let views = record.views();
+        let view = |i: usize| view_record(views.get(i).unwrap_or(views.last().expect("the start view")));
+        let failed_cell = match &record.ending {
+            IntuitiveEnding::Illegal { cell, .. } => Some(Some(cell_json(*cell))),
+            IntuitiveEnding::Fault(_) => Some(None),
+            IntuitiveEnding::Monster | IntuitiveEnding::Pit => None,
+        };
+        IntuitiveBody {
+            settings: IntuitiveSettingsRecord {
+                board_size: size,
+                time_per_reveal_ms: ms(record.settings.turn_budget),
+                startup_time_ms: ms(record.settings.startup_budget),
+            },
+            world: world_record(&record.world),
+            reveals: (record.reveals.iter().enumerate())
+                .map(|(i, r)| RevealRecord {
+                    view: view(i),
+                    cell: cell_json(r.cell),
+                    shown: r.shown.to_string(),
+                    time_us: r.time.as_micros() as u64,
+                })
+                .collect(),
+            failed: failed_cell.map(|cell| FailedReveal { view: view(record.reveals.len()), cell }),
+        }
+    }
+
+    pub fn settings(&self) -> IntuitiveSettings {
+        IntuitiveSettings {
+            size: self.settings.board_size,
+            turn_budget: from_ms(self.settings.time_per_reveal_ms),
+            startup_budget: from_ms(self.settings.startup_time_ms),
+        }
+    }
+
+    /// The world, checked against the rules.
+    pub fn world(&self) -> Result<IntuitiveWorld, String> {
+        let cell = |c: CellJson| Cell::new(c[0], c[1]);
+        let pits: Vec<Cell> = self.world.pits.iter().map(|&c| cell(c)).collect();
+        let (size, w) = (self.settings.board_size, &self.world);
+        IntuitiveWorld::from_parts(size, &pits, cell(w.gold), cell(w.monster), cell(w.start))
+            .map_err(|e| format!("world: {e}"))
+    }
+
+    /// What serde cannot check: the world follows the rules, cells are on
+    /// the board, the counts agree.
+    pub fn check(&self, replay: &Replay) -> Result<(), String> {
+        self.world()?;
+        let size = self.settings.board_size;
+        let on_board =
+            |what: String, cells: &[CellJson]| match cells.iter().find(|c| c[0] >= size || c[1] >= size) {
+                Some(c) => Err(format!("{what}: cell {c:?} is off the {size}x{size} board")),
+                None => Ok(()),
+            };
+        let views = self.reveals.iter().map(|r| &r.view).chain(self.failed.as_ref().map(|f| &f.view));
+        for (i, view) in views.enumerate() {
+            for (name, cells) in [
+                ("open", &view.open),
+                ("breeze", &view.breeze),
+                ("smell", &view.smell),
+                ("glitter", &view.glitter),
+            ] {
+                on_board(format!("request {} view.{name}", i + 1), cells)?;
+            }
+        }
+        for (i, reveal) in self.reveals.iter().enumerate() {
+            on_board(format!("reveals[{i}].cell"), &[reveal.cell])?;
+        }
+        if replay.result.turns as usize != self.reveals.len() {
+            return Err(format!(
+                "result.turns = {} but {} reveals are listed",
+                replay.result.turns,
+                self.reveals.len()
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn from_ms(ms: f64) -> Duration {
+    Duration::from_nanos((ms * 1e6).round() as u64)
+}
+
+fn cell_json(cell: Cell) -> CellJson {
+    [cell.row, cell.col]
+}
+
+fn world_record(world: &IntuitiveWorld) -> WorldRecord {
+    let cell = |i: u8| cell_json(Cell::from_index(i, world.size()));
+    WorldRecord {
+        pits: world.pits().map(cell).collect(),
+        gold: cell(world.gold()),
+        monster: cell(world.monster()),
+        start: cell(world.start()),
+    }
+}
+
+fn view_record(view: &IntuitiveView) -> ViewRecord {
+    let cells = |set: player_api::intuitive::CellSet| {
+        set.map(|i| cell_json(Cell::from_index(i, view.size()))).collect::<Vec<_>>()
+    };
+    ViewRecord {
+        open: cells(view.open()),
+        breeze: cells(view.breeze()),
+        smell: cells(view.smell()),
+        glitter: cells(view.glitter()),
+        gold: view.gold().map(|i| cell_json(Cell::from_index(i, view.size()))),
+        score: view.score(),
+    }
+}
+
+/// Plays the recorded reveals back to the referee, and keeps the views it
+/// was shown.
+struct Scripted<'r> {
+    replay: &'r Replay,
+    body: &'r IntuitiveBody,
+    shown: Vec<ViewRecord>,
+}
+
+impl IntuitiveAgent for Scripted<'_> {
+    fn new_game(&mut self, _: IntuitiveGameInfo, _: Duration) -> Result<(), Fault> {
+        Ok(())
+    }
+
+    fn reveal(&mut self, request: IntuitiveRequest, _: Duration) -> Result<Cell, Fault> {
+        self.shown.push(view_record(&request.view));
+        let index = request.turn as usize;
+        if let Some(reveal) = self.body.reveals.get(index) {
+            return Ok(Cell::new(reveal.cell[0], reveal.cell[1]));
+        }
+        match self.body.failed.as_ref().filter(|_| index == self.body.reveals.len()) {
+            // A rejected answer: let the referee judge it again.
+            Some(FailedReveal { cell: Some(cell), .. }) => Ok(Cell::new(cell[0], cell[1])),
+            _ => Err(recorded_fault(self.replay)
+                .unwrap_or_else(|| Fault::Protocol(format!("the replay has no reveal {}", index + 1)))),
+        }
+    }
+
+    fn game_over(&mut self, _: IntuitiveGameOver) {}
+}
+
+/// The recorded failure, for the referee to see again.
+pub(super) fn recorded_fault(replay: &Replay) -> Option<Fault> {
+    replay.result.fault.as_ref().and_then(|f| f.to_fault())
+}
+
+/// Re-simulates the game through the referee with the recorded seed and
+/// reveals: the world drawn, every view shown, every cell's content, the
+/// ending and the score must come out the same.
+pub fn verify(replay: &Replay, body: &IntuitiveBody) -> Result<String, String> {
+    let settings = body.settings();
+    let seed = replay.seed;
+    let drawn = world_record(&referee::world(settings.size, seed));
+    diff::part("the world", &body.world, &drawn, seed)?;
+    let mut scripted = Scripted { replay, body, shown: Vec::new() };
+    let record = referee::play_agent(&settings, seed, &mut scripted);
+    let again = from_record(&record, replay.players[0].clone());
+    let Body::Intuitive(mut resimulated) = again.body else { unreachable!("built as Intuitive AI") };
+    // The views the referee showed, not the ones the record implies.
+    let views = resimulated
+        .reveals
+        .iter_mut()
+        .map(|r| &mut r.view)
+        .chain(resimulated.failed.as_mut().map(|f| &mut f.view));
+    for (view, shown) in views.zip(scripted.shown) {
+        *view = shown;
+    }
+    diff::steps("reveal", &body.reveals, &resimulated.reveals, seed)?;
+    diff::part("the request the game ended on", &body.failed, &resimulated.failed, seed)?;
+    diff::part("the result", &replay.result, &again.result, seed)?;
+    Ok(format!(
+        "verified: {} reveals re-simulated with seed {seed}; the world, every view, every cell and the result match ({})",
+        body.reveals.len(),
+        replay.summary()
+    ))
+}
+
+/// The game for the terminal: the start, then the board after each reveal.
+pub fn frames(replay: &Replay, body: &IntuitiveBody, paint: Paint) -> Vec<String> {
+    let total = body.reveals.len();
+    let name = replay.players.first().map_or("?", |p| p.name.as_str());
+    // Each reveal's board is the view the next request showed; the last
+    // one adds the cell that ended the game.
+    let start = body.reveals.first().map(|r| &r.view).or(body.failed.as_ref().map(|f| &f.view));
+    let mut frames = vec![format!(
+        "{}\nstart: {name} on a {n}x{n} board, seed {}\n{}",
+        paint.on(BOLD, &replay.summary()),
+        replay.seed,
+        start.map_or(String::new(), |v| board(body, v, None, false, paint)),
+        n = body.settings.board_size,
+    )];
+    for (i, reveal) in body.reveals.iter().enumerate() {
+        let next = body.reveals.get(i + 1).map(|r| &r.view).or(body.failed.as_ref().map(|f| &f.view));
+        let view = next.unwrap_or(&reveal.view);
+        let line = format!("{name} reveals ({},{}): {}", reveal.cell[0], reveal.cell[1], reveal.shown);
+        frames.push(format!(
+            "reveal {}/{total}  {}  [{}]\n{}",
+            i + 1,
+            paint.on("1;94", &line),
+            short(Duration::from_micros(reveal.time_us)),
+            board(body, view, Some(reveal), next.is_none(), paint)
+        ));
+    }
+    if let Some(failed) = &body.failed {
+        let answer = failed.cell.map_or("no answer".to_string(), |c| format!("answered ({},{})", c[0], c[1]));
+        let last = frames.last_mut().expect("the start frame");
+        last.push_str(&format!("\n{}", paint.on("1;91", &format!("{name} failed: {answer}"))));
+    }
+    let last = frames.last_mut().expect("the start frame");
+    last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
+    frames
+}
+
+/// The board as the player saw it: `?` closed, `.` an open cell with no
+/// hint, `b` `s` `g` breeze, smell, glitter (combined: the first letters),
+/// `G` the gold; the cell just revealed is highlighted, and when `last`,
+/// a cell that ended the game shows `M` (monster) or `P` (pit).
+fn board(
+    body: &IntuitiveBody,
+    view: &ViewRecord,
+    reveal: Option<&RevealRecord>,
+    last: bool,
+    paint: Paint,
+) -> String {
+    let size = body.settings.board_size;
+    let has = |list: &[CellJson], c: CellJson| list.contains(&c);
+    let mut text = String::from("   ");
+    for c in 0..size {
+        text.push_str(&format!(" {c:>3}"));
+    }
+    for r in 0..size {
+        text.push_str(&format!("\n{r:>3}"));
+        for c in 0..size {
+            let here = [r, c];
+            let just = reveal.is_some_and(|rv| rv.cell == here);
+            let (glyph, style) = if just && last && reveal.is_some_and(|rv| rv.shown == "monster") {
+                ("M".to_string(), MONSTER)
+            } else if just && last && reveal.is_some_and(|rv| rv.shown == "pit") {
+                ("P".to_string(), PIT)
+            } else if view.gold == Some(here) {
+                ("G".to_string(), GOLD)
+            } else if has(&view.open, here) {
+                let flags: String = [(&view.breeze, 'b'), (&view.smell, 's'), (&view.glitter, 'g')]
+                    .iter()
+                    .filter(|(list, _)| has(list, here))
+                    .map(|(_, letter)| *letter)
+                    .collect();
+                if flags.is_empty() {
+                    (".".to_string(), OPEN)
+                } else {
+                    (flags, HINT)
+                }
+            } else {
+                ("?".to_string(), CLOSED)
+            };
+            let style = if just && style != MONSTER && style != PIT { JUST } else { style };
+            text.push(' ');
+            text.push_str(&paint.on(style, &format!("{glyph:>3}")));
+        }
+    }
+    text
+}
+
+// ANSI styles of the board's glyphs.
+const BOLD: &str = "1";
+const CLOSED: &str = "2";
+const OPEN: &str = "37";
+const HINT: &str = "36";
+const GOLD: &str = "1;33";
+const MONSTER: &str = "1;97;42";
+const PIT: &str = "1;97;41";
+const JUST: &str = "1;30;43";
