@@ -4,6 +4,7 @@
 //! line; the CLI (`play --replay`, `replay`, `--verify`, `--html`); a
 //! tournament's replays and index, resumed without losing or doubling any.
 
+mod replay_games;
 mod support;
 
 use std::{path::Path, time::Duration};
@@ -73,6 +74,29 @@ fn every_game_round_trips_and_verifies_on_many_seeds() {
                     }
                 }
                 assert_eq!(verified, 48);
+            }
+            "intuitive-ai" => {
+                let reasons = replay_games::round_trip_all(&replay_games::intuitive_replays(0..60));
+                assert!(
+                    reasons.contains("found the monster") && reasons.contains("fell into a pit"),
+                    "{reasons:?}"
+                );
+            }
+            "hexapawn" => {
+                let reasons = replay_games::round_trip_all(&replay_games::hexapawn_replays(0..18));
+                assert!(reasons.len() >= 2, "more than one way to win: {reasons:?}");
+            }
+            "wumpus" => {
+                let reasons = replay_games::round_trip_all(&replay_games::wumpus_replays(0..40));
+                assert!(reasons.contains("out with the gold"), "{reasons:?}");
+                assert!(
+                    reasons.iter().any(|r| r.starts_with("fell into a pit") || r.starts_with("eaten")),
+                    "{reasons:?}"
+                );
+            }
+            "magic-forest" => {
+                let reasons = replay_games::round_trip_all(&replay_games::forest_replays(0..24));
+                assert!(reasons.contains("every forest cleared"), "{reasons:?}");
             }
             other => panic!("no round-trip test for the game \"{other}\": add one here"),
         }
@@ -281,8 +305,8 @@ fn other_versions_and_damaged_files_are_one_clear_error() {
     other["format"] = serde_json::json!("something-else");
     assert!(error(&other).contains("not a replay file"));
     let mut game = doc.clone();
-    game["game"] = serde_json::json!("wumpus");
-    assert!(error(&game).contains("game \"wumpus\" has no replay support"), "{}", error(&game));
+    game["game"] = serde_json::json!("chess");
+    assert!(error(&game).contains("game \"chess\" has no replay support"), "{}", error(&game));
     let mut damaged = doc.clone();
     damaged.as_object_mut().unwrap().remove("turns");
     assert!(error(&damaged).contains("damaged") && error(&damaged).contains("turns"), "{}", error(&damaged));
