@@ -1,0 +1,106 @@
+// Intuitive AI's board for the replay viewer: the grid as the player saw
+// it (closed cells, hints, the gold), the cell just revealed, and at the
+// end the hidden world (pits, monster) shown faintly.
+window.ArenaGames = window.ArenaGames || {};
+(function () {
+  const style = document.createElement("style");
+  style.textContent =
+    ".board .cell.closed { background: #1b2233; color: #56627d; }" +
+    ".board .cell.open { background: #2b3650; }" +
+    ".board .cell.gold { background: #5a4a12; }" +
+    ".board .cell.monster { background: #1f6b45; }" +
+    ".board .cell.pit { background: #6b1f2a; }" +
+    ".board .cell.just { box-shadow: 0 0 0 3px var(--landed), 0 0 18px rgba(255, 200, 61, .6); }" +
+    ".board .cell.hidden { opacity: .55; }" +
+    ".board .cell .hints { display: flex; gap: 2px; font-size: calc(var(--cell) * .3); }";
+  document.head.appendChild(style);
+  const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
+  const has = (list, cell) => list.some((c) => same(c, cell));
+  const glyph = { breeze: "\u{1f4a8}", smell: "\u{1f443}", glitter: "\u2728", gold: "\u{1fa99}", monster: "\u{1f47e}", pit: "\u{1f573}" };
+  window.ArenaGames["intuitive-ai"] = {
+    title: "Intuitive AI",
+    stepName: "Reveal",
+    stepsNoun: "reveals",
+    legend:
+      "<span>" + glyph.breeze + " breeze (a pit next door)</span><span>" + glyph.smell + " smell (the monster)</span>" +
+      "<span>" + glyph.glitter + " glitter (the gold)</span><span>" + glyph.gold + " gold</span><span>" + glyph.monster +
+      " monster</span><span>" + glyph.pit + " pit</span><span><i style=\"background:var(--landed)\"></i>just revealed</span>",
+    settingsText(replay) {
+      const n = replay.settings.board_size;
+      return n + "\u00d7" + n + " board, " + n + " pits \u00b7 " + this.budgetText(replay) + " per reveal";
+    },
+    budgetText(replay) {
+      const ms = replay.settings.time_per_reveal_ms;
+      return ms >= 1000 ? ms / 1000 + " s" : ms + " ms";
+    },
+    // frames[0]: the start view; frames[k]: the view after reveal k (the
+    // next request's, or the last view with the cell that ended the game).
+    frames(replay) {
+      const reveals = replay.reveals, n = reveals.length;
+      const viewAt = (i) => (reveals[i] ? reveals[i].view : replay.failed ? replay.failed.view : null);
+      const frames = [{ view: viewAt(0), reveal: null, seat: null, time_us: null, last: n === 0 }];
+      reveals.forEach((r, i) => {
+        frames.push({ view: viewAt(i + 1) || r.view, reveal: r, seat: 1, time_us: r.time_us, last: i === n - 1 });
+      });
+      return frames;
+    },
+    draw(board, frame, replay) {
+      const n = replay.settings.board_size, view = frame.view, world = replay.world, r = frame.reveal;
+      board.innerHTML = "";
+      board.style.gridTemplateColumns = "18px repeat(" + n + ", auto)";
+      const label = (text) => { const l = document.createElement("div"); l.className = "label"; l.textContent = text; board.appendChild(l); };
+      label("");
+      for (let c = 0; c < n; c++) label(String(c));
+      for (let row = 0; row < n; row++) {
+        label(String(row));
+        for (let c = 0; c < n; c++) {
+          const here = [row, c], cell = document.createElement("div");
+          cell.className = "cell";
+          cell.dataset.row = row;
+          cell.dataset.col = c;
+          let content = "closed", text = "?";
+          if (r && frame.last && same(r.cell, here) && (r.shown === "monster" || r.shown === "pit")) {
+            content = r.shown; text = glyph[r.shown];
+          } else if (view.gold && same(view.gold, here)) {
+            content = "gold"; text = glyph.gold;
+          } else if (has(view.open, here)) {
+            content = "open";
+            const hints = ["breeze", "smell", "glitter"].filter((h) => has(view[h], here));
+            cell.dataset.hint = hints.join("+") || "nothing";
+            text = hints.map((h) => glyph[h]).join("");
+          } else if (frame.last && (has(world.pits, here) || same(world.monster, here))) {
+            // The game is over: show where the hazards were.
+            content = has(world.pits, here) ? "pit" : "monster";
+            text = glyph[content];
+            cell.classList.add("hidden");
+          }
+          cell.dataset.content = content;
+          cell.classList.add(content);
+          if (r && same(r.cell, here)) cell.classList.add("just");
+          const inner = document.createElement("span");
+          inner.className = content === "open" ? "hints" : "";
+          inner.textContent = text;
+          cell.appendChild(inner);
+          board.appendChild(cell);
+        }
+      }
+    },
+    describe(frame, replay, names) {
+      const esc = (s) => String(s).replace(/[&<>"']/g, (ch) => "&#" + ch.charCodeAt(0) + ";");
+      const rows = [["Player", '<span class="who p1">' + esc(names[0]) + "</span>"]];
+      if (!frame.reveal) {
+        rows.push(["Start", "cell (" + replay.world.start.join(",") + ") open"]);
+      } else {
+        const r = frame.reveal;
+        rows.push(["Revealed", "(" + r.cell.join(",") + ")"]);
+        rows.push(["It held", esc(r.shown)]);
+      }
+      rows.push(["Score", String(frame.view.score)]);
+      if (replay.failed && frame.last) {
+        const f = replay.failed;
+        rows.push(["Then failed", f.cell ? "answered (" + f.cell.join(",") + ")" : "no answer"]);
+      }
+      return rows;
+    },
+  };
+})();

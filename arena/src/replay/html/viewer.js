@@ -1,8 +1,9 @@
 // The replay viewer, the same for every game. A game plugs in by adding
 // ArenaGames[name] = { title, legend, settingsText(replay), budgetText(replay),
 // frames(replay), draw(board, frame, replay), describe(frame, replay, names) }
-// (see trap.js); frames[0] is the start and each later frame one turn, with
-// { seat: 1 | 2, time_us } for the timeline.
+// (see trap.js), and optionally stepName ("Reveal") and stepsNoun ("reveals");
+// frames[0] is the start and each later frame one turn, with
+// { seat: 1 | 2, time_us } for the timeline (seat 1 in one-player games).
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
@@ -22,7 +23,7 @@
 
   document.title = game.title + ": " + names.join(" vs ") + " (seed " + replay.seed + ")";
   $("game-title").textContent = game.title;
-  $("players").innerHTML = '<span class="p1">' + esc(names[0]) + '</span> vs <span class="p2">' + esc(names[1]) + "</span>";
+  $("players").innerHTML = names.map((n, i) => '<span class="p' + (i + 1) + '">' + esc(n) + "</span>").join(" vs ");
   $("legend").innerHTML = game.legend || "";
   $("meta").textContent = "seed " + replay.seed + " \u00b7 " + game.settingsText(replay) + " \u00b7 arena " + replay.arena;
   const slider = $("slider");
@@ -49,14 +50,17 @@
 
   function resultText() {
     const r = replay.result;
+    const steps = r.turns + " " + (game.stepsNoun || "turns");
+    // One-player games: the outcome and the score.
+    if (r.outcome) return r.outcome[0].toUpperCase() + r.outcome.slice(1) + " \u2014 score " + r.score + " \u2014 " + r.reason + " after " + steps;
     const verdict = r.winner == null ? "Draw" : names[r.winner] + " (player " + (r.winner + 1) + ") wins";
-    return verdict + " \u2014 " + r.reason + " after " + r.turns + " turns";
+    return verdict + " \u2014 " + r.reason + " after " + steps;
   }
 
   function render() {
     const frame = frames[at];
     game.draw($("board"), frame, replay);
-    $("turn-counter").textContent = at === 0 ? "Start \u00b7 0 / " + last : "Turn " + at + " / " + last;
+    $("turn-counter").textContent = at === 0 ? "Start \u00b7 0 / " + last : (game.stepName || "Turn") + " " + at + " / " + last;
     const rows = game.describe(frame, replay, names);
     if (at > 0) rows.push(["Time used", formatTime(frame.time_us) + " of " + game.budgetText(replay)]);
     $("turn-info").innerHTML = rows.map(([label, html]) =>
