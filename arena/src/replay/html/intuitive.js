@@ -12,11 +12,13 @@ window.ArenaGames = window.ArenaGames || {};
     ".board .cell.pit { background: #6b1f2a; }" +
     ".board .cell.just { box-shadow: 0 0 0 3px var(--landed), 0 0 18px rgba(255, 200, 61, .6); }" +
     ".board .cell.hidden { opacity: .55; }" +
-    ".board .cell .hints { display: flex; gap: 2px; font-size: calc(var(--cell) * .3); }";
+    ".board .cell .hints { display: flex; gap: 3px; font-size: calc(var(--cell) * .3); color: #8fd3ff; }" +
+    ".board .cell.gold { color: #ffd66b; } .board .cell.monster { color: #b9ffd6; } .board .cell.pit { color: #ffb3bd; }";
   document.head.appendChild(style);
   const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
   const has = (list, cell) => list.some((c) => same(c, cell));
-  const glyph = { breeze: "\u{1f4a8}", smell: "\u{1f443}", glitter: "\u2728", gold: "\u{1fa99}", monster: "\u{1f47e}", pit: "\u{1f573}" };
+  // Letters, not emoji: every font has them.
+  const glyph = { breeze: "B", smell: "S", glitter: "G", gold: "$", monster: "M", pit: "P" };
   window.ArenaGames["intuitive-ai"] = {
     title: "Intuitive AI",
     stepName: "Reveal",

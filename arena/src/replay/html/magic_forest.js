@@ -6,14 +6,16 @@ window.ArenaGames = window.ArenaGames || {};
 (function () {
   const style = document.createElement("style");
   style.textContent =
-    ".board .cell.portal { background: #1f6b45; }" +
-    ".board .cell.start { background: #2b3650; }" +
+    ".board .cell.tile-portal { background: #1f6b45; }" +
+    ".board .cell.tile-start { background: #2b3650; }" +
     ".board .cell.died { box-shadow: 0 0 0 3px var(--p2), 0 0 18px rgba(255, 93, 93, .6); }" +
     ".board .cell.killed { opacity: .4; }" +
+    ".board .cell.tile-monster { color: var(--p2); } .board .cell.tile-trap { color: #d98cff; } .board .cell.tile-portal { color: #b9ffd6; }" +
     ".board .token.wanderer { background: var(--p1); }" +
     ".board .forest-title { grid-column: 1 / -1; text-align: center; color: var(--muted); font-size: 13px; }";
   document.head.appendChild(style);
-  const icon = { monster: "\u{1f43a}", trap: "\u{1faa4}", portal: "\u{1f300}", wanderer: "\u{1f9d9}" };
+  // Letters, not emoji: every font has them.
+  const icon = { monster: "M", trap: "T", portal: "O", wanderer: "@" };
   const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
   const has = (list, cell) => list.some((c) => same(c, cell));
   const step = (at, dir) => {
@@ -79,7 +81,7 @@ window.ArenaGames = window.ArenaGames || {};
           else if (has(f.traps, here)) content = "trap";
           else if (same(f.portal, here)) content = "portal";
           else if (same(f.start, here)) content = "start";
-          cell.classList.add(content);
+          cell.classList.add("tile-" + content);
           if (content === "monster" && has(frame.killed, here)) cell.classList.add("killed");
           if (died && same(died, here)) cell.classList.add("died");
           const isWanderer = same(frame.at.at, here);

@@ -7,11 +7,13 @@ window.ArenaGames = window.ArenaGames || {};
   style.textContent =
     ".board .cell.visited { background: #2b3650; }" +
     ".board .cell.obstacle { background: #4a4f5c; }" +
+    ".board .cell.has-pit { color: #9aa3b8; } .board .cell.has-wumpus { color: var(--p2); } .board .cell.has-gold { color: #ffd66b; }" +
     ".board .cell .things { position: absolute; bottom: 2px; right: 4px; font-size: calc(var(--cell) * .28); }" +
     ".board .token.agent { background: var(--p1); font-size: calc(var(--cell) * .45); }" +
     ".percepts .tag { margin-right: 4px; background: rgba(76, 141, 255, .18); color: var(--text); }";
   document.head.appendChild(style);
-  const icon = { pit: "\u{1f573}", wumpus: "\u{1f479}", gold: "\u{1fa99}", obstacle: "\u{1faa8}" };
+  // Letters, not emoji: every font has them.
+  const icon = { pit: "P", wumpus: "W", gold: "$", obstacle: "#" };
   const arrow = { north: "\u2191", east: "\u2192", south: "\u2193", west: "\u2190" };
   const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
   const has = (list, cell) => list.some((c) => same(c, cell));
@@ -64,6 +66,7 @@ window.ArenaGames = window.ArenaGames || {};
           if (same(w.gold, here) && !agent.has_gold) things.push("gold");
           if (has(frame.visited, here)) cell.classList.add("visited");
           if (things.includes("obstacle")) cell.classList.add("obstacle");
+          if (things.length) cell.classList.add("has-" + things[0]);
           const isAgent = same(agent.at, here);
           cell.dataset.content = (isAgent ? ["agent"] : []).concat(things).join(" ") || "empty";
           if (isAgent) {
