@@ -8,8 +8,8 @@ use std::{fmt, path::PathBuf, str::FromStr};
 use std::time::Duration;
 
 use player_api::abi::{
-    hexapawn_player_box, intuitive_player_box, trap_player_box, HexapawnPlayerBox, IntuitivePlayerBox,
-    TrapPlayerBox,
+    forest_player_box, hexapawn_player_box, intuitive_player_box, trap_player_box, wumpus_player_box,
+    ForestPlayerBox, HexapawnPlayerBox, IntuitivePlayerBox, TrapPlayerBox, WumpusPlayerBox,
 };
 use reference_bots::trap::{Easy, Hard, Medium};
 
@@ -67,22 +67,22 @@ impl Level {
     }
 
     /// This level as a Wumpus World player in this process.
-    pub fn new_wumpus_player(self) -> Box<dyn WumpusAgent> {
+    pub fn new_wumpus_player(self) -> WumpusPlayerBox {
         use reference_bots::wumpus as bots;
         match self {
-            Level::Easy => Box::new(bots::Easy::default()),
-            Level::Medium => Box::new(bots::Medium::default()),
-            Level::Hard => Box::new(bots::Hard::default()),
+            Level::Easy => wumpus_player_box(bots::Easy::default()),
+            Level::Medium => wumpus_player_box(bots::Medium::default()),
+            Level::Hard => wumpus_player_box(bots::Hard::default()),
         }
     }
 
     /// This level as a Magic Forest player in this process.
-    pub fn new_forest_player(self) -> Box<dyn ForestAgent> {
+    pub fn new_forest_player(self) -> ForestPlayerBox {
         use reference_bots::magic_forest as bots;
         match self {
-            Level::Easy => Box::new(bots::Easy::default()),
-            Level::Medium => Box::new(bots::Medium::default()),
-            Level::Hard => Box::new(bots::Hard::default()),
+            Level::Easy => forest_player_box(bots::Easy::default()),
+            Level::Medium => forest_player_box(bots::Medium::default()),
+            Level::Hard => forest_player_box(bots::Hard::default()),
         }
     }
 
@@ -290,7 +290,10 @@ impl Player {
         _startup: Duration,
     ) -> Result<Box<dyn WumpusAgent>, Fault> {
         match self {
-            Player::Builtin(level) => Ok(level.new_wumpus_player()),
+            Player::Builtin(level) => Ok(Box::new(level.new_wumpus_player())),
+            Player::Library(library) => {
+                Ok(Box::new(library.new_wumpus_player().map_err(Fault::Unavailable)?))
+            }
             _ => Err(self.not_hosted_yet("wumpus")),
         }
     }
@@ -302,7 +305,10 @@ impl Player {
         _startup: Duration,
     ) -> Result<Box<dyn ForestAgent>, Fault> {
         match self {
-            Player::Builtin(level) => Ok(level.new_forest_player()),
+            Player::Builtin(level) => Ok(Box::new(level.new_forest_player())),
+            Player::Library(library) => {
+                Ok(Box::new(library.new_forest_player().map_err(Fault::Unavailable)?))
+            }
             _ => Err(self.not_hosted_yet("magic-forest")),
         }
     }
