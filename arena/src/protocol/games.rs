@@ -511,3 +511,144 @@ pub fn wire_start(start: Coord) -> WireCoord {
 pub fn start_coord(start: WireCoord) -> Result<Coord, String> {
     coord(start)
 }
+
+#[cfg(test)]
+mod tests {
+    use player_api::{
+        intuitive::{IntuitiveGame, IntuitiveWorld},
+        magic_forest::ForestState,
+        wumpus::{WumpusState, WumpusWorld},
+    };
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::protocol::{decode, encode, Reply, Request};
+
+    /// Through JSON frames and back, as the worker receives it.
+    fn over_the_wire(request: &Request) -> Request {
+        let mut frame = Vec::new();
+        encode(request, &mut frame);
+        decode::<Request>(&frame).unwrap().unwrap().0
+    }
+
+    #[test]
+    fn views_in_play_survive_the_wire() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..300 {
+            let size = rng.random_range(3..=8);
+            let mut game = IntuitiveGame::new(IntuitiveWorld::generate(size, &mut rng));
+            while !game.is_over() {
+                let view = *game.view();
+                let request = Request::Reveal { turn: 0, time_left_us: 1, state: WireView::from(&view) };
+                let Request::Reveal { state, .. } = over_the_wire(&request) else { panic!() };
+                assert_eq!(state.to_view(), Ok(view));
+                let closed = view.closed().nth_index(rng.random_range(0..view.closed().len())).unwrap();
+                let _ = game.reveal(Cell::from_index(closed, size));
+            }
+        }
+    }
+
+    #[test]
+    fn impossible_views_are_refused() {
+        let view = WireView {
+            size: 4,
+            score: 0,
+            gold: None,
+            open: vec![[0, 0]],
+            breeze: vec![[1, 1]],
+            smell: vec![],
+            glitter: vec![],
+        };
+        assert!(view.to_view().is_err(), "a hint on a closed cell");
+        assert!(WireView { open: vec![[0, 9]], breeze: vec![], ..view.clone() }.to_view().is_err());
+        assert!(WireView { size: 20, breeze: vec![], ..view }.to_view().is_err());
+    }
+
+    #[test]
+    fn boards_percepts_and_configs_survive_the_wire() {
+        let board = HexapawnBoard::start().play(HexapawnBoard::start().legal_moves()[1]);
+        assert_eq!(WireBoard::from(&board).to_board(), Ok(board));
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        for config in [WumpusConfig::aima(), WumpusConfig::project()] {
+            assert_eq!(WireWumpusConfig::from(&config).to_config(), Ok(config));
+            let mut state = WumpusState::new(&config, WumpusWorld::generate(&config, &mut rng));
+            while state.end().is_none() {
+                let request = state.request();
+                let wire = Request::Step {
+                    time_left_us: 1,
+                    state: WireStepState::Wumpus(WireWumpusState::from(&request)),
+                };
+                let Request::Step { state: WireStepState::Wumpus(back), .. } = over_the_wire(&wire) else {
+                    panic!("a wumpus state came back as another game's")
+                };
+                assert_eq!(back.to_request(), Ok(request));
+                let legal: Vec<_> = state.legal_actions().collect();
+                state.apply(legal[rng.random_range(0..legal.len())]);
+            }
+        }
+        let config = ForestConfig::default();
+        assert_eq!(ForestConfig::from(&WireForestConfig::from(&config)), config);
+        let mut state = ForestState::new(&config, ForestState::generate(&config, &mut rng));
+        for _ in 0..200 {
+            let request = state.request();
+            let wire = Request::Step {
+                time_left_us: 1,
+                state: WireStepState::Forest(WireForestState::from(&request)),
+            };
+            let Request::Step { state: WireStepState::Forest(back), .. } = over_the_wire(&wire) else {
+                panic!("a forest state came back as another game's")
+            };
+            assert_eq!(back.to_request(), Ok(request));
+            if state.apply(ForestAction::walk(Dir::ALL[rng.random_range(0..4)])).1.is_some() {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn every_action_survives_the_wire_and_wrong_names_say_what_is_right() {
+        for action in WumpusAction::ALL {
+            let Reply::Action { action: name, dir } = wumpus_reply(action) else { panic!() };
+            assert_eq!(wumpus_action(&name, dir.as_deref()), Ok(action));
+        }
+        for kind in [ActionKind::Move, ActionKind::Throw] {
+            for dir in Dir::ALL {
+                let action = ForestAction { kind, dir };
+                let Reply::Action { action: name, dir } = forest_reply(action) else { panic!() };
+                assert_eq!(forest_action(&name, dir.as_deref()), Ok(action));
+            }
+        }
+        assert_eq!(
+            wumpus_action("jump", None),
+            Err("unknown action 'jump' (one of forward, turn_left, turn_right, grab, shoot, climb)".into())
+        );
+        assert_eq!(
+            forest_action("move", None),
+            Err("action 'move' needs a dir (north, east, south, west)".into())
+        );
+        assert_eq!(
+            forest_action("move", Some("up")),
+            Err("unknown dir 'up' (one of north, east, south, west)".into())
+        );
+        assert_eq!(reveal_cell([-1, 3]), Err("reveal [-1, 3] is off the board".into()));
+        assert_eq!(hexapawn_move([0, 0], [300, 1]), Err("move [0, 0] -> [300, 1] is off the board".into()));
+    }
+
+    #[test]
+    fn a_trap_new_game_is_unchanged_on_the_wire() {
+        let request = Request::NewGame {
+            game: "trap".into(),
+            seat: Some(1),
+            size: Some(7),
+            turn_budget_us: 5_000_000,
+            seed: 1234,
+            config: None,
+            start: None,
+            arrows: None,
+        };
+        let json =
+            r#"{"type":"new_game","game":"trap","seat":1,"size":7,"turn_budget_us":5000000,"seed":1234}"#;
+        assert_eq!(serde_json::to_string(&request).unwrap(), json);
+    }
+}
