@@ -5,9 +5,10 @@
 //! cargo run --release -p arena --example forest_levels -- [RUNS] [SEED]
 
 use arena::{
-    referee::magic_forest::{self, ForestAgent, ForestSettings},
+    referee::magic_forest::{self, ForestSettings},
     seeds,
 };
+use player_api::magic_forest::ForestPlayer;
 use reference_bots::magic_forest::{Easy, Hard, Medium};
 
 fn main() {
@@ -19,7 +20,7 @@ fn main() {
     println!("Magic Forest, forests 3x3 to {0}x{0}, {runs} runs, seed {seed}", settings.config.largest);
     println!("| level | mean run score | 95% interval | forests cleared (of {forests}) | deaths per run | all cleared |");
     println!("| --- | --- | --- | --- | --- | --- |");
-    let levels: [(&str, Box<dyn ForestAgent>); 3] = [
+    let levels: [(&str, Box<dyn ForestPlayer>); 3] = [
         ("easy", Box::new(Easy::default())),
         ("medium", Box::new(Medium::default())),
         ("hard", Box::new(Hard::default())),

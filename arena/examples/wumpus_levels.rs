@@ -4,10 +4,10 @@
 //! cargo run --release -p arena --example wumpus_levels -- [aima|project] [WORLDS] [SEED]
 
 use arena::{
-    referee::wumpus::{self, WumpusAgent, WumpusSettings},
+    referee::wumpus::{self, WumpusSettings},
     seeds,
 };
-use player_api::wumpus::WumpusConfig;
+use player_api::wumpus::{WumpusConfig, WumpusPlayer};
 use reference_bots::wumpus::{Easy, Hard, Medium};
 
 fn main() {
@@ -23,7 +23,7 @@ fn main() {
     println!("Wumpus World, preset {preset}, {worlds} worlds, seed {seed}");
     println!("| level | mean score | 95% interval | won | died |");
     println!("| --- | --- | --- | --- | --- |");
-    let levels: [(&str, Box<dyn WumpusAgent>); 3] = [
+    let levels: [(&str, Box<dyn WumpusPlayer>); 3] = [
         ("easy", Box::new(Easy::default())),
         ("medium", Box::new(Medium::default())),
         ("hard", Box::new(Hard::default())),

@@ -7,19 +7,23 @@ use std::time::{Duration, Instant};
 
 use player_api::{
     abi::{
-        FfiHexapawnPlayer, FfiIntuitivePlayer, FfiTrapPlayer, HexapawnPlayerBox, IntuitivePlayerBox,
-        PlayerError, TrapPlayerBox,
+        FfiForestPlayer, FfiHexapawnPlayer, FfiIntuitivePlayer, FfiTrapPlayer, FfiWumpusPlayer,
+        ForestPlayerBox, HexapawnPlayerBox, IntuitivePlayerBox, PlayerError, TrapPlayerBox, WumpusPlayerBox,
     },
     hexapawn::{HexapawnAction, HexapawnGameInfo, HexapawnRequest},
     intuitive::{Cell, IntuitiveGameInfo, IntuitiveGameOver, IntuitiveRequest},
+    magic_forest::{ForestAction, ForestGameInfo, ForestOver, ForestRequest},
     trap::{TrapGameInfo, TrapRequest},
+    wumpus::{WumpusAction, WumpusGameInfo, WumpusOver, WumpusRequest},
     GameOver,
 };
 
 use crate::{
     fault::Fault,
     protocol::{wire_cell, WireCell},
-    referee::{hexapawn::HexapawnAgent, intuitive::IntuitiveAgent},
+    referee::{
+        hexapawn::HexapawnAgent, intuitive::IntuitiveAgent, magic_forest::ForestAgent, wumpus::WumpusAgent,
+    },
 };
 
 /// What a player answered for one turn. Cells as the player named them.
@@ -110,6 +114,40 @@ impl HexapawnAgent for HexapawnPlayerBox {
 
     fn game_over(&mut self, result: GameOver) {
         if let Err(panic) = FfiHexapawnPlayer::game_over(self, result).into_result() {
+            tracing::warn!("a player panicked in game_over: {panic}");
+        }
+    }
+}
+
+/// A Wumpus World player in the arena's process, through the ABI.
+impl WumpusAgent for WumpusPlayerBox {
+    fn new_game(&mut self, info: WumpusGameInfo, _budget: Duration) -> Result<(), Fault> {
+        FfiWumpusPlayer::new_game(self, info).into_result().map_err(panicked)
+    }
+
+    fn step(&mut self, request: WumpusRequest, _budget: Duration) -> Result<WumpusAction, Fault> {
+        FfiWumpusPlayer::step(self, request).into_result().map_err(panicked)
+    }
+
+    fn game_over(&mut self, result: WumpusOver) {
+        if let Err(panic) = FfiWumpusPlayer::game_over(self, result).into_result() {
+            tracing::warn!("a player panicked in game_over: {panic}");
+        }
+    }
+}
+
+/// A Magic Forest player in the arena's process, through the ABI.
+impl ForestAgent for ForestPlayerBox {
+    fn new_game(&mut self, info: ForestGameInfo, _budget: Duration) -> Result<(), Fault> {
+        FfiForestPlayer::new_game(self, info).into_result().map_err(panicked)
+    }
+
+    fn step(&mut self, request: ForestRequest, _budget: Duration) -> Result<ForestAction, Fault> {
+        FfiForestPlayer::step(self, request).into_result().map_err(panicked)
+    }
+
+    fn game_over(&mut self, result: ForestOver) {
+        if let Err(panic) = FfiForestPlayer::game_over(self, result).into_result() {
             tracing::warn!("a player panicked in game_over: {panic}");
         }
     }

@@ -21,15 +21,26 @@ use std::{
 };
 
 use player_api::{
+    hexapawn::{HexapawnAction, HexapawnGameInfo, HexapawnRequest},
+    intuitive::{Cell, IntuitiveGameInfo, IntuitiveGameOver, IntuitiveRequest},
+    magic_forest::{ForestAction, ForestGameInfo, ForestOver, ForestRequest},
     trap::{TrapGameInfo, TrapRequest},
-    GameOver,
+    wumpus::{WumpusAction, WumpusGameInfo, WumpusOver, WumpusRequest},
+    GameOver, Outcome,
 };
 
 use crate::{
     agent::{TrapAgent, TurnActions},
     fault::Fault,
     players::Level,
-    protocol::{self, decode, encode, Reply, Request, WireState},
+    protocol::{
+        self, decode, encode, forest_action, hexapawn_move, reveal_cell, wire_start, wumpus_action, Reply,
+        Request, WireBoard, WireConfig, WireForestConfig, WireForestState, WireState, WireStepState,
+        WireView, WireWumpusConfig, WireWumpusState,
+    },
+    referee::{
+        hexapawn::HexapawnAgent, intuitive::IntuitiveAgent, magic_forest::ForestAgent, wumpus::WumpusAgent,
+    },
 };
 
 /// Limits every worker runs under.
@@ -494,10 +505,21 @@ pub struct IsolatedPlayer {
 }
 
 impl IsolatedPlayer {
+    /// A Trap player in a new worker.
     pub fn start(hosted: &Hosted, limits: &WorkerLimits, startup: Duration) -> Result<IsolatedPlayer, Fault> {
+        IsolatedPlayer::start_for("trap", hosted, limits, startup)
+    }
+
+    /// A player of `game` (one of `players::GAMES`) in a new worker.
+    pub fn start_for(
+        game: &str,
+        hosted: &Hosted,
+        limits: &WorkerLimits,
+        startup: Duration,
+    ) -> Result<IsolatedPlayer, Fault> {
         let worker = Worker::spawn(hosted, limits, startup)?;
-        if !worker.hello.games.iter().any(|g| g == "trap") {
-            return Err(Fault::Unavailable(format!("{} does not play trap", worker.hello.name)));
+        if !worker.hello.games.iter().any(|g| g == game) {
+            return Err(Fault::Unavailable(format!("{} does not play {game}", worker.hello.name)));
         }
         let name = worker.hello.name.clone();
         Ok(IsolatedPlayer { worker, name })
@@ -507,6 +529,36 @@ impl IsolatedPlayer {
         let output = self.worker.take_output();
         if !output.is_empty() {
             tracing::info!(player = %self.name, "output:\n{}", output.text());
+        }
+    }
+
+    fn start_game(&mut self, request: &Request, budget: Duration) -> Result<(), Fault> {
+        self.worker.reset_output_allowance();
+        match self.ask(request, "new_game", budget)? {
+            Reply::Ok => Ok(()),
+            other => Err(self.unexpected("ok", other)),
+        }
+    }
+
+    /// A reply of the wrong kind: the worker is not speaking the protocol.
+    fn unexpected(&mut self, expected: &str, got: Reply) -> Fault {
+        self.worker.fail(Fault::Protocol(format!("expected {expected}, got {got:?}")))
+    }
+
+    fn tell_game_over(&mut self, over: GameOverRequest) {
+        if self.worker.is_dead() {
+            return;
+        }
+        let request = Request::GameOver {
+            outcome: over.outcome.into(),
+            turns: over.turns,
+            reason: over.reason,
+            score: over.score,
+            forests_cleared: over.forests_cleared,
+            deaths: over.deaths,
+        };
+        if let Err(fault) = self.ask(&request, "game_over", Duration::from_secs(1)) {
+            tracing::warn!(player = %self.name, "game_over failed: {fault}");
         }
     }
 
@@ -525,16 +577,15 @@ impl TrapAgent for IsolatedPlayer {
     fn new_game(&mut self, info: TrapGameInfo, budget: Duration) -> Result<(), Fault> {
         let request = Request::NewGame {
             game: "trap".into(),
-            seat: info.seat.number(),
-            size: info.size,
+            seat: Some(info.seat.number()),
+            size: Some(info.size),
             turn_budget_us: info.turn_budget_us,
             seed: info.seed,
+            config: None,
+            start: None,
+            arrows: None,
         };
-        self.worker.reset_output_allowance();
-        match self.ask(&request, "new_game", budget)? {
-            Reply::Ok => Ok(()),
-            other => Err(self.worker.fail(Fault::Protocol(format!("expected ok, got {other:?}")))),
-        }
+        self.start_game(&request, budget)
     }
 
     fn turn(&mut self, request: TrapRequest, budget: Duration) -> Result<TurnActions, Fault> {
@@ -551,16 +602,171 @@ impl TrapAgent for IsolatedPlayer {
     }
 
     fn game_over(&mut self, result: GameOver) {
-        if self.worker.is_dead() {
-            return;
+        self.tell_game_over(GameOverRequest::from(result));
+    }
+}
+
+/// What `game_over` tells a player, whatever the game.
+struct GameOverRequest {
+    outcome: Outcome,
+    turns: u32,
+    reason: String,
+    score: Option<i32>,
+    forests_cleared: Option<u32>,
+    deaths: Option<u32>,
+}
+
+impl From<GameOver> for GameOverRequest {
+    fn from(r: GameOver) -> GameOverRequest {
+        GameOverRequest {
+            outcome: r.outcome,
+            turns: r.turns,
+            reason: r.reason.into(),
+            score: None,
+            forests_cleared: None,
+            deaths: None,
         }
-        let request = Request::GameOver {
-            outcome: result.outcome.into(),
-            turns: result.turns,
-            reason: result.reason.into(),
+    }
+}
+
+impl IntuitiveAgent for IsolatedPlayer {
+    fn new_game(&mut self, info: IntuitiveGameInfo, budget: Duration) -> Result<(), Fault> {
+        let request = Request::NewGame {
+            game: "intuitive-ai".into(),
+            seat: None,
+            size: Some(info.size),
+            turn_budget_us: info.turn_budget_us,
+            seed: info.seed,
+            config: None,
+            start: None,
+            arrows: None,
         };
-        if let Err(fault) = self.ask(&request, "game_over", Duration::from_secs(1)) {
-            tracing::warn!(player = %self.name, "game_over failed: {fault}");
+        self.start_game(&request, budget)
+    }
+
+    fn reveal(&mut self, request: IntuitiveRequest, budget: Duration) -> Result<Cell, Fault> {
+        let wire = Request::Reveal {
+            turn: request.turn,
+            time_left_us: request.time_left_us,
+            state: WireView::from(&request.view),
+        };
+        match self.ask(&wire, "turn", budget)? {
+            Reply::Reveal { cell } => reveal_cell(cell).map_err(Fault::InvalidAction),
+            other => Err(self.unexpected("a reveal", other)),
         }
+    }
+
+    fn game_over(&mut self, result: IntuitiveGameOver) {
+        let over = GameOver { outcome: result.outcome, turns: result.turns, reason: result.reason };
+        self.tell_game_over(GameOverRequest { score: Some(result.score.into()), ..over.into() });
+    }
+}
+
+impl HexapawnAgent for IsolatedPlayer {
+    fn new_game(&mut self, info: HexapawnGameInfo, budget: Duration) -> Result<(), Fault> {
+        let request = Request::NewGame {
+            game: "hexapawn".into(),
+            seat: Some(info.seat.number()),
+            size: None,
+            turn_budget_us: info.turn_budget_us,
+            seed: info.seed,
+            config: None,
+            start: None,
+            arrows: None,
+        };
+        self.start_game(&request, budget)
+    }
+
+    fn get_move(&mut self, request: HexapawnRequest, budget: Duration) -> Result<HexapawnAction, Fault> {
+        let wire = Request::GetMove {
+            seat: request.seat.number(),
+            ply: request.ply,
+            time_left_us: request.time_left_us,
+            state: WireBoard::from(&request.board),
+        };
+        match self.ask(&wire, "turn", budget)? {
+            Reply::Move { from, to } => {
+                hexapawn_move(from, to).map(HexapawnAction::Move).map_err(Fault::InvalidAction)
+            }
+            Reply::Resign => Ok(HexapawnAction::Resign),
+            other => Err(self.unexpected("a move", other)),
+        }
+    }
+
+    fn game_over(&mut self, result: GameOver) {
+        self.tell_game_over(result.into());
+    }
+}
+
+impl WumpusAgent for IsolatedPlayer {
+    fn new_game(&mut self, info: WumpusGameInfo, budget: Duration) -> Result<(), Fault> {
+        let request = Request::NewGame {
+            game: "wumpus".into(),
+            seat: None,
+            size: None,
+            turn_budget_us: info.step_budget_us,
+            seed: info.seed,
+            config: Some(WireConfig::Wumpus(WireWumpusConfig::from(&info.config))),
+            start: Some(wire_start(info.start)),
+            arrows: Some(info.arrows),
+        };
+        self.start_game(&request, budget)
+    }
+
+    fn step(&mut self, request: WumpusRequest, budget: Duration) -> Result<WumpusAction, Fault> {
+        let wire = Request::Step {
+            time_left_us: budget.as_micros() as u64,
+            state: WireStepState::Wumpus(WireWumpusState::from(&request)),
+        };
+        match self.ask(&wire, "step", budget)? {
+            Reply::Action { action, dir } => {
+                wumpus_action(&action, dir.as_deref()).map_err(Fault::InvalidAction)
+            }
+            other => Err(self.unexpected("an action", other)),
+        }
+    }
+
+    fn game_over(&mut self, result: WumpusOver) {
+        let over = GameOver { outcome: result.outcome, turns: result.actions, reason: result.reason };
+        self.tell_game_over(GameOverRequest { score: Some(result.score), ..over.into() });
+    }
+}
+
+impl ForestAgent for IsolatedPlayer {
+    fn new_game(&mut self, info: ForestGameInfo, budget: Duration) -> Result<(), Fault> {
+        let request = Request::NewGame {
+            game: "magic-forest".into(),
+            seat: None,
+            size: None,
+            turn_budget_us: info.step_budget_us,
+            seed: info.seed,
+            config: Some(WireConfig::Forest(WireForestConfig::from(&info.config))),
+            start: None,
+            arrows: None,
+        };
+        self.start_game(&request, budget)
+    }
+
+    fn step(&mut self, request: ForestRequest, budget: Duration) -> Result<ForestAction, Fault> {
+        let wire = Request::Step {
+            time_left_us: budget.as_micros() as u64,
+            state: WireStepState::Forest(WireForestState::from(&request)),
+        };
+        match self.ask(&wire, "step", budget)? {
+            Reply::Action { action, dir } => {
+                forest_action(&action, dir.as_deref()).map_err(Fault::InvalidAction)
+            }
+            other => Err(self.unexpected("an action", other)),
+        }
+    }
+
+    fn game_over(&mut self, result: ForestOver) {
+        let over = GameOver { outcome: result.outcome, turns: result.actions, reason: result.reason };
+        self.tell_game_over(GameOverRequest {
+            score: Some(result.score),
+            forests_cleared: Some(result.forests_cleared),
+            deaths: Some(result.deaths),
+            ..over.into()
+        });
     }
 }

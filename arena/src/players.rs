@@ -8,8 +8,8 @@ use std::{fmt, path::PathBuf, str::FromStr};
 use std::time::Duration;
 
 use player_api::abi::{
-    hexapawn_player_box, intuitive_player_box, trap_player_box, HexapawnPlayerBox, IntuitivePlayerBox,
-    TrapPlayerBox,
+    forest_player_box, hexapawn_player_box, intuitive_player_box, trap_player_box, wumpus_player_box,
+    ForestPlayerBox, HexapawnPlayerBox, IntuitivePlayerBox, TrapPlayerBox, WumpusPlayerBox,
 };
 use reference_bots::trap::{Easy, Hard, Medium};
 
@@ -67,22 +67,22 @@ impl Level {
     }
 
     /// This level as a Wumpus World player in this process.
-    pub fn new_wumpus_player(self) -> Box<dyn WumpusAgent> {
+    pub fn new_wumpus_player(self) -> WumpusPlayerBox {
         use reference_bots::wumpus as bots;
         match self {
-            Level::Easy => Box::new(bots::Easy::default()),
-            Level::Medium => Box::new(bots::Medium::default()),
-            Level::Hard => Box::new(bots::Hard::default()),
+            Level::Easy => wumpus_player_box(bots::Easy::default()),
+            Level::Medium => wumpus_player_box(bots::Medium::default()),
+            Level::Hard => wumpus_player_box(bots::Hard::default()),
         }
     }
 
     /// This level as a Magic Forest player in this process.
-    pub fn new_forest_player(self) -> Box<dyn ForestAgent> {
+    pub fn new_forest_player(self) -> ForestPlayerBox {
         use reference_bots::magic_forest as bots;
         match self {
-            Level::Easy => Box::new(bots::Easy::default()),
-            Level::Medium => Box::new(bots::Medium::default()),
-            Level::Hard => Box::new(bots::Hard::default()),
+            Level::Easy => forest_player_box(bots::Easy::default()),
+            Level::Medium => forest_player_box(bots::Medium::default()),
+            Level::Hard => forest_player_box(bots::Hard::default()),
         }
     }
 
@@ -192,13 +192,20 @@ impl Player {
             }
             (PlayerSpec::Library(path), _) => {
                 let library = PlayerLibrary::load(path)?;
-                // Make one player now, as a worker would, so that a player that
-                // cannot start is a load error in both modes.
-                if library.games().contains(&"trap") {
-                    library
-                        .new_trap_player()
-                        .map_err(|detail| LoadError::Failed { path: path.clone(), detail })?;
-                }
+                // Make one player now, as a worker would (of the first game it
+                // plays, Trap if it plays Trap), so that a player that cannot
+                // start is a load error in both modes.
+                let games = library.games();
+                let first = games.iter().find(|g| **g == "trap").or(games.first());
+                let made = match first.copied() {
+                    Some("trap") => library.new_trap_player().map(drop),
+                    Some("intuitive-ai") => library.new_intuitive_player().map(drop),
+                    Some("hexapawn") => library.new_hexapawn_player().map(drop),
+                    Some("wumpus") => library.new_wumpus_player().map(drop),
+                    Some("magic-forest") => library.new_forest_player().map(drop),
+                    _ => Err("it exports no player of any game".to_string()),
+                };
+                made.map_err(|detail| LoadError::Failed { path: path.clone(), detail })?;
                 Ok(Player::Library(library))
             }
         }
@@ -253,82 +260,97 @@ impl Player {
     }
 
     /// A fresh Intuitive AI player, hosted where `hosting` says.
-    // TODO(#5 hosting): isolated libraries and programs.
     pub fn new_intuitive_agent(
         &self,
-        _hosting: &Hosting,
-        _startup: Duration,
+        hosting: &Hosting,
+        startup: Duration,
     ) -> Result<Box<dyn IntuitiveAgent>, Fault> {
+        if let Some((hosted, limits)) = self.worker_for(hosting)? {
+            return Ok(Box::new(IsolatedPlayer::start_for("intuitive-ai", &hosted, &limits, startup)?));
+        }
         match self {
             Player::Builtin(level) => Ok(Box::new(level.new_intuitive_player())),
-            Player::Library(library) => {
-                Ok(Box::new(library.new_intuitive_player().map_err(Fault::Unavailable)?))
-            }
-            _ => Err(self.not_hosted_yet("intuitive-ai")),
+            _ => Ok(Box::new(self.library()?.new_intuitive_player().map_err(Fault::Unavailable)?)),
         }
     }
 
     /// A fresh Hexapawn player, hosted where `hosting` says.
     pub fn new_hexapawn_agent(
         &self,
-        _hosting: &Hosting,
-        _startup: Duration,
+        hosting: &Hosting,
+        startup: Duration,
     ) -> Result<Box<dyn HexapawnAgent>, Fault> {
+        if let Some((hosted, limits)) = self.worker_for(hosting)? {
+            return Ok(Box::new(IsolatedPlayer::start_for("hexapawn", &hosted, &limits, startup)?));
+        }
         match self {
             Player::Builtin(level) => Ok(Box::new(level.new_hexapawn_player())),
-            Player::Library(library) => {
-                Ok(Box::new(library.new_hexapawn_player().map_err(Fault::Unavailable)?))
-            }
-            _ => Err(self.not_hosted_yet("hexapawn")),
+            _ => Ok(Box::new(self.library()?.new_hexapawn_player().map_err(Fault::Unavailable)?)),
         }
     }
 
     /// A fresh Wumpus World player, hosted where `hosting` says.
     pub fn new_wumpus_agent(
         &self,
-        _hosting: &Hosting,
-        _startup: Duration,
+        hosting: &Hosting,
+        startup: Duration,
     ) -> Result<Box<dyn WumpusAgent>, Fault> {
+        if let Some((hosted, limits)) = self.worker_for(hosting)? {
+            return Ok(Box::new(IsolatedPlayer::start_for("wumpus", &hosted, &limits, startup)?));
+        }
         match self {
-            Player::Builtin(level) => Ok(level.new_wumpus_player()),
-            _ => Err(self.not_hosted_yet("wumpus")),
+            Player::Builtin(level) => Ok(Box::new(level.new_wumpus_player())),
+            _ => Ok(Box::new(self.library()?.new_wumpus_player().map_err(Fault::Unavailable)?)),
         }
     }
 
     /// A fresh Magic Forest player, hosted where `hosting` says.
     pub fn new_forest_agent(
         &self,
-        _hosting: &Hosting,
-        _startup: Duration,
+        hosting: &Hosting,
+        startup: Duration,
     ) -> Result<Box<dyn ForestAgent>, Fault> {
-        match self {
-            Player::Builtin(level) => Ok(level.new_forest_player()),
-            _ => Err(self.not_hosted_yet("magic-forest")),
+        if let Some((hosted, limits)) = self.worker_for(hosting)? {
+            return Ok(Box::new(IsolatedPlayer::start_for("magic-forest", &hosted, &limits, startup)?));
         }
-    }
-
-    fn not_hosted_yet(&self, game: &str) -> Fault {
-        Fault::Unavailable(format!("{} cannot play {game} here yet", self.name()))
+        match self {
+            Player::Builtin(level) => Ok(Box::new(level.new_forest_player())),
+            _ => Ok(Box::new(self.library()?.new_forest_player().map_err(Fault::Unavailable)?)),
+        }
     }
 
     /// A fresh Trap player, hosted where `hosting` says.
     pub fn new_trap_agent(&self, hosting: &Hosting, startup: Duration) -> Result<Box<dyn TrapAgent>, Fault> {
+        match self.worker_for(hosting)? {
+            Some((hosted, limits)) => Ok(Box::new(IsolatedPlayer::start(&hosted, &limits, startup)?)),
+            None => Ok(Box::new(self.new_trap_player().map_err(Fault::Unavailable)?)),
+        }
+    }
+
+    /// The worker an instance runs in, if it runs in one: a program always
+    /// (a process of its own, whatever the hosting of libraries), an
+    /// isolated library, a built-in when built-ins are isolated.
+    fn worker_for(&self, hosting: &Hosting) -> Result<Option<(Hosted, WorkerLimits)>, Fault> {
         if let Player::Program { launch, .. } = self {
-            // A program is a process of its own, whatever the hosting of libraries.
             let limits = hosting.limits.clone().unwrap_or_else(WorkerLimits::for_programs);
-            return Ok(Box::new(IsolatedPlayer::start(&Hosted::Program(launch.clone()), &limits, startup)?));
+            return Ok(Some((Hosted::Program(launch.clone()), limits)));
         }
         let hosted = match self {
-            Player::Isolated { path, .. } => Some(Hosted::Library(path.clone())),
-            Player::Builtin(level) if hosting.isolate_builtins => Some(Hosted::Builtin(*level)),
-            _ => None,
+            Player::Isolated { path, .. } => Hosted::Library(path.clone()),
+            Player::Builtin(level) if hosting.isolate_builtins => Hosted::Builtin(*level),
+            _ => return Ok(None),
         };
-        match (hosted, &hosting.limits) {
-            (Some(hosted), Some(limits)) => Ok(Box::new(IsolatedPlayer::start(&hosted, limits, startup)?)),
-            (Some(_), None) => {
-                Err(Fault::Unavailable("isolation asked for, but no worker limits set".into()))
-            }
-            (None, _) => Ok(Box::new(self.new_trap_player().map_err(Fault::Unavailable)?)),
+        match &hosting.limits {
+            Some(limits) => Ok(Some((hosted, limits.clone()))),
+            None => Err(Fault::Unavailable("isolation asked for, but no worker limits set".into())),
+        }
+    }
+
+    /// The library loaded into this process.
+    fn library(&self) -> Result<&PlayerLibrary, Fault> {
+        match self {
+            Player::Library(library) => Ok(library),
+            _ => Err(Fault::Unavailable(format!("{} runs only in its own process", self.name()))),
         }
     }
 }

@@ -13,6 +13,9 @@ use player_api::{
 };
 use serde::{Deserialize, Serialize};
 
+mod games;
+pub use games::*;
+
 /// The protocol version this arena speaks.
 pub const VERSION: u32 = 1;
 
@@ -24,13 +27,70 @@ pub const MAX_FRAME: usize = 1 << 20;
 /// off-board answer such as `[-1, 3]` is reported as such, not as garbage.
 pub type WireCell = [i64; 2];
 
-/// The arena's requests.
+/// The arena's requests. A player is only ever sent the requests of the
+/// games it announced in its `hello`.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Request {
-    NewGame { game: String, seat: u8, size: u8, turn_budget_us: u64, seed: u64 },
-    Turn { seat: u8, turn: u32, time_left_us: u64, state: WireState },
-    GameOver { outcome: WireOutcome, turns: u32, reason: String },
+    /// A game starts. Which fields are present depends on the game.
+    NewGame {
+        game: String,
+        /// Trap, Hexapawn.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<u8>,
+        /// Trap, Intuitive AI.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        size: Option<u8>,
+        /// The budget of one request (a turn, a reveal, a move, a step).
+        turn_budget_us: u64,
+        seed: u64,
+        /// Wumpus World, Magic Forest: the rules.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        config: Option<WireConfig>,
+        /// Wumpus World: the start square and the arrows carried.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        start: Option<WireCoord>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        arrows: Option<u8>,
+    },
+    /// Trap: a whole turn (move and throw).
+    Turn {
+        seat: u8,
+        turn: u32,
+        time_left_us: u64,
+        state: WireState,
+    },
+    /// Intuitive AI: the cell to open next.
+    Reveal {
+        turn: u32,
+        time_left_us: u64,
+        state: WireView,
+    },
+    /// Hexapawn: the move to play (or resign).
+    GetMove {
+        seat: u8,
+        ply: u32,
+        time_left_us: u64,
+        state: WireBoard,
+    },
+    /// Wumpus World, Magic Forest: the next action.
+    Step {
+        time_left_us: u64,
+        state: WireStepState,
+    },
+    GameOver {
+        outcome: WireOutcome,
+        turns: u32,
+        reason: String,
+        /// The single-player games: the final score.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        score: Option<i32>,
+        /// Magic Forest: forests cleared and deaths.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        forests_cleared: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deaths: Option<u32>,
+    },
     Quit,
 }
 
@@ -55,6 +115,24 @@ pub enum Reply {
         step: WireCell,
         #[serde(default)]
         trap: Option<WireCell>,
+    },
+    /// Intuitive AI: the cell to open.
+    Reveal {
+        cell: WireCell,
+    },
+    /// Hexapawn: a move.
+    Move {
+        from: WireCell,
+        to: WireCell,
+    },
+    /// Hexapawn: giving up.
+    Resign,
+    /// Wumpus World (`forward`, `turn_left`, ...) and Magic Forest (`move`
+    /// or `throw`, with a `dir`).
+    Action {
+        action: String,
+        #[serde(default)]
+        dir: Option<String>,
     },
     Ok,
     /// Something went wrong inside the player (a caught panic, a failed load).
@@ -249,10 +327,13 @@ mod tests {
         match rng.random_range(0..4) {
             0 => Request::NewGame {
                 game: "trap".into(),
-                seat: rng.random_range(1..=2),
-                size: 7,
+                seat: Some(rng.random_range(1..=2)),
+                size: Some(7),
                 turn_budget_us: rng.random(),
                 seed: rng.random(),
+                config: None,
+                start: None,
+                arrows: None,
             },
             1 => Request::Turn {
                 seat: 1,
@@ -268,6 +349,9 @@ mod tests {
                 outcome: WireOutcome::Draw,
                 turns: rng.random(),
                 reason: "trapped \u{1F600}\"\n".into(),
+                score: None,
+                forests_cleared: None,
+                deaths: None,
             },
             _ => Request::Quit,
         }

@@ -13,16 +13,26 @@ use std::{
     process::ExitCode,
 };
 
+use abi_stable::std_types::RResult;
 use player_api::{
-    abi::TrapPlayerBox,
+    abi::{
+        ForestPlayerBox, HexapawnPlayerBox, IntuitivePlayerBox, PlayerError, TrapPlayerBox, WumpusPlayerBox,
+    },
+    hexapawn::{HexapawnGameInfo, HexapawnRequest},
+    intuitive::{IntuitiveGameInfo, IntuitiveGameOver, IntuitiveRequest},
+    magic_forest::{ForestConfig, ForestGameInfo, ForestOver},
     trap::{TrapGameInfo, TrapRequest},
+    wumpus::{WumpusGameInfo, WumpusOver},
 };
 
 use crate::{
     agent::play_turn,
     players::{Level, Player},
     plugin::PlayerLibrary,
-    protocol::{self, read_frame, seat_from_number, write_frame, Reply, Request},
+    protocol::{
+        self, forest_reply, hexapawn_reply, read_frame, seat_from_number, start_coord, wire_cell_of,
+        write_frame, wumpus_reply, Reply, Request, WireConfig, WireStepState,
+    },
 };
 
 /// The first argument that makes the arena binary a worker.
@@ -39,9 +49,15 @@ pub fn main(args: &[String]) -> ExitCode {
         }
     };
     let mut server = Server { output, buf: Vec::with_capacity(512), instance: None };
-    // Load the library and make the player before saying hello, so that a
-    // player that cannot start is reported as such, not as a failed game.
-    let loaded = load(args).and_then(|player| Ok((player.new_trap_player()?, player)));
+    // Load the library and make a player before saying hello (of the first
+    // game it plays, Trap if it plays Trap), so that a player that cannot
+    // start is reported as such, not as a failed game.
+    let loaded = load(args).and_then(|player| {
+        let games = player.games();
+        let first = games.iter().find(|g| *g == "trap").or(games.first()).cloned();
+        let first = first.ok_or_else(|| format!("{} plays no game", player.name()))?;
+        Ok((Instance::new(&player, &first)?, player))
+    });
     let player = match loaded {
         Ok((instance, player)) => {
             server.instance = Some(instance);
@@ -104,10 +120,61 @@ impl std::io::Read for PollingReader {
     }
 }
 
+/// The player instance a worker hosts: one game's player. It lives
+/// across the games of a match (a learner keeps learning); a `new_game` of
+/// another game replaces it.
+enum Instance {
+    Trap(TrapPlayerBox),
+    Intuitive(IntuitivePlayerBox),
+    Hexapawn(HexapawnPlayerBox),
+    Wumpus(WumpusPlayerBox),
+    Forest(ForestPlayerBox),
+}
+
+impl Instance {
+    fn new(player: &Player, game: &str) -> Result<Instance, String> {
+        let library = |player: &Player| match player {
+            Player::Library(library) => Ok(library.clone()),
+            _ => Err(format!("{} cannot run in a worker", player.name())),
+        };
+        Ok(match (game, player) {
+            ("trap", Player::Builtin(level)) => Instance::Trap(level.new_trap_player()),
+            ("intuitive-ai", Player::Builtin(level)) => Instance::Intuitive(level.new_intuitive_player()),
+            ("hexapawn", Player::Builtin(level)) => Instance::Hexapawn(level.new_hexapawn_player()),
+            ("wumpus", Player::Builtin(level)) => Instance::Wumpus(level.new_wumpus_player()),
+            ("magic-forest", Player::Builtin(level)) => Instance::Forest(level.new_forest_player()),
+            ("trap", _) => Instance::Trap(library(player)?.new_trap_player()?),
+            ("intuitive-ai", _) => Instance::Intuitive(library(player)?.new_intuitive_player()?),
+            ("hexapawn", _) => Instance::Hexapawn(library(player)?.new_hexapawn_player()?),
+            ("wumpus", _) => Instance::Wumpus(library(player)?.new_wumpus_player()?),
+            ("magic-forest", _) => Instance::Forest(library(player)?.new_forest_player()?),
+            (other, _) => return Err(format!("there is no game '{other}'")),
+        })
+    }
+
+    fn game(&self) -> &'static str {
+        match self {
+            Instance::Trap(_) => "trap",
+            Instance::Intuitive(_) => "intuitive-ai",
+            Instance::Hexapawn(_) => "hexapawn",
+            Instance::Wumpus(_) => "wumpus",
+            Instance::Forest(_) => "magic-forest",
+        }
+    }
+}
+
 struct Server {
     output: File,
     buf: Vec<u8>,
-    instance: Option<TrapPlayerBox>,
+    instance: Option<Instance>,
+}
+
+/// A player's own failure (a caught panic) as a reply.
+fn answered<T>(result: RResult<T, PlayerError>, reply: impl FnOnce(T) -> Reply) -> Reply {
+    match result.into_result() {
+        Ok(value) => reply(value),
+        Err(panic) => Reply::Error { message: panic.into() },
+    }
 }
 
 impl Server {
@@ -129,7 +196,7 @@ impl Server {
         while let Some(request) = read_frame::<Request>(input, &mut frame)? {
             let reply = match request {
                 Request::Quit => return Ok(()),
-                request => self.answer(request),
+                request => self.answer(player, request),
             };
             self.send(&reply)?;
             let _ = std::io::stderr().flush();
@@ -137,45 +204,130 @@ impl Server {
         Ok(())
     }
 
-    fn answer(&mut self, request: Request) -> Reply {
+    fn answer(&mut self, player: &Player, request: Request) -> Reply {
         let failed = |message: String| Reply::Error { message };
-        match request {
-            Request::NewGame { game, seat, size, turn_budget_us, seed } => {
-                if game != "trap" {
-                    return failed(format!("this player does not play {game}"));
-                }
-                let Some(seat) = seat_from_number(seat) else { return failed(format!("bad seat {seat}")) };
-                let Some(instance) = self.instance.as_mut() else { return failed("no player".into()) };
-                let info = TrapGameInfo { seat, size, turn_budget_us, seed };
-                match instance.new_game(info).into_result() {
-                    Ok(()) => Reply::Ok,
-                    Err(panic) => failed(panic.into()),
+        if let Request::NewGame { game, .. } = &request {
+            if !player.games().contains(game) {
+                return failed(format!("this player does not play {game}"));
+            }
+            if self.instance.as_ref().is_none_or(|i| i.game() != game) {
+                match Instance::new(player, game) {
+                    Ok(instance) => self.instance = Some(instance),
+                    Err(message) => return failed(message),
                 }
             }
-            Request::Turn { seat, turn, time_left_us, state } => {
-                let Some(instance) = self.instance.as_mut() else {
-                    return failed("a turn before new_game".to_string());
+        }
+        let Some(instance) = self.instance.as_mut() else { return failed("no player".into()) };
+        match (instance, request) {
+            (instance, Request::NewGame { seat, size, turn_budget_us, seed, config, start, arrows, .. }) => {
+                let seat = seat.map(|n| seat_from_number(n).ok_or(format!("bad seat {n}"))).transpose();
+                let seat = || seat.clone().and_then(|s| s.ok_or("no seat".to_string()));
+                let size = || size.ok_or("no size".to_string());
+                let started = match instance {
+                    Instance::Trap(p) => seat().and_then(|seat| {
+                        let info = TrapGameInfo { seat, size: size()?, turn_budget_us, seed };
+                        Ok(p.new_game(info))
+                    }),
+                    Instance::Intuitive(p) => {
+                        size().map(|size| p.new_game(IntuitiveGameInfo { size, turn_budget_us, seed }))
+                    }
+                    Instance::Hexapawn(p) => {
+                        seat().map(|seat| p.new_game(HexapawnGameInfo { seat, turn_budget_us, seed }))
+                    }
+                    Instance::Wumpus(p) => match (config, start, arrows) {
+                        (Some(WireConfig::Wumpus(config)), Some(start), Some(arrows)) => {
+                            config.to_config().and_then(|config| {
+                                let start = start_coord(start)?;
+                                let step_budget_us = turn_budget_us;
+                                Ok(p.new_game(WumpusGameInfo { config, start, arrows, step_budget_us, seed }))
+                            })
+                        }
+                        _ => Err("a Wumpus World new_game needs config, start and arrows".into()),
+                    },
+                    Instance::Forest(p) => match config {
+                        Some(WireConfig::Forest(config)) => {
+                            let config = ForestConfig::from(&config);
+                            Ok(p.new_game(ForestGameInfo { config, step_budget_us: turn_budget_us, seed }))
+                        }
+                        _ => Err("a Magic Forest new_game needs its config".into()),
+                    },
                 };
+                match started {
+                    Ok(result) => answered(result, |()| Reply::Ok),
+                    Err(why) => failed(format!("bad new_game: {why}")),
+                }
+            }
+            (Instance::Trap(p), Request::Turn { seat, turn, time_left_us, state }) => {
                 let Some(seat) = seat_from_number(seat) else { return failed(format!("bad seat {seat}")) };
                 let state = match state.to_state() {
                     Ok(state) => state,
                     Err(why) => return failed(format!("bad state: {why}")),
                 };
-                match play_turn(instance, TrapRequest { state, seat, turn, time_left_us }) {
+                match play_turn(p, TrapRequest { state, seat, turn, time_left_us }) {
                     Ok(actions) => Reply::Turn { step: actions.step, trap: actions.trap },
                     Err(panic) => failed(panic),
                 }
             }
-            Request::GameOver { outcome, turns, reason } => {
-                if let Some(instance) = self.instance.as_mut() {
-                    if let Err(panic) = instance.game_over(outcome.to_game_over(turns, reason)).into_result()
-                    {
-                        return failed(panic.into());
-                    }
+            (Instance::Intuitive(p), Request::Reveal { turn, time_left_us, state }) => {
+                match state.to_view() {
+                    Ok(view) => answered(p.reveal(IntuitiveRequest { view, turn, time_left_us }), |cell| {
+                        Reply::Reveal { cell: wire_cell_of(cell) }
+                    }),
+                    Err(why) => failed(format!("bad state: {why}")),
                 }
-                Reply::Ok
             }
-            Request::Quit => Reply::Ok,
+            (Instance::Hexapawn(p), Request::GetMove { seat, ply, time_left_us, state }) => {
+                let Some(seat) = seat_from_number(seat) else { return failed(format!("bad seat {seat}")) };
+                match state.to_board() {
+                    Ok(board) => answered(
+                        p.get_move(HexapawnRequest { board, seat, ply, time_left_us }),
+                        hexapawn_reply,
+                    ),
+                    Err(why) => failed(format!("bad state: {why}")),
+                }
+            }
+            (Instance::Wumpus(p), Request::Step { state: WireStepState::Wumpus(state), .. }) => {
+                match state.to_request() {
+                    Ok(request) => answered(p.step(request), wumpus_reply),
+                    Err(why) => failed(format!("bad state: {why}")),
+                }
+            }
+            (Instance::Forest(p), Request::Step { state: WireStepState::Forest(state), .. }) => {
+                match state.to_request() {
+                    Ok(request) => answered(p.step(request), forest_reply),
+                    Err(why) => failed(format!("bad state: {why}")),
+                }
+            }
+            (instance, Request::GameOver { outcome, turns, reason, score, forests_cleared, deaths }) => {
+                let over = outcome.to_game_over(turns, reason);
+                let score = score.unwrap_or(0);
+                let result = match instance {
+                    Instance::Trap(p) => p.game_over(over),
+                    Instance::Hexapawn(p) => p.game_over(over),
+                    Instance::Intuitive(p) => p.game_over(IntuitiveGameOver {
+                        outcome: over.outcome,
+                        score: score.clamp(i8::MIN.into(), i8::MAX.into()) as i8,
+                        turns: over.turns,
+                        reason: over.reason,
+                    }),
+                    Instance::Wumpus(p) => p.game_over(WumpusOver {
+                        outcome: over.outcome,
+                        score,
+                        actions: over.turns,
+                        reason: over.reason,
+                    }),
+                    Instance::Forest(p) => p.game_over(ForestOver {
+                        outcome: over.outcome,
+                        score,
+                        forests_cleared: forests_cleared.unwrap_or(0),
+                        deaths: deaths.unwrap_or(0),
+                        actions: over.turns,
+                        reason: over.reason,
+                    }),
+                };
+                answered(result, |()| Reply::Ok)
+            }
+            (instance, request) => failed(format!("a {} player cannot answer {request:?}", instance.game())),
         }
     }
 }

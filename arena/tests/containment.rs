@@ -280,3 +280,81 @@ fn a_player_that_cannot_be_made_is_a_clear_error() {
     let error = error.expect("must not load");
     assert!(error.contains("panicked while starting: bad-player refuses to start"), "{error}");
 }
+
+/// Intuitive AI: two games of bad-player in `mode`, isolated, each with a
+/// fresh worker; checks that nothing is left behind and returns how they ended.
+fn intuitive_bad(mode: &str) -> Vec<arena::referee::intuitive::IntuitiveRecord> {
+    use arena::referee::intuitive::{self, IntuitiveSettings};
+    let settings = IntuitiveSettings {
+        turn_budget: Duration::from_millis(300),
+        startup_budget: Duration::from_secs(5),
+        ..IntuitiveSettings::default()
+    };
+    std::env::set_var("BAD_PLAYER_MODE", mode);
+    let before = holdings();
+    let hosting = Hosting::isolated(limits());
+    let spec = PlayerSpec::Library(library("bad-player"));
+    let player = Player::load(&spec, &hosting, settings.startup_budget).unwrap();
+    let records = (0..2)
+        .map(|seed| {
+            let mut agent = player.new_intuitive_agent(&hosting, settings.startup_budget).unwrap();
+            intuitive::play_agent(&settings, seed, agent.as_mut())
+        })
+        .collect();
+    let after = holdings();
+    std::env::remove_var("BAD_PLAYER_MODE");
+    assert_eq!(after, before, "{mode}: the arena must hold no more descriptors or children");
+    records
+}
+
+fn intuitive_faults(mode: &str) -> Vec<Fault> {
+    use arena::referee::intuitive::IntuitiveEnding;
+    intuitive_bad(mode)
+        .into_iter()
+        .map(|record| {
+            assert_eq!(record.score, -1, "{mode}: a fault scores -1");
+            match record.ending {
+                IntuitiveEnding::Fault(fault) => fault,
+                other => panic!("{mode}: the bad player should have faulted, got {other}"),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn an_intuitive_ai_player_in_an_endless_loop_is_killed_at_the_deadline() {
+    let _turn = exclusive();
+    for fault in intuitive_faults("loop") {
+        let Fault::Timeout { what, used, budget, killed } = fault else { panic!("{fault}") };
+        assert!(killed && what == "turn", "{what} {killed}");
+        let limit = budget + limits().grace + Duration::from_millis(100);
+        assert!(used >= budget && used <= limit, "killed after {used:?}, limit {limit:?}");
+    }
+}
+
+#[test]
+fn an_intuitive_ai_player_that_panics_or_crashes_loses_with_the_reason() {
+    let _turn = exclusive();
+    for fault in intuitive_faults("panic") {
+        let reason = fault.to_string();
+        assert!(reason.starts_with("panicked: bad-player panics on purpose at "), "{reason}");
+    }
+    for fault in intuitive_faults("segfault") {
+        assert_eq!(fault.kind(), FaultKind::Crashed, "{fault}");
+        assert!(fault.to_string().contains("SIGSEGV"), "{fault}");
+    }
+}
+
+#[test]
+fn an_intuitive_ai_reveal_off_the_board_is_illegal_and_chatter_is_harmless() {
+    use arena::referee::intuitive::IntuitiveEnding;
+    let _turn = exclusive();
+    for record in intuitive_bad("off-board") {
+        assert_eq!(record.ending.to_string(), "illegal reveal (4,0): off the board");
+        assert!(matches!(record.ending, IntuitiveEnding::Illegal { .. }));
+    }
+    for record in intuitive_bad("chatty") {
+        assert!(!matches!(record.ending, IntuitiveEnding::Fault(_) | IntuitiveEnding::Illegal { .. }));
+        assert!(!record.reveals.is_empty());
+    }
+}

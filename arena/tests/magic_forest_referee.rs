@@ -2,6 +2,8 @@
 //! wanderers' strength on small samples (loose bounds; the full numbers
 //! are in docs/benchmarks.md).
 
+use std::time::Duration;
+
 use arena::{
     fault::Fault,
     referee::magic_forest::{self, Ending, ForestAgent, ForestSettings},
@@ -67,23 +69,23 @@ fn an_idle_wanderer_spends_the_cap_and_is_told() {
 struct Broken;
 
 impl ForestAgent for Broken {
-    fn new_game(&mut self, _info: &ForestGameInfo) -> Result<(), Fault> {
+    fn new_game(&mut self, _info: ForestGameInfo, _budget: Duration) -> Result<(), Fault> {
         Err(Fault::Crashed("killed by signal 11 (SIGSEGV, a segmentation fault)".into()))
     }
-    fn step(&mut self, _req: &ForestRequest) -> Result<ForestAction, Fault> {
+    fn step(&mut self, _req: ForestRequest, _budget: Duration) -> Result<ForestAction, Fault> {
         unreachable!("never asked after a failed start")
     }
-    fn game_over(&mut self, _result: &ForestOver) {}
+    fn game_over(&mut self, _result: ForestOver) {}
 }
 
 #[test]
 fn a_failing_player_forfeits_with_a_death() {
-    let run = magic_forest::play(&ForestSettings::default(), 1, &mut Broken);
+    let run = magic_forest::play_agent(&ForestSettings::default(), 1, &mut Broken);
     assert_eq!(run.ending.to_string(), "crashed: killed by signal 11 (SIGSEGV, a segmentation fault)");
     assert_eq!((run.score, run.outcome()), (-90, Outcome::Loss));
 }
 
-fn tally(player: &mut dyn ForestAgent, runs: u64) -> (f64, f64) {
+fn tally(player: &mut dyn ForestPlayer, runs: u64) -> (f64, f64) {
     let settings = ForestSettings::default();
     let (mut score, mut cleared) = (0i64, 0u32);
     for i in 0..runs {

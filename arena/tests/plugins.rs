@@ -5,6 +5,7 @@
 mod support;
 
 use arena::{
+    fault::Fault,
     isolation::WorkerLimits,
     matches::{self, MatchConfig},
     players::{Hosting, Level, Player, PlayerSpec},
@@ -167,6 +168,163 @@ fn hexapawn_hard_from_disk_beats_the_menace_library_at_first_then_the_learner_ho
         .collect();
     // Perfect-play White cannot beat Black once Black has learned (Black wins
     // Hexapawn with perfect play); the learner starts knowing nothing.
+    assert!(black_wins[..10].iter().any(|won| !won), "the learner should lose early on");
+    assert!(
+        black_wins[50..].iter().all(|&won| won),
+        "the learner should have stopped losing: {black_wins:?}"
+    );
+}
+
+/// Where a player of the newer games can run: built in, its library loaded
+/// from disk into this process, that library in a worker, and the built-in
+/// bot in a worker (`isolate_builtins`).
+fn every_hosting(level: &str) -> Vec<(String, Player, Hosting)> {
+    let startup = std::time::Duration::from_secs(10);
+    let limits = WorkerLimits::new().unwrap();
+    let isolated = Hosting::isolated(limits.clone());
+    let spec = PlayerSpec::Library(library(level));
+    let built_in: Level = level
+        .parse::<PlayerSpec>()
+        .map(|s| match s {
+            PlayerSpec::Builtin(level) => level,
+            other => panic!("{other} is not a level"),
+        })
+        .unwrap();
+    let builtins_isolated = Hosting { isolate_builtins: true, ..isolated.clone() };
+    vec![
+        ("built in".into(), Player::Builtin(built_in), Hosting::in_process()),
+        (
+            "in process".into(),
+            Player::load(&spec, &Hosting::in_process(), startup).unwrap(),
+            Hosting::in_process(),
+        ),
+        ("isolated".into(), Player::load(&spec, &isolated, startup).unwrap(), isolated),
+        ("built in, isolated".into(), Player::Builtin(built_in), builtins_isolated),
+    ]
+}
+
+/// Asserts every hosting gave what the first gave.
+fn assert_all_alike<T: PartialEq + std::fmt::Debug>(game: &str, results: Vec<(String, T)>) {
+    let (first_name, first) = &results[0];
+    for (name, result) in &results[1..] {
+        assert_eq!(result, first, "{game}: {name} played differently from {first_name}");
+    }
+}
+
+#[test]
+fn intuitive_ai_plays_alike_built_in_from_disk_and_isolated() {
+    use arena::referee::intuitive::{self, IntuitiveEnding, IntuitiveSettings};
+    let settings = IntuitiveSettings::default();
+    let startup = settings.startup_budget;
+    let results = every_hosting("hard")
+        .into_iter()
+        .map(|(name, player, hosting)| {
+            // One instance for every game, as a match keeps it.
+            let mut agent = player.new_intuitive_agent(&hosting, startup).unwrap();
+            let games: Vec<_> = (0..12)
+                .map(|seed| {
+                    let record = intuitive::play_agent(&settings, seed, agent.as_mut());
+                    assert!(!matches!(record.ending, IntuitiveEnding::Fault(_)), "{name}: {}", record.ending);
+                    (record.reveals.iter().map(|r| r.cell).collect::<Vec<_>>(), record.score)
+                })
+                .collect();
+            (name, games)
+        })
+        .collect();
+    assert_all_alike("intuitive-ai", results);
+}
+
+#[test]
+fn hexapawn_plays_alike_built_in_from_disk_and_isolated() {
+    use arena::referee::hexapawn::{self, HexapawnSettings};
+    let settings = HexapawnSettings::default();
+    let startup = settings.startup_budget;
+    let opponents = every_hosting("easy");
+    let results = every_hosting("medium")
+        .into_iter()
+        .zip(opponents)
+        .map(|((name, white, hosting), (_, black, black_hosting))| {
+            let mut white = white.new_hexapawn_agent(&hosting, startup).unwrap();
+            let mut black = black.new_hexapawn_agent(&black_hosting, startup).unwrap();
+            let games: Vec<_> = (0..12)
+                .map(|seed| {
+                    let record = hexapawn::play_agents(&settings, seed, [white.as_mut(), black.as_mut()]);
+                    (record.plies.iter().map(|p| p.mv).collect::<Vec<_>>(), record.ending.to_string())
+                })
+                .collect();
+            (name, games)
+        })
+        .collect();
+    assert_all_alike("hexapawn", results);
+}
+
+#[test]
+fn wumpus_world_plays_alike_built_in_from_disk_and_isolated() {
+    use arena::referee::wumpus::{self, Ending, WumpusSettings};
+    for config in [player_api::wumpus::WumpusConfig::aima(), player_api::wumpus::WumpusConfig::project()] {
+        let settings = WumpusSettings { config, ..WumpusSettings::default() };
+        let results = every_hosting("hard")
+            .into_iter()
+            .map(|(name, player, hosting)| {
+                let mut agent = player.new_wumpus_agent(&hosting, settings.startup_budget).unwrap();
+                let games: Vec<_> = (0..10)
+                    .map(|seed| {
+                        let game = wumpus::play_agent(&settings, seed, agent.as_mut());
+                        assert!(!matches!(game.ending, Ending::Fault(_)), "{name}: {}", game.ending);
+                        (game.steps.iter().map(|s| s.action).collect::<Vec<_>>(), game.score)
+                    })
+                    .collect();
+                (name, games)
+            })
+            .collect();
+        assert_all_alike("wumpus", results);
+    }
+}
+
+#[test]
+fn magic_forest_plays_alike_built_in_from_disk_and_isolated() {
+    use arena::referee::magic_forest::{self, Ending, ForestSettings};
+    let settings = ForestSettings::default();
+    let results = every_hosting("hard")
+        .into_iter()
+        .map(|(name, player, hosting)| {
+            let mut agent = player.new_forest_agent(&hosting, settings.startup_budget).unwrap();
+            let runs: Vec<_> = (0..4)
+                .map(|seed| {
+                    let run = magic_forest::play_agent(&settings, seed, agent.as_mut());
+                    assert!(!matches!(run.ending, Ending::Fault(_)), "{name}: {}", run.ending);
+                    (run.steps.iter().map(|s| s.action).collect::<Vec<_>>(), run.score, run.cleared)
+                })
+                .collect();
+            (name, runs)
+        })
+        .collect();
+    assert_all_alike("magic-forest", results);
+}
+
+#[test]
+fn a_hexapawn_only_library_loads_and_learns_in_a_worker() {
+    use arena::referee::hexapawn::{self, HexapawnSettings};
+    let settings = HexapawnSettings::default();
+    let isolated = Hosting::isolated(WorkerLimits::new().unwrap());
+    let spec = PlayerSpec::Library(library("menace"));
+    let in_process = Player::load(&spec, &Hosting::in_process(), settings.startup_budget).unwrap();
+    assert_eq!(in_process.games(), ["hexapawn"]);
+    let menace = Player::load(&spec, &isolated, settings.startup_budget).unwrap();
+    assert!(matches!(menace, Player::Isolated { .. }));
+    assert_eq!((menace.name(), menace.games()), ("menace", vec!["hexapawn".to_string()]));
+    let trap = menace.new_trap_agent(&isolated, settings.startup_budget).err().unwrap();
+    assert_eq!(trap.to_string(), Fault::Unavailable("menace does not play trap".into()).to_string());
+    // One worker for the whole match: the learner keeps its memory in it.
+    let hard = Player::Builtin(Level::Hard);
+    let mut white = hard.new_hexapawn_agent(&Hosting::in_process(), settings.startup_budget).unwrap();
+    let mut learner = menace.new_hexapawn_agent(&isolated, settings.startup_budget).unwrap();
+    let black_wins: Vec<bool> = (0..60)
+        .map(|game| {
+            let record = hexapawn::play_agents(&settings, game, [white.as_mut(), learner.as_mut()]);
+            record.winner() == player_api::Seat::Two
+        })
+        .collect();
     assert!(black_wins[..10].iter().any(|won| !won), "the learner should lose early on");
     assert!(
         black_wins[50..].iter().all(|&won| won),

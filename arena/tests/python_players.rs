@@ -374,3 +374,94 @@ fn bench_program_reports_round_trips_for_each_program() {
     let not_a_program = arena(&["bench-program", "easy"], &[]);
     assert!(stderr(&not_a_program).contains("easy is not a program"), "{}", stderr(&not_a_program));
 }
+
+/// A Python player of a newer game, as a program player of this process
+/// (the package from the repository: PYTHONPATH, which the worker inherits).
+fn python_player(file: &str) -> arena::players::Player {
+    use arena::{
+        external::Program,
+        players::{Hosting, Player, PlayerSpec},
+    };
+    let package = python_env().into_iter().find(|(k, _)| *k == "PYTHONPATH").unwrap().1;
+    std::env::set_var("PYTHONPATH", package);
+    let spec = PlayerSpec::Program(Program::Python(examples().join("native").join(file)));
+    Player::load(&spec, &Hosting::in_process(), std::time::Duration::from_secs(20)).unwrap()
+}
+
+fn startup() -> std::time::Duration {
+    std::time::Duration::from_secs(20)
+}
+
+#[test]
+fn a_python_intuitive_ai_player_plays_whole_games() {
+    use arena::referee::intuitive::{self, IntuitiveEnding, IntuitiveSettings};
+    let player = python_player("intuitive_cautious.py");
+    assert_eq!((player.name(), player.games()), ("cautious", vec!["intuitive-ai".to_string()]));
+    let hosting = arena::players::Hosting::in_process();
+    let mut agent = player.new_intuitive_agent(&hosting, startup()).unwrap();
+    let settings = IntuitiveSettings::default();
+    let mut wins = 0;
+    for seed in 0..20 {
+        let record = intuitive::play_agent(&settings, seed, agent.as_mut());
+        assert!(
+            matches!(record.ending, IntuitiveEnding::Monster | IntuitiveEnding::Pit),
+            "{}",
+            record.ending
+        );
+        wins += usize::from(record.ending == IntuitiveEnding::Monster);
+    }
+    assert!(wins > 0, "a cautious player finds the monster sometimes");
+}
+
+#[test]
+fn a_python_hexapawn_player_plays_legal_moves_against_hard() {
+    use arena::{
+        players::{Hosting, Level, Player},
+        referee::hexapawn::{self, HexapawnEnding, HexapawnSettings},
+    };
+    let player = python_player("hexapawn_first_move.py");
+    let settings = HexapawnSettings::default();
+    let mut python = player.new_hexapawn_agent(&Hosting::in_process(), startup()).unwrap();
+    let mut hard =
+        Player::Builtin(Level::Hard).new_hexapawn_agent(&Hosting::in_process(), startup()).unwrap();
+    for seed in 0..4 {
+        let as_white = hexapawn::play_agents(&settings, seed, [python.as_mut(), hard.as_mut()]);
+        let as_black = hexapawn::play_agents(&settings, seed, [hard.as_mut(), python.as_mut()]);
+        for record in [as_white, as_black] {
+            assert!(matches!(record.ending, HexapawnEnding::Won { .. }), "{}", record.ending);
+        }
+    }
+}
+
+#[test]
+fn a_python_wumpus_world_player_plays_and_is_deterministic() {
+    use arena::referee::wumpus::{self, WumpusSettings};
+    let player = python_player("wumpus_cautious.py");
+    let hosting = arena::players::Hosting::in_process();
+    let mut agent = player.new_wumpus_agent(&hosting, startup()).unwrap();
+    let settings = WumpusSettings::default();
+    for seed in 0..10 {
+        let game = wumpus::play_agent(&settings, seed, agent.as_mut());
+        // It climbs out at once: one action, score -1 (or grabs first when the gold is at the start).
+        assert_eq!(game.steps.last().map(|s| s.action), Some(player_api::wumpus::WumpusAction::Climb));
+        assert!(game.steps.len() <= 2 && !game.died(), "{}", game.ending);
+    }
+}
+
+#[test]
+fn a_python_magic_forest_player_walks_its_seeded_path() {
+    use arena::referee::magic_forest::{self, Ending, ForestSettings};
+    let player = python_player("forest_random.py");
+    let hosting = arena::players::Hosting::in_process();
+    let settings = ForestSettings::default();
+    let runs: Vec<_> = (0..2)
+        .map(|_| {
+            let mut agent = player.new_forest_agent(&hosting, startup()).unwrap();
+            let run = magic_forest::play_agent(&settings, 5, agent.as_mut());
+            assert!(matches!(run.ending, Ending::Rules(_)), "{}", run.ending);
+            run.steps.iter().map(|s| s.action).collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(runs[0].len() > 5);
+    assert_eq!(runs[0], runs[1], "same seed, same walk");
+}

@@ -406,7 +406,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
     // Wumpus World: the agent where each frame puts it, facing its way.
     let replay = longest((0..6).map(|seed| {
         let settings = WumpusSettings::default();
-        let game = wumpus::play(&settings, seed, &mut *Level::Hard.new_wumpus_player());
+        let game = wumpus::play_agent(&settings, seed, &mut Level::Hard.new_wumpus_player());
         replay::wumpus::from_record(&game, &settings, named("hard"))
     }));
     let Body::Wumpus(body) = &replay.body else { panic!() };
@@ -433,7 +433,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
     let replay = longest((0..6).map(|seed| {
         let mut settings = ForestSettings::default();
         settings.config.largest = 4;
-        let run = magic_forest::play(&settings, seed, &mut *Level::Hard.new_forest_player());
+        let run = magic_forest::play_agent(&settings, seed, &mut Level::Hard.new_forest_player());
         replay::magic_forest::from_record(&run, &settings, named("hard"))
     }));
     let Body::Forest(body) = &replay.body else { panic!() };

@@ -2,6 +2,8 @@
 //! reference agents' strength on small samples (loose bounds; the full
 //! numbers are in docs/benchmarks.md).
 
+use std::time::Duration;
+
 use arena::{
     fault::Fault,
     referee::wumpus::{self, Ending, WumpusAgent, WumpusSettings},
@@ -88,18 +90,18 @@ fn an_invalid_action_ends_the_game_as_a_death_with_its_reason() {
 struct Broken;
 
 impl WumpusAgent for Broken {
-    fn new_game(&mut self, _info: &WumpusGameInfo) -> Result<(), Fault> {
+    fn new_game(&mut self, _info: WumpusGameInfo, _budget: Duration) -> Result<(), Fault> {
         Ok(())
     }
-    fn step(&mut self, _req: &WumpusRequest) -> Result<WumpusAction, Fault> {
+    fn step(&mut self, _req: WumpusRequest, _budget: Duration) -> Result<WumpusAction, Fault> {
         Err(Fault::Panicked("boom at src/lib.rs:1:1".into()))
     }
-    fn game_over(&mut self, _result: &WumpusOver) {}
+    fn game_over(&mut self, _result: WumpusOver) {}
 }
 
 #[test]
 fn a_failing_player_forfeits_with_the_death_score() {
-    let game = wumpus::play(&WumpusSettings::default(), 3, &mut Broken);
+    let game = wumpus::play_agent(&WumpusSettings::default(), 3, &mut Broken);
     assert_eq!(game.ending.to_string(), "panicked: boom at src/lib.rs:1:1");
     assert_eq!((game.score, game.outcome()), (-1000, Outcome::Loss));
     assert!(game.steps.is_empty());
@@ -130,7 +132,7 @@ struct Tally {
     died: f64,
 }
 
-fn tally(config: WumpusConfig, player: &mut dyn WumpusAgent, worlds: u64) -> Tally {
+fn tally(config: WumpusConfig, player: &mut dyn WumpusPlayer, worlds: u64) -> Tally {
     let settings = WumpusSettings { config, ..WumpusSettings::default() };
     let (mut total, mut won, mut died) = (0i64, 0u32, 0u32);
     for i in 0..worlds {
@@ -186,7 +188,7 @@ fn the_textbook_cave_is_solved_by_inference() {
         gold: c(1, 2),
     };
     let settings = WumpusSettings::default();
-    for player in [&mut Medium::default() as &mut dyn WumpusAgent, &mut Hard::default()] {
+    for player in [&mut Medium::default() as &mut dyn WumpusPlayer, &mut Hard::default()] {
         let game = wumpus::play_in(&settings, 0, world, player);
         assert!(game.won(), "{}", game.ending);
         assert!(game.steps.iter().any(|s| s.shown.at == c(1, 1)), "went through (1,1)");

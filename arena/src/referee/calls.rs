@@ -1,6 +1,7 @@
-//! Calls into a player in the arena's process, shared by the referees of
-//! the games that do not go through the ABI yet: a panic becomes a fault,
-//! an answer over budget a timeout.
+//! The one place every referee's calls into a player pass: a panic of a
+//! player in the arena's own process becomes a fault (`caught`, used by
+//! the referees' `InProcess` wrappers), and an answer over budget a timeout
+//! (`timed`, around every agent call, wherever the player runs).
 
 use std::{
     panic::{catch_unwind, AssertUnwindSafe},

@@ -15,7 +15,7 @@ use player_api::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::wumpus::timed;
+use super::calls::{caught, timed};
 use crate::{fault::Fault, seeds};
 
 /// The settings of a Magic Forest run.
@@ -37,26 +37,30 @@ impl Default for ForestSettings {
     }
 }
 
-/// A Magic Forest player as the referee drives it. Every player type is one
-/// (in process, a call cannot fail); the integration layer adds workers.
+/// A Magic Forest player as the referee drives it. Every call the referee
+/// makes goes through here, so a player hosted elsewhere (a worker) only
+/// needs another implementation.
 pub trait ForestAgent {
-    fn new_game(&mut self, info: &ForestGameInfo) -> Result<(), Fault>;
-    fn step(&mut self, req: &ForestRequest) -> Result<ForestAction, Fault>;
-    fn game_over(&mut self, result: &ForestOver);
+    fn new_game(&mut self, info: ForestGameInfo, budget: Duration) -> Result<(), Fault>;
+    fn step(&mut self, request: ForestRequest, budget: Duration) -> Result<ForestAction, Fault>;
+    /// Failures here do not change the result.
+    fn game_over(&mut self, result: ForestOver);
 }
 
-impl<P: ForestPlayer + ?Sized> ForestAgent for P {
-    fn new_game(&mut self, info: &ForestGameInfo) -> Result<(), Fault> {
-        ForestPlayer::new_game(self, info);
-        Ok(())
+/// A player in the arena's process; a panic becomes `Fault::Panicked`.
+pub struct InProcess<'a>(pub &'a mut dyn ForestPlayer);
+
+impl ForestAgent for InProcess<'_> {
+    fn new_game(&mut self, info: ForestGameInfo, _budget: Duration) -> Result<(), Fault> {
+        caught(|| self.0.new_game(&info))
     }
 
-    fn step(&mut self, req: &ForestRequest) -> Result<ForestAction, Fault> {
-        Ok(ForestPlayer::step(self, req))
+    fn step(&mut self, request: ForestRequest, _budget: Duration) -> Result<ForestAction, Fault> {
+        caught(|| self.0.step(&request))
     }
 
-    fn game_over(&mut self, result: &ForestOver) {
-        ForestPlayer::game_over(self, result)
+    fn game_over(&mut self, result: ForestOver) {
+        let _ = caught(|| self.0.game_over(&result));
     }
 }
 
@@ -130,14 +134,31 @@ pub fn forests(config: &ForestConfig, seed: u64) -> Vec<Forest> {
     ForestState::generate(config, &mut ChaCha8Rng::seed_from_u64(seed))
 }
 
-/// Plays one run through the forests drawn from `seed`. `settings.config`
-/// must pass `ForestConfig::check`. The player is told the result at the end.
-pub fn play(settings: &ForestSettings, seed: u64, player: &mut dyn ForestAgent) -> ForestRun {
-    play_in(settings, seed, forests(&settings.config, seed), player)
+/// Plays one run through the forests drawn from `seed` with a player in
+/// the arena's process. `settings.config` must pass `ForestConfig::check`.
+pub fn play(settings: &ForestSettings, seed: u64, player: &mut dyn ForestPlayer) -> ForestRun {
+    play_agent(settings, seed, &mut InProcess(player))
 }
 
-/// Plays one run through given forests (for hand-made forests in tests).
+/// Plays one run through given forests (hand-made forests in tests) with a
+/// player in the arena's process.
 pub fn play_in(
+    settings: &ForestSettings,
+    seed: u64,
+    forests: Vec<Forest>,
+    player: &mut dyn ForestPlayer,
+) -> ForestRun {
+    play_agent_in(settings, seed, forests, &mut InProcess(player))
+}
+
+/// Plays one run through the forests drawn from `seed`. The player is told
+/// the result at the end.
+pub fn play_agent(settings: &ForestSettings, seed: u64, player: &mut dyn ForestAgent) -> ForestRun {
+    play_agent_in(settings, seed, forests(&settings.config, seed), player)
+}
+
+/// Plays one run through given forests.
+pub fn play_agent_in(
     settings: &ForestSettings,
     seed: u64,
     forests: Vec<Forest>,
@@ -156,7 +177,7 @@ pub fn play_in(
         cleared: state.cleared(),
         deaths: state.deaths(),
     };
-    player.game_over(&ForestOver {
+    player.game_over(ForestOver {
         outcome: record.outcome(),
         score: record.score,
         forests_cleared: record.cleared,
@@ -179,14 +200,16 @@ fn run(
         step_budget_us: settings.step_budget.as_micros() as u64,
         seed: seeds::derive(seed, u64::MAX),
     };
-    if let Err(fault) = timed("new_game", settings.startup_budget, || player.new_game(&info)) {
+    if let Err(fault) =
+        timed(settings.startup_budget, "new_game", || player.new_game(info, settings.startup_budget))
+    {
         state.forfeit();
         return Ending::Fault(fault);
     }
     loop {
         let shown = state.request();
         let started = Instant::now();
-        let answer = timed("step", settings.step_budget, || player.step(&shown));
+        let answer = timed(settings.step_budget, "step", || player.step(shown, settings.step_budget));
         let time = started.elapsed();
         let action = match answer {
             Ok(action) => action,

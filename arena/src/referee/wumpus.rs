@@ -15,6 +15,7 @@ use player_api::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::calls::{caught, timed};
 use crate::{fault::Fault, seeds};
 
 /// The settings of a Wumpus World game.
@@ -37,26 +38,30 @@ impl Default for WumpusSettings {
     }
 }
 
-/// A Wumpus player as the referee drives it. Every player type is one (in
-/// process, a call cannot fail); the integration layer adds workers.
+/// A Wumpus World player as the referee drives it. Every call the referee
+/// makes goes through here, so a player hosted elsewhere (a worker) only
+/// needs another implementation.
 pub trait WumpusAgent {
-    fn new_game(&mut self, info: &WumpusGameInfo) -> Result<(), Fault>;
-    fn step(&mut self, req: &WumpusRequest) -> Result<WumpusAction, Fault>;
-    fn game_over(&mut self, result: &WumpusOver);
+    fn new_game(&mut self, info: WumpusGameInfo, budget: Duration) -> Result<(), Fault>;
+    fn step(&mut self, request: WumpusRequest, budget: Duration) -> Result<WumpusAction, Fault>;
+    /// Failures here do not change the result.
+    fn game_over(&mut self, result: WumpusOver);
 }
 
-impl<P: WumpusPlayer + ?Sized> WumpusAgent for P {
-    fn new_game(&mut self, info: &WumpusGameInfo) -> Result<(), Fault> {
-        WumpusPlayer::new_game(self, info);
-        Ok(())
+/// A player in the arena's process; a panic becomes `Fault::Panicked`.
+pub struct InProcess<'a>(pub &'a mut dyn WumpusPlayer);
+
+impl WumpusAgent for InProcess<'_> {
+    fn new_game(&mut self, info: WumpusGameInfo, _budget: Duration) -> Result<(), Fault> {
+        caught(|| self.0.new_game(&info))
     }
 
-    fn step(&mut self, req: &WumpusRequest) -> Result<WumpusAction, Fault> {
-        Ok(WumpusPlayer::step(self, req))
+    fn step(&mut self, request: WumpusRequest, _budget: Duration) -> Result<WumpusAction, Fault> {
+        caught(|| self.0.step(&request))
     }
 
-    fn game_over(&mut self, result: &WumpusOver) {
-        WumpusPlayer::game_over(self, result)
+    fn game_over(&mut self, result: WumpusOver) {
+        let _ = caught(|| self.0.game_over(&result));
     }
 }
 
@@ -134,14 +139,31 @@ pub fn world(config: &WumpusConfig, seed: u64) -> WumpusWorld {
     WumpusWorld::generate(config, &mut ChaCha8Rng::seed_from_u64(seed))
 }
 
-/// Plays one game in the world drawn from `seed`. `settings.config` must
-/// pass `WumpusConfig::check`. The player is told the result at the end.
-pub fn play(settings: &WumpusSettings, seed: u64, player: &mut dyn WumpusAgent) -> WumpusGame {
-    play_in(settings, seed, world(&settings.config, seed), player)
+/// Plays one game in the world drawn from `seed` with a player in the
+/// arena's process. `settings.config` must pass `WumpusConfig::check`.
+pub fn play(settings: &WumpusSettings, seed: u64, player: &mut dyn WumpusPlayer) -> WumpusGame {
+    play_agent(settings, seed, &mut InProcess(player))
 }
 
-/// Plays one game in a given world (for hand-made worlds in tests).
+/// Plays one game in a given world (hand-made worlds in tests) with a
+/// player in the arena's process.
 pub fn play_in(
+    settings: &WumpusSettings,
+    seed: u64,
+    world: WumpusWorld,
+    player: &mut dyn WumpusPlayer,
+) -> WumpusGame {
+    play_agent_in(settings, seed, world, &mut InProcess(player))
+}
+
+/// Plays one game in the world drawn from `seed`. The player is told the
+/// result at the end.
+pub fn play_agent(settings: &WumpusSettings, seed: u64, player: &mut dyn WumpusAgent) -> WumpusGame {
+    play_agent_in(settings, seed, world(&settings.config, seed), player)
+}
+
+/// Plays one game in a given world.
+pub fn play_agent_in(
     settings: &WumpusSettings,
     seed: u64,
     world: WumpusWorld,
@@ -151,7 +173,7 @@ pub fn play_in(
     let mut steps = Vec::new();
     let ending = run(settings, seed, &mut state, &mut steps, player);
     let record = WumpusGame { seed, config: settings.config, world, steps, ending, score: state.score() };
-    player.game_over(&WumpusOver {
+    player.game_over(WumpusOver {
         outcome: record.outcome(),
         score: record.score,
         actions: state.actions(),
@@ -174,14 +196,16 @@ fn run(
         step_budget_us: settings.step_budget.as_micros() as u64,
         seed: seeds::derive(seed, u64::MAX),
     };
-    if let Err(fault) = timed("new_game", settings.startup_budget, || player.new_game(&info)) {
+    if let Err(fault) =
+        timed(settings.startup_budget, "new_game", || player.new_game(info, settings.startup_budget))
+    {
         state.forfeit(None);
         return Ending::Fault(fault);
     }
     loop {
         let shown = state.request();
         let started = Instant::now();
-        let answer = timed("step", settings.step_budget, || player.step(&shown));
+        let answer = timed(settings.step_budget, "step", || player.step(shown, settings.step_budget));
         let time = started.elapsed();
         let action = match answer {
             Ok(action) => action,
@@ -199,19 +223,4 @@ fn run(
             return Ending::Rules(end);
         }
     }
-}
-
-/// Runs one player call under a budget: the one place the referee calls the player.
-pub(crate) fn timed<T>(
-    what: &'static str,
-    budget: Duration,
-    call: impl FnOnce() -> Result<T, Fault>,
-) -> Result<T, Fault> {
-    let started = Instant::now();
-    let answer = call()?;
-    let used = started.elapsed();
-    if used > budget {
-        return Err(Fault::Timeout { what, used, budget, killed: false });
-    }
-    Ok(answer)
 }

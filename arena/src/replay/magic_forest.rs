@@ -283,11 +283,11 @@ struct Scripted<'r> {
 }
 
 impl ForestAgent for Scripted<'_> {
-    fn new_game(&mut self, _: &ForestGameInfo) -> Result<(), Fault> {
+    fn new_game(&mut self, _: ForestGameInfo, _: Duration) -> Result<(), Fault> {
         Ok(())
     }
 
-    fn step(&mut self, _: &ForestRequest) -> Result<ForestAction, Fault> {
+    fn step(&mut self, _: ForestRequest, _: Duration) -> Result<ForestAction, Fault> {
         self.next += 1;
         match self.body.steps.get(self.next - 1) {
             Some(step) => Ok(action_from(step.action)),
@@ -296,7 +296,7 @@ impl ForestAgent for Scripted<'_> {
         }
     }
 
-    fn game_over(&mut self, _: &ForestOver) {}
+    fn game_over(&mut self, _: ForestOver) {}
 }
 
 /// Re-simulates the run through the referee with the recorded seed and
@@ -310,7 +310,7 @@ pub fn verify(replay: &Replay, body: &ForestBody) -> Result<String, String> {
     for (i, (want, got)) in body.forests.iter().zip(&drawn).enumerate() {
         diff::part(&format!("forest {} ({}x{})", i, want.size, want.size), want, got, seed)?;
     }
-    let run = referee::play(&settings, seed, &mut Scripted { replay, body, next: 0 });
+    let run = referee::play_agent(&settings, seed, &mut Scripted { replay, body, next: 0 });
     let again = from_record(&run, &settings, replay.players[0].clone());
     let Body::Forest(resimulated) = &again.body else { unreachable!("built as Magic Forest") };
     diff::steps("action", &body.steps, &resimulated.steps, seed)?;

@@ -340,11 +340,11 @@ struct Scripted<'r> {
 }
 
 impl WumpusAgent for Scripted<'_> {
-    fn new_game(&mut self, _: &WumpusGameInfo) -> Result<(), Fault> {
+    fn new_game(&mut self, _: WumpusGameInfo, _: Duration) -> Result<(), Fault> {
         Ok(())
     }
 
-    fn step(&mut self, _: &WumpusRequest) -> Result<WumpusAction, Fault> {
+    fn step(&mut self, _: WumpusRequest, _: Duration) -> Result<WumpusAction, Fault> {
         self.next += 1;
         match self.body.steps.get(self.next - 1) {
             Some(step) => Ok(action_from(step.action)),
@@ -353,7 +353,7 @@ impl WumpusAgent for Scripted<'_> {
         }
     }
 
-    fn game_over(&mut self, _: &WumpusOver) {}
+    fn game_over(&mut self, _: WumpusOver) {}
 }
 
 /// Re-simulates the game through the referee with the recorded seed and
@@ -363,7 +363,7 @@ pub fn verify(replay: &Replay, body: &WumpusBody) -> Result<String, String> {
     let settings = body.settings();
     let seed = replay.seed;
     diff::part("the cave", &body.world, &cave_record(&referee::world(&settings.config, seed)), seed)?;
-    let game = referee::play(&settings, seed, &mut Scripted { replay, body, next: 0 });
+    let game = referee::play_agent(&settings, seed, &mut Scripted { replay, body, next: 0 });
     let again = from_record(&game, &settings, replay.players[0].clone());
     let Body::Wumpus(resimulated) = &again.body else { unreachable!("built as Wumpus World") };
     diff::steps("action", &body.steps, &resimulated.steps, seed)?;

@@ -60,7 +60,7 @@ pub fn wumpus_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
         let level = Level::ALL[seed as usize % 3];
         let config = if seed % 2 == 0 { WumpusConfig::aima() } else { WumpusConfig::project() };
         let settings = WumpusSettings { config, ..WumpusSettings::default() };
-        let game = wumpus::play(&settings, seed, &mut *level.new_wumpus_player());
+        let game = wumpus::play_agent(&settings, seed, &mut level.new_wumpus_player());
         replays.push(replay::wumpus::from_record(&game, &settings, player(level.name())));
     }
     replays
@@ -73,7 +73,7 @@ pub fn forest_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
         let level = Level::ALL[seed as usize % 3];
         let mut settings = ForestSettings::default();
         settings.config.largest = 3 + (seed % 3) as u8;
-        let run = magic_forest::play(&settings, seed, &mut *level.new_forest_player());
+        let run = magic_forest::play_agent(&settings, seed, &mut level.new_forest_player());
         replays.push(replay::magic_forest::from_record(&run, &settings, player(level.name())));
     }
     replays
@@ -176,10 +176,10 @@ struct BadWalker {
 }
 
 impl WumpusAgent for BadWalker {
-    fn new_game(&mut self, _: &WumpusGameInfo) -> Result<(), Fault> {
+    fn new_game(&mut self, _: WumpusGameInfo, _: Duration) -> Result<(), Fault> {
         Ok(())
     }
-    fn step(&mut self, request: &WumpusRequest) -> Result<WumpusAction, Fault> {
+    fn step(&mut self, request: WumpusRequest, _: Duration) -> Result<WumpusAction, Fault> {
         match (request.actions < self.at, self.invalid) {
             (true, _) => Ok(WumpusAction::TurnLeft),
             (false, true) => Ok(WumpusAction::Climb),
@@ -191,7 +191,7 @@ impl WumpusAgent for BadWalker {
             }),
         }
     }
-    fn game_over(&mut self, _: &WumpusOver) {}
+    fn game_over(&mut self, _: WumpusOver) {}
 }
 
 /// Throws stones north, then fails with garbage at action `at`.
@@ -201,17 +201,17 @@ struct BadWanderer {
 }
 
 impl ForestAgent for BadWanderer {
-    fn new_game(&mut self, _: &ForestGameInfo) -> Result<(), Fault> {
+    fn new_game(&mut self, _: ForestGameInfo, _: Duration) -> Result<(), Fault> {
         Ok(())
     }
-    fn step(&mut self, _: &ForestRequest) -> Result<ForestAction, Fault> {
+    fn step(&mut self, _: ForestRequest, _: Duration) -> Result<ForestAction, Fault> {
         self.done += 1;
         if self.done > self.at {
             return Err(Fault::Protocol("the reply is not an action".into()));
         }
         Ok(ForestAction::throw(player_api::grid::Dir::North))
     }
-    fn game_over(&mut self, _: &ForestOver) {}
+    fn game_over(&mut self, _: ForestOver) {}
 }
 
 #[test]
@@ -250,7 +250,7 @@ fn failures_of_every_new_game_verify() {
     }
     for invalid in [true, false] {
         let settings = WumpusSettings { config: WumpusConfig::project(), ..WumpusSettings::default() };
-        let game = wumpus::play(&settings, 6, &mut BadWalker { at: 3, invalid });
+        let game = wumpus::play_agent(&settings, 6, &mut BadWalker { at: 3, invalid });
         let replay = replay::wumpus::from_record(&game, &settings, player("bad"));
         round_trip(&replay);
         let reason = &replay.result.reason;
@@ -258,7 +258,7 @@ fn failures_of_every_new_game_verify() {
         assert_eq!(replay.result.outcome.as_deref(), Some("loss"));
     }
     let settings = ForestSettings::default();
-    let run = magic_forest::play(&settings, 2, &mut BadWanderer { at: 4, done: 0 });
+    let run = magic_forest::play_agent(&settings, 2, &mut BadWanderer { at: 4, done: 0 });
     let replay = replay::magic_forest::from_record(&run, &settings, player("bad"));
     round_trip(&replay);
     assert!(replay.result.reason.contains("the reply is not an action"), "{}", replay.result.reason);

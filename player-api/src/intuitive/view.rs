@@ -93,6 +93,35 @@ impl IntuitiveView {
         view
     }
 
+    /// A view from its parts, as a player process receives it on the wire.
+    /// `None` when the parts cannot be a view: cells off the board, hints or
+    /// gold on closed cells.
+    pub fn from_parts(
+        size: u8,
+        score: i8,
+        gold: Option<u8>,
+        open: CellSet,
+        [breeze, smell, glitter]: [CellSet; 3],
+    ) -> Option<IntuitiveView> {
+        let on_board = CellSet::board(size);
+        let within = |set: CellSet| set.minus(open).is_empty();
+        let fits = (super::MIN_SIZE..=super::MAX_SIZE).contains(&size)
+            && open.minus(on_board).is_empty()
+            && within(breeze)
+            && within(smell)
+            && within(glitter)
+            && gold.is_none_or(|g| open.contains(g));
+        fits.then_some(IntuitiveView {
+            size,
+            gold: gold.unwrap_or(NO_GOLD),
+            score,
+            open,
+            breeze,
+            smell,
+            glitter,
+        })
+    }
+
     /// Opens cell `index` showing `hint` (for a player's own look-ahead).
     pub fn open_hint(&mut self, index: u8, hint: Hint) {
         self.open.insert(index);

@@ -7,8 +7,10 @@ import importlib.util
 import os
 import sys
 from types import ModuleType
+from typing import Any
 
 from .course import CourseSession
+from .games import GAME_CLASSES, GameSession
 from .native import NativeSession
 from .serve import Session, describe_exception
 from .trap import TrapPlayer
@@ -45,15 +47,16 @@ def load(target: str) -> Session:
         value
         for value in vars(module).values()
         if isinstance(value, type)
-        and issubclass(value, TrapPlayer)
-        and value is not TrapPlayer
+        and issubclass(value, (TrapPlayer, *GAME_CLASSES))
         and value.__module__ == module.__name__
     ]
     if len(natives) > 1:
         names = ", ".join(n.__name__ for n in natives)
-        raise LoadFailure(f"{file} defines several TrapPlayer classes ({names}): keep one per file")
-    if natives:
+        raise LoadFailure(f"{file} defines several player classes ({names}): keep one per file")
+    if natives and issubclass(natives[0], TrapPlayer):
         return NativeSession(construct(natives[0], file))
+    if natives:
+        return GameSession(construct(natives[0], file))
     course = getattr(module, "PlayerAI", None)
     if not isinstance(course, type):
         raise LoadFailure(f"{file} defines neither a TrapPlayer subclass nor a class PlayerAI")
@@ -99,7 +102,7 @@ def import_problem(error: Exception, file: str) -> str:
     return f"{base} failed to import: {describe_exception(error)}"
 
 
-def construct(player_class: type[TrapPlayer], file: str) -> TrapPlayer:
+def construct(player_class: type, file: str) -> Any:
     try:
         return player_class()
     except Exception as error:

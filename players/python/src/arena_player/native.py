@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .games import GamePlayer, GameSession
 from .serve import serve
 from .trap import GameInfo, GameResult, TrapPlayer, TrapState, TurnAnswer, play_turn
 from .wire import Channel
@@ -25,9 +26,10 @@ class NativeSession:
         self.player.game_over(result)
 
 
-def run(player_class: type[TrapPlayer]) -> None:
+def run(player_class: type[TrapPlayer] | type[GamePlayer]) -> None:
     """Serves the protocol on stdin/stdout with a `player_class()`: what a
     player file calls under `if __name__ == "__main__":`, so that the file
     itself is a command the arena can run (`cmd:python3 my_bot.py`)."""
     channel = Channel.take_standard_streams()
-    serve(NativeSession(player_class()), channel)
+    player = player_class()
+    serve(GameSession(player) if isinstance(player, GamePlayer) else NativeSession(player), channel)

@@ -47,7 +47,7 @@ def serve(session: Session, channel: Channel) -> None:
             "protocol": PROTOCOL_VERSION,
             "name": session.name,
             "author": session.author,
-            "games": ["trap"],
+            "games": getattr(session, "games", ["trap"]),
         }
     )
     while True:
@@ -65,6 +65,13 @@ def serve(session: Session, channel: Channel) -> None:
 def answer(session: Session, request: Message, received: float) -> Message:
     kind = request["type"]
     try:
+        if kind == "new_game" and request["game"] not in getattr(session, "games", ["trap"]):
+            return {"type": "error", "message": f"this player does not play {request['game']}"}
+        if hasattr(session, "answer"):
+            reply = session.answer(request)
+            if reply is not None:
+                return reply
+            return {"type": "error", "message": f"unknown request {kind!r}"}
         if kind == "new_game":
             if request["game"] != "trap":
                 return {"type": "error", "message": f"this player does not play {request['game']}"}
