@@ -1,13 +1,13 @@
 //! Where players come from: a built-in reference bot named on the command
-//! line (`easy`, `medium`, `hard`), run in-process, or a player library
-//! loaded from a path.
+//! line (`easy`, `medium`, `hard`, `expert`), run in-process, or a player
+//! library loaded from a path.
 
 use std::{fmt, path::PathBuf, str::FromStr};
 
 use std::time::Duration;
 
 use player_api::abi::{trap_player_box, TrapPlayerBox};
-use reference_bots::trap::{Easy, Hard, Medium};
+use reference_bots::trap::{Easy, Expert, Hard, Medium};
 
 use crate::{
     agent::TrapAgent,
@@ -22,16 +22,22 @@ pub enum Level {
     Easy,
     Medium,
     Hard,
+    /// Beyond the course: the strongest bot we build (not part of grading).
+    Expert,
 }
 
 impl Level {
+    /// The course's three levels: the ladder a student is graded against.
     pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
+    /// Every built-in bot, by name.
+    pub const BUILTIN: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Expert];
 
     pub fn name(self) -> &'static str {
         match self {
             Level::Easy => "easy",
             Level::Medium => "medium",
             Level::Hard => "hard",
+            Level::Expert => "expert",
         }
     }
 
@@ -39,8 +45,9 @@ impl Level {
     pub fn new_trap_player(self) -> TrapPlayerBox {
         match self {
             Level::Easy => trap_player_box(Easy::default()),
-            Level::Medium => trap_player_box(Medium::default()),
+            Level::Medium => trap_player_box(Medium),
             Level::Hard => trap_player_box(Hard),
+            Level::Expert => trap_player_box(Expert::default()),
         }
     }
 }
@@ -58,7 +65,7 @@ impl FromStr for PlayerSpec {
     /// A built-in name, or a path. A word that is neither is an error that
     /// lists the built-in names (rather than a confusing "file not found").
     fn from_str(text: &str) -> Result<PlayerSpec, String> {
-        if let Some(level) = Level::ALL.into_iter().find(|l| l.name() == text.to_ascii_lowercase()) {
+        if let Some(level) = Level::BUILTIN.into_iter().find(|l| l.name() == text.to_ascii_lowercase()) {
             return Ok(PlayerSpec::Builtin(level));
         }
         let path = PathBuf::from(text);
@@ -67,7 +74,7 @@ impl FromStr for PlayerSpec {
             Ok(PlayerSpec::Library(path))
         } else {
             Err(format!(
-                "unknown player '{text}': name a built-in bot (easy, medium, hard) or the path of a player library (.so)"
+                "unknown player '{text}': name a built-in bot (easy, medium, hard, expert) or the path of a player library (.so)"
             ))
         }
     }
@@ -225,8 +232,12 @@ mod tests {
     fn builtin_names_and_paths_are_told_apart() {
         assert_eq!("hard".parse(), Ok(PlayerSpec::Builtin(Level::Hard)));
         assert_eq!("Easy".parse(), Ok(PlayerSpec::Builtin(Level::Easy)));
+        assert_eq!("expert".parse(), Ok(PlayerSpec::Builtin(Level::Expert)));
         assert_eq!("./bot.so".parse(), Ok(PlayerSpec::Library(PathBuf::from("./bot.so"))));
-        let err = "expert".parse::<PlayerSpec>().unwrap_err();
-        assert!(err.contains("unknown player 'expert'") && err.contains("easy, medium, hard"), "{err}");
+        let err = "grandmaster".parse::<PlayerSpec>().unwrap_err();
+        assert!(
+            err.contains("unknown player 'grandmaster'") && err.contains("easy, medium, hard, expert"),
+            "{err}"
+        );
     }
 }

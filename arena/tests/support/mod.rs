@@ -10,8 +10,16 @@ use std::{
 };
 
 /// The libraries the tests load: the reference levels and the fixtures.
-const LIBRARY_CRATES: &[&str] =
-    &["easy", "medium", "hard", "template-player", "bad-player", "not-a-player", "incompatible-player"];
+const LIBRARY_CRATES: &[&str] = &[
+    "easy",
+    "medium",
+    "hard",
+    "expert",
+    "template-player",
+    "bad-player",
+    "not-a-player",
+    "incompatible-player",
+];
 
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
