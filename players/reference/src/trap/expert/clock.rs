@@ -8,8 +8,8 @@
 use std::time::{Duration, Instant};
 
 /// The share of the time left that one search aims at, and may never pass.
-const SOFT_SHARE: f64 = 0.15;
-const HARD_SHARE: f64 = 0.30;
+const SOFT_SHARE: f64 = 0.12;
+const HARD_SHARE: f64 = 0.20;
 /// Kept back whatever the budget: scheduling noise on a loaded machine.
 const RESERVE: Duration = Duration::from_millis(2);
 

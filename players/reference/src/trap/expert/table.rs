@@ -84,7 +84,7 @@ pub enum Bound {
 }
 
 /// 16 bytes: the full key, the value, the depth searched, the best choice.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub struct Entry {
     key: u64,
     pub value: f32,
@@ -96,13 +96,21 @@ pub struct Entry {
 
 pub const NONE: u8 = u8::MAX;
 
+impl Default for Entry {
+    fn default() -> Entry {
+        Entry { key: 0, value: 0.0, depth: 0, bound: Bound::Exact, best: NONE }
+    }
+}
+
 pub struct Table {
     entries: Vec<Entry>,
     mask: usize,
 }
 
 impl Table {
-    /// A table of 2^`bits` entries (allocated once, zeroed lazily by the OS).
+    /// A table of 2^`bits` entries, allocated and written once, here: an
+    /// all-zero table would come from calloc and fault its pages in during
+    /// the first searches, which costs tens of milliseconds on these VMs.
     pub fn new(bits: u32) -> Table {
         Table { entries: vec![Entry::default(); 1 << bits], mask: (1 << bits) - 1 }
     }
