@@ -125,7 +125,8 @@ fn check_errors_are_one_line_without_a_backtrace() {
 
 #[test]
 fn expert_plays_from_its_library_in_a_worker() {
-    let settings = TrapSettings { turn_budget: std::time::Duration::from_millis(30), ..TrapSettings::default() };
+    let settings =
+        TrapSettings { turn_budget: std::time::Duration::from_millis(30), ..TrapSettings::default() };
     let isolated = Hosting::isolated(WorkerLimits::new().unwrap());
     let expert =
         Player::load(&PlayerSpec::Library(library("expert")), &isolated, settings.startup_budget).unwrap();

@@ -69,11 +69,7 @@ pub const fn neighbours(square: u32) -> u64 {
 /// p = clamp(1 - 0.05 (d - 1), 0, 1), d = 0 counted as 1.
 pub const fn hit_twentieths(distance: u32) -> u32 {
     let d = if distance == 0 { 1 } else { distance };
-    if d > 21 {
-        0
-    } else {
-        21 - d
-    }
+    21u32.saturating_sub(d)
 }
 
 /// Manhattan distance between two squares.

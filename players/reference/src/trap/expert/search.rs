@@ -382,7 +382,7 @@ fn ordered_steps(board: &Bitboard, me: Seat, hint: u8) -> impl Iterator<Item = u
         list[n] = (step, room);
         n += 1;
     }
-    list[..n].sort_by(|a, b| b.1.cmp(&a.1));
+    list[..n].sort_by_key(|&(_, key)| std::cmp::Reverse(key));
     list.into_iter().take(n).map(|(step, _)| step)
 }
 
@@ -399,6 +399,6 @@ fn ordered_targets(board: &Bitboard, me: Seat, hint: u8) -> impl Iterator<Item =
         list[n] = (target, sure);
         n += 1;
     }
-    list[..n].sort_by(|a, b| b.1.cmp(&a.1));
+    list[..n].sort_by_key(|&(_, key)| std::cmp::Reverse(key));
     list.into_iter().take(n).map(|(target, _)| target)
 }
