@@ -6,6 +6,7 @@
 pub mod agent;
 pub mod bench;
 pub mod check;
+pub mod engine_bench;
 pub mod external;
 pub mod fault;
 pub mod isolation;

@@ -37,7 +37,7 @@ struct Cli {
 enum Command {
     /// Play games between two players and print the results.
     ///
-    /// A player is a built-in bot (easy, medium, hard) or the path of a
+    /// A player is a built-in bot (easy, medium, hard, expert) or the path of a
     /// player library (.so). Seats alternate game by game, and games come in
     /// pairs on the same seed with the seats swapped.
     ///
@@ -149,6 +149,17 @@ enum Command {
     ///
     /// Example: arena replay replays/game-1-easy-vs-hard.json --html game.html
     Replay(arena::replay::command::ReplayArgs),
+    /// Measure the rules engine and the Expert search on one core: random
+    /// games per second, Expert nodes per second and depth reached (build
+    /// with --release; docs/benchmarks.md).
+    BenchEngine {
+        /// Random-vs-random games for the playout figure.
+        #[arg(long, default_value_t = 1_000_000)]
+        games: u64,
+        /// Search times for Expert, comma-separated.
+        #[arg(long, default_value = "0.1s,1s,5s", value_delimiter = ',', value_parser = arena::units::parse_duration)]
+        search_times: Vec<Duration>,
+    },
     /// Run tournaments described in TOML files (docs/tournaments.md).
     Tournament {
         #[command(subcommand)]
@@ -391,6 +402,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay(args) => arena::replay::command::run(&args),
+        Command::BenchEngine { games, search_times } => {
+            println!("{}", arena::engine_bench::run(games, &search_times));
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Tournament { action: TournamentAction::Run { file, json, concurrency } } => {
             run_tournament(&file, json, concurrency)
         }

@@ -1,7 +1,7 @@
 //! Where players come from: a built-in reference bot named on the command
-//! line (`easy`, `medium`, `hard`), run in-process, a player library
-//! loaded from a path, or a program that speaks the protocol (`cmd:...`,
-//! `python:...`, a `.py` file or a course folder: external.rs).
+//! line (`easy`, `medium`, `hard`, `expert`), run in-process, a player
+//! library loaded from a path, or a program that speaks the protocol
+//! (`cmd:...`, `python:...`, a `.py` file or a course folder: external.rs).
 
 use std::{fmt, path::PathBuf, str::FromStr};
 
@@ -11,7 +11,7 @@ use player_api::abi::{
     forest_player_box, hexapawn_player_box, intuitive_player_box, trap_player_box, wumpus_player_box,
     ForestPlayerBox, HexapawnPlayerBox, IntuitivePlayerBox, TrapPlayerBox, WumpusPlayerBox,
 };
-use reference_bots::trap::{Easy, Hard, Medium};
+use reference_bots::trap::{Easy, Expert, Hard, Medium};
 
 use crate::{
     agent::TrapAgent,
@@ -33,16 +33,22 @@ pub enum Level {
     Easy,
     Medium,
     Hard,
+    /// Beyond the course: the strongest bot we build (not part of grading).
+    Expert,
 }
 
 impl Level {
+    /// The course's three levels: the ladder a student is graded against.
     pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
+    /// Every built-in bot, by name.
+    pub const BUILTIN: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Expert];
 
     pub fn name(self) -> &'static str {
         match self {
             Level::Easy => "easy",
             Level::Medium => "medium",
             Level::Hard => "hard",
+            Level::Expert => "expert",
         }
     }
 
@@ -53,36 +59,40 @@ impl Level {
             Level::Easy => intuitive_player_box(bots::Easy::default()),
             Level::Medium => intuitive_player_box(bots::Medium::default()),
             Level::Hard => intuitive_player_box(bots::Hard),
+            Level::Expert => intuitive_player_box(bots::Expert::default()),
         }
     }
 
-    /// This level as a Hexapawn player in this process.
+    /// This level as a Hexapawn player in this process. Hard already plays
+    /// perfectly, so Expert plays as Hard.
     pub fn new_hexapawn_player(self) -> HexapawnPlayerBox {
         use reference_bots::hexapawn as bots;
         match self {
             Level::Easy => hexapawn_player_box(bots::Easy::default()),
             Level::Medium => hexapawn_player_box(bots::Medium::default()),
-            Level::Hard => hexapawn_player_box(bots::Hard::default()),
+            Level::Hard | Level::Expert => hexapawn_player_box(bots::Hard::default()),
         }
     }
 
-    /// This level as a Wumpus World player in this process.
+    /// This level as a Wumpus World player in this process. The game has
+    /// three levels; Expert plays as Hard, the strongest.
     pub fn new_wumpus_player(self) -> WumpusPlayerBox {
         use reference_bots::wumpus as bots;
         match self {
             Level::Easy => wumpus_player_box(bots::Easy::default()),
             Level::Medium => wumpus_player_box(bots::Medium::default()),
-            Level::Hard => wumpus_player_box(bots::Hard::default()),
+            Level::Hard | Level::Expert => wumpus_player_box(bots::Hard::default()),
         }
     }
 
-    /// This level as a Magic Forest player in this process.
+    /// This level as a Magic Forest player in this process. The game has
+    /// three levels; Expert plays as Hard, the strongest.
     pub fn new_forest_player(self) -> ForestPlayerBox {
         use reference_bots::magic_forest as bots;
         match self {
             Level::Easy => forest_player_box(bots::Easy::default()),
             Level::Medium => forest_player_box(bots::Medium::default()),
-            Level::Hard => forest_player_box(bots::Hard::default()),
+            Level::Hard | Level::Expert => forest_player_box(bots::Hard::default()),
         }
     }
 
@@ -90,8 +100,9 @@ impl Level {
     pub fn new_trap_player(self) -> TrapPlayerBox {
         match self {
             Level::Easy => trap_player_box(Easy::default()),
-            Level::Medium => trap_player_box(Medium::default()),
+            Level::Medium => trap_player_box(Medium),
             Level::Hard => trap_player_box(Hard),
+            Level::Expert => trap_player_box(Expert::default()),
         }
     }
 }
@@ -112,7 +123,7 @@ impl FromStr for PlayerSpec {
     /// path a library). A word that is none of these is an error that lists
     /// the built-in names (rather than a confusing "file not found").
     fn from_str(text: &str) -> Result<PlayerSpec, String> {
-        if let Some(level) = Level::ALL.into_iter().find(|l| l.name() == text.to_ascii_lowercase()) {
+        if let Some(level) = Level::BUILTIN.into_iter().find(|l| l.name() == text.to_ascii_lowercase()) {
             return Ok(PlayerSpec::Builtin(level));
         }
         if let Some(program) = Program::parse(text) {
@@ -127,7 +138,7 @@ impl FromStr for PlayerSpec {
             Ok(PlayerSpec::Library(path))
         } else {
             Err(format!(
-                "unknown player '{text}': name a built-in bot (easy, medium, hard), the path of a player library (.so), python:PATH or cmd:COMMAND"
+                "unknown player '{text}': name a built-in bot (easy, medium, hard, expert), the path of a player library (.so), python:PATH or cmd:COMMAND"
             ))
         }
     }
@@ -387,9 +398,13 @@ mod tests {
     fn builtin_names_and_paths_are_told_apart() {
         assert_eq!("hard".parse(), Ok(PlayerSpec::Builtin(Level::Hard)));
         assert_eq!("Easy".parse(), Ok(PlayerSpec::Builtin(Level::Easy)));
+        assert_eq!("expert".parse(), Ok(PlayerSpec::Builtin(Level::Expert)));
         assert_eq!("./bot.so".parse(), Ok(PlayerSpec::Library(PathBuf::from("./bot.so"))));
-        let err = "expert".parse::<PlayerSpec>().unwrap_err();
-        assert!(err.contains("unknown player 'expert'") && err.contains("easy, medium, hard"), "{err}");
+        let err = "grandmaster".parse::<PlayerSpec>().unwrap_err();
+        assert!(
+            err.contains("unknown player 'grandmaster'") && err.contains("easy, medium, hard, expert"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -79,7 +79,7 @@ pub fn main(args: &[String]) -> ExitCode {
 
 fn load(args: &[String]) -> Result<Player, String> {
     match args {
-        [flag, level] if flag == "--builtin" => Level::ALL
+        [flag, level] if flag == "--builtin" => Level::BUILTIN
             .into_iter()
             .find(|l| l.name() == level)
             .map(Player::Builtin)

@@ -18,11 +18,11 @@ use support::{arena, library, stderr, stdout};
 fn reference_levels_load_as_distinct_libraries() {
     // Loading several libraries of the same interface must not return the
     // first one again (abi_stable's load_from_file would).
-    let names: Vec<String> = ["easy", "medium", "hard"]
+    let names: Vec<String> = ["easy", "medium", "hard", "expert"]
         .iter()
         .map(|n| PlayerLibrary::load(&library(n)).unwrap().name().to_string())
         .collect();
-    assert_eq!(names, ["easy", "medium", "hard"]);
+    assert_eq!(names, ["easy", "medium", "hard", "expert"]);
     let hard = PlayerLibrary::load(&library("hard")).unwrap();
     assert_eq!(hard.games(), ["trap", "intuitive-ai", "hexapawn", "wumpus", "magic-forest"]);
     assert_eq!(hard.api_version(), player_api::abi::API_VERSION);
@@ -330,4 +330,19 @@ fn a_hexapawn_only_library_loads_and_learns_in_a_worker() {
         black_wins[50..].iter().all(|&won| won),
         "the learner should have stopped losing: {black_wins:?}"
     );
+}
+
+#[test]
+fn expert_plays_from_its_library_in_a_worker() {
+    let settings =
+        TrapSettings { turn_budget: std::time::Duration::from_millis(30), ..TrapSettings::default() };
+    let isolated = Hosting::isolated(WorkerLimits::new().unwrap());
+    let expert =
+        Player::load(&PlayerSpec::Library(library("expert")), &isolated, settings.startup_budget).unwrap();
+    assert!(matches!(expert, Player::Isolated { .. }) && expert.name() == "expert");
+    let easy = Player::Builtin(Level::Easy);
+    let config = MatchConfig { settings, games: 4, seed: 8, hosting: isolated, first_game: 0 };
+    let result = matches::play([&expert, &easy], &config, &mut |_| {}, None);
+    assert!(result.games.iter().all(|g| g.fault().is_none()), "{:?}", result.tallies[0].failures);
+    assert!(result.tallies[0].wins >= 3, "expert won {} of 4 against easy", result.tallies[0].wins);
 }

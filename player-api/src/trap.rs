@@ -5,12 +5,14 @@
 //! Cells are stored as bits of a `u64` (row-major, stride 8), so boards up
 //! to 8x8 are supported and every query is a few bit operations.
 
+pub mod bitboard;
 mod cells;
 mod player;
 mod pos;
 mod state;
 mod throw;
 
+pub use bitboard::{Bitboard, Landing};
 pub use cells::Cells;
 pub use player::{TrapGameInfo, TrapPlayer, TrapRequest};
 pub use pos::Pos;

@@ -15,6 +15,7 @@ const LIBRARY_CRATES: &[&str] = &[
     "medium",
     "hard",
     "menace",
+    "expert",
     "template-player",
     "bad-player",
     "not-a-player",

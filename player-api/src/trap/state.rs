@@ -2,7 +2,7 @@ use std::fmt;
 
 use abi_stable::StableAbi;
 
-use super::{cells::Cells, pos::Pos, throw::Throw, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
+use super::{bitboard::Bitboard, cells::Cells, pos::Pos, throw::Throw, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
 use crate::Seat;
 
 /// A Trap position: board size, where the traps are, where the players stand.
@@ -126,9 +126,14 @@ impl TrapState {
         }
     }
 
+    /// This position in the fast core's form, for search (`Copy`, 16 bytes).
+    pub fn bitboard(&self) -> Bitboard {
+        Bitboard::from(self)
+    }
+
     /// Cells with neither a trap nor a player.
     pub fn free_cells(&self) -> Cells {
-        Cells::from_bits(Cells::board(self.size).bits() & !self.traps & !self.player_bits())
+        Cells::from_bits(self.bitboard().free())
     }
 
     /// Whether `pos` is on the board with neither a trap nor a player.
@@ -138,7 +143,10 @@ impl TrapState {
 
     /// The free cells around `pos`: where a player standing there could step.
     pub fn free_neighbours(&self, pos: Pos) -> Cells {
-        Cells::from_bits(pos.neighbours(self.size).bits() & self.free_cells().bits())
+        match pos.bit_index(self.size) {
+            Some(square) => Cells::from_bits(self.bitboard().free_neighbours(square)),
+            None => Cells::EMPTY,
+        }
     }
 
     /// How many free cells surround `pos` (the course's "mobility").
@@ -148,13 +156,13 @@ impl TrapState {
 
     /// The legal moves of the player in `seat`.
     pub fn legal_moves(&self, seat: Seat) -> Cells {
-        self.free_neighbours(self.position(seat))
+        Cells::from_bits(self.bitboard().moves(seat))
     }
 
     /// Whether the player in `seat` has at least one legal move. A player
     /// without one is trapped: that is how a game is won.
     pub fn can_move(&self, seat: Seat) -> bool {
-        !self.legal_moves(seat).is_empty()
+        self.bitboard().can_move(seat)
     }
 
     /// Checks a move of the player in `seat` to `to`.
@@ -199,13 +207,15 @@ impl TrapState {
     /// Where a trap thrown by the player in `seat` at `target` may land,
     /// with what probability. `target` should pass [`check_target`](Self::check_target).
     pub fn throw(&self, seat: Seat, target: Pos) -> Throw {
-        let players = self.player_bits();
-        let misses = target.neighbours(self.size).bits() & !players;
+        let misses = match target.bit_index(self.size) {
+            Some(square) => self.bitboard().throw(seat, square).misses,
+            None => 0,
+        };
         Throw::new(target, self.position(seat).manhattan(target), Cells::from_bits(misses))
     }
 
     fn player_bits(&self) -> u64 {
-        self.players.iter().filter_map(|p| p.bit_index(self.size)).fold(0, |b, i| b | 1 << i)
+        self.bitboard().players()
     }
 }
 

@@ -36,13 +36,7 @@ impl Throw {
         if self.misses.is_empty() {
             return 20;
         }
-        let d = if self.distance == 0 { 1 } else { self.distance };
-        let p = 21u32.saturating_sub(d);
-        if p > 20 {
-            20
-        } else {
-            p
-        }
+        super::bitboard::hit_twentieths(self.distance)
     }
 
     /// The chance p that the trap lands on the target.
@@ -86,9 +80,9 @@ impl Throw {
     /// uniform in `0..miss_cells().len()` (ignored on a hit). The arena draws
     /// both from its seeded generator; this keeps the formula in one place.
     pub fn land(&self, roll: u32, pick: u32) -> Pos {
-        if roll < self.hit_twentieths() {
-            return self.target;
+        match super::bitboard::missed(self.hit_twentieths(), self.misses.bits(), roll, pick) {
+            Some(square) => Pos::from_bit_index(square),
+            None => self.target,
         }
-        self.misses.nth_cell(pick).unwrap_or(self.target)
     }
 }

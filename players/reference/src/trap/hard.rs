@@ -4,23 +4,26 @@ use player_api::{
     Seat,
 };
 
-/// Hard: depth-limited (3 plies) expectiminimax with alpha-beta, as the
-/// course's Hard level: two search trees, one per decision.
+/// Hard: depth-limited expectiminimax with alpha-beta, as the course's Hard
+/// level: two search trees, one per decision. The depth limit of 3 counts
+/// the layers of the tree as the course draws it (decision, chance, reply),
+/// so the chance node is a layer of its own (docs/rules/trap.md, "Reference
+/// bots").
 ///
 /// - Move: my move (max), the opponent's throw at one of my free neighbours
-///   (min; a chance node that hits with p from where the opponent stands, and
-///   otherwise changes nothing), my next move (max), then
-///   utility = own free neighbours + 0.5 x the free neighbours summed over
-///   those neighbours (a one-step lookahead).
-/// - Trap: my throw at one of the opponent's free neighbours (max; the same
-///   chance node), the opponent's move (min), my next throw (max), then
-///   utility = 2 x own mobility - opponent mobility.
+///   (min), its chance node (hit with p from where the opponent stands,
+///   else nothing changes), then utility = own free neighbours + 0.5 x the
+///   free neighbours summed over those neighbours (a one-step lookahead).
+/// - Trap: my throw at one of the opponent's free neighbours (max), its
+///   chance node, the opponent's move (min), then utility = 2 x own
+///   mobility - opponent mobility.
 ///
 /// A trapped opponent is worth `WIN`, being trapped `-WIN`. Hard is
 /// deterministic: equal choices go to the first in row-major order.
 #[derive(Default)]
 pub struct Hard;
 
+/// Layers of the tree below the root decision: chance, reply.
 const DEPTH: u32 = 3;
 const WIN: f64 = 1.0e6;
 
@@ -110,25 +113,32 @@ impl Search {
         if depth == 0 {
             return self.move_utility(state);
         }
-        let unchanged = self.my_move(state, depth - 1, f64::NEG_INFINITY, f64::INFINITY);
         let mut best = f64::INFINITY;
         for target in state.free_neighbours(state.position(self.me)) {
-            let p = state.throw(self.them(), target).hit_chance();
-            let mut hit = *state;
-            hit.place_trap(target);
-            let value =
-                p * self.my_move(&hit, depth - 1, f64::NEG_INFINITY, f64::INFINITY) + (1.0 - p) * unchanged;
-            best = best.min(value);
+            best = best.min(self.opponent_throw_outcome(state, target, depth - 1));
             beta = beta.min(best);
             if alpha >= beta {
                 break;
             }
         }
         if best == f64::INFINITY {
-            unchanged
+            self.move_utility(state)
         } else {
             best
         }
+    }
+
+    /// Chance node: the opponent's throw at `target` hits with p, else
+    /// changes nothing.
+    fn opponent_throw_outcome(&self, state: &TrapState, target: Pos, depth: u32) -> f64 {
+        let p = state.throw(self.them(), target).hit_chance();
+        let mut hit = *state;
+        hit.place_trap(target);
+        // Children of a chance node get the full window: a bound from a
+        // cut-off child would corrupt the expectation.
+        let full = (f64::NEG_INFINITY, f64::INFINITY);
+        p * self.my_move(&hit, depth - 1, full.0, full.1)
+            + (1.0 - p) * self.my_move(state, depth - 1, full.0, full.1)
     }
 
     // --- the trap tree -------------------------------------------------
@@ -143,11 +153,9 @@ impl Search {
         let p = state.throw(self.me, target).hit_chance();
         let mut hit = *state;
         hit.place_trap(target);
-        // Children of a chance node get the full window: a bound from a
-        // cut-off child would corrupt the expectation.
         let full = (f64::NEG_INFINITY, f64::INFINITY);
-        p * self.opponent_move(&hit, depth, full.0, full.1)
-            + (1.0 - p) * self.opponent_move(state, depth, full.0, full.1)
+        p * self.opponent_move(&hit, depth - 1, full.0, full.1)
+            + (1.0 - p) * self.opponent_move(state, depth - 1, full.0, full.1)
     }
 
     /// Min node: the opponent's move.

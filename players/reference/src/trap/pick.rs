@@ -17,26 +17,17 @@ pub(crate) fn random_cell(cells: Cells, rng: &mut ChaCha8Rng) -> Option<Pos> {
     }
 }
 
-/// The cells of `cells` with the best `score` (highest), one of them drawn
-/// at random so that equal choices do not always break the same way.
-pub(crate) fn best_cell(
-    cells: Cells,
-    rng: &mut ChaCha8Rng,
-    mut score: impl FnMut(Pos) -> i32,
-) -> Option<Pos> {
-    let mut best = i32::MIN;
-    let mut ties = Cells::EMPTY;
+/// The first cell of `cells` (row-major) with the best `score` (highest):
+/// what the course's Python levels get from `max(cells, key=score)`.
+pub(crate) fn best_cell(cells: Cells, mut score: impl FnMut(Pos) -> i32) -> Option<Pos> {
+    let mut best: Option<(i32, Pos)> = None;
     for cell in cells {
         let s = score(cell);
-        if s > best {
-            best = s;
-            ties = Cells::EMPTY;
-        }
-        if s == best {
-            ties.insert(cell);
+        if best.is_none_or(|(b, _)| s > b) {
+            best = Some((s, cell));
         }
     }
-    random_cell(ties, rng)
+    best.map(|(_, cell)| cell)
 }
 
 /// A legal throw target when the preferred ones are gone: the first cell

@@ -1,0 +1,85 @@
+//! Expert: a reference level beyond the course's Hard, the strongest player
+//! we build. Iterative-deepening expectiminimax over whole turns with
+//! alpha-beta, chance nodes over the full landing distribution (Star1),
+//! a Zobrist-keyed transposition table, move ordering, an evaluation that
+//! sees regions as well as mobility, and a time manager that aims well
+//! inside the turn's budget.
+//!
+//! `get_move` searches the whole turn (step and target together) and keeps
+//! the target; `get_trap` answers with it when the position is the one it
+//! planned for, else searches the throw alone.
+
+mod clock;
+mod eval;
+mod search;
+mod table;
+
+use std::time::Duration;
+
+use player_api::{
+    trap::{Bitboard, Pos, TrapPlayer, TrapRequest, TrapState},
+    Seat,
+};
+
+use self::{clock::Deadline, search::Search, table::Table};
+use super::pick::fallback_target;
+
+pub use eval::{evaluate, territory};
+pub use search::{Found, WIN};
+
+/// Entries in the transposition table: 2^18 x 16 bytes = 4 MiB (a 0.1 s
+/// search stores about 100,000 positions).
+const TABLE_BITS: u32 = 18;
+/// Deeper than any game lasts: the clock ends the search.
+const MAX_DEPTH: u32 = 64;
+
+pub struct Expert {
+    table: Table,
+    /// The position after the planned step, and the target planned for it.
+    planned: Option<(Bitboard, u32)>,
+}
+
+impl Default for Expert {
+    fn default() -> Self {
+        Expert { table: Table::new(TABLE_BITS), planned: None }
+    }
+}
+
+impl Expert {
+    /// Searches the turn of `seat` in `state` for `time` (or to `max_depth`
+    /// turns, whichever comes first): for benchmarks and analysis.
+    pub fn analyse(&mut self, state: &TrapState, seat: Seat, time: Duration, max_depth: u32) -> Found {
+        Search::new(&mut self.table, Deadline::fixed(time)).best_turn(&state.bitboard(), seat, max_depth)
+    }
+}
+
+fn pos(square: u32) -> Pos {
+    Pos::new((square / 8) as u8, (square % 8) as u8)
+}
+
+impl TrapPlayer for Expert {
+    fn get_move(&mut self, req: &TrapRequest) -> Pos {
+        let board = req.state.bitboard();
+        let deadline = Deadline::for_turn(req.time_left());
+        let found = Search::new(&mut self.table, deadline).best_turn(&board, req.seat, MAX_DEPTH);
+        let mut after = board;
+        after.step(req.seat, found.step);
+        self.planned = found.target.map(|target| (after, target));
+        pos(found.step)
+    }
+
+    fn get_trap(&mut self, req: &TrapRequest) -> Pos {
+        let board = req.state.bitboard();
+        let target = match self.planned.take() {
+            Some((planned, target)) if planned == board => target,
+            _ => {
+                let deadline = Deadline::for_turn(req.time_left());
+                match Search::new(&mut self.table, deadline).best_throw(&board, req.seat, MAX_DEPTH).target {
+                    Some(target) => target,
+                    None => return fallback_target(&req.state, req.opponent()),
+                }
+            }
+        };
+        pos(target)
+    }
+}
