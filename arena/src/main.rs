@@ -714,7 +714,9 @@ impl Progress {
     }
 
     fn count(&mut self, result: &GameResult) {
-        for id in result.seats {
+        // A single-player game has its one player in both seats: count it once.
+        let seats = if result.solo.is_some() { &result.seats[..1] } else { &result.seats[..] };
+        for &id in seats {
             if self.points.len() <= id {
                 self.points.resize(id + 1, 0.0);
             }
