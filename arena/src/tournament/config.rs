@@ -235,7 +235,9 @@ impl Tournament {
                 bail!("format = \"grade\" is the course's Trap grading; {game} plays round-robin or gauntlet")
             }
             (Some(format), false) => format,
-            (None, false) => bail!("format: missing; use \"round-robin\", \"gauntlet\" or \"grade\""),
+            (None, false) => {
+                bail!("missing field `format`: use \"round-robin\", \"gauntlet\" or \"grade\"")
+            }
         };
         if format == Format::Duplicate && file.games_per_pairing.is_some() {
             bail!("games_per_pairing: a duplicate tournament has no pairings; use games_per_player");
