@@ -160,7 +160,8 @@ fn bench_compares_with_the_levels_on_the_same_worlds() {
     assert!(output.status.success(), "{}", stderr(&output));
     // Hard as Black never loses, whoever is White.
     for level in ["easy", "medium", "hard"] {
-        let line = text.lines().find(|l| l.starts_with(&format!("{level}  "))).unwrap_or_else(|| panic!("{text}"));
+        let line =
+            text.lines().find(|l| l.starts_with(&format!("{level}  "))).unwrap_or_else(|| panic!("{text}"));
         assert!(line.trim_end().ends_with("3/3"), "{line}");
     }
 }
