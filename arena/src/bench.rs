@@ -190,6 +190,7 @@ pub fn tournament(
     let _ = std::fs::remove_dir_all(&scratch);
     let tournament = Tournament {
         name: "bench".into(),
+        game: t::config::GameRules::Trap,
         format: Format::RoundRobin,
         games_per_pairing,
         seed: 1,

@@ -6,6 +6,7 @@
 pub mod agent;
 pub mod bench;
 pub mod check;
+pub mod duel;
 pub mod engine_bench;
 pub mod external;
 pub mod fault;
@@ -20,6 +21,7 @@ pub mod replay;
 pub mod report;
 pub mod scaffold;
 pub mod seeds;
+pub mod solo;
 pub mod stats;
 pub mod tournament;
 pub mod units;

@@ -10,11 +10,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{bail, Context, Result};
 use arena::{
     check,
+    duel::{self, DuelConfig, DuelGame},
     isolation::WorkerLimits,
     matches::{self, MatchConfig},
     players::{Hosting, Player, PlayerSpec},
-    referee::trap::TrapSettings,
+    referee::{hexapawn::HexapawnSettings, trap::TrapSettings},
     report, scaffold, seeds,
+    solo::{self, GameOptions, SoloGame, SoloSettings},
     tournament::{self, config::Tournament, record::GameResult},
 };
 use clap::{Parser, Subcommand, ValueEnum};
@@ -35,21 +37,24 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Play games between two players and print the results.
+    /// Play games and print the results.
     ///
     /// A player is a built-in bot (easy, medium, hard, expert) or the path of a
-    /// player library (.so). Seats alternate game by game, and games come in
-    /// pairs on the same seed with the seats swapped.
+    /// player library (.so). Trap and Hexapawn take two players: seats
+    /// alternate game by game, and games come in pairs on the same seed with
+    /// the seats swapped. Intuitive AI, Wumpus World and Magic Forest take
+    /// one: game K is played on the world of seed K of the series.
     ///
     /// Example: arena play --game trap target/release/libmy_bot.so hard --games 10
+    /// Example: arena play --game wumpus hard --games 1000 --seed 1 --preset aima
     Play {
         /// The game to play.
         #[arg(long, value_enum, default_value_t = Game::Trap)]
         game: Game,
-        /// The first player (seat 1 in odd-numbered games).
+        /// The first player (seat 1 in odd-numbered games), or the only one.
         player1: PlayerSpec,
-        /// The second player.
-        player2: PlayerSpec,
+        /// The second player (Trap, Hexapawn).
+        player2: Option<PlayerSpec>,
         /// How many games.
         #[arg(long, default_value_t = 1)]
         games: u32,
@@ -73,23 +78,33 @@ enum Command {
         /// for one game, to this file if it ends in .json or .json.gz.
         #[arg(long, value_name = "FILE_OR_DIR")]
         replay: Option<PathBuf>,
+        #[command(flatten)]
+        options: GameArgs,
     },
     /// Measure a player against the reference levels: score with a 95%
     /// interval against Easy, Medium and Hard, the would-be grade, and the
-    /// lost games with the command that replays each.
+    /// lost games with the command that replays each. For a single-player
+    /// game: its mean score next to each level's on the same worlds.
     ///
     /// Example: arena bench target/release/libmy_bot.so --games 50
+    /// Example: arena bench --game intuitive-ai target/release/libmy_bot.so --games 1000
     Bench {
+        /// The game.
+        #[arg(long, value_enum, default_value_t = Game::Trap)]
+        game: Game,
         /// The player: a library path (or a built-in name).
         player: PlayerSpec,
-        /// Games against each level (seat-swapped pairs).
-        #[arg(long, default_value_t = 20)]
-        games: u32,
+        /// Games against each level (seat-swapped pairs); for a single-player
+        /// game, worlds (default 20 for two-player games, 1000 otherwise).
+        #[arg(long)]
+        games: Option<u32>,
         /// Seed (default: a fresh one, printed).
         #[arg(long)]
         seed: Option<u64>,
         #[command(flatten)]
         limits: Limits,
+        #[command(flatten)]
+        options: GameArgs,
     },
     /// Check a player: load it, report what it is, play a smoke test
     /// against Easy.
@@ -197,9 +212,81 @@ enum TournamentAction {
     },
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Game {
     Trap,
+    IntuitiveAi,
+    Hexapawn,
+    Wumpus,
+    MagicForest,
+}
+
+impl Game {
+    fn name(self) -> &'static str {
+        match self {
+            Game::Trap => "trap",
+            Game::IntuitiveAi => "intuitive-ai",
+            Game::Hexapawn => "hexapawn",
+            Game::Wumpus => "wumpus",
+            Game::MagicForest => "magic-forest",
+        }
+    }
+}
+
+/// A game with its settings, from the command line.
+enum Setup {
+    Trap,
+    Hexapawn(HexapawnSettings),
+    Solo(SoloSettings),
+}
+
+/// The settings of `game` from the options given; an option the game does
+/// not have is an error.
+fn setup(game: Game, limits: &Limits, args: &GameArgs) -> Result<Setup> {
+    let name = game.name();
+    let flag = |key: &str| format!("--{}", key.replace('_', "-"));
+    let given = [
+        ("board_size", limits.board_size.is_some(), [Game::Trap, Game::IntuitiveAi].as_slice()),
+        ("turn_cap", limits.turn_cap.is_some(), &[Game::Trap]),
+        ("preset", args.preset.is_some(), &[Game::Wumpus]),
+        ("largest_forest", args.largest_forest.is_some(), &[Game::MagicForest]),
+    ];
+    for (key, is_given, games) in given {
+        if is_given && !games.contains(&game) {
+            let owners: Vec<&str> = games.iter().map(|g| g.name()).collect();
+            bail!("{}: {name} has no such option (it is for {})", flag(key), owners.join(", "));
+        }
+    }
+    let options = GameOptions {
+        board_size: limits.board_size,
+        preset: args.preset.clone(),
+        largest_forest: args.largest_forest,
+        turn_budget: Some(limits.time_per_turn),
+        startup_budget: Some(limits.startup_time),
+    };
+    match game {
+        Game::Trap => Ok(Setup::Trap),
+        Game::Hexapawn => Ok(Setup::Hexapawn(HexapawnSettings {
+            turn_budget: limits.time_per_turn,
+            startup_budget: limits.startup_time,
+        })),
+        _ => match SoloSettings::build(name, &options) {
+            Ok(Some(settings)) => Ok(Setup::Solo(settings)),
+            Ok(None) => unreachable!("{name} is a single-player game"),
+            Err(e) => bail!("{}: {}", flag(e.key), e.message),
+        },
+    }
+}
+
+/// Options of the new games (each an error for a game it does not apply to).
+#[derive(clap::Args)]
+struct GameArgs {
+    /// Wumpus World: the rules preset.
+    #[arg(long, value_parser = ["aima", "project"])]
+    preset: Option<String>,
+    /// Magic Forest: the size of the last, largest forest (3 to 8; default 7).
+    #[arg(long)]
+    largest_forest: Option<u8>,
 }
 
 #[derive(clap::Args)]
@@ -210,12 +297,12 @@ struct Limits {
     /// Budget for a player's start of game (new_game).
     #[arg(long, default_value = "10s", value_parser = arena::units::parse_duration)]
     startup_time: Duration,
-    /// Board size N (N x N).
-    #[arg(long, default_value_t = DEFAULT_SIZE, value_parser = clap::value_parser!(u8).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
-    board_size: u8,
-    /// Turns after which a game is a draw.
-    #[arg(long, default_value_t = DEFAULT_TURN_CAP)]
-    turn_cap: u32,
+    /// Board size N (N x N): Trap (default 7), Intuitive AI (default 4).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
+    board_size: Option<u8>,
+    /// Trap: turns after which a game is a draw (default 400).
+    #[arg(long)]
+    turn_cap: Option<u32>,
     /// Load player libraries into the arena's own process instead of one
     /// worker process each: faster, but a crash or hang in a player then
     /// takes the arena down, and a timeout is only noticed after the fact.
@@ -251,10 +338,10 @@ impl Limits {
 
     fn settings(&self) -> TrapSettings {
         TrapSettings {
-            size: self.board_size,
+            size: self.board_size.unwrap_or(DEFAULT_SIZE),
             turn_budget: self.time_per_turn,
             startup_budget: self.startup_time,
-            turn_cap: self.turn_cap,
+            turn_cap: self.turn_cap.unwrap_or(DEFAULT_TURN_CAP),
         }
     }
 }
@@ -292,7 +379,12 @@ fn init_logs(verbose: bool) {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Bench { player, games, seed, limits } => {
+        Command::Bench { game, player, games, seed, limits, options } => {
+            let setup = setup(game, &limits, &options)?;
+            if !matches!(setup, Setup::Trap) {
+                return bench_other(setup, &player, games, seed, &limits);
+            }
+            let games = games.unwrap_or(20);
             if games == 0 {
                 bail!("--games 0 plays nothing: ask for at least one game per level");
             }
@@ -305,7 +397,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Play {
-            game: Game::Trap,
+            game,
             player1,
             player2,
             games,
@@ -315,10 +407,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             watch,
             json,
             replay,
+            options,
         } => {
             if games == 0 {
                 bail!("--games 0 plays nothing: ask for at least one game");
             }
+            let setup = setup(game, &limits, &options)?;
+            if !matches!(setup, Setup::Trap) {
+                let run = OtherPlay { player1, player2, games, only_game, seed, watch, json, replay };
+                return play_other(setup, run, &limits);
+            }
+            let Some(player2) = player2 else {
+                bail!("trap is a two-player game: name two players (for example: arena play my_bot.so hard)")
+            };
             let hosting = limits.hosting()?;
             let settings = limits.settings();
             let players = [load(&player1, &hosting, &settings)?, load(&player2, &hosting, &settings)?];
@@ -428,6 +529,120 @@ fn load(spec: &PlayerSpec, hosting: &Hosting, settings: &TrapSettings) -> Result
         .with_context(|| format!("cannot load player '{spec}'"))
 }
 
+/// `arena play` for a game other than Trap.
+struct OtherPlay {
+    player1: PlayerSpec,
+    player2: Option<PlayerSpec>,
+    games: u32,
+    only_game: Option<u32>,
+    seed: Option<u64>,
+    watch: bool,
+    json: bool,
+    replay: Option<PathBuf>,
+}
+
+fn play_other(setup: Setup, run: OtherPlay, limits: &Limits) -> Result<ExitCode> {
+    if run.watch {
+        bail!("--watch shows Trap boards only; use --json or the per-game lines for other games");
+    }
+    // TODO(#5 replays): helper C adds `--replay` here, saving each
+    // `SoloGame::record` / `DuelGame::record` from the `on_game` callbacks.
+    if run.replay.is_some() {
+        bail!("--replay saves Trap games only for now");
+    }
+    let hosting = limits.hosting()?;
+    let trap = limits.settings();
+    let seed = run.seed.unwrap_or_else(seeds::fresh);
+    let stdout = std::io::stdout();
+    match setup {
+        Setup::Trap => unreachable!("Trap is played by the Play arm"),
+        Setup::Solo(settings) => {
+            if let Some(second) = &run.player2 {
+                bail!("{} is a single-player game: name one player, not also '{second}'", settings.game());
+            }
+            let player = load(&run.player1, &hosting, &trap)?;
+            let (first, games) = match run.only_game {
+                Some(0) => bail!("--only-game counts from 1"),
+                Some(k) => (k - 1, 1),
+                None => (0, run.games),
+            };
+            let name = player.name().to_string();
+            let mut on_game = |game: &SoloGame| {
+                if !run.json {
+                    let _ = writeln!(stdout.lock(), "{}", report::solo_line(game, first + games, &name));
+                }
+            };
+            let series = solo::play_series(&player, &settings, (first, games), seed, &hosting, &mut on_game);
+            if run.json {
+                println!("{}", report::solo_json(&series, &name, &run.player1.to_string()));
+            } else {
+                println!("{}", report::solo_summary(&name, &series));
+            }
+        }
+        Setup::Hexapawn(settings) => {
+            let Some(player2) = run.player2 else {
+                bail!("hexapawn is a two-player game: name two players (for example: arena play --game hexapawn menace.so hard)")
+            };
+            if run.only_game.is_some() {
+                bail!("--only-game: a Hexapawn match is played whole (its players learn from every game)");
+            }
+            let players = [load(&run.player1, &hosting, &trap)?, load(&player2, &hosting, &trap)?];
+            let names = display_names(&players);
+            let config = DuelConfig { settings, games: run.games, seed, hosting };
+            let mut on_game = |game: &DuelGame| {
+                if !run.json {
+                    let line = report::duel_line(game, run.games, [&names[0], &names[1]]);
+                    let _ = writeln!(stdout.lock(), "{line}");
+                }
+            };
+            let mut result = duel::play([&players[0], &players[1]], &config, &mut on_game);
+            if run.json {
+                println!("{}", report::duel_json(&result, [run.player1.to_string(), player2.to_string()]));
+            } else {
+                for (tally, name) in result.tallies.iter_mut().zip(&names) {
+                    tally.name = name.clone();
+                }
+                println!("{}", report::duel_summary(&result));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `arena bench` for a game other than Trap.
+fn bench_other(
+    setup: Setup,
+    spec: &PlayerSpec,
+    games: Option<u32>,
+    seed: Option<u64>,
+    limits: &Limits,
+) -> Result<ExitCode> {
+    let hosting = limits.hosting()?;
+    let player = load(spec, &hosting, &limits.settings())?;
+    let seed = seed.unwrap_or_else(seeds::fresh);
+    let text = match setup {
+        Setup::Trap => unreachable!("Trap is benched by the Bench arm"),
+        Setup::Solo(settings) => {
+            let games = games.unwrap_or(1000);
+            if games == 0 {
+                bail!("--games 0 plays nothing: ask for at least one world");
+            }
+            let runs = arena::ladder::solo_run(&player, &settings, games, seed, &hosting);
+            arena::ladder::solo_report(player.name(), &settings, &runs, seed)
+        }
+        Setup::Hexapawn(settings) => {
+            let games = games.unwrap_or(20);
+            if games == 0 {
+                bail!("--games 0 plays nothing: ask for at least one game per level");
+            }
+            let runs = arena::ladder::duel_run(&player, settings, games, seed, &hosting);
+            arena::ladder::duel_report(player.name(), &runs, seed)
+        }
+    };
+    println!("{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Names to show: the players' own names, told apart when they are equal.
 fn display_names(players: &[Player; 2]) -> [String; 2] {
     let [a, b] = [players[0].name(), players[1].name()];
@@ -514,7 +729,9 @@ impl Progress {
     }
 
     fn count(&mut self, result: &GameResult) {
-        for id in result.seats {
+        // A single-player game has its one player in both seats: count it once.
+        let seats = if result.solo.is_some() { &result.seats[..1] } else { &result.seats[..] };
+        for &id in seats {
             if self.points.len() <= id {
                 self.points.resize(id + 1, 0.0);
             }

@@ -70,7 +70,7 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn new(name: &str) -> Tally {
+    pub fn new(name: &str) -> Tally {
         let failures = FaultKind::ALL.iter().map(|k| (k.name(), 0)).collect();
         Tally { name: name.to_string(), failures, ..Tally::default() }
     }

@@ -7,8 +7,11 @@ use player_api::trap::TrapState;
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    duel::{DuelGame, DuelResult},
     matches::{MatchGame, MatchResult, Tally},
     referee::trap::{TrapSettings, Turn},
+    solo::{SoloGame, SoloSeries, SoloSummary},
+    stats::{score_interval, Wdl},
     units::short,
 };
 
@@ -50,12 +53,25 @@ pub fn turn_line(turn: &Turn, name: &str) -> String {
 
 /// The summary after the games: one line per player, then the average length.
 pub fn summary(result: &MatchResult) -> String {
+    let mut text = tally_lines(&result.tallies, "turn");
+    let _ = write!(
+        text,
+        "{} games, average {:.1} turns, seed {}",
+        result.games.len(),
+        result.average_turns(),
+        result.config.seed
+    );
+    text
+}
+
+/// A line per player: wins, draws, losses, failures, time per `unit`.
+fn tally_lines(tallies: &[Tally; 2], unit: &str) -> String {
     let mut text = String::new();
-    let width = result.tallies.iter().map(|t| t.name.len()).max().unwrap_or(0);
-    for t in &result.tallies {
+    let width = tallies.iter().map(|t| t.name.len()).max().unwrap_or(0);
+    for t in tallies {
         let _ = writeln!(
             text,
-            "{:width$}  {} wins  {} draws  {} losses  {}  time per turn: mean {}, max {}",
+            "{:width$}  {} wins  {} draws  {} losses  {}  time per {unit}: mean {}, max {}",
             t.name,
             t.wins,
             t.draws,
@@ -65,13 +81,6 @@ pub fn summary(result: &MatchResult) -> String {
             short(t.time_max),
         );
     }
-    let _ = write!(
-        text,
-        "{} games, average {:.1} turns, seed {}",
-        result.games.len(),
-        result.average_turns(),
-        result.config.seed
-    );
     text
 }
 
@@ -158,6 +167,203 @@ pub fn json(result: &MatchResult, sources: [String; 2]) -> String {
             })
             .collect(),
         average_turns: result.average_turns(),
+    };
+    serde_json::to_string_pretty(&doc).expect("plain data serialises")
+}
+
+/// `game 3/10  seed 81  hard: score 1, won in 5 steps (found the monster)`
+pub fn solo_line(game: &SoloGame, total: u32, name: &str) -> String {
+    let r = &game.result;
+    let verdict = if r.won {
+        "won"
+    } else if r.deaths > 0 {
+        "died"
+    } else {
+        "lost"
+    };
+    let cleared = r.cleared.map_or_else(String::new, |c| format!(", {c} forests cleared"));
+    format!(
+        "game {}/{total}  seed {}  {name}: score {}, {verdict} in {} steps{cleared} ({})",
+        game.index + 1,
+        game.record.seed(),
+        r.score,
+        r.steps,
+        r.reason
+    )
+}
+
+/// One line for a player's series: mean with interval, rates, failures, time.
+pub fn solo_summary_line(name: &str, s: &SoloSummary) -> String {
+    let cleared = s.forests_cleared.map_or_else(String::new, |c| format!("  forests cleared {c:.2}"));
+    let failures = match s.failures.total() {
+        0 => "no failures".to_string(),
+        _ => format!("failures: {}", s.failures.compact()),
+    };
+    format!(
+        "{name}  mean score {:.3} (95% {:.3} .. {:.3})  won {:.1}%  died {:.1}%{cleared}  {failures}  time per game: mean {:.2} ms, max {:.2} ms",
+        s.mean_score,
+        s.interval[0],
+        s.interval[1],
+        100.0 * s.win_rate,
+        100.0 * s.death_rate,
+        s.mean_game_ms,
+        s.max_game_ms
+    )
+}
+
+/// The summary of `arena play` for a single-player game.
+pub fn solo_summary(name: &str, series: &SoloSeries) -> String {
+    format!(
+        "{}\n{} games of {} ({}), seed {}",
+        solo_summary_line(name, &series.summary),
+        series.summary.games,
+        series.settings.game(),
+        series.settings.describe(),
+        series.seed
+    )
+}
+
+#[derive(Serialize)]
+struct JsonSolo<'a> {
+    game: &'static str,
+    seed: u64,
+    settings: serde_json::Value,
+    players: Vec<JsonSoloPlayer<'a>>,
+    games: Vec<JsonSoloGame<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonSoloPlayer<'a> {
+    name: &'a str,
+    source: &'a str,
+    #[serde(flatten)]
+    summary: &'a SoloSummary,
+}
+
+#[derive(Serialize)]
+struct JsonSoloGame<'a> {
+    index: u32,
+    seed: u64,
+    #[serde(flatten)]
+    result: &'a crate::solo::SoloScore,
+}
+
+/// A single-player series as one JSON object (docs/play-json.md).
+pub fn solo_json(series: &SoloSeries, name: &str, source: &str) -> String {
+    let doc = JsonSolo {
+        game: series.settings.game(),
+        seed: series.seed,
+        settings: series.settings.json(),
+        players: vec![JsonSoloPlayer { name, source, summary: &series.summary }],
+        games: series
+            .games
+            .iter()
+            .map(|g| JsonSoloGame { index: g.index, seed: g.record.seed(), result: &g.result })
+            .collect(),
+    };
+    serde_json::to_string_pretty(&doc).expect("plain data serialises")
+}
+
+/// `game 3/10  seed 81  easy (White) vs hard (Black): hard wins in 5 plies (reached the last row)`
+pub fn duel_line(game: &DuelGame, total: u32, names: [&str; 2]) -> String {
+    let [white, black] = game.seats.map(|p| names[p]);
+    format!(
+        "game {}/{total}  seed {}  {white} (White) vs {black} (Black): {} wins in {} plies ({})",
+        game.index + 1,
+        game.record.seed,
+        names[game.winner()],
+        game.record.plies.len(),
+        game.record.ending
+    )
+}
+
+/// The summary of a Hexapawn match.
+pub fn duel_summary(result: &DuelResult) -> String {
+    let mut text = tally_lines(&result.tallies, "move");
+    let _ = write!(
+        text,
+        "{} games, average {:.1} plies, seed {}",
+        result.games.len(),
+        result.average_plies(),
+        result.config.seed
+    );
+    text
+}
+
+#[derive(Serialize)]
+struct JsonDuel<'a> {
+    game: &'static str,
+    seed: u64,
+    settings: serde_json::Value,
+    players: Vec<JsonDuelPlayer<'a>>,
+    games: Vec<JsonDuelGame>,
+    average_plies: f64,
+}
+
+#[derive(Serialize)]
+struct JsonDuelPlayer<'a> {
+    #[serde(flatten)]
+    tally: &'a Tally,
+    source: String,
+    /// Points per game (a win 1): Hexapawn has no draws.
+    mean_score: f64,
+    interval: [f64; 2],
+    win_rate: f64,
+    /// Hexapawn has no deaths: always null.
+    death_rate: Option<f64>,
+    mean_move_ms: f64,
+    max_move_ms: f64,
+}
+
+#[derive(Serialize)]
+struct JsonDuelGame {
+    index: u32,
+    seed: u64,
+    seats: [usize; 2],
+    winner: usize,
+    plies: usize,
+    reason: String,
+}
+
+/// A Hexapawn match as one JSON object (docs/play-json.md).
+pub fn duel_json(result: &DuelResult, sources: [String; 2]) -> String {
+    let doc = JsonDuel {
+        game: "hexapawn",
+        seed: result.config.seed,
+        settings: serde_json::json!({
+            "time_per_turn_ms": result.config.settings.turn_budget.as_secs_f64() * 1e3,
+        }),
+        players: result
+            .tallies
+            .iter()
+            .zip(sources)
+            .map(|(tally, source)| {
+                let interval = score_interval(Wdl::new(tally.wins, tally.draws, tally.losses));
+                JsonDuelPlayer {
+                    tally,
+                    source,
+                    mean_score: interval.score,
+                    interval: [interval.lower, interval.upper],
+                    win_rate: f64::from(tally.wins) / result.games.len().max(1) as f64,
+                    death_rate: None,
+                    mean_move_ms: tally.mean_turn_time().as_secs_f64() * 1e3,
+                    max_move_ms: tally.time_max.as_secs_f64() * 1e3,
+                }
+            })
+            .collect(),
+        games: result
+            .games
+            .iter()
+            .map(|g| JsonDuelGame {
+                index: g.index,
+                seed: g.record.seed,
+                seats: g.seats,
+                winner: g.winner(),
+                plies: g.record.plies.len(),
+                reason: g.record.ending.to_string(),
+            })
+            .collect(),
+        average_plies: result.average_plies(),
     };
     serde_json::to_string_pretty(&doc).expect("plain data serialises")
 }

@@ -148,6 +148,28 @@ pub fn score_interval(wdl: Wdl) -> ScoreInterval {
     ScoreInterval { score: mu, lower: (mu - half).max(0.0), upper: (mu + half).min(1.0) }
 }
 
+/// A mean with its 95% interval (normal approximation; fine for the
+/// hundreds of games a score is averaged over).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MeanInterval {
+    pub mean: f64,
+    pub lower: f64,
+    pub upper: f64,
+}
+
+/// The mean of `samples` with its 95% interval (sample variance); no
+/// samples: 0 within [0, 0]; one sample: an interval of zero width.
+pub fn mean_interval(samples: &[f64]) -> MeanInterval {
+    let n = samples.len() as f64;
+    if samples.is_empty() {
+        return MeanInterval { mean: 0.0, lower: 0.0, upper: 0.0 };
+    }
+    let mean = samples.iter().sum::<f64>() / n;
+    let var = samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let half = Z95 * (var / n).sqrt();
+    MeanInterval { mean, lower: mean - half, upper: mean + half }
+}
+
 /// Counts of game pairs (the same opening played twice with seats swapped)
 /// by the pair's score for the side of interest, as fastchess reports them:
 /// `ll` = 0, `ld` = 0.5, `dd_or_wl` = 1, `wd` = 1.5, `ww` = 2 points.
@@ -969,5 +991,15 @@ mod tests {
     #[should_panic(expected = "only 2 players")]
     fn out_of_range_player_panics() {
         opponents_defeated(2, &[(0, 2, 1.0)]);
+    }
+
+    #[test]
+    fn mean_interval_is_the_normal_approximation() {
+        let m = mean_interval(&[1.0, -1.0, 1.0, 1.0]);
+        assert!((m.mean - 0.5).abs() < 1e-12);
+        // sample sd = 1, n = 4: half-width 1.96 / 2
+        assert!((m.upper - m.mean - Z95 / 2.0).abs() < 1e-12 && (m.mean - m.lower - Z95 / 2.0).abs() < 1e-12);
+        assert_eq!(mean_interval(&[3.0]), MeanInterval { mean: 3.0, lower: 3.0, upper: 3.0 });
+        assert_eq!(mean_interval(&[]).mean, 0.0);
     }
 }

@@ -12,8 +12,9 @@ use serde::{de::Error as _, Deserialize, Deserializer};
 
 use crate::{
     external::{Program, COURSE_FILE},
-    players::{Level, PlayerSpec},
-    referee::trap::TrapSettings,
+    players::{Level, PlayerSpec, GAMES},
+    referee::{hexapawn::HexapawnSettings, trap::TrapSettings},
+    solo::{GameOptions, SoloSettings},
 };
 
 /// The file as written.
@@ -23,9 +24,12 @@ pub struct TournamentFile {
     pub name: Option<String>,
     #[serde(default = "default_game")]
     pub game: String,
-    pub format: Format,
+    /// Required for two-player games; single-player games play `duplicate`.
+    pub format: Option<Format>,
     /// Games per pairing (round-robin, gauntlet); seat-swapped pairs.
     pub games_per_pairing: Option<u32>,
+    /// Duplicate format: worlds each player plays (the same for all).
+    pub games_per_player: Option<u32>,
     pub seed: u64,
     /// Games run at once (default: one per core).
     pub concurrency: Option<usize>,
@@ -90,6 +94,8 @@ pub enum Format {
     RoundRobin,
     Gauntlet,
     Grade,
+    /// Single-player games: every player plays the same seeded worlds.
+    Duplicate,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -99,6 +105,10 @@ pub struct SettingsFile {
     pub time_per_turn: Option<String>,
     pub startup_time: Option<String>,
     pub turn_cap: Option<u32>,
+    /// Wumpus World: `aima` or `project`.
+    pub preset: Option<String>,
+    /// Magic Forest: the size of the last forest.
+    pub largest_forest: Option<u8>,
     pub memory_limit: Option<String>,
     /// Load libraries into the arena instead of worker processes.
     #[serde(default)]
@@ -145,11 +155,32 @@ impl ReplayPolicy {
     }
 }
 
+/// The game a tournament plays, with what only that game has.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GameRules {
+    /// Settings in [`Tournament::settings`].
+    Trap,
+    Hexapawn(HexapawnSettings),
+    Solo(SoloSettings),
+}
+
+impl GameRules {
+    pub fn name(&self) -> &'static str {
+        match self {
+            GameRules::Trap => "trap",
+            GameRules::Hexapawn(_) => "hexapawn",
+            GameRules::Solo(settings) => settings.game(),
+        }
+    }
+}
+
 /// A checked tournament, ready to schedule.
 #[derive(Debug, Clone)]
 pub struct Tournament {
     pub name: String,
+    pub game: GameRules,
     pub format: Format,
+    /// Games per pairing (two-player formats) or per player (duplicate).
     pub games_per_pairing: u32,
     pub seed: u64,
     pub concurrency: usize,
@@ -185,8 +216,38 @@ impl Tournament {
     }
 
     fn from_file(file: TournamentFile, base: &Path, stem: &str) -> Result<Tournament> {
-        if file.game != "trap" {
-            bail!("game = \"{}\": this arena runs tournaments of \"trap\"", file.game);
+        let game = file.game.as_str();
+        if !GAMES.contains(&game) {
+            bail!("game = \"{game}\": unknown game; use one of {}", GAMES.join(", "));
+        }
+        let single = matches!(game, "intuitive-ai" | "wumpus" | "magic-forest");
+        let format = match (file.format, single) {
+            (None, true) => Format::Duplicate,
+            (Some(Format::Duplicate), true) => Format::Duplicate,
+            (Some(other), true) => bail!(
+                "format = \"{}\": {game} is a single-player game; its tournaments are \"duplicate\" (or leave format out)",
+                format_name(other)
+            ),
+            (Some(Format::Duplicate), false) => {
+                bail!("format = \"duplicate\" is for single-player games; {game} plays round-robin or gauntlet")
+            }
+            (Some(Format::Grade), false) if game != "trap" => {
+                bail!("format = \"grade\" is the course's Trap grading; {game} plays round-robin or gauntlet")
+            }
+            (Some(format), false) => format,
+            (None, false) => {
+                bail!("missing field `format`: use \"round-robin\", \"gauntlet\" or \"grade\"")
+            }
+        };
+        if format == Format::Duplicate && file.games_per_pairing.is_some() {
+            bail!("games_per_pairing: a duplicate tournament has no pairings; use games_per_player");
+        }
+        if format != Format::Duplicate && file.games_per_player.is_some() {
+            bail!("games_per_player: only the duplicate format (single-player games) has it; use games_per_pairing");
+        }
+        if game != "trap" && file.replays.save != SaveReplays::None {
+            // TODO(#5 replays): helper C adds replays of the other games.
+            bail!("replays: saved for trap tournaments only for now; remove the [replays] table");
         }
         let mut players = Vec::new();
         for (i, entry) in file.players.iter().enumerate() {
@@ -206,7 +267,12 @@ impl Tournament {
             players.extend(scan_folder(&base.join(folder))?);
         }
         let mut fixed = Vec::new();
-        let games_per_pairing = match file.format {
+        let games_per_pairing = match format {
+            Format::Duplicate => match file.games_per_player {
+                Some(0) => bail!("games_per_player = 0: use 1 or more"),
+                Some(n) => n,
+                None => 100,
+            },
             Format::RoundRobin | Format::Gauntlet => {
                 let n = file.games_per_pairing.unwrap_or(2);
                 if n == 0 {
@@ -223,14 +289,14 @@ impl Tournament {
                 10
             }
         };
-        match file.format {
-            Format::RoundRobin => {
+        match format {
+            Format::RoundRobin | Format::Duplicate => {
                 if file.opponents.is_some() {
                     bail!("opponents: only the gauntlet format has fixed opponents");
                 }
             }
             Format::Gauntlet | Format::Grade => {
-                let names: Vec<String> = match (file.format, file.opponents) {
+                let names: Vec<String> = match (format, file.opponents) {
                     (Format::Gauntlet, Some(list)) => list,
                     (Format::Grade, Some(_)) => {
                         bail!("opponents: the grade format plays easy, medium and hard")
@@ -244,11 +310,11 @@ impl Tournament {
             }
         }
         let entrants = players.len() - fixed.len();
-        let needed = if file.format == Format::RoundRobin { 2 } else { 1 };
+        let needed = if format == Format::RoundRobin { 2 } else { 1 };
         if entrants < needed {
             bail!(
                 "players: {entrants} player(s) found; a {} needs at least {needed} (list them in `players` or `player_folders`)",
-                format_name(file.format)
+                format_name(format)
             );
         }
         let duration = |key: &str, value: &Option<String>, default: Duration| -> Result<Duration> {
@@ -257,15 +323,50 @@ impl Tournament {
             })
         };
         let defaults = TrapSettings::default();
-        let size = file.settings.board_size.unwrap_or(defaults.size);
+        let size = match game {
+            "trap" => file.settings.board_size.unwrap_or(defaults.size),
+            _ => defaults.size,
+        };
         if !(player_api::trap::MIN_SIZE..=player_api::trap::MAX_SIZE).contains(&size) {
             bail!("settings.board_size = {size}: use 3 to 8");
+        }
+        if game != "trap" && file.settings.turn_cap.is_some() {
+            bail!("settings.turn_cap: {game} has no turn cap (it is for trap)");
         }
         let settings = TrapSettings {
             size,
             turn_budget: duration("time_per_turn", &file.settings.time_per_turn, defaults.turn_budget)?,
             startup_budget: duration("startup_time", &file.settings.startup_time, defaults.startup_budget)?,
             turn_cap: file.settings.turn_cap.unwrap_or(defaults.turn_cap),
+        };
+        let options = GameOptions {
+            board_size: file.settings.board_size.filter(|_| game != "trap"),
+            preset: file.settings.preset.clone(),
+            largest_forest: file.settings.largest_forest,
+            turn_budget: Some(settings.turn_budget),
+            startup_budget: Some(settings.startup_budget),
+        };
+        let rules = match SoloSettings::build(game, &options) {
+            Err(e) => bail!("settings.{}: {}", e.key, e.message),
+            Ok(Some(solo)) => GameRules::Solo(solo),
+            Ok(None) => {
+                let owner = [
+                    ("preset", options.preset.is_some(), "wumpus"),
+                    ("largest_forest", options.largest_forest.is_some(), "magic-forest"),
+                    ("board_size", game == "hexapawn" && options.board_size.is_some(), "trap, intuitive-ai"),
+                ];
+                if let Some((key, _, owner)) = owner.into_iter().find(|(_, given, _)| *given) {
+                    bail!("settings.{key}: {game} has no {} (it is for {owner})", key.replace('_', " "));
+                }
+                if game == "hexapawn" {
+                    GameRules::Hexapawn(HexapawnSettings {
+                        turn_budget: settings.turn_budget,
+                        startup_budget: settings.startup_budget,
+                    })
+                } else {
+                    GameRules::Trap
+                }
+            }
         };
         let memory_limit = match &file.settings.memory_limit {
             None => None,
@@ -288,7 +389,8 @@ impl Tournament {
         };
         Ok(Tournament {
             name: file.name.unwrap_or_else(|| stem.to_string()),
-            format: file.format,
+            game: rules,
+            format,
             games_per_pairing,
             seed: file.seed,
             concurrency,
@@ -314,6 +416,7 @@ pub fn format_name(format: Format) -> &'static str {
         Format::RoundRobin => "round-robin",
         Format::Gauntlet => "gauntlet",
         Format::Grade => "grade",
+        Format::Duplicate => "duplicate",
     }
 }
 

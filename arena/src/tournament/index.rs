@@ -4,14 +4,14 @@
 
 use std::{fmt::Write as _, path::Path};
 
-use super::{record::GameResult, replays, standings::Standings};
+use super::{record::GameResult, replays, Table};
 use crate::replay::html::{escape, style};
 
 /// The page. `names` are the players' display names; `folder` is the
 /// output folder (to see which replays exist).
 pub fn page(
     title: &str,
-    standings: &Standings,
+    standings: &Table,
     results: &[GameResult],
     names: &[String],
     folder: &Path,
@@ -29,16 +29,30 @@ pub fn page(
         results.len()
     );
     html.push_str("<section><h2>Standings</h2>\n<table id=\"standings\">\n<thead><tr>");
-    for head in [
-        "#", "Player", "Games", "W", "D", "L", "Points", "Score", "Defeated", "Elo", "Failures", "Mean",
-        "Max",
-    ] {
-        let _ = write!(html, "<th>{head}</th>");
+    let (header, rows) = match standings {
+        Table::Duel(standings) => {
+            let header = [
+                "#", "Player", "Games", "W", "D", "L", "Points", "Score", "Defeated", "Elo", "Failures",
+                "Mean", "Max",
+            ]
+            .map(String::from)
+            .to_vec();
+            let rows = standings
+                .rows
+                .iter()
+                .map(|row| row.cells(names.get(row.id).cloned().unwrap_or_else(|| row.name.clone()), true))
+                .collect();
+            (header, rows)
+        }
+        Table::Solo { standings, names } => standings.table(names),
+    };
+    for head in header {
+        let _ = write!(html, "<th>{}</th>", escape(&head));
     }
     html.push_str("</tr></thead>\n<tbody>\n");
-    for row in &standings.rows {
+    for row in rows {
         html.push_str("<tr>");
-        for cell in row.cells(names.get(row.id).cloned().unwrap_or_else(|| row.name.clone()), true) {
+        for cell in row {
             let _ = write!(html, "<td>{}</td>", escape(&cell));
         }
         html.push_str("</tr>\n");
@@ -58,7 +72,11 @@ pub fn page(
                 let label = if file.ends_with(".html") { "view" } else { "replay file" };
                 format!("<a href=\"{}\">{label}</a>", escape(&file))
             });
-        let winner = result.winner.map_or("draw".to_string(), |w| escape(name(w)));
+        let winner = match &result.solo {
+            // A single-player game: its score in the winner's column.
+            Some(solo) => format!("score {}", solo.score),
+            None => result.winner.map_or("draw".to_string(), |w| escape(name(w))),
+        };
         let _ = writeln!(
             html,
             "<tr><td>{}</td><td class=\"p1\">{}</td><td class=\"p2\">{}</td><td>{winner}</td><td>{}</td>\

@@ -9,6 +9,7 @@ pub mod record;
 pub mod replays;
 pub mod runner;
 pub mod schedule;
+pub mod solo_standings;
 pub mod standings;
 
 use std::{
@@ -23,7 +24,7 @@ use crate::{
     isolation::WorkerLimits,
     players::{Hosting, Level, Player},
 };
-use config::{format_name, Format, Tournament};
+use config::{format_name, Format, GameRules, Tournament};
 use record::GameResult;
 use schedule::ScheduledGame;
 
@@ -38,8 +39,50 @@ pub struct RunOutcome {
     pub interrupted: bool,
     /// Files written (standings, reports).
     pub written: Vec<PathBuf>,
-    pub standings: standings::Standings,
+    pub standings: Table,
     pub grades: Option<Vec<grade::GradeReport>>,
+}
+
+/// The standings, by kind of game.
+pub enum Table {
+    /// Two-player games: points, Elo, crosstable.
+    Duel(standings::Standings),
+    /// Single-player games: mean scores on the same worlds.
+    Solo {
+        standings: solo_standings::SoloStandings,
+        /// Display names by player id.
+        names: Vec<String>,
+    },
+}
+
+impl Table {
+    pub fn terminal(&self) -> String {
+        match self {
+            Table::Duel(s) => s.terminal(),
+            Table::Solo { standings, names } => standings.terminal(names),
+        }
+    }
+
+    pub fn markdown(&self) -> String {
+        match self {
+            Table::Duel(s) => s.markdown(),
+            Table::Solo { standings, names } => standings.markdown(names),
+        }
+    }
+
+    pub fn csv(&self) -> String {
+        match self {
+            Table::Duel(s) => s.csv(),
+            Table::Solo { standings, .. } => standings.csv(),
+        }
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        match self {
+            Table::Duel(s) => s.json(),
+            Table::Solo { standings, .. } => standings.json(),
+        }
+    }
 }
 
 /// Sees a run as it goes (progress bars, live lines); every method optional.
@@ -70,6 +113,13 @@ pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> Strin
     );
     for player in &tournament.players {
         text.push_str(&format!("{player}|"));
+    }
+    // Trap's fingerprint is unchanged from before other games existed, so
+    // its journals still resume.
+    match &tournament.game {
+        GameRules::Trap => {}
+        GameRules::Hexapawn(settings) => text.push_str(&format!("hexapawn|{settings:?}|")),
+        GameRules::Solo(settings) => text.push_str(&format!("{settings:?}|")),
     }
     for game in schedule {
         text.push_str(&format!("{}:{}:{}|", game.seats[0], game.seats[1], game.seed));
@@ -133,8 +183,7 @@ pub fn run(tournament: Tournament, stop: &AtomicBool, observer: &mut dyn Observe
     let fingerprint = fingerprint(&tournament, &schedule);
     let (mut journal, done) =
         journal::Journal::open(&tournament.output, &tournament.name, &fingerprint, schedule.len())?;
-    let pending: Vec<ScheduledGame> =
-        schedule.iter().filter(|g| !done.contains_key(&g.index)).copied().collect();
+    let jobs = jobs(&tournament, &schedule, |index| !done.contains_key(&index));
     observer.start(schedule.len(), &done.values().cloned().collect::<Vec<_>>());
     let mut results: BTreeMap<usize, GameResult> = done;
     let mut played_now = 0;
@@ -142,11 +191,12 @@ pub fn run(tournament: Tournament, stop: &AtomicBool, observer: &mut dyn Observe
         players: &players,
         hosting: &hosting,
         settings: &tournament.settings,
+        game: &tournament.game,
         concurrency: tournament.concurrency,
         stop,
         replays: sink.as_ref(),
     };
-    runner::run(&plan, &pending, |batch| {
+    runner::run(&plan, &jobs, |batch| {
         journal.append(&batch)?;
         for result in batch {
             played_now += 1;
@@ -157,14 +207,23 @@ pub fn run(tournament: Tournament, stop: &AtomicBool, observer: &mut dyn Observe
     })?;
     let results: Vec<GameResult> = results.into_values().collect();
     let interrupted = stop.load(Ordering::SeqCst) && results.len() < schedule.len();
-    let standings = standings::compute(&entrants, &results);
+    let standings = match &tournament.game {
+        GameRules::Solo(settings) => {
+            let players: Vec<(usize, standings::Entrant)> =
+                tournament.entrants().into_iter().map(|id| (id, entrants[id].clone())).collect();
+            let standings = solo_standings::compute(settings.game(), &players, &results);
+            Table::Solo { standings, names: names.clone() }
+        }
+        _ => Table::Duel(standings::compute(&entrants, &results)),
+    };
     let mut written = Vec::new();
     let mut grades = None;
     if !interrupted {
         let out = &tournament.output;
         let title = format!(
-            "# {} ({}, {} games)\n\n",
+            "# {} ({}, {}, {} games)\n\n",
             tournament.name,
+            tournament.game.name(),
             format_name(tournament.format),
             results.len()
         );
@@ -208,6 +267,25 @@ pub fn run(tournament: Tournament, stop: &AtomicBool, observer: &mut dyn Observe
         standings,
         grades,
     })
+}
+
+/// The jobs of the games still to play (`pending(index)`): each game alone,
+/// or for Hexapawn each pairing with a pending game, whole and in order.
+fn jobs(
+    tournament: &Tournament,
+    schedule: &[ScheduledGame],
+    pending: impl Fn(usize) -> bool,
+) -> Vec<runner::Job> {
+    let marked =
+        |games: &[ScheduledGame]| -> runner::Job { games.iter().map(|g| (*g, pending(g.index))).collect() };
+    match tournament.game {
+        GameRules::Hexapawn(_) => schedule
+            .chunks(tournament.games_per_pairing as usize)
+            .filter(|pairing| pairing.iter().any(|g| pending(g.index)))
+            .map(marked)
+            .collect(),
+        _ => schedule.iter().filter(|g| pending(g.index)).map(|g| vec![(*g, true)]).collect(),
+    }
 }
 
 /// The course's pass marks, out of 10 games per level.

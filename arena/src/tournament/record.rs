@@ -4,7 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::referee::trap::TrapGame;
+use crate::{
+    duel,
+    referee::{hexapawn::HexapawnRecord, trap::TrapGame},
+    solo::SoloScore,
+};
 
 /// One finished game. Player ids index the tournament's player list.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -23,6 +27,10 @@ pub struct GameResult {
     pub fault: Option<FaultRecord>,
     /// Time used per seat.
     pub clock: [SeatClock; 2],
+    /// A single-player game's result (its one player sits in both seats;
+    /// `winner` is that player if it won).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solo: Option<SoloScore>,
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -59,11 +67,52 @@ impl GameResult {
                 let (turns, total, max) = game.clock(seat);
                 SeatClock { turns, total_us: total.as_micros() as u64, max_us: max.as_micros() as u64 }
             }),
+            solo: None,
         }
     }
 
-    /// Player `id`'s score in this game: 1 win, 0.5 draw, 0 loss.
+    /// The record of a Hexapawn game (as [`new`](Self::new)).
+    pub fn hexapawn(index: usize, seats: [usize; 2], game: &HexapawnRecord) -> GameResult {
+        let seat_id = |seat: player_api::Seat| seats[seat.index()];
+        GameResult {
+            index,
+            seed: game.seed,
+            seats,
+            winner: Some(seat_id(game.winner())),
+            turns: game.plies.len() as u32,
+            reason: game.ending.to_string(),
+            fault: duel::fault_of(game)
+                .map(|(seat, kind)| FaultRecord { player: seat_id(seat), kind: kind.to_string() }),
+            clock: player_api::Seat::BOTH.map(|seat| {
+                let (turns, total, max) = duel::clock(game, seat);
+                SeatClock { turns, total_us: total.as_micros() as u64, max_us: max.as_micros() as u64 }
+            }),
+            solo: None,
+        }
+    }
+
+    /// The record of player `id`'s single-player game seeded `seed`.
+    pub fn solo(index: usize, id: usize, seed: u64, result: SoloScore) -> GameResult {
+        let clock = SeatClock { turns: result.steps, total_us: result.time_us, max_us: result.time_us };
+        GameResult {
+            index,
+            seed,
+            seats: [id, id],
+            winner: result.won.then_some(id),
+            turns: result.steps,
+            reason: result.reason.clone(),
+            fault: result.fault.as_ref().map(|kind| FaultRecord { player: id, kind: kind.clone() }),
+            clock: [clock, SeatClock::default()],
+            solo: Some(result),
+        }
+    }
+
+    /// Player `id`'s score in this game: 1 win, 0.5 draw, 0 loss (a
+    /// single-player game: its score).
     pub fn score_of(&self, id: usize) -> f64 {
+        if let Some(solo) = &self.solo {
+            return if self.seats[0] == id { solo.score as f64 } else { 0.0 };
+        }
         match self.winner {
             None => 0.5,
             Some(w) if w == id => 1.0,
@@ -74,6 +123,7 @@ impl GameResult {
     /// The same game with the times left out (for comparing runs).
     pub fn without_times(&self) -> GameResult {
         let clock = self.clock.map(|c| SeatClock { turns: c.turns, total_us: 0, max_us: 0 });
-        GameResult { clock, ..self.clone() }
+        let solo = self.solo.clone().map(|s| SoloScore { time_us: 0, ..s });
+        GameResult { clock, solo, ..self.clone() }
     }
 }

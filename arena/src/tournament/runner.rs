@@ -1,6 +1,10 @@
 //! Runs scheduled games on a few threads. Each thread keeps its own player
 //! instances (worker processes) and hands finished games to the caller's
 //! thread, which journals them in the order they finish.
+//!
+//! A job is one game (Trap, single-player games), or a whole Hexapawn
+//! pairing: its games run in order on one thread with one instance per
+//! player, so a learner learns across the match.
 
 use std::{
     sync::{
@@ -12,11 +16,13 @@ use std::{
 
 use anyhow::Result;
 
-use super::{record::GameResult, replays::ReplaySink, schedule::ScheduledGame};
+use super::{config::GameRules, record::GameResult, replays::ReplaySink, schedule::ScheduledGame};
 use crate::{
+    duel::DuelPool,
     matches::InstancePool,
     players::{Hosting, Player},
     referee::trap::TrapSettings,
+    solo::SoloPool,
 };
 
 /// What the runner needs to know.
@@ -24,6 +30,7 @@ pub struct RunPlan<'a> {
     pub players: &'a [Player],
     pub hosting: &'a Hosting,
     pub settings: &'a TrapSettings,
+    pub game: &'a GameRules,
     pub concurrency: usize,
     /// Set to stop taking new games (games in progress finish).
     pub stop: &'a AtomicBool,
@@ -31,18 +38,23 @@ pub struct RunPlan<'a> {
     pub replays: Option<&'a ReplaySink>,
 }
 
-/// Plays `pending` games, `plan.concurrency` at a time. `on_batch` runs on
+/// Games played in order on one thread; those marked `true` are handed on
+/// (the others were journaled before: a resumed Hexapawn pairing is played
+/// again from its start so its learners relive it).
+pub type Job = Vec<(ScheduledGame, bool)>;
+
+/// Plays `jobs`, `plan.concurrency` at a time. `on_batch` runs on
 /// the calling thread with the games that finished since its last call (a
 /// group commit: one disk sync covers them all, so journaling keeps up with
 /// fast games). If it fails, no new game starts and its error is returned
 /// once the games in progress are done.
 pub fn run(
     plan: &RunPlan,
-    pending: &[ScheduledGame],
+    jobs: &[Job],
     mut on_batch: impl FnMut(Vec<GameResult>) -> Result<()>,
 ) -> Result<()> {
     let cursor = AtomicUsize::new(0);
-    let threads = plan.concurrency.clamp(1, pending.len().max(1));
+    let threads = plan.concurrency.clamp(1, jobs.len().max(1));
     let (sender, receiver) = mpsc::channel::<Result<GameResult>>();
     thread::scope(|scope| {
         for _ in 0..threads {
@@ -51,15 +63,35 @@ pub fn run(
             // A worker process dies with the thread that started it
             // (PR_SET_PDEATHSIG): this thread lives until its last game is done.
             scope.spawn(move || {
-                let mut pool = InstancePool::new(plan.players, plan.hosting.clone());
-                while !plan.stop.load(Ordering::SeqCst) {
-                    let Some(game) = pending.get(cursor.fetch_add(1, Ordering::SeqCst)) else { break };
-                    let record = pool.play(game.seats, game.seed, plan.settings, &mut |_, _| {});
-                    // The replay is on disk before its game is journaled.
-                    let saved = plan.replays.map_or(Ok(()), |sink| sink.save(game, &record));
-                    let result = saved.map(|()| GameResult::new(game.index, game.seats, &record));
-                    if sender.send(result).is_err() {
-                        break;
+                let mut trap = InstancePool::new(plan.players, plan.hosting.clone());
+                let mut solo = SoloPool::new(plan.players, plan.hosting.clone());
+                'jobs: while !plan.stop.load(Ordering::SeqCst) {
+                    let Some(job) = jobs.get(cursor.fetch_add(1, Ordering::SeqCst)) else { break };
+                    // A pairing's own instances: a learner starts each match knowing nothing.
+                    let mut duel = DuelPool::new(plan.players, plan.hosting.clone());
+                    for (game, wanted) in job {
+                        if plan.stop.load(Ordering::SeqCst) {
+                            break 'jobs;
+                        }
+                        let result = match plan.game {
+                            GameRules::Trap => {
+                                let record = trap.play(game.seats, game.seed, plan.settings, &mut |_, _| {});
+                                // The replay is on disk before its game is journaled.
+                                let saved = plan.replays.map_or(Ok(()), |sink| sink.save(game, &record));
+                                saved.map(|()| GameResult::new(game.index, game.seats, &record))
+                            }
+                            GameRules::Hexapawn(settings) => {
+                                let record = duel.play(game.seats, game.seed, settings);
+                                Ok(GameResult::hexapawn(game.index, game.seats, &record))
+                            }
+                            GameRules::Solo(settings) => {
+                                let (score, _record) = solo.play(game.seats[0], game.seed, settings);
+                                Ok(GameResult::solo(game.index, game.seats[0], game.seed, score))
+                            }
+                        };
+                        if *wanted && sender.send(result).is_err() {
+                            break 'jobs;
+                        }
                     }
                 }
             });

@@ -1,7 +1,7 @@
 //! Schedules: which players meet, in which seats, on which seed. Pure
 //! functions of the tournament: the same file gives the same schedule.
 
-use crate::seeds;
+use crate::{seeds, solo::game_seed};
 
 use super::config::{Format, Tournament};
 
@@ -33,7 +33,22 @@ pub fn schedule(tournament: &Tournament) -> Vec<ScheduledGame> {
             paired(&pairings, games, seed)
         }
         Format::Grade => grade(&entrants, &tournament.fixed, seed),
+        Format::Duplicate => duplicate(&entrants, games, seed),
     }
+}
+
+/// Single-player games: world `k` (seed `solo::game_seed(seed, k)`, as
+/// `arena play` numbers them) for every player in turn, world by world, so
+/// that a run stopped early has given every player about as many worlds.
+/// A game's `seats` are its one player twice.
+pub fn duplicate(players: &[usize], games: u32, seed: u64) -> Vec<ScheduledGame> {
+    let mut schedule = Vec::with_capacity(players.len() * games as usize);
+    for k in 0..games {
+        for &id in players {
+            schedule.push(ScheduledGame { index: schedule.len(), seats: [id, id], seed: game_seed(seed, k) });
+        }
+    }
+    schedule
 }
 
 /// `games` per pairing, in seat-swapped pairs that share a seed: games 2k
@@ -161,6 +176,17 @@ mod tests {
             let second: Vec<usize> =
                 chunk.iter().enumerate().filter(|(_, g)| g.seats[1] == student).map(|(i, _)| i + 1).collect();
             assert_eq!(second, [3, 6, 9]);
+        }
+    }
+
+    #[test]
+    fn duplicate_gives_every_player_the_same_worlds() {
+        let schedule = duplicate(&[0, 2, 5], 4, 9);
+        assert_eq!(schedule.len(), 12);
+        assert!(schedule.iter().enumerate().all(|(i, g)| g.index == i && g.seats[0] == g.seats[1]));
+        for id in [0, 2, 5] {
+            let worlds: Vec<u64> = schedule.iter().filter(|g| g.seats[0] == id).map(|g| g.seed).collect();
+            assert_eq!(worlds, (0..4).map(|k| game_seed(9, k)).collect::<Vec<_>>());
         }
     }
 

@@ -706,6 +706,7 @@ mod tests {
             reason: if winner.is_some() { "trapped".into() } else { "turn cap".into() },
             fault: None,
             clock: [SeatClock::default(); 2],
+            solo: None,
         }
     }
 

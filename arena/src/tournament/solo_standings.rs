@@ -1,0 +1,230 @@
+//! Standings of a duplicate tournament (single-player games): each player's
+//! mean score over the same worlds with its 95% interval, win and death
+//! rates, failures, time; ranked by mean score.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::{
+    record::GameResult,
+    standings::{md_table, Entrant},
+};
+use crate::solo::{SoloScore, SoloSummary};
+
+/// One player's line.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct SoloRow {
+    /// 1-based: by mean score, then win rate, then id (ranks are distinct).
+    pub rank: usize,
+    /// Index in the player list.
+    pub id: usize,
+    pub name: String,
+    pub source: String,
+    #[serde(flatten)]
+    pub summary: SoloSummary,
+}
+
+/// The whole table.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct SoloStandings {
+    pub game: &'static str,
+    /// Games counted.
+    pub games: usize,
+    pub rows: Vec<SoloRow>,
+}
+
+/// The standings of `entrants` (ids index it) from their games.
+pub fn compute(game: &'static str, entrants: &[(usize, Entrant)], results: &[GameResult]) -> SoloStandings {
+    let scores = |id: usize| -> Vec<&SoloScore> {
+        results.iter().filter(|r| r.seats[0] == id).filter_map(|r| r.solo.as_ref()).collect()
+    };
+    let mut rows: Vec<SoloRow> = entrants
+        .iter()
+        .map(|(id, e)| SoloRow {
+            rank: 0,
+            id: *id,
+            name: e.name.clone(),
+            source: e.source.clone(),
+            summary: SoloSummary::of(scores(*id)),
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        b.summary
+            .mean_score
+            .total_cmp(&a.summary.mean_score)
+            .then(b.summary.win_rate.total_cmp(&a.summary.win_rate))
+            .then(a.id.cmp(&b.id))
+    });
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.rank = i + 1;
+    }
+    let games = results.iter().filter(|r| r.solo.is_some()).count();
+    SoloStandings { game, games, rows }
+}
+
+impl SoloStandings {
+    fn has_forests(&self) -> bool {
+        self.rows.iter().any(|r| r.summary.forests_cleared.is_some())
+    }
+
+    /// The column names and each row's cells (`names`: display names by id).
+    pub fn table(&self, names: &[String]) -> (Vec<String>, Vec<Vec<String>>) {
+        let forests = self.has_forests();
+        let mut header: Vec<String> =
+            ["#", "player", "games", "mean", "95% interval", "won", "died"].map(String::from).to_vec();
+        if forests {
+            header.push("forests".into());
+        }
+        header.extend(["failures", "time/game"].map(String::from));
+        let rows = self
+            .rows
+            .iter()
+            .map(|r| {
+                let s = &r.summary;
+                let mut cells = vec![
+                    r.rank.to_string(),
+                    names.get(r.id).cloned().unwrap_or_else(|| r.name.clone()),
+                    s.games.to_string(),
+                    format!("{:.3}", s.mean_score),
+                    format!("{:.3} .. {:.3}", s.interval[0], s.interval[1]),
+                    format!("{:.1}%", 100.0 * s.win_rate),
+                    format!("{:.1}%", 100.0 * s.death_rate),
+                ];
+                if forests {
+                    cells.push(s.forests_cleared.map_or("-".into(), |c| format!("{c:.2}")));
+                }
+                cells.push(s.failures.compact());
+                cells.push(format!("{:.2} ms", s.mean_game_ms));
+                cells
+            })
+            .collect();
+        (header, rows)
+    }
+
+    /// An aligned plain-text table; no trailing newline.
+    pub fn terminal(&self, names: &[String]) -> String {
+        let (header, body) = self.table(names);
+        let widths: Vec<usize> = (0..header.len())
+            .map(|k| std::iter::once(&header).chain(&body).map(|r| r[k].chars().count()).max().unwrap_or(0))
+            .collect();
+        let mut out = String::new();
+        for row in std::iter::once(&header).chain(&body) {
+            let cells: Vec<String> = row
+                .iter()
+                .enumerate()
+                .map(|(k, cell)| {
+                    let pad = " ".repeat(widths[k] - cell.chars().count());
+                    // The name and the failures read left to right.
+                    if k == 1 || k == row.len() - 2 {
+                        format!("{cell}{pad}")
+                    } else {
+                        format!("{pad}{cell}")
+                    }
+                })
+                .collect();
+            let _ = writeln!(out, "{}", cells.join("  ").trim_end());
+        }
+        out.truncate(out.trim_end().len());
+        out
+    }
+
+    /// A Markdown section without a title.
+    pub fn markdown(&self, names: &[String]) -> String {
+        let (header, rows) = self.table(names);
+        let right: Vec<bool> = (0..header.len()).map(|k| k != 1 && k != header.len() - 2).collect();
+        format!(
+            "Every player played the same {} worlds of {}; ranked by mean score (95% interval).\n\n{}",
+            self.rows.first().map_or(0, |r| r.summary.games),
+            self.game,
+            md_table(&header, &right, &rows)
+        )
+    }
+
+    pub fn csv(&self) -> String {
+        let mut out = String::from(
+            "rank,id,name,source,games,mean_score,lower,upper,win_rate,death_rate,forests_cleared,failures,mean_game_ms\n",
+        );
+        for r in &self.rows {
+            let s = &r.summary;
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{},{},{:.3}",
+                r.rank,
+                r.id,
+                csv_field(&r.name),
+                csv_field(&r.source),
+                s.games,
+                s.mean_score,
+                s.interval[0],
+                s.interval[1],
+                s.win_rate,
+                s.death_rate,
+                s.forests_cleared.map_or(String::new(), |c| format!("{c:.4}")),
+                s.failures.total(),
+                s.mean_game_ms
+            );
+        }
+        out
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::to_value(self).expect("plain data serialises")
+    }
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(index: usize, id: usize, score: i64, won: bool, deaths: u32) -> GameResult {
+        let solo = SoloScore {
+            score,
+            won,
+            deaths,
+            steps: 3,
+            reason: "r".into(),
+            fault: None,
+            cleared: None,
+            time_us: 10,
+        };
+        GameResult::solo(index, id, 7, solo)
+    }
+
+    #[test]
+    fn ranks_by_mean_score_and_counts_rates() {
+        let entrants: Vec<(usize, Entrant)> = ["a", "b", "c"]
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (i, Entrant { name: n.to_string(), source: n.to_string() }))
+            .collect();
+        let results = vec![
+            result(0, 0, -1, false, 1),
+            result(1, 1, 1, true, 0),
+            result(2, 2, 1, true, 0),
+            result(3, 0, 1, true, 0),
+            result(4, 1, 1, true, 0),
+            result(5, 2, -1, false, 1),
+        ];
+        let s = compute("intuitive-ai", &entrants, &results);
+        assert_eq!(s.games, 6);
+        assert_eq!(s.rows.iter().map(|r| r.id).collect::<Vec<_>>(), [1, 0, 2], "ties go to the lower id");
+        let b = &s.rows[0].summary;
+        assert_eq!((b.games, b.mean_score, b.win_rate, b.death_rate), (2, 1.0, 1.0, 0.0));
+        let a = &s.rows[1].summary;
+        assert_eq!((a.mean_score, a.win_rate, a.death_rate), (0.0, 0.5, 0.5));
+        let names = vec!["a".to_string(), "b".to_string(), "c".to_string()];
+        let text = s.terminal(&names);
+        assert!(text.lines().nth(1).unwrap().contains(" b "), "{text}");
+        assert_eq!(s.csv().lines().count(), 4);
+        assert_eq!(s.json()["rows"][0]["mean_score"], 1.0);
+    }
+}
