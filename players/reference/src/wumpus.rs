@@ -10,14 +10,16 @@
 //!   expected value beats climbing out.
 
 mod easy;
+mod explorer;
 mod hard;
 mod knowledge;
 mod medium;
 mod plan;
 
 pub use easy::Easy;
-pub use hard::Hard;
-pub use medium::Medium;
+pub use explorer::{Explorer, Stuck, Temper};
+pub use hard::{Hard, Probabilistic};
+pub use medium::{Logical, Medium};
 
 use player_api::wumpus::{Area, Coord, Dir, Goal, WumpusAction, WumpusRequest, WumpusWorld};
 

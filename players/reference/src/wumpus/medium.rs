@@ -1,64 +1,27 @@
-use player_api::wumpus::{
-    Goal, WumpusAction, WumpusConfig, WumpusGameInfo, WumpusPlacement, WumpusPlayer, WumpusRequest,
-};
+use player_api::wumpus::WumpusAction;
 
-use super::{best_shot, head_out, knowledge::Knowledge, nearest_safe, plan::Planner};
+use super::{
+    explorer::{Explorer, Stuck, Temper},
+    head_out,
+};
 
 /// Medium: a logical agent. A square is safe when no world consistent with
 /// the percepts puts a pit or a live wumpus there (model checking over the
 /// frontier: "chance exactly 0"). It explores the nearest safe square,
 /// shoots only when a shot kills for certain, and never gambles: with
 /// nothing safe left it goes back and climbs out.
-pub struct Medium {
-    config: WumpusConfig,
-    knowledge: Knowledge,
-}
+pub type Medium = Explorer<Logical>;
 
-impl Default for Medium {
-    fn default() -> Self {
-        let config = WumpusConfig::aima();
-        Medium { config, knowledge: Knowledge::new(&config) }
-    }
-}
+/// Medium's temper: certainty only.
+#[derive(Default)]
+pub struct Logical;
 
-impl WumpusPlayer for Medium {
-    fn new_game(&mut self, info: &WumpusGameInfo) {
-        *self = Medium { config: info.config, knowledge: Knowledge::new(&info.config) };
-    }
+impl Temper for Logical {
+    /// Only a shot that kills for certain (up to rounding).
+    const MIN_KILL: f64 = 1.0 - 1e-9;
 
-    fn step(&mut self, req: &WumpusRequest) -> WumpusAction {
-        self.knowledge.observe(req);
-        let action = self.decide(req);
-        self.knowledge.acted(req, action);
-        action
-    }
-}
-
-impl Medium {
-    fn decide(&self, req: &WumpusRequest) -> WumpusAction {
-        let k = &self.knowledge;
-        if req.percept.glitter && !req.has_gold {
-            return WumpusAction::Grab;
-        }
-        if req.has_gold {
-            return head_out(k, req, self.config.goal);
-        }
-        let beliefs = k.beliefs();
-        let safe_unknown = k.safe_unknown(&beliefs);
-        let planner = Planner::new(req.at, req.facing, k.visited.union(safe_unknown), k.size());
-        if let Some(action) = nearest_safe(&planner, safe_unknown) {
-            return action;
-        }
-        if req.arrows > 0 {
-            let one = self.config.wumpus == WumpusPlacement::One;
-            let shot = best_shot(k, &beliefs, &planner, k.visited, one);
-            if let Some(shot) = shot.filter(|s| s.kill >= 1.0 - 1e-9) {
-                return shot.first;
-            }
-        }
-        if self.config.goal == Goal::GrabGold {
-            return WumpusAction::TurnLeft;
-        }
-        head_out(k, req, self.config.goal)
+    /// It goes back and climbs out.
+    fn when_stuck(&self, stuck: &Stuck<'_>) -> WumpusAction {
+        head_out(stuck.knowledge, stuck.req, stuck.config.goal)
     }
 }
