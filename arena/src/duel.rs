@@ -10,6 +10,7 @@ use crate::{
     matches::{schedule, Tally},
     players::{Hosting, Player},
     referee::hexapawn::{self, HexapawnAgent, HexapawnEnding, HexapawnRecord, HexapawnSettings},
+    replay::{self, Replay, ReplayPlayer},
     solo::Unavailable,
 };
 
@@ -35,6 +36,11 @@ impl DuelGame {
     /// The winning player (0 or 1): Hexapawn has no draws.
     pub fn winner(&self) -> usize {
         self.seats[self.record.winner().index()]
+    }
+
+    /// The game's replay; `players` by player index (0 and 1), seated here.
+    pub fn replay(&self, players: &[ReplayPlayer]) -> Replay {
+        replay::hexapawn::from_record(&self.record, self.seats.map(|p| players[p].clone()))
     }
 
     /// The player that lost by failing, and the kind of failure.

@@ -15,6 +15,7 @@ use arena::{
     matches::{self, MatchConfig},
     players::{Hosting, Player, PlayerSpec},
     referee::{hexapawn::HexapawnSettings, trap::TrapSettings},
+    replay::{files::MatchReplays, terminal::Paint, Replay, ReplayPlayer},
     report, scaffold, seeds,
     solo::{self, GameOptions, SoloGame, SoloSettings},
     tournament::{self, config::Tournament, record::GameResult},
@@ -68,7 +69,8 @@ enum Command {
         seed: Option<u64>,
         #[command(flatten)]
         limits: Limits,
-        /// Print the board after every turn.
+        /// Print the board after every turn (games other than Trap: each
+        /// game's steps once it ends, drawn as `arena replay` draws them).
         #[arg(long, conflicts_with = "json")]
         watch: bool,
         /// Print one JSON object on stdout instead (schema: docs/play-json.md).
@@ -433,9 +435,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 MatchConfig { settings, games, seed: seed.unwrap_or_else(seeds::fresh), hosting, first_game };
             let sources = [player1.to_string(), player2.to_string()];
             let mut saver = replay
-                .map(|path| {
-                    arena::replay::files::MatchReplays::new(path, games, first_game, &names, &sources)
-                })
+                .map(|path| MatchReplays::new(path, games, first_game, &names, &sources))
                 .transpose()?;
             let stdout = std::io::stdout();
             let mut on_game = |game: &matches::MatchGame| {
@@ -542,18 +542,11 @@ struct OtherPlay {
 }
 
 fn play_other(setup: Setup, run: OtherPlay, limits: &Limits) -> Result<ExitCode> {
-    if run.watch {
-        bail!("--watch shows Trap boards only; use --json or the per-game lines for other games");
-    }
-    // TODO(#5 replays): helper C adds `--replay` here, saving each
-    // `SoloGame::record` / `DuelGame::record` from the `on_game` callbacks.
-    if run.replay.is_some() {
-        bail!("--replay saves Trap games only for now");
-    }
     let hosting = limits.hosting()?;
     let trap = limits.settings();
     let seed = run.seed.unwrap_or_else(seeds::fresh);
     let stdout = std::io::stdout();
+    let watch = run.watch.then_some(Paint { color: stdout.is_terminal() });
     match setup {
         Setup::Trap => unreachable!("Trap is played by the Play arm"),
         Setup::Solo(settings) => {
@@ -567,12 +560,26 @@ fn play_other(setup: Setup, run: OtherPlay, limits: &Limits) -> Result<ExitCode>
                 None => (0, run.games),
             };
             let name = player.name().to_string();
+            let mut saver = run
+                .replay
+                .map(|path| {
+                    let (names, sources) = ([name.clone()], [run.player1.to_string()]);
+                    MatchReplays::new(path, games, first, &names, &sources)
+                })
+                .transpose()?;
             let mut on_game = |game: &SoloGame| {
+                if saver.is_some() || watch.is_some() {
+                    let me = ReplayPlayer { name: name.clone(), source: run.player1.to_string() };
+                    keep_replay(&game.record.replay(&settings, me), game.index, watch, saver.as_mut());
+                }
                 if !run.json {
                     let _ = writeln!(stdout.lock(), "{}", report::solo_line(game, first + games, &name));
                 }
             };
             let series = solo::play_series(&player, &settings, (first, games), seed, &hosting, &mut on_game);
+            if let Some(saver) = saver {
+                eprintln!("{}", saver.finish()?);
+            }
             if run.json {
                 println!("{}", report::solo_json(&series, &name, &run.player1.to_string()));
             } else {
@@ -589,13 +596,27 @@ fn play_other(setup: Setup, run: OtherPlay, limits: &Limits) -> Result<ExitCode>
             let players = [load(&run.player1, &hosting, &trap)?, load(&player2, &hosting, &trap)?];
             let names = display_names(&players);
             let config = DuelConfig { settings, games: run.games, seed, hosting };
+            let sources = [run.player1.to_string(), player2.to_string()];
+            let mut saver =
+                run.replay.map(|path| MatchReplays::new(path, run.games, 0, &names, &sources)).transpose()?;
+            let replay_players: Vec<ReplayPlayer> = names
+                .iter()
+                .zip(&sources)
+                .map(|(name, source)| ReplayPlayer { name: name.clone(), source: source.clone() })
+                .collect();
             let mut on_game = |game: &DuelGame| {
+                if saver.is_some() || watch.is_some() {
+                    keep_replay(&game.replay(&replay_players), game.index, watch, saver.as_mut());
+                }
                 if !run.json {
                     let line = report::duel_line(game, run.games, [&names[0], &names[1]]);
                     let _ = writeln!(stdout.lock(), "{line}");
                 }
             };
             let mut result = duel::play([&players[0], &players[1]], &config, &mut on_game);
+            if let Some(saver) = saver {
+                eprintln!("{}", saver.finish()?);
+            }
             if run.json {
                 println!("{}", report::duel_json(&result, [run.player1.to_string(), player2.to_string()]));
             } else {
@@ -607,6 +628,20 @@ fn play_other(setup: Setup, run: OtherPlay, limits: &Limits) -> Result<ExitCode>
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--watch` and `--replay` for a game other than Trap, once the game ends:
+/// its steps drawn as `arena replay` draws them, its replay saved.
+fn keep_replay(replay: &Replay, index: u32, watch: Option<Paint>, saver: Option<&mut MatchReplays>) {
+    if let Some(paint) = watch {
+        let mut out = std::io::stdout().lock();
+        for frame in replay.frames(paint) {
+            let _ = writeln!(out, "{frame}\n");
+        }
+    }
+    if let Some(saver) = saver {
+        saver.save_replay(index, replay);
+    }
 }
 
 /// `arena bench` for a game other than Trap.

@@ -28,6 +28,7 @@ use crate::{
         magic_forest::{self, ForestAgent, ForestRun, ForestSettings},
         wumpus::{self, WumpusAgent, WumpusGame, WumpusSettings},
     },
+    replay::{self, Replay, ReplayPlayer},
     seeds,
     stats::{mean_interval, MeanInterval},
     tournament::standings::Failures,
@@ -220,7 +221,6 @@ fn preset_name(settings: &WumpusSettings) -> Option<&'static str> {
 }
 
 /// A finished game, whole: what a replay of it needs.
-// TODO(#5 replays): helper C saves these from `on_game` (`arena play --replay`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum SoloRecord {
     Intuitive(IntuitiveRecord),
@@ -229,6 +229,19 @@ pub enum SoloRecord {
 }
 
 impl SoloRecord {
+    /// The game's replay; `settings` are the ones it was played with (the
+    /// records of Wumpus World and Magic Forest keep the rules, not the budgets).
+    pub fn replay(&self, settings: &SoloSettings, player: ReplayPlayer) -> Replay {
+        match (self, settings) {
+            (SoloRecord::Intuitive(r), _) => replay::intuitive::from_record(r, player),
+            (SoloRecord::Wumpus(r), SoloSettings::Wumpus(s)) => replay::wumpus::from_record(r, s, player),
+            (SoloRecord::Forest(r), SoloSettings::Forest(s)) => {
+                replay::magic_forest::from_record(r, s, player)
+            }
+            _ => unreachable!("a record is replayed with the settings it was played with"),
+        }
+    }
+
     pub fn seed(&self) -> u64 {
         match self {
             SoloRecord::Intuitive(r) => r.seed,

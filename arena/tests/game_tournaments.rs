@@ -2,7 +2,9 @@
 //! the duplicate format gives every player the worlds `arena play` gives,
 //! a killed single-player run resumes to the same games, Hexapawn pairings
 //! let a learner learn, bad keys are one clear line with its number, and a
-//! library plays through the real plugin path beside the built-ins.
+//! library plays through the real plugin path beside the built-ins; their
+//! replays (all, or a player's losses) are written, listed in index.html,
+//! and neither lost nor doubled nor rewritten when a run resumes.
 
 mod support;
 
@@ -12,7 +14,10 @@ use std::{
     time::{Duration, Instant},
 };
 
-use arena::tournament::{journal, record::GameResult};
+use arena::{
+    replay::Replay,
+    tournament::{journal, record::GameResult},
+};
 use serde_json::Value;
 use support::{arena, library, play_json, stderr, workspace_root};
 
@@ -238,4 +243,159 @@ fn bad_keys_of_the_new_games_are_one_line_with_its_number() {
         assert_eq!(err.trim_end().lines().count(), 1, "case {i}: one line: {err}");
         assert!(!dir.path().join(format!("out{i}")).exists(), "case {i}: no output folder for a bad file");
     }
+}
+
+/// The files in a folder, sorted (none if it is missing).
+fn files_in(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .map(|d| d.map(|e| e.unwrap().file_name().into_string().unwrap()).collect())
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// Every replay in `folder` (with `.html` viewers or not): each reads and verifies.
+fn replays_in(folder: &Path) -> Vec<(String, Replay)> {
+    files_in(folder)
+        .into_iter()
+        .filter(|f| !f.ends_with(".html"))
+        .map(|f| {
+            let replay = Replay::read(&folder.join(&f)).unwrap();
+            assert!(replay.verify().is_ok(), "{f}: {:?}", replay.verify());
+            (f, replay)
+        })
+        .collect()
+}
+
+/// The replay links of an index.html; each must name a file that exists.
+fn index_links(out: &Path) -> Vec<String> {
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let links: Vec<String> =
+        index.split("<a href=\"").skip(1).map(|rest| rest.split('"').next().unwrap().to_string()).collect();
+    for link in &links {
+        assert!(out.join(link).is_file(), "{link} is linked but missing");
+    }
+    links
+}
+
+/// Cuts a run short after `kept` journaled games, as if it was killed
+/// after writing game `kept + 1`'s replay, before journaling it and before
+/// any later game: the replays of games after `kept + 1` are removed.
+fn cut_after(out: &Path, kept: usize) {
+    let journal = out.join(journal::FILE_NAME);
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let lines: Vec<&str> = text.lines().take(1 + kept).collect();
+    std::fs::write(&journal, format!("{}\n", lines.join("\n"))).unwrap();
+    let folder = out.join("replays");
+    for name in files_in(&folder) {
+        let number: usize = name["game-".len()..].split('-').next().unwrap().parse().unwrap();
+        if number > kept + 1 {
+            std::fs::remove_file(folder.join(name)).unwrap();
+        }
+    }
+}
+
+fn modified(folder: &Path, names: &[String]) -> Vec<std::time::SystemTime> {
+    names.iter().map(|n| std::fs::metadata(folder.join(n)).unwrap().modified().unwrap()).collect()
+}
+
+#[test]
+fn a_single_player_tournament_saves_replays_and_resumes_without_loss_or_doubles() {
+    let dir = tempfile::tempdir().unwrap();
+    let text =
+        "game = \"intuitive-ai\"\ngames_per_player = 6\nseed = 14\nconcurrency = 1\noutput = \"out\"\n\
+                players = [\"hard\", \"easy\"]\n[replays]\nsave = \"all\"\n";
+    let file = write_file(dir.path(), "solo.toml", text);
+    run(&file);
+    let out = dir.path().join("out");
+    let folder = out.join("replays");
+    let first = files_in(&folder);
+    assert_eq!(first.iter().filter(|f| f.ends_with(".html")).count(), 12, "{first:?}");
+    let replays = replays_in(&folder);
+    assert_eq!(replays.len(), 12, "{first:?}");
+    // World k for each player in turn: games 1, 3, ... hard's; 2, 4, ... easy's.
+    let games = journal_games(&out);
+    for ((name, replay), game) in replays.iter().zip(&games) {
+        let player = if game.seats[0] == 0 { "hard" } else { "easy" };
+        assert!(name.starts_with(&format!("game-{:02}-{player}.", game.index + 1)), "{name}");
+        assert_eq!(replay.players[0].name, player);
+        assert_eq!(replay.seed, game.seed);
+        assert_eq!(replay.result.score, Some(game.solo.as_ref().unwrap().score), "{name}");
+    }
+    assert_eq!(replays[0].1.seed, replays[1].1.seed, "both players play world 1");
+    let links = index_links(&out);
+    assert_eq!(links.len(), 12);
+    assert!(links.iter().all(|l| l.starts_with("replays/game-") && l.ends_with(".html")), "{links:?}");
+
+    cut_after(&out, 7);
+    let output = arena(&["tournament", "run", file.to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains("12 games (5 played now)"), "{}", stderr(&output));
+    assert_eq!(files_in(&folder), first);
+    assert_eq!(replays_in(&folder).len(), 12);
+    assert_eq!(journal_games(&out), games);
+    assert_eq!(index_links(&out).len(), 12);
+}
+
+#[test]
+fn a_single_player_tournament_keeps_the_games_a_player_did_not_win() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "game = \"wumpus\"\ngames_per_player = 8\nseed = 3\noutput = \"out\"\n\
+                players = [\"hard\", \"easy\"]\n[replays]\nsave = \"losses\"\nplayer = \"easy\"\nviewers = false\n";
+    run(&write_file(dir.path(), "losses.toml", text));
+    let out = dir.path().join("out");
+    let replays = replays_in(&out.join("replays"));
+    assert!(files_in(&out.join("replays")).iter().all(|f| !f.ends_with(".html")));
+    let not_won: Vec<u64> = journal_games(&out)
+        .iter()
+        .filter(|g| g.seats[0] == 1 && !g.solo.as_ref().unwrap().won)
+        .map(|g| g.seed)
+        .collect();
+    assert!(!not_won.is_empty(), "easy loses some of 8 caves");
+    assert_eq!(replays.iter().map(|(_, r)| r.seed).collect::<Vec<_>>(), not_won);
+    for (name, replay) in &replays {
+        assert_eq!(replay.players[0].name, "easy", "{name}");
+        assert_ne!(replay.result.outcome.as_deref(), Some("win"), "{name}");
+    }
+    // Without viewers, the index links the replay files themselves.
+    assert_eq!(index_links(&out).len(), replays.len());
+}
+
+#[test]
+fn a_hexapawn_tournament_saves_replays_and_a_resumed_pairing_keeps_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "game = \"hexapawn\"\nformat = \"round-robin\"\ngames_per_pairing = 4\nseed = 6\n\
+                concurrency = 1\noutput = \"out\"\nplayers = [\"hard\", \"medium\", \"easy\"]\n\
+                [replays]\nsave = \"all\"\n";
+    let file = write_file(dir.path(), "hexapawn.toml", text);
+    run(&file);
+    let out = dir.path().join("out");
+    let folder = out.join("replays");
+    let first = files_in(&folder);
+    let replays = replays_in(&folder);
+    assert_eq!(replays.len(), 12, "{first:?}");
+    let names = ["hard", "medium", "easy"];
+    let games = journal_games(&out);
+    for ((file, replay), game) in replays.iter().zip(&games) {
+        let seated = game.seats.map(|id| names[id]);
+        assert_eq!(file, &format!("game-{:02}-{}-vs-{}.json", game.index + 1, seated[0], seated[1]));
+        let winner = replay.result.winner.map(|w| replay.players[w].name.as_str());
+        assert_eq!(winner, game.winner.map(|id| names[id]), "{file}");
+    }
+    assert_eq!(index_links(&out).len(), 12);
+
+    // Cut in the middle of the second pairing (games 5 to 8): the resumed
+    // run plays that pairing again from its start (its players relive it),
+    // writing only the games the journal lacks.
+    cut_after(&out, 5);
+    let kept: Vec<String> =
+        first.iter().filter(|f| f.starts_with("game-05") || f.starts_with("game-04")).cloned().collect();
+    let before = modified(&folder, &kept);
+    let output = arena(&["tournament", "run", file.to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains("12 games (7 played now)"), "{}", stderr(&output));
+    assert_eq!(files_in(&folder), first);
+    assert_eq!(modified(&folder, &kept), before, "journaled games' replays are not written again");
+    assert_eq!(replays_in(&folder).len(), 12);
+    assert_eq!(journal_games(&out), games);
 }

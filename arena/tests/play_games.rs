@@ -1,9 +1,14 @@
 //! `arena play` and `arena bench` for Intuitive AI, Wumpus World, Magic
 //! Forest and Hexapawn: text and JSON output, the summary's numbers agree
-//! with the games, the same seed gives the same games, errors are one line.
+//! with the games, the same seed gives the same games, errors are one line;
+//! `--replay` writes replays that `arena replay --verify` accepts and that
+//! tell the games `--json` tells; `--watch` draws them as `arena replay` does.
 
 mod support;
 
+use std::path::Path;
+
+use arena::replay::Replay;
 use serde_json::Value;
 use support::{arena, library, play_json, stderr, stdout};
 
@@ -185,8 +190,8 @@ fn wrong_options_are_one_clear_line() {
             "--largest-forest: largest forest 12",
         ),
         (
-            &["play", "--game", "hexapawn", "hard", "easy", "--replay", "x.json"],
-            "--replay saves Trap games only",
+            &["play", "--game", "hexapawn", "hard", "easy", "--games", "2", "--replay", "x.json"],
+            "--replay x.json: a file holds one game; give a folder to keep 2 games",
         ),
     ];
     for (args, expected) in cases {
@@ -196,5 +201,127 @@ fn wrong_options_are_one_clear_line() {
         assert!(err.contains(expected), "{args:?}: expected {expected:?} in {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line: {err}");
         assert!(stdout(&output).is_empty());
+    }
+}
+
+/// The files in a folder, sorted.
+fn files_in(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(folder).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    names
+}
+
+/// A replay file's name without `.json` or `.json.gz` (large ones are compressed).
+fn stem_of(file: &str) -> &str {
+    file.strip_suffix(".json.gz").or_else(|| file.strip_suffix(".json")).unwrap_or(file)
+}
+
+/// Frames with the time each step took (`  [12 us]` ending a line) left
+/// out: it differs from run to run.
+fn untimed(text: &str) -> String {
+    text.split('\n')
+        .map(|line| match line.rfind("  [") {
+            Some(at) if line.ends_with(']') => &line[..at],
+            _ => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn play_replay_writes_every_game_and_each_verifies_through_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[&str], [&str; 4]); 4] = [
+        ("intuitive-ai", &["hard"], ["game-1-hard", "game-2-hard", "game-3-hard", "game-4-hard"]),
+        ("wumpus", &["easy"], ["game-1-easy", "game-2-easy", "game-3-easy", "game-4-easy"]),
+        ("magic-forest", &["medium"], ["game-1-medium", "game-2-medium", "game-3-medium", "game-4-medium"]),
+        (
+            "hexapawn",
+            &["hard", "easy"],
+            ["game-1-hard-vs-easy", "game-2-easy-vs-hard", "game-3-hard-vs-easy", "game-4-easy-vs-hard"],
+        ),
+    ];
+    for (game, players, stems) in cases {
+        let folder = dir.path().join(game);
+        let mut args = vec!["play", "--game", game];
+        args.extend(players);
+        args.extend(["--games", "4", "--seed", "11", "--json", "--replay", folder.to_str().unwrap()]);
+        let output = arena(&args, &[]);
+        assert!(output.status.success(), "{game}: {}", stderr(&output));
+        assert!(stderr(&output).contains("4 replay(s) written to"), "{game}: {}", stderr(&output));
+        let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let files = files_in(&folder);
+        assert_eq!(files.iter().map(|f| stem_of(f)).collect::<Vec<_>>(), stems, "{game}");
+        for (file, played) in files.iter().zip(doc["games"].as_array().unwrap()) {
+            let path = folder.join(file);
+            let verify = arena(&["replay", path.to_str().unwrap(), "--verify"], &[]);
+            assert!(verify.status.success(), "{game} {file}: {}", stderr(&verify));
+            assert!(stdout(&verify).starts_with(&format!("{}: verified: ", path.display())), "{game}");
+            // The replay tells the game `--json` tells.
+            let replay = Replay::read(&path).unwrap();
+            assert_eq!(replay.body.game(), game);
+            assert_eq!(replay.seed, played["seed"].as_u64().unwrap(), "{game} {file}");
+            assert_eq!(replay.result.reason, played["reason"].as_str().unwrap(), "{game} {file}");
+            let names: Vec<&str> = replay.players.iter().map(|p| p.name.as_str()).collect();
+            if game == "hexapawn" {
+                assert_eq!(u64::from(replay.result.turns), played["plies"].as_u64().unwrap());
+                let seats: Vec<usize> = played["seats"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.as_u64().unwrap() as usize)
+                    .collect();
+                assert_eq!(names, seats.iter().map(|&s| players[s]).collect::<Vec<_>>(), "{file}");
+                let winner = players[played["winner"].as_u64().unwrap() as usize];
+                assert_eq!(names[replay.result.winner.unwrap()], winner, "{file}");
+            } else {
+                assert_eq!(names, players);
+                assert_eq!(u64::from(replay.result.turns), played["steps"].as_u64().unwrap());
+                assert_eq!(replay.result.score, played["score"].as_i64(), "{game} {file}");
+                assert_eq!(replay.result.outcome.as_deref() == Some("win"), played["won"] == true);
+            }
+        }
+    }
+    // One game into one file (gzip by its name); it is the folder's game 3.
+    let one = dir.path().join("three.json.gz");
+    let args = ["play", "--game", "wumpus", "easy", "--only-game", "3", "--seed", "11"];
+    let output = arena(&[&args[..], &["--replay", one.to_str().unwrap()]].concat(), &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains("replay written to"), "{}", stderr(&output));
+    let verify = arena(&["replay", one.to_str().unwrap(), "--verify"], &[]);
+    assert!(verify.status.success(), "{}", stderr(&verify));
+    let third = files_in(&dir.path().join("wumpus")).into_iter().find(|f| f.starts_with("game-3-")).unwrap();
+    let same = Replay::read(&dir.path().join("wumpus").join(third)).unwrap();
+    let one = Replay::read(&one).unwrap();
+    assert_eq!((one.seed, &one.result), (same.seed, &same.result));
+}
+
+#[test]
+fn watch_draws_each_game_as_arena_replay_does() {
+    let dir = tempfile::tempdir().unwrap();
+    for (game, players) in
+        [("magic-forest", &["hard"][..]), ("intuitive-ai", &["easy"]), ("hexapawn", &["hard", "easy"])]
+    {
+        let mut args = vec!["play", "--game", game];
+        args.extend(players);
+        args.extend(["--games", "2", "--seed", "5"]);
+        let folder = dir.path().join(game);
+        let saved = arena(&[&args[..], &["--replay", folder.to_str().unwrap()]].concat(), &[]);
+        assert!(saved.status.success(), "{}", stderr(&saved));
+        let watched = arena(&[&args[..], &["--watch"]].concat(), &[]);
+        assert!(watched.status.success(), "{game}: {}", stderr(&watched));
+        let text = untimed(&stdout(&watched));
+        assert!(!text.contains('\x1b'), "no escape codes when not a terminal");
+        // Each game's frames, then its line; the games in order.
+        let mut rest = text.as_str();
+        for file in files_in(&folder) {
+            let shown = untimed(&stdout(&arena(&["replay", folder.join(&file).to_str().unwrap()], &[])));
+            assert!(shown.lines().count() > 5, "{game} {file}: {shown}");
+            rest = rest.strip_prefix(&shown).unwrap_or_else(|| panic!("{game} {file}: {shown}\n---\n{rest}"));
+            let (line, after) = rest.split_once('\n').unwrap();
+            assert!(line.starts_with("game "), "{game}: {line}");
+            rest = after;
+        }
     }
 }

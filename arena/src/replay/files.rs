@@ -12,10 +12,12 @@ use crate::matches::MatchGame;
 pub const COMPRESS_OVER: usize = 64 << 10;
 
 /// `game-007-easy-vs-hard`: the game's 1-based number, padded to the width
-/// of `total`, and the players in seat order (file-safe).
-pub fn stem(number: usize, total: usize, names: [&str; 2]) -> String {
+/// of `total`, and the players in seat order (file-safe); a one-player
+/// game's is `game-007-hard`.
+pub fn stem(number: usize, total: usize, names: &[&str]) -> String {
     let width = total.max(1).to_string().len();
-    format!("game-{number:0width$}-{}-vs-{}", file_safe(names[0]), file_safe(names[1]))
+    let players: Vec<String> = names.iter().map(|name| file_safe(name)).collect();
+    format!("game-{number:0width$}-{}", players.join("-vs-"))
 }
 
 /// Writes `replay` into `folder` as `<stem>.json`, or `<stem>.json.gz` when
@@ -55,26 +57,27 @@ pub(super) fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// `arena play --replay`: each game's replay into a folder, or one game's
-/// into a file.
+/// into a file. Works for every game: the caller makes each game's replay.
 pub struct MatchReplays {
     path: PathBuf,
     into_folder: bool,
     /// Games in the whole match (for the width of the numbers).
     total: usize,
-    players: [ReplayPlayer; 2],
+    players: Vec<ReplayPlayer>,
     written: usize,
     error: Option<anyhow::Error>,
 }
 
 impl MatchReplays {
     /// `path` is a file if it ends in `.json` or `.json.gz` (then the match
-    /// must be one game), else a folder (created if missing).
+    /// must be one game), else a folder (created if missing). `names` and
+    /// `sources` are the players' (one for a one-player game).
     pub fn new(
         path: PathBuf,
         games: u32,
         first_game: u32,
-        names: &[String; 2],
-        sources: &[String; 2],
+        names: &[String],
+        sources: &[String],
     ) -> Result<MatchReplays> {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let into_folder = !(name.ends_with(".json") || name.ends_with(".json.gz"));
@@ -85,7 +88,11 @@ impl MatchReplays {
             std::fs::create_dir_all(&path)
                 .with_context(|| format!("--replay: cannot create the folder {}", path.display()))?;
         }
-        let players = [0, 1].map(|i| ReplayPlayer { name: names[i].clone(), source: sources[i].clone() });
+        let players = names
+            .iter()
+            .zip(sources)
+            .map(|(name, source)| ReplayPlayer { name: name.clone(), source: source.clone() })
+            .collect();
         Ok(MatchReplays {
             path,
             into_folder,
@@ -96,17 +103,27 @@ impl MatchReplays {
         })
     }
 
-    /// Writes the replay of `game` (after a failure, nothing more).
+    /// The players, as replays name them (seat them by index).
+    pub fn players(&self) -> &[ReplayPlayer] {
+        &self.players
+    }
+
+    /// Writes the replay of a Trap game (after a failure, nothing more).
     pub fn save(&mut self, game: &MatchGame) {
+        let replay = Replay::of_trap(&game.record, game.seats.map(|p| self.players[p].clone()));
+        self.save_replay(game.index, &replay);
+    }
+
+    /// Writes `replay`, game `index` (from 0) of the match, named after its
+    /// players in seat order (after a failure, nothing more).
+    pub fn save_replay(&mut self, index: u32, replay: &Replay) {
         if self.error.is_some() {
             return;
         }
-        let seated = game.seats.map(|p| self.players[p].clone());
-        let names = [seated[0].name.as_str(), seated[1].name.as_str()];
-        let stem = stem(game.index as usize + 1, self.total, names);
-        let replay = Replay::of_trap(&game.record, seated);
+        let names: Vec<&str> = replay.players.iter().map(|p| p.name.as_str()).collect();
+        let stem = stem(index as usize + 1, self.total, &names);
         let result = if self.into_folder {
-            save(&replay, &self.path, &stem, false).map(|_| ())
+            save(replay, &self.path, &stem, false).map(|_| ())
         } else {
             replay.write(&self.path)
         };
@@ -139,7 +156,8 @@ mod tests {
 
     #[test]
     fn stems_sort_in_game_order_and_are_file_safe() {
-        assert_eq!(stem(7, 120, ["easy", "my bot/2"]), "game-007-easy-vs-my_bot_2");
-        assert_eq!(stem(1, 1, ["a", "b"]), "game-1-a-vs-b");
+        assert_eq!(stem(7, 120, &["easy", "my bot/2"]), "game-007-easy-vs-my_bot_2");
+        assert_eq!(stem(1, 1, &["a", "b"]), "game-1-a-vs-b");
+        assert_eq!(stem(12, 300, &["hard (bots/x.so)"]), "game-012-hard__bots_x_so_");
     }
 }

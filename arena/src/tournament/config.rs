@@ -245,10 +245,6 @@ impl Tournament {
         if format != Format::Duplicate && file.games_per_player.is_some() {
             bail!("games_per_player: only the duplicate format (single-player games) has it; use games_per_pairing");
         }
-        if game != "trap" && file.replays.save != SaveReplays::None {
-            // TODO(#5 replays): helper C adds replays of the other games.
-            bail!("replays: saved for trap tournaments only for now; remove the [replays] table");
-        }
         let mut players = Vec::new();
         for (i, entry) in file.players.iter().enumerate() {
             let player = match entry {

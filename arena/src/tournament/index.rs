@@ -63,7 +63,8 @@ pub fn page(
     let total = results.iter().map(|r| r.index + 1).max().unwrap_or(0);
     let name = |id: usize| names.get(id).map_or("?", |n| n.as_str());
     for result in results {
-        let stem = replays::stem(result.index, result.seats, total, names);
+        let solo = result.solo.is_some();
+        let stem = replays::stem(result.index, replays::named_seats(&result.seats, solo), total, names);
         let link = ["html", "json", "json.gz"]
             .iter()
             .map(|ext| format!("{}/{stem}.{ext}", replays::FOLDER))
@@ -83,7 +84,8 @@ pub fn page(
              <td>{}</td><td>{}</td><td>{link}</td></tr>",
             result.index + 1,
             escape(name(result.seats[0])),
-            escape(name(result.seats[1])),
+            // A single-player game's one player sits in both seats: shown once.
+            if solo { String::new() } else { escape(name(result.seats[1])) },
             result.turns,
             escape(&result.reason),
             result.seed

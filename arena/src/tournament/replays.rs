@@ -1,8 +1,9 @@
-//! A tournament's replays: the games the `[replays]` table asks for, each
-//! written to `<output>/replays/` (with its HTML viewer) by the thread that
-//! played it, and synced before the game is journaled. A game is written
-//! under a name fixed by its place in the schedule, so a resumed run that
-//! plays a game again overwrites its file: no replay is lost or doubled.
+//! A tournament's replays, of every game: the games the `[replays]` table
+//! asks for, each written to `<output>/replays/` (with its HTML viewer) by
+//! the thread that played it, and synced before the game is journaled. A
+//! game is written under a name fixed by its place in the schedule, so a
+//! resumed run that plays a game again overwrites its file: no replay is
+//! lost or doubled.
 
 use std::path::PathBuf;
 
@@ -14,8 +15,9 @@ use super::{
     standings::Entrant,
 };
 use crate::{
-    referee::trap::TrapGame,
-    replay::{files, Replay, ReplayPlayer},
+    referee::{hexapawn::HexapawnRecord, trap::TrapGame},
+    replay::{self, files, Replay, ReplayPlayer},
+    solo::{SoloRecord, SoloSettings},
 };
 
 /// The folder, inside the output folder.
@@ -71,42 +73,59 @@ impl ReplaySink {
         Ok(Some(ReplaySink { folder, save: policy.save, losers, players, total, viewers: policy.viewers }))
     }
 
-    /// Whether `record`, played as `game`, is to be kept.
-    pub fn wanted(&self, game: &ScheduledGame, record: &TrapGame) -> bool {
+    /// Whether a game that `loser` lost (None: a draw) is to be kept.
+    fn wanted(&self, loser: Option<usize>) -> bool {
         match self.save {
             SaveReplays::None => false,
             SaveReplays::All => true,
-            SaveReplays::Losses => {
-                let loser = record.winner().map(|seat| game.seats[seat.other().index()]);
-                loser.is_some_and(|id| self.losers.contains(&id))
-            }
+            SaveReplays::Losses => loser.is_some_and(|id| self.losers.contains(&id)),
         }
     }
 
-    /// The file name (without extension) of game `game`'s replay.
-    pub fn stem(&self, game: &ScheduledGame) -> String {
-        stem(
-            game.index,
-            game.seats,
-            self.total,
-            &self.players.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
-        )
-    }
-
-    /// Writes the replay of `record` if it is wanted.
-    pub fn save(&self, game: &ScheduledGame, record: &TrapGame) -> Result<()> {
-        if !self.wanted(game, record) {
+    /// Writes the replay of `played`, schedule entry `game`, if it is wanted.
+    pub fn save(&self, game: &ScheduledGame, played: Played) -> Result<()> {
+        let seated = |seats: [usize; 2]| seats.map(|id| self.players[id].clone());
+        let (loser, solo) = match played {
+            Played::Trap(record) => (record.winner().map(|seat| game.seats[seat.other().index()]), false),
+            Played::Hexapawn(record) => (Some(game.seats[record.winner().other().index()]), false),
+            // A single-player game is lost unless won.
+            Played::Solo(record, _) => ((!record.score().won).then_some(game.seats[0]), true),
+        };
+        if !self.wanted(loser) {
             return Ok(());
         }
-        let replay = Replay::of_trap(record, game.seats.map(|id| self.players[id].clone()));
-        files::save(&replay, &self.folder, &self.stem(game), self.viewers)
+        let replay = match played {
+            Played::Trap(record) => Replay::of_trap(record, seated(game.seats)),
+            Played::Hexapawn(record) => replay::hexapawn::from_record(record, seated(game.seats)),
+            Played::Solo(record, settings) => record.replay(settings, self.players[game.seats[0]].clone()),
+        };
+        let names: Vec<String> = self.players.iter().map(|p| p.name.clone()).collect();
+        let stem = stem(game.index, named_seats(&game.seats, solo), self.total, &names);
+        files::save(&replay, &self.folder, &stem, self.viewers)
             .context("a replay could not be written; the game will be played again when the run resumes")?;
         Ok(())
     }
 }
 
+/// A game just played, as its referee recorded it.
+#[derive(Clone, Copy)]
+pub enum Played<'a> {
+    Trap(&'a TrapGame),
+    Hexapawn(&'a HexapawnRecord),
+    /// A single-player game, and the settings it was played with.
+    Solo(&'a SoloRecord, &'a SoloSettings),
+}
+
+/// The players a replay's name lists: both seats, or a single-player
+/// game's one player (who sits in both).
+pub fn named_seats(seats: &[usize; 2], solo: bool) -> &[usize] {
+    &seats[..if solo { 1 } else { 2 }]
+}
+
 /// The file name (without extension) of the replay of schedule entry
-/// `index`, played by `seats` (ids into `names`), out of `total` games.
-pub fn stem(index: usize, seats: [usize; 2], total: usize, names: &[String]) -> String {
-    files::stem(index + 1, total, seats.map(|id| names[id].as_str()))
+/// `index`, played by `seats` (ids into `names`; one for a single-player
+/// game), out of `total` games.
+pub fn stem(index: usize, seats: &[usize], total: usize, names: &[String]) -> String {
+    let names: Vec<&str> = seats.iter().map(|&id| names[id].as_str()).collect();
+    files::stem(index + 1, total, &names)
 }

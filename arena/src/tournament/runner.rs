@@ -16,7 +16,12 @@ use std::{
 
 use anyhow::Result;
 
-use super::{config::GameRules, record::GameResult, replays::ReplaySink, schedule::ScheduledGame};
+use super::{
+    config::GameRules,
+    record::GameResult,
+    replays::{Played, ReplaySink},
+    schedule::ScheduledGame,
+};
 use crate::{
     duel::DuelPool,
     matches::InstancePool,
@@ -73,20 +78,27 @@ pub fn run(
                         if plan.stop.load(Ordering::SeqCst) {
                             break 'jobs;
                         }
+                        // The replay is on disk before its game is journaled; a
+                        // game journaled before (a resumed pairing's) keeps its file.
+                        let save = |played| match plan.replays {
+                            Some(sink) if *wanted => sink.save(game, played),
+                            _ => Ok(()),
+                        };
                         let result = match plan.game {
                             GameRules::Trap => {
                                 let record = trap.play(game.seats, game.seed, plan.settings, &mut |_, _| {});
-                                // The replay is on disk before its game is journaled.
-                                let saved = plan.replays.map_or(Ok(()), |sink| sink.save(game, &record));
-                                saved.map(|()| GameResult::new(game.index, game.seats, &record))
+                                save(Played::Trap(&record))
+                                    .map(|()| GameResult::new(game.index, game.seats, &record))
                             }
                             GameRules::Hexapawn(settings) => {
                                 let record = duel.play(game.seats, game.seed, settings);
-                                Ok(GameResult::hexapawn(game.index, game.seats, &record))
+                                save(Played::Hexapawn(&record))
+                                    .map(|()| GameResult::hexapawn(game.index, game.seats, &record))
                             }
                             GameRules::Solo(settings) => {
-                                let (score, _record) = solo.play(game.seats[0], game.seed, settings);
-                                Ok(GameResult::solo(game.index, game.seats[0], game.seed, score))
+                                let (score, record) = solo.play(game.seats[0], game.seed, settings);
+                                save(Played::Solo(&record, settings))
+                                    .map(|()| GameResult::solo(game.index, game.seats[0], game.seed, score))
                             }
                         };
                         if *wanted && sender.send(result).is_err() {
