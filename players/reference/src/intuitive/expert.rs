@@ -55,7 +55,7 @@ const MAX_EXACT_SIDE: usize = 4;
 /// The share of a reveal's time left that its search may use: past it, a
 /// search only finishes the state it is expanding (one posterior) and
 /// unwinds, and the answer still has to travel back to the referee.
-const SEARCH_SHARE: f64 = 0.25;
+const SEARCH_SHARE: f64 = 0.2;
 /// Kept back whatever the budget: scheduling noise on a loaded machine.
 const RESERVE: Duration = Duration::from_millis(2);
 
@@ -85,6 +85,11 @@ impl Limit {
     pub fn for_turn(time_left: Duration) -> Limit {
         let usable = time_left.saturating_sub(RESERVE).mul_f64(SEARCH_SHARE);
         Limit { deadline: Some(Instant::now() + usable), expansions: None }
+    }
+
+    /// The same limit with its deadline `time` earlier.
+    fn ending_earlier_by(self, time: Duration) -> Limit {
+        Limit { deadline: self.deadline.map(|d| d.checked_sub(time).unwrap_or(d)), ..self }
     }
 
     /// A search that may expand (compute the posterior of) `states` new states.
@@ -169,7 +174,12 @@ impl Expert {
         if let Some(entry) = table.states.get(&key) {
             return Some(Decision { cell: table.from_canonical(entry.best, symmetry), exact: true });
         }
+        let started = Instant::now();
         let post = posterior(view, true);
+        // No state below this one costs more to count (each knows more, so
+        // it has fewer worlds): no expansion may start later than twice
+        // this count (the count, then the children's keys) before the deadline.
+        let limit = limit.ending_earlier_by(started.elapsed() * 2);
         let canonical = table.canonical(view, symmetry);
         let canonical_post = post.renumbered(table.renumbering(symmetry));
         Some(match Search::new(&mut table, limit).expand(key, &canonical, &canonical_post) {
