@@ -172,7 +172,7 @@ impl Expert {
         let mut table = lock(&table, limit.deadline)?;
         let (key, symmetry) = table.key(view);
         if let Some(entry) = table.states.get(&key) {
-            return Some(Decision { cell: table.from_canonical(entry.best, symmetry), exact: true });
+            return Some(Decision { cell: table.own_cell(entry.best, symmetry), exact: true });
         }
         let started = Instant::now();
         let post = posterior(view, true);
@@ -183,7 +183,7 @@ impl Expert {
         let canonical = table.canonical(view, symmetry);
         let canonical_post = post.renumbered(table.renumbering(symmetry));
         Some(match Search::new(&mut table, limit).expand(key, &canonical, &canonical_post) {
-            Ok(choice) => Decision { cell: table.from_canonical(choice.cell, symmetry), exact: true },
+            Ok(choice) => Decision { cell: table.own_cell(choice.cell, symmetry), exact: true },
             // The search stopped: answer from the posterior already counted.
             Err(OutOfTime) => Decision { cell: safest(view, &post), exact: false },
         })
@@ -308,7 +308,7 @@ impl Table {
     }
 
     /// Cell `canonical` of a key made by `symmetry`, in the view's own numbering.
-    fn from_canonical(&self, canonical: u8, symmetry: usize) -> u8 {
+    fn own_cell(&self, canonical: u8, symmetry: usize) -> u8 {
         let perm = self.renumbering(symmetry);
         (0..self.cells as u8)
             .find(|&i| perm[i as usize] == canonical)
