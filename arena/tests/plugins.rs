@@ -346,3 +346,29 @@ fn expert_plays_from_its_library_in_a_worker() {
     assert!(result.games.iter().all(|g| g.fault().is_none()), "{:?}", result.tallies[0].failures);
     assert!(result.tallies[0].wins >= 3, "expert won {} of 4 against easy", result.tallies[0].wins);
 }
+
+#[test]
+fn expert_plays_intuitive_ai_from_its_library_in_a_worker() {
+    // The worker's Expert starts with an empty cache: its first reveals
+    // cut the search short, and none may run past the budget (the worker
+    // would be killed).
+    use arena::referee::intuitive::{self, IntuitiveEnding, IntuitiveSettings};
+    let budget = std::time::Duration::from_millis(100);
+    let settings = IntuitiveSettings { turn_budget: budget, ..IntuitiveSettings::default() };
+    let isolated = Hosting::isolated(WorkerLimits::new().unwrap());
+    let expert =
+        Player::load(&PlayerSpec::Library(library("expert")), &isolated, settings.startup_budget).unwrap();
+    assert!(matches!(expert, Player::Isolated { .. }) && expert.name() == "expert");
+    let mut agent = expert.new_intuitive_agent(&isolated, settings.startup_budget).unwrap();
+    let games = 60;
+    let mut total = 0;
+    for seed in 0..games {
+        let record = intuitive::play_agent(&settings, seed, agent.as_mut());
+        assert!(!matches!(record.ending, IntuitiveEnding::Fault(_)), "game {seed}: {}", record.ending);
+        assert!(record.reveals.iter().all(|r| r.time <= budget));
+        total += i64::from(record.score);
+    }
+    // Random play scores -0.433, Hard 0.789: 60 games give about +-0.25.
+    let mean = total as f64 / games as f64;
+    assert!(mean > 0.3, "Expert's mean score in a worker was {mean}");
+}

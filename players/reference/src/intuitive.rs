@@ -10,7 +10,7 @@ mod medium;
 
 pub use belief::{neighbour_sets, posterior, Posterior};
 pub use easy::Easy;
-pub use expert::Expert;
+pub use expert::{Decision, Expert, Limit};
 pub use hard::Hard;
 pub use medium::Medium;
 

@@ -33,6 +33,28 @@ impl Posterior {
     pub fn monster_chance(&self, index: u8) -> f64 {
         self.monster[index as usize] as f64 / self.total as f64
     }
+
+    /// The same counts with cell `i` renamed `to[i]` (a symmetry of the
+    /// board maps a view's posterior to its image's).
+    pub fn renumbered(&self, to: &[u8]) -> Posterior {
+        let mut moved = Posterior {
+            total: self.total,
+            pit: [0; 64],
+            monster: [0; 64],
+            gold: [0; 64],
+            hint: vec![[0; 8]; self.hint.len()],
+        };
+        for (i, &j) in to.iter().enumerate() {
+            let j = j as usize;
+            moved.pit[j] = self.pit[i];
+            moved.monster[j] = self.monster[i];
+            moved.gold[j] = self.gold[i];
+            if let (Some(from), Some(into)) = (self.hint.get(i), moved.hint.get_mut(j)) {
+                *into = *from;
+            }
+        }
+        moved
+    }
 }
 
 /// The orthogonal neighbours of every cell of a `size` board.
