@@ -210,12 +210,21 @@ fn forked_children_die_with_the_worker() {
     let result = play_bad("fork", &[("BAD_PLAYER_PIDFILE", pidfile.to_str().unwrap())]);
     assert!(faults(&result).iter().all(|f| f.kind() == FaultKind::Timeout));
     let pids = std::fs::read_to_string(&pidfile).expect("the player started children");
-    for pid in pids.lines() {
-        // Gone, or a zombie waiting for init: not running.
-        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok().map(|stat| {
+    let state = |pid: &str| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).ok().map(|stat| {
             let after = stat[stat.rfind(')').unwrap() + 2..].to_string();
             after.chars().next().unwrap()
-        });
+        })
+    };
+    for pid in pids.lines() {
+        // Gone, or a zombie waiting for init: not running. SIGKILL takes
+        // effect when the killed task is next scheduled, which on a loaded
+        // machine can be a moment after the group was signalled.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        while !matches!(state(pid), None | Some('Z')) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let state = state(pid);
         assert!(matches!(state, None | Some('Z')), "child {pid} still runs (state {state:?})");
     }
 }
