@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::{
     record::GameResult,
-    standings::{md_table, Entrant},
+    standings::{csv_field, md_table, text_table, Entrant},
 };
 use crate::solo::{SoloScore, SoloSummary};
 
@@ -105,26 +105,8 @@ impl SoloStandings {
     /// An aligned plain-text table; no trailing newline.
     pub fn terminal(&self, names: &[String]) -> String {
         let (header, body) = self.table(names);
-        let widths: Vec<usize> = (0..header.len())
-            .map(|k| std::iter::once(&header).chain(&body).map(|r| r[k].chars().count()).max().unwrap_or(0))
-            .collect();
-        let mut out = String::new();
-        for row in std::iter::once(&header).chain(&body) {
-            let cells: Vec<String> = row
-                .iter()
-                .enumerate()
-                .map(|(k, cell)| {
-                    let pad = " ".repeat(widths[k] - cell.chars().count());
-                    // The name and the failures read left to right.
-                    if k == 1 || k == row.len() - 2 {
-                        format!("{cell}{pad}")
-                    } else {
-                        format!("{pad}{cell}")
-                    }
-                })
-                .collect();
-            let _ = writeln!(out, "{}", cells.join("  ").trim_end());
-        }
+        // The name and the failures read left to right.
+        let mut out = text_table(&header, &body, |k| k == 1 || k == header.len() - 2);
         out.truncate(out.trim_end().len());
         out
     }
@@ -170,14 +152,6 @@ impl SoloStandings {
 
     pub fn json(&self) -> serde_json::Value {
         serde_json::to_value(self).expect("plain data serialises")
-    }
-}
-
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
     }
 }
 

@@ -431,9 +431,35 @@ pub(crate) fn md_table(header: &[String], right: &[bool], rows: &[Vec<String>]) 
     out
 }
 
+/// An aligned plain-text table, one line per row (header first), columns
+/// two spaces apart; `left(k)` says which columns read left to right.
+pub(crate) fn text_table(header: &[String], rows: &[Vec<String>], left: impl Fn(usize) -> bool) -> String {
+    let all = || std::iter::once(header).chain(rows.iter().map(Vec::as_slice));
+    let widths: Vec<usize> =
+        (0..header.len()).map(|k| all().map(|row| row[k].chars().count()).max().unwrap_or(0)).collect();
+    let mut out = String::new();
+    for row in all() {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(k, cell)| {
+                let pad = " ".repeat(widths[k] - cell.chars().count());
+                if left(k) {
+                    format!("{cell}{pad}")
+                } else {
+                    format!("{pad}{cell}")
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
 /// A CSV field, quoted as RFC 4180 asks when it holds a comma, a quote or a
 /// line break.
-fn csv_field(text: &str) -> String {
+pub(crate) fn csv_field(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
@@ -514,27 +540,7 @@ impl Standings {
         // Left-aligned columns: the name and the failures.
         let left = [false, true, false, false, false, false, false, false, false, true, false, false];
         let body: Vec<Vec<String>> = self.rows.iter().map(|r| r.cells(r.name.clone(), false)).collect();
-        let width = |k: usize| {
-            std::iter::once(&header).chain(&body).map(|row| row[k].chars().count()).max().unwrap_or(0)
-        };
-        let widths: Vec<usize> = (0..header.len()).map(width).collect();
-        let mut out = String::new();
-        for row in std::iter::once(&header).chain(&body) {
-            let cells: Vec<String> = row
-                .iter()
-                .enumerate()
-                .map(|(k, cell)| {
-                    let pad = " ".repeat(widths[k] - cell.chars().count());
-                    if left[k] {
-                        format!("{cell}{pad}")
-                    } else {
-                        format!("{pad}{cell}")
-                    }
-                })
-                .collect();
-            out.push_str(cells.join("  ").trim_end());
-            out.push('\n');
-        }
+        let mut out = text_table(&header, &body, |k| left[k]);
         if let Some(line) = self.head_to_head_line() {
             out.push_str(&line);
             out.push('\n');
