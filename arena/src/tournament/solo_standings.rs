@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::{
     record::GameResult,
-    standings::{csv_field, md_table, text_table, Entrant},
+    standings::{csv_field, md_cell, md_table, text_table, Entrant},
 };
 use crate::solo::{SoloScore, SoloSummary};
 
@@ -113,7 +113,10 @@ impl SoloStandings {
 
     /// A Markdown section without a title.
     pub fn markdown(&self, names: &[String]) -> String {
-        let (header, rows) = self.table(names);
+        let (header, mut rows) = self.table(names);
+        for row in &mut rows {
+            row[1] = md_cell(&row[1]);
+        }
         let right: Vec<bool> = (0..header.len()).map(|k| k != 1 && k != header.len() - 2).collect();
         format!(
             "Every player played the same {} worlds of {}; ranked by mean score (95% interval).\n\n{}",
@@ -200,5 +203,8 @@ mod tests {
         assert!(text.lines().nth(1).unwrap().contains(" b "), "{text}");
         assert_eq!(s.csv().lines().count(), 4);
         assert_eq!(s.json()["rows"][0]["mean_score"], 1.0);
+        // A name cannot break the Markdown table.
+        let piped = vec!["a|x".to_string(), "b".to_string(), "c".to_string()];
+        assert!(s.markdown(&piped).contains("| a\\|x |"), "{}", s.markdown(&piped));
     }
 }
