@@ -19,20 +19,7 @@ use arena::{
     tournament::{journal, record::GameResult},
 };
 use serde_json::Value;
-use support::{arena, library, play_json, stderr, workspace_root};
-
-fn write_file(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-/// The games in a journal, times left out, in schedule order.
-fn journal_games(folder: &Path) -> Vec<GameResult> {
-    let (_, mut results, _) = journal::read(&folder.join(journal::FILE_NAME)).unwrap();
-    results.sort_by_key(|r| r.index);
-    results.iter().map(GameResult::without_times).collect()
-}
+use support::{arena, journal_games, library, play_json, stderr, workspace_root, write_file};
 
 fn run(file: &Path) -> Value {
     let output = arena(&["tournament", "run", file.to_str().unwrap(), "--json"], &[]);

@@ -10,21 +10,8 @@ use std::{
     time::{Duration, Instant},
 };
 
-use arena::tournament::{journal, record::GameResult};
-use support::{arena, library, stderr, stdout};
-
-fn write_file(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-/// The games in a journal, times left out, in schedule order.
-fn journal_games(folder: &Path) -> Vec<GameResult> {
-    let (_, mut results, _) = journal::read(&folder.join(journal::FILE_NAME)).unwrap();
-    results.sort_by_key(|r| r.index);
-    results.iter().map(GameResult::without_times).collect()
-}
+use arena::tournament::journal;
+use support::{arena, journal_games, library, stderr, stdout, write_file};
 
 /// A round robin with one slow-ish library player (2 ms a move) so that a
 /// run lasts long enough to be killed in the middle.

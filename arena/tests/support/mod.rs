@@ -77,3 +77,18 @@ pub fn play_json(args: &[&str], env: &[(&str, &str)]) -> serde_json::Value {
     assert!(output.status.success(), "arena {all:?} failed: {}", stderr(&output));
     serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(&output)))
 }
+
+/// Writes `text` to `dir/name` and returns the path.
+pub fn write_file(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The games in a tournament's journal, times left out, in schedule order.
+pub fn journal_games(folder: &Path) -> Vec<arena::tournament::record::GameResult> {
+    use arena::tournament::{journal, record::GameResult};
+    let (_, mut results, _) = journal::read(&folder.join(journal::FILE_NAME)).unwrap();
+    results.sort_by_key(|r| r.index);
+    results.iter().map(GameResult::without_times).collect()
+}
