@@ -16,19 +16,8 @@ fn mv(from: (u8, u8), to: (u8, u8)) -> HexMove {
     HexMove::new(sq(from.0, from.1), sq(to.0, to.1))
 }
 
-/// A position drawn as three rows of `W`, `B`, `.`, top row first.
 fn board(text: &str, to_move: Seat) -> HexapawnBoard {
-    let (mut white, mut black) = (Vec::new(), Vec::new());
-    for (r, line) in text.split_whitespace().enumerate() {
-        for (c, ch) in line.chars().enumerate() {
-            match ch {
-                'W' => white.push(sq(r as u8, c as u8)),
-                'B' => black.push(sq(r as u8, c as u8)),
-                _ => {}
-            }
-        }
-    }
-    HexapawnBoard::from_squares(&white, &black, to_move).unwrap()
+    HexapawnBoard::from_diagram(text, to_move).unwrap()
 }
 
 #[test]
@@ -133,4 +122,15 @@ fn mirrors_and_keys() {
         "one square, two pawns"
     );
     assert_eq!(HexapawnBoard::from_squares(&[sq(3, 0)], &[], Seat::One), None, "off the board");
+}
+
+#[test]
+fn a_diagram_reads_back_what_display_draws() {
+    let start = HexapawnBoard::start();
+    assert_eq!(HexapawnBoard::from_diagram(&start.to_string(), Seat::One), Ok(start));
+    let err = HexapawnBoard::from_diagram("BBB .x. WWW", Seat::One).unwrap_err();
+    assert!(err.contains("unknown symbol 'x'"), "{err}");
+    assert!(HexapawnBoard::from_diagram("BBBB ... WWW", Seat::One)
+        .unwrap_err()
+        .contains("off the 3x3 board"));
 }

@@ -23,31 +23,9 @@ fn cells(list: &[(u8, u8)]) -> Cells {
     list.iter().map(|&(r, c)| p(r, c)).collect()
 }
 
-/// A position drawn as text, one board row per line, in the symbols of
-/// `TrapState`'s Display: `1`, `2` the players, `#` a trap, `.` a free cell.
-/// The board is as wide as it is tall.
+/// A position drawn as text (`TrapState::from_diagram`).
 fn board(text: &str) -> TrapState {
-    let rows: Vec<Vec<char>> = text
-        .lines()
-        .map(|l| l.split_whitespace().map(|s| s.chars().next().unwrap()).collect::<Vec<_>>())
-        .filter(|r| !r.is_empty())
-        .collect();
-    let size = rows.len() as u8;
-    let (mut one, mut two, mut traps) = (None, None, Vec::new());
-    for (r, row) in rows.iter().enumerate() {
-        assert_eq!(row.len(), size as usize, "row {r} of the drawing is not {size} wide");
-        for (c, &symbol) in row.iter().enumerate() {
-            let here = p(r as u8, c as u8);
-            match symbol {
-                '1' => one = Some(here),
-                '2' => two = Some(here),
-                '#' => traps.push(here),
-                '.' => {}
-                other => panic!("unknown symbol {other:?} in the drawing"),
-            }
-        }
-    }
-    TrapState::from_parts(size, [one.expect("no 1"), two.expect("no 2")], traps)
+    TrapState::from_diagram(text).unwrap()
 }
 
 /// The cells of a set in iteration order. Built with a plain loop, not
@@ -1029,4 +1007,15 @@ fn manhattan_distance_adds_row_and_column_differences() {
 #[test]
 fn manhattan_distance_of_far_apart_positions_does_not_overflow() {
     assert_eq!(p(255, 255).manhattan(p(0, 0)), 510);
+}
+
+#[test]
+fn a_malformed_diagram_says_what_is_wrong() {
+    let err = |text: &str| TrapState::from_diagram(text).unwrap_err();
+    assert!(err("1 . .\n. x .\n. . 2").contains("unknown symbol \"x\" at (1,1)"));
+    assert!(err("1 . .\n. .\n. . 2").contains("row 1 of the drawing is 2 wide, not 3"));
+    assert!(err("1 .\n. 2").contains("the drawing has 2 rows"));
+    assert!(err("1 . .\n. . .\n. . .").contains("both players"));
+    let state = TrapState::from_diagram("1 # .\n. . .\n. . 2").unwrap();
+    assert_eq!((state.position(Seat::One), state.position(Seat::Two)), (p(0, 0), p(2, 2)));
 }

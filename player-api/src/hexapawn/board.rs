@@ -146,6 +146,26 @@ impl HexapawnBoard {
         HexapawnBoard { pawns: [ROW_MASK << 6, ROW_MASK], to_move: Seat::One }
     }
 
+    /// A position drawn as in this type's `Display`: three rows of `W`, `B`
+    /// and `.`, top row first, separated by line breaks or spaces. For tests
+    /// and puzzles; a malformed drawing says what is wrong.
+    pub fn from_diagram(text: &str, to_move: Seat) -> Result<HexapawnBoard, String> {
+        let (mut white, mut black) = (Vec::new(), Vec::new());
+        for (r, line) in text.split_whitespace().enumerate() {
+            for (c, ch) in line.chars().enumerate() {
+                let square = Square::new(r as u8, c as u8);
+                match ch {
+                    'W' => white.push(square),
+                    'B' => black.push(square),
+                    '.' => {}
+                    other => return Err(format!("unknown symbol {other:?} in the drawing")),
+                }
+            }
+        }
+        HexapawnBoard::from_squares(&white, &black, to_move)
+            .ok_or_else(|| "the drawing puts a pawn off the 3x3 board".to_string())
+    }
+
     /// A position laid out by hand (for tests and puzzles). Squares off the
     /// board or taken twice are rejected.
     pub fn from_squares(white: &[Square], black: &[Square], to_move: Seat) -> Option<HexapawnBoard> {

@@ -93,6 +93,42 @@ impl TrapState {
         state
     }
 
+    /// A position drawn as text, one board row per line, cells separated by
+    /// spaces, in the symbols of this type's `Display`: `1`, `2` the players,
+    /// `#` a trap, `.` a free cell. The board is as wide as it is tall.
+    /// For tests and puzzles; a malformed drawing says what is wrong.
+    pub fn from_diagram(text: &str) -> Result<TrapState, String> {
+        let rows: Vec<Vec<&str>> = text
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .filter(|r| !r.is_empty())
+            .collect();
+        let size = u8::try_from(rows.len()).unwrap_or(u8::MAX);
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(format!("the drawing has {} rows; a board has {MIN_SIZE} to {MAX_SIZE}", rows.len()));
+        }
+        let (mut one, mut two, mut traps) = (None, None, Vec::new());
+        for (r, row) in rows.iter().enumerate() {
+            if row.len() != rows.len() {
+                return Err(format!("row {r} of the drawing is {} wide, not {size}", row.len()));
+            }
+            for (c, &symbol) in row.iter().enumerate() {
+                let here = Pos::new(r as u8, c as u8);
+                match symbol {
+                    "1" => one = Some(here),
+                    "2" => two = Some(here),
+                    "#" => traps.push(here),
+                    "." => {}
+                    other => return Err(format!("unknown symbol {other:?} at {here} in the drawing")),
+                }
+            }
+        }
+        match (one, two) {
+            (Some(one), Some(two)) => Ok(TrapState::from_parts(size, [one, two], traps)),
+            _ => Err("the drawing needs both players, 1 and 2".into()),
+        }
+    }
+
     pub const fn size(&self) -> u8 {
         self.size
     }

@@ -11,24 +11,7 @@ use player_api::Seat;
 use reference_bots::trap::Expert;
 
 fn board(text: &str) -> TrapState {
-    let rows: Vec<Vec<char>> = text
-        .lines()
-        .map(|l| l.split_whitespace().map(|s| s.chars().next().unwrap()).collect::<Vec<_>>())
-        .filter(|r| !r.is_empty())
-        .collect();
-    let (mut one, mut two, mut traps) = (None, None, Vec::new());
-    for (r, row) in rows.iter().enumerate() {
-        for (c, &symbol) in row.iter().enumerate() {
-            let here = Pos::new(r as u8, c as u8);
-            match symbol {
-                '1' => one = Some(here),
-                '2' => two = Some(here),
-                '#' => traps.push(here),
-                _ => {}
-            }
-        }
-    }
-    TrapState::from_parts(rows.len() as u8, [one.unwrap(), two.unwrap()], traps)
+    TrapState::from_diagram(text).unwrap()
 }
 
 /// Expert's whole turn (step, then target) for player 1 with `budget` left.

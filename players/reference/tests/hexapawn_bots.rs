@@ -75,17 +75,7 @@ fn hard_as_white_makes_black_find_the_win() {
 }
 
 fn board(text: &str, to_move: Seat) -> HexapawnBoard {
-    let (mut white, mut black) = (Vec::new(), Vec::new());
-    for (r, line) in text.split_whitespace().enumerate() {
-        for (c, ch) in line.chars().enumerate() {
-            match ch {
-                'W' => white.push(Square::new(r as u8, c as u8)),
-                'B' => black.push(Square::new(r as u8, c as u8)),
-                _ => {}
-            }
-        }
-    }
-    HexapawnBoard::from_squares(&white, &black, to_move).unwrap()
+    HexapawnBoard::from_diagram(text, to_move).unwrap()
 }
 
 #[test]
