@@ -5,8 +5,7 @@ use super::pick::{best_cell, fallback_target};
 /// Medium: moves to the cell with the most free neighbours; throws at the
 /// opponent's free neighbour that minimises (opponent's free neighbours -
 /// own free neighbours). Equal choices go to the first in row-major order,
-/// as the course's `max` over a neighbour list gives them (and as Hard
-/// does); docs/rules/trap.md, "Reference bots".
+/// as Hard's do (docs/rules/trap.md, "Reference bots": why this order).
 #[derive(Default)]
 pub struct Medium;
 

@@ -18,7 +18,7 @@ pub(crate) fn random_cell(cells: Cells, rng: &mut ChaCha8Rng) -> Option<Pos> {
 }
 
 /// The first cell of `cells` (row-major) with the best `score` (highest):
-/// what the course's Python levels get from `max(cells, key=score)`.
+/// the levels' deterministic tie rule.
 pub(crate) fn best_cell(cells: Cells, mut score: impl FnMut(Pos) -> i32) -> Option<Pos> {
     let mut best: Option<(i32, Pos)> = None;
     for cell in cells {

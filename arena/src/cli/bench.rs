@@ -1,0 +1,82 @@
+//! `arena bench`: a player against the reference levels.
+
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+use arena::{players::PlayerSpec, seeds};
+
+use super::options::{load, setup, Game, GameArgs, Limits, Setup};
+
+/// `arena bench`: the options (the help text is on `Command::Bench`).
+#[derive(clap::Args)]
+pub(crate) struct BenchArgs {
+    /// The game.
+    #[arg(long, value_enum, default_value_t = Game::Trap)]
+    game: Game,
+    /// The player: a library path (or a built-in name).
+    player: PlayerSpec,
+    /// Games against each level (seat-swapped pairs); for a single-player
+    /// game, worlds (default 20 for two-player games, 1000 otherwise).
+    #[arg(long)]
+    games: Option<u32>,
+    /// Seed (default: a fresh one, printed).
+    #[arg(long)]
+    seed: Option<u64>,
+    #[command(flatten)]
+    limits: Limits,
+    #[command(flatten)]
+    options: GameArgs,
+}
+
+pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
+    let BenchArgs { game, player, games, seed, limits, options } = args;
+    let setup = setup(game, &limits, &options)?;
+    if !matches!(setup, Setup::Trap) {
+        return bench_other(setup, &player, games, seed, &limits);
+    }
+    let games = games.unwrap_or(20);
+    if games == 0 {
+        bail!("--games 0 plays nothing: ask for at least one game per level");
+    }
+    let hosting = limits.hosting()?;
+    let settings = limits.settings();
+    let loaded = load(&player, &hosting, &settings)?;
+    let seed = seed.unwrap_or_else(seeds::fresh);
+    let runs = arena::ladder::run(&loaded, games, seed, settings, &hosting);
+    println!("{}", arena::ladder::report(loaded.name(), &player.to_string(), &runs, seed));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `arena bench` for a game other than Trap.
+fn bench_other(
+    setup: Setup,
+    spec: &PlayerSpec,
+    games: Option<u32>,
+    seed: Option<u64>,
+    limits: &Limits,
+) -> Result<ExitCode> {
+    let hosting = limits.hosting()?;
+    let player = load(spec, &hosting, &limits.settings())?;
+    let seed = seed.unwrap_or_else(seeds::fresh);
+    let text = match setup {
+        Setup::Trap => unreachable!("Trap is benched by the Bench arm"),
+        Setup::Solo(settings) => {
+            let games = games.unwrap_or(1000);
+            if games == 0 {
+                bail!("--games 0 plays nothing: ask for at least one world");
+            }
+            let runs = arena::ladder::solo_run(&player, &settings, games, seed, &hosting);
+            arena::ladder::solo_report(player.name(), &settings, &runs, seed)
+        }
+        Setup::Hexapawn(settings) => {
+            let games = games.unwrap_or(20);
+            if games == 0 {
+                bail!("--games 0 plays nothing: ask for at least one game per level");
+            }
+            let runs = arena::ladder::duel_run(&player, settings, games, seed, &hosting);
+            arena::ladder::duel_report(player.name(), &runs, seed)
+        }
+    };
+    println!("{text}");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,215 @@
+//! The command line: what each command takes (clap) and where it goes.
+//! Commands with more than a few lines have a file of their own.
+
+use std::{path::PathBuf, process::ExitCode, time::Duration};
+
+use anyhow::Result;
+use arena::{check, isolation::WorkerLimits, players::PlayerSpec, scaffold};
+use clap::{Parser, Subcommand};
+
+mod bench;
+mod options;
+mod play;
+mod tournament;
+
+use options::Limits;
+
+/// Referee games between bots: student player libraries and the built-in
+/// reference levels (easy, medium, hard).
+#[derive(Parser)]
+#[command(name = "arena", version, about, long_about = None)]
+pub(crate) struct Cli {
+    /// Show more: what players print, per-game details (same as RUST_LOG=info).
+    #[arg(short, long, global = true)]
+    pub(crate) verbose: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play games and print the results.
+    ///
+    /// A player is a built-in bot (easy, medium, hard, expert) or the path of a
+    /// player library (.so). Trap and Hexapawn take two players: seats
+    /// alternate game by game, and games come in pairs on the same seed with
+    /// the seats swapped. Intuitive AI, Wumpus World and Magic Forest take
+    /// one: game K is played on the world of seed K of the series.
+    ///
+    /// Example: arena play --game trap target/release/libmy_bot.so hard --games 10
+    /// Example: arena play --game wumpus hard --games 1000 --seed 1 --preset aima
+    Play(play::PlayArgs),
+    /// Measure a player against the reference levels: score with a 95%
+    /// interval against Easy, Medium and Hard, the would-be grade, and the
+    /// lost games with the command that replays each. For a single-player
+    /// game: its mean score next to each level's on the same worlds.
+    ///
+    /// Example: arena bench target/release/libmy_bot.so --games 50
+    /// Example: arena bench --game intuitive-ai target/release/libmy_bot.so --games 1000
+    Bench(bench::BenchArgs),
+    /// Check a player: load it, report what it is, play a smoke test
+    /// against Easy.
+    Check {
+        /// The player: a library (.so), python:PATH (a course folder or a .py
+        /// file) or cmd:COMMAND.
+        player: PlayerSpec,
+        #[command(flatten)]
+        limits: Limits,
+    },
+    /// Measure what isolating players costs: request round trips in process
+    /// and in a worker, isolated games per second, and a soak run whose
+    /// memory, threads and descriptors must stay flat. Build with --release.
+    BenchIsolation {
+        /// Requests timed for the round trip.
+        #[arg(long, default_value_t = 20_000)]
+        requests: u32,
+        /// Games for the throughput figure.
+        #[arg(long, default_value_t = 3_000)]
+        games: u32,
+        /// Games for the soak run.
+        #[arg(long, default_value_t = 10_000)]
+        soak_games: u32,
+        /// Games played at once (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Measure what the protocol costs program players: turn round trips
+    /// and start-up of each program, next to the arena's own worker (build
+    /// with --release). Example: arena bench-program python:players/python/examples/native/first_legal.py
+    BenchProgram {
+        /// Program players: python:PATH or cmd:COMMAND.
+        #[arg(required = true)]
+        players: Vec<PlayerSpec>,
+        /// Requests timed per player.
+        #[arg(long, default_value_t = 10_000)]
+        requests: u32,
+    },
+    /// Measure a tournament's overheads: a round robin of Easy bots run for
+    /// real into a scratch folder (build with --release).
+    BenchTournament {
+        /// Players in the round robin.
+        #[arg(long, default_value_t = 16)]
+        players: usize,
+        /// Games per pairing.
+        #[arg(long, default_value_t = 2)]
+        games_per_pairing: u32,
+        /// Run every player in a worker process.
+        #[arg(long)]
+        isolated: bool,
+        /// Games at once (default: one per core).
+        #[arg(long)]
+        concurrency: Option<usize>,
+    },
+    /// Show a replay file: step through it in the terminal, write an HTML
+    /// viewer (--html), or verify it by re-simulation (--verify).
+    ///
+    /// Example: arena replay replays/game-1-easy-vs-hard.json --html game.html
+    Replay(arena::replay::command::ReplayArgs),
+    /// Measure the rules engine and the Expert search on one core: random
+    /// games per second, Expert nodes per second and depth reached (build
+    /// with --release; docs/benchmarks.md).
+    BenchEngine {
+        /// Random-vs-random games for the playout figure.
+        #[arg(long, default_value_t = 1_000_000)]
+        games: u64,
+        /// Search times for Expert, comma-separated.
+        #[arg(long, default_value = "0.1s,1s,5s", value_delimiter = ',', value_parser = arena::units::parse_duration)]
+        search_times: Vec<Duration>,
+    },
+    /// Run tournaments described in TOML files (docs/tournaments.md).
+    Tournament {
+        #[command(subcommand)]
+        action: TournamentAction,
+    },
+    /// Create a new player crate from the template, ready to build.
+    New {
+        /// The crate name (lowercase letters, digits, '-', '_').
+        name: String,
+        /// Where to create it.
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+        /// The player-api folder to depend on (default: this arena's own).
+        #[arg(long)]
+        api_path: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+enum TournamentAction {
+    /// Run a tournament, or resume it: games already in the output folder's
+    /// journal are not played again. Writes standings (Markdown, CSV, JSON)
+    /// and, for the grade format, grade reports into the output folder.
+    ///
+    /// Example: arena tournament run tournaments/demo.toml
+    Run {
+        /// The tournament file.
+        file: PathBuf,
+        /// Print the final standings as one JSON object on stdout (nothing else).
+        #[arg(long)]
+        json: bool,
+        /// Games run at once (overrides the file's `concurrency`).
+        #[arg(long)]
+        concurrency: Option<usize>,
+    },
+}
+
+pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Bench(args) => bench::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Check { player, limits } => {
+            let report = check::check(&player, limits.settings(), limits.hosting()?)?;
+            println!("{}", report.text);
+            Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
+        Command::BenchIsolation { requests, games, soak_games, threads } => {
+            let threads =
+                threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
+            let config = arena::bench::BenchConfig { requests, games, threads, soak_games, limits };
+            println!("{}", arena::bench::run(&config).map_err(anyhow::Error::msg)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::BenchProgram { players, requests } => {
+            let programs = players
+                .into_iter()
+                .map(|spec| match spec {
+                    PlayerSpec::Program(program) => Ok(program),
+                    other => {
+                        Err(anyhow::anyhow!("{other} is not a program: name python:PATH or cmd:COMMAND"))
+                    }
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
+            println!("{}", arena::bench::program(&programs, requests, &limits).map_err(anyhow::Error::msg)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::BenchTournament { players, games_per_pairing, isolated, concurrency } => {
+            let concurrency =
+                concurrency.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let text = arena::bench::tournament(players, games_per_pairing, isolated, concurrency)
+                .map_err(anyhow::Error::msg)?;
+            println!("{text}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Replay(args) => arena::replay::command::run(&args),
+        Command::BenchEngine { games, search_times } => {
+            println!("{}", arena::engine_bench::run(games, &search_times));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Tournament { action: TournamentAction::Run { file, json, concurrency } } => {
+            tournament::run(&file, json, concurrency)
+        }
+        Command::New { name, dir, api_path } => {
+            let api_path = api_path.unwrap_or_else(scaffold::default_api_path);
+            let root = scaffold::new_player(&dir, &name, &api_path)?;
+            let lib = name.replace('-', "_");
+            println!("created {}", root.display());
+            println!("next:");
+            println!("  cd {} && cargo build --release", root.display());
+            println!("  arena check target/release/lib{lib}.so");
+            println!("  arena play --game trap target/release/lib{lib}.so hard --games 10");
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! `arena play`: a match between two players, or a series of worlds for one.
+
+use std::{
+    io::{IsTerminal, Write},
+    path::PathBuf,
+    process::ExitCode,
+};
+
+use anyhow::{bail, Result};
+use arena::{
+    duel::{self, DuelConfig, DuelGame},
+    matches::{self, MatchConfig},
+    players::{Player, PlayerSpec},
+    replay::{files::MatchReplays, terminal::Paint, Replay, ReplayPlayer},
+    report, seeds,
+    solo::{self, SoloGame},
+};
+
+use super::options::{load, setup, Game, GameArgs, Limits, Setup};
+
+/// `arena play`: the options (the help text is on `Command::Play`).
+#[derive(clap::Args)]
+pub(crate) struct PlayArgs {
+    /// The game to play.
+    #[arg(long, value_enum, default_value_t = Game::Trap)]
+    game: Game,
+    /// The first player (seat 1 in odd-numbered games), or the only one.
+    player1: PlayerSpec,
+    /// The second player (Trap, Hexapawn).
+    player2: Option<PlayerSpec>,
+    /// How many games.
+    #[arg(long, default_value_t = 1)]
+    games: u32,
+    /// Play only game K (1-based) of the match, with the seed and seats it
+    /// has in the full match: replays one game that `arena bench` or an
+    /// earlier `arena play` reported.
+    #[arg(long, value_name = "K", conflicts_with = "games")]
+    only_game: Option<u32>,
+    /// Seed for the games' randomness (default: a fresh one, printed).
+    #[arg(long)]
+    seed: Option<u64>,
+    #[command(flatten)]
+    limits: Limits,
+    /// Print the board after every turn (games other than Trap: each
+    /// game's steps once it ends, drawn as `arena replay` draws them).
+    #[arg(long, conflicts_with = "json")]
+    watch: bool,
+    /// Print one JSON object on stdout instead (schema: docs/play-json.md).
+    #[arg(long)]
+    json: bool,
+    /// Write each game's replay (docs/replays.md) into this folder, or,
+    /// for one game, to this file if it ends in .json or .json.gz.
+    #[arg(long, value_name = "FILE_OR_DIR")]
+    replay: Option<PathBuf>,
+    #[command(flatten)]
+    options: GameArgs,
+}
+
+pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
+    let PlayArgs { game, player1, player2, games, only_game, seed, limits, watch, json, replay, options } =
+        args;
+    if games == 0 {
+        bail!("--games 0 plays nothing: ask for at least one game");
+    }
+    let setup = setup(game, &limits, &options)?;
+    if !matches!(setup, Setup::Trap) {
+        let run = OtherPlay { player1, player2, games, only_game, seed, watch, json, replay };
+        return play_other(setup, run, &limits);
+    }
+    let Some(player2) = player2 else {
+        bail!("trap is a two-player game: name two players (for example: arena play my_bot.so hard)")
+    };
+    let hosting = limits.hosting()?;
+    let settings = limits.settings();
+    let players = [load(&player1, &hosting, &settings)?, load(&player2, &hosting, &settings)?];
+    let names = display_names(&players);
+    let (first_game, games) = match only_game {
+        Some(0) => bail!("--only-game counts from 1"),
+        Some(k) => (k - 1, 1),
+        None => (0, games),
+    };
+    let config =
+        MatchConfig { settings, games, seed: seed.unwrap_or_else(seeds::fresh), hosting, first_game };
+    let sources = [player1.to_string(), player2.to_string()];
+    let mut saver =
+        replay.map(|path| MatchReplays::new(path, games, first_game, &names, &sources)).transpose()?;
+    let stdout = std::io::stdout();
+    let mut on_game = |game: &matches::MatchGame| {
+        if let Some(saver) = saver.as_mut() {
+            saver.save(game);
+        }
+        if !json {
+            let line = report::game_line(game, first_game + games, [&names[0], &names[1]]);
+            let _ = writeln!(stdout.lock(), "{line}");
+        }
+    };
+    let mut show_turn = |seats: [usize; 2], state: &_, turn: &arena::referee::trap::Turn| {
+        let name = &names[seats[turn.seat.index()]];
+        let _ = writeln!(stdout.lock(), "{}", report::turn_view(state, turn, name));
+    };
+    let watcher: Option<matches::TurnWatcher> = if watch { Some(&mut show_turn) } else { None };
+    let result = matches::play([&players[0], &players[1]], &config, &mut on_game, watcher);
+    if let Some(saver) = saver {
+        eprintln!("{}", saver.finish()?);
+    }
+    if json {
+        println!("{}", report::json(&result, [player1.to_string(), player2.to_string()]));
+    } else {
+        let mut result = result;
+        for (tally, name) in result.tallies.iter_mut().zip(&names) {
+            tally.name = name.clone();
+        }
+        println!("{}", report::summary(&result));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `arena play` for a game other than Trap.
+struct OtherPlay {
+    player1: PlayerSpec,
+    player2: Option<PlayerSpec>,
+    games: u32,
+    only_game: Option<u32>,
+    seed: Option<u64>,
+    watch: bool,
+    json: bool,
+    replay: Option<PathBuf>,
+}
+
+fn play_other(setup: Setup, run: OtherPlay, limits: &Limits) -> Result<ExitCode> {
+    let hosting = limits.hosting()?;
+    let trap = limits.settings();
+    let seed = run.seed.unwrap_or_else(seeds::fresh);
+    let stdout = std::io::stdout();
+    let watch = run.watch.then_some(Paint { color: stdout.is_terminal() });
+    match setup {
+        Setup::Trap => unreachable!("Trap is played by the Play arm"),
+        Setup::Solo(settings) => {
+            if let Some(second) = &run.player2 {
+                bail!("{} is a single-player game: name one player, not also '{second}'", settings.game());
+            }
+            let player = load(&run.player1, &hosting, &trap)?;
+            let (first, games) = match run.only_game {
+                Some(0) => bail!("--only-game counts from 1"),
+                Some(k) => (k - 1, 1),
+                None => (0, run.games),
+            };
+            let name = player.name().to_string();
+            let mut saver = run
+                .replay
+                .map(|path| {
+                    let (names, sources) = ([name.clone()], [run.player1.to_string()]);
+                    MatchReplays::new(path, games, first, &names, &sources)
+                })
+                .transpose()?;
+            let mut on_game = |game: &SoloGame| {
+                if saver.is_some() || watch.is_some() {
+                    let me = ReplayPlayer { name: name.clone(), source: run.player1.to_string() };
+                    keep_replay(&game.record.replay(&settings, me), game.index, watch, saver.as_mut());
+                }
+                if !run.json {
+                    let _ = writeln!(stdout.lock(), "{}", report::solo_line(game, first + games, &name));
+                }
+            };
+            let series = solo::play_series(&player, &settings, (first, games), seed, &hosting, &mut on_game);
+            if let Some(saver) = saver {
+                eprintln!("{}", saver.finish()?);
+            }
+            if run.json {
+                println!("{}", report::solo_json(&series, &name, &run.player1.to_string()));
+            } else {
+                println!("{}", report::solo_summary(&name, &series));
+            }
+        }
+        Setup::Hexapawn(settings) => {
+            let Some(player2) = run.player2 else {
+                bail!("hexapawn is a two-player game: name two players (for example: arena play --game hexapawn menace.so hard)")
+            };
+            if run.only_game.is_some() {
+                bail!("--only-game: a Hexapawn match is played whole (its players learn from every game)");
+            }
+            let players = [load(&run.player1, &hosting, &trap)?, load(&player2, &hosting, &trap)?];
+            let names = display_names(&players);
+            let config = DuelConfig { settings, games: run.games, seed, hosting };
+            let sources = [run.player1.to_string(), player2.to_string()];
+            let mut saver =
+                run.replay.map(|path| MatchReplays::new(path, run.games, 0, &names, &sources)).transpose()?;
+            let replay_players: Vec<ReplayPlayer> = names
+                .iter()
+                .zip(&sources)
+                .map(|(name, source)| ReplayPlayer { name: name.clone(), source: source.clone() })
+                .collect();
+            let mut on_game = |game: &DuelGame| {
+                if saver.is_some() || watch.is_some() {
+                    keep_replay(&game.replay(&replay_players), game.index, watch, saver.as_mut());
+                }
+                if !run.json {
+                    let line = report::duel_line(game, run.games, [&names[0], &names[1]]);
+                    let _ = writeln!(stdout.lock(), "{line}");
+                }
+            };
+            let mut result = duel::play([&players[0], &players[1]], &config, &mut on_game);
+            if let Some(saver) = saver {
+                eprintln!("{}", saver.finish()?);
+            }
+            if run.json {
+                println!("{}", report::duel_json(&result, [run.player1.to_string(), player2.to_string()]));
+            } else {
+                for (tally, name) in result.tallies.iter_mut().zip(&names) {
+                    tally.name = name.clone();
+                }
+                println!("{}", report::duel_summary(&result));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--watch` and `--replay` for a game other than Trap, once the game ends:
+/// its steps drawn as `arena replay` draws them, its replay saved.
+fn keep_replay(replay: &Replay, index: u32, watch: Option<Paint>, saver: Option<&mut MatchReplays>) {
+    if let Some(paint) = watch {
+        let mut out = std::io::stdout().lock();
+        for frame in replay.frames(paint) {
+            let _ = writeln!(out, "{frame}\n");
+        }
+    }
+    if let Some(saver) = saver {
+        saver.save_replay(index, replay);
+    }
+}
+
+/// Names to show: the players' own names, told apart when they are equal.
+fn display_names(players: &[Player; 2]) -> [String; 2] {
+    let [a, b] = [players[0].name(), players[1].name()];
+    if a == b {
+        [format!("{a}#1"), format!("{b}#2")]
+    } else {
+        [a.to_string(), b.to_string()]
+    }
+}
