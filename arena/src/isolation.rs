@@ -562,6 +562,21 @@ impl IsolatedPlayer {
         }
     }
 
+    /// One step of a single-player game: the state out, an action back,
+    /// read by the game's `parse`.
+    fn step_action<A>(
+        &mut self,
+        state: WireStepState,
+        budget: Duration,
+        parse: fn(&str, Option<&str>) -> Result<A, String>,
+    ) -> Result<A, Fault> {
+        let wire = Request::Step { time_left_us: budget.as_micros() as u64, state };
+        match self.ask(&wire, "step", budget)? {
+            Reply::Action { action, dir } => parse(&action, dir.as_deref()).map_err(Fault::InvalidAction),
+            other => Err(self.unexpected("an action", other)),
+        }
+    }
+
     fn ask(&mut self, request: &Request, what: &'static str, budget: Duration) -> Result<Reply, Fault> {
         let reply = self.worker.request(request, what, budget);
         self.log_output();
@@ -714,16 +729,7 @@ impl WumpusAgent for IsolatedPlayer {
     }
 
     fn step(&mut self, request: WumpusRequest, budget: Duration) -> Result<WumpusAction, Fault> {
-        let wire = Request::Step {
-            time_left_us: budget.as_micros() as u64,
-            state: WireStepState::Wumpus(WireWumpusState::from(&request)),
-        };
-        match self.ask(&wire, "step", budget)? {
-            Reply::Action { action, dir } => {
-                wumpus_action(&action, dir.as_deref()).map_err(Fault::InvalidAction)
-            }
-            other => Err(self.unexpected("an action", other)),
-        }
+        self.step_action(WireStepState::Wumpus(WireWumpusState::from(&request)), budget, wumpus_action)
     }
 
     fn game_over(&mut self, result: WumpusOver) {
@@ -748,16 +754,7 @@ impl ForestAgent for IsolatedPlayer {
     }
 
     fn step(&mut self, request: ForestRequest, budget: Duration) -> Result<ForestAction, Fault> {
-        let wire = Request::Step {
-            time_left_us: budget.as_micros() as u64,
-            state: WireStepState::Forest(WireForestState::from(&request)),
-        };
-        match self.ask(&wire, "step", budget)? {
-            Reply::Action { action, dir } => {
-                forest_action(&action, dir.as_deref()).map_err(Fault::InvalidAction)
-            }
-            other => Err(self.unexpected("an action", other)),
-        }
+        self.step_action(WireStepState::Forest(WireForestState::from(&request)), budget, forest_action)
     }
 
     fn game_over(&mut self, result: ForestOver) {

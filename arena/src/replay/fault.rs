@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::Replay;
 use crate::fault::Fault;
 
 /// The fault that ended a game: who failed (an index into the replay's
@@ -58,6 +59,14 @@ pub enum FaultDetail {
 
 /// The calls a timeout can happen in (`Fault::Timeout::what`).
 const CALLS: [&str; 4] = ["turn", "new_game", "game_over", "hello"];
+
+/// What a re-simulated player answers once its recorded answers run out:
+/// the failure the replay ends on, for the referee to see again, or, if it
+/// ends on none, a protocol fault naming what the replay `lacks`.
+pub(super) fn replayed_failure(replay: &Replay, lacks: impl FnOnce() -> String) -> Fault {
+    (replay.result.fault.as_ref().and_then(FaultRecord::to_fault))
+        .unwrap_or_else(|| Fault::Protocol(format!("the replay has no {}", lacks())))
+}
 
 impl FaultRecord {
     pub fn new(player: usize, fault: &Fault) -> FaultRecord {

@@ -10,7 +10,7 @@ use player_api::{
 };
 use serde::{Deserialize, Serialize};
 
-use super::{diff, intuitive::recorded_fault, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
+use super::{diff, fault::replayed_failure, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
 use crate::{
     fault::Fault,
     protocol::seat_from_number,
@@ -222,7 +222,7 @@ impl Scripted<'_> {
     }
 
     fn fault(&self) -> Fault {
-        recorded_fault(self.replay).unwrap_or_else(|| Fault::Protocol("the replay has no answer".into()))
+        replayed_failure(self.replay, || "answer".into())
     }
 }
 

@@ -10,7 +10,7 @@ use player_api::intuitive::{
 };
 use serde::{Deserialize, Serialize};
 
-use super::{diff, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
+use super::{diff, fault::replayed_failure, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
 use crate::{
     fault::Fault,
     referee::intuitive::{
@@ -241,17 +241,11 @@ impl IntuitiveAgent for Scripted<'_> {
         match self.body.failed.as_ref().filter(|_| index == self.body.reveals.len()) {
             // A rejected answer: let the referee judge it again.
             Some(FailedReveal { cell: Some(cell), .. }) => Ok(Cell::new(cell[0], cell[1])),
-            _ => Err(recorded_fault(self.replay)
-                .unwrap_or_else(|| Fault::Protocol(format!("the replay has no reveal {}", index + 1)))),
+            _ => Err(replayed_failure(self.replay, || format!("reveal {}", index + 1))),
         }
     }
 
     fn game_over(&mut self, _: IntuitiveGameOver) {}
-}
-
-/// The recorded failure, for the referee to see again.
-pub(super) fn recorded_fault(replay: &Replay) -> Option<Fault> {
-    replay.result.fault.as_ref().and_then(|f| f.to_fault())
 }
 
 /// Re-simulates the game through the referee with the recorded seed and

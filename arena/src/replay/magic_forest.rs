@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     diff,
+    fault::replayed_failure,
     grid::{area, area_json, coord, coord_json, off_grid, CoordJson, DirJson},
-    intuitive::recorded_fault,
     terminal::Paint,
     Body, Replay, ReplayPlayer, ReplayResult,
 };
@@ -291,8 +291,7 @@ impl ForestAgent for Scripted<'_> {
         self.next += 1;
         match self.body.steps.get(self.next - 1) {
             Some(step) => Ok(action_from(step.action)),
-            None => Err(recorded_fault(self.replay)
-                .unwrap_or_else(|| Fault::Protocol(format!("the replay has no action {}", self.next)))),
+            None => Err(replayed_failure(self.replay, || format!("action {}", self.next))),
         }
     }
 

@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     diff,
+    fault::replayed_failure,
     grid::{area, area_json, arrow, coord, coord_json, off_grid, CoordJson, DirJson},
-    intuitive::recorded_fault,
     terminal::Paint,
     Body, Replay, ReplayPlayer, ReplayResult,
 };
@@ -348,8 +348,7 @@ impl WumpusAgent for Scripted<'_> {
         self.next += 1;
         match self.body.steps.get(self.next - 1) {
             Some(step) => Ok(action_from(step.action)),
-            None => Err(recorded_fault(self.replay)
-                .unwrap_or_else(|| Fault::Protocol(format!("the replay has no action {}", self.next)))),
+            None => Err(replayed_failure(self.replay, || format!("action {}", self.next))),
         }
     }
 
