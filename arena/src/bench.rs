@@ -1,6 +1,7 @@
 //! `arena bench-isolation`: what isolation costs. Measures, in one run so
 //! the numbers compare as ratios on the same machine:
 //! - one request's round trip, in process and in a worker, trivial bot;
+//! - a worker's start, sandboxed and not (what the sandbox costs);
 //! - isolated random-vs-random games per second, games run in parallel;
 //! - the arena's memory, threads and descriptors before and after a long
 //!   run of isolated games (they must stay flat).
@@ -16,10 +17,11 @@ use player_api::{trap::TrapRequest, trap::TrapState, Seat};
 use crate::{
     agent::TrapAgent,
     external::Program,
-    isolation::{Hosted, IsolatedPlayer, WorkerLimits},
+    isolation::{Hosted, IsolatedPlayer, Worker, WorkerLimits},
     matches::{self, MatchConfig},
     players::{Hosting, Level, Player},
     referee::trap::TrapSettings,
+    sandbox::Sandbox,
 };
 
 /// What to measure.
@@ -28,6 +30,8 @@ pub struct BenchConfig {
     pub games: u32,
     pub threads: usize,
     pub soak_games: u32,
+    /// Worker starts timed, sandboxed and not.
+    pub starts: u32,
     pub limits: WorkerLimits,
 }
 
@@ -35,14 +39,20 @@ pub struct BenchConfig {
 pub fn run(config: &BenchConfig) -> Result<String, String> {
     let mut report = String::new();
     let in_process = round_trips(&mut Level::Easy.new_trap_player(), config.requests);
-    let mut isolated_agent =
-        IsolatedPlayer::start(&Hosted::Builtin(Level::Easy), &config.limits, Duration::from_secs(10))
+    let isolated = |limits: &WorkerLimits| -> Result<Timings, String> {
+        let mut agent = IsolatedPlayer::start(&Hosted::Builtin(Level::Easy), limits, Duration::from_secs(10))
             .map_err(|f| f.to_string())?;
-    let isolated = round_trips(&mut isolated_agent, config.requests);
-    drop(isolated_agent);
+        Ok(round_trips(&mut agent, config.requests))
+    };
+    let unsandboxed = WorkerLimits { sandbox: Sandbox::Off, ..config.limits.clone() };
+    let limits = &config.limits;
+    let isolated_off = isolated(&unsandboxed)?;
+    let isolated = isolated(limits)?;
     let _ = writeln!(report, "## Round trip per request (easy bot, one turn: move + throw)\n");
     let _ = writeln!(report, "| hosting | median | p90 | p99 |\n| --- | --- | --- | --- |");
-    for (name, t) in [("in process", &in_process), ("isolated worker", &isolated)] {
+    let shown = [("in process", &in_process), ("isolated worker, unsandboxed", &isolated_off)];
+    let this = format!("isolated worker, sandbox {}", sandbox_name(limits.sandbox));
+    for (name, t) in shown.into_iter().chain([(this.as_str(), &isolated)]) {
         let _ = writeln!(report, "| {name} | {} | {} | {} |", us(t.median), us(t.p90), us(t.p99));
     }
     let _ = writeln!(
@@ -52,19 +62,34 @@ pub fn run(config: &BenchConfig) -> Result<String, String> {
         config.requests
     );
 
-    let (games_per_second, elapsed) = parallel_games(config, config.games)?;
+    let _ = writeln!(report, "## Worker start (spawn to hello, easy bot, {} starts)\n", config.starts);
+    let _ = writeln!(report, "| worker | median | p90 |\n| --- | --- | --- |");
+    let start_off = worker_starts(&unsandboxed, config.starts)?;
+    let start_on = worker_starts(limits, config.starts)?;
+    for (name, t) in [("unsandboxed", &start_off), (this.as_str(), &start_on)] {
+        let _ = writeln!(report, "| {name} | {:.2} ms | {:.2} ms |", ms(t.median), ms(t.p90));
+    }
+    let _ = writeln!(
+        report,
+        "\nSandbox cost per worker start: {:.2} ms (median, sandboxed - unsandboxed).\n",
+        ms(start_on.median) - ms(start_off.median)
+    );
+
+    let (rate_off, _) = parallel_games(&unsandboxed, config.threads, config.games)?;
+    let (games_per_second, elapsed) = parallel_games(limits, config.threads, config.games)?;
     let _ = writeln!(report, "## Isolated games in parallel\n");
     let _ = writeln!(
         report,
-        "easy vs easy, both in workers, {} games on {} threads: {:.2} s, **{:.0} games/s**\n",
+        "easy vs easy, both in workers, {} games on {} threads: {:.2} s, **{:.0} games/s** ({this}); unsandboxed {rate_off:.0} games/s: ratio {:.2}\n",
         config.games,
         config.threads,
         elapsed.as_secs_f64(),
-        games_per_second
+        games_per_second,
+        games_per_second / rate_off
     );
 
     let before = Resources::now();
-    let (soak_rate, soak_elapsed) = parallel_games(config, config.soak_games)?;
+    let (soak_rate, soak_elapsed) = parallel_games(limits, config.threads, config.soak_games)?;
     let after = Resources::now();
     let _ = writeln!(report, "## Soak: {} isolated games in a row\n", config.soak_games);
     let _ = writeln!(report, "| | before | after |\n| --- | --- | --- |");
@@ -73,6 +98,26 @@ pub fn run(config: &BenchConfig) -> Result<String, String> {
     let _ = writeln!(report, "| open descriptors | {} | {} |", before.descriptors, after.descriptors);
     let _ = writeln!(report, "\n({:.2} s, {soak_rate:.0} games/s)", soak_elapsed.as_secs_f64());
     Ok(report)
+}
+
+fn sandbox_name(sandbox: Sandbox) -> &'static str {
+    match sandbox {
+        Sandbox::On => "on",
+        Sandbox::Off => "off",
+    }
+}
+
+/// Times `n` worker starts, spawn to hello (each worker then stopped).
+fn worker_starts(limits: &WorkerLimits, n: u32) -> Result<Timings, String> {
+    let mut times = Vec::with_capacity(n.max(1) as usize);
+    for _ in 0..n.max(1) {
+        let started = Instant::now();
+        let worker = Worker::spawn(&Hosted::Builtin(Level::Easy), limits, Duration::from_secs(10))
+            .map_err(|f| f.to_string())?;
+        times.push(started.elapsed());
+        drop(worker);
+    }
+    Ok(Timings::of(times))
 }
 
 struct Timings {
@@ -93,17 +138,23 @@ fn round_trips(agent: &mut dyn TrapAgent, n: u32) -> Timings {
     for _ in 0..100 {
         agent.turn(request, budget).expect("warm-up turn");
     }
-    let mut times: Vec<Duration> = (0..n.max(1))
+    let times: Vec<Duration> = (0..n.max(1))
         .map(|_| {
             let started = Instant::now();
             agent.turn(request, budget).expect("a turn");
             started.elapsed()
         })
         .collect();
-    let total = times.iter().sum();
-    times.sort();
-    let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
-    Timings { median: at(0.5), p90: at(0.9), p99: at(0.99), total }
+    Timings::of(times)
+}
+
+impl Timings {
+    fn of(mut times: Vec<Duration>) -> Timings {
+        let total = times.iter().sum();
+        times.sort();
+        let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
+        Timings { median: at(0.5), p90: at(0.9), p99: at(0.99), total }
+    }
 }
 
 /// `arena bench-program`: what the protocol costs program players. In one
@@ -140,11 +191,10 @@ pub fn program(programs: &[Program], requests: u32, limits: &WorkerLimits) -> Re
 }
 
 /// Plays `games` isolated easy-vs-easy games split over the threads.
-fn parallel_games(config: &BenchConfig, games: u32) -> Result<(f64, Duration), String> {
-    let hosting =
-        Hosting { isolate_libraries: true, isolate_builtins: true, limits: Some(config.limits.clone()) };
+fn parallel_games(limits: &WorkerLimits, threads: usize, games: u32) -> Result<(f64, Duration), String> {
+    let hosting = Hosting { isolate_libraries: true, isolate_builtins: true, limits: Some(limits.clone()) };
     let players = [Player::Builtin(Level::Easy), Player::Builtin(Level::Easy)];
-    let threads = config.threads.max(1);
+    let threads = threads.max(1);
     let started = Instant::now();
     let results: Vec<Result<(), String>> = thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
@@ -201,6 +251,7 @@ pub fn tournament(
         settings: TrapSettings::default(),
         memory_limit: None,
         in_process: !isolated,
+        sandbox: crate::sandbox::Sandbox::On,
         isolate_builtins: isolated,
         replays: t::config::ReplayPolicy::none(),
     };

@@ -12,6 +12,7 @@ use crate::{
     protocol,
     referee::trap::TrapSettings,
     report,
+    sandbox::{self, Sandbox},
 };
 
 /// The findings of a check; `passed` is false when the smoke games showed a fault.
@@ -47,6 +48,7 @@ pub fn check(spec: &PlayerSpec, settings: TrapSettings, hosting: Hosting) -> Res
         ));
     }
     lines.push(format!("games       {}", games.join(", ")));
+    lines.extend(sandbox_lines(&player, &hosting));
     let mut passed = true;
     if games.iter().any(|g| g == "trap") {
         let easy = Player::Builtin(Level::Easy);
@@ -66,4 +68,36 @@ pub fn check(spec: &PlayerSpec, settings: TrapSettings, hosting: Hosting) -> Res
     }
     lines.push(if passed { "ok".to_string() } else { "FAILED".to_string() });
     Ok(CheckReport { text: lines.join("\n"), passed })
+}
+
+/// Which protections the player's workers run under.
+fn sandbox_lines(player: &Player, hosting: &Hosting) -> Vec<String> {
+    let in_worker = matches!(player, Player::Isolated { .. } | Player::Program { .. });
+    let Some(limits) = hosting.limits.as_ref().filter(|_| in_worker) else {
+        return vec!["sandbox     none: it runs inside the arena's process".to_string()];
+    };
+    if limits.sandbox == Sandbox::Off {
+        return vec![
+            "sandbox     off: it runs with your user's rights (files, network, processes)".to_string()
+        ];
+    }
+    let applied = match sandbox::support(&limits.program) {
+        Ok(applied) => applied,
+        Err(why) => return vec![format!("sandbox     unavailable: {why}")],
+    };
+    let identity = if applied.user_namespace { ", in a user namespace of its own" } else { "" };
+    let processes = match applied.pids_max {
+        Some(max) => format!("at most {max} (pids cgroup)"),
+        None => format!("at most {} for your user (RLIMIT_NPROC)", limits.processes),
+    };
+    vec![
+        format!("sandbox     on{identity}, no capabilities"),
+        format!(
+            "  files     Landlock (kernel ABI {}): reads its own files and the system's, writes only a scratch folder",
+            applied.landlock_abi
+        ),
+        "  network   none: a network namespace with no interfaces; TCP connect and bind denied".to_string(),
+        format!("  processes a PID namespace: all die with the worker; {processes}"),
+        format!("  calls     seccomp: {} system calls denied (ptrace, mount, bpf, namespaces, ...): EPERM", applied.denied_calls),
+    ]
 }

@@ -7,6 +7,7 @@ use std::{
     ffi::OsString,
     fmt,
     path::{Path, PathBuf},
+    sync::Mutex,
 };
 
 use crate::{fault::Fault, isolation::Launch};
@@ -63,16 +64,34 @@ impl Program {
     pub fn launch(&self) -> Result<Launch, String> {
         match self {
             Program::Command { argv, dir } => {
-                let program = find_program(&argv[0], dir.as_deref())?;
-                let args = argv[1..].iter().map(OsString::from).collect();
-                Ok(Launch { program, args, dir: dir.clone(), env: Vec::new() })
+                let found = find_program(&argv[0], dir.as_deref())?;
+                // A Python runs as itself (not through a launcher script such
+                // as pyenv's shim), with its installation readable.
+                let (program, installation) = if is_python(&found) {
+                    let interpreter = interpreter(&found)?;
+                    (interpreter.executable, interpreter.paths)
+                } else {
+                    (found, Vec::new())
+                };
+                let args: Vec<OsString> = argv[1..].iter().map(OsString::from).collect();
+                // Sandboxed, it reads its program, its folder, and the files its arguments name.
+                let base = dir.clone().or_else(|| std::env::current_dir().ok()).unwrap_or_default();
+                let named = args.iter().map(|a| base.join(a)).filter(|p| p.exists());
+                let reads = [program.clone()]
+                    .into_iter()
+                    .chain(installation)
+                    .chain(dir.clone())
+                    .chain(named)
+                    .collect();
+                Ok(Launch { program, args, dir: dir.clone(), env: Vec::new(), reads })
             }
             Program::Python(path) => {
                 let (folder, target) = python_target(path)?;
                 let python = std::env::var(PYTHON_ENV).unwrap_or_else(|_| "python3".to_string());
-                let program = find_program(&python, None).map_err(|why| {
+                let found = find_program(&python, None).map_err(|why| {
                     format!("{why}: install Python 3 (3.10 or newer), or set {PYTHON_ENV} to the interpreter")
                 })?;
+                let interpreter = interpreter(&found)?;
                 let env = [
                     // Leave no __pycache__ in students' folders.
                     ("PYTHONDONTWRITEBYTECODE", "1"),
@@ -81,8 +100,9 @@ impl Program {
                     ("OMP_NUM_THREADS", "1"),
                 ];
                 Ok(Launch {
-                    program,
+                    program: interpreter.executable,
                     args: vec!["-m".into(), "arena_player".into(), target.into()],
+                    reads: [folder.clone()].into_iter().chain(interpreter.paths).collect(),
                     dir: Some(folder),
                     env: env.iter().map(|(k, v)| (k.into(), v.into())).collect(),
                 })
@@ -148,6 +168,50 @@ fn python_target(path: &Path) -> Result<(PathBuf, PathBuf), String> {
     }
     let folder = absolute.parent().map_or_else(|| PathBuf::from("/"), Path::to_path_buf);
     Ok((folder, absolute))
+}
+
+/// A Python installation as it sees itself: the interpreter to run (not a
+/// launcher script such as pyenv's shims), and the folders it reads (its
+/// prefixes and `sys.path`: the standard library, site-packages, the
+/// arena_player package), which its sandbox must let it read.
+#[derive(Clone, Debug)]
+struct Interpreter {
+    executable: PathBuf,
+    paths: Vec<PathBuf>,
+}
+
+/// Whether a program is a Python interpreter (`python`, `python3.11`, ...).
+fn is_python(program: &Path) -> bool {
+    program.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("python"))
+}
+
+/// Asks `python` about itself, once per interpreter.
+fn interpreter(python: &Path) -> Result<Interpreter, String> {
+    static SEEN: Mutex<Vec<(PathBuf, Result<Interpreter, String>)>> = Mutex::new(Vec::new());
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, known)) = seen.iter().find(|(p, _)| p == python) {
+        return known.clone();
+    }
+    const ASK: &str = "import sys\nfor p in [sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix] + sys.path: print(p)";
+    let answer = std::process::Command::new(python)
+        .args(["-c", ASK])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", python.display()))
+        .and_then(|out| {
+            let text = String::from_utf8_lossy(&out.stdout).into_owned();
+            let mut lines = text.lines().filter(|l| !l.is_empty()).map(PathBuf::from);
+            match (out.status.success(), lines.next()) {
+                (true, Some(executable)) => Ok(Interpreter { executable, paths: lines.collect() }),
+                _ => Err(format!(
+                    "{} does not run as Python 3: {}",
+                    python.display(),
+                    String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("no answer")
+                )),
+            }
+        });
+    seen.push((python.to_path_buf(), answer.clone()));
+    answer
 }
 
 /// The program a command names: a path (relative to `dir`) if it holds a

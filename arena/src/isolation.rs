@@ -41,6 +41,7 @@ use crate::{
     referee::{
         hexapawn::HexapawnAgent, intuitive::IntuitiveAgent, magic_forest::ForestAgent, wumpus::WumpusAgent,
     },
+    sandbox::{self, Confinement, Sandbox},
 };
 
 /// Limits every worker runs under.
@@ -62,6 +63,8 @@ pub struct WorkerLimits {
     pub output_limit: u64,
     /// The program run as a worker (the arena binary).
     pub program: PathBuf,
+    /// Whether workers run in the sandbox (`sandbox/`).
+    pub sandbox: Sandbox,
 }
 
 impl WorkerLimits {
@@ -74,13 +77,15 @@ impl WorkerLimits {
     /// program): what they run under when libraries are loaded in process.
     pub fn for_programs() -> WorkerLimits {
         WorkerLimits {
+            // The sandbox starts program players through the arena binary too.
+            program: worker_program().unwrap_or_default(),
             memory_bytes: 1 << 30,
             cpu_seconds: 3600,
             processes: 512,
             grace: Duration::from_millis(100),
             output_cap: 64 << 10,
             output_limit: 1 << 20,
-            program: PathBuf::new(),
+            sandbox: Sandbox::On,
         }
     }
 }
@@ -115,14 +120,32 @@ pub enum Hosted {
     Program(Launch),
 }
 
+impl Hosted {
+    /// What its sandbox lets it read besides the system's files, and where
+    /// it starts (None: its scratch folder).
+    fn sandbox_view(&self) -> (Vec<PathBuf>, Option<PathBuf>) {
+        match self {
+            Hosted::Library(path) => (vec![path.clone()], None),
+            Hosted::Builtin(_) => (Vec::new(), None),
+            Hosted::Program(launch) => {
+                let dir = launch.dir.clone().or_else(|| std::env::current_dir().ok());
+                (launch.reads.clone(), dir)
+            }
+        }
+    }
+}
+
 /// How to start a program player: what to run, where, with what
-/// environment (on top of the arena's).
+/// environment (on top of the arena's), and what it may read when
+/// sandboxed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Launch {
     pub program: PathBuf,
     pub args: Vec<OsString>,
     pub dir: Option<PathBuf>,
     pub env: Vec<(OsString, OsString)>,
+    /// The player's own files and folders, and what its interpreter needs.
+    pub reads: Vec<PathBuf>,
 }
 
 impl Launch {
@@ -168,17 +191,54 @@ pub struct Worker {
     /// Set once the worker is dead or unusable: every later request fails so.
     dead: Option<Fault>,
     pub hello: Hello,
+    /// Its scratch folder and cgroup, removed once it is reaped (declared
+    /// after `child`, so dropped after the worker is killed and waited for).
+    _confinement: Option<Confinement>,
 }
 
 impl Worker {
     /// Starts a worker for `hosted` and waits (up to `startup`) for its hello.
     pub fn spawn(hosted: &Hosted, limits: &WorkerLimits, startup: Duration) -> Result<Worker, Fault> {
-        let (mut command, program) = match hosted {
-            Hosted::Program(launch) => (launch.command(), &launch.program),
-            Hosted::Library(path) => (arena_worker(limits, &[path.as_os_str()]), &limits.program),
-            Hosted::Builtin(level) => {
-                (arena_worker(limits, &["--builtin".as_ref(), level.name().as_ref()]), &limits.program)
+        let confinement = match limits.sandbox {
+            Sandbox::Off => None,
+            Sandbox::On => {
+                sandbox::require(&limits.program).map_err(Fault::Unavailable)?;
+                let (reads, dir) = hosted.sandbox_view();
+                Some(Confinement::prepare(&reads, dir, limits.processes).map_err(Fault::Unavailable)?)
             }
+        };
+        let spec = confinement.as_ref().map(|c| c.spec.to_arg());
+        let sandboxed: Vec<&std::ffi::OsStr> = match &spec {
+            Some(spec) => vec!["--sandbox".as_ref(), spec.as_ref()],
+            None => Vec::new(),
+        };
+        let (mut command, program) = match hosted {
+            Hosted::Program(launch) => match &spec {
+                None => (launch.command(), &launch.program),
+                Some(spec) => {
+                    let mut command = Command::new(&limits.program);
+                    command
+                        .arg(sandbox::SANDBOX_ARG)
+                        .arg(spec)
+                        .arg("--")
+                        .arg(&launch.program)
+                        .args(&launch.args);
+                    command.envs(launch.env.iter().map(|(k, v)| (k, v)));
+                    (command, &launch.program)
+                }
+            },
+            Hosted::Library(path) => {
+                // The worker opens it from its scratch folder: an absolute path.
+                let path = path.canonicalize().unwrap_or_else(|_| path.clone());
+                (arena_worker(limits, &[&sandboxed[..], &[path.as_os_str()]].concat()), &limits.program)
+            }
+            Hosted::Builtin(level) => (
+                arena_worker(
+                    limits,
+                    &[&sandboxed[..], &["--builtin".as_ref(), level.name().as_ref()]].concat(),
+                ),
+                &limits.program,
+            ),
         };
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
         let rlimits = [
@@ -226,6 +286,7 @@ impl Worker {
                 games: Vec::new(),
                 player_api: String::new(),
             },
+            _confinement: confinement,
         };
         match worker.await_reply(Instant::now() + startup, "start-up", startup) {
             Ok(Reply::Hello { protocol, name, author, games, player_api }) => {

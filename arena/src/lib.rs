@@ -19,6 +19,7 @@ pub mod protocol;
 pub mod referee;
 pub mod replay;
 pub mod report;
+pub mod sandbox;
 pub mod scaffold;
 pub mod seeds;
 pub mod solo;

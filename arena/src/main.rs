@@ -14,9 +14,15 @@ fn main() -> ExitCode {
     if args.get(1).map(String::as_str) == Some(arena::worker::WORKER_ARG) {
         return arena::worker::main(&args[2..]);
     }
+    if args.get(1).map(String::as_str) == Some(arena::sandbox::SANDBOX_ARG) {
+        return arena::sandbox::main(&args[2..]);
+    }
     let cli = cli::Cli::parse();
     init_logs(cli.verbose);
-    match cli::run(cli) {
+    let result = cli::run(cli);
+    // Workers' cgroups whose last process was still going when they ended.
+    arena::sandbox::cleanup();
+    match result {
         Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");

@@ -22,6 +22,7 @@ use crate::{
     referee::{
         hexapawn::HexapawnAgent, intuitive::IntuitiveAgent, magic_forest::ForestAgent, wumpus::WumpusAgent,
     },
+    sandbox::Sandbox,
 };
 
 /// Every game, by the name players, files and the command line use.
@@ -379,9 +380,22 @@ pub struct Hosting {
 
 impl Hosting {
     /// Everything in this process: fast, but a crash or a hang in a library
-    /// takes the arena with it.
+    /// takes the arena with it. Program players still run in workers,
+    /// sandboxed or not.
     pub fn in_process() -> Hosting {
-        Hosting { isolate_libraries: false, isolate_builtins: false, limits: None }
+        Hosting {
+            isolate_libraries: false,
+            isolate_builtins: false,
+            limits: Some(WorkerLimits::for_programs()),
+        }
+    }
+
+    /// The same, with workers sandboxed or not.
+    pub fn with_sandbox(mut self, sandbox: Sandbox) -> Hosting {
+        if let Some(limits) = self.limits.as_mut() {
+            limits.sandbox = sandbox;
+        }
+        self
     }
 
     /// The default: libraries isolated, built-ins in process.

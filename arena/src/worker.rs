@@ -33,14 +33,26 @@ use crate::{
         self, forest_reply, hexapawn_reply, read_frame, seat_from_number, start_coord, wire_cell_of,
         write_frame, wumpus_reply, Reply, Request, WireConfig, WireStepState,
     },
+    sandbox,
 };
 
 /// The first argument that makes the arena binary a worker.
 pub const WORKER_ARG: &str = "__worker";
 
 /// Runs the worker; `args` follow `__worker`: a library path, or
-/// `--builtin LEVEL`.
+/// `--builtin LEVEL`, after `--sandbox SPEC` when it runs sandboxed.
 pub fn main(args: &[String]) -> ExitCode {
+    let args = match args {
+        [flag, spec, rest @ ..] if flag == "--sandbox" => {
+            // Before anything else: entering needs a single-threaded process.
+            if let Err(why) = sandbox::Spec::from_arg(spec).and_then(|spec| sandbox::enter(&spec)) {
+                eprintln!("arena sandbox: {why}");
+                return ExitCode::from(3);
+            }
+            rest
+        }
+        _ => args,
+    };
     let (input, output) = match private_protocol_descriptors() {
         Ok(pair) => pair,
         Err(e) => {
@@ -85,7 +97,9 @@ fn load(args: &[String]) -> Result<Player, String> {
             .map(Player::Builtin)
             .ok_or_else(|| format!("no built-in player '{level}'")),
         [path] => PlayerLibrary::load(path.as_ref()).map(Player::Library).map_err(|e| e.to_string()),
-        _ => Err(format!("usage: arena {WORKER_ARG} LIBRARY | arena {WORKER_ARG} --builtin LEVEL")),
+        _ => Err(format!(
+            "usage: arena {WORKER_ARG} [--sandbox SPEC] LIBRARY | arena {WORKER_ARG} [--sandbox SPEC] --builtin LEVEL"
+        )),
     }
 }
 

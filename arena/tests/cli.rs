@@ -105,8 +105,10 @@ fn new_makes_a_player_that_builds_and_passes_check() {
 
 #[test]
 fn isolated_games_leave_threads_and_descriptors_flat() {
-    let output =
-        arena(&["bench-isolation", "--requests", "200", "--games", "40", "--soak-games", "300"], &[]);
+    let output = arena(
+        &["bench-isolation", "--requests", "200", "--games", "40", "--soak-games", "300", "--starts", "20"],
+        &[],
+    );
     let text = stdout(&output);
     assert!(output.status.success(), "{text}{}", stderr(&output));
     let row = |name: &str| -> (String, String) {
@@ -119,7 +121,8 @@ fn isolated_games_leave_threads_and_descriptors_flat() {
     assert_eq!(threads_before, threads_after, "{text}");
     let (fds_before, fds_after) = row("open descriptors");
     assert_eq!(fds_before, fds_after, "{text}");
-    assert!(text.contains("| isolated worker |"), "{text}");
+    assert!(text.contains("| isolated worker, sandbox on |"), "{text}");
+    assert!(text.contains("Sandbox cost per worker start: "), "{text}");
 }
 
 #[test]

@@ -19,6 +19,7 @@ use arena::{
     players::{Hosting, Level, Player, PlayerSpec},
     plugin::LoadError,
     referee::trap::TrapSettings,
+    sandbox::Sandbox,
 };
 use support::library;
 
@@ -78,13 +79,22 @@ fn exclusive() -> std::sync::MutexGuard<'static, ()> {
 
 /// Callers hold `exclusive()`.
 fn play_bad_with(mode: &str, extra_env: &[(&str, &str)], settings: TrapSettings) -> MatchResult {
+    play_bad_under(mode, extra_env, settings, limits())
+}
+
+fn play_bad_under(
+    mode: &str,
+    extra_env: &[(&str, &str)],
+    settings: TrapSettings,
+    limits: WorkerLimits,
+) -> MatchResult {
     let path = library("bad-player");
     std::env::set_var("BAD_PLAYER_MODE", mode);
     for (key, value) in extra_env {
         std::env::set_var(key, value);
     }
     let before = holdings();
-    let hosting = Hosting::isolated(limits());
+    let hosting = Hosting::isolated(limits);
     let player = Player::load(&PlayerSpec::Library(path), &hosting, settings.startup_budget).unwrap();
     let easy = Player::Builtin(Level::Easy);
     let config = MatchConfig { settings, games: 2, seed: 8, hosting, first_game: 0 };
@@ -202,12 +212,17 @@ fn printing_a_little_is_fine_and_does_not_break_the_protocol() {
     assert!(result.games.iter().all(|g| !g.record.turns.is_empty()));
 }
 
+/// Unsandboxed, the worker's process group is what takes its children
+/// down (sandboxed, its PID namespace does, setsid or not: tests/sandbox.rs;
+/// and the sandbox would not let it write the pid file).
 #[test]
 fn forked_children_die_with_the_worker() {
     let _turn = exclusive();
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("pids");
-    let result = play_bad("fork", &[("BAD_PLAYER_PIDFILE", pidfile.to_str().unwrap())]);
+    let unsandboxed = WorkerLimits { sandbox: Sandbox::Off, ..limits() };
+    let env = [("BAD_PLAYER_PIDFILE", pidfile.to_str().unwrap())];
+    let result = play_bad_under("fork", &env, settings(), unsandboxed);
     assert!(faults(&result).iter().all(|f| f.kind() == FaultKind::Timeout));
     let pids = std::fs::read_to_string(&pidfile).expect("the player started children");
     let state = |pid: &str| {

@@ -72,6 +72,12 @@ enum Command {
         /// Games played at once (default: one per core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Worker starts timed, sandboxed and not.
+        #[arg(long, default_value_t = 200)]
+        starts: u32,
+        /// The sandbox of the workers measured (`off` is measured too, for comparison).
+        #[arg(long, value_enum, default_value_t = arena::sandbox::Sandbox::On)]
+        sandbox: arena::sandbox::Sandbox,
     },
     /// Measure what the protocol costs program players: turn round trips
     /// and start-up of each program, next to the arena's own worker (build
@@ -162,11 +168,11 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             println!("{}", report.text);
             Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
-        Command::BenchIsolation { requests, games, soak_games, threads } => {
+        Command::BenchIsolation { requests, games, soak_games, threads, starts, sandbox } => {
             let threads =
                 threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
-            let config = arena::bench::BenchConfig { requests, games, threads, soak_games, limits };
+            let limits = WorkerLimits { sandbox, ..WorkerLimits::new().map_err(anyhow::Error::msg)? };
+            let config = arena::bench::BenchConfig { requests, games, threads, soak_games, starts, limits };
             println!("{}", arena::bench::run(&config).map_err(anyhow::Error::msg)?);
             Ok(ExitCode::SUCCESS)
         }

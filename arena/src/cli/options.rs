@@ -8,6 +8,7 @@ use arena::{
     isolation::WorkerLimits,
     players::{Hosting, Player, PlayerSpec},
     referee::{hexapawn::HexapawnSettings, trap::TrapSettings},
+    sandbox::Sandbox,
     solo::{GameOptions, SoloSettings},
 };
 use clap::ValueEnum;
@@ -118,16 +119,22 @@ pub(crate) struct Limits {
     /// How long past its budget a player may take before it is killed.
     #[arg(long, default_value = "100ms", value_parser = arena::units::parse_duration)]
     grace: Duration,
+    /// Run players' workers in the sandbox: only their own files, no
+    /// network, every process they start dies with them (docs/security.md).
+    /// `off` is for trusted players on a machine without Landlock.
+    #[arg(long, value_enum, default_value_t = Sandbox::On)]
+    sandbox: Sandbox,
 }
 
 impl Limits {
     pub(crate) fn hosting(&self) -> Result<Hosting> {
         if self.in_process && !self.isolate_builtins {
-            return Ok(Hosting::in_process());
+            return Ok(Hosting::in_process().with_sandbox(self.sandbox));
         }
         let limits = WorkerLimits {
             memory_bytes: self.memory_limit,
             grace: self.grace,
+            sandbox: self.sandbox,
             ..WorkerLimits::new().map_err(anyhow::Error::msg)?
         };
         Ok(Hosting {

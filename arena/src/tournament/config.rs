@@ -14,6 +14,7 @@ use crate::{
     external::{Program, COURSE_FILE},
     players::{Level, PlayerSpec, GAMES},
     referee::{hexapawn::HexapawnSettings, trap::TrapSettings},
+    sandbox::Sandbox,
     solo::{GameOptions, SoloSettings},
 };
 
@@ -113,6 +114,9 @@ pub struct SettingsFile {
     /// Load libraries into the arena instead of worker processes.
     #[serde(default)]
     pub in_process: bool,
+    /// Workers in the sandbox: `on` (the default) or `off`.
+    #[serde(default)]
+    pub sandbox: Sandbox,
 }
 
 /// `[replays]`: which games get a replay file (and an HTML viewer) in
@@ -192,6 +196,7 @@ pub struct Tournament {
     pub settings: TrapSettings,
     pub memory_limit: Option<u64>,
     pub in_process: bool,
+    pub sandbox: Sandbox,
     /// Run the built-in bots in workers too (benchmarks; not in files).
     pub isolate_builtins: bool,
     pub replays: ReplayPolicy,
@@ -396,6 +401,7 @@ impl Tournament {
             settings,
             memory_limit,
             in_process: file.settings.in_process,
+            sandbox: file.settings.sandbox,
             isolate_builtins: false,
             replays,
         })

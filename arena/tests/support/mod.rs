@@ -18,6 +18,7 @@ const LIBRARY_CRATES: &[&str] = &[
     "expert",
     "template-player",
     "bad-player",
+    "escape-player",
     "not-a-player",
     "incompatible-player",
 ];
