@@ -87,7 +87,7 @@ fn sandbox_lines(player: &Player, hosting: &Hosting) -> Vec<String> {
     };
     let identity = if applied.user_namespace { ", in a user namespace of its own" } else { "" };
     let processes = match applied.pids_max {
-        Some(max) => format!("at most {max} (pids cgroup)"),
+        Some(_) => format!("at most {} (its own pids cgroup)", limits.processes),
         None => format!("at most {} for your user (RLIMIT_NPROC)", limits.processes),
     };
     vec![

@@ -283,49 +283,106 @@ fn journal_text(dir: &Path, sandbox: &str) -> String {
 /// As an unprivileged user the same holds, through a user namespace (and
 /// RLIMIT_NPROC for the fork bomb). Runs when the tests run as root, as the
 /// user `nobody`; as another user, every test here is already unprivileged.
+/// The Python player runs on the system's /usr/bin/python3 (nobody cannot
+/// enter root's home, where a pyenv Python lives), when there is one.
 #[test]
 fn as_an_unprivileged_user_the_sandbox_holds() {
     // SAFETY: plain syscall.
     if unsafe { libc::geteuid() } != 0 {
         return;
     }
-    let dir = tempfile::Builder::new()
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o755))
-        .tempdir()
-        .unwrap();
+    let open = || std::os::unix::fs::PermissionsExt::from_mode(0o755);
+    let dir = tempfile::Builder::new().permissions(open()).tempdir().unwrap();
+    let scratch = tempfile::Builder::new().permissions(open()).tempdir().unwrap();
+    std::fs::set_permissions(scratch.path(), std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
     let secret = write_file(dir.path(), "secret.txt", "readable by anyone\n");
     std::fs::set_permissions(&secret, std::os::unix::fs::PermissionsExt::from_mode(0o666)).unwrap();
-    let nobody = |mode: &str, target: &str| {
-        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_arena"));
-        command.args(["play", &library("escape-player").display().to_string(), "easy", "--games", "2"]);
-        command.args(["--time-per-turn", "10s"]).env("ESCAPE_MODE", mode).env("ESCAPE_TARGET", target);
-        std::os::unix::process::CommandExt::uid(&mut command, 65534);
-        std::os::unix::process::CommandExt::gid(&mut command, 65534);
-        command.current_dir(dir.path()).env("TMPDIR", "/tmp").output().unwrap()
+    let system_python = Path::new("/usr/bin/python3");
+    let [library_player, python_player] = escapers();
+    let mut players = vec![(library_player, "libescape_player.so")];
+    if system_python.is_file() {
+        players.push((python_player, "escape_player.py"));
+    }
+    let package = workspace_root().join("players/python/src");
+    for (player, needle) in players {
+        let nobody = |mode: &str, target: &str| {
+            let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_arena"));
+            command.args(["play", &player, "easy", "--games", "2", "--time-per-turn", "10s"]);
+            command.env("ESCAPE_MODE", mode).env("ESCAPE_TARGET", target).env("TMPDIR", scratch.path());
+            command.env("ARENA_PYTHON", system_python).env("PYTHONPATH", &package);
+            std::os::unix::process::CommandExt::uid(&mut command, 65534);
+            std::os::unix::process::CommandExt::gid(&mut command, 65534);
+            command.current_dir(dir.path()).output().unwrap()
+        };
+        for report in reports(&nobody("read", secret.to_str().unwrap())) {
+            assert!(
+                report.contains("blocked: ") && report.contains("Permission denied"),
+                "{player}: {report}"
+            );
+        }
+        for report in reports(&nobody("write", secret.to_str().unwrap())) {
+            assert!(report.contains("blocked: ") && !report.contains("unusable"), "{player}: {report}");
+        }
+        assert_eq!(std::fs::read_to_string(&secret).unwrap(), "readable by anyone\n");
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        for report in reports(&nobody("connect", &listener.local_addr().unwrap().to_string())) {
+            assert!(report.starts_with("escape connect: blocked: "), "{player}: {report}");
+        }
+        assert!(listener.accept().is_err(), "{player}: the listener saw a connection");
+        for report in reports(&nobody("forkbomb", "")) {
+            assert!(report.starts_with("escape forkbomb: blocked after "), "{player}: {report}");
+        }
+        assert_eq!(processes_left(needle), Vec::<String>::new());
+        let naptime = unique_sleep();
+        for report in reports(&nobody("setsid", &naptime)) {
+            assert!(report.starts_with("escape setsid: spawned"), "{player}: {report}");
+        }
+        assert_eq!(processes_left(&format!("sleep {naptime}")), Vec::<String>::new());
+        for report in reports(&nobody("ptrace", "")) {
+            assert!(
+                report.starts_with("escape ptrace: blocked: Operation not permitted"),
+                "{player}: {report}"
+            );
+        }
+    }
+}
+
+/// Where user namespaces are forbidden (here: a user namespace whose
+/// `user.max_user_namespaces` is used up, as an unprivileged user inside
+/// it), `--sandbox on` refuses with one line that names what is missing and
+/// `--sandbox off`, and plays nothing; `--sandbox off` plays. Needs root to
+/// set the stage (util-linux's unshare).
+#[test]
+fn without_user_namespaces_the_sandbox_refuses_in_one_line() {
+    // SAFETY: plain syscall.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    let scratch = tempfile::Builder::new()
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o777))
+        .tempdir()
+        .unwrap();
+    let run = |sandbox: &str| {
+        let play = format!(
+            "TMPDIR={} unshare -U --map-user=65534 --map-group=65534 {} play {} easy --games 2 --sandbox {sandbox}",
+            scratch.path().display(),
+            env!("CARGO_BIN_EXE_arena"),
+            library("easy").display()
+        );
+        let script = format!("echo 1 > /proc/sys/user/max_user_namespaces && {play}");
+        std::process::Command::new("unshare")
+            .args(["-U", "--map-root-user", "sh", "-c", &script])
+            .output()
+            .unwrap()
     };
-    let check = arena(&["check", &library("easy").display().to_string()], &[]);
-    assert!(check.status.success());
-    for report in reports(&nobody("read", secret.to_str().unwrap())) {
-        assert!(report.contains("blocked: ") && report.contains("Permission denied"), "{report}");
-    }
-    for report in reports(&nobody("write", secret.to_str().unwrap())) {
-        assert!(report.contains("blocked: ") && !report.contains("unusable"), "{report}");
-    }
-    assert_eq!(std::fs::read_to_string(&secret).unwrap(), "readable by anyone\n");
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.set_nonblocking(true).unwrap();
-    for report in reports(&nobody("connect", &listener.local_addr().unwrap().to_string())) {
-        assert!(report.starts_with("escape connect: blocked: "), "{report}");
-    }
-    assert!(listener.accept().is_err());
-    for report in reports(&nobody("forkbomb", "")) {
-        assert!(report.starts_with("escape forkbomb: blocked after "), "{report}");
-    }
-    assert_eq!(processes_left("libescape_player.so"), Vec::<String>::new());
-    let naptime = unique_sleep();
-    reports(&nobody("setsid", &naptime));
-    assert_eq!(processes_left(&format!("sleep {naptime}")), Vec::<String>::new());
-    for report in reports(&nobody("ptrace", "")) {
-        assert!(report.starts_with("escape ptrace: blocked: Operation not permitted"), "{report}");
-    }
+    let refused = run("on");
+    let said = stderr(&refused);
+    assert_eq!(refused.status.code(), Some(2), "{}{said}", stdout(&refused));
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(said.contains("cannot make a user namespace") && said.contains("--sandbox off"), "{said}");
+    assert!(!stdout(&refused).contains("game "), "no game is played unsandboxed");
+    let unconfined = run("off");
+    assert!(unconfined.status.success(), "{}", stderr(&unconfined));
+    assert!(stdout(&unconfined).contains("2 games"), "{}", stdout(&unconfined));
 }
