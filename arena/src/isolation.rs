@@ -208,37 +208,24 @@ impl Worker {
             }
         };
         let spec = confinement.as_ref().map(|c| c.spec.to_arg());
-        let sandboxed: Vec<&std::ffi::OsStr> = match &spec {
-            Some(spec) => vec!["--sandbox".as_ref(), spec.as_ref()],
-            None => Vec::new(),
-        };
-        let (mut command, program) = match hosted {
-            Hosted::Program(launch) => match &spec {
-                None => (launch.command(), &launch.program),
-                Some(spec) => {
-                    let mut command = Command::new(&limits.program);
-                    command
-                        .arg(sandbox::SANDBOX_ARG)
-                        .arg(spec)
-                        .arg("--")
-                        .arg(&launch.program)
-                        .args(&launch.args);
-                    command.envs(launch.env.iter().map(|(k, v)| (k, v)));
-                    (command, &launch.program)
-                }
-            },
-            Hosted::Library(path) => {
+        let (mut command, program) = match (hosted, &spec) {
+            (Hosted::Program(launch), None) => (launch.command(), &launch.program),
+            (Hosted::Program(launch), Some(spec)) => {
+                // `arena __sandbox SPEC -- PROGRAM ARGS`: enters, then runs the program.
+                let mut command = Command::new(&limits.program);
+                command.arg(sandbox::SANDBOX_ARG).arg(spec).arg("--").arg(&launch.program).args(&launch.args);
+                command.envs(launch.env.iter().map(|(k, v)| (k, v)));
+                (command, &launch.program)
+            }
+            (Hosted::Library(path), spec) => {
                 // The worker opens it from its scratch folder: an absolute path.
                 let path = path.canonicalize().unwrap_or_else(|_| path.clone());
-                (arena_worker(limits, &[&sandboxed[..], &[path.as_os_str()]].concat()), &limits.program)
+                (arena_worker(limits, spec.as_deref(), &[path.as_os_str()]), &limits.program)
             }
-            Hosted::Builtin(level) => (
-                arena_worker(
-                    limits,
-                    &[&sandboxed[..], &["--builtin".as_ref(), level.name().as_ref()]].concat(),
-                ),
-                &limits.program,
-            ),
+            (Hosted::Builtin(level), spec) => {
+                let args = ["--builtin".as_ref(), level.name().as_ref()];
+                (arena_worker(limits, spec.as_deref(), &args), &limits.program)
+            }
         };
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
         let rlimits = [
@@ -467,10 +454,14 @@ impl Drop for Worker {
     }
 }
 
-/// The arena binary as a worker: `arena __worker ARGS`.
-fn arena_worker(limits: &WorkerLimits, args: &[&std::ffi::OsStr]) -> Command {
+/// The arena binary as a worker: `arena __worker [--sandbox SPEC] ARGS`.
+fn arena_worker(limits: &WorkerLimits, sandbox: Option<&str>, args: &[&std::ffi::OsStr]) -> Command {
     let mut command = Command::new(&limits.program);
-    command.arg(crate::worker::WORKER_ARG).args(args);
+    command.arg(crate::worker::WORKER_ARG);
+    if let Some(spec) = sandbox {
+        command.arg("--sandbox").arg(spec);
+    }
+    command.args(args);
     command
 }
 

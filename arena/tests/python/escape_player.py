@@ -7,6 +7,7 @@ import os
 import signal
 import socket
 import subprocess
+import time
 
 from arena_player import TrapPlayer
 
@@ -46,6 +47,7 @@ def attempt(mode, target):
             return f"blocked: {e.strerror} (errno {e.errno})"
     if mode == "setsid":
         code = subprocess.call(["setsid", "-f", "sleep", target])
+        time.sleep(0.2)  # time for the daemon to leave the process group
         return "spawned" if code == 0 else f"setsid failed: {code}"
     if mode == "forkbomb":
         for started in range(20000):
