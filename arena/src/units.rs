@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-/// Parses `5s`, `0.5s`, `250ms`, `100us` or `1m`.
+/// Parses `5s`, `0.5s`, `250ms`, `100us`, `1m` or `12h`.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     let split = text.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(text.len());
@@ -18,7 +18,8 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         "ms" => value / 1e3,
         "us" => value / 1e6,
         "m" | "min" => value * 60.0,
-        _ => return Err(format!("'{text}': unknown unit '{unit}' (use s, ms, us or m)")),
+        "h" => value * 3600.0,
+        _ => return Err(format!("'{text}': unknown unit '{unit}' (use s, ms, us, m or h)")),
     };
     if seconds == 0.0 {
         return Err(format!("'{text}': a time limit must be more than zero"));

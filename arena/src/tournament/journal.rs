@@ -33,27 +33,23 @@ pub struct Journal {
 }
 
 impl Journal {
-    /// Opens (or starts) the journal in `folder` for the tournament with
-    /// `fingerprint`; returns it with the games already recorded.
+    /// Opens (or starts) the journal `file_name` (`FILE_NAME`, or a
+    /// shard's) in `folder` for the tournament with `fingerprint`; returns
+    /// it with the games already recorded.
     pub fn open(
         folder: &Path,
+        file_name: &str,
         name: &str,
         fingerprint: &str,
         games: usize,
     ) -> Result<(Journal, BTreeMap<usize, GameResult>)> {
         std::fs::create_dir_all(folder)
             .with_context(|| format!("cannot create the output folder {}", folder.display()))?;
-        let path = folder.join(FILE_NAME);
+        let path = folder.join(file_name);
         let mut done = BTreeMap::new();
         if path.exists() {
             let (header, results, good_len) = read(&path)?;
-            if header.fingerprint != fingerprint || header.games != games {
-                bail!(
-                    "{} belongs to a different schedule (the tournament file changed: players, format, seed or settings): \
-                     resume with the original file, or choose a new output folder",
-                    path.display()
-                );
-            }
+            header.check(&path, fingerprint, games)?;
             // A run killed mid-write leaves a partial last line: cut it off.
             let file = OpenOptions::new().write(true).open(&path)?;
             file.set_len(good_len)?;
@@ -122,4 +118,19 @@ pub fn read(path: &Path) -> Result<(JournalHeader, Vec<GameResult>, u64)> {
 pub struct JournalHeader {
     pub fingerprint: String,
     pub games: usize,
+}
+
+impl JournalHeader {
+    /// Refuses the journal at `path` unless it is of the schedule with
+    /// `fingerprint` and `games` games.
+    pub fn check(&self, path: &Path, fingerprint: &str, games: usize) -> Result<()> {
+        if self.fingerprint != fingerprint || self.games != games {
+            bail!(
+                "{} belongs to a different schedule (the tournament file changed: players, format, seed or settings): \
+                 resume with the original file, or choose a new output folder (or move that journal away)",
+                path.display()
+            );
+        }
+        Ok(())
+    }
 }

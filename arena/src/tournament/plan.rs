@@ -1,0 +1,197 @@
+//! `arena tournament plan`: how big a tournament is and how much CPU time
+//! it needs at its budget, before it is run: the worst case (every turn
+//! uses its whole budget) and an expected time from games already
+//! journaled or, failing that, from a short calibration (a few games of
+//! the schedule played for real and thrown away), with a number of shards.
+
+use std::{sync::atomic::AtomicBool, time::Duration};
+
+use anyhow::Result;
+
+use super::{
+    config::{GameRules, Tournament},
+    fingerprint, hosting, load_players, merge,
+    record::GameResult,
+    runner, schedule, shard,
+};
+
+/// Where the expected time comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Sample {
+    /// Games already in the output folder's journals.
+    Journal(usize),
+    /// Games played just now.
+    Calibration(usize),
+    /// Nothing measured (calibration off and no journal).
+    None,
+}
+
+/// A tournament's size and cost.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub games: usize,
+    /// Units of the schedule (games; Hexapawn pairings): a shard's grain.
+    pub units: usize,
+    pub pairings: usize,
+    pub players: usize,
+    pub turn_budget: Duration,
+    /// A game's turn limit (Trap's turn cap), when it has one.
+    pub turn_cap: Option<u32>,
+    pub sample: Sample,
+    /// Mean turns per game in the sample.
+    pub turns_per_game: Option<f64>,
+    /// Every turn of every game using its whole budget (at the sample's
+    /// turns per game; else at the turn cap).
+    pub worst_case: Option<Duration>,
+    /// The sample's mean player time per game, times the games.
+    pub expected: Option<Duration>,
+}
+
+impl Plan {
+    /// Shards so that each, with `cpus` games at once, takes about `within`
+    /// of wall time at the expected cost (at least 1, at most one per unit).
+    pub fn suggested_shards(&self, within: Duration, cpus: usize) -> usize {
+        let Some(expected) = self.expected.or(self.worst_case) else { return 1 };
+        let per_shard = within.as_secs_f64() * cpus.max(1) as f64;
+        ((expected.as_secs_f64() / per_shard).ceil() as usize).clamp(1, self.units.max(1))
+    }
+}
+
+/// The turn budget of the tournament's game.
+pub fn turn_budget(tournament: &Tournament) -> Duration {
+    match &tournament.game {
+        GameRules::Trap => tournament.settings.turn_budget,
+        GameRules::Hexapawn(settings) => settings.turn_budget,
+        GameRules::Solo(settings) => settings.turn_budget(),
+    }
+}
+
+/// Measures `tournament`: from its journals if any game is there, else by
+/// playing about `calibration` games of its schedule (spread over it).
+pub fn plan(tournament: &Tournament, calibration: usize) -> Result<Plan> {
+    let schedule = schedule::schedule(tournament);
+    let units = shard::units(tournament, &schedule);
+    let pairings = match tournament.format {
+        super::config::Format::Duplicate => 0,
+        _ => schedule.len() / (tournament.games_per_pairing.max(1) as usize),
+    };
+    let journaled = merge::read_all(&tournament.output, &fingerprint(tournament, &schedule), schedule.len())
+        .map(|m| m.results.into_values().collect::<Vec<_>>())
+        .unwrap_or_default();
+    let (sample, games) = if !journaled.is_empty() {
+        (Sample::Journal(journaled.len()), journaled)
+    } else if calibration > 0 && !units.is_empty() {
+        let games = calibrate(tournament, &schedule, &units, calibration)?;
+        (Sample::Calibration(games.len()), games)
+    } else {
+        (Sample::None, Vec::new())
+    };
+    let budget = turn_budget(tournament);
+    let turn_cap = matches!(tournament.game, GameRules::Trap).then_some(tournament.settings.turn_cap);
+    let turns_per_game = (!games.is_empty())
+        .then(|| games.iter().map(|g| f64::from(g.turns)).sum::<f64>() / games.len() as f64);
+    let worst_turns = turns_per_game.or(turn_cap.map(f64::from));
+    let total = schedule.len() as f64;
+    let worst_case = worst_turns.map(|turns| budget.mul_f64(turns * total));
+    let expected = (!games.is_empty()).then(|| {
+        let player_us: u64 = games.iter().flat_map(|g| g.clock.iter().map(|c| c.total_us)).sum();
+        Duration::from_micros(player_us).mul_f64(total / games.len() as f64)
+    });
+    Ok(Plan {
+        games: schedule.len(),
+        units: units.len(),
+        pairings,
+        players: tournament.players.len(),
+        turn_budget: budget,
+        turn_cap,
+        sample,
+        turns_per_game,
+        worst_case,
+        expected,
+    })
+}
+
+/// Plays about `wanted` games of the schedule, whole units evenly spread
+/// over it, and returns them; nothing is journaled.
+fn calibrate(
+    tournament: &Tournament,
+    schedule: &[schedule::ScheduledGame],
+    units: &[std::ops::Range<usize>],
+    wanted: usize,
+) -> Result<Vec<GameResult>> {
+    let per_unit = units[0].len().max(1);
+    let count = wanted.div_ceil(per_unit).clamp(1, units.len());
+    let jobs: Vec<runner::Job> = (0..count)
+        .map(|k| units[k * units.len() / count].clone())
+        .map(|unit| schedule[unit].iter().map(|g| (*g, true)).collect())
+        .collect();
+    let hosting = hosting(tournament)?;
+    let players = load_players(tournament, &hosting)?;
+    let stop = AtomicBool::new(false);
+    let plan = runner::RunPlan {
+        players: &players,
+        hosting: &hosting,
+        settings: &tournament.settings,
+        game: &tournament.game,
+        concurrency: tournament.concurrency,
+        stop: &stop,
+        replays: None,
+    };
+    let mut games = Vec::new();
+    runner::run(&plan, &jobs, |batch| {
+        games.extend(batch);
+        Ok(())
+    })?;
+    Ok(games)
+}
+
+/// A duration as people read long ones: `3.2 CPU-days`, `5.1 h`, `42 min`, `12 s`.
+pub fn long(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s >= 2.0 * 86_400.0 {
+        format!("{:.1} days", s / 86_400.0)
+    } else if s >= 2.0 * 3600.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else if s >= 120.0 {
+        format!("{:.0} min", s / 60.0)
+    } else {
+        format!("{s:.1} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(expected: Option<u64>, worst: Option<u64>, units: usize) -> Plan {
+        Plan {
+            games: units,
+            units,
+            pairings: 0,
+            players: 2,
+            turn_budget: Duration::from_secs(5),
+            turn_cap: None,
+            sample: Sample::None,
+            turns_per_game: None,
+            worst_case: worst.map(Duration::from_secs),
+            expected: expected.map(Duration::from_secs),
+        }
+    }
+
+    #[test]
+    fn shards_are_suggested_from_the_expected_time() {
+        let hour = Duration::from_secs(3600);
+        // 100 CPU-hours in 10-hour shards of 2 CPUs: 5 shards.
+        assert_eq!(plan(Some(100 * 3600), Some(1_000_000), 9900).suggested_shards(10 * hour, 2), 5);
+        // Without a measure, the worst case decides; never more shards than units.
+        assert_eq!(plan(None, Some(100 * 3600), 3).suggested_shards(hour, 1), 3);
+        assert_eq!(plan(None, None, 10).suggested_shards(hour, 1), 1);
+    }
+
+    #[test]
+    fn long_durations_read_well() {
+        assert_eq!(long(Duration::from_secs(20 * 86_400)), "20.0 days");
+        assert_eq!(long(Duration::from_secs(5 * 3600)), "5.0 h");
+        assert_eq!(long(Duration::from_secs(600)), "10 min");
+    }
+}
