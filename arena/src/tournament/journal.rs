@@ -30,6 +30,8 @@ struct Header {
 pub struct Journal {
     file: File,
     path: PathBuf,
+    /// Holds the journal's lock while the journal is open.
+    _lock: File,
 }
 
 impl Journal {
@@ -46,26 +48,44 @@ impl Journal {
         std::fs::create_dir_all(folder)
             .with_context(|| format!("cannot create the output folder {}", folder.display()))?;
         let path = folder.join(file_name);
+        // One writer per journal: a second run on the same folder (a shard
+        // re-submitted while it still runs) would play its games twice.
+        let lock = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => bail!(
+                "{} is being written by another run (a shard still running?): wait until it ends, or stop it",
+                path.display()
+            ),
+            // A file system without locks: go on, as before locks.
+            Err(std::fs::TryLockError::Error(e)) => {
+                tracing::warn!("cannot lock {}: {e}", path.display())
+            }
+        }
         let mut done = BTreeMap::new();
-        if path.exists() {
+        if lock.metadata()?.len() > 0 {
             let (header, results, good_len) = read(&path)?;
             header.check(&path, fingerprint, games)?;
             // A run killed mid-write leaves a partial last line: cut it off.
-            let file = OpenOptions::new().write(true).open(&path)?;
-            file.set_len(good_len)?;
+            lock.set_len(good_len)?;
             for result in results {
                 done.entry(result.index).or_insert(result);
             }
         } else {
             let header =
                 Header { arena_journal: 1, fingerprint: fingerprint.into(), tournament: name.into(), games };
-            let mut file =
-                File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
+            let mut file = &lock;
             writeln!(file, "{}", serde_json::to_string(&header)?)?;
-            file.sync_all()?;
+            lock.sync_all()?;
         }
         let file = OpenOptions::new().append(true).open(&path)?;
-        Ok((Journal { file, path }, done))
+        Ok((Journal { file, path, _lock: lock }, done))
     }
 
     /// Appends games and syncs them to disk: when this returns, they are kept.
@@ -132,5 +152,20 @@ impl JournalHeader {
             );
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_journal_has_one_writer_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let (first, _) = Journal::open(dir.path(), FILE_NAME, "t", "f", 4).unwrap();
+        let error = format!("{:#}", Journal::open(dir.path(), FILE_NAME, "t", "f", 4).err().unwrap());
+        assert!(error.contains("is being written by another run"), "{error}");
+        drop(first);
+        assert!(Journal::open(dir.path(), FILE_NAME, "t", "f", 4).is_ok());
     }
 }

@@ -57,10 +57,14 @@ pub fn journal_files(folder: &Path) -> Result<Vec<PathBuf>> {
 
 /// Reads every journal in `folder`, refusing any from another schedule
 /// (`fingerprint`, `games`). A journal being written by a running shard
-/// is read up to its last complete line.
+/// is read up to its last complete line; one just created (empty) is
+/// skipped.
 pub fn read_all(folder: &Path, fingerprint: &str, games: usize) -> Result<Merged> {
     let mut merged = Merged::default();
     for path in journal_files(folder)? {
+        if std::fs::metadata(&path).is_ok_and(|m| m.len() == 0) {
+            continue;
+        }
         let (header, results, _) = journal::read(&path)?;
         header.check(&path, fingerprint, games)?;
         merged.journals.push((path, results.len()));

@@ -109,16 +109,18 @@ pub fn games_of(tournament: &Tournament, schedule: &[ScheduledGame], shard: Shar
     mine
 }
 
-/// Each shard's cost when a game costs what `cost` says: for measuring
-/// balance (docs/benchmarks.md) against costs the split could not know.
+/// Each of `count` shards' cost when units go to `owners` and a game costs
+/// what `cost` says: for measuring balance (docs/benchmarks.md) against
+/// costs the split could not know.
 pub fn shard_costs(
     schedule: &[ScheduledGame],
     units: &[Range<usize>],
+    owners: &[usize],
     count: usize,
     cost: impl Fn(&ScheduledGame) -> f64,
 ) -> Vec<f64> {
     let mut costs = vec![0.0; count.max(1)];
-    for (unit, owner) in units.iter().zip(assign(schedule, units, count)) {
+    for (unit, &owner) in units.iter().zip(owners) {
         costs[owner] += schedule[unit.clone()].iter().map(&cost).sum::<f64>();
     }
     costs
@@ -183,13 +185,13 @@ mod tests {
         {
             let units = singles(&schedule);
             for count in [2, 4, 16] {
-                let games = shard_costs(&schedule, &units, count, |_| 1.0);
+                let owners = assign(&schedule, &units, count);
+                let games = shard_costs(&schedule, &units, &owners, count, |_| 1.0);
                 let spread = |v: &[f64]| {
                     v.iter().copied().fold(0.0, f64::max) - v.iter().copied().fold(f64::MAX, f64::min)
                 };
                 assert!(spread(&games) <= 2.0, "{count} shards: {games:?}");
                 let players = schedule.iter().flat_map(|g| g.seats).max().unwrap() + 1;
-                let owners = assign(&schedule, &units, count);
                 for p in 0..players {
                     let mut per_shard = vec![0usize; count];
                     for (g, &s) in schedule.iter().zip(&owners) {
@@ -209,9 +211,11 @@ mod tests {
         // A few players think for the whole budget, most answer at once.
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         let cost: Vec<f64> =
-            (0..100).map(|_| if rng.gen_bool(0.2) { 5.0 } else { rng.gen_range(0.0..0.5) }).collect();
+            (0..100).map(|_| if rng.random_bool(0.2) { 5.0 } else { rng.random_range(0.0..0.5) }).collect();
         let schedule = round_robin(100, 2);
-        let costs = shard_costs(&schedule, &singles(&schedule), 8, |g| cost[g.seats[0]] + cost[g.seats[1]]);
+        let units = singles(&schedule);
+        let owners = assign(&schedule, &units, 8);
+        let costs = shard_costs(&schedule, &units, &owners, 8, |g| cost[g.seats[0]] + cost[g.seats[1]]);
         assert!(imbalance(&costs) < 1.05, "{costs:?}");
     }
 
