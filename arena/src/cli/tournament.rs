@@ -152,7 +152,8 @@ pub(crate) fn plan(file: &Path, calibrate: usize, within: Duration, cpus: usize)
     let per_shard = |total: Duration| plan::long(total.div_f64((shards * cpus.max(1)) as f64));
     let basis = if plan.expected.is_some() { "expected" } else { "worst case" };
     println!(
-        "  suggested: {shards} shards of {cpus} CPU(s), about {} each ({basis}; --within {})",
+        "  suggested: {shards} shard{} of {cpus} CPU(s), about {} each ({basis}; --within {})",
+        if shards == 1 { "" } else { "s" },
         plan.expected.or(plan.worst_case).map_or("?".into(), per_shard),
         plan::long(within)
     );

@@ -43,7 +43,7 @@ pub struct Plan {
     /// Every turn of every game using its whole budget (at the sample's
     /// turns per game; else at the turn cap).
     pub worst_case: Option<Duration>,
-    /// The sample's mean player time per game, times the games.
+    /// Each game at its players' mean time per game in the sample.
     pub expected: Option<Duration>,
 }
 
@@ -93,10 +93,7 @@ pub fn plan(tournament: &Tournament, calibration: usize) -> Result<Plan> {
     let worst_turns = turns_per_game.or(turn_cap.map(f64::from));
     let total = schedule.len() as f64;
     let worst_case = worst_turns.map(|turns| budget.mul_f64(turns * total));
-    let expected = (!games.is_empty()).then(|| {
-        let player_us: u64 = games.iter().flat_map(|g| g.clock.iter().map(|c| c.total_us)).sum();
-        Duration::from_micros(player_us).mul_f64(total / games.len() as f64)
-    });
+    let expected = expected_time(&schedule, &games);
     Ok(Plan {
         games: schedule.len(),
         units: units.len(),
@@ -111,19 +108,87 @@ pub fn plan(tournament: &Tournament, calibration: usize) -> Result<Plan> {
     })
 }
 
-/// Plays about `wanted` games of the schedule, whole units evenly spread
-/// over it, and returns them; nothing is journaled.
+/// The schedule's games at their players' mean time per game in `sample`
+/// (a player the sample lacks: the sampled players' mean). Per player,
+/// because players make the cost, and a journal of a run cut short holds
+/// the schedule's first pairings only.
+fn expected_time(schedule: &[schedule::ScheduledGame], sample: &[GameResult]) -> Option<Duration> {
+    if sample.is_empty() {
+        return None;
+    }
+    let players = schedule.iter().flat_map(|g| g.seats).max().map_or(0, |m| m + 1);
+    let mut sums = vec![(0u64, 0u64); players];
+    let seats = |g: &GameResult| if g.solo.is_some() { 1 } else { 2 };
+    for game in sample {
+        for seat in 0..seats(game) {
+            if let Some(sum) = sums.get_mut(game.seats[seat]) {
+                sum.0 += game.clock[seat].total_us;
+                sum.1 += 1;
+            }
+        }
+    }
+    let known: Vec<f64> = sums.iter().filter(|s| s.1 > 0).map(|s| s.0 as f64 / s.1 as f64).collect();
+    let fallback = known.iter().sum::<f64>() / known.len().max(1) as f64;
+    let per_game: Vec<f64> =
+        sums.iter().map(|&(us, n)| if n > 0 { us as f64 / n as f64 } else { fallback }).collect();
+    let us: f64 = schedule
+        .iter()
+        .map(|g| {
+            if g.seats[0] == g.seats[1] {
+                per_game[g.seats[0]]
+            } else {
+                per_game[g.seats[0]] + per_game[g.seats[1]]
+            }
+        })
+        .sum();
+    Some(Duration::from_secs_f64(us / 1e6))
+}
+
+/// The units a calibration of about `wanted` games plays: each time the
+/// first unit with the most players not yet seen, so that a short
+/// calibration meets as many players as it can.
+fn calibration_units(
+    schedule: &[schedule::ScheduledGame],
+    units: &[std::ops::Range<usize>],
+    wanted: usize,
+) -> Vec<usize> {
+    let players = schedule.iter().flat_map(|g| g.seats).max().map_or(0, |m| m + 1);
+    let mut seen = vec![false; players];
+    let mut chosen: Vec<usize> = Vec::new();
+    let mut games = 0;
+    while games < wanted && chosen.len() < units.len() {
+        let new_players = |u: usize| {
+            let mut who: Vec<usize> =
+                schedule[units[u].clone()].iter().flat_map(|g| g.seats).filter(|&p| !seen[p]).collect();
+            who.sort_unstable();
+            who.dedup();
+            who.len()
+        };
+        // Once every player is seen, spread the rest over the schedule.
+        let best = (0..units.len())
+            .filter(|u| !chosen.contains(u))
+            .max_by_key(|&u| (new_players(u), std::cmp::Reverse((u * 7919) % units.len())))
+            .expect("a unit is left");
+        for g in &schedule[units[best].clone()] {
+            g.seats.iter().for_each(|&p| seen[p] = true);
+        }
+        games += units[best].len();
+        chosen.push(best);
+    }
+    chosen
+}
+
+/// Plays about `wanted` games of the schedule (whole units, meeting as
+/// many players as possible) and returns them; nothing is journaled.
 fn calibrate(
     tournament: &Tournament,
     schedule: &[schedule::ScheduledGame],
     units: &[std::ops::Range<usize>],
     wanted: usize,
 ) -> Result<Vec<GameResult>> {
-    let per_unit = units[0].len().max(1);
-    let count = wanted.div_ceil(per_unit).clamp(1, units.len());
-    let jobs: Vec<runner::Job> = (0..count)
-        .map(|k| units[k * units.len() / count].clone())
-        .map(|unit| schedule[unit].iter().map(|g| (*g, true)).collect())
+    let jobs: Vec<runner::Job> = calibration_units(schedule, units, wanted)
+        .into_iter()
+        .map(|u| schedule[units[u].clone()].iter().map(|g| (*g, true)).collect())
         .collect();
     let hosting = hosting(tournament)?;
     let players = load_players(tournament, &hosting)?;
@@ -186,6 +251,40 @@ mod tests {
         // Without a measure, the worst case decides; never more shards than units.
         assert_eq!(plan(None, Some(100 * 3600), 3).suggested_shards(hour, 1), 3);
         assert_eq!(plan(None, None, 10).suggested_shards(hour, 1), 1);
+    }
+
+    #[test]
+    fn the_expected_time_counts_each_game_at_its_players_cost() {
+        use crate::tournament::record::SeatClock;
+        let schedule = schedule::paired(&[[0, 1], [0, 2], [1, 2]], 2, 1);
+        let clock = |us| SeatClock { turns: 10, total_us: us, max_us: us };
+        // Player 0 took 1 s a game, player 1 none; player 2 is unmeasured.
+        let sample = [GameResult {
+            index: 0,
+            seed: 0,
+            seats: [0, 1],
+            winner: None,
+            turns: 20,
+            reason: String::new(),
+            fault: None,
+            clock: [clock(1_000_000), clock(0)],
+            solo: None,
+        }];
+        // Player 2 counts at the measured mean (0.5 s): 2 x (1 + 0) + 2 x (1 + 0.5) + 2 x (0 + 0.5).
+        assert_eq!(expected_time(&schedule, &sample), Some(Duration::from_secs(6)));
+        assert_eq!(expected_time(&schedule, &[]), None);
+    }
+
+    #[test]
+    fn a_calibration_meets_as_many_players_as_it_can() {
+        let pairings: Vec<[usize; 2]> = (0..10).flat_map(|a| (a + 1..10).map(move |b| [a, b])).collect();
+        let schedule = schedule::paired(&pairings, 2, 1);
+        let units: Vec<std::ops::Range<usize>> = (0..schedule.len()).map(|i| i..i + 1).collect();
+        let chosen = calibration_units(&schedule, &units, 5);
+        let mut players: Vec<usize> = chosen.iter().flat_map(|&u| schedule[u].seats).collect();
+        players.sort_unstable();
+        players.dedup();
+        assert_eq!((chosen.len(), players.len()), (5, 10), "{chosen:?}");
     }
 
     #[test]
