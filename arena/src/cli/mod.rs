@@ -190,34 +190,7 @@ enum TournamentAction {
     /// done, into the output folder's slurm/ (which every node must see).
     ///
     /// Example: arena tournament slurm tournaments/class-round-robin.toml --shards 20 --cpus-per-task 4 --time 12:00:00 --submit
-    Slurm {
-        /// The tournament file.
-        file: PathBuf,
-        /// Shards (array tasks).
-        #[arg(long)]
-        shards: usize,
-        /// The Slurm partition.
-        #[arg(long)]
-        partition: Option<String>,
-        /// Time limit per task, as Slurm writes it (`12:00:00`, `1-00:00:00`).
-        #[arg(long)]
-        time: Option<String>,
-        /// CPUs per task: each shard plays this many games at once.
-        #[arg(long, default_value_t = 1)]
-        cpus_per_task: usize,
-        /// More sbatch options for both jobs, one per use (--sbatch-arg=--account=course).
-        #[arg(long = "sbatch-arg", value_name = "ARG", allow_hyphen_values = true)]
-        sbatch_args: Vec<String>,
-        /// The arena binary the jobs run (default: this one).
-        #[arg(long)]
-        arena: Option<PathBuf>,
-        /// Submit with sbatch (only the shards with games still missing) and print the job ids.
-        #[arg(long)]
-        submit: bool,
-        /// With --submit: wait for the merge job and exit with its status.
-        #[arg(long, requires = "submit")]
-        wait: bool,
-    },
+    Slurm(slurm::SlurmArgs),
 }
 
 pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
@@ -273,33 +246,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Tournament { action: TournamentAction::Plan { file, calibrate, within, cpus_per_task } } => {
             tournament::plan(&file, calibrate, within, cpus_per_task)
         }
-        Command::Tournament {
-            action:
-                TournamentAction::Slurm {
-                    file,
-                    shards,
-                    partition,
-                    time,
-                    cpus_per_task,
-                    sbatch_args,
-                    arena,
-                    submit,
-                    wait,
-                },
-        } => {
-            let request = slurm::Request {
-                file,
-                shards,
-                partition,
-                time,
-                cpus_per_task,
-                sbatch_args,
-                arena,
-                submit,
-                wait,
-            };
-            slurm::run(request)
-        }
+        Command::Tournament { action: TournamentAction::Slurm(args) } => slurm::run(args),
         Command::New { name, dir, api_path } => {
             let api_path = api_path.unwrap_or_else(scaffold::default_api_path);
             let root = scaffold::new_player(&dir, &name, &api_path)?;

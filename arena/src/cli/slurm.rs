@@ -6,20 +6,38 @@ use std::{io::Write, path::PathBuf, process::ExitCode, time::Duration};
 use anyhow::{bail, Context, Result};
 use arena::tournament::{config::Tournament, slurm};
 
-/// The command's options.
-pub(crate) struct Request {
-    pub file: PathBuf,
-    pub shards: usize,
-    pub partition: Option<String>,
-    pub time: Option<String>,
-    pub cpus_per_task: usize,
-    pub sbatch_args: Vec<String>,
-    pub arena: Option<PathBuf>,
-    pub submit: bool,
-    pub wait: bool,
+/// `arena tournament slurm`'s options.
+#[derive(clap::Args)]
+pub(crate) struct SlurmArgs {
+    /// The tournament file.
+    file: PathBuf,
+    /// Shards (array tasks).
+    #[arg(long)]
+    shards: usize,
+    /// The Slurm partition.
+    #[arg(long)]
+    partition: Option<String>,
+    /// Time limit per task, as Slurm writes it (`12:00:00`, `1-00:00:00`).
+    #[arg(long)]
+    time: Option<String>,
+    /// CPUs per task: each shard plays this many games at once.
+    #[arg(long, default_value_t = 1)]
+    cpus_per_task: usize,
+    /// More sbatch options for both jobs, one per use (--sbatch-arg=--account=course).
+    #[arg(long = "sbatch-arg", value_name = "ARG", allow_hyphen_values = true)]
+    sbatch_args: Vec<String>,
+    /// The arena binary the jobs run (default: this one).
+    #[arg(long)]
+    arena: Option<PathBuf>,
+    /// Submit with sbatch (only the shards with games still missing) and print the job ids.
+    #[arg(long)]
+    submit: bool,
+    /// With --submit: wait for the merge job and exit with its status.
+    #[arg(long, requires = "submit")]
+    wait: bool,
 }
 
-pub(crate) fn run(request: Request) -> Result<ExitCode> {
+pub(crate) fn run(request: SlurmArgs) -> Result<ExitCode> {
     if request.shards == 0 {
         bail!("--shards 0 runs nothing: use 1 or more");
     }

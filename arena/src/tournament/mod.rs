@@ -257,15 +257,7 @@ pub fn run_part(
     let mut played_now = 0;
     if let Some(journal) = journal.as_mut() {
         let sink = replays::ReplaySink::new(&tournament, schedule.len(), &entrants, &names)?;
-        let plan = runner::RunPlan {
-            players: &players,
-            hosting: &hosting,
-            settings: &tournament.settings,
-            game: &tournament.game,
-            concurrency: tournament.concurrency,
-            stop,
-            replays: sink.as_ref(),
-        };
+        let plan = runner::RunPlan::of(&tournament, &players, &hosting, stop, sink.as_ref());
         runner::run(&plan, &jobs, |batch| {
             journal.append(&batch)?;
             for result in batch {

@@ -193,15 +193,7 @@ fn calibrate(
     let hosting = hosting(tournament)?;
     let players = load_players(tournament, &hosting)?;
     let stop = AtomicBool::new(false);
-    let plan = runner::RunPlan {
-        players: &players,
-        hosting: &hosting,
-        settings: &tournament.settings,
-        game: &tournament.game,
-        concurrency: tournament.concurrency,
-        stop: &stop,
-        replays: None,
-    };
+    let plan = runner::RunPlan::of(tournament, &players, &hosting, &stop, None);
     let mut games = Vec::new();
     runner::run(&plan, &jobs, |batch| {
         games.extend(batch);
