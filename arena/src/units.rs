@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-/// Parses `5s`, `0.5s`, `250ms`, `100us`, `1m` or `12h`.
+/// Parses `5s`, `0.5s`, `250ms`, `100us` or `1m`.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     let split = text.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(text.len());
@@ -18,8 +18,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         "ms" => value / 1e3,
         "us" => value / 1e6,
         "m" | "min" => value * 60.0,
-        "h" => value * 3600.0,
-        _ => return Err(format!("'{text}': unknown unit '{unit}' (use s, ms, us, m or h)")),
+        _ => return Err(format!("'{text}': unknown unit '{unit}' (use s, ms, us or m)")),
     };
     if seconds == 0.0 {
         return Err(format!("'{text}': a time limit must be more than zero"));

@@ -179,7 +179,7 @@ enum TournamentAction {
         #[arg(long, default_value_t = 8)]
         calibrate: usize,
         /// Wall time each shard should take.
-        #[arg(long, default_value = "12h", value_parser = arena::units::parse_duration)]
+        #[arg(long, default_value = "12h", value_parser = arena::tournament::plan::parse_wall_time)]
         within: Duration,
         /// CPUs per shard (games it plays at once).
         #[arg(long, default_value_t = 1)]

@@ -42,8 +42,6 @@ pub struct RunOutcome {
     /// Games this run played (the rest came from the journal).
     pub played_now: usize,
     pub interrupted: bool,
-    /// What this run played.
-    pub part: Part,
     /// The shard's games (all games when not sharded).
     pub part_total: usize,
     /// The part's games now in the journals.
@@ -329,7 +327,6 @@ pub fn run_part(
         results,
         played_now,
         interrupted,
-        part,
         part_total,
         part_done,
         missing,

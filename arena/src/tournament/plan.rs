@@ -202,6 +202,20 @@ fn calibrate(
     Ok(games)
 }
 
+/// A wall time: `12h`, `1.5h`, or what `units::parse_duration` reads
+/// (`90m`). Hours only here: a turn's budget is never counted in hours.
+pub fn parse_wall_time(text: &str) -> Result<Duration, String> {
+    match text.trim().strip_suffix('h') {
+        Some(hours) => hours
+            .parse::<f64>()
+            .ok()
+            .filter(|h| h.is_finite() && *h > 0.0)
+            .map(|h| Duration::from_secs_f64(h * 3600.0))
+            .ok_or_else(|| format!("'{text}' is not a wall time: write it like 12h, 1.5h or 90m")),
+        None => crate::units::parse_duration(text),
+    }
+}
+
 /// A duration as people read long ones: `3.2 CPU-days`, `5.1 h`, `42 min`, `12 s`.
 pub fn long(d: Duration) -> String {
     let s = d.as_secs_f64();
@@ -277,6 +291,13 @@ mod tests {
         players.sort_unstable();
         players.dedup();
         assert_eq!((chosen.len(), players.len()), (5, 10), "{chosen:?}");
+    }
+
+    #[test]
+    fn wall_times_read_hours() {
+        assert_eq!(parse_wall_time("12h"), Ok(Duration::from_secs(12 * 3600)));
+        assert_eq!(parse_wall_time("90m"), Ok(Duration::from_secs(5400)));
+        assert!(parse_wall_time("-1h").is_err() && parse_wall_time("soon").is_err());
     }
 
     #[test]

@@ -90,7 +90,7 @@ pub fn write_scripts(tournament: &Tournament, options: &SlurmOptions) -> Result<
          #SBATCH --job-name=arena-{name}-shards\n\
          #SBATCH --array=1-{n}\n\
          #SBATCH --cpus-per-task={cpus}\n\
-         #SBATCH --output={log}\n\
+         #SBATCH --output=\"{log}\"\n\
          #SBATCH --open-mode=append\n\
          {common}\
          exec {arena} tournament run {file} --shard \"$SLURM_ARRAY_TASK_ID/{n}\" --concurrency \"${{SLURM_CPUS_PER_TASK:-{cpus}}}\"\n",
@@ -103,7 +103,7 @@ pub fn write_scripts(tournament: &Tournament, options: &SlurmOptions) -> Result<
         "{}# Submit after the array: sbatch --dependency=afterany:ARRAY_JOB_ID {}\n\
          #SBATCH --job-name=arena-{name}-merge\n\
          #SBATCH --cpus-per-task=1\n\
-         #SBATCH --output={log}\n\
+         #SBATCH --output=\"{log}\"\n\
          {common}\
          exec {arena} tournament report {file}\n",
         head("the merge (standings from every shard's journal)"),
@@ -265,6 +265,8 @@ mod tests {
             "#SBATCH --account=course\n",
             "--shard \"$SLURM_ARRAY_TASK_ID/4\" --concurrency \"${SLURM_CPUS_PER_TASK:-8}\"",
             "exec '/opt/my arena/arena' tournament run ",
+            // Quoted: a folder may have spaces in its name.
+            &format!("#SBATCH --output=\"{}/shard-%a-of-4.log\"\n", scripts.folder.display()),
         ] {
             assert!(shards.contains(line), "{line:?} in:\n{shards}");
         }
