@@ -15,7 +15,7 @@ use arena::tournament::{
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// Set by Ctrl-C: stop starting games. A second Ctrl-C quits at once.
+/// Set by Ctrl-C or SIGTERM: stop starting games. A second one quits at once.
 static STOP: AtomicBool = AtomicBool::new(false);
 
 extern "C" fn on_interrupt(_: libc::c_int) {
@@ -40,7 +40,10 @@ pub(crate) fn run(
         tournament.concurrency = n;
     }
     // SAFETY: installing a handler that only touches an atomic (or exits).
-    unsafe { libc::signal(libc::SIGINT, on_interrupt as *const () as libc::sighandler_t) };
+    // SIGTERM too: Slurm's way to cancel a job or end it at its time limit.
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        unsafe { libc::signal(signal, on_interrupt as *const () as libc::sighandler_t) };
+    }
     let mut progress = Progress::new(!json);
     let part = shard.map_or(Part::All, Part::Shard);
     let outcome = tournament::run_part(tournament, part, &STOP, &mut progress)?;

@@ -256,7 +256,13 @@ pub fn run_part(
     if let Some(journal) = journal.as_mut() {
         let sink = replays::ReplaySink::new(&tournament, schedule.len(), &entrants, &names)?;
         let plan = runner::RunPlan::of(&tournament, &players, &hosting, stop, sink.as_ref());
-        runner::run(&plan, &jobs, |batch| {
+        runner::run(&plan, &jobs, |mut batch| {
+            if batch.iter().any(lost_to_a_dying_worker) {
+                std::thread::sleep(SETTLE);
+                if stop.load(Ordering::SeqCst) {
+                    batch.retain(|r| !lost_to_a_dying_worker(r));
+                }
+            }
             journal.append(&batch)?;
             for result in batch {
                 played_now += 1;
@@ -335,6 +341,20 @@ pub fn run_part(
         standings,
         grades,
     })
+}
+
+/// How long a game lost to a dead worker waits before it is journaled.
+/// A cancelled Slurm job (or a stopped systemd service) signals every
+/// process of the run at once, workers included: the run's own SIGTERM
+/// arrives within this time, and such a game is then not journaled but
+/// played again on resume (a player that really crashes crashes again).
+const SETTLE: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// Whether a player lost `result` because its worker died or vanished.
+fn lost_to_a_dying_worker(result: &GameResult) -> bool {
+    use crate::fault::FaultKind;
+    let dying = [FaultKind::Crashed, FaultKind::Protocol, FaultKind::Unavailable].map(FaultKind::name);
+    result.fault.as_ref().is_some_and(|f| dying.contains(&f.kind.as_str()))
 }
 
 /// The jobs of the games still to play (`pending(index)`): each unit
