@@ -119,11 +119,11 @@ pub(crate) fn plan(file: &Path, calibrate: usize, within: Duration, cpus: usize)
     let tournament = Tournament::load(file)?;
     let budget = plan::turn_budget(&tournament);
     let plan = plan::plan(&tournament, calibrate)?;
+    let pairings = if plan.pairings > 0 { format!(" ({} pairings)", plan.pairings) } else { String::new() };
     println!(
-        "{}: {} games ({} pairings), {} players, {} per turn",
+        "{}: {} games{pairings}, {} players, {} per turn",
         tournament.name,
         plan.games,
-        plan.pairings,
         plan.players,
         arena::units::short(budget)
     );

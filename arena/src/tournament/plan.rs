@@ -71,10 +71,13 @@ pub fn turn_budget(tournament: &Tournament) -> Duration {
 pub fn plan(tournament: &Tournament, calibration: usize) -> Result<Plan> {
     let schedule = schedule::schedule(tournament);
     let units = shard::units(tournament, &schedule);
-    let pairings = match tournament.format {
-        super::config::Format::Duplicate => 0,
-        _ => schedule.len() / (tournament.games_per_pairing.max(1) as usize),
-    };
+    // Pairs of players who meet (none in single-player games).
+    let pairings = schedule
+        .iter()
+        .filter(|g| g.seats[0] != g.seats[1])
+        .map(|g| (g.seats[0].min(g.seats[1]), g.seats[0].max(g.seats[1])))
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
     let journaled = merge::read_all(&tournament.output, &fingerprint(tournament, &schedule), schedule.len())
         .map(|m| m.results.into_values().collect::<Vec<_>>())
         .unwrap_or_default();
