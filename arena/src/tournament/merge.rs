@@ -26,8 +26,13 @@ pub struct Merged {
 impl Merged {
     /// Schedule indices of the games no journal holds.
     pub fn missing(&self, total: usize) -> Vec<usize> {
-        (0..total).filter(|i| !self.results.contains_key(i)).collect()
+        missing(total, &self.results)
     }
+}
+
+/// Schedule indices below `total` that `results` lacks.
+pub fn missing(total: usize, results: &BTreeMap<usize, GameResult>) -> Vec<usize> {
+    (0..total).filter(|i| !results.contains_key(i)).collect()
 }
 
 /// Whether `name` is a journal's file name.

@@ -273,9 +273,8 @@ pub fn run_part(
             Ok(())
         })?;
     }
+    let missing = merge::missing(schedule.len(), &results);
     let results: Vec<GameResult> = results.into_values().collect();
-    let missing: Vec<usize> =
-        (0..schedule.len()).filter(|&i| results.binary_search_by_key(&i, |r| r.index).is_err()).collect();
     let interrupted = stop.load(Ordering::SeqCst) && part_done < part_total;
     let standings = match &tournament.game {
         GameRules::Solo(settings) => {
