@@ -44,6 +44,16 @@ fn spawn_slow(file: &Path, stderr: Stdio) -> std::process::Child {
         .unwrap()
 }
 
+/// Waits until the journal in `folder` has `lines` lines (the header counts).
+fn wait_for_journal_lines(folder: &Path, lines: usize) {
+    let path = folder.join(journal::FILE_NAME);
+    let started = Instant::now();
+    while std::fs::read_to_string(&path).map(|t| t.lines().count()).unwrap_or(0) < lines {
+        assert!(started.elapsed() < Duration::from_secs(60), "no games were journaled");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 fn run_to_end(file: &Path) -> std::process::Output {
     arena(
         &["tournament", "run", file.to_str().unwrap()],
@@ -210,12 +220,7 @@ fn ctrl_c_stops_cleanly_and_the_run_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let file = slow_tournament(dir.path(), "interrupted");
     let child = spawn_slow(&file, Stdio::piped());
-    let journal_path = dir.path().join("interrupted").join(journal::FILE_NAME);
-    let started = Instant::now();
-    while std::fs::read_to_string(&journal_path).map(|t| t.lines().count()).unwrap_or(0) < 5 {
-        assert!(started.elapsed() < Duration::from_secs(60), "no games were journaled");
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    wait_for_journal_lines(&dir.path().join("interrupted"), 5);
     let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(status.success());
     let output = child.wait_with_output().unwrap();
@@ -234,4 +239,32 @@ fn ctrl_c_stops_cleanly_and_the_run_resumes() {
     let indices: Vec<usize> =
         journal_games(&dir.path().join("interrupted")).iter().map(|r| r.index).collect();
     assert_eq!(indices, (0..36).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_run_terminated_with_its_workers_journals_no_false_crash() {
+    // What Slurm does to a cancelled job: SIGTERM to every process of it,
+    // the workers first here. Their games must not count as crashes.
+    let dir = tempfile::tempdir().unwrap();
+    let whole = slow_tournament(dir.path(), "whole");
+    assert!(run_to_end(&whole).status.success());
+    let file = slow_tournament(dir.path(), "terminated");
+    let child = spawn_slow(&file, Stdio::piped());
+    wait_for_journal_lines(&dir.path().join("terminated"), 5);
+    let pid = child.id().to_string();
+    let workers = Command::new("pgrep").args(["-P", &pid]).output().unwrap();
+    let workers: Vec<String> =
+        String::from_utf8_lossy(&workers.stdout).split_whitespace().map(String::from).collect();
+    assert!(!workers.is_empty(), "the bad player runs in worker processes");
+    assert!(Command::new("kill").arg("-TERM").args(&workers).status().unwrap().success());
+    std::thread::sleep(Duration::from_millis(20));
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    let output = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{err}");
+    let kept = journal_games(&dir.path().join("terminated"));
+    assert!(kept.iter().all(|g| g.fault.is_none()), "{kept:?}");
+    let output = run_to_end(&file);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(journal_games(&dir.path().join("terminated")), journal_games(&dir.path().join("whole")));
 }

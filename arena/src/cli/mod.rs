@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod bench;
 mod options;
 mod play;
+mod slurm;
 mod tournament;
 
 use options::Limits;
@@ -156,7 +157,46 @@ enum TournamentAction {
         /// Games run at once (overrides the file's `concurrency`).
         #[arg(long)]
         concurrency: Option<usize>,
+        /// Play only shard I of N (counted from 1) into its own journal,
+        /// journal.shard-I-of-N.jsonl; no standings (see `tournament report`).
+        #[arg(long, value_name = "I/N")]
+        shard: Option<arena::tournament::shard::Shard>,
     },
+    /// Standings from every journal in the output folder (a single run's,
+    /// the shards'), without playing: lists the games still missing, if any.
+    ///
+    /// Example: arena tournament report tournaments/class-round-robin.toml
+    Report {
+        /// The tournament file.
+        file: PathBuf,
+        /// Print the final standings as one JSON object on stdout (nothing else).
+        #[arg(long)]
+        json: bool,
+    },
+    /// A tournament's size and CPU time at its budget (worst case, and
+    /// expected from its journal or a short calibration), and how many
+    /// shards to run it in.
+    ///
+    /// Example: arena tournament plan tournaments/class-round-robin.toml --within 12h --cpus-per-task 4
+    Plan {
+        /// The tournament file.
+        file: PathBuf,
+        /// Games played to measure, when no journal has any (0: none).
+        #[arg(long, default_value_t = 8)]
+        calibrate: usize,
+        /// Wall time each shard should take.
+        #[arg(long, default_value = "12h", value_parser = arena::tournament::plan::parse_wall_time)]
+        within: Duration,
+        /// CPUs per shard (games it plays at once).
+        #[arg(long, default_value_t = 1)]
+        cpus_per_task: usize,
+    },
+    /// Run a tournament on a Slurm cluster: writes a job array (one task per
+    /// shard) and a merge job that writes the standings once the array is
+    /// done, into the output folder's slurm/ (which every node must see).
+    ///
+    /// Example: arena tournament slurm tournaments/class-round-robin.toml --shards 20 --cpus-per-task 4 --time 12:00:00 --submit
+    Slurm(slurm::SlurmArgs),
 }
 
 pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
@@ -203,9 +243,16 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             println!("{}", arena::engine_bench::run(games, &search_times));
             Ok(ExitCode::SUCCESS)
         }
-        Command::Tournament { action: TournamentAction::Run { file, json, concurrency } } => {
-            tournament::run(&file, json, concurrency)
+        Command::Tournament { action: TournamentAction::Run { file, json, concurrency, shard } } => {
+            tournament::run(&file, json, concurrency, shard)
         }
+        Command::Tournament { action: TournamentAction::Report { file, json } } => {
+            tournament::report(&file, json)
+        }
+        Command::Tournament { action: TournamentAction::Plan { file, calibrate, within, cpus_per_task } } => {
+            tournament::plan(&file, calibrate, within, cpus_per_task)
+        }
+        Command::Tournament { action: TournamentAction::Slurm(args) } => slurm::run(args),
         Command::New { name, dir, api_path } => {
             let api_path = api_path.unwrap_or_else(scaffold::default_api_path);
             let root = scaffold::new_player(&dir, &name, &api_path)?;

@@ -1,17 +1,21 @@
-//! `arena tournament run`: a tournament from its file, with a progress bar,
-//! Ctrl-C to stop (the journal keeps finished games) and the reports.
+//! `arena tournament run` (a tournament from its file, or one shard of it,
+//! with a progress bar, Ctrl-C to stop: the journal keeps finished games),
+//! `tournament report` (standings from the journals) and `tournament plan`.
 
 use std::{
     path::Path,
     process::ExitCode,
     sync::atomic::{AtomicBool, Ordering},
+    time::Duration,
 };
 
 use anyhow::{bail, Result};
-use arena::tournament::{self, config::Tournament, record::GameResult};
+use arena::tournament::{
+    self, config::Tournament, merge, plan, record::GameResult, shard::Shard, Part, RunOutcome,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// Set by Ctrl-C: stop starting games. A second Ctrl-C quits at once.
+/// Set by Ctrl-C or SIGTERM: stop starting games. A second one quits at once.
 static STOP: AtomicBool = AtomicBool::new(false);
 
 extern "C" fn on_interrupt(_: libc::c_int) {
@@ -22,7 +26,12 @@ extern "C" fn on_interrupt(_: libc::c_int) {
     }
 }
 
-pub(crate) fn run(file: &Path, json: bool, concurrency: Option<usize>) -> Result<ExitCode> {
+pub(crate) fn run(
+    file: &Path,
+    json: bool,
+    concurrency: Option<usize>,
+    shard: Option<Shard>,
+) -> Result<ExitCode> {
     let mut tournament = Tournament::load(file)?;
     if let Some(n) = concurrency {
         if n == 0 {
@@ -31,19 +40,65 @@ pub(crate) fn run(file: &Path, json: bool, concurrency: Option<usize>) -> Result
         tournament.concurrency = n;
     }
     // SAFETY: installing a handler that only touches an atomic (or exits).
-    unsafe { libc::signal(libc::SIGINT, on_interrupt as *const () as libc::sighandler_t) };
+    // SIGTERM too: Slurm's way to cancel a job or end it at its time limit.
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        unsafe { libc::signal(signal, on_interrupt as *const () as libc::sighandler_t) };
+    }
     let mut progress = Progress::new(!json);
-    let outcome = tournament::run(tournament, &STOP, &mut progress)?;
+    let part = shard.map_or(Part::All, Part::Shard);
+    let outcome = tournament::run_part(tournament, part, &STOP, &mut progress)?;
     progress.bar.finish_and_clear();
     if outcome.interrupted {
         eprintln!(
             "interrupted after {} of {} games; the journal in {} keeps them: run the same command to resume",
-            outcome.results.len(),
-            outcome.total,
+            outcome.part_done,
+            outcome.part_total,
             outcome.tournament.output.display()
         );
         return Ok(ExitCode::from(130));
     }
+    if let Some(shard) = shard {
+        eprintln!(
+            "shard {shard}: {} games ({} played now) in {}; the tournament has {} of {} games: \
+             `arena tournament report {}` writes the standings once every shard is done",
+            outcome.part_done,
+            outcome.played_now,
+            outcome.tournament.output.join(shard.journal_name()).display(),
+            outcome.total - outcome.missing.len(),
+            outcome.total,
+            file.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    print_outcome(&outcome, json)
+}
+
+/// `arena tournament report`: the standings from every journal, playing nothing.
+pub(crate) fn report(file: &Path, json: bool) -> Result<ExitCode> {
+    let tournament = Tournament::load(file)?;
+    let outcome = tournament::run_part(tournament, Part::Report, &STOP, &mut tournament::Quiet)?;
+    if !outcome.missing.is_empty() {
+        eprintln!(
+            "{} of {} games are in no journal (games {}); journals read:",
+            outcome.missing.len(),
+            outcome.total,
+            merge::ranges(&outcome.missing, 10)
+        );
+        for (path, games) in &outcome.journals {
+            eprintln!("  {} ({games} games)", path.display());
+        }
+        eprintln!(
+            "play them with `arena tournament run {0}` (here), or re-submit the shards \
+             (`arena tournament slurm {0} --shards N --submit` plays only what is missing)",
+            file.display()
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    print_outcome(&outcome, json)
+}
+
+/// The standings and the files written, as `run` and `report` show them.
+fn print_outcome(outcome: &RunOutcome, json: bool) -> Result<ExitCode> {
     if json {
         println!("{}", serde_json::to_string_pretty(&outcome.standings.json())?);
     } else {
@@ -56,6 +111,62 @@ pub(crate) fn run(file: &Path, json: bool, concurrency: Option<usize>) -> Result
             eprintln!("  {}", path.display());
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `arena tournament plan`: size, CPU time and a number of shards.
+pub(crate) fn plan(file: &Path, calibrate: usize, within: Duration, cpus: usize) -> Result<ExitCode> {
+    let tournament = Tournament::load(file)?;
+    let budget = plan::turn_budget(&tournament);
+    let plan = plan::plan(&tournament, calibrate)?;
+    let pairings = if plan.pairings > 0 { format!(" ({} pairings)", plan.pairings) } else { String::new() };
+    println!(
+        "{}: {} games{pairings}, {} players, {} per turn",
+        tournament.name,
+        plan.games,
+        plan.players,
+        arena::units::short(budget)
+    );
+    if plan.units != plan.games {
+        println!("  {} units (a Hexapawn pairing is played whole, on one machine)", plan.units);
+    }
+    let turns = match (&plan.sample, plan.turns_per_game) {
+        (plan::Sample::Journal(n), Some(t)) => format!("{t:.1} turns a game (mean of {n} journaled games)"),
+        (plan::Sample::Calibration(n), Some(t)) => {
+            format!("{t:.1} turns a game (mean of {n} calibration games)")
+        }
+        _ => match plan.turn_cap {
+            Some(cap) => format!("{cap} turns a game (the turn cap; nothing measured)"),
+            None => "turns a game unknown (nothing measured)".into(),
+        },
+    };
+    if let Some(worst) = plan.worst_case {
+        println!(
+            "  worst case: {} of CPU time (every turn uses its whole budget; {turns})",
+            plan::long(worst)
+        );
+    } else {
+        println!("  worst case: unknown ({turns})");
+    }
+    if let Some(expected) = plan.expected {
+        println!("  expected:   {} of CPU time (the players' measured time)", plan::long(expected));
+    }
+    let shards = plan.suggested_shards(within, cpus);
+    let per_shard = |total: Duration| plan::long(total.div_f64((shards * cpus.max(1)) as f64));
+    let basis = if plan.expected.is_some() { "expected" } else { "worst case" };
+    println!(
+        "  suggested: {shards} shard{} of {cpus} CPU(s), about {} each ({basis}; --within {})",
+        if shards == 1 { "" } else { "s" },
+        plan.expected.or(plan.worst_case).map_or("?".into(), per_shard),
+        plan::long(within)
+    );
+    if let Some(worst) = plan.worst_case {
+        println!("  a shard's worst case: {} (set --time between the two)", per_shard(worst));
+    }
+    println!(
+        "  arena tournament slurm {} --shards {shards} --cpus-per-task {cpus} --time HH:MM:SS --submit",
+        file.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

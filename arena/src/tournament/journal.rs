@@ -30,46 +30,62 @@ struct Header {
 pub struct Journal {
     file: File,
     path: PathBuf,
+    /// Holds the journal's lock while the journal is open.
+    _lock: File,
 }
 
 impl Journal {
-    /// Opens (or starts) the journal in `folder` for the tournament with
-    /// `fingerprint`; returns it with the games already recorded.
+    /// Opens (or starts) the journal `file_name` (`FILE_NAME`, or a
+    /// shard's) in `folder` for the tournament with `fingerprint`; returns
+    /// it with the games already recorded.
     pub fn open(
         folder: &Path,
+        file_name: &str,
         name: &str,
         fingerprint: &str,
         games: usize,
     ) -> Result<(Journal, BTreeMap<usize, GameResult>)> {
         std::fs::create_dir_all(folder)
             .with_context(|| format!("cannot create the output folder {}", folder.display()))?;
-        let path = folder.join(FILE_NAME);
-        let mut done = BTreeMap::new();
-        if path.exists() {
-            let (header, results, good_len) = read(&path)?;
-            if header.fingerprint != fingerprint || header.games != games {
-                bail!(
-                    "{} belongs to a different schedule (the tournament file changed: players, format, seed or settings): \
-                     resume with the original file, or choose a new output folder",
-                    path.display()
-                );
+        let path = folder.join(file_name);
+        // One writer per journal: a second run on the same folder (a shard
+        // re-submitted while it still runs) would play its games twice.
+        let lock = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => bail!(
+                "{} is being written by another run (a shard still running?): wait until it ends, or stop it",
+                path.display()
+            ),
+            // A file system without locks: go on, as before locks.
+            Err(std::fs::TryLockError::Error(e)) => {
+                tracing::warn!("cannot lock {}: {e}", path.display())
             }
+        }
+        let mut done = BTreeMap::new();
+        if lock.metadata()?.len() > 0 {
+            let (header, results, good_len) = read(&path)?;
+            header.check(&path, fingerprint, games)?;
             // A run killed mid-write leaves a partial last line: cut it off.
-            let file = OpenOptions::new().write(true).open(&path)?;
-            file.set_len(good_len)?;
+            lock.set_len(good_len)?;
             for result in results {
                 done.entry(result.index).or_insert(result);
             }
         } else {
             let header =
                 Header { arena_journal: 1, fingerprint: fingerprint.into(), tournament: name.into(), games };
-            let mut file =
-                File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
+            let mut file = &lock;
             writeln!(file, "{}", serde_json::to_string(&header)?)?;
-            file.sync_all()?;
+            lock.sync_all()?;
         }
         let file = OpenOptions::new().append(true).open(&path)?;
-        Ok((Journal { file, path }, done))
+        Ok((Journal { file, path, _lock: lock }, done))
     }
 
     /// Appends games and syncs them to disk: when this returns, they are kept.
@@ -122,4 +138,34 @@ pub fn read(path: &Path) -> Result<(JournalHeader, Vec<GameResult>, u64)> {
 pub struct JournalHeader {
     pub fingerprint: String,
     pub games: usize,
+}
+
+impl JournalHeader {
+    /// Refuses the journal at `path` unless it is of the schedule with
+    /// `fingerprint` and `games` games.
+    pub fn check(&self, path: &Path, fingerprint: &str, games: usize) -> Result<()> {
+        if self.fingerprint != fingerprint || self.games != games {
+            bail!(
+                "{} belongs to a different schedule (the tournament file changed: players, format, seed or settings): \
+                 resume with the original file, or choose a new output folder (or move that journal away)",
+                path.display()
+            );
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_journal_has_one_writer_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let (first, _) = Journal::open(dir.path(), FILE_NAME, "t", "f", 4).unwrap();
+        let error = format!("{:#}", Journal::open(dir.path(), FILE_NAME, "t", "f", 4).err().unwrap());
+        assert!(error.contains("is being written by another run"), "{error}");
+        drop(first);
+        assert!(Journal::open(dir.path(), FILE_NAME, "t", "f", 4).is_ok());
+    }
 }

@@ -5,10 +5,14 @@ pub mod config;
 pub mod grade;
 pub mod index;
 pub mod journal;
+pub mod merge;
+pub mod plan;
 pub mod record;
 pub mod replays;
 pub mod runner;
 pub mod schedule;
+pub mod shard;
+pub mod slurm;
 pub mod solo_standings;
 pub mod standings;
 
@@ -27,6 +31,7 @@ use crate::{
 use config::{format_name, Format, GameRules, Tournament};
 use record::GameResult;
 use schedule::ScheduledGame;
+use shard::Shard;
 
 /// How a run went.
 pub struct RunOutcome {
@@ -37,6 +42,14 @@ pub struct RunOutcome {
     /// Games this run played (the rest came from the journal).
     pub played_now: usize,
     pub interrupted: bool,
+    /// The shard's games (all games when not sharded).
+    pub part_total: usize,
+    /// The part's games now in the journals.
+    pub part_done: usize,
+    /// Schedule indices of the tournament's games no journal holds yet.
+    pub missing: Vec<usize>,
+    /// The journals read, with the games each holds.
+    pub journals: Vec<(PathBuf, usize)>,
     /// Files written (standings, reports).
     pub written: Vec<PathBuf>,
     pub standings: Table,
@@ -167,10 +180,44 @@ pub fn load_players(tournament: &Tournament, hosting: &Hosting) -> Result<Vec<Pl
     Ok(players)
 }
 
+/// What a run plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Every game the journals lack; then the standings.
+    All,
+    /// The shard's games the journals lack, into the shard's journal; no
+    /// standings (they would be partial).
+    Shard(Shard),
+    /// Nothing: the standings from the journals, if they hold every game.
+    Report,
+}
+
 /// Runs (or resumes) the tournament: plays what the journal lacks, then
 /// writes the standings (and grade reports) into the output folder.
 pub fn run(tournament: Tournament, stop: &AtomicBool, observer: &mut dyn Observer) -> Result<RunOutcome> {
+    run_part(tournament, Part::All, stop, observer)
+}
+
+/// Runs `part` of the tournament. Every journal in the output folder
+/// counts (its own, other shards', a single run's): a game any of them
+/// holds is not played again. Standings are written once every game is in
+/// some journal, unless this is a shard.
+pub fn run_part(
+    tournament: Tournament,
+    part: Part,
+    stop: &AtomicBool,
+    observer: &mut dyn Observer,
+) -> Result<RunOutcome> {
     let schedule = schedule::schedule(&tournament);
+    let fingerprint = fingerprint(&tournament, &schedule);
+    if part == Part::Report && merge::journal_files(&tournament.output)?.is_empty() {
+        bail!(
+            "no journal in {}: nothing was played yet (run `arena tournament run` or submit the shards first)",
+            tournament.output.display()
+        );
+    }
+    // Every journal is checked before a player is loaded or a game played.
+    merge::read_all(&tournament.output, &fingerprint, schedule.len())?;
     let hosting = hosting(&tournament)?;
     let players = load_players(&tournament, &hosting)?;
     let entrants: Vec<standings::Entrant> = players
@@ -180,34 +227,56 @@ pub fn run(tournament: Tournament, stop: &AtomicBool, observer: &mut dyn Observe
         .collect();
     let names = unique_names(&entrants);
     observer.names(&names);
-    let sink = replays::ReplaySink::new(&tournament, schedule.len(), &entrants, &names)?;
-    let fingerprint = fingerprint(&tournament, &schedule);
-    let (mut journal, done) =
-        journal::Journal::open(&tournament.output, &tournament.name, &fingerprint, schedule.len())?;
-    let jobs = jobs(&tournament, &schedule, |index| !done.contains_key(&index));
-    observer.start(schedule.len(), &done.values().cloned().collect::<Vec<_>>());
+    let mine = match part {
+        Part::Shard(shard) => shard::games_of(&tournament, &schedule, shard),
+        Part::All | Part::Report => vec![true; schedule.len()],
+    };
+    let mut journal = match part {
+        Part::Report => None,
+        Part::All => Some(journal::FILE_NAME.to_string()),
+        Part::Shard(shard) => Some(shard.journal_name()),
+    }
+    .map(|file| {
+        journal::Journal::open(&tournament.output, &file, &tournament.name, &fingerprint, schedule.len())
+    })
+    .transpose()?
+    .map(|(journal, _)| journal);
+    // Read after opening: the own journal's cut-off last line is gone.
+    let merged = merge::read_all(&tournament.output, &fingerprint, schedule.len())?;
+    let done = merged.results;
+    let jobs = match part {
+        Part::Report => Vec::new(),
+        _ => jobs(&tournament, &schedule, |index| mine[index] && !done.contains_key(&index)),
+    };
+    let done_here: Vec<GameResult> = done.values().filter(|r| mine[r.index]).cloned().collect();
+    let part_total = mine.iter().filter(|&&m| m).count();
+    observer.start(part_total, &done_here);
+    let mut part_done = done_here.len();
     let mut results: BTreeMap<usize, GameResult> = done;
     let mut played_now = 0;
-    let plan = runner::RunPlan {
-        players: &players,
-        hosting: &hosting,
-        settings: &tournament.settings,
-        game: &tournament.game,
-        concurrency: tournament.concurrency,
-        stop,
-        replays: sink.as_ref(),
-    };
-    runner::run(&plan, &jobs, |batch| {
-        journal.append(&batch)?;
-        for result in batch {
-            played_now += 1;
-            observer.game(&result, &names);
-            results.insert(result.index, result);
-        }
-        Ok(())
-    })?;
+    if let Some(journal) = journal.as_mut() {
+        let sink = replays::ReplaySink::new(&tournament, schedule.len(), &entrants, &names)?;
+        let plan = runner::RunPlan::of(&tournament, &players, &hosting, stop, sink.as_ref());
+        runner::run(&plan, &jobs, |mut batch| {
+            if batch.iter().any(lost_to_a_dying_worker) {
+                std::thread::sleep(SETTLE);
+                if stop.load(Ordering::SeqCst) {
+                    batch.retain(|r| !lost_to_a_dying_worker(r));
+                }
+            }
+            journal.append(&batch)?;
+            for result in batch {
+                played_now += 1;
+                part_done += 1;
+                observer.game(&result, &names);
+                results.insert(result.index, result);
+            }
+            Ok(())
+        })?;
+    }
+    let missing = merge::missing(schedule.len(), &results);
     let results: Vec<GameResult> = results.into_values().collect();
-    let interrupted = stop.load(Ordering::SeqCst) && results.len() < schedule.len();
+    let interrupted = stop.load(Ordering::SeqCst) && part_done < part_total;
     let standings = match &tournament.game {
         GameRules::Solo(settings) => {
             let players: Vec<(usize, standings::Entrant)> =
@@ -219,7 +288,7 @@ pub fn run(tournament: Tournament, stop: &AtomicBool, observer: &mut dyn Observe
     };
     let mut written = Vec::new();
     let mut grades = None;
-    if !interrupted {
+    if missing.is_empty() && !matches!(part, Part::Shard(_)) {
         let out = &tournament.output;
         let title = format!(
             "# {} ({}, {}, {} games)\n\n",
@@ -264,29 +333,43 @@ pub fn run(tournament: Tournament, stop: &AtomicBool, observer: &mut dyn Observe
         results,
         played_now,
         interrupted,
+        part_total,
+        part_done,
+        missing,
+        journals: merged.journals,
         written,
         standings,
         grades,
     })
 }
 
-/// The jobs of the games still to play (`pending(index)`): each game alone,
-/// or for Hexapawn each pairing with a pending game, whole and in order.
+/// How long a game lost to a dead worker waits before it is journaled.
+/// A cancelled Slurm job (or a stopped systemd service) signals every
+/// process of the run at once, workers included: the run's own SIGTERM
+/// arrives within this time, and such a game is then not journaled but
+/// played again on resume (a player that really crashes crashes again).
+const SETTLE: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// Whether a player lost `result` because its worker died or vanished.
+fn lost_to_a_dying_worker(result: &GameResult) -> bool {
+    use crate::fault::FaultKind;
+    let dying = [FaultKind::Crashed, FaultKind::Protocol, FaultKind::Unavailable].map(FaultKind::name);
+    result.fault.as_ref().is_some_and(|f| dying.contains(&f.kind.as_str()))
+}
+
+/// The jobs of the games still to play (`pending(index)`): each unit
+/// (a game; for Hexapawn a pairing, whole and in order) with a pending game.
 fn jobs(
     tournament: &Tournament,
     schedule: &[ScheduledGame],
     pending: impl Fn(usize) -> bool,
 ) -> Vec<runner::Job> {
-    let marked =
-        |games: &[ScheduledGame]| -> runner::Job { games.iter().map(|g| (*g, pending(g.index))).collect() };
-    match tournament.game {
-        GameRules::Hexapawn(_) => schedule
-            .chunks(tournament.games_per_pairing as usize)
-            .filter(|pairing| pairing.iter().any(|g| pending(g.index)))
-            .map(marked)
-            .collect(),
-        _ => schedule.iter().filter(|g| pending(g.index)).map(|g| vec![(*g, true)]).collect(),
-    }
+    shard::units(tournament, schedule)
+        .into_iter()
+        .map(|unit| &schedule[unit])
+        .filter(|games| games.iter().any(|g| pending(g.index)))
+        .map(|games| games.iter().map(|g| (*g, pending(g.index))).collect())
+        .collect()
 }
 
 /// The course's pass marks, out of 10 games per level.

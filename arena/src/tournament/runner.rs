@@ -43,6 +43,27 @@ pub struct RunPlan<'a> {
     pub replays: Option<&'a ReplaySink>,
 }
 
+impl<'a> RunPlan<'a> {
+    /// The plan of `tournament`'s games.
+    pub fn of(
+        tournament: &'a super::config::Tournament,
+        players: &'a [Player],
+        hosting: &'a Hosting,
+        stop: &'a AtomicBool,
+        replays: Option<&'a ReplaySink>,
+    ) -> RunPlan<'a> {
+        RunPlan {
+            players,
+            hosting,
+            settings: &tournament.settings,
+            game: &tournament.game,
+            concurrency: tournament.concurrency,
+            stop,
+            replays,
+        }
+    }
+}
+
 /// Games played in order on one thread; those marked `true` are handed on
 /// (the others were journaled before: a resumed Hexapawn pairing is played
 /// again from its start so its learners relive it).

@@ -93,3 +93,28 @@ pub fn journal_games(folder: &Path) -> Vec<arena::tournament::record::GameResult
     results.sort_by_key(|r| r.index);
     results.iter().map(GameResult::without_times).collect()
 }
+
+/// The games of every journal in a tournament's output folder (a single
+/// run's and the shards'), times left out, in schedule order; a game in
+/// two journals appears twice.
+pub fn all_journal_games(folder: &Path) -> Vec<arena::tournament::record::GameResult> {
+    use arena::tournament::{journal, merge, record::GameResult};
+    let mut results: Vec<GameResult> = merge::journal_files(folder)
+        .unwrap()
+        .iter()
+        .flat_map(|path| journal::read(path).unwrap().1)
+        .map(|r| r.without_times())
+        .collect();
+    results.sort_by_key(|r| r.index);
+    results
+}
+
+/// A standings CSV without its time columns (which differ run to run).
+pub fn csv_without_times(csv: &str) -> Vec<String> {
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    let timed: Vec<bool> =
+        rows[0].iter().map(|h| h.ends_with("_us") || h.ends_with("_ms") || h.contains("time")).collect();
+    rows.iter()
+        .map(|row| row.iter().zip(&timed).filter(|(_, &t)| !t).map(|(v, _)| *v).collect::<Vec<_>>().join(","))
+        .collect()
+}

@@ -1,0 +1,110 @@
+//! `arena tournament slurm`: writes the job scripts, and with `--submit`
+//! submits what is unfinished; with `--wait` follows the merge job.
+
+use std::{io::Write, path::PathBuf, process::ExitCode, time::Duration};
+
+use anyhow::{bail, Context, Result};
+use arena::tournament::{config::Tournament, slurm};
+
+/// `arena tournament slurm`'s options.
+#[derive(clap::Args)]
+pub(crate) struct SlurmArgs {
+    /// The tournament file.
+    file: PathBuf,
+    /// Shards (array tasks).
+    #[arg(long)]
+    shards: usize,
+    /// The Slurm partition.
+    #[arg(long)]
+    partition: Option<String>,
+    /// Time limit per task, as Slurm writes it (`12:00:00`, `1-00:00:00`).
+    #[arg(long)]
+    time: Option<String>,
+    /// CPUs per task: each shard plays this many games at once.
+    #[arg(long, default_value_t = 1)]
+    cpus_per_task: usize,
+    /// More sbatch options for both jobs, one per use (--sbatch-arg=--account=course).
+    #[arg(long = "sbatch-arg", value_name = "ARG", allow_hyphen_values = true)]
+    sbatch_args: Vec<String>,
+    /// The arena binary the jobs run (default: this one).
+    #[arg(long)]
+    arena: Option<PathBuf>,
+    /// Submit with sbatch (only the shards with games still missing) and print the job ids.
+    #[arg(long)]
+    submit: bool,
+    /// With --submit: wait for the merge job and exit with its status.
+    #[arg(long, requires = "submit")]
+    wait: bool,
+}
+
+pub(crate) fn run(request: SlurmArgs) -> Result<ExitCode> {
+    if request.shards == 0 {
+        bail!("--shards 0 runs nothing: use 1 or more");
+    }
+    if request.cpus_per_task == 0 {
+        bail!("--cpus-per-task 0 runs nothing: use 1 or more");
+    }
+    let file = std::fs::canonicalize(&request.file)
+        .with_context(|| format!("cannot read the tournament file {}", request.file.display()))?;
+    let mut tournament = Tournament::load(&file)?;
+    // The jobs may start in another folder: every path they see is absolute.
+    tournament.output = std::path::absolute(&tournament.output)?;
+    let arena = match request.arena {
+        Some(path) => std::fs::canonicalize(&path)
+            .with_context(|| format!("--arena {}: no such file", path.display()))?,
+        None => {
+            std::env::current_exe().context("cannot tell where this arena binary is: pass --arena PATH")?
+        }
+    };
+    let unfinished = slurm::unfinished_shards(&tournament, request.shards)?;
+    let options = slurm::SlurmOptions {
+        shards: request.shards,
+        partition: request.partition,
+        time: request.time,
+        cpus_per_task: request.cpus_per_task,
+        sbatch_args: request.sbatch_args,
+        arena,
+        file: file.clone(),
+    };
+    let scripts = slurm::write_scripts(&tournament, &options)?;
+    println!("wrote {} and {}", scripts.shards.display(), scripts.merge.display());
+    if !request.submit {
+        println!(
+            "submit with: arena tournament slurm {} --shards {} --submit (the output folder must be on a file system every node sees)",
+            file.display(),
+            request.shards
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let submitted = slurm::submit(&scripts, &unfinished)?;
+    match &submitted.array {
+        Some((id, shards)) => println!(
+            "submitted: shards job {id} ({} of {} shards: {}), merge job {} (after the shards)",
+            shards.len(),
+            request.shards,
+            shards.iter().map(usize::to_string).collect::<Vec<_>>().join(","),
+            submitted.merge
+        ),
+        None => println!("every shard is done; submitted: merge job {}", submitted.merge),
+    }
+    std::io::stdout().flush()?;
+    if !request.wait {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let end = slurm::wait(&submitted.merge, Duration::from_secs(2))?;
+    let log = slurm::merge_log(&scripts, &submitted.merge);
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    if end.state == "COMPLETED" && end.exit_code == 0 {
+        print!("{text}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    eprint!("{text}");
+    eprintln!(
+        "the merge job {} ended {} (exit code {}); its log: {}",
+        submitted.merge,
+        end.state,
+        end.exit_code,
+        log.display()
+    );
+    Ok(ExitCode::from(u8::try_from(end.exit_code).unwrap_or(1).max(1)))
+}
