@@ -113,7 +113,7 @@ fn merge_time(sharded: bool) -> (f64, f64) {
         turns: 40,
         reason: "trapped".into(),
         fault: None,
-        clock: [SeatClock { turns: 20, total_us: 1_234_567, max_us: 98_765 }; 2],
+        clock: [SeatClock { turns: 20, total_us: 1_234_567, max_us: 98_765, ..SeatClock::default() }; 2],
         solo: None,
     };
     let count = if sharded { 16 } else { 1 };

@@ -46,8 +46,10 @@ pub trait TrapAgent {
 }
 
 /// Asks `player` for a whole turn, as the rules order it: `get_move`, then
-/// (unless the move is illegal, wins at once, or the budget is spent)
-/// `get_trap` on the position after the move, told the time left. Used in
+/// (unless the move is illegal or wins at once) `get_trap` on the position
+/// after the move, told the wall-clock time left. It is asked even with no
+/// time left: the referee judges lateness, on its clock (`--clock cpu`
+/// charges CPU time, which the wall clock here cannot tell). Used in
 /// the arena's process and inside workers alike. `Err` is a caught panic.
 pub fn play_turn(player: &mut TrapPlayerBox, request: TrapRequest) -> Result<TurnActions, String> {
     let started = Instant::now();
@@ -59,7 +61,7 @@ pub fn play_turn(player: &mut TrapPlayerBox, request: TrapRequest) -> Result<Tur
     }
     after.move_player(request.seat, step);
     let left = request.time_left().saturating_sub(started.elapsed());
-    if !after.can_move(request.seat.other()) || left.is_zero() {
+    if !after.can_move(request.seat.other()) {
         return Ok(only_move);
     }
     let trap_request = TrapRequest { state: after, time_left_us: left.as_micros() as u64, ..request };

@@ -2,11 +2,12 @@
 //! matches), one instance per player for the whole match, told every
 //! result, so a learning player (menace) learns within the match.
 
-use std::{collections::HashMap, time::Duration};
+use std::collections::HashMap;
 
 use player_api::Seat;
 
 use crate::{
+    clock::Spent,
     matches::{schedule, Tally},
     players::{Hosting, Player},
     referee::hexapawn::{self, HexapawnAgent, HexapawnEnding, HexapawnRecord, HexapawnSettings},
@@ -59,9 +60,9 @@ pub fn fault_of(record: &HexapawnRecord) -> Option<(Seat, &'static str)> {
 }
 
 /// Moves and time used per seat: (plies, total, longest).
-pub fn clock(record: &HexapawnRecord, seat: Seat) -> (u32, Duration, Duration) {
+pub fn clock(record: &HexapawnRecord, seat: Seat) -> (u32, Spent, Spent) {
     let times = record.plies.iter().filter(|p| p.seat == seat).map(|p| p.time);
-    times.fold((0, Duration::ZERO, Duration::ZERO), |(n, total, max), t| (n + 1, total + t, max.max(t)))
+    times.fold((0, Spent::default(), Spent::default()), |(n, total, max), t| (n + 1, total + t, max.max(t)))
 }
 
 /// The whole match.

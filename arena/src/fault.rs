@@ -5,7 +5,7 @@ use std::{fmt, time::Duration};
 
 use player_api::trap::{IllegalMove, IllegalTrap, Pos};
 
-use crate::units::seconds;
+use crate::{clock::Clock, units::seconds};
 
 /// A cell as a player named it: any integers, so that an answer such as
 /// (-1,3) is shown as given.
@@ -42,6 +42,8 @@ pub enum Fault {
         used: Duration,
         budget: Duration,
         killed: bool,
+        /// The clock `used` was measured on.
+        clock: Clock,
     },
     /// A panic inside the player, caught and reported by the player itself.
     Panicked(String),
@@ -113,12 +115,16 @@ impl fmt::Display for Fault {
             Fault::IllegalMove(spot, why) => write!(f, "illegal move {spot}: {why}"),
             Fault::IllegalTrap(spot, why) => write!(f, "illegal trap {spot}: {why}"),
             Fault::InvalidAction(what) => write!(f, "invalid action: {what}"),
-            Fault::Timeout { what, used, budget, killed } => {
+            Fault::Timeout { what, used, budget, killed, clock } => {
                 write!(f, "timeout")?;
                 if *what != "turn" {
                     write!(f, " in {what}")?;
                 }
-                write!(f, ": {} > {}", seconds(*used), seconds(*budget))?;
+                write!(f, ": {}", seconds(*used))?;
+                if *clock == Clock::Cpu {
+                    write!(f, " of CPU")?;
+                }
+                write!(f, " > {}", seconds(*budget))?;
                 if *killed {
                     write!(f, ", no answer: killed")?;
                 }

@@ -31,6 +31,7 @@ use player_api::{
 
 use crate::{
     agent::{TrapAgent, TurnActions},
+    clock::Clock,
     fault::Fault,
     players::Level,
     protocol::{
@@ -65,6 +66,10 @@ pub struct WorkerLimits {
     pub program: PathBuf,
     /// Whether workers run in the sandbox (`sandbox/`).
     pub sandbox: Sandbox,
+    /// The clock a request's budget is enforced on (`clock.rs`): on `cpu`,
+    /// a worker is killed once its player has used budget + grace of CPU
+    /// time, or at the wall-clock backstop.
+    pub clock: Clock,
 }
 
 impl WorkerLimits {
@@ -86,6 +91,7 @@ impl WorkerLimits {
             output_cap: 64 << 10,
             output_limit: 1 << 20,
             sandbox: Sandbox::On,
+            clock: Clock::Wall,
         }
     }
 }
@@ -184,6 +190,10 @@ pub struct Worker {
     outbox: Vec<u8>,
     output: CappedOutput,
     grace: Duration,
+    clock: Clock,
+    /// The process that runs the player (inside the sandbox, the keeper's
+    /// child), whose CPU time is measured; None if it cannot be found.
+    player: Option<libc::pid_t>,
     memory_bytes: u64,
     output_limit: u64,
     /// Bytes printed since the game started.
@@ -207,6 +217,7 @@ impl Worker {
                 Some(Confinement::prepare(&reads, dir, limits.processes).map_err(Fault::Unavailable)?)
             }
         };
+        let sandboxed = confinement.is_some();
         let spec = confinement.as_ref().map(|c| c.spec.to_arg());
         let (mut command, program) = match (hosted, &spec) {
             (Hosted::Program(launch), None) => (launch.command(), &launch.program),
@@ -263,6 +274,8 @@ impl Worker {
             outbox: Vec::with_capacity(512),
             output: CappedOutput::new(limits.output_cap),
             grace: limits.grace,
+            clock: limits.clock,
+            player: None,
             memory_bytes: limits.memory_bytes,
             output_limit: limits.output_limit,
             printed: 0,
@@ -275,7 +288,7 @@ impl Worker {
             },
             _confinement: confinement,
         };
-        match worker.await_reply(Instant::now() + startup, "start-up", startup) {
+        match worker.await_reply(Instant::now() + startup, "start-up", startup, None) {
             Ok(Reply::Hello { protocol, name, author, games, player_api }) => {
                 if protocol != protocol::VERSION {
                     return Err(Fault::Unavailable(format!(
@@ -284,6 +297,7 @@ impl Worker {
                     )));
                 }
                 worker.hello = Hello { name, author, games, player_api };
+                worker.player = player_process(worker.child.id() as libc::pid_t, sandboxed);
                 Ok(worker)
             }
             Ok(Reply::Error { message }) => Err(Fault::Unavailable(message)),
@@ -310,7 +324,8 @@ impl Worker {
         if let Some(fault) = &self.dead {
             return Err(fault.clone());
         }
-        let deadline = Instant::now() + budget + self.grace;
+        let deadline = Instant::now() + self.clock.wall_deadline(budget, self.grace);
+        let cpu_before = self.player_cpu();
         self.outbox.clear();
         encode(request, &mut self.outbox);
         if let Err(e) = self.stdin.write_all(&self.outbox) {
@@ -318,7 +333,16 @@ impl Worker {
             tracing::debug!("writing to the worker failed: {e}");
             return Err(self.died());
         }
-        self.await_reply(deadline, what, budget)
+        let reply = self.await_reply(deadline, what, budget, cpu_before);
+        if let (Some(before), Some(after)) = (cpu_before, self.player_cpu()) {
+            crate::clock::report_worker_cpu(after.saturating_sub(before));
+        }
+        reply
+    }
+
+    /// The CPU time its player's process has used so far.
+    fn player_cpu(&self) -> Option<Duration> {
+        self.player.and_then(crate::clock::process_cpu)
     }
 
     /// Takes the output printed since the last call.
@@ -327,13 +351,20 @@ impl Worker {
         std::mem::replace(&mut self.output, fresh)
     }
 
+    /// Waits for the reply until `deadline`; on the CPU clock, also until
+    /// the player has used `budget` + grace of CPU time since `cpu_before`.
     fn await_reply(
         &mut self,
         deadline: Instant,
         what: &'static str,
         budget: Duration,
+        cpu_before: Option<Duration>,
     ) -> Result<Reply, Fault> {
         let started = Instant::now();
+        let cpu_limit = match (self.clock, cpu_before) {
+            (Clock::Cpu, Some(before)) => Some((before, budget + self.grace)),
+            _ => None,
+        };
         let mut chunk = [0u8; 16 << 10];
         loop {
             match decode::<Reply>(&self.inbox) {
@@ -347,9 +378,19 @@ impl Worker {
             let now = Instant::now();
             if now >= deadline {
                 let used = now - started;
-                return Err(self.fail(Fault::Timeout { what, used, budget, killed: true }));
+                let clock = Clock::Wall;
+                return Err(self.fail(Fault::Timeout { what, used, budget, killed: true, clock }));
             }
-            let wait = deadline - now;
+            let mut wait = deadline - now;
+            if let Some((before, allowed)) = cpu_limit {
+                let used = self.player_cpu().unwrap_or(before).saturating_sub(before);
+                if used > allowed {
+                    let clock = Clock::Cpu;
+                    return Err(self.fail(Fault::Timeout { what, used, budget, killed: true, clock }));
+                }
+                // Look again when the allowance could be used up, on every core.
+                wait = wait.min(((allowed - used) / cores()).max(Duration::from_millis(1)));
+            }
             let (reply_ready, output_ready) =
                 poll2(self.stdout.as_raw_fd(), self.stderr.as_ref().map(|e| e.as_raw_fd()), wait);
             if output_ready {
@@ -463,6 +504,31 @@ fn arena_worker(limits: &WorkerLimits, sandbox: Option<&str>, args: &[&std::ffi:
     }
     command.args(args);
     command
+}
+
+/// The process that runs the player of the worker started as `child`: the
+/// child itself, or, sandboxed, the keeper's child that is not the PID
+/// namespace's init (sandbox/enter.rs).
+fn player_process(child: libc::pid_t, sandboxed: bool) -> Option<libc::pid_t> {
+    if !sandboxed {
+        return Some(child);
+    }
+    let children = std::fs::read_to_string(format!("/proc/{child}/task/{child}/children")).ok()?;
+    children.split_whitespace().filter_map(|p| p.parse().ok()).find(|pid: &libc::pid_t| {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        // "NSpid:\t<pid here>\t<pid in the namespace>"; the init is 1 there.
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("NSpid:"))
+            .and_then(|l| l.split_whitespace().last())
+            .is_some_and(|inner| inner != "1")
+    })
+}
+
+/// The cores a player's threads could use at once.
+fn cores() -> u32 {
+    static CORES: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u32))
 }
 
 /// Waits until `reply` or `output` is readable (or closed), or `wait` passes.

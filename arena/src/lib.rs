@@ -6,6 +6,7 @@
 pub mod agent;
 pub mod bench;
 pub mod check;
+pub mod clock;
 pub mod duel;
 pub mod engine_bench;
 pub mod external;
@@ -13,6 +14,7 @@ pub mod fault;
 pub mod isolation;
 pub mod ladder;
 pub mod matches;
+pub mod output;
 pub mod players;
 pub mod plugin;
 pub mod protocol;

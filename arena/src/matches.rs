@@ -3,16 +3,14 @@
 //! Games come in seat-swapped pairs on the same seed (games 2k and 2k+1),
 //! so first-move advantage and the throws' luck cancel out over a pair.
 
-use std::{
-    collections::{BTreeMap, HashMap},
-    time::Duration,
-};
+use std::collections::{BTreeMap, HashMap};
 
 use player_api::{trap::TrapState, Seat};
 use serde::Serialize;
 
 use crate::{
     agent::TrapAgent,
+    clock::Spent,
     fault::{Fault, FaultKind},
     players::{Hosting, Player},
     referee::trap::{self, Ending, TrapGame, TrapSettings, Turn},
@@ -64,9 +62,9 @@ pub struct Tally {
     #[serde(skip)]
     pub turns: u32,
     #[serde(skip)]
-    pub time_total: Duration,
+    pub time_total: Spent,
     #[serde(skip)]
-    pub time_max: Duration,
+    pub time_max: Spent,
 }
 
 impl Tally {
@@ -82,8 +80,8 @@ impl Tally {
         (!found.is_empty()).then(|| found.join(", "))
     }
 
-    pub fn mean_turn_time(&self) -> Duration {
-        self.time_total.checked_div(self.turns).unwrap_or_default()
+    pub fn mean_turn_time(&self) -> Spent {
+        self.time_total.mean(self.turns)
     }
 }
 

@@ -15,6 +15,7 @@ use reference_bots::trap::{Easy, Expert, Hard, Medium};
 
 use crate::{
     agent::TrapAgent,
+    clock::Clock,
     external::Program,
     fault::Fault,
     isolation::{Hello, Hosted, IsolatedPlayer, Launch, Worker, WorkerLimits},
@@ -390,10 +391,11 @@ impl Hosting {
         }
     }
 
-    /// The same, with workers sandboxed or not.
-    pub fn with_sandbox(mut self, sandbox: Sandbox) -> Hosting {
+    /// The same, with workers sandboxed or not, and their clock.
+    pub fn with_workers(mut self, sandbox: Sandbox, clock: Clock) -> Hosting {
         if let Some(limits) = self.limits.as_mut() {
             limits.sandbox = sandbox;
+            limits.clock = clock;
         }
         self
     }

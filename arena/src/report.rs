@@ -1,12 +1,13 @@
 //! How a match is shown: a line per game, a board per turn (`--watch`), a
 //! summary, or one JSON object for scripts (schema in docs/play-json.md).
 
-use std::fmt::Write as _;
+use std::{fmt::Write as _, time::Duration};
 
 use player_api::trap::TrapState;
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    clock::Clock,
     duel::{DuelGame, DuelResult},
     matches::{MatchGame, MatchResult, Tally},
     referee::trap::{TrapSettings, Turn},
@@ -77,8 +78,8 @@ fn tally_lines(tallies: &[Tally; 2], unit: &str) -> String {
             t.draws,
             t.losses,
             failures(t),
-            short(t.mean_turn_time()),
-            short(t.time_max),
+            short(t.mean_turn_time().wall),
+            short(t.time_max.wall),
         );
     }
     text
@@ -104,6 +105,9 @@ pub struct JsonSettings {
     pub board_size: u8,
     pub time_per_turn_ms: f64,
     pub turn_cap: u32,
+    /// The clock turns are charged on (older replays: wall).
+    #[serde(default)]
+    pub clock: Clock,
 }
 
 impl From<&TrapSettings> for JsonSettings {
@@ -112,6 +116,7 @@ impl From<&TrapSettings> for JsonSettings {
             board_size: settings.size,
             time_per_turn_ms: settings.turn_budget.as_secs_f64() * 1e3,
             turn_cap: settings.turn_cap,
+            clock: settings.clock,
         }
     }
 }
@@ -123,6 +128,8 @@ struct JsonPlayer<'a> {
     source: String,
     mean_turn_ms: f64,
     max_turn_ms: f64,
+    mean_turn_cpu_ms: f64,
+    max_turn_cpu_ms: f64,
 }
 
 #[derive(Serialize)]
@@ -150,8 +157,10 @@ pub fn json(result: &MatchResult, sources: [String; 2]) -> String {
             .map(|(tally, source)| JsonPlayer {
                 tally,
                 source,
-                mean_turn_ms: tally.mean_turn_time().as_secs_f64() * 1e3,
-                max_turn_ms: tally.time_max.as_secs_f64() * 1e3,
+                mean_turn_ms: ms(tally.mean_turn_time().wall),
+                max_turn_ms: ms(tally.time_max.wall),
+                mean_turn_cpu_ms: ms(tally.mean_turn_time().cpu),
+                max_turn_cpu_ms: ms(tally.time_max.cpu),
             })
             .collect(),
         games: result
@@ -313,6 +322,8 @@ struct JsonDuelPlayer<'a> {
     death_rate: Option<f64>,
     mean_move_ms: f64,
     max_move_ms: f64,
+    mean_move_cpu_ms: f64,
+    max_move_cpu_ms: f64,
 }
 
 #[derive(Serialize)]
@@ -346,8 +357,10 @@ pub fn duel_json(result: &DuelResult, sources: [String; 2]) -> String {
                     interval: [interval.lower, interval.upper],
                     win_rate: f64::from(tally.wins) / result.games.len().max(1) as f64,
                     death_rate: None,
-                    mean_move_ms: tally.mean_turn_time().as_secs_f64() * 1e3,
-                    max_move_ms: tally.time_max.as_secs_f64() * 1e3,
+                    mean_move_ms: ms(tally.mean_turn_time().wall),
+                    max_move_ms: ms(tally.time_max.wall),
+                    mean_move_cpu_ms: ms(tally.mean_turn_time().cpu),
+                    max_move_cpu_ms: ms(tally.time_max.cpu),
                 }
             })
             .collect(),
@@ -366,4 +379,9 @@ pub fn duel_json(result: &DuelResult, sources: [String; 2]) -> String {
         average_plies: result.average_plies(),
     };
     serde_json::to_string_pretty(&doc).expect("plain data serialises")
+}
+
+/// A duration in milliseconds, as the JSON outputs give times.
+fn ms(time: Duration) -> f64 {
+    time.as_secs_f64() * 1e3
 }

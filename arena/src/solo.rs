@@ -20,6 +20,7 @@ use player_api::{
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    clock::{Clock, Spent},
     fault::{Fault, FaultKind},
     players::{Hosting, Player},
     referee::{
@@ -54,6 +55,8 @@ pub struct GameOptions {
     pub largest_forest: Option<u8>,
     pub turn_budget: Option<Duration>,
     pub startup_budget: Option<Duration>,
+    /// The clock budgets are charged on.
+    pub clock: Clock,
 }
 
 /// A bad option: the option's key (`board_size`, `preset`, `largest_forest`)
@@ -88,6 +91,7 @@ impl SoloSettings {
         only("largest_forest", options.largest_forest.is_some(), "magic-forest", "magic-forest")?;
         let turn = options.turn_budget.unwrap_or(Duration::from_secs(5));
         let startup = options.startup_budget.unwrap_or(Duration::from_secs(10));
+        let clock = options.clock;
         let settings = match game {
             "intuitive-ai" => {
                 use player_api::intuitive::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
@@ -101,6 +105,7 @@ impl SoloSettings {
                     });
                 }
                 SoloSettings::Intuitive(IntuitiveSettings {
+                    clock,
                     size,
                     turn_budget: turn,
                     startup_budget: startup,
@@ -112,13 +117,23 @@ impl SoloSettings {
                     key: "preset",
                     message: format!("unknown preset \"{name}\": use aima or project"),
                 })?;
-                SoloSettings::Wumpus(WumpusSettings { config, step_budget: turn, startup_budget: startup })
+                SoloSettings::Wumpus(WumpusSettings {
+                    config,
+                    step_budget: turn,
+                    startup_budget: startup,
+                    clock,
+                })
             }
             _ => {
                 let mut config = player_api::magic_forest::ForestConfig::default();
                 config.largest = options.largest_forest.unwrap_or(config.largest);
                 config.check().map_err(|e| OptionError { key: "largest_forest", message: e.to_string() })?;
-                SoloSettings::Forest(ForestSettings { config, step_budget: turn, startup_budget: startup })
+                SoloSettings::Forest(ForestSettings {
+                    config,
+                    step_budget: turn,
+                    startup_budget: startup,
+                    clock,
+                })
             }
         };
         Ok(Some(settings))
@@ -267,6 +282,7 @@ impl SoloRecord {
                 },
                 cleared: None,
                 time_us: 0,
+                cpu_us: cpu_us(r.reveals.iter().map(|x| x.time)),
             },
             SoloRecord::Wumpus(r) => SoloScore {
                 score: r.score.into(),
@@ -283,6 +299,7 @@ impl SoloRecord {
                 },
                 cleared: None,
                 time_us: 0,
+                cpu_us: cpu_us(r.steps.iter().map(|x| x.time)),
             },
             SoloRecord::Forest(r) => SoloScore {
                 score: r.score.into(),
@@ -296,6 +313,7 @@ impl SoloRecord {
                 },
                 cleared: Some(r.cleared),
                 time_us: 0,
+                cpu_us: cpu_us(r.steps.iter().map(|x| x.time)),
             },
         }
     }
@@ -321,6 +339,14 @@ pub struct SoloScore {
     pub cleared: Option<u32>,
     /// Wall-clock time of the whole game (the player's answers and the referee).
     pub time_us: u64,
+    /// CPU time the player's answers used (older journals: 0).
+    #[serde(default)]
+    pub cpu_us: u64,
+}
+
+/// The CPU time of a game's answers, in microseconds.
+fn cpu_us(times: impl Iterator<Item = Spent>) -> u64 {
+    times.map(|t| t.cpu).sum::<Duration>().as_micros() as u64
 }
 
 /// One player's results over a series of games.

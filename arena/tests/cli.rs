@@ -148,3 +148,53 @@ fn bench_reports_every_level_the_grade_and_replay_commands() {
     let doc = play_json(&["medium", "hard", "--seed", "2", "--only-game", k], &[]);
     assert_eq!(doc["games"][0]["winner"], 1, "{doc}");
 }
+
+/// Runs the arena with its output read by a reader that stops after
+/// `lines` lines (`arena ... | head -n LINES`), and returns its stderr.
+fn read_then_close(args: &[&str], lines: usize) -> (std::process::ExitStatus, String) {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the arena binary runs");
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    for _ in 0..lines {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        assert!(!line.is_empty(), "arena {args:?} ended before printing {lines} lines");
+    }
+    drop(reader);
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    (child.wait().unwrap(), stderr)
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    // Per-game lines, the closing JSON (the reader gone before it is
+    // printed), a single-player series and a help text.
+    let cases: [(&[&str], usize); 4] = [
+        (&["play", "easy", "easy", "--games", "100000", "--seed", "1"], 1),
+        (&["play", "easy", "easy", "--games", "4", "--json"], 0),
+        (&["play", "--game", "wumpus", "easy", "--games", "100000"], 2),
+        (&["tournament", "plan", "tournaments/demo.toml"], 0),
+    ];
+    for (args, lines) in cases {
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| {
+                if a.ends_with(".toml") {
+                    workspace_root().join(a).display().to_string()
+                } else {
+                    a.to_string()
+                }
+            })
+            .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (status, stderr) = read_then_close(&args, lines);
+        assert!(status.success(), "arena {args:?}: {status}: {stderr}");
+        assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe"), "arena {args:?}: {stderr}");
+    }
+}

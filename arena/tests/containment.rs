@@ -349,7 +349,7 @@ fn intuitive_faults(mode: &str) -> Vec<Fault> {
 fn an_intuitive_ai_player_in_an_endless_loop_is_killed_at_the_deadline() {
     let _turn = exclusive();
     for fault in intuitive_faults("loop") {
-        let Fault::Timeout { what, used, budget, killed } = fault else { panic!("{fault}") };
+        let Fault::Timeout { what, used, budget, killed, .. } = fault else { panic!("{fault}") };
         assert!(killed && what == "turn", "{what} {killed}");
         let limit = budget + limits().grace + Duration::from_millis(100);
         assert!(used >= budget && used <= limit, "killed after {used:?}, limit {limit:?}");

@@ -201,6 +201,7 @@ impl TrapAgent for Failing {
                 used: budget + Duration::from_millis(310),
                 budget,
                 killed: true,
+                clock: arena::clock::Clock::Wall,
             }),
             Failure::StartUp => unreachable!(),
         }

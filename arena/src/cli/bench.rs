@@ -43,7 +43,7 @@ pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
     let loaded = load(&player, &hosting, &settings)?;
     let seed = seed.unwrap_or_else(seeds::fresh);
     let runs = arena::ladder::run(&loaded, games, seed, settings, &hosting);
-    println!("{}", arena::ladder::report(loaded.name(), &player.to_string(), &runs, seed));
+    arena::outln!("{}", arena::ladder::report(loaded.name(), &player.to_string(), &runs, seed));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -77,6 +77,6 @@ fn bench_other(
             arena::ladder::duel_report(player.name(), &runs, seed)
         }
     };
-    println!("{text}");
+    arena::outln!("{text}");
     Ok(ExitCode::SUCCESS)
 }

@@ -205,7 +205,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Play(args) => play::run(args),
         Command::Check { player, limits } => {
             let report = check::check(&player, limits.settings(), limits.hosting()?)?;
-            println!("{}", report.text);
+            arena::outln!("{}", report.text);
             Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
         Command::BenchIsolation { requests, games, soak_games, threads, starts, sandbox } => {
@@ -213,7 +213,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
                 threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let limits = WorkerLimits { sandbox, ..WorkerLimits::new().map_err(anyhow::Error::msg)? };
             let config = arena::bench::BenchConfig { requests, games, threads, soak_games, starts, limits };
-            println!("{}", arena::bench::run(&config).map_err(anyhow::Error::msg)?);
+            arena::outln!("{}", arena::bench::run(&config).map_err(anyhow::Error::msg)?);
             Ok(ExitCode::SUCCESS)
         }
         Command::BenchProgram { players, requests } => {
@@ -227,7 +227,10 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
                 })
                 .collect::<Result<Vec<_>>>()?;
             let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
-            println!("{}", arena::bench::program(&programs, requests, &limits).map_err(anyhow::Error::msg)?);
+            arena::outln!(
+                "{}",
+                arena::bench::program(&programs, requests, &limits).map_err(anyhow::Error::msg)?
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::BenchTournament { players, games_per_pairing, isolated, concurrency } => {
@@ -235,12 +238,12 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
                 concurrency.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let text = arena::bench::tournament(players, games_per_pairing, isolated, concurrency)
                 .map_err(anyhow::Error::msg)?;
-            println!("{text}");
+            arena::outln!("{text}");
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay(args) => arena::replay::command::run(&args),
         Command::BenchEngine { games, search_times } => {
-            println!("{}", arena::engine_bench::run(games, &search_times));
+            arena::outln!("{}", arena::engine_bench::run(games, &search_times));
             Ok(ExitCode::SUCCESS)
         }
         Command::Tournament { action: TournamentAction::Run { file, json, concurrency, shard } } => {
@@ -257,11 +260,11 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             let api_path = api_path.unwrap_or_else(scaffold::default_api_path);
             let root = scaffold::new_player(&dir, &name, &api_path)?;
             let lib = name.replace('-', "_");
-            println!("created {}", root.display());
-            println!("next:");
-            println!("  cd {} && cargo build --release", root.display());
-            println!("  arena check target/release/lib{lib}.so");
-            println!("  arena play --game trap target/release/lib{lib}.so hard --games 10");
+            arena::outln!("created {}", root.display());
+            arena::outln!("next:");
+            arena::outln!("  cd {} && cargo build --release", root.display());
+            arena::outln!("  arena check target/release/lib{lib}.so");
+            arena::outln!("  arena play --game trap target/release/lib{lib}.so hard --games 10");
             Ok(ExitCode::SUCCESS)
         }
     }

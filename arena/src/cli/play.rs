@@ -1,10 +1,6 @@
 //! `arena play`: a match between two players, or a series of worlds for one.
 
-use std::{
-    io::{IsTerminal, Write},
-    path::PathBuf,
-    process::ExitCode,
-};
+use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
 
 use anyhow::{bail, Result};
 use arena::{
@@ -84,19 +80,18 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     let sources = [player1.to_string(), player2.to_string()];
     let mut saver =
         replay.map(|path| MatchReplays::new(path, games, first_game, &names, &sources)).transpose()?;
-    let stdout = std::io::stdout();
     let mut on_game = |game: &matches::MatchGame| {
         if let Some(saver) = saver.as_mut() {
             saver.save(game);
         }
         if !json {
             let line = report::game_line(game, first_game + games, [&names[0], &names[1]]);
-            let _ = writeln!(stdout.lock(), "{line}");
+            arena::outln!("{line}");
         }
     };
     let mut show_turn = |seats: [usize; 2], state: &_, turn: &arena::referee::trap::Turn| {
         let name = &names[seats[turn.seat.index()]];
-        let _ = writeln!(stdout.lock(), "{}", report::turn_view(state, turn, name));
+        arena::outln!("{}", report::turn_view(state, turn, name));
     };
     let watcher: Option<matches::TurnWatcher> = if watch { Some(&mut show_turn) } else { None };
     let result = matches::play([&players[0], &players[1]], &config, &mut on_game, watcher);
@@ -104,13 +99,13 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         eprintln!("{}", saver.finish()?);
     }
     if json {
-        println!("{}", report::json(&result, [player1.to_string(), player2.to_string()]));
+        arena::outln!("{}", report::json(&result, [player1.to_string(), player2.to_string()]));
     } else {
         let mut result = result;
         for (tally, name) in result.tallies.iter_mut().zip(&names) {
             tally.name = name.clone();
         }
-        println!("{}", report::summary(&result));
+        arena::outln!("{}", report::summary(&result));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -131,8 +126,7 @@ fn play_other(setup: Setup, run: OtherPlay, limits: &Limits) -> Result<ExitCode>
     let hosting = limits.hosting()?;
     let trap = limits.settings();
     let seed = run.seed.unwrap_or_else(seeds::fresh);
-    let stdout = std::io::stdout();
-    let watch = run.watch.then_some(Paint { color: stdout.is_terminal() });
+    let watch = run.watch.then_some(Paint { color: std::io::stdout().is_terminal() });
     match setup {
         Setup::Trap => unreachable!("Trap is played by the Play arm"),
         Setup::Solo(settings) => {
@@ -159,7 +153,7 @@ fn play_other(setup: Setup, run: OtherPlay, limits: &Limits) -> Result<ExitCode>
                     keep_replay(&game.record.replay(&settings, me), game.index, watch, saver.as_mut());
                 }
                 if !run.json {
-                    let _ = writeln!(stdout.lock(), "{}", report::solo_line(game, first + games, &name));
+                    arena::outln!("{}", report::solo_line(game, first + games, &name));
                 }
             };
             let series = solo::play_series(&player, &settings, (first, games), seed, &hosting, &mut on_game);
@@ -167,9 +161,9 @@ fn play_other(setup: Setup, run: OtherPlay, limits: &Limits) -> Result<ExitCode>
                 eprintln!("{}", saver.finish()?);
             }
             if run.json {
-                println!("{}", report::solo_json(&series, &name, &run.player1.to_string()));
+                arena::outln!("{}", report::solo_json(&series, &name, &run.player1.to_string()));
             } else {
-                println!("{}", report::solo_summary(&name, &series));
+                arena::outln!("{}", report::solo_summary(&name, &series));
             }
         }
         Setup::Hexapawn(settings) => {
@@ -196,7 +190,7 @@ fn play_other(setup: Setup, run: OtherPlay, limits: &Limits) -> Result<ExitCode>
                 }
                 if !run.json {
                     let line = report::duel_line(game, run.games, [&names[0], &names[1]]);
-                    let _ = writeln!(stdout.lock(), "{line}");
+                    arena::outln!("{line}");
                 }
             };
             let mut result = duel::play([&players[0], &players[1]], &config, &mut on_game);
@@ -204,12 +198,15 @@ fn play_other(setup: Setup, run: OtherPlay, limits: &Limits) -> Result<ExitCode>
                 eprintln!("{}", saver.finish()?);
             }
             if run.json {
-                println!("{}", report::duel_json(&result, [run.player1.to_string(), player2.to_string()]));
+                arena::outln!(
+                    "{}",
+                    report::duel_json(&result, [run.player1.to_string(), player2.to_string()])
+                );
             } else {
                 for (tally, name) in result.tallies.iter_mut().zip(&names) {
                     tally.name = name.clone();
                 }
-                println!("{}", report::duel_summary(&result));
+                arena::outln!("{}", report::duel_summary(&result));
             }
         }
     }
@@ -220,9 +217,8 @@ fn play_other(setup: Setup, run: OtherPlay, limits: &Limits) -> Result<ExitCode>
 /// its steps drawn as `arena replay` draws them, its replay saved.
 fn keep_replay(replay: &Replay, index: u32, watch: Option<Paint>, saver: Option<&mut MatchReplays>) {
     if let Some(paint) = watch {
-        let mut out = std::io::stdout().lock();
         for frame in replay.frames(paint) {
-            let _ = writeln!(out, "{frame}\n");
+            arena::outln!("{frame}\n");
         }
     }
     if let Some(saver) = saver {

@@ -1,7 +1,7 @@
 //! `arena tournament slurm`: writes the job scripts, and with `--submit`
 //! submits what is unfinished; with `--wait` follows the merge job.
 
-use std::{io::Write, path::PathBuf, process::ExitCode, time::Duration};
+use std::{path::PathBuf, process::ExitCode, time::Duration};
 
 use anyhow::{bail, Context, Result};
 use arena::tournament::{config::Tournament, slurm};
@@ -67,9 +67,9 @@ pub(crate) fn run(request: SlurmArgs) -> Result<ExitCode> {
         file: file.clone(),
     };
     let scripts = slurm::write_scripts(&tournament, &options)?;
-    println!("wrote {} and {}", scripts.shards.display(), scripts.merge.display());
+    arena::outln!("wrote {} and {}", scripts.shards.display(), scripts.merge.display());
     if !request.submit {
-        println!(
+        arena::outln!(
             "submit with: arena tournament slurm {} --shards {} --submit (the output folder must be on a file system every node sees)",
             file.display(),
             request.shards
@@ -78,16 +78,15 @@ pub(crate) fn run(request: SlurmArgs) -> Result<ExitCode> {
     }
     let submitted = slurm::submit(&scripts, &unfinished)?;
     match &submitted.array {
-        Some((id, shards)) => println!(
+        Some((id, shards)) => arena::outln!(
             "submitted: shards job {id} ({} of {} shards: {}), merge job {} (after the shards)",
             shards.len(),
             request.shards,
             shards.iter().map(usize::to_string).collect::<Vec<_>>().join(","),
             submitted.merge
         ),
-        None => println!("every shard is done; submitted: merge job {}", submitted.merge),
+        None => arena::outln!("every shard is done; submitted: merge job {}", submitted.merge),
     }
-    std::io::stdout().flush()?;
     if !request.wait {
         return Ok(ExitCode::SUCCESS);
     }
@@ -95,7 +94,7 @@ pub(crate) fn run(request: SlurmArgs) -> Result<ExitCode> {
     let log = slurm::merge_log(&scripts, &submitted.merge);
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     if end.state == "COMPLETED" && end.exit_code == 0 {
-        print!("{text}");
+        arena::out!("{text}");
         return Ok(ExitCode::SUCCESS);
     }
     eprint!("{text}");

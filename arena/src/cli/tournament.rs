@@ -100,11 +100,11 @@ pub(crate) fn report(file: &Path, json: bool) -> Result<ExitCode> {
 /// The standings and the files written, as `run` and `report` show them.
 fn print_outcome(outcome: &RunOutcome, json: bool) -> Result<ExitCode> {
     if json {
-        println!("{}", serde_json::to_string_pretty(&outcome.standings.json())?);
+        arena::outln!("{}", serde_json::to_string_pretty(&outcome.standings.json())?);
     } else {
-        println!("{}", outcome.standings.terminal());
+        arena::outln!("{}", outcome.standings.terminal());
         if let Some(grades) = &outcome.grades {
-            println!("\n{}", arena::tournament::grade::markdown_summary(grades));
+            arena::outln!("\n{}", arena::tournament::grade::markdown_summary(grades));
         }
         eprintln!("{} games ({} played now); written:", outcome.results.len(), outcome.played_now);
         for path in &outcome.written {
@@ -120,7 +120,7 @@ pub(crate) fn plan(file: &Path, calibrate: usize, within: Duration, cpus: usize)
     let budget = plan::turn_budget(&tournament);
     let plan = plan::plan(&tournament, calibrate)?;
     let pairings = if plan.pairings > 0 { format!(" ({} pairings)", plan.pairings) } else { String::new() };
-    println!(
+    arena::outln!(
         "{}: {} games{pairings}, {} players, {} per turn",
         tournament.name,
         plan.games,
@@ -128,7 +128,7 @@ pub(crate) fn plan(file: &Path, calibrate: usize, within: Duration, cpus: usize)
         arena::units::short(budget)
     );
     if plan.units != plan.games {
-        println!("  {} units (a Hexapawn pairing is played whole, on one machine)", plan.units);
+        arena::outln!("  {} units (a Hexapawn pairing is played whole, on one machine)", plan.units);
     }
     let turns = match (&plan.sample, plan.turns_per_game) {
         (plan::Sample::Journal(n), Some(t)) => format!("{t:.1} turns a game (mean of {n} journaled games)"),
@@ -141,29 +141,29 @@ pub(crate) fn plan(file: &Path, calibrate: usize, within: Duration, cpus: usize)
         },
     };
     if let Some(worst) = plan.worst_case {
-        println!(
+        arena::outln!(
             "  worst case: {} of CPU time (every turn uses its whole budget; {turns})",
             plan::long(worst)
         );
     } else {
-        println!("  worst case: unknown ({turns})");
+        arena::outln!("  worst case: unknown ({turns})");
     }
     if let Some(expected) = plan.expected {
-        println!("  expected:   {} of CPU time (the players' measured time)", plan::long(expected));
+        arena::outln!("  expected:   {} of CPU time (the players' measured time)", plan::long(expected));
     }
     let shards = plan.suggested_shards(within, cpus);
     let per_shard = |total: Duration| plan::long(total.div_f64((shards * cpus.max(1)) as f64));
     let basis = if plan.expected.is_some() { "expected" } else { "worst case" };
-    println!(
+    arena::outln!(
         "  suggested: {shards} shard{} of {cpus} CPU(s), about {} each ({basis}; --within {})",
         if shards == 1 { "" } else { "s" },
         plan.expected.or(plan.worst_case).map_or("?".into(), per_shard),
         plan::long(within)
     );
     if let Some(worst) = plan.worst_case {
-        println!("  a shard's worst case: {} (set --time between the two)", per_shard(worst));
+        arena::outln!("  a shard's worst case: {} (set --time between the two)", per_shard(worst));
     }
-    println!(
+    arena::outln!(
         "  arena tournament slurm {} --shards {shards} --cpus-per-task {cpus} --time HH:MM:SS --submit",
         file.display()
     );

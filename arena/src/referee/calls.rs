@@ -5,10 +5,13 @@
 
 use std::{
     panic::{catch_unwind, AssertUnwindSafe},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
-use crate::fault::Fault;
+use crate::{
+    clock::{Clock, Spent, Stopwatch},
+    fault::Fault,
+};
 
 /// Runs `call`, turning a panic into the fault that loses the game.
 pub(crate) fn caught<T>(call: impl FnOnce() -> T) -> Result<T, Fault> {
@@ -22,17 +25,25 @@ pub(crate) fn caught<T>(call: impl FnOnce() -> T) -> Result<T, Fault> {
     })
 }
 
-/// Runs one player call and turns an answer over `budget` into a timeout.
+/// Runs one player call, measures it on both clocks, and turns an answer
+/// over `budget` on `clock` into a timeout.
 pub(crate) fn timed<T>(
+    clock: Clock,
     budget: Duration,
     what: &'static str,
     call: impl FnOnce() -> Result<T, Fault>,
-) -> Result<T, Fault> {
-    let started = Instant::now();
-    let answer = call()?;
-    let used = started.elapsed();
+) -> (Result<T, Fault>, Spent) {
+    let watch = Stopwatch::start();
+    let answer = call();
+    let spent = watch.stop();
+    (answer.and_then(|answer| within(clock, budget, what, spent).map(|()| answer)), spent)
+}
+
+/// Whether a call that spent `spent` kept to `budget` on `clock`.
+pub(crate) fn within(clock: Clock, budget: Duration, what: &'static str, spent: Spent) -> Result<(), Fault> {
+    let used = clock.charged(spent);
     if used > budget {
-        return Err(Fault::Timeout { what, used, budget, killed: false });
+        return Err(Fault::Timeout { what, used, budget, killed: false, clock });
     }
-    Ok(answer)
+    Ok(())
 }

@@ -2,10 +2,7 @@
 //! recorded. Hexapawn has no chance events; the seed only gives each
 //! player its own seed.
 
-use std::{
-    fmt,
-    time::{Duration, Instant},
-};
+use std::{fmt, time::Duration};
 
 use player_api::{
     hexapawn::{
@@ -16,7 +13,11 @@ use player_api::{
 };
 
 use super::calls::{caught, timed};
-use crate::{fault::Fault, seeds};
+use crate::{
+    clock::{Clock, Spent},
+    fault::Fault,
+    seeds,
+};
 
 /// The settings of a Hexapawn game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,11 +26,17 @@ pub struct HexapawnSettings {
     pub turn_budget: Duration,
     /// The budget for `new_game` (a player's start-up).
     pub startup_budget: Duration,
+    /// The clock budgets are charged on.
+    pub clock: Clock,
 }
 
 impl Default for HexapawnSettings {
     fn default() -> Self {
-        HexapawnSettings { turn_budget: Duration::from_secs(5), startup_budget: Duration::from_secs(10) }
+        HexapawnSettings {
+            turn_budget: Duration::from_secs(5),
+            startup_budget: Duration::from_secs(10),
+            clock: Clock::Wall,
+        }
     }
 }
 
@@ -38,8 +45,8 @@ impl Default for HexapawnSettings {
 pub struct Ply {
     pub seat: Seat,
     pub mv: HexMove,
-    /// Wall-clock time the player used.
-    pub time: Duration,
+    /// The time the player used, on both clocks.
+    pub time: Spent,
 }
 
 /// How a game ended.
@@ -199,9 +206,9 @@ fn run(
             seed: own_seeds[seat.index()],
         };
         let agent = &mut agents[seat.index()];
-        if let Err(fault) =
-            timed(settings.startup_budget, "new_game", || agent.new_game(info, settings.startup_budget))
-        {
+        if let (Err(fault), _) = timed(settings.clock, settings.startup_budget, "new_game", || {
+            agent.new_game(info, settings.startup_budget)
+        }) {
             return HexapawnEnding::Fault { loser: seat, fault };
         }
     }
@@ -217,9 +224,9 @@ fn run(
             time_left_us: settings.turn_budget.as_micros() as u64,
         };
         let agent = &mut agents[seat.index()];
-        let started = Instant::now();
-        let reply = timed(settings.turn_budget, "turn", || agent.get_move(request, settings.turn_budget));
-        let time = started.elapsed();
+        let (reply, time) = timed(settings.clock, settings.turn_budget, "turn", || {
+            agent.get_move(request, settings.turn_budget)
+        });
         let mv = match reply {
             Ok(HexapawnAction::Move(mv)) => mv,
             Ok(HexapawnAction::Resign) => return HexapawnEnding::Resigned { loser: seat },

@@ -4,10 +4,7 @@
 //! The world depends on the seed alone, so every player given the same
 //! seed plays the same world (the duplicate format of tournaments).
 
-use std::{
-    fmt,
-    time::{Duration, Instant},
-};
+use std::{fmt, time::Duration};
 
 use player_api::{
     intuitive::{
@@ -20,7 +17,11 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::calls::{caught, timed};
-use crate::{fault::Fault, seeds};
+use crate::{
+    clock::{Clock, Spent},
+    fault::Fault,
+    seeds,
+};
 
 /// The settings of an Intuitive AI game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +32,8 @@ pub struct IntuitiveSettings {
     pub turn_budget: Duration,
     /// The budget for `new_game` (a player's start-up).
     pub startup_budget: Duration,
+    /// The clock budgets are charged on.
+    pub clock: Clock,
 }
 
 impl Default for IntuitiveSettings {
@@ -39,6 +42,7 @@ impl Default for IntuitiveSettings {
             size: DEFAULT_SIZE,
             turn_budget: Duration::from_secs(5),
             startup_budget: Duration::from_secs(10),
+            clock: Clock::Wall,
         }
     }
 }
@@ -48,8 +52,8 @@ impl Default for IntuitiveSettings {
 pub struct RevealRecord {
     pub cell: Cell,
     pub shown: Revealed,
-    /// Wall-clock time the player used.
-    pub time: Duration,
+    /// The time the player used, on both clocks.
+    pub time: Spent,
 }
 
 /// How a game ended.
@@ -198,9 +202,9 @@ fn run(
         turn_budget_us: settings.turn_budget.as_micros() as u64,
         seed: player_seed(seed),
     };
-    if let Err(fault) =
-        timed(settings.startup_budget, "new_game", || agent.new_game(info, settings.startup_budget))
-    {
+    if let (Err(fault), _) = timed(settings.clock, settings.startup_budget, "new_game", || {
+        agent.new_game(info, settings.startup_budget)
+    }) {
         return IntuitiveEnding::Fault(fault);
     }
     loop {
@@ -209,9 +213,9 @@ fn run(
             turn: reveals.len() as u32,
             time_left_us: settings.turn_budget.as_micros() as u64,
         };
-        let started = Instant::now();
-        let reply = timed(settings.turn_budget, "turn", || agent.reveal(request, settings.turn_budget));
-        let time = started.elapsed();
+        let (reply, time) = timed(settings.clock, settings.turn_budget, "turn", || {
+            agent.reveal(request, settings.turn_budget)
+        });
         let cell = match reply {
             Ok(cell) => cell,
             Err(fault) => return IntuitiveEnding::Fault(fault),

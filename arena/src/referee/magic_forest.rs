@@ -1,9 +1,6 @@
 //! The Magic Forest referee: one run (every forest), validated, timed and recorded.
 
-use std::{
-    fmt,
-    time::{Duration, Instant},
-};
+use std::{fmt, time::Duration};
 
 use player_api::{
     magic_forest::{
@@ -16,7 +13,11 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::calls::{caught, timed};
-use crate::{fault::Fault, seeds};
+use crate::{
+    clock::{Clock, Spent},
+    fault::Fault,
+    seeds,
+};
 
 /// The settings of a Magic Forest run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,6 +26,8 @@ pub struct ForestSettings {
     pub step_budget: Duration,
     /// The budget for `new_game` (a player's start-up).
     pub startup_budget: Duration,
+    /// The clock budgets are charged on.
+    pub clock: Clock,
 }
 
 impl Default for ForestSettings {
@@ -33,6 +36,7 @@ impl Default for ForestSettings {
             config: ForestConfig::default(),
             step_budget: Duration::from_secs(5),
             startup_budget: Duration::from_secs(10),
+            clock: Clock::Wall,
         }
     }
 }
@@ -70,8 +74,8 @@ pub struct ForestStep {
     pub shown: ForestRequest,
     pub action: ForestAction,
     pub event: ForestEvent,
-    /// Wall-clock time the player took to answer.
-    pub time: Duration,
+    /// The time the player took to answer, on both clocks.
+    pub time: Spent,
 }
 
 /// Steps are equal when the game is: the time taken is left out (same seed
@@ -200,17 +204,16 @@ fn run(
         step_budget_us: settings.step_budget.as_micros() as u64,
         seed: seeds::derive(seed, u64::MAX),
     };
-    if let Err(fault) =
-        timed(settings.startup_budget, "new_game", || player.new_game(info, settings.startup_budget))
-    {
+    if let (Err(fault), _) = timed(settings.clock, settings.startup_budget, "new_game", || {
+        player.new_game(info, settings.startup_budget)
+    }) {
         state.forfeit();
         return Ending::Fault(fault);
     }
     loop {
         let shown = state.request();
-        let started = Instant::now();
-        let answer = timed(settings.step_budget, "step", || player.step(shown, settings.step_budget));
-        let time = started.elapsed();
+        let (answer, time) =
+            timed(settings.clock, settings.step_budget, "step", || player.step(shown, settings.step_budget));
         let action = match answer {
             Ok(action) => action,
             Err(fault) => {

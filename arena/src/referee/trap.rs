@@ -1,9 +1,6 @@
 //! The Trap referee.
 
-use std::{
-    fmt,
-    time::{Duration, Instant},
-};
+use std::{fmt, time::Duration};
 
 use player_api::{
     trap::{
@@ -14,9 +11,11 @@ use player_api::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::calls::{timed, within};
 pub use crate::fault::{Fault, FaultKind, Spot};
 use crate::{
     agent::{TrapAgent, TurnActions},
+    clock::{Clock, Spent, Stopwatch},
     protocol::{cell_pos, WireCell},
     seeds,
 };
@@ -31,6 +30,8 @@ pub struct TrapSettings {
     pub startup_budget: Duration,
     /// Turns after which the game is a draw.
     pub turn_cap: u32,
+    /// The clock budgets are charged on.
+    pub clock: Clock,
 }
 
 impl Default for TrapSettings {
@@ -40,6 +41,7 @@ impl Default for TrapSettings {
             turn_budget: Duration::from_secs(5),
             startup_budget: Duration::from_secs(10),
             turn_cap: DEFAULT_TURN_CAP,
+            clock: Clock::Wall,
         }
     }
 }
@@ -55,8 +57,8 @@ pub struct Turn {
     pub to: Pos,
     /// None when the move won at once (no throw is asked for).
     pub throw: Option<ThrowRecord>,
-    /// Wall-clock time the player used this turn.
-    pub time: Duration,
+    /// The time the player used this turn, on both clocks.
+    pub time: Spent,
 }
 
 /// A throw: where it was aimed, the chance of a hit, where it landed.
@@ -119,7 +121,7 @@ pub struct FailedTurn {
     pub seat: Seat,
     pub shown: TrapState,
     pub reply: Option<TurnActions>,
-    pub time: Duration,
+    pub time: Spent,
 }
 
 /// A finished game: enough to replay it exactly.
@@ -147,12 +149,12 @@ impl TrapGame {
         self.ending.winner()
     }
 
-    /// Time used per turn by `seat`: (turns, total, longest).
-    pub fn clock(&self, seat: Seat) -> (u32, Duration, Duration) {
+    /// Time used per turn by `seat`: (turns, total, longest), on both clocks.
+    pub fn clock(&self, seat: Seat) -> (u32, Spent, Spent) {
         self.turns
             .iter()
             .filter(|t| t.seat == seat)
-            .fold((0, Duration::ZERO, Duration::ZERO), |(n, total, max), t| {
+            .fold((0, Spent::default(), Spent::default()), |(n, total, max), t| {
                 (n + 1, total + t.time, max.max(t.time))
             })
     }
@@ -265,22 +267,18 @@ impl Game<'_> {
             seed,
         };
         let budget = self.settings.startup_budget;
-        let started = Instant::now();
-        self.players[seat.index()].new_game(info, budget)?;
-        let used = started.elapsed();
-        if used > budget {
-            return Err(Fault::Timeout { what: "new_game", used, budget, killed: false });
-        }
-        Ok(())
+        let player = &mut self.players[seat.index()];
+        timed(self.settings.clock, budget, "new_game", || player.new_game(info, budget)).0
     }
 
     /// One turn of `seat`, recording a failure in `self.failed`.
     fn turn(&mut self, seat: Seat) -> Option<Ending> {
         let shown = self.state;
-        let started = Instant::now();
-        let reply = self.players[seat.index()]
-            .turn(self.request(seat, self.settings.turn_budget), self.settings.turn_budget);
-        let used = started.elapsed();
+        let (budget, request) = (self.settings.turn_budget, self.request(seat, self.settings.turn_budget));
+        // Measured here, judged in `judge`: a late answer is recorded as given.
+        let watch = Stopwatch::start();
+        let reply = self.players[seat.index()].turn(request, budget);
+        let used = watch.stop();
         let (actions, result) = match reply {
             Ok(actions) => (Some(actions), self.judge(seat, shown, actions, used)),
             Err(fault) => (None, Err(fault)),
@@ -301,13 +299,10 @@ impl Game<'_> {
         seat: Seat,
         shown: TrapState,
         actions: TurnActions,
-        used: Duration,
+        used: Spent,
     ) -> Result<Option<Ending>, Fault> {
-        let budget = self.settings.turn_budget;
         let TurnActions { step, trap } = actions;
-        if used > budget {
-            return Err(Fault::Timeout { what: "turn", used, budget, killed: false });
-        }
+        within(self.settings.clock, self.settings.turn_budget, "turn", used)?;
         let from = self.state.position(seat);
         let to = match cell_pos(step).map(|to| (to, self.state.check_move(seat, to))) {
             Some((to, Ok(()))) => to,

@@ -53,7 +53,7 @@ pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
     let mut code = ExitCode::SUCCESS;
     if args.verify {
         match replay.verify() {
-            Ok(line) => println!("{}: {line}", args.file.display()),
+            Ok(line) => crate::outln!("{}: {line}", args.file.display()),
             Err(difference) => {
                 eprintln!("error: {}: does not verify: {difference}", args.file.display());
                 code = ExitCode::FAILURE;

@@ -52,6 +52,7 @@ fn strip_times(value: &mut Value) {
     match value {
         Value::Object(map) => {
             map.remove("time_us");
+            map.remove("cpu_us");
             map.values_mut().for_each(strip_times);
         }
         Value::Array(items) => items.iter_mut().for_each(strip_times),

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::Replay;
-use crate::fault::Fault;
+use crate::{clock::Clock, fault::Fault};
 
 /// The fault that ended a game: who failed (an index into the replay's
 /// players), its kind as tallies count it ("timeout", "illegal", ...), and
@@ -39,6 +39,9 @@ pub enum FaultDetail {
         used_ns: u64,
         budget_ns: u64,
         killed: bool,
+        /// The clock `used_ns` was measured on (older replays: wall).
+        #[serde(default, skip_serializing_if = "is_wall")]
+        clock: Clock,
     },
     Panicked {
         message: String,
@@ -55,6 +58,10 @@ pub enum FaultDetail {
     Unavailable {
         why: String,
     },
+}
+
+fn is_wall(clock: &Clock) -> bool {
+    *clock == Clock::Wall
 }
 
 /// The calls a timeout can happen in (`Fault::Timeout::what`).
@@ -74,11 +81,12 @@ impl FaultRecord {
             Fault::IllegalMove(spot, _) => FaultDetail::IllegalMove { cell: [spot.row, spot.col] },
             Fault::IllegalTrap(spot, _) => FaultDetail::IllegalTrap { cell: [spot.row, spot.col] },
             Fault::InvalidAction(what) => FaultDetail::InvalidAction { what: what.clone() },
-            Fault::Timeout { what, used, budget, killed } => FaultDetail::Timeout {
+            Fault::Timeout { what, used, budget, killed, clock } => FaultDetail::Timeout {
                 during: what.to_string(),
                 used_ns: used.as_nanos() as u64,
                 budget_ns: budget.as_nanos() as u64,
                 killed: *killed,
+                clock: *clock,
             },
             Fault::Panicked(message) => FaultDetail::Panicked { message: message.clone() },
             Fault::Crashed(how) => FaultDetail::Crashed { how: how.clone() },
@@ -95,11 +103,12 @@ impl FaultRecord {
     pub fn to_fault(&self) -> Option<Fault> {
         Some(match &self.detail {
             FaultDetail::IllegalMove { .. } | FaultDetail::IllegalTrap { .. } => return None,
-            FaultDetail::Timeout { during, used_ns, budget_ns, killed } => Fault::Timeout {
+            FaultDetail::Timeout { during, used_ns, budget_ns, killed, clock } => Fault::Timeout {
                 what: CALLS.iter().find(|c| *c == during)?,
                 used: Duration::from_nanos(*used_ns),
                 budget: Duration::from_nanos(*budget_ns),
                 killed: *killed,
+                clock: *clock,
             },
             FaultDetail::InvalidAction { what } => Fault::InvalidAction(what.clone()),
             FaultDetail::Panicked { message } => Fault::Panicked(message.clone()),
@@ -123,6 +132,14 @@ mod tests {
                 used: Duration::from_nanos(5_310_000_123),
                 budget: Duration::from_secs(5),
                 killed: true,
+                clock: crate::clock::Clock::Wall,
+            },
+            Fault::Timeout {
+                what: "turn",
+                used: Duration::from_millis(2100),
+                budget: Duration::from_secs(2),
+                killed: true,
+                clock: crate::clock::Clock::Cpu,
             },
             Fault::Panicked("at src/lib.rs:3".into()),
             Fault::InvalidAction("get_move returned None, not a (row, col) tuple".into()),

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{diff, fault::replayed_failure, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
 use crate::{
+    clock::Clock,
     fault::Fault,
     protocol::seat_from_number,
     referee::hexapawn::{self as referee, HexapawnAgent, HexapawnEnding, HexapawnRecord, HexapawnSettings},
@@ -38,6 +39,9 @@ pub struct HexapawnBody {
 pub struct HexapawnSettingsRecord {
     pub time_per_move_ms: f64,
     pub startup_time_ms: f64,
+    /// The clock budgets were charged on (older replays: wall).
+    #[serde(default)]
+    pub clock: Clock,
 }
 
 /// A position: three rows, top first (`W` White, `B` Black, `.` empty), and
@@ -58,6 +62,9 @@ pub struct PlyRecord {
     #[serde(rename = "move")]
     pub mv: [SquareJson; 2],
     pub time_us: u64,
+    /// CPU time the player used, in microseconds (older replays: 0).
+    #[serde(default)]
+    pub cpu_us: u64,
 }
 
 /// The request a game ended on.
@@ -103,6 +110,7 @@ impl HexapawnBody {
             settings: HexapawnSettingsRecord {
                 time_per_move_ms: record.settings.turn_budget.as_secs_f64() * 1e3,
                 startup_time_ms: record.settings.startup_budget.as_secs_f64() * 1e3,
+                clock: record.settings.clock,
             },
             start: board_record(&record.start),
             plies: (record.plies.iter().zip(&boards))
@@ -110,7 +118,8 @@ impl HexapawnBody {
                     seat: ply.seat.number(),
                     board: board_record(board),
                     mv: move_json(ply.mv),
-                    time_us: ply.time.as_micros() as u64,
+                    time_us: ply.time.wall.as_micros() as u64,
+                    cpu_us: ply.time.cpu.as_micros() as u64,
                 })
                 .collect(),
             failed: failed.map(|(seat, resigned, mv)| FailedPly {
@@ -128,6 +137,7 @@ impl HexapawnBody {
         HexapawnSettings {
             turn_budget: ms(self.settings.time_per_move_ms),
             startup_budget: ms(self.settings.startup_time_ms),
+            clock: self.settings.clock,
         }
     }
 

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{diff, fault::replayed_failure, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
 use crate::{
+    clock::Clock,
     fault::Fault,
     referee::intuitive::{
         self as referee, IntuitiveAgent, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings,
@@ -39,6 +40,9 @@ pub struct IntuitiveSettingsRecord {
     pub board_size: u8,
     pub time_per_reveal_ms: f64,
     pub startup_time_ms: f64,
+    /// The clock budgets were charged on (older replays: wall).
+    #[serde(default)]
+    pub clock: Clock,
 }
 
 /// Where everything is.
@@ -74,6 +78,9 @@ pub struct RevealRecord {
     /// (`nothing`, `breeze`, `breeze+smell`, ...).
     pub shown: String,
     pub time_us: u64,
+    /// CPU time the player used, in microseconds (older replays: 0).
+    #[serde(default)]
+    pub cpu_us: u64,
 }
 
 /// The request a game ended on.
@@ -117,6 +124,7 @@ impl IntuitiveBody {
                 board_size: size,
                 time_per_reveal_ms: ms(record.settings.turn_budget),
                 startup_time_ms: ms(record.settings.startup_budget),
+                clock: record.settings.clock,
             },
             world: world_record(&record.world),
             reveals: (record.reveals.iter().enumerate())
@@ -124,7 +132,8 @@ impl IntuitiveBody {
                     view: view(i),
                     cell: cell_json(r.cell),
                     shown: r.shown.to_string(),
-                    time_us: r.time.as_micros() as u64,
+                    time_us: r.time.wall.as_micros() as u64,
+                    cpu_us: r.time.cpu.as_micros() as u64,
                 })
                 .collect(),
             failed: failed_cell.map(|cell| FailedReveal { view: view(record.reveals.len()), cell }),
@@ -136,6 +145,7 @@ impl IntuitiveBody {
             size: self.settings.board_size,
             turn_budget: from_ms(self.settings.time_per_reveal_ms),
             startup_budget: from_ms(self.settings.startup_time_ms),
+            clock: self.settings.clock,
         }
     }
 

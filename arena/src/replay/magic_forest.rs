@@ -22,6 +22,7 @@ use super::{
     Body, Replay, ReplayPlayer, ReplayResult,
 };
 use crate::{
+    clock::Clock,
     fault::Fault,
     referee::magic_forest::{self as referee, Ending, ForestAgent, ForestRun, ForestSettings},
     units::short,
@@ -50,6 +51,9 @@ pub struct ForestSettingsRecord {
     pub actions_per_tile: u32,
     pub time_per_action_ms: f64,
     pub startup_time_ms: f64,
+    /// The clock budgets were charged on (older replays: wall).
+    #[serde(default)]
+    pub clock: Clock,
 }
 
 /// One forest; tiles `[x, y]`, y counted from the bottom.
@@ -83,6 +87,9 @@ pub struct StepRecord {
     pub action: ActionRecord,
     pub event: EventRecord,
     pub time_us: u64,
+    /// CPU time the player used, in microseconds (older replays: 0).
+    #[serde(default)]
+    pub cpu_us: u64,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
@@ -146,6 +153,7 @@ impl ForestBody {
                 actions_per_tile: c.actions_per_tile,
                 time_per_action_ms: settings.step_budget.as_secs_f64() * 1e3,
                 startup_time_ms: settings.startup_budget.as_secs_f64() * 1e3,
+                clock: settings.clock,
             },
             forests: run.forests.iter().map(forest_record).collect(),
             steps: (run.steps.iter())
@@ -159,7 +167,8 @@ impl ForestBody {
                         dir: s.action.dir.into(),
                     },
                     event: event_record(s.event),
-                    time_us: s.time.as_micros() as u64,
+                    time_us: s.time.wall.as_micros() as u64,
+                    cpu_us: s.time.cpu.as_micros() as u64,
                 })
                 .collect(),
             final_state: request_record(&final_state(run).request()),
@@ -184,6 +193,7 @@ impl ForestBody {
             config: self.config(),
             step_budget: ms(self.settings.time_per_action_ms),
             startup_budget: ms(self.settings.startup_time_ms),
+            clock: self.settings.clock,
         }
     }
 

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::{terminal::Paint, Replay};
 use crate::{
     agent::{TrapAgent, TurnActions},
+    clock::Spent,
     fault::Fault,
     protocol::{cell_pos, seat_from_number, wire_cell, WireCell, WireState},
     referee::trap::{self as referee, FailedTurn, ThrowRecord, TrapGame, TrapSettings, Turn},
@@ -57,6 +58,9 @@ pub struct TurnRecord {
     pub throw: Option<ThrowJson>,
     /// Wall-clock time the player used, in microseconds.
     pub time_us: u64,
+    /// CPU time the player used, in microseconds (older replays: 0).
+    #[serde(default)]
+    pub cpu_us: u64,
 }
 
 /// A throw: the chance outcome, target against landing.
@@ -76,6 +80,9 @@ pub struct FailedTurnRecord {
     /// What it answered, if it answered (the referee rejected it).
     pub reply: Option<ReplyJson>,
     pub time_us: u64,
+    /// CPU time the player used, in microseconds (older replays: 0).
+    #[serde(default)]
+    pub cpu_us: u64,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
@@ -99,7 +106,8 @@ impl TrapBody {
                 seat: f.seat.number(),
                 state: WireState::from(&f.shown),
                 reply: f.reply.map(|r| ReplyJson { step: r.step, trap: r.trap }),
-                time_us: f.time.as_micros() as u64,
+                time_us: f.time.wall.as_micros() as u64,
+                cpu_us: f.time.cpu.as_micros() as u64,
             }),
             final_state: WireState::from(&final_state(game)),
         }
@@ -111,6 +119,7 @@ impl TrapBody {
             size: self.settings.common.board_size,
             turn_budget: ms(self.settings.common.time_per_turn_ms),
             startup_budget: ms(self.settings.startup_time_ms),
+            clock: self.settings.common.clock,
             turn_cap: self.settings.common.turn_cap,
         }
     }
@@ -164,7 +173,8 @@ impl TurnRecord {
                 hit_chance: t.hit_chance,
                 landed: wire_cell(t.landed),
             }),
-            time_us: turn.time.as_micros() as u64,
+            time_us: turn.time.wall.as_micros() as u64,
+            cpu_us: turn.time.cpu.as_micros() as u64,
         }
     }
 
@@ -182,7 +192,10 @@ impl TurnRecord {
             from: pos(self.from)?,
             to: pos(self.to)?,
             throw,
-            time: Duration::from_micros(self.time_us),
+            time: Spent {
+                wall: Duration::from_micros(self.time_us),
+                cpu: Duration::from_micros(self.cpu_us),
+            },
         })
     }
 }
@@ -392,7 +405,7 @@ pub fn frames(replay: &Replay, body: &TrapBody, paint: Paint) -> Vec<String> {
             "turn {}/{total}  {}  [{}]\n{}",
             i + 1,
             seat_paint(paint, turn.seat, &line),
-            short(turn.time),
+            short(turn.time.wall),
             board(&state, Some(turn), paint)
         ));
     }

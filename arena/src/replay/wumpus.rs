@@ -22,6 +22,7 @@ use super::{
     Body, Replay, ReplayPlayer, ReplayResult,
 };
 use crate::{
+    clock::Clock,
     fault::Fault,
     referee::wumpus::{self as referee, Ending, WumpusAgent, WumpusGame, WumpusSettings},
     units::short,
@@ -46,6 +47,9 @@ pub struct WumpusSettingsRecord {
     pub config: ConfigRecord,
     pub time_per_action_ms: f64,
     pub startup_time_ms: f64,
+    /// The clock budgets were charged on (older replays: wall).
+    #[serde(default)]
+    pub clock: Clock,
 }
 
 /// Every rule of the game (player-api's `WumpusConfig`).
@@ -114,6 +118,9 @@ pub struct StepRecord {
     pub request: AgentRecord,
     pub action: ActionJson,
     pub time_us: u64,
+    /// CPU time the player used, in microseconds (older replays: 0).
+    #[serde(default)]
+    pub cpu_us: u64,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
@@ -154,13 +161,15 @@ impl WumpusBody {
                 config: config_record(&config),
                 time_per_action_ms: settings.step_budget.as_secs_f64() * 1e3,
                 startup_time_ms: settings.startup_budget.as_secs_f64() * 1e3,
+                clock: settings.clock,
             },
             world: cave_record(&game.world),
             steps: (game.steps.iter())
                 .map(|s| StepRecord {
                     request: agent_record(&s.shown),
                     action: action_json(s.action),
-                    time_us: s.time.as_micros() as u64,
+                    time_us: s.time.wall.as_micros() as u64,
+                    cpu_us: s.time.cpu.as_micros() as u64,
                 })
                 .collect(),
             final_state: agent_record(&final_state(game).request()),
@@ -173,6 +182,7 @@ impl WumpusBody {
             config: config_from(&self.settings.config),
             step_budget: ms(self.settings.time_per_action_ms),
             startup_budget: ms(self.settings.startup_time_ms),
+            clock: self.settings.clock,
         }
     }
 

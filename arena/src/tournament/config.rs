@@ -11,6 +11,7 @@ use anyhow::{bail, Context, Result};
 use serde::{de::Error as _, Deserialize, Deserializer};
 
 use crate::{
+    clock::Clock,
     external::{Program, COURSE_FILE},
     players::{Level, PlayerSpec, GAMES},
     referee::{hexapawn::HexapawnSettings, trap::TrapSettings},
@@ -117,6 +118,9 @@ pub struct SettingsFile {
     /// Workers in the sandbox: `on` (the default) or `off`.
     #[serde(default)]
     pub sandbox: Sandbox,
+    /// The clock turns are charged on: `wall` (the default) or `cpu`.
+    #[serde(default)]
+    pub clock: Clock,
 }
 
 /// `[replays]`: which games get a replay file (and an HTML viewer) in
@@ -339,6 +343,7 @@ impl Tournament {
             turn_budget: duration("time_per_turn", &file.settings.time_per_turn, defaults.turn_budget)?,
             startup_budget: duration("startup_time", &file.settings.startup_time, defaults.startup_budget)?,
             turn_cap: file.settings.turn_cap.unwrap_or(defaults.turn_cap),
+            clock: file.settings.clock,
         };
         let options = GameOptions {
             board_size: file.settings.board_size.filter(|_| game != "trap"),
@@ -346,6 +351,7 @@ impl Tournament {
             largest_forest: file.settings.largest_forest,
             turn_budget: Some(settings.turn_budget),
             startup_budget: Some(settings.startup_budget),
+            clock: settings.clock,
         };
         let rules = match SoloSettings::build(game, &options) {
             Err(e) => bail!("settings.{}: {}", e.key, e.message),
@@ -363,6 +369,7 @@ impl Tournament {
                     GameRules::Hexapawn(HexapawnSettings {
                         turn_budget: settings.turn_budget,
                         startup_budget: settings.startup_budget,
+                        clock: settings.clock,
                     })
                 } else {
                     GameRules::Trap

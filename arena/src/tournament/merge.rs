@@ -131,7 +131,7 @@ mod tests {
             turns: 10 + index as u32,
             reason: "trapped".into(),
             fault: None,
-            clock: [SeatClock { turns: 5, total_us: 100, max_us: 30 }; 2],
+            clock: [SeatClock { turns: 5, total_us: 100, max_us: 30, ..SeatClock::default() }; 2],
             solo: None,
         }
     }

@@ -146,13 +146,14 @@ pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> Strin
 /// Where players run for a tournament.
 pub fn hosting(tournament: &Tournament) -> Result<Hosting> {
     if tournament.in_process && !tournament.isolate_builtins {
-        return Ok(Hosting::in_process().with_sandbox(tournament.sandbox));
+        return Ok(Hosting::in_process().with_workers(tournament.sandbox, tournament.settings.clock));
     }
     let mut limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
     if let Some(bytes) = tournament.memory_limit {
         limits.memory_bytes = bytes;
     }
     limits.sandbox = tournament.sandbox;
+    limits.clock = tournament.settings.clock;
     Ok(Hosting {
         isolate_libraries: !tournament.in_process,
         isolate_builtins: tournament.isolate_builtins,

@@ -266,7 +266,7 @@ mod tests {
     fn the_expected_time_counts_each_game_at_its_players_cost() {
         use crate::tournament::record::SeatClock;
         let schedule = schedule::paired(&[[0, 1], [0, 2], [1, 2]], 2, 1);
-        let clock = |us| SeatClock { turns: 10, total_us: us, max_us: us };
+        let clock = |us| SeatClock { turns: 10, total_us: us, max_us: us, ..SeatClock::default() };
         // Player 0 took 1 s a game, player 1 none; player 2 is unmeasured.
         let sample = [GameResult {
             index: 0,

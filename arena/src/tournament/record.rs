@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    clock::Spent,
     duel,
     referee::{hexapawn::HexapawnRecord, trap::TrapGame},
     solo::SoloScore,
@@ -43,8 +44,28 @@ pub struct FaultRecord {
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Default)]
 pub struct SeatClock {
     pub turns: u32,
+    /// Wall-clock time: all turns, the longest.
     pub total_us: u64,
     pub max_us: u64,
+    /// CPU time the player used: all turns, the longest (older journals: 0).
+    #[serde(default)]
+    pub cpu_total_us: u64,
+    #[serde(default)]
+    pub cpu_max_us: u64,
+}
+
+impl SeatClock {
+    /// `turns` turns that took `total` in all, the longest `max`.
+    pub fn of(turns: u32, total: Spent, max: Spent) -> SeatClock {
+        let us = |d: std::time::Duration| d.as_micros() as u64;
+        SeatClock {
+            turns,
+            total_us: us(total.wall),
+            max_us: us(max.wall),
+            cpu_total_us: us(total.cpu),
+            cpu_max_us: us(max.cpu),
+        }
+    }
 }
 
 impl GameResult {
@@ -65,7 +86,7 @@ impl GameResult {
             }),
             clock: player_api::Seat::BOTH.map(|seat| {
                 let (turns, total, max) = game.clock(seat);
-                SeatClock { turns, total_us: total.as_micros() as u64, max_us: max.as_micros() as u64 }
+                SeatClock::of(turns, total, max)
             }),
             solo: None,
         }
@@ -85,7 +106,7 @@ impl GameResult {
                 .map(|(seat, kind)| FaultRecord { player: seat_id(seat), kind: kind.to_string() }),
             clock: player_api::Seat::BOTH.map(|seat| {
                 let (turns, total, max) = duel::clock(game, seat);
-                SeatClock { turns, total_us: total.as_micros() as u64, max_us: max.as_micros() as u64 }
+                SeatClock::of(turns, total, max)
             }),
             solo: None,
         }
@@ -93,7 +114,13 @@ impl GameResult {
 
     /// The record of player `id`'s single-player game seeded `seed`.
     pub fn solo(index: usize, id: usize, seed: u64, result: SoloScore) -> GameResult {
-        let clock = SeatClock { turns: result.steps, total_us: result.time_us, max_us: result.time_us };
+        let clock = SeatClock {
+            turns: result.steps,
+            total_us: result.time_us,
+            max_us: result.time_us,
+            cpu_total_us: result.cpu_us,
+            cpu_max_us: result.cpu_us,
+        };
         GameResult {
             index,
             seed,
@@ -122,8 +149,8 @@ impl GameResult {
 
     /// The same game with the times left out (for comparing runs).
     pub fn without_times(&self) -> GameResult {
-        let clock = self.clock.map(|c| SeatClock { turns: c.turns, total_us: 0, max_us: 0 });
-        let solo = self.solo.clone().map(|s| SoloScore { time_us: 0, ..s });
+        let clock = self.clock.map(|c| SeatClock { turns: c.turns, ..SeatClock::default() });
+        let solo = self.solo.clone().map(|s| SoloScore { time_us: 0, cpu_us: 0, ..s });
         GameResult { clock, solo, ..self.clone() }
     }
 }

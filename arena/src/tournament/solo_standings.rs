@@ -172,6 +172,7 @@ mod tests {
             fault: None,
             cleared: None,
             time_us: 10,
+            cpu_us: 4,
         };
         GameResult::solo(index, id, 7, solo)
     }

@@ -887,7 +887,7 @@ mod tests {
     }
 
     fn clock(turns: u32, total_us: u64, max_us: u64) -> SeatClock {
-        SeatClock { turns, total_us, max_us }
+        SeatClock { turns, total_us, max_us, ..SeatClock::default() }
     }
 
     /// Player 0 loses twice by its own fault (a timeout in seat 1, a crash

@@ -188,6 +188,7 @@ impl WumpusAgent for BadWalker {
                 used: Duration::from_millis(5310),
                 budget: Duration::from_secs(5),
                 killed: true,
+                clock: arena::clock::Clock::Wall,
             }),
         }
     }

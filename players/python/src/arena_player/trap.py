@@ -169,15 +169,17 @@ def play_turn(
     names: tuple[str, str] = ("get_move", "get_trap"),
 ) -> TurnAnswer:
     """One turn as the rules order it, as the arena's Rust workers do it:
-    the move; then, unless the move is illegal (the arena will say so),
-    already traps the opponent, or the budget is spent, the throw, aimed on
-    the position after the move. `accepted` hears of a legal move before
-    the throw is asked for; `names` are the methods' names, for messages."""
+    the move; then, unless the move is illegal (the arena will say so) or
+    already traps the opponent, the throw, aimed on the position after the
+    move (asked even when the wall clock says the budget is spent: the
+    arena may charge CPU time, `--clock cpu`, and judges lateness itself).
+    `accepted` hears of a legal move before the throw is asked for; `names`
+    are the methods' names, for messages."""
     move = as_cell(get_move(state), names[0])
     if move not in state.legal_moves():
         return TurnAnswer(move, None)
     accepted(move)
     after = state.moved(state.seat, move)
-    if not after.can_move(3 - state.seat) or after.time_left() <= 0:
+    if not after.can_move(3 - state.seat):
         return TurnAnswer(move, None)
     return TurnAnswer(move, as_cell(get_trap(after), names[1]))
