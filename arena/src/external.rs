@@ -18,13 +18,21 @@ pub const PYTHON_ENV: &str = "ARENA_PYTHON";
 /// The file that makes a folder a course player.
 pub const COURSE_FILE: &str = "PlayerAI.py";
 
+/// The course's own modules. A folder whose parent holds any of them (the
+/// course's layout: `test_players/HardAI.py` one folder below `Grid.py`)
+/// imports them from there: arena_player puts the parent on `sys.path`
+/// (load.py, by the same rule) and the sandbox lets it read the parent.
+const COURSE_MODULES: [&str; 3] = ["Grid.py", "BaseAI.py", "Utils.py"];
+
 /// A program player, as named on the command line or in a tournament file.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Program {
     /// Any command; run in `dir` (default: the arena's working directory).
     Command { argv: Vec<String>, dir: Option<PathBuf> },
     /// A Python player: a folder holding a course `PlayerAI.py`, a course
-    /// `PlayerAI.py`, or a file defining an `arena_player.TrapPlayer`.
+    /// file (a class deriving from the course's `BaseAI`), or a file
+    /// defining an `arena_player.TrapPlayer`. The path is kept as written:
+    /// `FILE.py:CLASS` names one class of the file (`python_file`).
     Python(PathBuf),
 }
 
@@ -36,7 +44,8 @@ impl Program {
         }
         let path = text.strip_prefix("python:")?;
         Some(if path.is_empty() {
-            Err("python: needs a path: python:FOLDER (holding PlayerAI.py) or python:FILE.py".to_string())
+            Err("python: needs a path: python:FOLDER (holding PlayerAI.py), python:FILE.py or python:FILE.py:CLASS"
+                .to_string())
         } else {
             Ok(Program::Python(PathBuf::from(path)))
         })
@@ -54,9 +63,9 @@ impl Program {
     }
 
     /// Whether a path without a prefix names a Python player: a `.py` file
-    /// or a folder holding `PlayerAI.py`.
+    /// (with or without `:CLASS`) or a folder holding `PlayerAI.py`.
     pub fn is_python_path(path: &Path) -> bool {
-        path.extension().is_some_and(|e| e == "py") || path.join(COURSE_FILE).is_file()
+        python_file(path).0.extension().is_some_and(|e| e == "py") || path.join(COURSE_FILE).is_file()
     }
 
     /// How to start it: checks that what it names exists and finds the
@@ -86,7 +95,7 @@ impl Program {
                 Ok(Launch { program, args, dir: dir.clone(), env: Vec::new(), reads })
             }
             Program::Python(path) => {
-                let (folder, target) = python_target(path)?;
+                let target = PythonTarget::find(path)?;
                 let python = std::env::var(PYTHON_ENV).unwrap_or_else(|_| "python3".to_string());
                 let found = find_program(&python, None).map_err(|why| {
                     format!("{why}: install Python 3 (3.10 or newer), or set {PYTHON_ENV} to the interpreter")
@@ -99,11 +108,16 @@ impl Program {
                     ("OPENBLAS_NUM_THREADS", "1"),
                     ("OMP_NUM_THREADS", "1"),
                 ];
+                let args = ["-m".into(), "arena_player".into(), target.path.into()];
                 Ok(Launch {
                     program: interpreter.executable,
-                    args: vec!["-m".into(), "arena_player".into(), target.into()],
-                    reads: [folder.clone()].into_iter().chain(interpreter.paths).collect(),
-                    dir: Some(folder),
+                    args: args.into_iter().chain(target.class.map(OsString::from)).collect(),
+                    reads: [target.folder.clone()]
+                        .into_iter()
+                        .chain(target.course_root)
+                        .chain(interpreter.paths)
+                        .collect(),
+                    dir: Some(target.folder),
                     env: env.iter().map(|(k, v)| (k.into(), v.into())).collect(),
                 })
             }
@@ -147,33 +161,73 @@ impl fmt::Display for Program {
     }
 }
 
-/// The folder a Python player runs in, and the path handed to arena_player.
-fn python_target(path: &Path) -> Result<(PathBuf, PathBuf), String> {
-    let shown = path.display();
-    let absolute = path.canonicalize().map_err(|_| {
-        format!("no Python player at {shown}: name a folder holding {COURSE_FILE}, or a .py file")
-    })?;
-    if absolute.is_dir() {
-        if !absolute.join(COURSE_FILE).is_file() {
+/// What a `python:` path names, checked.
+#[derive(Debug)]
+struct PythonTarget {
+    /// The folder it runs in (the folder named, or the file's).
+    folder: PathBuf,
+    /// The folder or file handed to arena_player.
+    path: PathBuf,
+    /// The class named after the file (`FILE.py:CLASS`), handed on too.
+    class: Option<String>,
+    /// The folder above, when it holds the course's modules (COURSE_MODULES).
+    course_root: Option<PathBuf>,
+}
+
+impl PythonTarget {
+    fn find(path: &Path) -> Result<PythonTarget, String> {
+        let (file, class) = python_file(path);
+        let shown = path.display();
+        let absolute = file.canonicalize().map_err(|_| {
+            format!("no Python player at {shown}: name a folder holding {COURSE_FILE}, or a .py file")
+        })?;
+        let folder = if absolute.is_dir() {
+            if !absolute.join(COURSE_FILE).is_file() {
+                return Err(format!(
+                    "{shown} holds no {COURSE_FILE}: name a course player's folder, or a player .py file"
+                ));
+            }
+            absolute.clone()
+        } else if absolute.extension().is_some_and(|e| e == "py") {
+            absolute.parent().map_or_else(|| PathBuf::from("/"), Path::to_path_buf)
+        } else {
             return Err(format!(
-                "{shown} holds no {COURSE_FILE}: name a course player's folder, or a player .py file"
+                "{shown} is not a Python file: name a folder holding {COURSE_FILE}, or a .py file"
             ));
+        };
+        let course_root = folder
+            .parent()
+            .filter(|parent| COURSE_MODULES.iter().any(|m| parent.join(m).is_file()))
+            .map(Path::to_path_buf);
+        Ok(PythonTarget { folder, path: absolute, class, course_root })
+    }
+}
+
+/// Splits `FILE.py:CLASS` into the file and the class name; any other path
+/// (one that exists as written included) comes back whole.
+fn python_file(path: &Path) -> (PathBuf, Option<String>) {
+    let split = path.to_str().filter(|_| !path.exists()).and_then(|text| text.rsplit_once(':'));
+    match split {
+        Some((file, class)) if file.ends_with(".py") && is_identifier(class) => {
+            (PathBuf::from(file), Some(class.to_string()))
         }
-        return Ok((absolute.clone(), absolute));
+        _ => (path.to_path_buf(), None),
     }
-    if absolute.extension().is_none_or(|e| e != "py") {
-        return Err(format!(
-            "{shown} is not a Python file: name a folder holding {COURSE_FILE}, or a .py file"
-        ));
-    }
-    let folder = absolute.parent().map_or_else(|| PathBuf::from("/"), Path::to_path_buf);
-    Ok((folder, absolute))
+}
+
+/// A Python identifier (ASCII only: what a class name in a player file is).
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// A Python installation as it sees itself: the interpreter to run (not a
-/// launcher script such as pyenv's shims), and the folders it reads (its
-/// prefixes and `sys.path`: the standard library, site-packages, the
-/// arena_player package), which its sandbox must let it read.
+/// launcher script such as pyenv's shims; a virtual environment's python
+/// reports its own path, so it runs in its environment), and the folders
+/// it reads (its prefixes and `sys.path`: the standard library,
+/// site-packages, the arena_player package, a virtual environment), which
+/// its sandbox must let it read.
 #[derive(Clone, Debug)]
 struct Interpreter {
     executable: PathBuf,
@@ -220,7 +274,11 @@ fn find_program(name: &str, dir: Option<&Path>) -> Result<PathBuf, String> {
     if name.contains('/') {
         let path = dir.map_or_else(|| PathBuf::from(name), |d| d.join(name));
         return if path.is_file() {
-            Ok(path.canonicalize().unwrap_or(path))
+            // Absolute (a worker may start in another folder), but not
+            // resolved: a virtual environment's python is a symlink to the
+            // base interpreter, and only run by its own path does it find
+            // its environment (the pyvenv.cfg beside it).
+            Ok(std::path::absolute(&path).unwrap_or(path))
         } else {
             Err(format!("no program at {}: check the path", path.display()))
         };
@@ -273,5 +331,61 @@ mod tests {
         let canonical = folder.path().canonicalize().unwrap();
         assert_eq!(launch.dir.as_deref(), Some(canonical.as_path()));
         assert_eq!(launch.args, ["-m".into(), "arena_player".into(), OsString::from(&canonical)]);
+    }
+
+    #[test]
+    fn a_class_after_a_py_file_is_split_off() {
+        let split = |p: &str| python_file(Path::new(p));
+        assert_eq!(
+            split("c/test_players/HardAI.py:HardAI"),
+            ("c/test_players/HardAI.py".into(), Some("HardAI".into()))
+        );
+        assert_eq!(split("bot.py:_Bot2"), ("bot.py".into(), Some("_Bot2".into())));
+        for whole in ["bot.py", "a:b/bot.py", "bot.py:2fast", "bot.py:", "folder:Bot", "bot.py:a-b"] {
+            assert_eq!(split(whole), (whole.into(), None), "{whole}");
+        }
+        assert!(Program::is_python_path(Path::new("test_players/HardAI.py:HardAI")));
+        // A file really named so is taken as it is.
+        let dir = tempfile::tempdir().unwrap();
+        let odd = dir.path().join("odd.py:Name");
+        std::fs::write(&odd, "").unwrap();
+        assert_eq!(python_file(&odd), (odd.clone(), None));
+    }
+
+    /// The course's layout in a temporary folder: Grid.py at the root,
+    /// test_players/SomeAI.py below it.
+    fn course_layout() -> (tempfile::TempDir, PathBuf) {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(root.path().join("Grid.py"), "class Grid: pass\n").unwrap();
+        std::fs::create_dir(root.path().join("test_players")).unwrap();
+        let file = root.path().join("test_players/SomeAI.py");
+        std::fs::write(&file, "from BaseAI import BaseAI\nclass SomeAI(BaseAI): pass\n").unwrap();
+        (root, file)
+    }
+
+    #[test]
+    fn a_course_test_player_reads_the_course_root_and_gets_its_class() {
+        let (root, file) = course_layout();
+        let canonical = root.path().canonicalize().unwrap();
+        let named = PathBuf::from(format!("{}:SomeAI", file.display()));
+        let launch = Program::Python(named).launch().unwrap();
+        let file = canonical.join("test_players/SomeAI.py");
+        assert_eq!(launch.dir, Some(canonical.join("test_players")));
+        assert_eq!(launch.args[2..], [OsString::from(&file), "SomeAI".into()]);
+        assert_eq!(launch.reads[..2], [canonical.join("test_players"), canonical.clone()]);
+        // Without the course's modules above it, the folder above stays closed.
+        std::fs::remove_file(canonical.join("Grid.py")).unwrap();
+        let launch = Program::Python(file.clone()).launch().unwrap();
+        assert_eq!(launch.args[2..], [OsString::from(&file)]);
+        assert!(!launch.reads.contains(&canonical), "{:?}", launch.reads);
+    }
+
+    #[test]
+    fn a_program_path_is_made_absolute_but_not_resolved() {
+        // A virtual environment's bin/python is such a symlink.
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("python");
+        std::os::unix::fs::symlink("/bin/sh", &link).unwrap();
+        assert_eq!(find_program("./python", Some(dir.path())).unwrap(), link);
     }
 }

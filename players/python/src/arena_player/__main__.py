@@ -1,6 +1,7 @@
-"""`python3 -m arena_player PATH`: serves the protocol on stdin/stdout for
-the Python player at PATH (a course folder, a course PlayerAI.py, or a
-native player file). The arena runs this for `python:PATH` players."""
+"""`python3 -m arena_player PATH [CLASS]`: serves the protocol on
+stdin/stdout for the Python player at PATH (a course folder, a course file,
+or a native player file); CLASS picks one of the file's classes. The arena
+runs this for `python:PATH` and `python:PATH:CLASS` players."""
 
 from __future__ import annotations
 
@@ -10,16 +11,19 @@ from .load import LoadFailure, load
 from .serve import serve
 from .wire import Channel, ProtocolError
 
-USAGE = "usage: python3 -m arena_player PATH  (a folder holding PlayerAI.py, or a player .py file)"
+USAGE = (
+    "usage: python3 -m arena_player PATH [CLASS]  "
+    "(a folder holding PlayerAI.py, or a player .py file; CLASS: the player class to run)"
+)
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1 or argv[0] in ("-h", "--help"):
+    if not 1 <= len(argv) <= 2 or argv[0] in ("-h", "--help"):
         print(USAGE, file=sys.stderr)
         return 2
     channel = Channel.take_standard_streams()
     try:
-        session = load(argv[0])
+        session = load(*argv)
     except LoadFailure as failure:
         channel.send({"type": "error", "message": str(failure)})
         return 3
