@@ -206,6 +206,7 @@ fn parallel_games(limits: &WorkerLimits, threads: usize, games: u32) -> Result<(
                     seed: t as u64,
                     hosting: hosting.clone(),
                     first_game: 0,
+                    concurrency: 1,
                 };
                 let players = &players;
                 scope.spawn(move || {

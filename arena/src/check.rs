@@ -52,7 +52,7 @@ pub fn check(spec: &PlayerSpec, settings: TrapSettings, hosting: Hosting) -> Res
     let mut passed = true;
     if games.iter().any(|g| g == "trap") {
         let easy = Player::Builtin(Level::Easy);
-        let config = MatchConfig { settings, games: 2, seed: 1, hosting, first_game: 0 };
+        let config = MatchConfig { settings, games: 2, seed: 1, hosting, first_game: 0, concurrency: 1 };
         let result = matches::play([&player, &easy], &config, &mut |_| {}, None);
         lines.push("smoke test  trap vs easy, one game in each seat:".to_string());
         for game in &result.games {

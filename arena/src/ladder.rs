@@ -34,7 +34,14 @@ pub fn run(
         .into_iter()
         .map(|level| {
             let opponent = Player::Builtin(level);
-            let config = MatchConfig { settings, games, seed, hosting: hosting.clone(), first_game: 0 };
+            let config = MatchConfig {
+                settings,
+                games,
+                seed,
+                hosting: hosting.clone(),
+                first_game: 0,
+                concurrency: 1,
+            };
             LevelRun { level, result: matches::play([player, &opponent], &config, &mut |_| {}, None) }
         })
         .collect()
@@ -114,7 +121,7 @@ pub fn solo_run(
     seed: u64,
     hosting: &Hosting,
 ) -> Vec<SoloLevelRun> {
-    let series = |p: &Player| solo::play_series(p, settings, (0, games), seed, hosting, &mut |_| {});
+    let series = |p: &Player| solo::play_series(p, settings, (0, games), seed, (hosting, 1), &mut |_| {});
     let mut runs = vec![SoloLevelRun { level: None, series: series(player) }];
     runs.extend(
         Level::ALL

@@ -15,6 +15,7 @@ pub mod isolation;
 pub mod ladder;
 pub mod matches;
 pub mod output;
+pub mod parallel;
 pub mod players;
 pub mod plugin;
 pub mod protocol;

@@ -12,6 +12,7 @@ use crate::{
     agent::TrapAgent,
     clock::Spent,
     fault::{Fault, FaultKind},
+    parallel,
     players::{Hosting, Player},
     referee::trap::{self, Ending, TrapGame, TrapSettings, Turn},
     seeds,
@@ -27,6 +28,9 @@ pub struct MatchConfig {
     /// The index of the first game to play: a match can be resumed or a
     /// single game of it replayed with the same seed and seats.
     pub first_game: u32,
+    /// Games played at once (each thread with its own instances); the games
+    /// are the same whatever it is. A watched match plays one at a time.
+    pub concurrency: usize,
 }
 
 /// One game of a match, as the match sees it.
@@ -116,24 +120,37 @@ pub fn play(
     players: [&Player; 2],
     config: &MatchConfig,
     on_game: &mut dyn FnMut(&MatchGame),
-    mut watch: Option<TurnWatcher>,
+    watch: Option<TurnWatcher>,
 ) -> MatchResult {
     let list = [players[0].clone(), players[1].clone()];
-    let mut pool = InstancePool::new(&list, config.hosting.clone());
     let mut tallies = [Tally::new(players[0].name()), Tally::new(players[1].name())];
     let mut games = Vec::with_capacity(config.games as usize);
-    for index in config.first_game..config.first_game + config.games {
-        let (seats, seed) = schedule(config.seed, index);
-        let mut see = |state: &TrapState, turn: &Turn| {
-            if let Some(watch) = watch.as_mut() {
-                watch(seats, state, turn)
-            }
-        };
-        let record = pool.play(seats, seed, &config.settings, &mut see);
-        let game = MatchGame { index, seats, record };
+    let mut finish = |game: MatchGame| {
         tally(&mut tallies, &game);
         on_game(&game);
         games.push(game);
+    };
+    let indices = config.first_game..config.first_game + config.games;
+    let new_pool = || InstancePool::new(&list, config.hosting.clone());
+    let play_game = |pool: &mut InstancePool, index, see: &mut dyn FnMut(&TrapState, &Turn)| {
+        let (seats, seed) = schedule(config.seed, index);
+        MatchGame { index, seats, record: pool.play(seats, seed, &config.settings, see) }
+    };
+    match watch {
+        Some(watch) => {
+            let mut pool = new_pool();
+            for index in indices {
+                let seats = schedule(config.seed, index).0;
+                finish(play_game(&mut pool, index, &mut |state, turn| watch(seats, state, turn)));
+            }
+        }
+        None => parallel::play_in_order(
+            indices,
+            config.concurrency,
+            new_pool,
+            |pool, index| play_game(pool, index, &mut |_, _| {}),
+            |_, game| finish(game),
+        ),
     }
     MatchResult { config: config.clone(), tallies, games }
 }

@@ -414,26 +414,32 @@ pub fn game_seed(base: u64, index: u32) -> u64 {
     seeds::derive(base, u64::from(index))
 }
 
-/// Plays games `first..first + games` of the series seeded `seed` with one
-/// instance of `player` (a new one after a fault). `on_game` sees each game
-/// as it finishes.
+/// Plays games `first..first + games` of the series seeded `seed`,
+/// `concurrency` at a time, each thread with one instance of `player` (a new
+/// one after a fault). `on_game` sees each game in order.
 pub fn play_series(
     player: &Player,
     settings: &SoloSettings,
     (first, games): (u32, u32),
     seed: u64,
-    hosting: &Hosting,
+    (hosting, concurrency): (&Hosting, usize),
     on_game: &mut dyn FnMut(&SoloGame),
 ) -> SoloSeries {
     let list = [player.clone()];
-    let mut pool = SoloPool::new(&list, hosting.clone());
     let mut played = Vec::with_capacity(games as usize);
-    for index in first..first + games {
-        let (result, record) = pool.play(0, game_seed(seed, index), settings);
-        let game = SoloGame { index, result, record };
-        on_game(&game);
-        played.push(game);
-    }
+    crate::parallel::play_in_order(
+        first..first + games,
+        concurrency,
+        || SoloPool::new(&list, hosting.clone()),
+        |pool, index| {
+            let (result, record) = pool.play(0, game_seed(seed, index), settings);
+            SoloGame { index, result, record }
+        },
+        |_, game| {
+            on_game(&game);
+            played.push(game);
+        },
+    );
     let summary = SoloSummary::of(played.iter().map(|g| &g.result));
     SoloSeries { settings: *settings, seed, games: played, summary }
 }

@@ -198,3 +198,40 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
         assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe"), "arena {args:?}: {stderr}");
     }
 }
+
+#[test]
+fn play_gives_the_same_games_at_any_concurrency() {
+    let medium = support::library("medium");
+    let medium = medium.to_str().unwrap();
+    let runs: [&[&str]; 3] = [
+        &["easy", medium, "--games", "12", "--seed", "3"],
+        &["--game", "wumpus", "medium", "--games", "12", "--seed", "3"],
+        &["--game", "intuitive-ai", medium, "--games", "8", "--seed", "4"],
+    ];
+    // Times aside: a game's seed, seats, moves and ending come from its index.
+    let timeless = |mut doc: Value| {
+        fn strip(value: &mut Value) {
+            match value {
+                Value::Object(map) => {
+                    map.retain(|k, _| !k.ends_with("_ms") && !k.ends_with("_us"));
+                    map.values_mut().for_each(strip);
+                }
+                Value::Array(items) => items.iter_mut().for_each(strip),
+                _ => {}
+            }
+        }
+        strip(&mut doc);
+        doc
+    };
+    for args in runs {
+        let at = |n: &str| {
+            let mut all = args.to_vec();
+            all.extend(["--concurrency", n]);
+            timeless(play_json(&all, &[]))
+        };
+        let one = at("1");
+        assert_eq!(one["games"].as_array().map(Vec::len), Some(args[args.len() - 3].parse().unwrap()));
+        assert_eq!(at("2"), one, "{args:?}");
+        assert_eq!(at("3"), one, "{args:?}");
+    }
+}

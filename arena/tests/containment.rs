@@ -97,7 +97,7 @@ fn play_bad_under(
     let hosting = Hosting::isolated(limits);
     let player = Player::load(&PlayerSpec::Library(path), &hosting, settings.startup_budget).unwrap();
     let easy = Player::Builtin(Level::Easy);
-    let config = MatchConfig { settings, games: 2, seed: 8, hosting, first_game: 0 };
+    let config = MatchConfig { settings, games: 2, seed: 8, hosting, first_game: 0, concurrency: 1 };
     let result = matches::play([&player, &easy], &config, &mut |_| {}, None);
     let after = holdings();
     std::env::remove_var("BAD_PLAYER_MODE");

@@ -16,8 +16,14 @@ fn expert_never_exceeds_a_50ms_budget_over_200_games() {
     let budget = Duration::from_millis(50);
     let settings = TrapSettings { turn_budget: budget, ..TrapSettings::default() };
     let players = [Player::Builtin(Level::Expert), Player::Builtin(Level::Easy)];
-    let config =
-        MatchConfig { settings, games: 200, seed: 50, hosting: Hosting::in_process(), first_game: 0 };
+    let config = MatchConfig {
+        settings,
+        games: 200,
+        seed: 50,
+        hosting: Hosting::in_process(),
+        first_game: 0,
+        concurrency: 1,
+    };
     let result = matches::play([&players[0], &players[1]], &config, &mut |_| {}, None);
     let mut expert_turns = 0;
     let mut slowest = Duration::ZERO;

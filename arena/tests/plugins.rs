@@ -41,7 +41,7 @@ fn library_players_play_the_same_games_in_process_isolated_and_built_in() {
     assert_eq!(in_workers[1].name(), "hard");
     let built_in = [Player::Builtin(Level::Medium), Player::Builtin(Level::Hard)];
     let run = |players: &[Player; 2], hosting: Hosting| {
-        let config = MatchConfig { settings, games: 6, seed: 99, hosting, first_game: 0 };
+        let config = MatchConfig { settings, games: 6, seed: 99, hosting, first_game: 0, concurrency: 1 };
         matches::play([&players[0], &players[1]], &config, &mut |_| {}, None)
     };
     let moves = |r: &matches::MatchResult| -> Vec<_> {
@@ -341,7 +341,8 @@ fn expert_plays_from_its_library_in_a_worker() {
         Player::load(&PlayerSpec::Library(library("expert")), &isolated, settings.startup_budget).unwrap();
     assert!(matches!(expert, Player::Isolated { .. }) && expert.name() == "expert");
     let easy = Player::Builtin(Level::Easy);
-    let config = MatchConfig { settings, games: 4, seed: 8, hosting: isolated, first_game: 0 };
+    let config =
+        MatchConfig { settings, games: 4, seed: 8, hosting: isolated, first_game: 0, concurrency: 1 };
     let result = matches::play([&expert, &easy], &config, &mut |_| {}, None);
     assert!(result.games.iter().all(|g| g.fault().is_none()), "{:?}", result.tallies[0].failures);
     assert!(result.tallies[0].wins >= 3, "expert won {} of 4 against easy", result.tallies[0].wins);

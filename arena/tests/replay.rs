@@ -37,6 +37,7 @@ fn trap_games(levels: [Level; 2], games: u32, seed: u64, size: u8) -> Vec<(TrapG
         seed,
         hosting: Hosting::in_process(),
         first_game: 0,
+        concurrency: 1,
     };
     let result = matches::play([&list[0], &list[1]], &config, &mut |_| {}, None);
     result

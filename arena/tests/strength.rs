@@ -13,7 +13,8 @@ use arena::{
 
 fn play(first: Level, second: Level, games: u32, seed: u64, settings: TrapSettings) -> MatchResult {
     let players = [Player::Builtin(first), Player::Builtin(second)];
-    let config = MatchConfig { settings, games, seed, hosting: Hosting::in_process(), first_game: 0 };
+    let config =
+        MatchConfig { settings, games, seed, hosting: Hosting::in_process(), first_game: 0, concurrency: 1 };
     matches::play([&players[0], &players[1]], &config, &mut |_| {}, None)
 }
 

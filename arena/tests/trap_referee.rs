@@ -212,6 +212,7 @@ fn the_same_seed_gives_the_same_games_and_another_seed_does_not() {
             seed,
             hosting: Hosting::in_process(),
             first_game: 0,
+            concurrency: 1,
         };
         matches::play([&players[0], &players[1]], &config, &mut |_| {}, None)
     };
@@ -232,6 +233,7 @@ fn games_come_in_seat_swapped_pairs_on_one_seed() {
         seed: 3,
         hosting: Hosting::in_process(),
         first_game: 0,
+        concurrency: 1,
     };
     let result = matches::play([&players[0], &players[1]], &config, &mut |_| {}, None);
     for pair in result.games.chunks(2) {

@@ -35,6 +35,12 @@ pub(crate) struct PlayArgs {
     /// Seed for the games' randomness (default: a fresh one, printed).
     #[arg(long)]
     seed: Option<u64>,
+    /// Games played at once, each thread with its own player instances
+    /// (default: the number of cores). The games and their results are the
+    /// same whatever it is. Trap with --watch, and Hexapawn (a learner
+    /// learns across its match), play one game at a time.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    concurrency: Option<u16>,
     #[command(flatten)]
     limits: Limits,
     /// Print the board after every turn (games other than Trap: each
@@ -53,14 +59,27 @@ pub(crate) struct PlayArgs {
 }
 
 pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
-    let PlayArgs { game, player1, player2, games, only_game, seed, limits, watch, json, replay, options } =
-        args;
+    let PlayArgs {
+        game,
+        player1,
+        player2,
+        games,
+        only_game,
+        seed,
+        concurrency,
+        limits,
+        watch,
+        json,
+        replay,
+        options,
+    } = args;
+    let concurrency = concurrency.map_or_else(cores, usize::from);
     if games == 0 {
         bail!("--games 0 plays nothing: ask for at least one game");
     }
     let setup = setup(game, &limits, &options)?;
     if !matches!(setup, Setup::Trap) {
-        let run = OtherPlay { player1, player2, games, only_game, seed, watch, json, replay };
+        let run = OtherPlay { player1, player2, games, only_game, seed, concurrency, watch, json, replay };
         return play_other(setup, run, &limits);
     }
     let Some(player2) = player2 else {
@@ -75,8 +94,14 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         Some(k) => (k - 1, 1),
         None => (0, games),
     };
-    let config =
-        MatchConfig { settings, games, seed: seed.unwrap_or_else(seeds::fresh), hosting, first_game };
+    let config = MatchConfig {
+        settings,
+        games,
+        seed: seed.unwrap_or_else(seeds::fresh),
+        hosting,
+        first_game,
+        concurrency,
+    };
     let sources = [player1.to_string(), player2.to_string()];
     let mut saver =
         replay.map(|path| MatchReplays::new(path, games, first_game, &names, &sources)).transpose()?;
@@ -117,6 +142,7 @@ struct OtherPlay {
     games: u32,
     only_game: Option<u32>,
     seed: Option<u64>,
+    concurrency: usize,
     watch: bool,
     json: bool,
     replay: Option<PathBuf>,
@@ -156,7 +182,14 @@ fn play_other(setup: Setup, run: OtherPlay, limits: &Limits) -> Result<ExitCode>
                     arena::outln!("{}", report::solo_line(game, first + games, &name));
                 }
             };
-            let series = solo::play_series(&player, &settings, (first, games), seed, &hosting, &mut on_game);
+            let series = solo::play_series(
+                &player,
+                &settings,
+                (first, games),
+                seed,
+                (&hosting, run.concurrency),
+                &mut on_game,
+            );
             if let Some(saver) = saver {
                 eprintln!("{}", saver.finish()?);
             }
@@ -234,4 +267,9 @@ fn display_names(players: &[Player; 2]) -> [String; 2] {
     } else {
         [a.to_string(), b.to_string()]
     }
+}
+
+/// The cores this machine has: the default number of games at once.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
