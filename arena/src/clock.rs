@@ -139,15 +139,23 @@ pub fn thread_cpu() -> Duration {
     read_clock(libc::CLOCK_THREAD_CPUTIME_ID).unwrap_or_default()
 }
 
-/// The CPU time of process `pid` (all its threads, not its children), or
-/// None once it is gone.
-pub fn process_cpu(pid: libc::pid_t) -> Option<Duration> {
-    let mut clock: libc::clockid_t = 0;
-    // SAFETY: plain call writing one clockid_t.
-    if unsafe { libc::clock_getcpuclockid(pid, &mut clock) } != 0 {
-        return None;
+/// The CPU-time clock of a process: all its threads, not its children.
+#[derive(Clone, Copy, Debug)]
+pub struct ProcessClock(libc::clockid_t);
+
+impl ProcessClock {
+    /// The clock of process `pid`, if it exists.
+    pub fn of(pid: libc::pid_t) -> Option<ProcessClock> {
+        let mut clock: libc::clockid_t = 0;
+        // SAFETY: plain call writing one clockid_t.
+        (unsafe { libc::clock_getcpuclockid(pid, &mut clock) } == 0).then_some(ProcessClock(clock))
     }
-    read_clock(clock)
+
+    /// The CPU time the process has used so far (one system call), or None
+    /// once it is gone.
+    pub fn read(self) -> Option<Duration> {
+        read_clock(self.0)
+    }
 }
 
 fn read_clock(clock: libc::clockid_t) -> Option<Duration> {
@@ -205,10 +213,10 @@ mod tests {
             .args(["-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; sleep 5"])
             .spawn()
             .unwrap();
-        let pid = child.id() as libc::pid_t;
+        let clock = ProcessClock::of(child.id() as libc::pid_t).expect("a live child's clock");
         let mut used = Duration::ZERO;
         for _ in 0..100 {
-            used = process_cpu(pid).expect("a live child's clock");
+            used = clock.read().expect("a live child's clock");
             if used >= Duration::from_millis(20) {
                 break;
             }
@@ -217,7 +225,7 @@ mod tests {
         assert!(used >= Duration::from_millis(20), "{used:?}");
         child.kill().unwrap();
         child.wait().unwrap();
-        assert_eq!(process_cpu(pid), None);
+        assert_eq!(clock.read(), None);
     }
 
     #[test]

@@ -31,7 +31,7 @@ use player_api::{
 
 use crate::{
     agent::{TrapAgent, TurnActions},
-    clock::Clock,
+    clock::{Clock, ProcessClock},
     fault::Fault,
     players::Level,
     protocol::{
@@ -191,9 +191,11 @@ pub struct Worker {
     output: CappedOutput,
     grace: Duration,
     clock: Clock,
-    /// The process that runs the player (inside the sandbox, the keeper's
-    /// child), whose CPU time is measured; None if it cannot be found.
-    player: Option<libc::pid_t>,
+    /// The CPU clock of the process that runs the player (inside the
+    /// sandbox, the keeper's child); None if it cannot be found.
+    player_clock: Option<ProcessClock>,
+    /// Its CPU time when it last answered.
+    cpu_seen: Option<Duration>,
     memory_bytes: u64,
     output_limit: u64,
     /// Bytes printed since the game started.
@@ -275,7 +277,8 @@ impl Worker {
             output: CappedOutput::new(limits.output_cap),
             grace: limits.grace,
             clock: limits.clock,
-            player: None,
+            player_clock: None,
+            cpu_seen: None,
             memory_bytes: limits.memory_bytes,
             output_limit: limits.output_limit,
             printed: 0,
@@ -297,7 +300,9 @@ impl Worker {
                     )));
                 }
                 worker.hello = Hello { name, author, games, player_api };
-                worker.player = player_process(worker.child.id() as libc::pid_t, sandboxed);
+                let player = player_process(worker.child.id() as libc::pid_t, sandboxed);
+                worker.player_clock = player.and_then(ProcessClock::of);
+                worker.cpu_seen = worker.player_cpu();
                 Ok(worker)
             }
             Ok(Reply::Error { message }) => Err(Fault::Unavailable(message)),
@@ -325,7 +330,10 @@ impl Worker {
             return Err(fault.clone());
         }
         let deadline = Instant::now() + self.clock.wall_deadline(budget, self.grace);
-        let cpu_before = self.player_cpu();
+        // One clock reading per request: the CPU time since its last answer
+        // (an idle worker uses none; one that thinks between turns is
+        // charged for it on its next turn).
+        let cpu_before = self.cpu_seen;
         self.outbox.clear();
         encode(request, &mut self.outbox);
         if let Err(e) = self.stdin.write_all(&self.outbox) {
@@ -334,7 +342,8 @@ impl Worker {
             return Err(self.died());
         }
         let reply = self.await_reply(deadline, what, budget, cpu_before);
-        if let (Some(before), Some(after)) = (cpu_before, self.player_cpu()) {
+        self.cpu_seen = self.player_cpu();
+        if let (Some(before), Some(after)) = (cpu_before, self.cpu_seen) {
             crate::clock::report_worker_cpu(after.saturating_sub(before));
         }
         reply
@@ -342,7 +351,7 @@ impl Worker {
 
     /// The CPU time its player's process has used so far.
     fn player_cpu(&self) -> Option<Duration> {
-        self.player.and_then(crate::clock::process_cpu)
+        self.player_clock.and_then(ProcessClock::read)
     }
 
     /// Takes the output printed since the last call.

@@ -61,7 +61,7 @@ fn a_player_that_sleeps_forever_is_killed_at_the_backstop() {
         let used: f64 = reason["timeout: ".len()..].split(' ').next().unwrap().parse().unwrap();
         assert!((1.0..1.5).contains(&used), "{reason}");
     }
-    assert!(took >= Duration::from_secs(2), "two games, each killed at 1 s: {took:?}");
+    assert!(took >= Duration::from_secs(1), "each game killed at 1 s: {took:?}");
 }
 
 #[test]
