@@ -5,9 +5,11 @@ import os
 import struct
 import subprocess
 import sys
+import threading
+import time
 import unittest
 
-from arena_player.wire import Channel, ProtocolError, decode, encode
+from arena_player.wire import SPIN_SECONDS, Channel, ProtocolError, decode, encode
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = os.path.join(os.path.dirname(HERE), "examples")
@@ -28,6 +30,17 @@ class FrameTest(unittest.TestCase):
         os.close(writer)
         self.assertEqual([channel.receive() for _ in messages], messages)
         self.assertIsNone(channel.receive())
+
+    def test_a_request_after_the_spin_wakes_the_sleeping_host(self):
+        # The host spins for SPIN_SECONDS, then sleeps in poll(2) until the request comes.
+        reader, writer = os.pipe()
+        channel = Channel(reader, writer)
+        late = threading.Timer(20 * SPIN_SECONDS, os.write, (writer, encode({"type": "quit"})))
+        late.start()
+        began = time.perf_counter()
+        self.assertEqual(channel.receive(), {"type": "quit"})
+        self.assertGreaterEqual(time.perf_counter() - began, 20 * SPIN_SECONDS)
+        late.join()
 
     def test_bad_input_is_a_protocol_error(self):
         for payload in [b"[1]", b"{}", b"not json"]:

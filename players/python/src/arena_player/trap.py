@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numbers
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable, Optional, Tuple
 
 Cell = Tuple[int, int]
@@ -19,6 +20,10 @@ Cell = Tuple[int, int]
 KING_STEPS: tuple[Cell, ...] = tuple(
     (dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)
 )
+
+
+# What a cell's coordinates may be on the wire (the arena's i64).
+CELL_MIN, CELL_MAX = -(2**63), 2**63 - 1
 
 
 class InvalidAction(Exception):
@@ -75,14 +80,13 @@ class TrapState:
 
     def neighbors(self, cell: Cell) -> list[Cell]:
         """The cell's 8-neighbourhood, clipped to the board."""
-        row, col = cell
-        steps = ((row + dr, col + dc) for dr, dc in KING_STEPS)
-        return [n for n in steps if self.on_board(n)]
+        return list(_neighbors(self.size, tuple(cell)))
 
     def legal_moves(self, seat: int | None = None) -> list[Cell]:
         """Where `seat` (default: the player asked) may move."""
         start = self.players[(seat or self.seat) - 1]
-        return [n for n in self.neighbors(start) if self.is_free(n)]
+        traps, players = self.traps, self.players
+        return [n for n in _neighbors(self.size, start) if n not in traps and n not in players]
 
     def can_move(self, seat: int) -> bool:
         return bool(self.legal_moves(seat))
@@ -90,7 +94,7 @@ class TrapState:
     def moved(self, seat: int, cell: Cell) -> TrapState:
         """The position after `seat` moves to `cell` (not checked)."""
         players = (cell, self.players[1]) if seat == 1 else (self.players[0], cell)
-        return replace(self, players=players)
+        return TrapState(self.size, players, self.traps, self.seat, self.turn, self.deadline)
 
     @staticmethod
     def from_wire(request: dict[str, Any], received: float) -> TrapState:
@@ -104,6 +108,15 @@ class TrapState:
             turn=request["turn"],
             deadline=received + request["time_left_us"] / 1e6,
         )
+
+
+@lru_cache(maxsize=1 << 12)  # bounded: players may ask about any cell
+def _neighbors(size: int, cell: Cell) -> tuple[Cell, ...]:
+    """A cell's neighbourhood on a board of `size`, computed once: the host
+    asks it several times a turn (docs/benchmarks.md, "Hosting cost")."""
+    row, col = int(cell[0]), int(cell[1])
+    steps = ((row + dr, col + dc) for dr, dc in KING_STEPS)
+    return tuple((r, c) for r, c in steps if 0 <= r < size and 0 <= c < size)
 
 
 class TrapPlayer:
@@ -132,6 +145,12 @@ def as_cell(answer: object, method: str) -> Cell:
     """`answer` as a cell, or InvalidAction saying what is wrong with it.
     A tuple of two integers (numpy integers too) is a cell, on the board or
     not: the arena judges where it is."""
+    if type(answer) is tuple and len(answer) == 2:
+        # The common answer, checked at the cost of a few comparisons.
+        row, col = answer
+        if type(row) is int and type(col) is int:
+            if CELL_MIN <= row <= CELL_MAX and CELL_MIN <= col <= CELL_MAX:
+                return answer
     fix = f"{method} must return a (row, col) tuple of integers"
     if answer is None:
         raise InvalidAction(f"{method} returned None: {fix}")
@@ -145,7 +164,7 @@ def as_cell(answer: object, method: str) -> Cell:
                 f"{method} returned {_short(answer)}, which holds a {type(item).__name__}: {fix}"
             )
     row, col = int(answer[0]), int(answer[1])
-    if not all(-(2**63) <= v < 2**63 for v in (row, col)):
+    if not all(CELL_MIN <= v <= CELL_MAX for v in (row, col)):
         raise InvalidAction(f"{method} returned ({row}, {col}): no board is that large")
     return row, col
 

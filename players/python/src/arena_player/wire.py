@@ -8,6 +8,7 @@ import os
 import select
 import struct
 import sys
+import time
 from typing import Any
 
 PROTOCOL_VERSION = 1
@@ -15,13 +16,26 @@ MAX_FRAME = 1 << 20
 
 Message = dict[str, Any]
 
+# How long the host keeps looking for the next request before it sleeps in
+# poll(2). A core that went to sleep can take ~50 us to wake on a virtual
+# machine, more than the host's own work per turn, while the arena's next
+# request usually follows a reply within microseconds (the opponent's turn,
+# when that is a Rust bot). The spin caps what a slower request costs in
+# CPU; on a shared core the arena pre-empts it. Measured in
+# docs/benchmarks.md, "Hosting cost of a course Python player".
+SPIN_SECONDS = 50e-6
+
 
 class ProtocolError(Exception):
     """Bytes on the input that are not a frame of the protocol."""
 
 
+# One encoder for every frame: json.dumps with options builds a new one per call.
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
 def encode(message: Message) -> bytes:
-    payload = json.dumps(message, separators=(",", ":")).encode()
+    payload = _ENCODER.encode(message).encode()
     if not 1 <= len(payload) <= MAX_FRAME:
         raise ProtocolError(f"a message of {len(payload)} bytes does not fit in a frame")
     return struct.pack("<I", len(payload)) + payload
@@ -83,8 +97,7 @@ class Channel:
 
     def _take(self, n: int) -> bytes | None:
         while len(self.inbox) < n:
-            # Waiting in poll(2) rather than read(2) wakes faster on a pipe.
-            self.poller.poll()
+            self._wait()
             chunk = os.read(self.reader, 1 << 16)
             if not chunk:
                 if self.inbox:
@@ -94,3 +107,12 @@ class Channel:
         taken = bytes(self.inbox[:n])
         del self.inbox[:n]
         return taken
+
+    def _wait(self) -> None:
+        """Until the input is readable: a short spin (SPIN_SECONDS), then
+        poll(2), which wakes faster on a pipe than read(2) does."""
+        until = time.perf_counter() + SPIN_SECONDS
+        while not self.poller.poll(0):
+            if time.perf_counter() >= until:
+                self.poller.poll()
+                return
