@@ -1,0 +1,14 @@
+//! Isolated players: each player instance runs in its own worker process
+//! that answers the protocol (`protocol.rs`) on pipes: the arena binary
+//! itself, run as `arena __worker` to load exactly one library, or a
+//! program that speaks the protocol itself (`external.rs`).
+//!
+//! Two layers: `process` starts, limits, waits for, kills and reaps a
+//! worker, and moves frames; it knows no game. `player` (IsolatedPlayer)
+//! turns each game's requests into frames and the replies back.
+
+mod player;
+mod process;
+
+pub use player::IsolatedPlayer;
+pub use process::{worker_program, CappedOutput, Hello, Hosted, Launch, Worker, WorkerLimits};
