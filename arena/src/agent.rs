@@ -1,7 +1,7 @@
-//! A seat's player as the referee drives it, wherever it runs: in the
-//! arena's process (`TrapPlayerBox` and the other games' boxes) or in a
-//! worker process (`isolation::IsolatedPlayer`). One call per turn: the move and the throw
-//! come back together, and the referee validates both.
+//! The players of the ABI (`TrapPlayerBox` and the other games' boxes) as
+//! agents a referee drives in the arena's process, and `play_turn`, the
+//! Trap turn order that the arena and its workers share. (A player in a
+//! worker process is `isolation::IsolatedPlayer`.)
 
 use std::time::{Duration, Instant};
 
@@ -20,30 +20,15 @@ use player_api::{
 
 use crate::{
     fault::Fault,
-    protocol::{wire_cell, WireCell},
+    protocol::wire_cell,
     referee::{
-        hexapawn::HexapawnAgent, intuitive::IntuitiveAgent, magic_forest::ForestAgent, wumpus::WumpusAgent,
+        hexapawn::HexapawnAgent,
+        intuitive::IntuitiveAgent,
+        magic_forest::ForestAgent,
+        trap::{TrapAgent, TurnActions},
+        wumpus::WumpusAgent,
     },
 };
-
-/// What a player answered for one turn. Cells as the player named them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TurnActions {
-    pub step: WireCell,
-    /// None when the move was illegal, won at once, or used the whole budget.
-    pub trap: Option<WireCell>,
-}
-
-/// A Trap player the referee can drive.
-pub trait TrapAgent {
-    /// A game starts. `budget` is the start-up budget.
-    fn new_game(&mut self, info: TrapGameInfo, budget: Duration) -> Result<(), Fault>;
-    /// One turn: the move and, unless the move is illegal or traps the
-    /// opponent already, the throw. `budget` is the turn's budget.
-    fn turn(&mut self, request: TrapRequest, budget: Duration) -> Result<TurnActions, Fault>;
-    /// The game is over. Failures here do not change the result.
-    fn game_over(&mut self, result: GameOver);
-}
 
 /// Asks `player` for a whole turn, as the rules order it: `get_move`, then
 /// (unless the move is illegal or wins at once) `get_trap` on the position

@@ -15,11 +15,11 @@ use std::{
 use player_api::{trap::TrapRequest, trap::TrapState, Seat};
 
 use crate::{
-    agent::TrapAgent,
     external::Program,
     isolation::{Hosted, IsolatedPlayer, Worker, WorkerLimits},
     matches::{self, MatchConfig},
     players::{Hosting, Level, Player},
+    referee::trap::TrapAgent,
     referee::trap::TrapSettings,
     sandbox::Sandbox,
 };

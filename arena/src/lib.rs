@@ -13,6 +13,7 @@ pub mod external;
 pub mod fault;
 pub mod isolation;
 pub mod ladder;
+pub mod levels;
 pub mod matches;
 pub mod output;
 pub mod parallel;

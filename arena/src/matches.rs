@@ -9,11 +9,11 @@ use player_api::{trap::TrapState, Seat};
 use serde::Serialize;
 
 use crate::{
-    agent::TrapAgent,
     clock::Spent,
     fault::{Fault, FaultKind},
     parallel,
     players::{Hosting, Player},
+    referee::trap::TrapAgent,
     referee::trap::{self, Ending, TrapGame, TrapSettings, Turn},
     seeds,
 };

@@ -36,8 +36,9 @@ use crate::{
     sandbox,
 };
 
-/// The first argument that makes the arena binary a worker.
-pub const WORKER_ARG: &str = "__worker";
+/// The first argument that makes the arena binary a worker (the host side
+/// names it: `isolation`).
+pub use crate::isolation::WORKER_ARG;
 
 /// Runs the worker; `args` follow `__worker`: a library path, or
 /// `--builtin LEVEL`, after `--sandbox SPEC` when it runs sandboxed.

@@ -10,11 +10,11 @@ mod support;
 use std::{path::Path, time::Duration};
 
 use arena::{
-    agent::{TrapAgent, TurnActions},
     fault::Fault,
     matches::{self, MatchConfig},
     players::{Hosting, Level, Player},
     referee::trap::{self, TrapGame, TrapSettings},
+    referee::trap::{TrapAgent, TurnActions},
     replay::{self, Replay, ReplayPlayer},
 };
 use player_api::{
@@ -145,6 +145,7 @@ fn the_same_seed_and_actions_give_the_same_replay() {
                     serde_json::from_str(&Replay::of_trap(&record, seated).to_json()).unwrap();
                 for turn in doc["turns"].as_array_mut().unwrap() {
                     turn["time_us"] = Value::Null;
+                    turn["cpu_us"] = Value::Null;
                 }
                 doc
             })

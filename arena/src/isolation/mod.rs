@@ -11,4 +11,4 @@ mod player;
 mod process;
 
 pub use player::IsolatedPlayer;
-pub use process::{worker_program, CappedOutput, Hello, Hosted, Launch, Worker, WorkerLimits};
+pub use process::{worker_program, CappedOutput, Hello, Hosted, Launch, Worker, WorkerLimits, WORKER_ARG};

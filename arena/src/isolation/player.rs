@@ -15,13 +15,13 @@ use player_api::{
 
 use super::process::{Hosted, Worker, WorkerLimits};
 use crate::{
-    agent::{TrapAgent, TurnActions},
     fault::Fault,
     protocol::{
         forest_action, hexapawn_move, reveal_cell, wire_start, wumpus_action, Reply, Request, WireBoard,
         WireConfig, WireForestConfig, WireForestState, WireState, WireStepState, WireView, WireWumpusConfig,
         WireWumpusState,
     },
+    referee::trap::{TrapAgent, TurnActions},
     referee::{
         hexapawn::HexapawnAgent, intuitive::IntuitiveAgent, magic_forest::ForestAgent, wumpus::WumpusAgent,
     },

@@ -23,7 +23,7 @@ use serde::{de::DeserializeOwned, Serialize};
 use crate::{
     clock::{Clock, ProcessClock},
     fault::Fault,
-    players::Level,
+    levels::Level,
     protocol::{self, decode, encode, Reply},
     sandbox::{self, Confinement, Sandbox},
 };
@@ -488,10 +488,13 @@ impl Drop for Worker {
     }
 }
 
+/// The first argument that makes the arena binary a worker.
+pub const WORKER_ARG: &str = "__worker";
+
 /// The arena binary as a worker: `arena __worker [--sandbox SPEC] ARGS`.
 fn arena_worker(limits: &WorkerLimits, sandbox: Option<&str>, args: &[&std::ffi::OsStr]) -> Command {
     let mut command = Command::new(&limits.program);
-    command.arg(crate::worker::WORKER_ARG);
+    command.arg(WORKER_ARG);
     if let Some(spec) = sandbox {
         command.arg("--sandbox").arg(spec);
     }

@@ -14,7 +14,6 @@ use rand_chacha::ChaCha8Rng;
 use super::calls::{timed, within};
 pub use crate::fault::{Fault, FaultKind, Spot};
 use crate::{
-    agent::{TrapAgent, TurnActions},
     clock::{Clock, Spent, Stopwatch},
     protocol::{cell_pos, WireCell},
     seeds,
@@ -44,6 +43,28 @@ impl Default for TrapSettings {
             clock: Clock::Wall,
         }
     }
+}
+
+/// What a player answered for one turn. Cells as the player named them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnActions {
+    pub step: WireCell,
+    /// None when the move was illegal, won at once, or used the whole budget.
+    pub trap: Option<WireCell>,
+}
+
+/// A Trap player the referee can drive, wherever it runs: in the arena's
+/// process (`agent.rs`) or in a worker (`isolation::IsolatedPlayer`). One
+/// call per turn: the move and the throw come back together, and the
+/// referee validates both.
+pub trait TrapAgent {
+    /// A game starts. `budget` is the start-up budget.
+    fn new_game(&mut self, info: TrapGameInfo, budget: Duration) -> Result<(), Fault>;
+    /// One turn: the move and, unless the move is illegal or traps the
+    /// opponent already, the throw. `budget` is the turn's budget.
+    fn turn(&mut self, request: TrapRequest, budget: Duration) -> Result<TurnActions, Fault>;
+    /// The game is over. Failures here do not change the result.
+    fn game_over(&mut self, result: GameOver);
 }
 
 /// One turn as it was played.

@@ -12,11 +12,11 @@ use serde::{Deserialize, Serialize};
 
 use super::{terminal::Paint, Replay};
 use crate::{
-    agent::{TrapAgent, TurnActions},
     clock::Spent,
     fault::Fault,
     protocol::{cell_pos, seat_from_number, wire_cell, WireCell, WireState},
     referee::trap::{self as referee, FailedTurn, ThrowRecord, TrapGame, TrapSettings, Turn},
+    referee::trap::{TrapAgent, TurnActions},
     report::{self, JsonSettings},
     units::short,
 };

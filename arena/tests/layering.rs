@@ -1,0 +1,162 @@
+//! The arena library's modules must not depend on each other in a circle
+//! (docs/ARCHITECTURE.md, "Layering"). Reads the sources: every `crate::X`
+//! a module names is an edge from its top-level module to X; the strongly
+//! connected components of that graph are the cycles. The cycles that
+//! existed when this check was written are listed in KNOWN: a new one
+//! fails, and so does a known one that is gone (shrink the list, so that it
+//! never grows back).
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    path::Path,
+};
+
+/// Cycles between top-level modules still to be taken apart, each sorted.
+const KNOWN: &[&[&str]] = &[&["duel", "replay", "report", "solo", "tournament"]];
+
+#[test]
+fn no_new_cycles_between_modules() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let graph = module_graph(&src);
+    assert!(graph.contains_key("referee") && graph.contains_key("tournament"), "read {graph:?}");
+    let cycles = cycles(&graph);
+    let known: BTreeSet<Vec<String>> =
+        KNOWN.iter().map(|c| c.iter().map(|m| m.to_string()).collect()).collect();
+    let new: Vec<_> = cycles.difference(&known).collect();
+    let gone: Vec<_> = known.difference(&cycles).collect();
+    let show = |c: &Vec<String>| {
+        let edges: Vec<String> = c
+            .iter()
+            .flat_map(|a| graph[a].iter().filter(|b| c.contains(b)).map(move |b| format!("{a} -> {b}")))
+            .collect();
+        format!("[{}] ({})", c.join(", "), edges.join(", "))
+    };
+    assert!(
+        new.is_empty(),
+        "modules depend on each other in a circle: {}\n(take the cycle apart: move what both need into a module below them)",
+        new.iter().map(|c| show(c)).collect::<Vec<_>>().join("; ")
+    );
+    assert!(gone.is_empty(), "known cycles that are gone: remove them from KNOWN: {gone:?}");
+}
+
+/// Top-level module -> the top-level modules it names.
+fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut files = Vec::new();
+    collect(src, &mut files);
+    for file in files {
+        let relative = file.strip_prefix(src).unwrap();
+        let first = relative.components().next().unwrap().as_os_str().to_string_lossy().into_owned();
+        // The binary (main.rs, cli/) sits above the library; lib.rs only declares.
+        if first == "cli" || first == "main.rs" || first == "lib.rs" {
+            continue;
+        }
+        let module = first.trim_end_matches(".rs").to_string();
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let edges = graph.entry(module.clone()).or_default();
+        for target in named_modules(code) {
+            if target != module {
+                edges.insert(target);
+            }
+        }
+    }
+    graph
+}
+
+fn collect(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(&path, files);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+}
+
+/// The top-level modules `code` names: `crate::x`, and each item of
+/// `crate::{x, y::z, ...}`.
+fn named_modules(code: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let code: String =
+        code.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("crate::") {
+        rest = &rest[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            // Items at the group's top level: split on commas outside braces.
+            let (mut depth, mut item) = (0, String::new());
+            for c in group.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        found.extend(first_segment(&item));
+                        item.clear();
+                        continue;
+                    }
+                    _ => {}
+                }
+                if depth == 0 || c != '{' {
+                    item.push(c);
+                }
+            }
+            found.extend(first_segment(&item));
+        } else {
+            found.extend(first_segment(rest));
+        }
+    }
+    found
+}
+
+fn first_segment(path: &str) -> Option<String> {
+    let name: String =
+        path.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    (!name.is_empty() && name.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && name != "self")
+        .then_some(name)
+}
+
+/// The graph's strongly connected components of more than one module.
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<Vec<String>> {
+    // Reachability by depth-first search from each node (a few dozen modules).
+    let reach = |from: &String| {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![from.clone()];
+        while let Some(node) = stack.pop() {
+            for next in graph.get(&node).into_iter().flatten() {
+                if seen.insert(next.clone()) {
+                    stack.push(next.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reachable: BTreeMap<&String, BTreeSet<String>> = graph.keys().map(|m| (m, reach(m))).collect();
+    let mut components = BTreeSet::new();
+    for m in graph.keys() {
+        let component: Vec<String> = graph
+            .keys()
+            .filter(|n| *n == m || (reachable[m].contains(*n) && reachable[n].contains(m)))
+            .cloned()
+            .collect();
+        if component.len() > 1 {
+            components.insert(component);
+        }
+    }
+    components
+}
+
+#[test]
+fn the_reader_sees_grouped_and_plain_paths() {
+    let code = "use crate::{\n    agent::{A, B},\n    fault::Fault,\n    seeds,\n};\nfn f() { crate::units::x(); }\n// crate::not_this\n";
+    let found: Vec<String> = named_modules(code).into_iter().collect();
+    assert_eq!(found, ["agent", "fault", "seeds", "units"]);
+    let graph: BTreeMap<String, BTreeSet<String>> =
+        [("a", vec!["b"]), ("b", vec!["c"]), ("c", vec!["a"]), ("d", vec!["a"])]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.into_iter().map(String::from).collect()))
+            .collect();
+    assert_eq!(cycles(&graph), BTreeSet::from([vec!["a".to_string(), "b".into(), "c".into()]]));
+}
