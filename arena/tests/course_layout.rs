@@ -92,10 +92,7 @@ fn two_player_classes_in_a_file_are_listed_and_one_is_named_after_the_path() {
 /// with the repository's arena_player installed by a .pth file (offline).
 /// Returns its python.
 fn venv(dir: &Path) -> PathBuf {
-    let venv = dir.join("arena-test-venv");
-    let status = Command::new("python3").args(["-m", "venv", "--without-pip"]).arg(&venv).status().unwrap();
-    assert!(status.success(), "python3 -m venv failed");
-    let python = venv.join("bin/python");
+    let python = support::python_venv(dir, "arena-test-venv");
     let ask = "import sysconfig; print(sysconfig.get_paths()['purelib'])";
     let out = Command::new(&python).args(["-c", ask]).output().unwrap();
     let site_packages = String::from_utf8(out.stdout).unwrap();

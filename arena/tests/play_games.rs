@@ -16,7 +16,9 @@ use support::{arena, library, play_json, stderr, stdout};
 fn games_without_times(doc: &Value) -> Vec<Value> {
     let mut games = doc["games"].as_array().unwrap().clone();
     for game in &mut games {
-        game.as_object_mut().unwrap().remove("time_us");
+        let game = game.as_object_mut().unwrap();
+        game.remove("time_us");
+        game.remove("cpu_us");
     }
     games
 }

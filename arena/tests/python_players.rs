@@ -7,7 +7,6 @@
 mod support;
 
 use std::{
-    os::unix::fs::PermissionsExt,
     path::{Path, PathBuf},
     process::Command,
     sync::OnceLock,
@@ -256,10 +255,8 @@ fn start_up_problems_are_one_line_naming_the_fix() {
     let err = load_error(&greedy, &[("ARENA_PYTHON", "no-such-python")]);
     assert!(err.contains("cannot find no-such-python on PATH: install Python 3"), "{err}");
 
-    // A Python without the package: `-S` skips site-packages, where pip installs it.
-    let bare = dir.path().join("bare-python");
-    std::fs::write(&bare, "#!/bin/sh\nexec python3 -S \"$@\"\n").unwrap();
-    std::fs::set_permissions(&bare, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // A Python without the package: a virtual environment of its own.
+    let bare = support::python_venv(dir.path(), "bare-venv");
     let err = load_error(&greedy, &[("ARENA_PYTHON", bare.to_str().unwrap()), ("PYTHONPATH", "")]);
     assert!(err.contains("cannot find the arena_player package: install it with"), "{err}");
     assert!(err.contains("-m pip install ./players/python"), "{err}");

@@ -118,3 +118,12 @@ pub fn csv_without_times(csv: &str) -> Vec<String> {
         .map(|row| row.iter().zip(&timed).filter(|(_, &t)| !t).map(|(v, _)| *v).collect::<Vec<_>>().join(","))
         .collect()
 }
+
+/// A fresh virtual environment `name` in `dir`, without pip and without the
+/// system's site-packages (made offline): returns its python.
+pub fn python_venv(dir: &Path, name: &str) -> PathBuf {
+    let venv = dir.join(name);
+    let status = Command::new("python3").args(["-m", "venv", "--without-pip"]).arg(&venv).status().unwrap();
+    assert!(status.success(), "python3 -m venv failed");
+    venv.join("bin/python")
+}
