@@ -4,13 +4,13 @@
 use std::{fmt::Write as _, time::Duration};
 
 use player_api::trap::TrapState;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::{
-    clock::Clock,
     duel::{DuelGame, DuelResult},
     matches::{MatchGame, MatchResult, Tally},
-    referee::trap::{TrapSettings, Turn},
+    referee::trap::Turn,
+    replay::trap::{turn_line, JsonSettings},
     solo::{SoloGame, SoloSeries, SoloSummary},
     stats::{score_interval, Wdl},
     units::short,
@@ -35,21 +35,6 @@ pub fn game_line(game: &MatchGame, total: u32, names: [&str; 2]) -> String {
 /// A turn and the board after it, for `--watch`.
 pub fn turn_view(state: &TrapState, turn: &Turn, name: &str) -> String {
     format!("{}\n{state}", turn_line(turn, name))
-}
-
-/// `player 1 (easy) moves (0,3) -> (1,3), throws at (4,3) (p = 0.85): lands on (4,4)`
-pub fn turn_line(turn: &Turn, name: &str) -> String {
-    let mut text = format!("{} ({name}) moves {} -> {}", turn.seat, turn.from, turn.to);
-    match turn.throw {
-        Some(t) if t.landed == t.target => {
-            let _ = write!(text, ", throws at {} (p = {:.2}): hit", t.target, t.hit_chance);
-        }
-        Some(t) => {
-            let _ = write!(text, ", throws at {} (p = {:.2}): lands on {}", t.target, t.hit_chance, t.landed);
-        }
-        None => text.push_str(" and the opponent cannot move"),
-    }
-    text
 }
 
 /// The summary after the games: one line per player, then the average length.
@@ -97,28 +82,6 @@ struct JsonMatch<'a> {
     players: Vec<JsonPlayer<'a>>,
     games: Vec<JsonGame>,
     average_turns: f64,
-}
-
-/// A game's settings as `--json` and replays show them.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct JsonSettings {
-    pub board_size: u8,
-    pub time_per_turn_ms: f64,
-    pub turn_cap: u32,
-    /// The clock turns are charged on (older replays: wall).
-    #[serde(default)]
-    pub clock: Clock,
-}
-
-impl From<&TrapSettings> for JsonSettings {
-    fn from(settings: &TrapSettings) -> JsonSettings {
-        JsonSettings {
-            board_size: settings.size,
-            time_per_turn_ms: settings.turn_budget.as_secs_f64() * 1e3,
-            turn_cap: settings.turn_cap,
-            clock: settings.clock,
-        }
-    }
 }
 
 #[derive(Serialize)]

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     clock::{Clock, Spent},
-    fault::{Fault, FaultKind},
+    fault::{Failures, Fault, FaultKind},
     players::{Hosting, Player},
     referee::{
         hexapawn::HexapawnAgent,
@@ -32,7 +32,6 @@ use crate::{
     replay::{self, Replay, ReplayPlayer},
     seeds,
     stats::{mean_interval, MeanInterval},
-    tournament::standings::Failures,
 };
 
 /// A single-player game with its settings.

@@ -12,7 +12,7 @@ use std::{
 };
 
 /// Cycles between top-level modules still to be taken apart, each sorted.
-const KNOWN: &[&[&str]] = &[&["duel", "replay", "report", "solo", "tournament"]];
+const KNOWN: &[&[&str]] = &[];
 
 #[test]
 fn no_new_cycles_between_modules() {

@@ -2,7 +2,7 @@
 //! state its request showed, the failed turn, the final state), how it is
 //! re-simulated through the referee, and how it is drawn in a terminal.
 
-use std::time::Duration;
+use std::{fmt::Write as _, time::Duration};
 
 use player_api::{
     trap::{Pos, TrapGameInfo, TrapRequest, TrapState},
@@ -12,12 +12,11 @@ use serde::{Deserialize, Serialize};
 
 use super::{terminal::Paint, Replay};
 use crate::{
-    clock::Spent,
+    clock::{Clock, Spent},
     fault::Fault,
     protocol::{cell_pos, seat_from_number, wire_cell, WireCell, WireState},
     referee::trap::{self as referee, FailedTurn, ThrowRecord, TrapGame, TrapSettings, Turn},
     referee::trap::{TrapAgent, TurnActions},
-    report::{self, JsonSettings},
     units::short,
 };
 
@@ -400,7 +399,7 @@ pub fn frames(replay: &Replay, body: &TrapBody, paint: Paint) -> Vec<String> {
     let turns = body.referee_turns();
     let boards = turns.iter().skip(1).map(|t| t.shown).chain(body.final_state.to_state().ok());
     for (i, (turn, state)) in turns.iter().zip(boards).enumerate() {
-        let line = report::turn_line(turn, name(turn.seat));
+        let line = turn_line(turn, name(turn.seat));
         frames.push(format!(
             "turn {}/{total}  {}  [{}]\n{}",
             i + 1,
@@ -476,4 +475,41 @@ const FREE: &str = "2";
 
 fn seat_paint(paint: Paint, seat: Seat, text: &str) -> String {
     paint.on(if seat == Seat::One { "1;94" } else { "1;91" }, text)
+}
+
+/// A game's settings as `--json` and replays show them.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct JsonSettings {
+    pub board_size: u8,
+    pub time_per_turn_ms: f64,
+    pub turn_cap: u32,
+    /// The clock turns are charged on (older replays: wall).
+    #[serde(default)]
+    pub clock: Clock,
+}
+
+impl From<&TrapSettings> for JsonSettings {
+    fn from(settings: &TrapSettings) -> JsonSettings {
+        JsonSettings {
+            board_size: settings.size,
+            time_per_turn_ms: settings.turn_budget.as_secs_f64() * 1e3,
+            turn_cap: settings.turn_cap,
+            clock: settings.clock,
+        }
+    }
+}
+
+/// `player 1 (easy) moves (0,3) -> (1,3), throws at (4,3) (p = 0.85): lands on (4,4)`
+pub fn turn_line(turn: &Turn, name: &str) -> String {
+    let mut text = format!("{} ({name}) moves {} -> {}", turn.seat, turn.from, turn.to);
+    match turn.throw {
+        Some(t) if t.landed == t.target => {
+            let _ = write!(text, ", throws at {} (p = {:.2}): hit", t.target, t.hit_chance);
+        }
+        Some(t) => {
+            let _ = write!(text, ", throws at {} (p = {:.2}): lands on {}", t.target, t.hit_chance, t.landed);
+        }
+        None => text.push_str(" and the opponent cannot move"),
+    }
+    text
 }

@@ -7,7 +7,7 @@
 
 use std::{collections::BTreeMap, fmt::Write as _, time::Duration};
 
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use super::record::GameResult;
 use crate::{
@@ -16,76 +16,14 @@ use crate::{
     units::short,
 };
 
+pub use crate::fault::Failures;
+
 /// A player of the tournament, as the player list gives it.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
 pub struct Entrant {
     pub name: String,
     /// A path or a built-in name, as given.
     pub source: String,
-}
-
-/// Failures by kind, in the order of [`FaultKind::ALL`]. Serialised as an
-/// object `{"timeout": 0, "illegal": 1, ...}` with all seven kinds (and
-/// `"other"` for kinds this version does not know, only when there are any).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Failures {
-    /// Counts in the order of [`FaultKind::ALL`].
-    pub counts: [u32; 7],
-    /// Faults of a kind not in [`FaultKind::ALL`] (a newer journal).
-    pub other: u32,
-}
-
-impl Failures {
-    /// Counts one fault of kind `kind` ("timeout", "illegal", ...).
-    pub fn add(&mut self, kind: &str) {
-        match FaultKind::ALL.iter().position(|k| k.name() == kind) {
-            Some(i) => self.counts[i] += 1,
-            None => self.other += 1,
-        }
-    }
-
-    /// The count for `kind` ("timeout", ...); 0 for an unknown kind.
-    pub fn get(&self, kind: &str) -> u32 {
-        FaultKind::ALL.iter().position(|k| k.name() == kind).map_or(0, |i| self.counts[i])
-    }
-
-    pub fn total(&self) -> u32 {
-        self.counts.iter().sum::<u32>() + self.other
-    }
-
-    /// `(kind, count)` for all seven kinds, in [`FaultKind::ALL`] order.
-    pub fn iter(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
-        FaultKind::ALL.iter().zip(self.counts).map(|(k, n)| (k.name(), n))
-    }
-
-    /// "3 timeout, 1 crashed", or "-" when there are none.
-    pub fn compact(&self) -> String {
-        let mut parts: Vec<String> =
-            self.iter().filter(|&(_, n)| n > 0).map(|(k, n)| format!("{n} {k}")).collect();
-        if self.other > 0 {
-            parts.push(format!("{} other", self.other));
-        }
-        if parts.is_empty() {
-            "-".to_string()
-        } else {
-            parts.join(", ")
-        }
-    }
-}
-
-impl Serialize for Failures {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let extra = usize::from(self.other > 0);
-        let mut map = serializer.serialize_map(Some(FaultKind::ALL.len() + extra))?;
-        for (kind, n) in self.iter() {
-            map.serialize_entry(kind, &n)?;
-        }
-        if self.other > 0 {
-            map.serialize_entry("other", &self.other)?;
-        }
-        map.end()
-    }
 }
 
 /// One player's line.
