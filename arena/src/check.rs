@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use player_api::abi::API_VERSION;
 
 use crate::{
+    games::GameId,
     matches::{self, MatchConfig},
     players::{Hosting, Level, Player, PlayerSpec},
     protocol,
@@ -50,7 +51,7 @@ pub fn check(spec: &PlayerSpec, settings: TrapSettings, hosting: Hosting) -> Res
     lines.push(format!("games       {}", games.join(", ")));
     lines.extend(sandbox_lines(&player, &hosting));
     let mut passed = true;
-    if games.iter().any(|g| g == "trap") {
+    if games.iter().any(|g| g == GameId::Trap.name()) {
         let easy = Player::Builtin(Level::Easy);
         let config = MatchConfig { settings, games: 2, seed: 1, hosting, first_game: 0, concurrency: 1 };
         let result = matches::play([&player, &easy], &config, &mut |_| {}, None);

@@ -13,6 +13,7 @@ use crate::{
     clock::Clock,
     external::Program,
     fault::Fault,
+    games::GameId,
     isolation::{Hello, Hosted, IsolatedPlayer, Launch, Worker, WorkerLimits},
     plugin::{LoadError, PlayerLibrary},
     referee::trap::TrapAgent,
@@ -25,7 +26,13 @@ use crate::{
 pub use crate::levels::Level;
 
 /// Every game, by the name players, files and the command line use.
-pub const GAMES: [&str; 5] = ["trap", "intuitive-ai", "hexapawn", "wumpus", "magic-forest"];
+pub const GAMES: [&str; 5] = [
+    GameId::Trap.name(),
+    GameId::IntuitiveAi.name(),
+    GameId::Hexapawn.name(),
+    GameId::Wumpus.name(),
+    GameId::MagicForest.name(),
+];
 
 /// How a player was named: a built-in level, a library path, or a program.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -127,14 +134,14 @@ impl Player {
                 // plays, Trap if it plays Trap), so that a player that cannot
                 // start is a load error in both modes.
                 let games = library.games();
-                let first = games.iter().find(|g| **g == "trap").or(games.first());
+                let first = games.iter().find(|g| **g == GameId::Trap).or(games.first());
                 let made = match first.copied() {
-                    Some("trap") => library.new_trap_player().map(drop),
-                    Some("intuitive-ai") => library.new_intuitive_player().map(drop),
-                    Some("hexapawn") => library.new_hexapawn_player().map(drop),
-                    Some("wumpus") => library.new_wumpus_player().map(drop),
-                    Some("magic-forest") => library.new_forest_player().map(drop),
-                    _ => Err("it exports no player of any game".to_string()),
+                    Some(GameId::Trap) => library.new_trap_player().map(drop),
+                    Some(GameId::IntuitiveAi) => library.new_intuitive_player().map(drop),
+                    Some(GameId::Hexapawn) => library.new_hexapawn_player().map(drop),
+                    Some(GameId::Wumpus) => library.new_wumpus_player().map(drop),
+                    Some(GameId::MagicForest) => library.new_forest_player().map(drop),
+                    None => Err("it exports no player of any game".to_string()),
                 };
                 made.map_err(|detail| LoadError::Failed { path: path.clone(), detail })?;
                 Ok(Player::Library(library))
@@ -197,7 +204,7 @@ impl Player {
         startup: Duration,
     ) -> Result<Box<dyn IntuitiveAgent>, Fault> {
         if let Some((hosted, limits)) = self.worker_for(hosting)? {
-            return Ok(Box::new(IsolatedPlayer::start_for("intuitive-ai", &hosted, &limits, startup)?));
+            return Ok(Box::new(IsolatedPlayer::start_for(GameId::IntuitiveAi, &hosted, &limits, startup)?));
         }
         match self {
             Player::Builtin(level) => Ok(Box::new(level.new_intuitive_player())),
@@ -212,7 +219,7 @@ impl Player {
         startup: Duration,
     ) -> Result<Box<dyn HexapawnAgent>, Fault> {
         if let Some((hosted, limits)) = self.worker_for(hosting)? {
-            return Ok(Box::new(IsolatedPlayer::start_for("hexapawn", &hosted, &limits, startup)?));
+            return Ok(Box::new(IsolatedPlayer::start_for(GameId::Hexapawn, &hosted, &limits, startup)?));
         }
         match self {
             Player::Builtin(level) => Ok(Box::new(level.new_hexapawn_player())),
@@ -227,7 +234,7 @@ impl Player {
         startup: Duration,
     ) -> Result<Box<dyn WumpusAgent>, Fault> {
         if let Some((hosted, limits)) = self.worker_for(hosting)? {
-            return Ok(Box::new(IsolatedPlayer::start_for("wumpus", &hosted, &limits, startup)?));
+            return Ok(Box::new(IsolatedPlayer::start_for(GameId::Wumpus, &hosted, &limits, startup)?));
         }
         match self {
             Player::Builtin(level) => Ok(Box::new(level.new_wumpus_player())),
@@ -242,7 +249,7 @@ impl Player {
         startup: Duration,
     ) -> Result<Box<dyn ForestAgent>, Fault> {
         if let Some((hosted, limits)) = self.worker_for(hosting)? {
-            return Ok(Box::new(IsolatedPlayer::start_for("magic-forest", &hosted, &limits, startup)?));
+            return Ok(Box::new(IsolatedPlayer::start_for(GameId::MagicForest, &hosted, &limits, startup)?));
         }
         match self {
             Player::Builtin(level) => Ok(Box::new(level.new_forest_player())),

@@ -19,6 +19,8 @@ use player_api::abi::{
     WumpusPlayerBox, API_VERSION,
 };
 
+use crate::games::GameId;
+
 /// A player library, loaded and checked.
 #[derive(Clone)]
 pub struct PlayerLibrary {
@@ -139,58 +141,51 @@ impl PlayerLibrary {
     }
 
     /// The games this library can play.
-    pub fn games(&self) -> Vec<&'static str> {
-        let mut games = Vec::new();
-        if self.module.new_trap_player().is_some() {
-            games.push("trap");
-        }
-        if self.module.intuitive_constructor().is_some() {
-            games.push("intuitive-ai");
-        }
-        if self.module.hexapawn_constructor().is_some() {
-            games.push("hexapawn");
-        }
-        if self.module.wumpus_constructor().is_some() {
-            games.push("wumpus");
-        }
-        if self.module.forest_constructor().is_some() {
-            games.push("magic-forest");
-        }
-        games
+    pub fn games(&self) -> Vec<GameId> {
+        let module = &self.module;
+        let offered = [
+            (GameId::Trap, module.new_trap_player().is_some()),
+            (GameId::IntuitiveAi, module.intuitive_constructor().is_some()),
+            (GameId::Hexapawn, module.hexapawn_constructor().is_some()),
+            (GameId::Wumpus, module.wumpus_constructor().is_some()),
+            (GameId::MagicForest, module.forest_constructor().is_some()),
+        ];
+        offered.into_iter().filter_map(|(game, offers)| offers.then_some(game)).collect()
     }
 
     /// A fresh Trap player from this library, or why there is none.
     pub fn new_trap_player(&self) -> Result<TrapPlayerBox, String> {
-        self.construct("trap", self.module.new_trap_player())
+        self.construct(GameId::Trap, self.module.new_trap_player())
     }
 
     /// A fresh Intuitive AI player from this library, or why there is none.
     pub fn new_intuitive_player(&self) -> Result<IntuitivePlayerBox, String> {
-        self.construct("intuitive-ai", self.module.intuitive_constructor())
+        self.construct(GameId::IntuitiveAi, self.module.intuitive_constructor())
     }
 
     /// A fresh Hexapawn player from this library, or why there is none.
     pub fn new_hexapawn_player(&self) -> Result<HexapawnPlayerBox, String> {
-        self.construct("hexapawn", self.module.hexapawn_constructor())
+        self.construct(GameId::Hexapawn, self.module.hexapawn_constructor())
     }
 
     /// A fresh Wumpus World player from this library, or why there is none.
     pub fn new_wumpus_player(&self) -> Result<WumpusPlayerBox, String> {
-        self.construct("wumpus", self.module.wumpus_constructor())
+        self.construct(GameId::Wumpus, self.module.wumpus_constructor())
     }
 
     /// A fresh Magic Forest player from this library, or why there is none.
     pub fn new_forest_player(&self) -> Result<ForestPlayerBox, String> {
-        self.construct("magic-forest", self.module.forest_constructor())
+        self.construct(GameId::MagicForest, self.module.forest_constructor())
     }
 
     fn construct<B>(
         &self,
-        game: &str,
+        game: GameId,
         constructor: Option<extern "C" fn() -> RResult<B, PlayerError>>,
     ) -> Result<B, String> {
         let make = constructor.ok_or_else(|| {
-            format!("{} does not play {game} (it plays: {})", self.path.display(), self.games().join(", "))
+            let plays: Vec<&str> = self.games().into_iter().map(GameId::name).collect();
+            format!("{} does not play {game} (it plays: {})", self.path.display(), plays.join(", "))
         })?;
         make().into_result().map_err(|panic| format!("panicked while starting: {panic}"))
     }

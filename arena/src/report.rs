@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::{
     duel::{DuelGame, DuelResult},
+    games::GameId,
     matches::{MatchGame, MatchResult, Tally},
     referee::trap::Turn,
     replay::trap::{turn_line, JsonSettings},
@@ -110,7 +111,7 @@ struct JsonGame {
 pub fn json(result: &MatchResult, sources: [String; 2]) -> String {
     let settings = &result.config.settings;
     let doc = JsonMatch {
-        game: "trap",
+        game: GameId::Trap.name(),
         seed: result.config.seed,
         settings: JsonSettings::from(settings),
         players: result
@@ -302,7 +303,7 @@ struct JsonDuelGame {
 /// A Hexapawn match as one JSON object (docs/play-json.md).
 pub fn duel_json(result: &DuelResult, sources: [String; 2]) -> String {
     let doc = JsonDuel {
-        game: "hexapawn",
+        game: GameId::Hexapawn.name(),
         seed: result.config.seed,
         settings: serde_json::json!({
             "time_per_turn_ms": result.config.settings.turn_budget.as_secs_f64() * 1e3,

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     clock::{Clock, Spent},
     fault::{Failures, Fault, FaultKind},
+    games::GameId,
     players::{Hosting, Player},
     referee::{
         hexapawn::HexapawnAgent,
@@ -70,29 +71,29 @@ impl SoloSettings {
     /// The settings of single-player game `game` with `options`; `Ok(None)`
     /// if `game` is not a single-player game. Options another game owns are
     /// errors (rather than silently ignored).
-    pub fn build(game: &str, options: &GameOptions) -> Result<Option<SoloSettings>, OptionError> {
+    pub fn build(game: GameId, options: &GameOptions) -> Result<Option<SoloSettings>, OptionError> {
         let wrong = |key: &'static str, owner: &str| OptionError {
             key,
             message: format!("{game} has no {}: it is for {owner}", key.replace('_', " ")),
         };
-        let only = |key: &'static str, given: bool, owner: &str, this: &str| {
+        let only = |key: &'static str, given: bool, owner: &str, this: GameId| {
             if given && game != this {
                 Err(wrong(key, owner))
             } else {
                 Ok(())
             }
         };
-        if !matches!(game, "intuitive-ai" | "wumpus" | "magic-forest") {
+        if !game.is_single_player() {
             return Ok(None);
         }
-        only("board_size", options.board_size.is_some(), "intuitive-ai (and trap)", "intuitive-ai")?;
-        only("preset", options.preset.is_some(), "wumpus", "wumpus")?;
-        only("largest_forest", options.largest_forest.is_some(), "magic-forest", "magic-forest")?;
+        only("board_size", options.board_size.is_some(), "intuitive-ai (and trap)", GameId::IntuitiveAi)?;
+        only("preset", options.preset.is_some(), "wumpus", GameId::Wumpus)?;
+        only("largest_forest", options.largest_forest.is_some(), "magic-forest", GameId::MagicForest)?;
         let turn = options.turn_budget.unwrap_or(Duration::from_secs(5));
         let startup = options.startup_budget.unwrap_or(Duration::from_secs(10));
         let clock = options.clock;
         let settings = match game {
-            "intuitive-ai" => {
+            GameId::IntuitiveAi => {
                 use player_api::intuitive::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
                 let size = options.board_size.unwrap_or(DEFAULT_SIZE);
                 if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
@@ -110,7 +111,7 @@ impl SoloSettings {
                     startup_budget: startup,
                 })
             }
-            "wumpus" => {
+            GameId::Wumpus => {
                 let name = options.preset.as_deref().unwrap_or("aima");
                 let config = player_api::wumpus::WumpusConfig::preset(name).ok_or_else(|| OptionError {
                     key: "preset",
@@ -141,10 +142,11 @@ impl SoloSettings {
     /// The game's name, as `--game` and tournament files spell it.
     pub fn game(&self) -> &'static str {
         match self {
-            SoloSettings::Intuitive(_) => "intuitive-ai",
-            SoloSettings::Wumpus(_) => "wumpus",
-            SoloSettings::Forest(_) => "magic-forest",
+            SoloSettings::Intuitive(_) => GameId::IntuitiveAi,
+            SoloSettings::Wumpus(_) => GameId::Wumpus,
+            SoloSettings::Forest(_) => GameId::MagicForest,
         }
+        .name()
     }
 
     pub fn startup_budget(&self) -> Duration {

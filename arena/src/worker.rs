@@ -27,6 +27,7 @@ use player_api::{
 
 use crate::{
     agent::play_turn,
+    games::GameId,
     players::{Level, Player},
     plugin::PlayerLibrary,
     protocol::{
@@ -67,7 +68,7 @@ pub fn main(args: &[String]) -> ExitCode {
     // start is reported as such, not as a failed game.
     let loaded = load(args).and_then(|player| {
         let games = player.games();
-        let first = games.iter().find(|g| *g == "trap").or(games.first()).cloned();
+        let first = games.iter().find(|g| *g == GameId::Trap.name()).or(games.first()).cloned();
         let first = first.ok_or_else(|| format!("{} plays no game", player.name()))?;
         Ok((Instance::new(&player, &first)?, player))
     });
@@ -152,29 +153,32 @@ impl Instance {
             Player::Library(library) => Ok(library.clone()),
             _ => Err(format!("{} cannot run in a worker", player.name())),
         };
+        let game = GameId::parse(game).ok_or_else(|| format!("there is no game '{game}'"))?;
         Ok(match (game, player) {
-            ("trap", Player::Builtin(level)) => Instance::Trap(level.new_trap_player()),
-            ("intuitive-ai", Player::Builtin(level)) => Instance::Intuitive(level.new_intuitive_player()),
-            ("hexapawn", Player::Builtin(level)) => Instance::Hexapawn(level.new_hexapawn_player()),
-            ("wumpus", Player::Builtin(level)) => Instance::Wumpus(level.new_wumpus_player()),
-            ("magic-forest", Player::Builtin(level)) => Instance::Forest(level.new_forest_player()),
-            ("trap", _) => Instance::Trap(library(player)?.new_trap_player()?),
-            ("intuitive-ai", _) => Instance::Intuitive(library(player)?.new_intuitive_player()?),
-            ("hexapawn", _) => Instance::Hexapawn(library(player)?.new_hexapawn_player()?),
-            ("wumpus", _) => Instance::Wumpus(library(player)?.new_wumpus_player()?),
-            ("magic-forest", _) => Instance::Forest(library(player)?.new_forest_player()?),
-            (other, _) => return Err(format!("there is no game '{other}'")),
+            (GameId::Trap, Player::Builtin(level)) => Instance::Trap(level.new_trap_player()),
+            (GameId::IntuitiveAi, Player::Builtin(level)) => {
+                Instance::Intuitive(level.new_intuitive_player())
+            }
+            (GameId::Hexapawn, Player::Builtin(level)) => Instance::Hexapawn(level.new_hexapawn_player()),
+            (GameId::Wumpus, Player::Builtin(level)) => Instance::Wumpus(level.new_wumpus_player()),
+            (GameId::MagicForest, Player::Builtin(level)) => Instance::Forest(level.new_forest_player()),
+            (GameId::Trap, _) => Instance::Trap(library(player)?.new_trap_player()?),
+            (GameId::IntuitiveAi, _) => Instance::Intuitive(library(player)?.new_intuitive_player()?),
+            (GameId::Hexapawn, _) => Instance::Hexapawn(library(player)?.new_hexapawn_player()?),
+            (GameId::Wumpus, _) => Instance::Wumpus(library(player)?.new_wumpus_player()?),
+            (GameId::MagicForest, _) => Instance::Forest(library(player)?.new_forest_player()?),
         })
     }
 
     fn game(&self) -> &'static str {
         match self {
-            Instance::Trap(_) => "trap",
-            Instance::Intuitive(_) => "intuitive-ai",
-            Instance::Hexapawn(_) => "hexapawn",
-            Instance::Wumpus(_) => "wumpus",
-            Instance::Forest(_) => "magic-forest",
+            Instance::Trap(_) => GameId::Trap,
+            Instance::Intuitive(_) => GameId::IntuitiveAi,
+            Instance::Hexapawn(_) => GameId::Hexapawn,
+            Instance::Wumpus(_) => GameId::Wumpus,
+            Instance::Forest(_) => GameId::MagicForest,
         }
+        .name()
     }
 }
 

@@ -12,29 +12,9 @@ use arena::{
     sandbox::Sandbox,
     solo::{GameOptions, SoloSettings},
 };
-use clap::ValueEnum;
 use player_api::trap::{DEFAULT_SIZE, DEFAULT_TURN_CAP, MAX_SIZE, MIN_SIZE};
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Game {
-    Trap,
-    IntuitiveAi,
-    Hexapawn,
-    Wumpus,
-    MagicForest,
-}
-
-impl Game {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Game::Trap => "trap",
-            Game::IntuitiveAi => "intuitive-ai",
-            Game::Hexapawn => "hexapawn",
-            Game::Wumpus => "wumpus",
-            Game::MagicForest => "magic-forest",
-        }
-    }
-}
+pub(crate) use arena::games::GameId as Game;
 
 /// A game with its settings, from the command line.
 pub(crate) enum Setup {
@@ -75,7 +55,7 @@ pub(crate) fn setup(game: Game, limits: &Limits, args: &GameArgs) -> Result<Setu
             startup_budget: limits.startup_time,
             clock: limits.clock,
         })),
-        _ => match SoloSettings::build(name, &options) {
+        _ => match SoloSettings::build(game, &options) {
             Ok(Some(settings)) => Ok(Setup::Solo(settings)),
             Ok(None) => unreachable!("{name} is a single-player game"),
             Err(e) => bail!("{}: {}", flag(e.key), e.message),

@@ -16,6 +16,7 @@ use player_api::{
 use super::process::{Hosted, Worker, WorkerLimits};
 use crate::{
     fault::Fault,
+    games::GameId,
     protocol::{
         forest_action, hexapawn_move, reveal_cell, wire_start, wumpus_action, Reply, Request, WireBoard,
         WireConfig, WireForestConfig, WireForestState, WireState, WireStepState, WireView, WireWumpusConfig,
@@ -36,18 +37,18 @@ pub struct IsolatedPlayer {
 impl IsolatedPlayer {
     /// A Trap player in a new worker.
     pub fn start(hosted: &Hosted, limits: &WorkerLimits, startup: Duration) -> Result<IsolatedPlayer, Fault> {
-        IsolatedPlayer::start_for("trap", hosted, limits, startup)
+        IsolatedPlayer::start_for(GameId::Trap, hosted, limits, startup)
     }
 
-    /// A player of `game` (one of `players::GAMES`) in a new worker.
+    /// A player of `game` in a new worker.
     pub fn start_for(
-        game: &str,
+        game: GameId,
         hosted: &Hosted,
         limits: &WorkerLimits,
         startup: Duration,
     ) -> Result<IsolatedPlayer, Fault> {
         let worker = Worker::spawn(hosted, limits, startup)?;
-        if !worker.hello.games.iter().any(|g| g == game) {
+        if !worker.hello.games.iter().any(|g| g == game.name()) {
             return Err(Fault::Unavailable(format!("{} does not play {game}", worker.hello.name)));
         }
         let name = worker.hello.name.clone();
@@ -120,7 +121,7 @@ impl IsolatedPlayer {
 impl TrapAgent for IsolatedPlayer {
     fn new_game(&mut self, info: TrapGameInfo, budget: Duration) -> Result<(), Fault> {
         let request = Request::NewGame {
-            game: "trap".into(),
+            game: GameId::Trap.name().into(),
             seat: Some(info.seat.number()),
             size: Some(info.size),
             turn_budget_us: info.turn_budget_us,
@@ -176,7 +177,7 @@ impl From<GameOver> for GameOverRequest {
 impl IntuitiveAgent for IsolatedPlayer {
     fn new_game(&mut self, info: IntuitiveGameInfo, budget: Duration) -> Result<(), Fault> {
         let request = Request::NewGame {
-            game: "intuitive-ai".into(),
+            game: GameId::IntuitiveAi.name().into(),
             seat: None,
             size: Some(info.size),
             turn_budget_us: info.turn_budget_us,
@@ -209,7 +210,7 @@ impl IntuitiveAgent for IsolatedPlayer {
 impl HexapawnAgent for IsolatedPlayer {
     fn new_game(&mut self, info: HexapawnGameInfo, budget: Duration) -> Result<(), Fault> {
         let request = Request::NewGame {
-            game: "hexapawn".into(),
+            game: GameId::Hexapawn.name().into(),
             seat: Some(info.seat.number()),
             size: None,
             turn_budget_us: info.turn_budget_us,
@@ -245,7 +246,7 @@ impl HexapawnAgent for IsolatedPlayer {
 impl WumpusAgent for IsolatedPlayer {
     fn new_game(&mut self, info: WumpusGameInfo, budget: Duration) -> Result<(), Fault> {
         let request = Request::NewGame {
-            game: "wumpus".into(),
+            game: GameId::Wumpus.name().into(),
             seat: None,
             size: None,
             turn_budget_us: info.step_budget_us,
@@ -270,7 +271,7 @@ impl WumpusAgent for IsolatedPlayer {
 impl ForestAgent for IsolatedPlayer {
     fn new_game(&mut self, info: ForestGameInfo, budget: Duration) -> Result<(), Fault> {
         let request = Request::NewGame {
-            game: "magic-forest".into(),
+            game: GameId::MagicForest.name().into(),
             seat: None,
             size: None,
             turn_budget_us: info.step_budget_us,

@@ -29,7 +29,7 @@ use std::{
 use anyhow::{anyhow, bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::{fault::Fault, referee::trap::TrapGame};
+use crate::{fault::Fault, games::GameId, referee::trap::TrapGame};
 pub use fault::FaultRecord;
 use player_api::Outcome;
 
@@ -38,7 +38,7 @@ pub const FORMAT: &str = "arena-replay";
 /// The replay format version this arena writes and reads.
 pub const VERSION: u32 = 1;
 /// The games that have replays, by the name in the `game` field.
-pub const GAMES: &[&str] = &["trap", "intuitive-ai", "hexapawn", "wumpus", "magic-forest"];
+pub const GAMES: &[&str] = &crate::players::GAMES;
 
 /// One game, as written to a replay file.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -119,12 +119,13 @@ pub enum Body {
 impl Body {
     pub fn game(&self) -> &'static str {
         match self {
-            Body::Trap(_) => "trap",
-            Body::Intuitive(_) => "intuitive-ai",
-            Body::Hexapawn(_) => "hexapawn",
-            Body::Wumpus(_) => "wumpus",
-            Body::Forest(_) => "magic-forest",
+            Body::Trap(_) => GameId::Trap,
+            Body::Intuitive(_) => GameId::IntuitiveAi,
+            Body::Hexapawn(_) => GameId::Hexapawn,
+            Body::Wumpus(_) => GameId::Wumpus,
+            Body::Forest(_) => GameId::MagicForest,
         }
+        .name()
     }
 
     /// How many players the game seats.

@@ -13,7 +13,8 @@ use serde::{de::Error as _, Deserialize, Deserializer};
 use crate::{
     clock::Clock,
     external::{Program, COURSE_FILE},
-    players::{Level, PlayerSpec, GAMES},
+    games::GameId,
+    players::{Level, PlayerSpec},
     referee::{hexapawn::HexapawnSettings, trap::TrapSettings},
     sandbox::Sandbox,
     solo::{GameOptions, SoloSettings},
@@ -87,7 +88,7 @@ impl<'de> Deserialize<'de> for PlayerEntry {
 }
 
 fn default_game() -> String {
-    "trap".to_string()
+    GameId::Trap.name().to_string()
 }
 
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,8 +176,8 @@ pub enum GameRules {
 impl GameRules {
     pub fn name(&self) -> &'static str {
         match self {
-            GameRules::Trap => "trap",
-            GameRules::Hexapawn(_) => "hexapawn",
+            GameRules::Trap => GameId::Trap.name(),
+            GameRules::Hexapawn(_) => GameId::Hexapawn.name(),
             GameRules::Solo(settings) => settings.game(),
         }
     }
@@ -225,11 +226,10 @@ impl Tournament {
     }
 
     fn from_file(file: TournamentFile, base: &Path, stem: &str) -> Result<Tournament> {
-        let game = file.game.as_str();
-        if !GAMES.contains(&game) {
-            bail!("game = \"{game}\": unknown game; use one of {}", GAMES.join(", "));
-        }
-        let single = matches!(game, "intuitive-ai" | "wumpus" | "magic-forest");
+        let Some(game) = GameId::parse(&file.game) else {
+            bail!("game = \"{}\": unknown game; use one of {}", file.game, GameId::names(", "));
+        };
+        let single = game.is_single_player();
         let format = match (file.format, single) {
             (None, true) => Format::Duplicate,
             (Some(Format::Duplicate), true) => Format::Duplicate,
@@ -240,7 +240,7 @@ impl Tournament {
             (Some(Format::Duplicate), false) => {
                 bail!("format = \"duplicate\" is for single-player games; {game} plays round-robin or gauntlet")
             }
-            (Some(Format::Grade), false) if game != "trap" => {
+            (Some(Format::Grade), false) if game != GameId::Trap => {
                 bail!("format = \"grade\" is the course's Trap grading; {game} plays round-robin or gauntlet")
             }
             (Some(format), false) => format,
@@ -329,13 +329,13 @@ impl Tournament {
         };
         let defaults = TrapSettings::default();
         let size = match game {
-            "trap" => file.settings.board_size.unwrap_or(defaults.size),
+            GameId::Trap => file.settings.board_size.unwrap_or(defaults.size),
             _ => defaults.size,
         };
         if !(player_api::trap::MIN_SIZE..=player_api::trap::MAX_SIZE).contains(&size) {
             bail!("settings.board_size = {size}: use 3 to 8");
         }
-        if game != "trap" && file.settings.turn_cap.is_some() {
+        if game != GameId::Trap && file.settings.turn_cap.is_some() {
             bail!("settings.turn_cap: {game} has no turn cap (it is for trap)");
         }
         let settings = TrapSettings {
@@ -346,7 +346,7 @@ impl Tournament {
             clock: file.settings.clock,
         };
         let options = GameOptions {
-            board_size: file.settings.board_size.filter(|_| game != "trap"),
+            board_size: file.settings.board_size.filter(|_| game != GameId::Trap),
             preset: file.settings.preset.clone(),
             largest_forest: file.settings.largest_forest,
             turn_budget: Some(settings.turn_budget),
@@ -360,12 +360,16 @@ impl Tournament {
                 let owner = [
                     ("preset", options.preset.is_some(), "wumpus"),
                     ("largest_forest", options.largest_forest.is_some(), "magic-forest"),
-                    ("board_size", game == "hexapawn" && options.board_size.is_some(), "trap, intuitive-ai"),
+                    (
+                        "board_size",
+                        game == GameId::Hexapawn && options.board_size.is_some(),
+                        "trap, intuitive-ai",
+                    ),
                 ];
                 if let Some((key, _, owner)) = owner.into_iter().find(|(_, given, _)| *given) {
                     bail!("settings.{key}: {game} has no {} (it is for {owner})", key.replace('_', " "));
                 }
-                if game == "hexapawn" {
+                if game == GameId::Hexapawn {
                     GameRules::Hexapawn(HexapawnSettings {
                         turn_budget: settings.turn_budget,
                         startup_budget: settings.startup_budget,
