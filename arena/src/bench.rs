@@ -15,11 +15,12 @@ use std::{
 use player_api::{trap::TrapRequest, trap::TrapState, Seat};
 
 use crate::{
+    agent::AbiPlayer,
     external::Program,
+    game::{Agent, Trap},
     isolation::{Hosted, IsolatedPlayer, Worker, WorkerLimits},
     matches::{self, MatchConfig},
     players::{Hosting, Level, Player},
-    referee::trap::TrapAgent,
     referee::trap::TrapSettings,
     sandbox::Sandbox,
 };
@@ -38,7 +39,7 @@ pub struct BenchConfig {
 /// Runs the measurements and returns the report (Markdown).
 pub fn run(config: &BenchConfig) -> Result<String, String> {
     let mut report = String::new();
-    let in_process = round_trips(&mut Level::Easy.new_trap_player(), config.requests);
+    let in_process = round_trips(&mut AbiPlayer::<Trap>::builtin(Level::Easy), config.requests);
     let isolated = |limits: &WorkerLimits| -> Result<Timings, String> {
         let mut agent = IsolatedPlayer::start(&Hosted::Builtin(Level::Easy), limits, Duration::from_secs(10))
             .map_err(|f| f.to_string())?;
@@ -129,19 +130,19 @@ struct Timings {
 }
 
 /// Times `n` turns from the start position (after a warm-up).
-fn round_trips(agent: &mut dyn TrapAgent, n: u32) -> Timings {
+fn round_trips(agent: &mut dyn Agent<Trap>, n: u32) -> Timings {
     let budget = Duration::from_secs(5);
     let info =
         player_api::trap::TrapGameInfo { seat: Seat::One, size: 7, turn_budget_us: 5_000_000, seed: 1 };
     agent.new_game(info, budget).expect("the bot starts");
     let request = TrapRequest { state: TrapState::new(7), seat: Seat::One, turn: 0, time_left_us: 5_000_000 };
     for _ in 0..100 {
-        agent.turn(request, budget).expect("warm-up turn");
+        agent.act(request, budget).expect("warm-up turn");
     }
     let times: Vec<Duration> = (0..n.max(1))
         .map(|_| {
             let started = Instant::now();
-            agent.turn(request, budget).expect("a turn");
+            agent.act(request, budget).expect("a turn");
             started.elapsed()
         })
         .collect();

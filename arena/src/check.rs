@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use player_api::abi::API_VERSION;
 
 use crate::{
-    games::GameId,
+    game::GameId,
     matches::{self, MatchConfig},
     players::{Hosting, Level, Player, PlayerSpec},
     protocol,

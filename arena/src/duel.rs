@@ -8,11 +8,11 @@ use player_api::Seat;
 
 use crate::{
     clock::Spent,
+    game::{Agent, Hexapawn, Unavailable},
     matches::{schedule, Tally},
     players::{Hosting, Player},
-    referee::hexapawn::{self, HexapawnAgent, HexapawnEnding, HexapawnRecord, HexapawnSettings},
+    referee::hexapawn::{self, HexapawnEnding, HexapawnRecord, HexapawnSettings},
     replay::{self, Replay, ReplayPlayer},
-    solo::Unavailable,
 };
 
 /// What to play, and where the players run.
@@ -100,7 +100,7 @@ pub fn play(players: [&Player; 2], config: &DuelConfig, on_game: &mut dyn FnMut(
 pub struct DuelPool<'p> {
     players: &'p [Player],
     hosting: Hosting,
-    live: HashMap<usize, Box<dyn HexapawnAgent>>,
+    live: HashMap<usize, Box<dyn Agent<Hexapawn>>>,
 }
 
 impl<'p> DuelPool<'p> {
@@ -113,7 +113,7 @@ impl<'p> DuelPool<'p> {
         let [mut white, mut black] = seats.map(|id| {
             self.live.remove(&id).unwrap_or_else(|| {
                 self.players[id]
-                    .new_hexapawn_agent(&self.hosting, settings.startup_budget)
+                    .new_agent::<Hexapawn>(&self.hosting, settings.startup_budget)
                     .unwrap_or_else(|fault| Box::new(Unavailable(fault)))
             })
         });

@@ -11,6 +11,7 @@ pub mod duel;
 pub mod engine_bench;
 pub mod external;
 pub mod fault;
+pub mod game;
 pub mod games;
 pub mod isolation;
 pub mod ladder;

@@ -11,9 +11,9 @@ use serde::Serialize;
 use crate::{
     clock::Spent,
     fault::{Fault, FaultKind},
+    game::{Agent, Trap},
     parallel,
     players::{Hosting, Player},
-    referee::trap::TrapAgent,
     referee::trap::{self, Ending, TrapGame, TrapSettings, Turn},
     seeds,
 };
@@ -160,7 +160,7 @@ pub fn play(
 pub struct InstancePool<'p> {
     players: &'p [Player],
     hosting: Hosting,
-    live: HashMap<usize, Box<dyn TrapAgent>>,
+    live: HashMap<usize, Box<dyn Agent<Trap>>>,
 }
 
 impl<'p> InstancePool<'p> {
@@ -180,7 +180,7 @@ impl<'p> InstancePool<'p> {
         for (seat, &id) in Seat::BOTH.iter().zip(&seats) {
             let agent = match self.live.remove(&id) {
                 Some(agent) => agent,
-                None => match self.players[id].new_trap_agent(&self.hosting, settings.startup_budget) {
+                None => match self.players[id].new_agent::<Trap>(&self.hosting, settings.startup_budget) {
                     Ok(agent) => agent,
                     Err(fault) => {
                         // Put back what was taken; the game is lost by the player that could not start.
@@ -194,7 +194,7 @@ impl<'p> InstancePool<'p> {
             };
             agents.push(agent);
         }
-        let [mut one, mut two]: [Box<dyn TrapAgent>; 2] = agents.try_into().ok().expect("two agents");
+        let [mut one, mut two]: [Box<dyn Agent<Trap>>; 2] = agents.try_into().ok().expect("two agents");
         let record = trap::play(settings, seed, [&mut *one, &mut *two], watch);
         let failed = record.ending.fault().map(|(seat, _)| seats[seat.index()]);
         for (id, agent) in seats.into_iter().zip([one, two]) {

@@ -10,16 +10,13 @@ use std::time::Duration;
 use player_api::abi::TrapPlayerBox;
 
 use crate::{
+    agent::{AbiGame, AbiPlayer},
     clock::Clock,
     external::Program,
     fault::Fault,
-    games::GameId,
-    isolation::{Hello, Hosted, IsolatedPlayer, Launch, Worker, WorkerLimits},
+    game::{Agent, GameId},
+    isolation::{Hello, Hosted, IsolatedPlayer, Launch, WireGame, Worker, WorkerLimits},
     plugin::{LoadError, PlayerLibrary},
-    referee::trap::TrapAgent,
-    referee::{
-        hexapawn::HexapawnAgent, intuitive::IntuitiveAgent, magic_forest::ForestAgent, wumpus::WumpusAgent,
-    },
     sandbox::Sandbox,
 };
 
@@ -197,72 +194,21 @@ impl Player {
         }
     }
 
-    /// A fresh Intuitive AI player, hosted where `hosting` says.
-    pub fn new_intuitive_agent(
+    /// A fresh player of game `G`, hosted where `hosting` says: in a worker
+    /// (a program, an isolated library), or in this process through the ABI.
+    pub fn new_agent<G: AbiGame + WireGame>(
         &self,
         hosting: &Hosting,
         startup: Duration,
-    ) -> Result<Box<dyn IntuitiveAgent>, Fault> {
+    ) -> Result<Box<dyn Agent<G>>, Fault> {
         if let Some((hosted, limits)) = self.worker_for(hosting)? {
-            return Ok(Box::new(IsolatedPlayer::start_for(GameId::IntuitiveAi, &hosted, &limits, startup)?));
+            return Ok(Box::new(IsolatedPlayer::start_for(G::ID, &hosted, &limits, startup)?));
         }
-        match self {
-            Player::Builtin(level) => Ok(Box::new(level.new_intuitive_player())),
-            _ => Ok(Box::new(self.library()?.new_intuitive_player().map_err(Fault::Unavailable)?)),
-        }
-    }
-
-    /// A fresh Hexapawn player, hosted where `hosting` says.
-    pub fn new_hexapawn_agent(
-        &self,
-        hosting: &Hosting,
-        startup: Duration,
-    ) -> Result<Box<dyn HexapawnAgent>, Fault> {
-        if let Some((hosted, limits)) = self.worker_for(hosting)? {
-            return Ok(Box::new(IsolatedPlayer::start_for(GameId::Hexapawn, &hosted, &limits, startup)?));
-        }
-        match self {
-            Player::Builtin(level) => Ok(Box::new(level.new_hexapawn_player())),
-            _ => Ok(Box::new(self.library()?.new_hexapawn_player().map_err(Fault::Unavailable)?)),
-        }
-    }
-
-    /// A fresh Wumpus World player, hosted where `hosting` says.
-    pub fn new_wumpus_agent(
-        &self,
-        hosting: &Hosting,
-        startup: Duration,
-    ) -> Result<Box<dyn WumpusAgent>, Fault> {
-        if let Some((hosted, limits)) = self.worker_for(hosting)? {
-            return Ok(Box::new(IsolatedPlayer::start_for(GameId::Wumpus, &hosted, &limits, startup)?));
-        }
-        match self {
-            Player::Builtin(level) => Ok(Box::new(level.new_wumpus_player())),
-            _ => Ok(Box::new(self.library()?.new_wumpus_player().map_err(Fault::Unavailable)?)),
-        }
-    }
-
-    /// A fresh Magic Forest player, hosted where `hosting` says.
-    pub fn new_forest_agent(
-        &self,
-        hosting: &Hosting,
-        startup: Duration,
-    ) -> Result<Box<dyn ForestAgent>, Fault> {
-        if let Some((hosted, limits)) = self.worker_for(hosting)? {
-            return Ok(Box::new(IsolatedPlayer::start_for(GameId::MagicForest, &hosted, &limits, startup)?));
-        }
-        match self {
-            Player::Builtin(level) => Ok(Box::new(level.new_forest_player())),
-            _ => Ok(Box::new(self.library()?.new_forest_player().map_err(Fault::Unavailable)?)),
-        }
-    }
-
-    /// A fresh Trap player, hosted where `hosting` says.
-    pub fn new_trap_agent(&self, hosting: &Hosting, startup: Duration) -> Result<Box<dyn TrapAgent>, Fault> {
-        match self.worker_for(hosting)? {
-            Some((hosted, limits)) => Ok(Box::new(IsolatedPlayer::start(&hosted, &limits, startup)?)),
-            None => Ok(Box::new(self.new_trap_player().map_err(Fault::Unavailable)?)),
-        }
+        let player = match self {
+            Player::Builtin(level) => G::builtin(*level),
+            _ => G::from_library(self.library()?).map_err(Fault::Unavailable)?,
+        };
+        Ok(Box::new(AbiPlayer::<G>(player)))
     }
 
     /// The worker an instance runs in, if it runs in one: a program always

@@ -19,7 +19,7 @@ use player_api::abi::{
     WumpusPlayerBox, API_VERSION,
 };
 
-use crate::games::GameId;
+use crate::game::GameId;
 
 /// A player library, loaded and checked.
 #[derive(Clone)]

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::{
     duel::{DuelGame, DuelResult},
-    games::GameId,
+    game::GameId,
     matches::{MatchGame, MatchResult, Tally},
     referee::trap::Turn,
     replay::trap::{turn_line, JsonSettings},

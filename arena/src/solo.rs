@@ -10,25 +10,18 @@ use std::{
     time::{Duration, Instant},
 };
 
-use player_api::{
-    hexapawn::{HexapawnAction, HexapawnGameInfo, HexapawnRequest},
-    intuitive::{Cell, IntuitiveGameInfo, IntuitiveGameOver, IntuitiveRequest},
-    magic_forest::{ForestAction, ForestGameInfo, ForestOver, ForestRequest},
-    wumpus::{StepEnd, WumpusAction, WumpusGameInfo, WumpusOver, WumpusRequest},
-    GameOver,
-};
+use player_api::wumpus::StepEnd;
 use serde::{Deserialize, Serialize};
 
 use crate::{
     clock::{Clock, Spent},
     fault::{Failures, Fault, FaultKind},
-    games::GameId,
+    game::{Agent, GameId, IntuitiveAi, MagicForest, Unavailable, Wumpus},
     players::{Hosting, Player},
     referee::{
-        hexapawn::HexapawnAgent,
-        intuitive::{self, IntuitiveAgent, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings},
-        magic_forest::{self, ForestAgent, ForestRun, ForestSettings},
-        wumpus::{self, WumpusAgent, WumpusGame, WumpusSettings},
+        intuitive::{self, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings},
+        magic_forest::{self, ForestRun, ForestSettings},
+        wumpus::{self, WumpusGame, WumpusSettings},
     },
     replay::{self, Replay, ReplayPlayer},
     seeds,
@@ -218,13 +211,17 @@ impl SoloSettings {
         let startup = self.startup_budget();
         match self {
             SoloSettings::Intuitive(_) => SoloAgent::Intuitive(
-                player.new_intuitive_agent(hosting, startup).unwrap_or_else(|f| Box::new(Unavailable(f))),
+                player
+                    .new_agent::<IntuitiveAi>(hosting, startup)
+                    .unwrap_or_else(|f| Box::new(Unavailable(f))),
             ),
             SoloSettings::Wumpus(_) => SoloAgent::Wumpus(
-                player.new_wumpus_agent(hosting, startup).unwrap_or_else(|f| Box::new(Unavailable(f))),
+                player.new_agent::<Wumpus>(hosting, startup).unwrap_or_else(|f| Box::new(Unavailable(f))),
             ),
             SoloSettings::Forest(_) => SoloAgent::Forest(
-                player.new_forest_agent(hosting, startup).unwrap_or_else(|f| Box::new(Unavailable(f))),
+                player
+                    .new_agent::<MagicForest>(hosting, startup)
+                    .unwrap_or_else(|f| Box::new(Unavailable(f))),
             ),
         }
     }
@@ -447,9 +444,9 @@ pub fn play_series(
 
 /// A live single-player instance of some game.
 enum SoloAgent {
-    Intuitive(Box<dyn IntuitiveAgent>),
-    Wumpus(Box<dyn WumpusAgent>),
-    Forest(Box<dyn ForestAgent>),
+    Intuitive(Box<dyn Agent<IntuitiveAi>>),
+    Wumpus(Box<dyn Agent<Wumpus>>),
+    Forest(Box<dyn Agent<MagicForest>>),
 }
 
 /// Live instances of single-player games, one per player id, reused game
@@ -482,48 +479,4 @@ impl<'p> SoloPool<'p> {
         }
         (result, record)
     }
-}
-
-/// A player that could not be started: it fails its game at `new_game`,
-/// so the referee records the fault like any other.
-pub(crate) struct Unavailable(pub Fault);
-
-impl IntuitiveAgent for Unavailable {
-    fn new_game(&mut self, _: IntuitiveGameInfo, _: Duration) -> Result<(), Fault> {
-        Err(self.0.clone())
-    }
-    fn reveal(&mut self, _: IntuitiveRequest, _: Duration) -> Result<Cell, Fault> {
-        Err(self.0.clone())
-    }
-    fn game_over(&mut self, _: IntuitiveGameOver) {}
-}
-
-impl WumpusAgent for Unavailable {
-    fn new_game(&mut self, _: WumpusGameInfo, _: Duration) -> Result<(), Fault> {
-        Err(self.0.clone())
-    }
-    fn step(&mut self, _: WumpusRequest, _: Duration) -> Result<WumpusAction, Fault> {
-        Err(self.0.clone())
-    }
-    fn game_over(&mut self, _: WumpusOver) {}
-}
-
-impl ForestAgent for Unavailable {
-    fn new_game(&mut self, _: ForestGameInfo, _: Duration) -> Result<(), Fault> {
-        Err(self.0.clone())
-    }
-    fn step(&mut self, _: ForestRequest, _: Duration) -> Result<ForestAction, Fault> {
-        Err(self.0.clone())
-    }
-    fn game_over(&mut self, _: ForestOver) {}
-}
-
-impl HexapawnAgent for Unavailable {
-    fn new_game(&mut self, _: HexapawnGameInfo, _: Duration) -> Result<(), Fault> {
-        Err(self.0.clone())
-    }
-    fn get_move(&mut self, _: HexapawnRequest, _: Duration) -> Result<HexapawnAction, Fault> {
-        Err(self.0.clone())
-    }
-    fn game_over(&mut self, _: GameOver) {}
 }

@@ -26,8 +26,8 @@ use player_api::{
 };
 
 use crate::{
-    agent::play_turn,
-    games::GameId,
+    game::GameId,
+    games::play_turn,
     players::{Level, Player},
     plugin::PlayerLibrary,
     protocol::{

@@ -7,6 +7,7 @@
 
 mod support;
 
+use arena::game::IntuitiveAi;
 use std::{
     sync::Mutex,
     time::{Duration, Instant},
@@ -321,7 +322,7 @@ fn intuitive_bad(mode: &str) -> Vec<arena::referee::intuitive::IntuitiveRecord> 
     let player = Player::load(&spec, &hosting, settings.startup_budget).unwrap();
     let records = (0..2)
         .map(|seed| {
-            let mut agent = player.new_intuitive_agent(&hosting, settings.startup_budget).unwrap();
+            let mut agent = player.new_agent::<IntuitiveAi>(&hosting, settings.startup_budget).unwrap();
             intuitive::play_agent(&settings, seed, agent.as_mut())
         })
         .collect();

@@ -4,7 +4,9 @@
 //! samples (the 100,000-game numbers are in docs/benchmarks.md).
 
 use arena::{
+    game::IntuitiveAi,
     referee::intuitive::{self, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings},
+    referee::InProcess,
     seeds,
 };
 use player_api::{
@@ -62,7 +64,7 @@ fn on_example(cells: &[Cell]) -> (IntuitiveRecord, Script) {
         &IntuitiveSettings::default(),
         5,
         example(),
-        &mut intuitive::InProcess(&mut player),
+        &mut InProcess::<IntuitiveAi>(&mut player),
     );
     (record, player)
 }

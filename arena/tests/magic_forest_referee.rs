@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use arena::{
     fault::Fault,
-    referee::magic_forest::{self, Ending, ForestAgent, ForestSettings},
+    game::{Agent, MagicForest},
+    referee::magic_forest::{self, Ending, ForestSettings},
     seeds,
 };
 use player_api::{
@@ -68,11 +69,11 @@ fn an_idle_wanderer_spends_the_cap_and_is_told() {
 
 struct Broken;
 
-impl ForestAgent for Broken {
+impl Agent<MagicForest> for Broken {
     fn new_game(&mut self, _info: ForestGameInfo, _budget: Duration) -> Result<(), Fault> {
         Err(Fault::Crashed("killed by signal 11 (SIGSEGV, a segmentation fault)".into()))
     }
-    fn step(&mut self, _req: ForestRequest, _budget: Duration) -> Result<ForestAction, Fault> {
+    fn act(&mut self, _req: ForestRequest, _budget: Duration) -> Result<ForestAction, Fault> {
         unreachable!("never asked after a failed start")
     }
     fn game_over(&mut self, _result: ForestOver) {}

@@ -5,6 +5,10 @@
 mod support;
 
 use arena::{
+    agent::AbiPlayer,
+    game::{Hexapawn, IntuitiveAi, MagicForest, Trap, Wumpus},
+};
+use arena::{
     fault::Fault,
     isolation::WorkerLimits,
     matches::{self, MatchConfig},
@@ -24,7 +28,7 @@ fn reference_levels_load_as_distinct_libraries() {
         .collect();
     assert_eq!(names, ["easy", "medium", "hard", "expert"]);
     let hard = PlayerLibrary::load(&library("hard")).unwrap();
-    assert_eq!(hard.games(), arena::games::GameId::ALL);
+    assert_eq!(hard.games(), arena::game::GameId::ALL);
     assert_eq!(hard.api_version(), player_api::abi::API_VERSION);
 }
 
@@ -128,11 +132,14 @@ fn check_errors_are_one_line_without_a_backtrace() {
 fn intuitive_levels_from_disk_play_like_the_built_in_bots() {
     use arena::referee::intuitive::{self, IntuitiveSettings};
     let settings = IntuitiveSettings::default();
-    for (name, mut built_in) in [
+    for (name, built_in) in [
         ("easy", player_api::abi::intuitive_player_box(reference_bots::intuitive::Easy::default())),
         ("hard", player_api::abi::intuitive_player_box(reference_bots::intuitive::Hard)),
     ] {
-        let mut from_disk = PlayerLibrary::load(&library(name)).unwrap().new_intuitive_player().unwrap();
+        let mut built_in = AbiPlayer::<IntuitiveAi>(built_in);
+        let mut from_disk = AbiPlayer::<IntuitiveAi>(
+            PlayerLibrary::load(&library(name)).unwrap().new_intuitive_player().unwrap(),
+        );
         for seed in 0..40 {
             let a = intuitive::play_agent(&settings, seed, &mut from_disk);
             let b = intuitive::play_agent(&settings, seed, &mut built_in);
@@ -149,12 +156,12 @@ fn hexapawn_hard_from_disk_beats_the_menace_library_at_first_then_the_learner_ho
     let settings = HexapawnSettings::default();
     let hard = PlayerLibrary::load(&library("hard")).unwrap();
     let menace = PlayerLibrary::load(&library("menace")).unwrap();
-    assert_eq!(menace.games(), [arena::games::GameId::Hexapawn]);
+    assert_eq!(menace.games(), [arena::game::GameId::Hexapawn]);
     let no_trap = menace.new_trap_player().err().unwrap();
     assert!(no_trap.contains("does not play trap (it plays: hexapawn)"), "{no_trap}");
     // One learner instance for the whole match, as the arena keeps it.
-    let mut learner = menace.new_hexapawn_player().unwrap();
-    let mut white = hard.new_hexapawn_player().unwrap();
+    let mut learner = AbiPlayer::<Hexapawn>(menace.new_hexapawn_player().unwrap());
+    let mut white = AbiPlayer::<Hexapawn>(hard.new_hexapawn_player().unwrap());
     let black_wins: Vec<bool> = (0..60)
         .map(|game| {
             let record = hexapawn::play_agents(&settings, game, [&mut white, &mut learner]);
@@ -220,7 +227,7 @@ fn intuitive_ai_plays_alike_built_in_from_disk_and_isolated() {
         .into_iter()
         .map(|(name, player, hosting)| {
             // One instance for every game, as a match keeps it.
-            let mut agent = player.new_intuitive_agent(&hosting, startup).unwrap();
+            let mut agent = player.new_agent::<IntuitiveAi>(&hosting, startup).unwrap();
             let games: Vec<_> = (0..12)
                 .map(|seed| {
                     let record = intuitive::play_agent(&settings, seed, agent.as_mut());
@@ -244,8 +251,8 @@ fn hexapawn_plays_alike_built_in_from_disk_and_isolated() {
         .into_iter()
         .zip(opponents)
         .map(|((name, white, hosting), (_, black, black_hosting))| {
-            let mut white = white.new_hexapawn_agent(&hosting, startup).unwrap();
-            let mut black = black.new_hexapawn_agent(&black_hosting, startup).unwrap();
+            let mut white = white.new_agent::<Hexapawn>(&hosting, startup).unwrap();
+            let mut black = black.new_agent::<Hexapawn>(&black_hosting, startup).unwrap();
             let games: Vec<_> = (0..12)
                 .map(|seed| {
                     let record = hexapawn::play_agents(&settings, seed, [white.as_mut(), black.as_mut()]);
@@ -266,7 +273,7 @@ fn wumpus_world_plays_alike_built_in_from_disk_and_isolated() {
         let results = every_hosting("hard")
             .into_iter()
             .map(|(name, player, hosting)| {
-                let mut agent = player.new_wumpus_agent(&hosting, settings.startup_budget).unwrap();
+                let mut agent = player.new_agent::<Wumpus>(&hosting, settings.startup_budget).unwrap();
                 let games: Vec<_> = (0..10)
                     .map(|seed| {
                         let game = wumpus::play_agent(&settings, seed, agent.as_mut());
@@ -288,7 +295,7 @@ fn magic_forest_plays_alike_built_in_from_disk_and_isolated() {
     let results = every_hosting("hard")
         .into_iter()
         .map(|(name, player, hosting)| {
-            let mut agent = player.new_forest_agent(&hosting, settings.startup_budget).unwrap();
+            let mut agent = player.new_agent::<MagicForest>(&hosting, settings.startup_budget).unwrap();
             let runs: Vec<_> = (0..4)
                 .map(|seed| {
                     let run = magic_forest::play_agent(&settings, seed, agent.as_mut());
@@ -313,12 +320,12 @@ fn a_hexapawn_only_library_loads_and_learns_in_a_worker() {
     let menace = Player::load(&spec, &isolated, settings.startup_budget).unwrap();
     assert!(matches!(menace, Player::Isolated { .. }));
     assert_eq!((menace.name(), menace.games()), ("menace", vec!["hexapawn".to_string()]));
-    let trap = menace.new_trap_agent(&isolated, settings.startup_budget).err().unwrap();
+    let trap = menace.new_agent::<Trap>(&isolated, settings.startup_budget).err().unwrap();
     assert_eq!(trap.to_string(), Fault::Unavailable("menace does not play trap".into()).to_string());
     // One worker for the whole match: the learner keeps its memory in it.
     let hard = Player::Builtin(Level::Hard);
-    let mut white = hard.new_hexapawn_agent(&Hosting::in_process(), settings.startup_budget).unwrap();
-    let mut learner = menace.new_hexapawn_agent(&isolated, settings.startup_budget).unwrap();
+    let mut white = hard.new_agent::<Hexapawn>(&Hosting::in_process(), settings.startup_budget).unwrap();
+    let mut learner = menace.new_agent::<Hexapawn>(&isolated, settings.startup_budget).unwrap();
     let black_wins: Vec<bool> = (0..60)
         .map(|game| {
             let record = hexapawn::play_agents(&settings, game, [white.as_mut(), learner.as_mut()]);
@@ -360,7 +367,7 @@ fn expert_plays_intuitive_ai_from_its_library_in_a_worker() {
     let expert =
         Player::load(&PlayerSpec::Library(library("expert")), &isolated, settings.startup_budget).unwrap();
     assert!(matches!(expert, Player::Isolated { .. }) && expert.name() == "expert");
-    let mut agent = expert.new_intuitive_agent(&isolated, settings.startup_budget).unwrap();
+    let mut agent = expert.new_agent::<IntuitiveAi>(&isolated, settings.startup_budget).unwrap();
     let games = 60;
     let mut total = 0;
     for seed in 0..games {

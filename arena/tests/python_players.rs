@@ -6,6 +6,7 @@
 
 mod support;
 
+use arena::game::{Hexapawn, IntuitiveAi, MagicForest, Wumpus};
 use std::{
     path::{Path, PathBuf},
     process::Command,
@@ -395,7 +396,7 @@ fn a_python_intuitive_ai_player_plays_whole_games() {
     let player = python_player("intuitive_cautious.py");
     assert_eq!((player.name(), player.games()), ("cautious", vec!["intuitive-ai".to_string()]));
     let hosting = arena::players::Hosting::in_process();
-    let mut agent = player.new_intuitive_agent(&hosting, startup()).unwrap();
+    let mut agent = player.new_agent::<IntuitiveAi>(&hosting, startup()).unwrap();
     let settings = IntuitiveSettings::default();
     let mut wins = 0;
     for seed in 0..20 {
@@ -418,9 +419,9 @@ fn a_python_hexapawn_player_plays_legal_moves_against_hard() {
     };
     let player = python_player("hexapawn_first_move.py");
     let settings = HexapawnSettings::default();
-    let mut python = player.new_hexapawn_agent(&Hosting::in_process(), startup()).unwrap();
+    let mut python = player.new_agent::<Hexapawn>(&Hosting::in_process(), startup()).unwrap();
     let mut hard =
-        Player::Builtin(Level::Hard).new_hexapawn_agent(&Hosting::in_process(), startup()).unwrap();
+        Player::Builtin(Level::Hard).new_agent::<Hexapawn>(&Hosting::in_process(), startup()).unwrap();
     for seed in 0..4 {
         let as_white = hexapawn::play_agents(&settings, seed, [python.as_mut(), hard.as_mut()]);
         let as_black = hexapawn::play_agents(&settings, seed, [hard.as_mut(), python.as_mut()]);
@@ -435,7 +436,7 @@ fn a_python_wumpus_world_player_plays_and_is_deterministic() {
     use arena::referee::wumpus::{self, WumpusSettings};
     let player = python_player("wumpus_cautious.py");
     let hosting = arena::players::Hosting::in_process();
-    let mut agent = player.new_wumpus_agent(&hosting, startup()).unwrap();
+    let mut agent = player.new_agent::<Wumpus>(&hosting, startup()).unwrap();
     let settings = WumpusSettings::default();
     for seed in 0..10 {
         let game = wumpus::play_agent(&settings, seed, agent.as_mut());
@@ -453,7 +454,7 @@ fn a_python_magic_forest_player_walks_its_seeded_path() {
     let settings = ForestSettings::default();
     let runs: Vec<_> = (0..2)
         .map(|_| {
-            let mut agent = player.new_forest_agent(&hosting, startup()).unwrap();
+            let mut agent = player.new_agent::<MagicForest>(&hosting, startup()).unwrap();
             let run = magic_forest::play_agent(&settings, 5, agent.as_mut());
             assert!(matches!(run.ending, Ending::Rules(_)), "{}", run.ending);
             run.steps.iter().map(|s| s.action).collect::<Vec<_>>()

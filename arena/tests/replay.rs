@@ -10,11 +10,13 @@ mod support;
 use std::{path::Path, time::Duration};
 
 use arena::{
+    agent::AbiPlayer,
     fault::Fault,
+    game::{Agent, Trap},
     matches::{self, MatchConfig},
     players::{Hosting, Level, Player},
+    referee::trap::TurnActions,
     referee::trap::{self, TrapGame, TrapSettings},
-    referee::trap::{TrapAgent, TurnActions},
     replay::{self, Replay, ReplayPlayer},
 };
 use player_api::{
@@ -173,7 +175,7 @@ enum Failure {
     StartUp,
 }
 
-impl TrapAgent for Failing {
+impl Agent<Trap> for Failing {
     fn new_game(&mut self, _: TrapGameInfo, _: Duration) -> Result<(), Fault> {
         match self.how {
             Failure::StartUp if self.fail_at != u32::MAX => Err(Fault::Unavailable("no such file".into())),
@@ -181,7 +183,7 @@ impl TrapAgent for Failing {
         }
     }
 
-    fn turn(&mut self, request: TrapRequest, budget: Duration) -> Result<TurnActions, Fault> {
+    fn act(&mut self, request: TrapRequest, budget: Duration) -> Result<TurnActions, Fault> {
         let step = request.state.legal_moves(request.seat).next().expect("a legal move");
         let mut after = request.state;
         after.move_player(request.seat, step);
@@ -516,8 +518,8 @@ fn a_tournament_keeps_only_the_losses_asked_for() {
 fn a_game_from_a_hand_made_position_verifies() {
     // Puzzles start elsewhere; the replay keeps the start and the first seat.
     let start = TrapState::from_parts(5, [(0, 0).into(), (4, 4).into()], [(2, 2).into()]);
-    let mut one = Level::Hard.new_trap_player();
-    let mut two = Level::Easy.new_trap_player();
+    let mut one = AbiPlayer::<Trap>::builtin(Level::Hard);
+    let mut two = AbiPlayer::<Trap>::builtin(Level::Easy);
     let record = trap::play_from(
         &TrapSettings { size: 5, ..TrapSettings::default() },
         3,

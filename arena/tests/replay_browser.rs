@@ -16,6 +16,8 @@ use std::{
 };
 
 use arena::{
+    agent::AbiPlayer,
+    game::{Hexapawn, IntuitiveAi, MagicForest, Wumpus},
     players::Level,
     referee::{
         hexapawn::{self, HexapawnSettings},
@@ -350,7 +352,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
         let record = intuitive::play_agent(
             &IntuitiveSettings::default(),
             seed,
-            &mut Level::Medium.new_intuitive_player(),
+            &mut AbiPlayer::<IntuitiveAi>::builtin(Level::Medium),
         );
         replay::intuitive::from_record(&record, named("medium"))
     }));
@@ -380,7 +382,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
 
     // Hexapawn: every pawn of every frame.
     let replay = longest((0..6).map(|seed| {
-        let [mut w, mut b] = [Level::Medium, Level::Hard].map(|l| l.new_hexapawn_player());
+        let [mut w, mut b] = [Level::Medium, Level::Hard].map(AbiPlayer::<Hexapawn>::builtin);
         let record = hexapawn::play_agents(&HexapawnSettings::default(), seed, [&mut w, &mut b]);
         replay::hexapawn::from_record(&record, [named("medium"), named("hard")])
     }));
@@ -406,7 +408,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
     // Wumpus World: the agent where each frame puts it, facing its way.
     let replay = longest((0..6).map(|seed| {
         let settings = WumpusSettings::default();
-        let game = wumpus::play_agent(&settings, seed, &mut Level::Hard.new_wumpus_player());
+        let game = wumpus::play_agent(&settings, seed, &mut AbiPlayer::<Wumpus>::builtin(Level::Hard));
         replay::wumpus::from_record(&game, &settings, named("hard"))
     }));
     let Body::Wumpus(body) = &replay.body else { panic!() };
@@ -433,7 +435,8 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
     let replay = longest((0..6).map(|seed| {
         let mut settings = ForestSettings::default();
         settings.config.largest = 4;
-        let run = magic_forest::play_agent(&settings, seed, &mut Level::Hard.new_forest_player());
+        let run =
+            magic_forest::play_agent(&settings, seed, &mut AbiPlayer::<MagicForest>::builtin(Level::Hard));
         replay::magic_forest::from_record(&run, &settings, named("hard"))
     }));
     let Body::Forest(body) = &replay.body else { panic!() };

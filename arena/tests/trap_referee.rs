@@ -5,12 +5,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use arena::{
+    agent::AbiPlayer,
+    game::Trap,
     matches::{self, MatchConfig},
     players::{Hosting, Level, Player},
     referee::trap::{self, player_seeds, Ending, Fault, TrapGame, TrapSettings},
 };
 use player_api::{
-    abi::{trap_player_box, TrapPlayerBox},
+    abi::trap_player_box,
     trap::{IllegalMove, Pos, TrapGameInfo, TrapPlayer, TrapRequest, TrapState},
     GameOver, Outcome, Seat,
 };
@@ -56,7 +58,7 @@ impl TrapPlayer for Script {
     }
 }
 
-fn script(moves: &[(u8, u8)], traps: &[(u8, u8)]) -> (TrapPlayerBox, Arc<Mutex<Seen>>) {
+fn script(moves: &[(u8, u8)], traps: &[(u8, u8)]) -> (AbiPlayer<Trap>, Arc<Mutex<Seen>>) {
     let seen = Arc::new(Mutex::new(Seen::default()));
     let player = Script {
         moves: moves.iter().map(|&p| p.into()).collect(),
@@ -64,14 +66,14 @@ fn script(moves: &[(u8, u8)], traps: &[(u8, u8)]) -> (TrapPlayerBox, Arc<Mutex<S
         fallback_target: Pos::new(6, 0),
         seen: seen.clone(),
     };
-    (trap_player_box(player), seen)
+    (AbiPlayer(trap_player_box(player)), seen)
 }
 
 fn position(one: (u8, u8), two: (u8, u8), traps: &[(u8, u8)]) -> TrapState {
     TrapState::from_parts(7, [one.into(), two.into()], traps.iter().map(|&p| p.into()))
 }
 
-fn play_from(start: TrapState, one: &mut TrapPlayerBox, two: &mut TrapPlayerBox) -> TrapGame {
+fn play_from(start: TrapState, one: &mut AbiPlayer<Trap>, two: &mut AbiPlayer<Trap>) -> TrapGame {
     trap::play_from(&TrapSettings::default(), 1, start, Seat::One, [one, two], &mut |_, _| {})
 }
 

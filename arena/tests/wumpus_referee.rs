@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use arena::{
     fault::Fault,
-    referee::wumpus::{self, Ending, WumpusAgent, WumpusSettings},
+    game::{Agent, Wumpus},
+    referee::wumpus::{self, Ending, WumpusSettings},
     seeds,
 };
 use player_api::{
@@ -89,11 +90,11 @@ fn an_invalid_action_ends_the_game_as_a_death_with_its_reason() {
 /// A player that fails (as an isolated player would report it).
 struct Broken;
 
-impl WumpusAgent for Broken {
+impl Agent<Wumpus> for Broken {
     fn new_game(&mut self, _info: WumpusGameInfo, _budget: Duration) -> Result<(), Fault> {
         Ok(())
     }
-    fn step(&mut self, _req: WumpusRequest, _budget: Duration) -> Result<WumpusAction, Fault> {
+    fn act(&mut self, _req: WumpusRequest, _budget: Duration) -> Result<WumpusAction, Fault> {
         Err(Fault::Panicked("boom at src/lib.rs:1:1".into()))
     }
     fn game_over(&mut self, _result: WumpusOver) {}

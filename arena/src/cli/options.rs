@@ -14,7 +14,7 @@ use arena::{
 };
 use player_api::trap::{DEFAULT_SIZE, DEFAULT_TURN_CAP, MAX_SIZE, MIN_SIZE};
 
-pub(crate) use arena::games::GameId as Game;
+pub(crate) use arena::game::GameId as Game;
 
 /// A game with its settings, from the command line.
 pub(crate) enum Setup {

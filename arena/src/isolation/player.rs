@@ -1,31 +1,17 @@
 //! IsolatedPlayer: an agent of every game whose player runs in a worker
 //! process (`process.rs`): each request as a protocol frame, each reply
-//! checked and turned back into the game's action.
+//! checked and turned back into the game's action. `WireGame` says how, for
+//! one game; each game's glue implements it in `games/<game>.rs`.
 
 use std::time::Duration;
 
-use player_api::{
-    hexapawn::{HexapawnAction, HexapawnGameInfo, HexapawnRequest},
-    intuitive::{Cell, IntuitiveGameInfo, IntuitiveGameOver, IntuitiveRequest},
-    magic_forest::{ForestAction, ForestGameInfo, ForestOver, ForestRequest},
-    trap::{TrapGameInfo, TrapRequest},
-    wumpus::{WumpusAction, WumpusGameInfo, WumpusOver, WumpusRequest},
-    GameOver, Outcome,
-};
+use player_api::{GameOver, Outcome};
 
 use super::process::{Hosted, Worker, WorkerLimits};
 use crate::{
     fault::Fault,
-    games::GameId,
-    protocol::{
-        forest_action, hexapawn_move, reveal_cell, wire_start, wumpus_action, Reply, Request, WireBoard,
-        WireConfig, WireForestConfig, WireForestState, WireState, WireStepState, WireView, WireWumpusConfig,
-        WireWumpusState,
-    },
-    referee::trap::{TrapAgent, TurnActions},
-    referee::{
-        hexapawn::HexapawnAgent, intuitive::IntuitiveAgent, magic_forest::ForestAgent, wumpus::WumpusAgent,
-    },
+    game::{Agent, Game, GameId},
+    protocol::{Reply, Request},
 };
 
 /// A player in its own worker process.
@@ -92,21 +78,6 @@ impl IsolatedPlayer {
         }
     }
 
-    /// One step of a single-player game: the state out, an action back,
-    /// read by the game's `parse`.
-    fn step_action<A>(
-        &mut self,
-        state: WireStepState,
-        budget: Duration,
-        parse: fn(&str, Option<&str>) -> Result<A, String>,
-    ) -> Result<A, Fault> {
-        let wire = Request::Step { time_left_us: budget.as_micros() as u64, state };
-        match self.ask(&wire, "step", budget)? {
-            Reply::Action { action, dir } => parse(&action, dir.as_deref()).map_err(Fault::InvalidAction),
-            other => Err(self.unexpected("an action", other)),
-        }
-    }
-
     fn ask(&mut self, request: &Request, what: &'static str, budget: Duration) -> Result<Reply, Fault> {
         let reply = self.worker.request(request, what, budget);
         self.log_output();
@@ -118,47 +89,80 @@ impl IsolatedPlayer {
     }
 }
 
-impl TrapAgent for IsolatedPlayer {
-    fn new_game(&mut self, info: TrapGameInfo, budget: Duration) -> Result<(), Fault> {
-        let request = Request::NewGame {
-            game: GameId::Trap.name().into(),
-            seat: Some(info.seat.number()),
-            size: Some(info.size),
-            turn_budget_us: info.turn_budget_us,
-            seed: info.seed,
-            config: None,
-            start: None,
-            arrows: None,
-        };
-        self.start_game(&request, budget)
-    }
+/// A game's calls on the wire (docs/protocol.md): each call of `Agent<G>`
+/// as a frame, and a reply as the game's action.
+pub trait WireGame: Game {
+    /// What the request for an action is called in errors and logs.
+    const ACT: &'static str;
+    /// The `new_game` frame.
+    fn new_game_frame(info: &Self::Info) -> Request;
+    /// The frame asking for one turn or step, with the call's budget.
+    fn act_frame(request: &Self::Request, budget: Duration) -> Request;
+    /// What a reply to that frame answers.
+    fn action(reply: Reply) -> WireAnswer<Self::Action>;
+    /// What `game_over` tells the player.
+    fn game_over_frame(over: Self::Over) -> GameOverRequest;
+}
 
-    fn turn(&mut self, request: TrapRequest, budget: Duration) -> Result<TurnActions, Fault> {
-        let wire = Request::Turn {
-            seat: request.seat.number(),
-            turn: request.turn,
-            time_left_us: request.time_left_us,
-            state: WireState::from(&request.state),
-        };
-        match self.ask(&wire, "turn", budget)? {
-            Reply::Turn { step, trap } => Ok(TurnActions { step, trap }),
-            other => Err(self.worker.fail(Fault::Protocol(format!("expected a turn, got {other:?}")))),
+/// A reply read as a game's action.
+pub enum WireAnswer<A> {
+    Action(A),
+    /// An action the wire form cannot carry (an unknown name, a cell off
+    /// any board): the player loses, the worker is fine.
+    Invalid(String),
+    /// A reply of another kind: the worker does not speak the protocol.
+    Unexpected {
+        expected: &'static str,
+        got: Reply,
+    },
+}
+
+impl<A> WireAnswer<A> {
+    /// An action as read from the wire: read, or invalid with why.
+    pub fn read(read: Result<A, String>) -> WireAnswer<A> {
+        match read {
+            Ok(action) => WireAnswer::Action(action),
+            Err(why) => WireAnswer::Invalid(why),
         }
     }
 
-    fn game_over(&mut self, result: GameOver) {
-        self.tell_game_over(GameOverRequest::from(result));
+    /// The reply to a single-player game's `step`: an action by name (and
+    /// direction), read by the game's `parse`.
+    pub fn step(reply: Reply, parse: fn(&str, Option<&str>) -> Result<A, String>) -> WireAnswer<A> {
+        match reply {
+            Reply::Action { action, dir } => WireAnswer::read(parse(&action, dir.as_deref())),
+            got => WireAnswer::Unexpected { expected: "an action", got },
+        }
+    }
+}
+
+impl<G: WireGame> Agent<G> for IsolatedPlayer {
+    fn new_game(&mut self, info: G::Info, budget: Duration) -> Result<(), Fault> {
+        self.start_game(&G::new_game_frame(&info), budget)
+    }
+
+    fn act(&mut self, request: G::Request, budget: Duration) -> Result<G::Action, Fault> {
+        let reply = self.ask(&G::act_frame(&request, budget), G::ACT, budget)?;
+        match G::action(reply) {
+            WireAnswer::Action(action) => Ok(action),
+            WireAnswer::Invalid(why) => Err(Fault::InvalidAction(why)),
+            WireAnswer::Unexpected { expected, got } => Err(self.unexpected(expected, got)),
+        }
+    }
+
+    fn game_over(&mut self, over: G::Over) {
+        self.tell_game_over(G::game_over_frame(over));
     }
 }
 
 /// What `game_over` tells a player, whatever the game.
-struct GameOverRequest {
-    outcome: Outcome,
-    turns: u32,
-    reason: String,
-    score: Option<i32>,
-    forests_cleared: Option<u32>,
-    deaths: Option<u32>,
+pub struct GameOverRequest {
+    pub outcome: Outcome,
+    pub turns: u32,
+    pub reason: String,
+    pub score: Option<i32>,
+    pub forests_cleared: Option<u32>,
+    pub deaths: Option<u32>,
 }
 
 impl From<GameOver> for GameOverRequest {
@@ -171,129 +175,5 @@ impl From<GameOver> for GameOverRequest {
             forests_cleared: None,
             deaths: None,
         }
-    }
-}
-
-impl IntuitiveAgent for IsolatedPlayer {
-    fn new_game(&mut self, info: IntuitiveGameInfo, budget: Duration) -> Result<(), Fault> {
-        let request = Request::NewGame {
-            game: GameId::IntuitiveAi.name().into(),
-            seat: None,
-            size: Some(info.size),
-            turn_budget_us: info.turn_budget_us,
-            seed: info.seed,
-            config: None,
-            start: None,
-            arrows: None,
-        };
-        self.start_game(&request, budget)
-    }
-
-    fn reveal(&mut self, request: IntuitiveRequest, budget: Duration) -> Result<Cell, Fault> {
-        let wire = Request::Reveal {
-            turn: request.turn,
-            time_left_us: request.time_left_us,
-            state: WireView::from(&request.view),
-        };
-        match self.ask(&wire, "turn", budget)? {
-            Reply::Reveal { cell } => reveal_cell(cell).map_err(Fault::InvalidAction),
-            other => Err(self.unexpected("a reveal", other)),
-        }
-    }
-
-    fn game_over(&mut self, result: IntuitiveGameOver) {
-        let over = GameOver { outcome: result.outcome, turns: result.turns, reason: result.reason };
-        self.tell_game_over(GameOverRequest { score: Some(result.score.into()), ..over.into() });
-    }
-}
-
-impl HexapawnAgent for IsolatedPlayer {
-    fn new_game(&mut self, info: HexapawnGameInfo, budget: Duration) -> Result<(), Fault> {
-        let request = Request::NewGame {
-            game: GameId::Hexapawn.name().into(),
-            seat: Some(info.seat.number()),
-            size: None,
-            turn_budget_us: info.turn_budget_us,
-            seed: info.seed,
-            config: None,
-            start: None,
-            arrows: None,
-        };
-        self.start_game(&request, budget)
-    }
-
-    fn get_move(&mut self, request: HexapawnRequest, budget: Duration) -> Result<HexapawnAction, Fault> {
-        let wire = Request::GetMove {
-            seat: request.seat.number(),
-            ply: request.ply,
-            time_left_us: request.time_left_us,
-            state: WireBoard::from(&request.board),
-        };
-        match self.ask(&wire, "turn", budget)? {
-            Reply::Move { from, to } => {
-                hexapawn_move(from, to).map(HexapawnAction::Move).map_err(Fault::InvalidAction)
-            }
-            Reply::Resign => Ok(HexapawnAction::Resign),
-            other => Err(self.unexpected("a move", other)),
-        }
-    }
-
-    fn game_over(&mut self, result: GameOver) {
-        self.tell_game_over(result.into());
-    }
-}
-
-impl WumpusAgent for IsolatedPlayer {
-    fn new_game(&mut self, info: WumpusGameInfo, budget: Duration) -> Result<(), Fault> {
-        let request = Request::NewGame {
-            game: GameId::Wumpus.name().into(),
-            seat: None,
-            size: None,
-            turn_budget_us: info.step_budget_us,
-            seed: info.seed,
-            config: Some(WireConfig::Wumpus(WireWumpusConfig::from(&info.config))),
-            start: Some(wire_start(info.start)),
-            arrows: Some(info.arrows),
-        };
-        self.start_game(&request, budget)
-    }
-
-    fn step(&mut self, request: WumpusRequest, budget: Duration) -> Result<WumpusAction, Fault> {
-        self.step_action(WireStepState::Wumpus(WireWumpusState::from(&request)), budget, wumpus_action)
-    }
-
-    fn game_over(&mut self, result: WumpusOver) {
-        let over = GameOver { outcome: result.outcome, turns: result.actions, reason: result.reason };
-        self.tell_game_over(GameOverRequest { score: Some(result.score), ..over.into() });
-    }
-}
-
-impl ForestAgent for IsolatedPlayer {
-    fn new_game(&mut self, info: ForestGameInfo, budget: Duration) -> Result<(), Fault> {
-        let request = Request::NewGame {
-            game: GameId::MagicForest.name().into(),
-            seat: None,
-            size: None,
-            turn_budget_us: info.step_budget_us,
-            seed: info.seed,
-            config: Some(WireConfig::Forest(WireForestConfig::from(&info.config))),
-            start: None,
-            arrows: None,
-        };
-        self.start_game(&request, budget)
-    }
-
-    fn step(&mut self, request: ForestRequest, budget: Duration) -> Result<ForestAction, Fault> {
-        self.step_action(WireStepState::Forest(WireForestState::from(&request)), budget, forest_action)
-    }
-
-    fn game_over(&mut self, result: ForestOver) {
-        let over = GameOver { outcome: result.outcome, turns: result.actions, reason: result.reason };
-        self.tell_game_over(GameOverRequest {
-            score: Some(result.score),
-            forests_cleared: Some(result.forests_cleared),
-            deaths: Some(result.deaths),
-            ..over.into()
-        });
     }
 }

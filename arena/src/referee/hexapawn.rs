@@ -12,10 +12,11 @@ use player_api::{
     GameOver, Outcome, Seat,
 };
 
-use super::calls::{caught, timed};
+use super::{calls::timed, InProcess};
 use crate::{
     clock::{Clock, Spent},
     fault::Fault,
+    game::{Agent, Hexapawn},
     seeds,
 };
 
@@ -134,33 +135,6 @@ pub fn player_seeds(seed: u64) -> [u64; 2] {
     [seeds::derive(seed, u64::MAX), seeds::derive(seed, u64::MAX - 1)]
 }
 
-/// A Hexapawn player as the referee drives it. Every call the referee makes
-/// goes through here, so a player hosted elsewhere (a worker) only needs
-/// another implementation.
-pub trait HexapawnAgent {
-    fn new_game(&mut self, info: HexapawnGameInfo, budget: Duration) -> Result<(), Fault>;
-    fn get_move(&mut self, request: HexapawnRequest, budget: Duration) -> Result<HexapawnAction, Fault>;
-    /// Failures here do not change the result.
-    fn game_over(&mut self, result: GameOver);
-}
-
-/// A player in the arena's process; a panic becomes `Fault::Panicked`.
-pub struct InProcess<'a>(pub &'a mut dyn HexapawnPlayer);
-
-impl HexapawnAgent for InProcess<'_> {
-    fn new_game(&mut self, info: HexapawnGameInfo, _budget: Duration) -> Result<(), Fault> {
-        caught(|| self.0.new_game(&info))
-    }
-
-    fn get_move(&mut self, request: HexapawnRequest, _budget: Duration) -> Result<HexapawnAction, Fault> {
-        caught(|| self.0.get_move(&request))
-    }
-
-    fn game_over(&mut self, result: GameOver) {
-        let _ = caught(|| self.0.game_over(&result));
-    }
-}
-
 /// Plays one game with both players in the arena's process. `players[0]`
 /// is White (seat 1, moves first).
 pub fn play(
@@ -168,7 +142,7 @@ pub fn play(
     seed: u64,
     [white, black]: [&mut dyn HexapawnPlayer; 2],
 ) -> HexapawnRecord {
-    play_agents(settings, seed, [&mut InProcess(white), &mut InProcess(black)])
+    play_agents(settings, seed, [&mut InProcess::<Hexapawn>(white), &mut InProcess::<Hexapawn>(black)])
 }
 
 /// Plays one game from the start position. `agents[0]` is White. Both are
@@ -176,7 +150,7 @@ pub fn play(
 pub fn play_agents(
     settings: &HexapawnSettings,
     seed: u64,
-    mut agents: [&mut dyn HexapawnAgent; 2],
+    mut agents: [&mut dyn Agent<Hexapawn>; 2],
 ) -> HexapawnRecord {
     let start = HexapawnBoard::start();
     let mut plies = Vec::new();
@@ -196,7 +170,7 @@ fn run(
     seed: u64,
     mut board: HexapawnBoard,
     plies: &mut Vec<Ply>,
-    agents: &mut [&mut dyn HexapawnAgent; 2],
+    agents: &mut [&mut dyn Agent<Hexapawn>; 2],
 ) -> HexapawnEnding {
     let own_seeds = player_seeds(seed);
     for seat in Seat::BOTH {
@@ -224,9 +198,8 @@ fn run(
             time_left_us: settings.turn_budget.as_micros() as u64,
         };
         let agent = &mut agents[seat.index()];
-        let (reply, time) = timed(settings.clock, settings.turn_budget, "turn", || {
-            agent.get_move(request, settings.turn_budget)
-        });
+        let (reply, time) =
+            timed(settings.clock, settings.turn_budget, "turn", || agent.act(request, settings.turn_budget));
         let mv = match reply {
             Ok(HexapawnAction::Move(mv)) => mv,
             Ok(HexapawnAction::Resign) => return HexapawnEnding::Resigned { loser: seat },

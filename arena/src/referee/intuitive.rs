@@ -16,10 +16,11 @@ use player_api::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::calls::{caught, timed};
+use super::{calls::timed, InProcess};
 use crate::{
     clock::{Clock, Spent},
     fault::Fault,
+    game::{Agent, IntuitiveAi},
     seeds,
 };
 
@@ -125,43 +126,16 @@ pub fn player_seed(seed: u64) -> u64 {
     seeds::derive(seed, u64::MAX)
 }
 
-/// An Intuitive AI player as the referee drives it. Every call the referee
-/// makes goes through here, so a player hosted elsewhere (a worker) only
-/// needs another implementation.
-pub trait IntuitiveAgent {
-    fn new_game(&mut self, info: IntuitiveGameInfo, budget: Duration) -> Result<(), Fault>;
-    fn reveal(&mut self, request: IntuitiveRequest, budget: Duration) -> Result<Cell, Fault>;
-    /// Failures here do not change the result.
-    fn game_over(&mut self, result: IntuitiveGameOver);
-}
-
-/// A player in the arena's process; a panic becomes `Fault::Panicked`.
-pub struct InProcess<'a>(pub &'a mut dyn IntuitivePlayer);
-
-impl IntuitiveAgent for InProcess<'_> {
-    fn new_game(&mut self, info: IntuitiveGameInfo, _budget: Duration) -> Result<(), Fault> {
-        caught(|| self.0.new_game(&info))
-    }
-
-    fn reveal(&mut self, request: IntuitiveRequest, _budget: Duration) -> Result<Cell, Fault> {
-        caught(|| self.0.reveal(&request))
-    }
-
-    fn game_over(&mut self, result: IntuitiveGameOver) {
-        let _ = caught(|| self.0.game_over(&result));
-    }
-}
-
 /// Plays one game seeded `seed` with a player in the arena's process.
 pub fn play(settings: &IntuitiveSettings, seed: u64, player: &mut dyn IntuitivePlayer) -> IntuitiveRecord {
-    play_agent(settings, seed, &mut InProcess(player))
+    play_agent(settings, seed, &mut InProcess::<IntuitiveAi>(player))
 }
 
 /// Plays one game seeded `seed`. The player is told the result at the end.
 pub fn play_agent(
     settings: &IntuitiveSettings,
     seed: u64,
-    agent: &mut dyn IntuitiveAgent,
+    agent: &mut dyn Agent<IntuitiveAi>,
 ) -> IntuitiveRecord {
     play_world(settings, seed, world(settings.size, seed), agent)
 }
@@ -171,7 +145,7 @@ pub fn play_world(
     settings: &IntuitiveSettings,
     seed: u64,
     world: IntuitiveWorld,
-    agent: &mut dyn IntuitiveAgent,
+    agent: &mut dyn Agent<IntuitiveAi>,
 ) -> IntuitiveRecord {
     let settings = IntuitiveSettings { size: world.size(), ..*settings };
     let mut game = IntuitiveGame::new(world);
@@ -195,7 +169,7 @@ fn run(
     seed: u64,
     game: &mut IntuitiveGame,
     reveals: &mut Vec<RevealRecord>,
-    agent: &mut dyn IntuitiveAgent,
+    agent: &mut dyn Agent<IntuitiveAi>,
 ) -> IntuitiveEnding {
     let info = IntuitiveGameInfo {
         size: settings.size,
@@ -213,9 +187,8 @@ fn run(
             turn: reveals.len() as u32,
             time_left_us: settings.turn_budget.as_micros() as u64,
         };
-        let (reply, time) = timed(settings.clock, settings.turn_budget, "turn", || {
-            agent.reveal(request, settings.turn_budget)
-        });
+        let (reply, time) =
+            timed(settings.clock, settings.turn_budget, "turn", || agent.act(request, settings.turn_budget));
         let cell = match reply {
             Ok(cell) => cell,
             Err(fault) => return IntuitiveEnding::Fault(fault),

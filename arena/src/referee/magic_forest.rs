@@ -12,10 +12,11 @@ use player_api::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::calls::{caught, timed};
+use super::{calls::timed, InProcess};
 use crate::{
     clock::{Clock, Spent},
     fault::Fault,
+    game::{Agent, MagicForest},
     seeds,
 };
 
@@ -38,33 +39,6 @@ impl Default for ForestSettings {
             startup_budget: Duration::from_secs(10),
             clock: Clock::Wall,
         }
-    }
-}
-
-/// A Magic Forest player as the referee drives it. Every call the referee
-/// makes goes through here, so a player hosted elsewhere (a worker) only
-/// needs another implementation.
-pub trait ForestAgent {
-    fn new_game(&mut self, info: ForestGameInfo, budget: Duration) -> Result<(), Fault>;
-    fn step(&mut self, request: ForestRequest, budget: Duration) -> Result<ForestAction, Fault>;
-    /// Failures here do not change the result.
-    fn game_over(&mut self, result: ForestOver);
-}
-
-/// A player in the arena's process; a panic becomes `Fault::Panicked`.
-pub struct InProcess<'a>(pub &'a mut dyn ForestPlayer);
-
-impl ForestAgent for InProcess<'_> {
-    fn new_game(&mut self, info: ForestGameInfo, _budget: Duration) -> Result<(), Fault> {
-        caught(|| self.0.new_game(&info))
-    }
-
-    fn step(&mut self, request: ForestRequest, _budget: Duration) -> Result<ForestAction, Fault> {
-        caught(|| self.0.step(&request))
-    }
-
-    fn game_over(&mut self, result: ForestOver) {
-        let _ = caught(|| self.0.game_over(&result));
     }
 }
 
@@ -141,7 +115,7 @@ pub fn forests(config: &ForestConfig, seed: u64) -> Vec<Forest> {
 /// Plays one run through the forests drawn from `seed` with a player in
 /// the arena's process. `settings.config` must pass `ForestConfig::check`.
 pub fn play(settings: &ForestSettings, seed: u64, player: &mut dyn ForestPlayer) -> ForestRun {
-    play_agent(settings, seed, &mut InProcess(player))
+    play_agent(settings, seed, &mut InProcess::<MagicForest>(player))
 }
 
 /// Plays one run through given forests (hand-made forests in tests) with a
@@ -152,12 +126,12 @@ pub fn play_in(
     forests: Vec<Forest>,
     player: &mut dyn ForestPlayer,
 ) -> ForestRun {
-    play_agent_in(settings, seed, forests, &mut InProcess(player))
+    play_agent_in(settings, seed, forests, &mut InProcess::<MagicForest>(player))
 }
 
 /// Plays one run through the forests drawn from `seed`. The player is told
 /// the result at the end.
-pub fn play_agent(settings: &ForestSettings, seed: u64, player: &mut dyn ForestAgent) -> ForestRun {
+pub fn play_agent(settings: &ForestSettings, seed: u64, player: &mut dyn Agent<MagicForest>) -> ForestRun {
     play_agent_in(settings, seed, forests(&settings.config, seed), player)
 }
 
@@ -166,7 +140,7 @@ pub fn play_agent_in(
     settings: &ForestSettings,
     seed: u64,
     forests: Vec<Forest>,
-    player: &mut dyn ForestAgent,
+    player: &mut dyn Agent<MagicForest>,
 ) -> ForestRun {
     let mut state = ForestState::new(&settings.config, forests.clone());
     let mut steps = Vec::new();
@@ -197,7 +171,7 @@ fn run(
     seed: u64,
     state: &mut ForestState,
     steps: &mut Vec<ForestStep>,
-    player: &mut dyn ForestAgent,
+    player: &mut dyn Agent<MagicForest>,
 ) -> Ending {
     let info = ForestGameInfo {
         config: settings.config,
@@ -213,7 +187,7 @@ fn run(
     loop {
         let shown = state.request();
         let (answer, time) =
-            timed(settings.clock, settings.step_budget, "step", || player.step(shown, settings.step_budget));
+            timed(settings.clock, settings.step_budget, "step", || player.act(shown, settings.step_budget));
         let action = match answer {
             Ok(action) => action,
             Err(fault) => {

@@ -15,6 +15,7 @@ use super::calls::{timed, within};
 pub use crate::fault::{Fault, FaultKind, Spot};
 use crate::{
     clock::{Clock, Spent, Stopwatch},
+    game::{Agent, Trap},
     protocol::{cell_pos, WireCell},
     seeds,
 };
@@ -51,20 +52,6 @@ pub struct TurnActions {
     pub step: WireCell,
     /// None when the move was illegal, won at once, or used the whole budget.
     pub trap: Option<WireCell>,
-}
-
-/// A Trap player the referee can drive, wherever it runs: in the arena's
-/// process (`agent.rs`) or in a worker (`isolation::IsolatedPlayer`). One
-/// call per turn: the move and the throw come back together, and the
-/// referee validates both.
-pub trait TrapAgent {
-    /// A game starts. `budget` is the start-up budget.
-    fn new_game(&mut self, info: TrapGameInfo, budget: Duration) -> Result<(), Fault>;
-    /// One turn: the move and, unless the move is illegal or traps the
-    /// opponent already, the throw. `budget` is the turn's budget.
-    fn turn(&mut self, request: TrapRequest, budget: Duration) -> Result<TurnActions, Fault>;
-    /// The game is over. Failures here do not change the result.
-    fn game_over(&mut self, result: GameOver);
 }
 
 /// One turn as it was played.
@@ -195,7 +182,7 @@ pub fn player_seeds(seed: u64) -> [u64; 2] {
 pub fn play<'a>(
     settings: &TrapSettings,
     seed: u64,
-    players: [&'a mut dyn TrapAgent; 2],
+    players: [&'a mut dyn Agent<Trap>; 2],
     watch: &'a mut dyn FnMut(&TrapState, &Turn),
 ) -> TrapGame {
     play_from(settings, seed, TrapState::new(settings.size), Seat::One, players, watch)
@@ -207,7 +194,7 @@ pub fn play_from<'a>(
     seed: u64,
     start: TrapState,
     first: Seat,
-    players: [&'a mut dyn TrapAgent; 2],
+    players: [&'a mut dyn Agent<Trap>; 2],
     watch: &'a mut dyn FnMut(&TrapState, &Turn),
 ) -> TrapGame {
     let mut game = Game {
@@ -250,7 +237,7 @@ struct Game<'a> {
     settings: TrapSettings,
     state: TrapState,
     rng: ChaCha8Rng,
-    players: [&'a mut dyn TrapAgent; 2],
+    players: [&'a mut dyn Agent<Trap>; 2],
     turns: Vec<Turn>,
     failed: Option<FailedTurn>,
     watch: &'a mut dyn FnMut(&TrapState, &Turn),
@@ -298,7 +285,7 @@ impl Game<'_> {
         let (budget, request) = (self.settings.turn_budget, self.request(seat, self.settings.turn_budget));
         // Measured here, judged in `judge`: a late answer is recorded as given.
         let watch = Stopwatch::start();
-        let reply = self.players[seat.index()].turn(request, budget);
+        let reply = self.players[seat.index()].act(request, budget);
         let used = watch.stop();
         let (actions, result) = match reply {
             Ok(actions) => (Some(actions), self.judge(seat, shown, actions, used)),

@@ -12,10 +12,11 @@ use player_api::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::calls::{caught, timed};
+use super::{calls::timed, InProcess};
 use crate::{
     clock::{Clock, Spent},
     fault::Fault,
+    game::{Agent, Wumpus},
     seeds,
 };
 
@@ -39,33 +40,6 @@ impl Default for WumpusSettings {
             startup_budget: Duration::from_secs(10),
             clock: Clock::Wall,
         }
-    }
-}
-
-/// A Wumpus World player as the referee drives it. Every call the referee
-/// makes goes through here, so a player hosted elsewhere (a worker) only
-/// needs another implementation.
-pub trait WumpusAgent {
-    fn new_game(&mut self, info: WumpusGameInfo, budget: Duration) -> Result<(), Fault>;
-    fn step(&mut self, request: WumpusRequest, budget: Duration) -> Result<WumpusAction, Fault>;
-    /// Failures here do not change the result.
-    fn game_over(&mut self, result: WumpusOver);
-}
-
-/// A player in the arena's process; a panic becomes `Fault::Panicked`.
-pub struct InProcess<'a>(pub &'a mut dyn WumpusPlayer);
-
-impl WumpusAgent for InProcess<'_> {
-    fn new_game(&mut self, info: WumpusGameInfo, _budget: Duration) -> Result<(), Fault> {
-        caught(|| self.0.new_game(&info))
-    }
-
-    fn step(&mut self, request: WumpusRequest, _budget: Duration) -> Result<WumpusAction, Fault> {
-        caught(|| self.0.step(&request))
-    }
-
-    fn game_over(&mut self, result: WumpusOver) {
-        let _ = caught(|| self.0.game_over(&result));
     }
 }
 
@@ -146,7 +120,7 @@ pub fn world(config: &WumpusConfig, seed: u64) -> WumpusWorld {
 /// Plays one game in the world drawn from `seed` with a player in the
 /// arena's process. `settings.config` must pass `WumpusConfig::check`.
 pub fn play(settings: &WumpusSettings, seed: u64, player: &mut dyn WumpusPlayer) -> WumpusGame {
-    play_agent(settings, seed, &mut InProcess(player))
+    play_agent(settings, seed, &mut InProcess::<Wumpus>(player))
 }
 
 /// Plays one game in a given world (hand-made worlds in tests) with a
@@ -157,12 +131,12 @@ pub fn play_in(
     world: WumpusWorld,
     player: &mut dyn WumpusPlayer,
 ) -> WumpusGame {
-    play_agent_in(settings, seed, world, &mut InProcess(player))
+    play_agent_in(settings, seed, world, &mut InProcess::<Wumpus>(player))
 }
 
 /// Plays one game in the world drawn from `seed`. The player is told the
 /// result at the end.
-pub fn play_agent(settings: &WumpusSettings, seed: u64, player: &mut dyn WumpusAgent) -> WumpusGame {
+pub fn play_agent(settings: &WumpusSettings, seed: u64, player: &mut dyn Agent<Wumpus>) -> WumpusGame {
     play_agent_in(settings, seed, world(&settings.config, seed), player)
 }
 
@@ -171,7 +145,7 @@ pub fn play_agent_in(
     settings: &WumpusSettings,
     seed: u64,
     world: WumpusWorld,
-    player: &mut dyn WumpusAgent,
+    player: &mut dyn Agent<Wumpus>,
 ) -> WumpusGame {
     let mut state = WumpusState::new(&settings.config, world);
     let mut steps = Vec::new();
@@ -191,7 +165,7 @@ fn run(
     seed: u64,
     state: &mut WumpusState,
     steps: &mut Vec<WumpusStep>,
-    player: &mut dyn WumpusAgent,
+    player: &mut dyn Agent<Wumpus>,
 ) -> Ending {
     let info = WumpusGameInfo {
         config: settings.config,
@@ -209,7 +183,7 @@ fn run(
     loop {
         let shown = state.request();
         let (answer, time) =
-            timed(settings.clock, settings.step_budget, "step", || player.step(shown, settings.step_budget));
+            timed(settings.clock, settings.step_budget, "step", || player.act(shown, settings.step_budget));
         let action = match answer {
             Ok(action) => action,
             Err(fault) => {

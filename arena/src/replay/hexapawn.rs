@@ -14,8 +14,9 @@ use super::{diff, fault::replayed_failure, terminal::Paint, Body, Replay, Replay
 use crate::{
     clock::Clock,
     fault::Fault,
+    game::{Agent, Hexapawn},
     protocol::seat_from_number,
-    referee::hexapawn::{self as referee, HexapawnAgent, HexapawnEnding, HexapawnRecord, HexapawnSettings},
+    referee::hexapawn::{self as referee, HexapawnEnding, HexapawnRecord, HexapawnSettings},
     units::short,
 };
 
@@ -236,7 +237,7 @@ impl Scripted<'_> {
     }
 }
 
-impl HexapawnAgent for Scripted<'_> {
+impl Agent<Hexapawn> for Scripted<'_> {
     fn new_game(&mut self, _: HexapawnGameInfo, _: Duration) -> Result<(), Fault> {
         // Black failing before any move can only have failed at start-up.
         match self.failed_here() {
@@ -245,7 +246,7 @@ impl HexapawnAgent for Scripted<'_> {
         }
     }
 
-    fn get_move(&mut self, request: HexapawnRequest, _: Duration) -> Result<HexapawnAction, Fault> {
+    fn act(&mut self, request: HexapawnRequest, _: Duration) -> Result<HexapawnAction, Fault> {
         self.shown.push((request.ply, board_record(&request.board)));
         let index = request.ply as usize;
         if let Some(ply) = self.body.plies.get(index) {

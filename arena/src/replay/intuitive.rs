@@ -14,9 +14,8 @@ use super::{diff, fault::replayed_failure, terminal::Paint, Body, Replay, Replay
 use crate::{
     clock::Clock,
     fault::Fault,
-    referee::intuitive::{
-        self as referee, IntuitiveAgent, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings,
-    },
+    game::{Agent, IntuitiveAi},
+    referee::intuitive::{self as referee, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings},
     units::short,
 };
 
@@ -237,12 +236,12 @@ struct Scripted<'r> {
     shown: Vec<ViewRecord>,
 }
 
-impl IntuitiveAgent for Scripted<'_> {
+impl Agent<IntuitiveAi> for Scripted<'_> {
     fn new_game(&mut self, _: IntuitiveGameInfo, _: Duration) -> Result<(), Fault> {
         Ok(())
     }
 
-    fn reveal(&mut self, request: IntuitiveRequest, _: Duration) -> Result<Cell, Fault> {
+    fn act(&mut self, request: IntuitiveRequest, _: Duration) -> Result<Cell, Fault> {
         self.shown.push(view_record(&request.view));
         let index = request.turn as usize;
         if let Some(reveal) = self.body.reveals.get(index) {

@@ -24,7 +24,8 @@ use super::{
 use crate::{
     clock::Clock,
     fault::Fault,
-    referee::magic_forest::{self as referee, Ending, ForestAgent, ForestRun, ForestSettings},
+    game::{Agent, MagicForest},
+    referee::magic_forest::{self as referee, Ending, ForestRun, ForestSettings},
     units::short,
 };
 
@@ -292,12 +293,12 @@ struct Scripted<'r> {
     next: usize,
 }
 
-impl ForestAgent for Scripted<'_> {
+impl Agent<MagicForest> for Scripted<'_> {
     fn new_game(&mut self, _: ForestGameInfo, _: Duration) -> Result<(), Fault> {
         Ok(())
     }
 
-    fn step(&mut self, _: ForestRequest, _: Duration) -> Result<ForestAction, Fault> {
+    fn act(&mut self, _: ForestRequest, _: Duration) -> Result<ForestAction, Fault> {
         self.next += 1;
         match self.body.steps.get(self.next - 1) {
             Some(step) => Ok(action_from(step.action)),

@@ -29,7 +29,7 @@ use std::{
 use anyhow::{anyhow, bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::{fault::Fault, games::GameId, referee::trap::TrapGame};
+use crate::{fault::Fault, game::GameId, referee::trap::TrapGame};
 pub use fault::FaultRecord;
 use player_api::Outcome;
 

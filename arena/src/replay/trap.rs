@@ -14,9 +14,10 @@ use super::{terminal::Paint, Replay};
 use crate::{
     clock::{Clock, Spent},
     fault::Fault,
+    game::{Agent, Trap},
     protocol::{cell_pos, seat_from_number, wire_cell, WireCell, WireState},
+    referee::trap::TurnActions,
     referee::trap::{self as referee, FailedTurn, ThrowRecord, TrapGame, TrapSettings, Turn},
-    referee::trap::{TrapAgent, TurnActions},
     units::short,
 };
 
@@ -232,7 +233,7 @@ impl Scripted<'_> {
     }
 }
 
-impl TrapAgent for Scripted<'_> {
+impl Agent<Trap> for Scripted<'_> {
     fn new_game(&mut self, _: TrapGameInfo, _: Duration) -> Result<(), Fault> {
         // A fault without a failed turn happened before the first turn.
         match self.body.failed_turn.is_none() && self.body.turns.is_empty() {
@@ -241,7 +242,7 @@ impl TrapAgent for Scripted<'_> {
         }
     }
 
-    fn turn(&mut self, request: TrapRequest, _: Duration) -> Result<TurnActions, Fault> {
+    fn act(&mut self, request: TrapRequest, _: Duration) -> Result<TurnActions, Fault> {
         let index = request.turn as usize;
         if let Some(turn) = self.body.turns.get(index) {
             return Ok(TurnActions { step: turn.to, trap: turn.throw.map(|t| t.target) });

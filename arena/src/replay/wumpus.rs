@@ -24,7 +24,8 @@ use super::{
 use crate::{
     clock::Clock,
     fault::Fault,
-    referee::wumpus::{self as referee, Ending, WumpusAgent, WumpusGame, WumpusSettings},
+    game::{Agent, Wumpus},
+    referee::wumpus::{self as referee, Ending, WumpusGame, WumpusSettings},
     units::short,
 };
 
@@ -349,12 +350,12 @@ struct Scripted<'r> {
     next: usize,
 }
 
-impl WumpusAgent for Scripted<'_> {
+impl Agent<Wumpus> for Scripted<'_> {
     fn new_game(&mut self, _: WumpusGameInfo, _: Duration) -> Result<(), Fault> {
         Ok(())
     }
 
-    fn step(&mut self, _: WumpusRequest, _: Duration) -> Result<WumpusAction, Fault> {
+    fn act(&mut self, _: WumpusRequest, _: Duration) -> Result<WumpusAction, Fault> {
         self.next += 1;
         match self.body.steps.get(self.next - 1) {
             Some(step) => Ok(action_from(step.action)),

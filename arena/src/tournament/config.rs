@@ -13,7 +13,7 @@ use serde::{de::Error as _, Deserialize, Deserializer};
 use crate::{
     clock::Clock,
     external::{Program, COURSE_FILE},
-    games::GameId,
+    game::GameId,
     players::{Level, PlayerSpec},
     referee::{hexapawn::HexapawnSettings, trap::TrapSettings},
     sandbox::Sandbox,

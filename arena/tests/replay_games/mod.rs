@@ -6,13 +6,15 @@
 use std::time::Duration;
 
 use arena::{
+    agent::AbiPlayer,
     fault::Fault,
+    game::{Agent, Hexapawn, IntuitiveAi, MagicForest, Wumpus},
     players::Level,
     referee::{
-        hexapawn::{self, HexapawnAgent, HexapawnSettings},
-        intuitive::{self, IntuitiveAgent, IntuitiveSettings},
-        magic_forest::{self, ForestAgent, ForestSettings},
-        wumpus::{self, WumpusAgent, WumpusSettings},
+        hexapawn::{self, HexapawnSettings},
+        intuitive::{self, IntuitiveSettings},
+        magic_forest::{self, ForestSettings},
+        wumpus::{self, WumpusSettings},
     },
     replay::{self, terminal::Paint, Replay, ReplayPlayer},
 };
@@ -35,7 +37,7 @@ pub fn intuitive_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
     for seed in seeds {
         let level = Level::ALL[seed as usize % 3];
         let settings = IntuitiveSettings { size: 3 + (seed % 4) as u8, ..IntuitiveSettings::default() };
-        let record = intuitive::play_agent(&settings, seed, &mut level.new_intuitive_player());
+        let record = intuitive::play_agent(&settings, seed, &mut AbiPlayer::<IntuitiveAi>::builtin(level));
         replays.push(replay::intuitive::from_record(&record, player(level.name())));
     }
     replays
@@ -46,7 +48,7 @@ pub fn hexapawn_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
     let mut replays = Vec::new();
     for seed in seeds {
         let levels = [Level::ALL[seed as usize % 3], Level::ALL[(seed / 3) as usize % 3]];
-        let [mut white, mut black] = levels.map(|l| l.new_hexapawn_player());
+        let [mut white, mut black] = levels.map(AbiPlayer::<Hexapawn>::builtin);
         let record = hexapawn::play_agents(&HexapawnSettings::default(), seed, [&mut white, &mut black]);
         replays.push(replay::hexapawn::from_record(&record, levels.map(|l| player(l.name()))));
     }
@@ -60,7 +62,7 @@ pub fn wumpus_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
         let level = Level::ALL[seed as usize % 3];
         let config = if seed % 2 == 0 { WumpusConfig::aima() } else { WumpusConfig::project() };
         let settings = WumpusSettings { config, ..WumpusSettings::default() };
-        let game = wumpus::play_agent(&settings, seed, &mut level.new_wumpus_player());
+        let game = wumpus::play_agent(&settings, seed, &mut AbiPlayer::<Wumpus>::builtin(level));
         replays.push(replay::wumpus::from_record(&game, &settings, player(level.name())));
     }
     replays
@@ -73,7 +75,7 @@ pub fn forest_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
         let level = Level::ALL[seed as usize % 3];
         let mut settings = ForestSettings::default();
         settings.config.largest = 3 + (seed % 3) as u8;
-        let run = magic_forest::play_agent(&settings, seed, &mut level.new_forest_player());
+        let run = magic_forest::play_agent(&settings, seed, &mut AbiPlayer::<MagicForest>::builtin(level));
         replays.push(replay::magic_forest::from_record(&run, &settings, player(level.name())));
     }
     replays
@@ -132,11 +134,11 @@ struct BadRevealer {
     panic: bool,
 }
 
-impl IntuitiveAgent for BadRevealer {
+impl Agent<IntuitiveAi> for BadRevealer {
     fn new_game(&mut self, _: IntuitiveGameInfo, _: Duration) -> Result<(), Fault> {
         Ok(())
     }
-    fn reveal(&mut self, request: IntuitiveRequest, _: Duration) -> Result<Cell, Fault> {
+    fn act(&mut self, request: IntuitiveRequest, _: Duration) -> Result<Cell, Fault> {
         if self.panic {
             return Err(Fault::Panicked("boom at src/lib.rs:1:1".into()));
         }
@@ -152,11 +154,11 @@ struct BadMover {
     how: &'static str,
 }
 
-impl HexapawnAgent for BadMover {
+impl Agent<Hexapawn> for BadMover {
     fn new_game(&mut self, _: HexapawnGameInfo, _: Duration) -> Result<(), Fault> {
         Ok(())
     }
-    fn get_move(&mut self, request: HexapawnRequest, _: Duration) -> Result<HexapawnAction, Fault> {
+    fn act(&mut self, request: HexapawnRequest, _: Duration) -> Result<HexapawnAction, Fault> {
         if request.ply < self.at {
             return Ok(HexapawnAction::Move(request.board.legal_moves()[0]));
         }
@@ -175,11 +177,11 @@ struct BadWalker {
     invalid: bool,
 }
 
-impl WumpusAgent for BadWalker {
+impl Agent<Wumpus> for BadWalker {
     fn new_game(&mut self, _: WumpusGameInfo, _: Duration) -> Result<(), Fault> {
         Ok(())
     }
-    fn step(&mut self, request: WumpusRequest, _: Duration) -> Result<WumpusAction, Fault> {
+    fn act(&mut self, request: WumpusRequest, _: Duration) -> Result<WumpusAction, Fault> {
         match (request.actions < self.at, self.invalid) {
             (true, _) => Ok(WumpusAction::TurnLeft),
             (false, true) => Ok(WumpusAction::Climb),
@@ -201,11 +203,11 @@ struct BadWanderer {
     done: u32,
 }
 
-impl ForestAgent for BadWanderer {
+impl Agent<MagicForest> for BadWanderer {
     fn new_game(&mut self, _: ForestGameInfo, _: Duration) -> Result<(), Fault> {
         Ok(())
     }
-    fn step(&mut self, _: ForestRequest, _: Duration) -> Result<ForestAction, Fault> {
+    fn act(&mut self, _: ForestRequest, _: Duration) -> Result<ForestAction, Fault> {
         self.done += 1;
         if self.done > self.at {
             return Err(Fault::Protocol("the reply is not an action".into()));

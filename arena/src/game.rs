@@ -1,10 +1,14 @@
-//! The games the arena hosts, by id: the one list that the command line,
-//! tournament files, replays, the protocol and the worker read. A game's
-//! name here is the one players, files and the command line use.
+//! The games the arena hosts: their ids (the one list that the command
+//! line, tournament files, replays, the protocol and the worker read), each
+//! game as a type (`Trap`, `Hexapawn`, ...), and `Agent`, a player of a game
+//! as a referee drives it, wherever the player runs. Each game's glue (its
+//! types, its ABI calls, its wire form) lives in `games/<game>.rs`.
 
-use std::{fmt, str::FromStr};
+use std::{fmt, str::FromStr, time::Duration};
 
 use serde::{Deserialize, Serialize};
+
+use crate::fault::Fault;
 
 /// A game the arena hosts.
 #[derive(
@@ -64,6 +68,56 @@ impl FromStr for GameId {
     fn from_str(name: &str) -> Result<GameId, String> {
         GameId::parse(name).ok_or_else(|| format!("unknown game '{name}': use {}", GameId::names(", ")))
     }
+}
+
+/// A game as the arena drives a player through it: what the player is
+/// told when a game starts (`Info`), asked at each turn or step
+/// (`Request`), answers (`Action`) and told at the end (`Over`).
+/// Implemented in `games/<game>.rs`.
+pub trait Game: 'static {
+    const ID: GameId;
+    type Info;
+    type Request;
+    type Action;
+    type Over;
+}
+
+/// Trap: 7x7, move then throw a trap (`games/trap.rs`).
+pub enum Trap {}
+/// Intuitive AI: reveal cells of a hidden grid (`games/intuitive.rs`).
+pub enum IntuitiveAi {}
+/// Hexapawn: 3x3 pawns (`games/hexapawn.rs`).
+pub enum Hexapawn {}
+/// Wumpus World (`games/wumpus.rs`).
+pub enum Wumpus {}
+/// Magic Forest (`games/magic_forest.rs`).
+pub enum MagicForest {}
+
+/// A player of game `G` as a referee drives it, wherever it runs: in the
+/// arena's process (`referee::InProcess`, `agent::AbiPlayer`), in a worker
+/// (`isolation::IsolatedPlayer`), replayed (`replay::Scripted`), or not at
+/// all (`Unavailable`). Every call a referee makes goes through here.
+pub trait Agent<G: Game> {
+    /// A game starts. `budget` is the start-up budget.
+    fn new_game(&mut self, info: G::Info, budget: Duration) -> Result<(), Fault>;
+    /// One turn or step: the player's answer to `request`, within `budget`.
+    fn act(&mut self, request: G::Request, budget: Duration) -> Result<G::Action, Fault>;
+    /// The game is over. Failures here do not change the result.
+    fn game_over(&mut self, over: G::Over);
+}
+
+/// A player that could not be started: it fails its game at `new_game`,
+/// so the referee records the fault like any other.
+pub struct Unavailable(pub Fault);
+
+impl<G: Game> Agent<G> for Unavailable {
+    fn new_game(&mut self, _: G::Info, _: Duration) -> Result<(), Fault> {
+        Err(self.0.clone())
+    }
+    fn act(&mut self, _: G::Request, _: Duration) -> Result<G::Action, Fault> {
+        Err(self.0.clone())
+    }
+    fn game_over(&mut self, _: G::Over) {}
 }
 
 #[cfg(test)]

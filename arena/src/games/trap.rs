@@ -1,0 +1,114 @@
+//! Trap's glue: its types, its ABI box, its wire form, and its turn order.
+
+use std::time::{Duration, Instant};
+
+use player_api::{
+    abi::{FfiTrapPlayer, TrapPlayerBox},
+    trap::{TrapGameInfo, TrapRequest},
+    GameOver,
+};
+
+use crate::{
+    agent::AbiGame,
+    game::{Game, GameId, Trap},
+    isolation::{GameOverRequest, WireAnswer, WireGame},
+    levels::Level,
+    plugin::PlayerLibrary,
+    protocol::{wire_cell, Reply, Request, WireState},
+    referee::trap::TurnActions,
+};
+
+impl Game for Trap {
+    const ID: GameId = GameId::Trap;
+    type Info = TrapGameInfo;
+    type Request = TrapRequest;
+    /// A whole turn: the move and the throw come back together, and the
+    /// referee validates both.
+    type Action = TurnActions;
+    type Over = GameOver;
+}
+
+impl AbiGame for Trap {
+    type PlayerBox = TrapPlayerBox;
+
+    fn builtin(level: Level) -> TrapPlayerBox {
+        level.new_trap_player()
+    }
+
+    fn from_library(library: &PlayerLibrary) -> Result<TrapPlayerBox, String> {
+        library.new_trap_player()
+    }
+
+    fn box_new_game(player: &mut TrapPlayerBox, info: TrapGameInfo) -> Result<(), String> {
+        FfiTrapPlayer::new_game(player, info).into_result().map_err(String::from)
+    }
+
+    fn box_act(player: &mut TrapPlayerBox, request: TrapRequest) -> Result<TurnActions, String> {
+        play_turn(player, request)
+    }
+
+    fn box_game_over(player: &mut TrapPlayerBox, over: GameOver) -> Result<(), String> {
+        FfiTrapPlayer::game_over(player, over).into_result().map_err(String::from)
+    }
+}
+
+impl WireGame for Trap {
+    const ACT: &'static str = "turn";
+
+    fn new_game_frame(info: &TrapGameInfo) -> Request {
+        Request::NewGame {
+            game: Trap::ID.name().into(),
+            seat: Some(info.seat.number()),
+            size: Some(info.size),
+            turn_budget_us: info.turn_budget_us,
+            seed: info.seed,
+            config: None,
+            start: None,
+            arrows: None,
+        }
+    }
+
+    fn act_frame(request: &TrapRequest, _budget: Duration) -> Request {
+        Request::Turn {
+            seat: request.seat.number(),
+            turn: request.turn,
+            time_left_us: request.time_left_us,
+            state: WireState::from(&request.state),
+        }
+    }
+
+    fn action(reply: Reply) -> WireAnswer<TurnActions> {
+        match reply {
+            Reply::Turn { step, trap } => WireAnswer::Action(TurnActions { step, trap }),
+            got => WireAnswer::Unexpected { expected: "a turn", got },
+        }
+    }
+
+    fn game_over_frame(over: GameOver) -> GameOverRequest {
+        over.into()
+    }
+}
+
+/// Asks `player` for a whole turn, as the rules order it: `get_move`, then
+/// (unless the move is illegal or wins at once) `get_trap` on the position
+/// after the move, told the wall-clock time left. It is asked even with no
+/// time left: the referee judges lateness, on its clock (`--clock cpu`
+/// charges CPU time, which the wall clock here cannot tell). Used in
+/// the arena's process and inside workers alike. `Err` is a caught panic.
+pub fn play_turn(player: &mut TrapPlayerBox, request: TrapRequest) -> Result<TurnActions, String> {
+    let started = Instant::now();
+    let step = player.get_move(request).into_result().map_err(String::from)?;
+    let mut after = request.state;
+    let only_move = TurnActions { step: wire_cell(step), trap: None };
+    if after.check_move(request.seat, step).is_err() {
+        return Ok(only_move);
+    }
+    after.move_player(request.seat, step);
+    let left = request.time_left().saturating_sub(started.elapsed());
+    if !after.can_move(request.seat.other()) {
+        return Ok(only_move);
+    }
+    let trap_request = TrapRequest { state: after, time_left_us: left.as_micros() as u64, ..request };
+    let target = player.get_trap(trap_request).into_result().map_err(String::from)?;
+    Ok(TurnActions { trap: Some(wire_cell(target)), ..only_move })
+}
