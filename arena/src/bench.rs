@@ -19,10 +19,10 @@ use crate::{
     external::Program,
     game::{Agent, Trap},
     isolation::{Hosted, IsolatedPlayer, Worker, WorkerLimits},
-    matches::{self, MatchConfig},
     players::{Hosting, Level, Player},
     referee::trap::TrapSettings,
     sandbox::Sandbox,
+    two_player::{self, MatchConfig},
 };
 
 /// What to measure.
@@ -211,7 +211,7 @@ fn parallel_games(limits: &WorkerLimits, threads: usize, games: u32) -> Result<(
                 };
                 let players = &players;
                 scope.spawn(move || {
-                    let result = matches::play([&players[0], &players[1]], &config, &mut |_| {}, None);
+                    let result = two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None);
                     match result.games.iter().find_map(|g| g.fault()) {
                         Some((_, fault)) => Err(format!("an isolated game failed: {fault}")),
                         None => Ok(()),

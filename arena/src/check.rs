@@ -8,12 +8,12 @@ use player_api::abi::API_VERSION;
 
 use crate::{
     game::GameId,
-    matches::{self, MatchConfig},
     players::{Hosting, Level, Player, PlayerSpec},
     protocol,
     referee::trap::TrapSettings,
     report,
     sandbox::{self, Sandbox},
+    two_player::{self, MatchConfig},
 };
 
 /// The findings of a check; `passed` is false when the smoke games showed a fault.
@@ -54,7 +54,7 @@ pub fn check(spec: &PlayerSpec, settings: TrapSettings, hosting: Hosting) -> Res
     if games.iter().any(|g| g == GameId::Trap.name()) {
         let easy = Player::Builtin(Level::Easy);
         let config = MatchConfig { settings, games: 2, seed: 1, hosting, first_game: 0, concurrency: 1 };
-        let result = matches::play([&player, &easy], &config, &mut |_| {}, None);
+        let result = two_player::play([&player, &easy], &config, &mut |_| {}, None);
         lines.push("smoke test  trap vs easy, one game in each seat:".to_string());
         for game in &result.games {
             lines.push(format!("  {}", report::game_line(game, 2, [player.name(), "easy"])));

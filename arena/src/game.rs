@@ -74,7 +74,7 @@ impl FromStr for GameId {
 /// told when a game starts (`Info`), asked at each turn or step
 /// (`Request`), answers (`Action`) and told at the end (`Over`).
 /// Implemented in `games/<game>.rs`.
-pub trait Game: 'static {
+pub trait Game: Copy + fmt::Debug + 'static {
     const ID: GameId;
     type Info;
     type Request;
@@ -83,14 +83,19 @@ pub trait Game: 'static {
 }
 
 /// Trap: 7x7, move then throw a trap (`games/trap.rs`).
+#[derive(Clone, Copy, Debug)]
 pub enum Trap {}
 /// Intuitive AI: reveal cells of a hidden grid (`games/intuitive.rs`).
+#[derive(Clone, Copy, Debug)]
 pub enum IntuitiveAi {}
 /// Hexapawn: 3x3 pawns (`games/hexapawn.rs`).
+#[derive(Clone, Copy, Debug)]
 pub enum Hexapawn {}
 /// Wumpus World (`games/wumpus.rs`).
+#[derive(Clone, Copy, Debug)]
 pub enum Wumpus {}
 /// Magic Forest (`games/magic_forest.rs`).
+#[derive(Clone, Copy, Debug)]
 pub enum MagicForest {}
 
 /// A player of game `G` as a referee drives it, wherever it runs: in the

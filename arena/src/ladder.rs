@@ -7,29 +7,29 @@
 use std::fmt::Write as _;
 
 use crate::{
-    duel::{self, DuelConfig, DuelResult},
-    matches::{self, MatchConfig, MatchResult},
+    game::{Hexapawn, Trap},
     players::{Hosting, Level, Player},
-    referee::{hexapawn::HexapawnSettings, trap::TrapSettings},
     solo::{self, SoloSeries, SoloSettings},
     stats::{mean_interval, score_interval, Wdl},
     tournament::needed_wins,
+    two_player::{self, MatchConfig, MatchResult, TwoPlayerGame},
 };
 
 /// One level's results.
-pub struct LevelRun {
+pub struct LevelRun<G: TwoPlayerGame> {
     pub level: Level,
-    pub result: MatchResult,
+    pub result: MatchResult<G>,
 }
 
-/// Plays `games` against each level (seat-swapped pairs on shared seeds).
-pub fn run(
+/// Plays `games` against each level (seat-swapped pairs on shared seeds),
+/// one game at a time (a learner learns through its match).
+pub fn run<G: TwoPlayerGame>(
     player: &Player,
     games: u32,
     seed: u64,
-    settings: TrapSettings,
+    settings: G::Settings,
     hosting: &Hosting,
-) -> Vec<LevelRun> {
+) -> Vec<LevelRun<G>> {
     Level::ALL
         .into_iter()
         .map(|level| {
@@ -42,13 +42,13 @@ pub fn run(
                 first_game: 0,
                 concurrency: 1,
             };
-            LevelRun { level, result: matches::play([player, &opponent], &config, &mut |_| {}, None) }
+            LevelRun { level, result: two_player::play([player, &opponent], &config, &mut |_| {}, None) }
         })
         .collect()
 }
 
 /// The report; `replay` is how the player was named on the command line.
-pub fn report(name: &str, replay: &str, runs: &[LevelRun], seed: u64) -> String {
+pub fn report(name: &str, replay: &str, runs: &[LevelRun<Trap>], seed: u64) -> String {
     let mut text = String::new();
     let games = runs.first().map_or(0, |r| r.result.games.len());
     let _ = writeln!(text, "{name} against the reference levels, {games} games each (seed {seed}):\n");
@@ -198,32 +198,8 @@ fn truncate(text: &str, width: usize) -> String {
     text.chars().take(width).collect()
 }
 
-/// One level's Hexapawn match.
-pub struct DuelLevelRun {
-    pub level: Level,
-    pub result: DuelResult,
-}
-
-/// A Hexapawn match of `games` against each level.
-pub fn duel_run(
-    player: &Player,
-    settings: HexapawnSettings,
-    games: u32,
-    seed: u64,
-    hosting: &Hosting,
-) -> Vec<DuelLevelRun> {
-    Level::ALL
-        .into_iter()
-        .map(|level| {
-            let opponent = Player::Builtin(level);
-            let config = DuelConfig { settings, games, seed, hosting: hosting.clone() };
-            DuelLevelRun { level, result: duel::play([player, &opponent], &config, &mut |_| {}) }
-        })
-        .collect()
-}
-
 /// The Hexapawn report: wins with a 95% interval per level, by colour.
-pub fn duel_report(name: &str, runs: &[DuelLevelRun], seed: u64) -> String {
+pub fn hexapawn_report(name: &str, runs: &[LevelRun<Hexapawn>], seed: u64) -> String {
     let mut text = String::new();
     let games = runs.first().map_or(0, |r| r.result.games.len());
     let _ = writeln!(
@@ -236,7 +212,7 @@ pub fn duel_report(name: &str, runs: &[DuelLevelRun], seed: u64) -> String {
         let interval = score_interval(Wdl::new(t.wins, t.draws, t.losses));
         let won_as = |seat: usize| {
             let played = run.result.games.iter().filter(|g| g.seats[seat] == 0);
-            let (n, won) = played.fold((0, 0), |(n, w), g| (n + 1, w + u32::from(g.winner() == 0)));
+            let (n, won) = played.fold((0, 0), |(n, w), g| (n + 1, w + u32::from(g.winner() == Some(0))));
             format!("{won}/{n}")
         };
         let _ = writeln!(

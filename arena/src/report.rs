@@ -7,18 +7,17 @@ use player_api::trap::TrapState;
 use serde::Serialize;
 
 use crate::{
-    duel::{DuelGame, DuelResult},
-    game::GameId,
-    matches::{MatchGame, MatchResult, Tally},
+    game::{GameId, Hexapawn, Trap},
     referee::trap::Turn,
     replay::trap::{turn_line, JsonSettings},
     solo::{SoloGame, SoloSeries, SoloSummary},
     stats::{score_interval, Wdl},
+    two_player::{MatchGame, MatchResult, Tally},
     units::short,
 };
 
 /// `game 3/10  seed 81  easy (P1) vs hard (P2): hard wins in 23 turns (trapped)`
-pub fn game_line(game: &MatchGame, total: u32, names: [&str; 2]) -> String {
+pub fn game_line(game: &MatchGame<Trap>, total: u32, names: [&str; 2]) -> String {
     let [one, two] = game.seats.map(|p| names[p]);
     let verdict = match game.winner() {
         Some(w) => format!("{} wins", names[w]),
@@ -39,13 +38,13 @@ pub fn turn_view(state: &TrapState, turn: &Turn, name: &str) -> String {
 }
 
 /// The summary after the games: one line per player, then the average length.
-pub fn summary(result: &MatchResult) -> String {
+pub fn summary(result: &MatchResult<Trap>) -> String {
     let mut text = tally_lines(&result.tallies, "turn");
     let _ = write!(
         text,
         "{} games, average {:.1} turns, seed {}",
         result.games.len(),
-        result.average_turns(),
+        result.average_moves(),
         result.config.seed
     );
     text
@@ -108,7 +107,7 @@ struct JsonGame {
 }
 
 /// The match as one JSON object.
-pub fn json(result: &MatchResult, sources: [String; 2]) -> String {
+pub fn json(result: &MatchResult<Trap>, sources: [String; 2]) -> String {
     let settings = &result.config.settings;
     let doc = JsonMatch {
         game: GameId::Trap.name(),
@@ -139,7 +138,7 @@ pub fn json(result: &MatchResult, sources: [String; 2]) -> String {
                 reason: g.record.ending.to_string(),
             })
             .collect(),
-        average_turns: result.average_turns(),
+        average_turns: result.average_moves(),
     };
     serde_json::to_string_pretty(&doc).expect("plain data serialises")
 }
@@ -238,43 +237,43 @@ pub fn solo_json(series: &SoloSeries, name: &str, source: &str) -> String {
 }
 
 /// `game 3/10  seed 81  easy (White) vs hard (Black): hard wins in 5 plies (reached the last row)`
-pub fn duel_line(game: &DuelGame, total: u32, names: [&str; 2]) -> String {
+pub fn hexapawn_line(game: &MatchGame<Hexapawn>, total: u32, names: [&str; 2]) -> String {
     let [white, black] = game.seats.map(|p| names[p]);
     format!(
         "game {}/{total}  seed {}  {white} (White) vs {black} (Black): {} wins in {} plies ({})",
         game.index + 1,
         game.record.seed,
-        names[game.winner()],
+        names[hexapawn_winner(game)],
         game.record.plies.len(),
         game.record.ending
     )
 }
 
 /// The summary of a Hexapawn match.
-pub fn duel_summary(result: &DuelResult) -> String {
+pub fn hexapawn_summary(result: &MatchResult<Hexapawn>) -> String {
     let mut text = tally_lines(&result.tallies, "move");
     let _ = write!(
         text,
         "{} games, average {:.1} plies, seed {}",
         result.games.len(),
-        result.average_plies(),
+        result.average_moves(),
         result.config.seed
     );
     text
 }
 
 #[derive(Serialize)]
-struct JsonDuel<'a> {
+struct JsonHexapawn<'a> {
     game: &'static str,
     seed: u64,
     settings: serde_json::Value,
-    players: Vec<JsonDuelPlayer<'a>>,
-    games: Vec<JsonDuelGame>,
+    players: Vec<JsonHexapawnPlayer<'a>>,
+    games: Vec<JsonHexapawnGame>,
     average_plies: f64,
 }
 
 #[derive(Serialize)]
-struct JsonDuelPlayer<'a> {
+struct JsonHexapawnPlayer<'a> {
     #[serde(flatten)]
     tally: &'a Tally,
     source: String,
@@ -291,7 +290,7 @@ struct JsonDuelPlayer<'a> {
 }
 
 #[derive(Serialize)]
-struct JsonDuelGame {
+struct JsonHexapawnGame {
     index: u32,
     seed: u64,
     seats: [usize; 2],
@@ -301,8 +300,8 @@ struct JsonDuelGame {
 }
 
 /// A Hexapawn match as one JSON object (docs/play-json.md).
-pub fn duel_json(result: &DuelResult, sources: [String; 2]) -> String {
-    let doc = JsonDuel {
+pub fn hexapawn_json(result: &MatchResult<Hexapawn>, sources: [String; 2]) -> String {
+    let doc = JsonHexapawn {
         game: GameId::Hexapawn.name(),
         seed: result.config.seed,
         settings: serde_json::json!({
@@ -314,7 +313,7 @@ pub fn duel_json(result: &DuelResult, sources: [String; 2]) -> String {
             .zip(sources)
             .map(|(tally, source)| {
                 let interval = score_interval(Wdl::new(tally.wins, tally.draws, tally.losses));
-                JsonDuelPlayer {
+                JsonHexapawnPlayer {
                     tally,
                     source,
                     mean_score: interval.score,
@@ -331,18 +330,23 @@ pub fn duel_json(result: &DuelResult, sources: [String; 2]) -> String {
         games: result
             .games
             .iter()
-            .map(|g| JsonDuelGame {
+            .map(|g| JsonHexapawnGame {
                 index: g.index,
                 seed: g.record.seed,
                 seats: g.seats,
-                winner: g.winner(),
+                winner: hexapawn_winner(g),
                 plies: g.record.plies.len(),
                 reason: g.record.ending.to_string(),
             })
             .collect(),
-        average_plies: result.average_plies(),
+        average_plies: result.average_moves(),
     };
     serde_json::to_string_pretty(&doc).expect("plain data serialises")
+}
+
+/// The player (0 or 1) that won a Hexapawn game: it has no draws.
+fn hexapawn_winner(game: &MatchGame<Hexapawn>) -> usize {
+    game.seats[game.record.winner().index()]
 }
 
 /// A duration in milliseconds, as the JSON outputs give times.

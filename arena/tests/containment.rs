@@ -15,12 +15,13 @@ use std::{
 
 use arena::{
     fault::{Fault, FaultKind},
+    game::Trap,
     isolation::WorkerLimits,
-    matches::{self, MatchConfig, MatchResult},
     players::{Hosting, Level, Player, PlayerSpec},
     plugin::LoadError,
     referee::trap::TrapSettings,
     sandbox::Sandbox,
+    two_player::{self, MatchConfig, MatchResult},
 };
 use support::library;
 
@@ -67,7 +68,7 @@ fn holdings() -> Holdings {
 
 /// Plays two games (one per seat) of bad-player in `mode` against Easy,
 /// isolated, and checks that nothing is left behind.
-fn play_bad(mode: &str, extra_env: &[(&str, &str)]) -> MatchResult {
+fn play_bad(mode: &str, extra_env: &[(&str, &str)]) -> MatchResult<Trap> {
     play_bad_with(mode, extra_env, settings())
 }
 
@@ -79,7 +80,7 @@ fn exclusive() -> std::sync::MutexGuard<'static, ()> {
 }
 
 /// Callers hold `exclusive()`.
-fn play_bad_with(mode: &str, extra_env: &[(&str, &str)], settings: TrapSettings) -> MatchResult {
+fn play_bad_with(mode: &str, extra_env: &[(&str, &str)], settings: TrapSettings) -> MatchResult<Trap> {
     play_bad_under(mode, extra_env, settings, limits())
 }
 
@@ -88,7 +89,7 @@ fn play_bad_under(
     extra_env: &[(&str, &str)],
     settings: TrapSettings,
     limits: WorkerLimits,
-) -> MatchResult {
+) -> MatchResult<Trap> {
     let path = library("bad-player");
     std::env::set_var("BAD_PLAYER_MODE", mode);
     for (key, value) in extra_env {
@@ -99,7 +100,7 @@ fn play_bad_under(
     let player = Player::load(&PlayerSpec::Library(path), &hosting, settings.startup_budget).unwrap();
     let easy = Player::Builtin(Level::Easy);
     let config = MatchConfig { settings, games: 2, seed: 8, hosting, first_game: 0, concurrency: 1 };
-    let result = matches::play([&player, &easy], &config, &mut |_| {}, None);
+    let result = two_player::play([&player, &easy], &config, &mut |_| {}, None);
     let after = holdings();
     std::env::remove_var("BAD_PLAYER_MODE");
     for (key, _) in extra_env {
@@ -111,7 +112,7 @@ fn play_bad_under(
 }
 
 /// The faults of the bad player in both games (each with a fresh worker).
-fn faults(result: &MatchResult) -> Vec<Fault> {
+fn faults(result: &MatchResult<Trap>) -> Vec<Fault> {
     result
         .games
         .iter()

@@ -5,9 +5,9 @@
 use std::time::Duration;
 
 use arena::{
-    matches::{self, MatchConfig},
     players::{Hosting, Level, Player},
     referee::trap::TrapSettings,
+    two_player::{self, MatchConfig},
 };
 use player_api::Seat;
 
@@ -24,7 +24,7 @@ fn expert_never_exceeds_a_50ms_budget_over_200_games() {
         first_game: 0,
         concurrency: 1,
     };
-    let result = matches::play([&players[0], &players[1]], &config, &mut |_| {}, None);
+    let result = two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None);
     let mut expert_turns = 0;
     let mut slowest = Duration::ZERO;
     for game in &result.games {

@@ -11,10 +11,10 @@ use arena::{
 use arena::{
     fault::Fault,
     isolation::WorkerLimits,
-    matches::{self, MatchConfig},
     players::{Hosting, Level, Player, PlayerSpec},
     plugin::{LoadError, PlayerLibrary},
     referee::trap::TrapSettings,
+    two_player::{self, MatchConfig},
 };
 use support::{arena, library, stderr, stdout};
 
@@ -46,9 +46,9 @@ fn library_players_play_the_same_games_in_process_isolated_and_built_in() {
     let built_in = [Player::Builtin(Level::Medium), Player::Builtin(Level::Hard)];
     let run = |players: &[Player; 2], hosting: Hosting| {
         let config = MatchConfig { settings, games: 6, seed: 99, hosting, first_game: 0, concurrency: 1 };
-        matches::play([&players[0], &players[1]], &config, &mut |_| {}, None)
+        two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None)
     };
-    let moves = |r: &matches::MatchResult| -> Vec<_> {
+    let moves = |r: &two_player::MatchResult<Trap>| -> Vec<_> {
         r.games
             .iter()
             .flat_map(|g| g.record.turns.iter().map(|t| (t.to, t.throw.map(|x| x.landed))))
@@ -350,7 +350,7 @@ fn expert_plays_from_its_library_in_a_worker() {
     let easy = Player::Builtin(Level::Easy);
     let config =
         MatchConfig { settings, games: 4, seed: 8, hosting: isolated, first_game: 0, concurrency: 1 };
-    let result = matches::play([&expert, &easy], &config, &mut |_| {}, None);
+    let result = two_player::play([&expert, &easy], &config, &mut |_| {}, None);
     assert!(result.games.iter().all(|g| g.fault().is_none()), "{:?}", result.tallies[0].failures);
     assert!(result.tallies[0].wins >= 3, "expert won {} of 4 against easy", result.tallies[0].wins);
 }

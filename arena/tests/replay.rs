@@ -13,11 +13,11 @@ use arena::{
     agent::AbiPlayer,
     fault::Fault,
     game::{Agent, Trap},
-    matches::{self, MatchConfig},
     players::{Hosting, Level, Player},
     referee::trap::TurnActions,
     referee::trap::{self, TrapGame, TrapSettings},
     replay::{self, Replay, ReplayPlayer},
+    two_player::{self, MatchConfig},
 };
 use player_api::{
     trap::{TrapGameInfo, TrapRequest, TrapState},
@@ -33,7 +33,7 @@ fn players(names: [&str; 2]) -> [ReplayPlayer; 2] {
 /// Plays a match of built-in levels in process; every game with its players.
 fn trap_games(levels: [Level; 2], games: u32, seed: u64, size: u8) -> Vec<(TrapGame, [ReplayPlayer; 2])> {
     let list = levels.map(Player::Builtin);
-    let config = MatchConfig {
+    let config = MatchConfig::<Trap> {
         settings: TrapSettings { size, ..TrapSettings::default() },
         games,
         seed,
@@ -41,7 +41,7 @@ fn trap_games(levels: [Level; 2], games: u32, seed: u64, size: u8) -> Vec<(TrapG
         first_game: 0,
         concurrency: 1,
     };
-    let result = matches::play([&list[0], &list[1]], &config, &mut |_| {}, None);
+    let result = two_player::play([&list[0], &list[1]], &config, &mut |_| {}, None);
     result
         .games
         .into_iter()

@@ -6,19 +6,20 @@
 use std::time::Duration;
 
 use arena::{
-    matches::{self, MatchConfig, MatchResult},
+    game::Trap,
     players::{Hosting, Level, Player},
     referee::trap::TrapSettings,
+    two_player::{self, MatchConfig, MatchResult},
 };
 
-fn play(first: Level, second: Level, games: u32, seed: u64, settings: TrapSettings) -> MatchResult {
+fn play(first: Level, second: Level, games: u32, seed: u64, settings: TrapSettings) -> MatchResult<Trap> {
     let players = [Player::Builtin(first), Player::Builtin(second)];
     let config =
         MatchConfig { settings, games, seed, hosting: Hosting::in_process(), first_game: 0, concurrency: 1 };
-    matches::play([&players[0], &players[1]], &config, &mut |_| {}, None)
+    two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None)
 }
 
-fn share(result: &MatchResult) -> f64 {
+fn share(result: &MatchResult<Trap>) -> f64 {
     let t = &result.tallies[0];
     (t.wins as f64 + 0.5 * t.draws as f64) / result.games.len() as f64
 }

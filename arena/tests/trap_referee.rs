@@ -7,9 +7,9 @@ use std::time::Duration;
 use arena::{
     agent::AbiPlayer,
     game::Trap,
-    matches::{self, MatchConfig},
     players::{Hosting, Level, Player},
     referee::trap::{self, player_seeds, Ending, Fault, TrapGame, TrapSettings},
+    two_player::{self, MatchConfig},
 };
 use player_api::{
     abi::trap_player_box,
@@ -196,7 +196,7 @@ fn players_are_told_their_seat_budget_seed_and_result() {
 /// A turn reduced to what the players decided and where the trap landed.
 type Played = (Seat, Pos, Option<(Pos, Pos)>);
 
-fn moves(result: &matches::MatchResult) -> Vec<Played> {
+fn moves(result: &two_player::MatchResult<Trap>) -> Vec<Played> {
     result
         .games
         .iter()
@@ -208,7 +208,7 @@ fn moves(result: &matches::MatchResult) -> Vec<Played> {
 fn the_same_seed_gives_the_same_games_and_another_seed_does_not() {
     let players = [Player::Builtin(Level::Easy), Player::Builtin(Level::Medium)];
     let run = |seed| {
-        let config = MatchConfig {
+        let config = MatchConfig::<Trap> {
             settings: TrapSettings::default(),
             games: 10,
             seed,
@@ -216,12 +216,13 @@ fn the_same_seed_gives_the_same_games_and_another_seed_does_not() {
             first_game: 0,
             concurrency: 1,
         };
-        matches::play([&players[0], &players[1]], &config, &mut |_| {}, None)
+        two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None)
     };
     let (a, b, c) = (run(5), run(5), run(6));
     assert_eq!(moves(&a), moves(&b));
-    let endings =
-        |r: &matches::MatchResult| r.games.iter().map(|g| g.record.ending.clone()).collect::<Vec<_>>();
+    let endings = |r: &two_player::MatchResult<Trap>| {
+        r.games.iter().map(|g| g.record.ending.clone()).collect::<Vec<_>>()
+    };
     assert_eq!(endings(&a), endings(&b));
     assert_ne!(moves(&a), moves(&c));
 }
@@ -229,7 +230,7 @@ fn the_same_seed_gives_the_same_games_and_another_seed_does_not() {
 #[test]
 fn games_come_in_seat_swapped_pairs_on_one_seed() {
     let players = [Player::Builtin(Level::Easy), Player::Builtin(Level::Hard)];
-    let config = MatchConfig {
+    let config = MatchConfig::<Trap> {
         settings: TrapSettings::default(),
         games: 6,
         seed: 3,
@@ -237,7 +238,7 @@ fn games_come_in_seat_swapped_pairs_on_one_seed() {
         first_game: 0,
         concurrency: 1,
     };
-    let result = matches::play([&players[0], &players[1]], &config, &mut |_| {}, None);
+    let result = two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None);
     for pair in result.games.chunks(2) {
         assert_eq!(pair[0].record.seed, pair[1].record.seed);
         assert_eq!(pair[0].seats, [0, 1]);

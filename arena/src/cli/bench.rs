@@ -1,5 +1,6 @@
 //! `arena bench`: a player against the reference levels.
 
+use arena::game::{Hexapawn, Trap};
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
@@ -42,7 +43,7 @@ pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
     let settings = limits.settings();
     let loaded = load(&player, &hosting, &settings)?;
     let seed = seed.unwrap_or_else(seeds::fresh);
-    let runs = arena::ladder::run(&loaded, games, seed, settings, &hosting);
+    let runs = arena::ladder::run::<Trap>(&loaded, games, seed, settings, &hosting);
     arena::outln!("{}", arena::ladder::report(loaded.name(), &player.to_string(), &runs, seed));
     Ok(ExitCode::SUCCESS)
 }
@@ -73,8 +74,8 @@ fn bench_other(
             if games == 0 {
                 bail!("--games 0 plays nothing: ask for at least one game per level");
             }
-            let runs = arena::ladder::duel_run(&player, settings, games, seed, &hosting);
-            arena::ladder::duel_report(player.name(), &runs, seed)
+            let runs = arena::ladder::run::<Hexapawn>(&player, games, seed, settings, &hosting);
+            arena::ladder::hexapawn_report(player.name(), &runs, seed)
         }
     };
     arena::outln!("{text}");

@@ -4,12 +4,12 @@ use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
 
 use anyhow::{bail, Result};
 use arena::{
-    duel::{self, DuelConfig, DuelGame},
-    matches::{self, MatchConfig},
+    game::{Hexapawn, Trap},
     players::{Player, PlayerSpec},
     replay::{files::MatchReplays, terminal::Paint, Replay, ReplayPlayer},
     report, seeds,
     solo::{self, SoloGame},
+    two_player::{self, MatchConfig, MatchGame, TurnWatcher},
 };
 
 use super::options::{load, setup, Game, GameArgs, Limits, Setup};
@@ -94,7 +94,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         Some(k) => (k - 1, 1),
         None => (0, games),
     };
-    let config = MatchConfig {
+    let config = MatchConfig::<Trap> {
         settings,
         games,
         seed: seed.unwrap_or_else(seeds::fresh),
@@ -105,7 +105,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     let sources = [player1.to_string(), player2.to_string()];
     let mut saver =
         replay.map(|path| MatchReplays::new(path, games, first_game, &names, &sources)).transpose()?;
-    let mut on_game = |game: &matches::MatchGame| {
+    let mut on_game = |game: &MatchGame<Trap>| {
         if let Some(saver) = saver.as_mut() {
             saver.save(game);
         }
@@ -118,8 +118,8 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         let name = &names[seats[turn.seat.index()]];
         arena::outln!("{}", report::turn_view(state, turn, name));
     };
-    let watcher: Option<matches::TurnWatcher> = if watch { Some(&mut show_turn) } else { None };
-    let result = matches::play([&players[0], &players[1]], &config, &mut on_game, watcher);
+    let watcher: Option<TurnWatcher<Trap>> = if watch { Some(&mut show_turn) } else { None };
+    let result = two_player::play([&players[0], &players[1]], &config, &mut on_game, watcher);
     if let Some(saver) = saver {
         eprintln!("{}", saver.finish()?);
     }
@@ -208,7 +208,15 @@ fn play_other(setup: Setup, run: OtherPlay, limits: &Limits) -> Result<ExitCode>
             }
             let players = [load(&run.player1, &hosting, &trap)?, load(&player2, &hosting, &trap)?];
             let names = display_names(&players);
-            let config = DuelConfig { settings, games: run.games, seed, hosting };
+            // One game at a time: a learner learns from every game, in order.
+            let config = MatchConfig::<Hexapawn> {
+                settings,
+                games: run.games,
+                seed,
+                hosting,
+                first_game: 0,
+                concurrency: 1,
+            };
             let sources = [run.player1.to_string(), player2.to_string()];
             let mut saver =
                 run.replay.map(|path| MatchReplays::new(path, run.games, 0, &names, &sources)).transpose()?;
@@ -217,29 +225,31 @@ fn play_other(setup: Setup, run: OtherPlay, limits: &Limits) -> Result<ExitCode>
                 .zip(&sources)
                 .map(|(name, source)| ReplayPlayer { name: name.clone(), source: source.clone() })
                 .collect();
-            let mut on_game = |game: &DuelGame| {
+            let mut on_game = |game: &MatchGame<Hexapawn>| {
                 if saver.is_some() || watch.is_some() {
-                    keep_replay(&game.replay(&replay_players), game.index, watch, saver.as_mut());
+                    let seated = game.seats.map(|p| replay_players[p].clone());
+                    let replay = arena::replay::hexapawn::from_record(&game.record, seated);
+                    keep_replay(&replay, game.index, watch, saver.as_mut());
                 }
                 if !run.json {
-                    let line = report::duel_line(game, run.games, [&names[0], &names[1]]);
+                    let line = report::hexapawn_line(game, run.games, [&names[0], &names[1]]);
                     arena::outln!("{line}");
                 }
             };
-            let mut result = duel::play([&players[0], &players[1]], &config, &mut on_game);
+            let mut result = two_player::play([&players[0], &players[1]], &config, &mut on_game, None);
             if let Some(saver) = saver {
                 eprintln!("{}", saver.finish()?);
             }
             if run.json {
                 arena::outln!(
                     "{}",
-                    report::duel_json(&result, [run.player1.to_string(), player2.to_string()])
+                    report::hexapawn_json(&result, [run.player1.to_string(), player2.to_string()])
                 );
             } else {
                 for (tally, name) in result.tallies.iter_mut().zip(&names) {
                     tally.name = name.clone();
                 }
-                arena::outln!("{}", report::duel_summary(&result));
+                arena::outln!("{}", report::hexapawn_summary(&result));
             }
         }
     }

@@ -4,18 +4,24 @@ use std::time::Duration;
 
 use player_api::{
     abi::{FfiHexapawnPlayer, HexapawnPlayerBox},
-    hexapawn::{HexapawnAction, HexapawnGameInfo, HexapawnPlayer, HexapawnRequest},
-    GameOver,
+    hexapawn::{HexapawnAction, HexapawnBoard, HexapawnGameInfo, HexapawnPlayer, HexapawnRequest},
+    GameOver, Seat,
 };
 
 use crate::{
     agent::AbiGame,
-    game::{Game, GameId, Hexapawn},
+    clock::Spent,
+    fault::{Fault, FaultKind},
+    game::{Agent, Game, GameId, Hexapawn},
     isolation::{GameOverRequest, WireAnswer, WireGame},
     levels::Level,
     plugin::PlayerLibrary,
     protocol::{hexapawn_move, Reply, Request, WireBoard},
-    referee::LocalGame,
+    referee::{
+        hexapawn::{self as referee, HexapawnEnding, HexapawnRecord, HexapawnSettings, Ply},
+        LocalGame,
+    },
+    two_player::TwoPlayerGame,
 };
 
 impl Game for Hexapawn {
@@ -102,5 +108,65 @@ impl WireGame for Hexapawn {
 
     fn game_over_frame(over: GameOver) -> GameOverRequest {
         over.into()
+    }
+}
+
+impl TwoPlayerGame for Hexapawn {
+    type Settings = HexapawnSettings;
+    type Record = HexapawnRecord;
+    type State = HexapawnBoard;
+    type Turn = Ply;
+
+    fn startup_budget(settings: &HexapawnSettings) -> Duration {
+        settings.startup_budget
+    }
+
+    /// Not watched: the referee reports the game when it is over.
+    fn play(
+        settings: &HexapawnSettings,
+        seed: u64,
+        agents: [&mut dyn Agent<Hexapawn>; 2],
+        _watch: &mut dyn FnMut(&HexapawnBoard, &Ply),
+    ) -> HexapawnRecord {
+        referee::play_agents(settings, seed, agents)
+    }
+
+    /// A player that cannot start plays `Unavailable` and fails at
+    /// `new_game`, recorded by the referee like any failure.
+    fn unplayed(_: &HexapawnSettings, _: u64, _: Seat, _: &Fault) -> Option<HexapawnRecord> {
+        None
+    }
+
+    /// Hexapawn has no draws.
+    fn winner(record: &HexapawnRecord) -> Option<Seat> {
+        Some(record.winner())
+    }
+
+    /// An illegal move counts as a failure.
+    fn failure(record: &HexapawnRecord) -> Option<(Seat, &'static str)> {
+        match &record.ending {
+            HexapawnEnding::Illegal { loser, .. } => Some((*loser, FaultKind::Illegal.name())),
+            HexapawnEnding::Fault { loser, fault } => Some((*loser, fault.kind().name())),
+            HexapawnEnding::Won { .. } | HexapawnEnding::Resigned { .. } => None,
+        }
+    }
+
+    /// An illegal move is the player's answer, not a broken instance.
+    fn broken(record: &HexapawnRecord) -> Option<Seat> {
+        match &record.ending {
+            HexapawnEnding::Fault { loser, .. } => Some(*loser),
+            _ => None,
+        }
+    }
+
+    fn clock(record: &HexapawnRecord, seat: Seat) -> (u32, Spent, Spent) {
+        let times = record.plies.iter().filter(|p| p.seat == seat).map(|p| p.time);
+        times.fold((0, Spent::default(), Spent::default()), |(n, total, max), t| {
+            (n + 1, total + t, max.max(t))
+        })
+    }
+
+    fn moves(record: &HexapawnRecord) -> usize {
+        record.plies.len()
     }
 }

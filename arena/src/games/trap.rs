@@ -4,18 +4,21 @@ use std::time::{Duration, Instant};
 
 use player_api::{
     abi::{FfiTrapPlayer, TrapPlayerBox},
-    trap::{TrapGameInfo, TrapRequest},
-    GameOver,
+    trap::{TrapGameInfo, TrapRequest, TrapState},
+    GameOver, Seat,
 };
 
 use crate::{
     agent::AbiGame,
-    game::{Game, GameId, Trap},
+    clock::Spent,
+    fault::Fault,
+    game::{Agent, Game, GameId, Trap},
     isolation::{GameOverRequest, WireAnswer, WireGame},
     levels::Level,
     plugin::PlayerLibrary,
     protocol::{wire_cell, Reply, Request, WireState},
-    referee::trap::TurnActions,
+    referee::trap::{self as referee, Ending, TrapGame, TrapSettings, Turn, TurnActions},
+    two_player::{MatchGame, TwoPlayerGame},
 };
 
 impl Game for Trap {
@@ -111,4 +114,57 @@ pub fn play_turn(player: &mut TrapPlayerBox, request: TrapRequest) -> Result<Tur
     let trap_request = TrapRequest { state: after, time_left_us: left.as_micros() as u64, ..request };
     let target = player.get_trap(trap_request).into_result().map_err(String::from)?;
     Ok(TurnActions { trap: Some(wire_cell(target)), ..only_move })
+}
+
+impl TwoPlayerGame for Trap {
+    type Settings = TrapSettings;
+    type Record = TrapGame;
+    type State = TrapState;
+    type Turn = Turn;
+
+    fn startup_budget(settings: &TrapSettings) -> Duration {
+        settings.startup_budget
+    }
+
+    fn play(
+        settings: &TrapSettings,
+        seed: u64,
+        agents: [&mut dyn Agent<Trap>; 2],
+        watch: &mut dyn FnMut(&TrapState, &Turn),
+    ) -> TrapGame {
+        referee::play(settings, seed, agents, watch)
+    }
+
+    /// A player that cannot start loses the game unplayed.
+    fn unplayed(settings: &TrapSettings, seed: u64, loser: Seat, fault: &Fault) -> Option<TrapGame> {
+        Some(TrapGame::unplayed(seed, *settings, Ending::Fault { loser, fault: fault.clone() }))
+    }
+
+    fn winner(record: &TrapGame) -> Option<Seat> {
+        record.winner()
+    }
+
+    fn failure(record: &TrapGame) -> Option<(Seat, &'static str)> {
+        record.ending.fault().map(|(seat, fault)| (seat, fault.kind().name()))
+    }
+
+    /// Any failure, an illegal move or throw included.
+    fn broken(record: &TrapGame) -> Option<Seat> {
+        record.ending.fault().map(|(seat, _)| seat)
+    }
+
+    fn clock(record: &TrapGame, seat: Seat) -> (u32, Spent, Spent) {
+        record.clock(seat)
+    }
+
+    fn moves(record: &TrapGame) -> usize {
+        record.turns.len()
+    }
+}
+
+impl MatchGame<Trap> {
+    /// The player that failed, and how, if the game ended on a fault.
+    pub fn fault(&self) -> Option<(usize, &Fault)> {
+        self.record.ending.fault().map(|(seat, fault)| (self.seats[seat.index()], fault))
+    }
 }

@@ -179,23 +179,23 @@ pub fn player_seeds(seed: u64) -> [u64; 2] {
 ///
 /// `watch` sees the state after every turn. Both players are told the
 /// result (`game_over`) at the end; their answer to that does not change it.
-pub fn play<'a>(
+pub fn play<'a, 'w>(
     settings: &TrapSettings,
     seed: u64,
     players: [&'a mut dyn Agent<Trap>; 2],
-    watch: &'a mut dyn FnMut(&TrapState, &Turn),
+    watch: &'w mut dyn FnMut(&TrapState, &Turn),
 ) -> TrapGame {
     play_from(settings, seed, TrapState::new(settings.size), Seat::One, players, watch)
 }
 
 /// Plays one game from `start`, with `first` to move (for puzzles and tests).
-pub fn play_from<'a>(
+pub fn play_from<'a, 'w>(
     settings: &TrapSettings,
     seed: u64,
     start: TrapState,
     first: Seat,
     players: [&'a mut dyn Agent<Trap>; 2],
-    watch: &'a mut dyn FnMut(&TrapState, &Turn),
+    watch: &'w mut dyn FnMut(&TrapState, &Turn),
 ) -> TrapGame {
     let mut game = Game {
         settings: TrapSettings { size: start.size(), ..*settings },
@@ -233,17 +233,17 @@ fn spot([row, col]: WireCell) -> Spot {
     Spot { row, col }
 }
 
-struct Game<'a> {
+struct Game<'a, 'w> {
     settings: TrapSettings,
     state: TrapState,
     rng: ChaCha8Rng,
     players: [&'a mut dyn Agent<Trap>; 2],
     turns: Vec<Turn>,
     failed: Option<FailedTurn>,
-    watch: &'a mut dyn FnMut(&TrapState, &Turn),
+    watch: &'w mut dyn FnMut(&TrapState, &Turn),
 }
 
-impl Game<'_> {
+impl Game<'_, '_> {
     fn run(&mut self, seed: u64, first: Seat) -> Ending {
         let own_seeds = player_seeds(seed);
         for seat in Seat::BOTH {

@@ -6,9 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     clock::Spent,
-    duel,
+    game::Hexapawn,
     referee::{hexapawn::HexapawnRecord, trap::TrapGame},
     solo::SoloScore,
+    two_player::TwoPlayerGame,
 };
 
 /// One finished game. Player ids index the tournament's player list.
@@ -102,10 +103,10 @@ impl GameResult {
             winner: Some(seat_id(game.winner())),
             turns: game.plies.len() as u32,
             reason: game.ending.to_string(),
-            fault: duel::fault_of(game)
+            fault: <Hexapawn as TwoPlayerGame>::failure(game)
                 .map(|(seat, kind)| FaultRecord { player: seat_id(seat), kind: kind.to_string() }),
             clock: player_api::Seat::BOTH.map(|seat| {
-                let (turns, total, max) = duel::clock(game, seat);
+                let (turns, total, max) = <Hexapawn as TwoPlayerGame>::clock(game, seat);
                 SeatClock::of(turns, total, max)
             }),
             solo: None,

@@ -23,11 +23,11 @@ use super::{
     schedule::ScheduledGame,
 };
 use crate::{
-    duel::DuelPool,
-    matches::InstancePool,
+    game::{Hexapawn, Trap},
     players::{Hosting, Player},
     referee::trap::TrapSettings,
     solo::SoloPool,
+    two_player::InstancePool,
 };
 
 /// What the runner needs to know.
@@ -89,12 +89,12 @@ pub fn run(
             // A worker process dies with the thread that started it
             // (PR_SET_PDEATHSIG): this thread lives until its last game is done.
             scope.spawn(move || {
-                let mut trap = InstancePool::new(plan.players, plan.hosting.clone());
+                let mut trap = InstancePool::<Trap>::new(plan.players, plan.hosting.clone());
                 let mut solo = SoloPool::new(plan.players, plan.hosting.clone());
                 'jobs: while !plan.stop.load(Ordering::SeqCst) {
                     let Some(job) = jobs.get(cursor.fetch_add(1, Ordering::SeqCst)) else { break };
                     // A pairing's own instances: a learner starts each match knowing nothing.
-                    let mut duel = DuelPool::new(plan.players, plan.hosting.clone());
+                    let mut duel = InstancePool::<Hexapawn>::new(plan.players, plan.hosting.clone());
                     for (game, wanted) in job {
                         if plan.stop.load(Ordering::SeqCst) {
                             break 'jobs;
@@ -112,7 +112,7 @@ pub fn run(
                                     .map(|()| GameResult::new(game.index, game.seats, &record))
                             }
                             GameRules::Hexapawn(settings) => {
-                                let record = duel.play(game.seats, game.seed, settings);
+                                let record = duel.play(game.seats, game.seed, settings, &mut |_, _| {});
                                 save(Played::Hexapawn(&record))
                                     .map(|()| GameResult::hexapawn(game.index, game.seats, &record))
                             }

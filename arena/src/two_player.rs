@@ -1,27 +1,69 @@
-//! A match: two players, N games, seats alternating, results tallied.
+//! A match of a two-player game (Trap, Hexapawn): two players, N games,
+//! seats alternating, results tallied; one driver for every such game.
 //!
 //! Games come in seat-swapped pairs on the same seed (games 2k and 2k+1),
-//! so first-move advantage and the throws' luck cancel out over a pair.
+//! so first-move advantage and the game's luck cancel out over a pair.
 
-use std::collections::{BTreeMap, HashMap};
+use std::{
+    collections::{BTreeMap, HashMap},
+    fmt::Debug,
+    time::Duration,
+};
 
-use player_api::{trap::TrapState, Seat};
+use player_api::Seat;
 use serde::Serialize;
 
 use crate::{
+    agent::AbiGame,
     clock::Spent,
     fault::{Fault, FaultKind},
-    game::{Agent, Trap},
+    game::{Agent, Unavailable},
+    isolation::WireGame,
     parallel,
     players::{Hosting, Player},
-    referee::trap::{self, Ending, TrapGame, TrapSettings, Turn},
     seeds,
 };
 
+/// A game two players play against each other, as a match plays it.
+/// Implemented in `games/<game>.rs`.
+pub trait TwoPlayerGame: AbiGame + WireGame {
+    type Settings: Copy + Debug + Send + Sync;
+    /// One game as the referee recorded it.
+    type Record: Clone + Debug + Send;
+    /// What `--watch` sees after each turn, where the referee reports
+    /// turns as they happen (Trap): the position and the turn.
+    type State;
+    type Turn;
+
+    fn startup_budget(settings: &Self::Settings) -> Duration;
+    /// Plays one game; `agents[0]` sits in seat 1.
+    fn play(
+        settings: &Self::Settings,
+        seed: u64,
+        agents: [&mut dyn Agent<Self>; 2],
+        watch: &mut dyn FnMut(&Self::State, &Self::Turn),
+    ) -> Self::Record;
+    /// The record of a game that could not start because the player in
+    /// `loser`'s seat could not be started, if the game records it so;
+    /// None plays it with that player `Unavailable` (failing at `new_game`).
+    fn unplayed(settings: &Self::Settings, seed: u64, loser: Seat, fault: &Fault) -> Option<Self::Record>;
+    /// The winning seat; None for a draw.
+    fn winner(record: &Self::Record) -> Option<Seat>;
+    /// The seat that lost by failing, and the kind of failure (counted).
+    fn failure(record: &Self::Record) -> Option<(Seat, &'static str)>;
+    /// The seat whose instance broke (its state is not trusted any more:
+    /// it gets a fresh one for its next game).
+    fn broken(record: &Self::Record) -> Option<Seat>;
+    /// Moves and time used by `seat`: (moves, total, longest).
+    fn clock(record: &Self::Record, seat: Seat) -> (u32, Spent, Spent);
+    /// The moves (turns, plies) played.
+    fn moves(record: &Self::Record) -> usize;
+}
+
 /// What to play, and where the players run.
 #[derive(Clone, Debug)]
-pub struct MatchConfig {
-    pub settings: TrapSettings,
+pub struct MatchConfig<G: TwoPlayerGame> {
+    pub settings: G::Settings,
     pub games: u32,
     pub seed: u64,
     pub hosting: Hosting,
@@ -29,28 +71,29 @@ pub struct MatchConfig {
     /// single game of it replayed with the same seed and seats.
     pub first_game: u32,
     /// Games played at once (each thread with its own instances); the games
-    /// are the same whatever it is. A watched match plays one at a time.
+    /// are the same whatever it is. A watched match, or one whose players
+    /// learn from game to game (Hexapawn), plays one at a time.
     pub concurrency: usize,
 }
 
 /// One game of a match, as the match sees it.
 #[derive(Clone, Debug)]
-pub struct MatchGame {
+pub struct MatchGame<G: TwoPlayerGame> {
     pub index: u32,
     /// Which player (0 or 1, in the order given) sat in seat 1 and seat 2.
     pub seats: [usize; 2],
-    pub record: TrapGame,
+    pub record: G::Record,
 }
 
-impl MatchGame {
+impl<G: TwoPlayerGame> MatchGame<G> {
     /// The winning player (0 or 1), or None for a draw.
     pub fn winner(&self) -> Option<usize> {
-        self.record.winner().map(|seat| self.seats[seat.index()])
+        G::winner(&self.record).map(|seat| self.seats[seat.index()])
     }
 
-    /// The player that failed, and how, if the game ended on a fault.
-    pub fn fault(&self) -> Option<(usize, &Fault)> {
-        self.record.ending.fault().map(|(seat, fault)| (self.seats[seat.index()], fault))
+    /// The player that lost by failing, and the kind of failure.
+    pub fn failure(&self) -> Option<(usize, &'static str)> {
+        G::failure(&self.record).map(|(seat, kind)| (self.seats[seat.index()], kind))
     }
 }
 
@@ -91,22 +134,24 @@ impl Tally {
 
 /// The whole match.
 #[derive(Clone, Debug)]
-pub struct MatchResult {
-    pub config: MatchConfig,
+pub struct MatchResult<G: TwoPlayerGame> {
+    pub config: MatchConfig<G>,
     pub tallies: [Tally; 2],
-    pub games: Vec<MatchGame>,
+    pub games: Vec<MatchGame<G>>,
 }
 
-impl MatchResult {
-    pub fn average_turns(&self) -> f64 {
-        let total: usize = self.games.iter().map(|g| g.record.turns.len()).sum();
+impl<G: TwoPlayerGame> MatchResult<G> {
+    /// Moves (turns, plies) per game.
+    pub fn average_moves(&self) -> f64 {
+        let total: usize = self.games.iter().map(|g| G::moves(&g.record)).sum();
         total as f64 / self.games.len().max(1) as f64
     }
 }
 
 /// Sees every turn of a match: the seats of the current game (which player
 /// sits where), the state after the turn, the turn.
-pub type TurnWatcher<'a> = &'a mut dyn FnMut([usize; 2], &TrapState, &Turn);
+pub type TurnWatcher<'a, G> =
+    &'a mut dyn FnMut([usize; 2], &<G as TwoPlayerGame>::State, &<G as TwoPlayerGame>::Turn);
 
 /// Seat assignment and seed of game `index`: pairs share a seed, seats swap.
 pub fn schedule(base_seed: u64, index: u32) -> ([usize; 2], u64) {
@@ -116,23 +161,23 @@ pub fn schedule(base_seed: u64, index: u32) -> ([usize; 2], u64) {
 
 /// Plays the match. `on_game` sees each game as it finishes; `watch`, if
 /// given, sees every turn (with the seats of the current game).
-pub fn play(
+pub fn play<G: TwoPlayerGame>(
     players: [&Player; 2],
-    config: &MatchConfig,
-    on_game: &mut dyn FnMut(&MatchGame),
-    watch: Option<TurnWatcher>,
-) -> MatchResult {
+    config: &MatchConfig<G>,
+    on_game: &mut dyn FnMut(&MatchGame<G>),
+    watch: Option<TurnWatcher<G>>,
+) -> MatchResult<G> {
     let list = [players[0].clone(), players[1].clone()];
     let mut tallies = [Tally::new(players[0].name()), Tally::new(players[1].name())];
     let mut games = Vec::with_capacity(config.games as usize);
-    let mut finish = |game: MatchGame| {
+    let mut finish = |game: MatchGame<G>| {
         tally(&mut tallies, &game);
         on_game(&game);
         games.push(game);
     };
     let indices = config.first_game..config.first_game + config.games;
     let new_pool = || InstancePool::new(&list, config.hosting.clone());
-    let play_game = |pool: &mut InstancePool, index, see: &mut dyn FnMut(&TrapState, &Turn)| {
+    let play_game = |pool: &mut InstancePool<G>, index, see: &mut dyn FnMut(&G::State, &G::Turn)| {
         let (seats, seed) = schedule(config.seed, index);
         MatchGame { index, seats, record: pool.play(seats, seed, &config.settings, see) }
     };
@@ -156,15 +201,16 @@ pub fn play(
 }
 
 /// Live player instances, made when first needed and reused game after
-/// game; one that failed is replaced by a fresh one for its next game.
-pub struct InstancePool<'p> {
+/// game (a learner keeps its memory); one that broke is replaced by a
+/// fresh one for its next game.
+pub struct InstancePool<'p, G: TwoPlayerGame> {
     players: &'p [Player],
     hosting: Hosting,
-    live: HashMap<usize, Box<dyn Agent<Trap>>>,
+    live: HashMap<usize, Box<dyn Agent<G>>>,
 }
 
-impl<'p> InstancePool<'p> {
-    pub fn new(players: &'p [Player], hosting: Hosting) -> InstancePool<'p> {
+impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
+    pub fn new(players: &'p [Player], hosting: Hosting) -> InstancePool<'p, G> {
         InstancePool { players, hosting, live: HashMap::new() }
     }
 
@@ -173,34 +219,36 @@ impl<'p> InstancePool<'p> {
         &mut self,
         seats: [usize; 2],
         seed: u64,
-        settings: &TrapSettings,
-        watch: &mut dyn FnMut(&TrapState, &Turn),
-    ) -> TrapGame {
+        settings: &G::Settings,
+        watch: &mut dyn FnMut(&G::State, &G::Turn),
+    ) -> G::Record {
         let mut agents = Vec::with_capacity(2);
         for (seat, &id) in Seat::BOTH.iter().zip(&seats) {
             let agent = match self.live.remove(&id) {
                 Some(agent) => agent,
-                None => match self.players[id].new_agent::<Trap>(&self.hosting, settings.startup_budget) {
+                None => match self.players[id].new_agent::<G>(&self.hosting, G::startup_budget(settings)) {
                     Ok(agent) => agent,
                     Err(fault) => {
-                        // Put back what was taken; the game is lost by the player that could not start.
-                        for (id, agent) in seats.iter().zip(agents) {
-                            self.live.insert(*id, agent);
+                        if let Some(record) = G::unplayed(settings, seed, *seat, &fault) {
+                            // Put back what was taken; the game is lost by the player that could not start.
+                            for (id, agent) in seats.iter().zip(agents) {
+                                self.live.insert(*id, agent);
+                            }
+                            return record;
                         }
-                        let ending = Ending::Fault { loser: *seat, fault };
-                        return TrapGame::unplayed(seed, *settings, ending);
+                        Box::new(Unavailable(fault))
                     }
                 },
             };
             agents.push(agent);
         }
-        let [mut one, mut two]: [Box<dyn Agent<Trap>>; 2] = agents.try_into().ok().expect("two agents");
-        let record = trap::play(settings, seed, [&mut *one, &mut *two], watch);
-        let failed = record.ending.fault().map(|(seat, _)| seats[seat.index()]);
+        let [mut one, mut two]: [Box<dyn Agent<G>>; 2] = agents.try_into().ok().expect("two agents");
+        let record = G::play(settings, seed, [&mut *one, &mut *two], watch);
+        let broken = G::broken(&record).map(|seat| seats[seat.index()]);
         for (id, agent) in seats.into_iter().zip([one, two]) {
-            // A player that failed gets a fresh instance (a fresh worker) next
+            // A player that broke gets a fresh instance (a fresh worker) next
             // time: whatever state it was in is not trusted.
-            if failed != Some(id) {
+            if broken != Some(id) {
                 self.live.insert(id, agent);
             }
         }
@@ -208,7 +256,7 @@ impl<'p> InstancePool<'p> {
     }
 }
 
-fn tally(tallies: &mut [Tally; 2], game: &MatchGame) {
+fn tally<G: TwoPlayerGame>(tallies: &mut [Tally; 2], game: &MatchGame<G>) {
     match game.winner() {
         None => tallies.iter_mut().for_each(|t| t.draws += 1),
         Some(winner) => {
@@ -216,13 +264,13 @@ fn tally(tallies: &mut [Tally; 2], game: &MatchGame) {
             tallies[1 - winner].losses += 1;
         }
     }
-    if let Some((player, fault)) = game.fault() {
-        *tallies[player].failures.entry(fault.kind().name()).or_default() += 1;
+    if let Some((player, kind)) = game.failure() {
+        *tallies[player].failures.entry(kind).or_default() += 1;
     }
     for seat in Seat::BOTH {
-        let (turns, total, max) = game.record.clock(seat);
+        let (moves, total, max) = G::clock(&game.record, seat);
         let t = &mut tallies[game.seats[seat.index()]];
-        t.turns += turns;
+        t.turns += moves;
         t.time_total += total;
         t.time_max = t.time_max.max(max);
     }
