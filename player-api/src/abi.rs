@@ -110,158 +110,137 @@ pub const API_VERSION: &str = env!("CARGO_PKG_VERSION");
 #[doc(hidden)]
 pub const ROOT_MODULE_SYMBOL: &str = "_1as_0lib_1header_0root_bmodule_bloader";
 
-/// A Trap player across the ABI. Every method reports a panic inside the
-/// library as `RErr(message)`.
-#[sabi_trait]
-pub trait FfiTrapPlayer: Send {
-    fn new_game(&mut self, info: TrapGameInfo) -> RResult<(), PlayerError>;
-    fn get_move(&mut self, req: TrapRequest) -> RResult<Pos, PlayerError>;
-    fn get_trap(&mut self, req: TrapRequest) -> RResult<Pos, PlayerError>;
-    #[sabi(last_prefix_field)]
-    fn game_over(&mut self, result: GameOver) -> RResult<(), PlayerError>;
-}
-
-/// An owned Trap player object, from a library or built in.
-pub type TrapPlayerBox = FfiTrapPlayer_TO<'static, RBox<()>>;
-
-/// Wraps a [`TrapPlayer`] so that every call catches panics. Used by
+/// Wraps a player so that every call catches panics. Used by
 /// [`export_player!`] inside libraries, and by the arena for built-in bots.
 pub struct CatchPanics<P>(pub P);
 
-impl<P: TrapPlayer> FfiTrapPlayer for CatchPanics<P> {
-    fn new_game(&mut self, info: TrapGameInfo) -> RResult<(), PlayerError> {
-        catch(|| self.0.new_game(&info))
-    }
-    fn get_move(&mut self, req: TrapRequest) -> RResult<Pos, PlayerError> {
-        catch(|| self.0.get_move(&req))
-    }
-    fn get_trap(&mut self, req: TrapRequest) -> RResult<Pos, PlayerError> {
-        catch(|| self.0.get_trap(&req))
-    }
-    fn game_over(&mut self, result: GameOver) -> RResult<(), PlayerError> {
-        catch(|| self.0.game_over(&result))
-    }
+/// Declares one game's side of the ABI: the `#[sabi_trait]` trait, the owned
+/// box type, `impl Ffi…Player for CatchPanics<P>` (each method calls the
+/// player's method of the same name with `&argument`, through [`catch`]) and
+/// the boxing function. A method listed as `fn m(arg: T) -> R;` becomes
+/// `fn m(&mut self, arg: T) -> RResult<R, PlayerError>` in the trait; its
+/// attributes (docs, `#[sabi(last_prefix_field)]`) go on the trait's method.
+///
+/// The trait is the ABI: its methods' order, types and the place of
+/// `last_prefix_field` are checked by tests/abi_layout.rs. New methods go at
+/// the end, after `last_prefix_field`, never in between.
+macro_rules! ffi_player {
+    (
+        player: $player:ident,
+        $(#[$($trait_attr:tt)*])*
+        trait $ffi:ident {
+            $(
+                $(#[$($method_attr:tt)*])*
+                fn $method:ident($arg:ident: $arg_ty:ty) -> $ret:ty;
+            )*
+        }
+        $(#[$($box_attr:tt)*])*
+        type $box:ident = $object:ident;
+        $(#[$($fn_attr:tt)*])*
+        fn $boxing:ident;
+    ) => {
+        $(#[$($trait_attr)*])*
+        #[sabi_trait]
+        pub trait $ffi: Send {
+            $(
+                $(#[$($method_attr)*])*
+                fn $method(&mut self, $arg: $arg_ty) -> RResult<$ret, PlayerError>;
+            )*
+        }
+
+        $(#[$($box_attr)*])*
+        pub type $box = $object<'static, RBox<()>>;
+
+        impl<P: $player> $ffi for CatchPanics<P> {
+            $(
+                fn $method(&mut self, $arg: $arg_ty) -> RResult<$ret, PlayerError> {
+                    catch(|| self.0.$method(&$arg))
+                }
+            )*
+        }
+
+        $(#[$($fn_attr)*])*
+        pub fn $boxing<P: $player + 'static>(player: P) -> $box {
+            $object::from_value(CatchPanics(player), abi_stable::sabi_trait::TD_Opaque)
+        }
+    };
 }
 
-/// Boxes a [`TrapPlayer`] as an ABI object that catches its panics.
-pub fn trap_player_box<P: TrapPlayer + 'static>(player: P) -> TrapPlayerBox {
-    FfiTrapPlayer_TO::from_value(CatchPanics(player), abi_stable::sabi_trait::TD_Opaque)
+ffi_player! {
+    player: TrapPlayer,
+    /// A Trap player across the ABI. Every method reports a panic inside the
+    /// library as `RErr(message)`.
+    trait FfiTrapPlayer {
+        fn new_game(info: TrapGameInfo) -> ();
+        fn get_move(req: TrapRequest) -> Pos;
+        fn get_trap(req: TrapRequest) -> Pos;
+        #[sabi(last_prefix_field)]
+        fn game_over(result: GameOver) -> ();
+    }
+    /// An owned Trap player object, from a library or built in.
+    type TrapPlayerBox = FfiTrapPlayer_TO;
+    /// Boxes a [`TrapPlayer`] as an ABI object that catches its panics.
+    fn trap_player_box;
 }
 
-/// An Intuitive AI player across the ABI.
-#[sabi_trait]
-pub trait FfiIntuitivePlayer: Send {
-    fn new_game(&mut self, info: IntuitiveGameInfo) -> RResult<(), PlayerError>;
-    fn reveal(&mut self, req: IntuitiveRequest) -> RResult<Cell, PlayerError>;
-    #[sabi(last_prefix_field)]
-    fn game_over(&mut self, result: IntuitiveGameOver) -> RResult<(), PlayerError>;
+ffi_player! {
+    player: IntuitivePlayer,
+    /// An Intuitive AI player across the ABI.
+    trait FfiIntuitivePlayer {
+        fn new_game(info: IntuitiveGameInfo) -> ();
+        fn reveal(req: IntuitiveRequest) -> Cell;
+        #[sabi(last_prefix_field)]
+        fn game_over(result: IntuitiveGameOver) -> ();
+    }
+    /// An owned Intuitive AI player object, from a library or built in.
+    type IntuitivePlayerBox = FfiIntuitivePlayer_TO;
+    /// Boxes an [`IntuitivePlayer`] as an ABI object that catches its panics.
+    fn intuitive_player_box;
 }
 
-/// An owned Intuitive AI player object, from a library or built in.
-pub type IntuitivePlayerBox = FfiIntuitivePlayer_TO<'static, RBox<()>>;
-
-impl<P: IntuitivePlayer> FfiIntuitivePlayer for CatchPanics<P> {
-    fn new_game(&mut self, info: IntuitiveGameInfo) -> RResult<(), PlayerError> {
-        catch(|| self.0.new_game(&info))
+ffi_player! {
+    player: HexapawnPlayer,
+    /// A Hexapawn player across the ABI.
+    trait FfiHexapawnPlayer {
+        fn new_game(info: HexapawnGameInfo) -> ();
+        fn get_move(req: HexapawnRequest) -> HexapawnAction;
+        #[sabi(last_prefix_field)]
+        fn game_over(result: GameOver) -> ();
     }
-    fn reveal(&mut self, req: IntuitiveRequest) -> RResult<Cell, PlayerError> {
-        catch(|| self.0.reveal(&req))
-    }
-    fn game_over(&mut self, result: IntuitiveGameOver) -> RResult<(), PlayerError> {
-        catch(|| self.0.game_over(&result))
-    }
+    /// An owned Hexapawn player object, from a library or built in.
+    type HexapawnPlayerBox = FfiHexapawnPlayer_TO;
+    /// Boxes a [`HexapawnPlayer`] as an ABI object that catches its panics.
+    fn hexapawn_player_box;
 }
 
-/// Boxes an [`IntuitivePlayer`] as an ABI object that catches its panics.
-pub fn intuitive_player_box<P: IntuitivePlayer + 'static>(player: P) -> IntuitivePlayerBox {
-    FfiIntuitivePlayer_TO::from_value(CatchPanics(player), abi_stable::sabi_trait::TD_Opaque)
+ffi_player! {
+    player: WumpusPlayer,
+    /// A Wumpus World player across the ABI.
+    trait FfiWumpusPlayer {
+        fn new_game(info: WumpusGameInfo) -> ();
+        fn step(req: WumpusRequest) -> WumpusAction;
+        #[sabi(last_prefix_field)]
+        fn game_over(result: WumpusOver) -> ();
+    }
+    /// An owned Wumpus World player object, from a library or built in.
+    type WumpusPlayerBox = FfiWumpusPlayer_TO;
+    /// Boxes a [`WumpusPlayer`] as an ABI object that catches its panics.
+    fn wumpus_player_box;
 }
 
-/// A Hexapawn player across the ABI.
-#[sabi_trait]
-pub trait FfiHexapawnPlayer: Send {
-    fn new_game(&mut self, info: HexapawnGameInfo) -> RResult<(), PlayerError>;
-    fn get_move(&mut self, req: HexapawnRequest) -> RResult<HexapawnAction, PlayerError>;
-    #[sabi(last_prefix_field)]
-    fn game_over(&mut self, result: GameOver) -> RResult<(), PlayerError>;
-}
-
-/// An owned Hexapawn player object, from a library or built in.
-pub type HexapawnPlayerBox = FfiHexapawnPlayer_TO<'static, RBox<()>>;
-
-impl<P: HexapawnPlayer> FfiHexapawnPlayer for CatchPanics<P> {
-    fn new_game(&mut self, info: HexapawnGameInfo) -> RResult<(), PlayerError> {
-        catch(|| self.0.new_game(&info))
+ffi_player! {
+    player: ForestPlayer,
+    /// A Magic Forest player across the ABI.
+    trait FfiForestPlayer {
+        fn new_game(info: ForestGameInfo) -> ();
+        fn step(req: ForestRequest) -> ForestAction;
+        #[sabi(last_prefix_field)]
+        fn game_over(result: ForestOver) -> ();
     }
-    fn get_move(&mut self, req: HexapawnRequest) -> RResult<HexapawnAction, PlayerError> {
-        catch(|| self.0.get_move(&req))
-    }
-    fn game_over(&mut self, result: GameOver) -> RResult<(), PlayerError> {
-        catch(|| self.0.game_over(&result))
-    }
-}
-
-/// Boxes a [`HexapawnPlayer`] as an ABI object that catches its panics.
-pub fn hexapawn_player_box<P: HexapawnPlayer + 'static>(player: P) -> HexapawnPlayerBox {
-    FfiHexapawnPlayer_TO::from_value(CatchPanics(player), abi_stable::sabi_trait::TD_Opaque)
-}
-
-/// A Wumpus World player across the ABI.
-#[sabi_trait]
-pub trait FfiWumpusPlayer: Send {
-    fn new_game(&mut self, info: WumpusGameInfo) -> RResult<(), PlayerError>;
-    fn step(&mut self, req: WumpusRequest) -> RResult<WumpusAction, PlayerError>;
-    #[sabi(last_prefix_field)]
-    fn game_over(&mut self, result: WumpusOver) -> RResult<(), PlayerError>;
-}
-
-/// An owned Wumpus World player object, from a library or built in.
-pub type WumpusPlayerBox = FfiWumpusPlayer_TO<'static, RBox<()>>;
-
-impl<P: WumpusPlayer> FfiWumpusPlayer for CatchPanics<P> {
-    fn new_game(&mut self, info: WumpusGameInfo) -> RResult<(), PlayerError> {
-        catch(|| self.0.new_game(&info))
-    }
-    fn step(&mut self, req: WumpusRequest) -> RResult<WumpusAction, PlayerError> {
-        catch(|| self.0.step(&req))
-    }
-    fn game_over(&mut self, result: WumpusOver) -> RResult<(), PlayerError> {
-        catch(|| self.0.game_over(&result))
-    }
-}
-
-/// Boxes a [`WumpusPlayer`] as an ABI object that catches its panics.
-pub fn wumpus_player_box<P: WumpusPlayer + 'static>(player: P) -> WumpusPlayerBox {
-    FfiWumpusPlayer_TO::from_value(CatchPanics(player), abi_stable::sabi_trait::TD_Opaque)
-}
-
-/// A Magic Forest player across the ABI.
-#[sabi_trait]
-pub trait FfiForestPlayer: Send {
-    fn new_game(&mut self, info: ForestGameInfo) -> RResult<(), PlayerError>;
-    fn step(&mut self, req: ForestRequest) -> RResult<ForestAction, PlayerError>;
-    #[sabi(last_prefix_field)]
-    fn game_over(&mut self, result: ForestOver) -> RResult<(), PlayerError>;
-}
-
-/// An owned Magic Forest player object, from a library or built in.
-pub type ForestPlayerBox = FfiForestPlayer_TO<'static, RBox<()>>;
-
-impl<P: ForestPlayer> FfiForestPlayer for CatchPanics<P> {
-    fn new_game(&mut self, info: ForestGameInfo) -> RResult<(), PlayerError> {
-        catch(|| self.0.new_game(&info))
-    }
-    fn step(&mut self, req: ForestRequest) -> RResult<ForestAction, PlayerError> {
-        catch(|| self.0.step(&req))
-    }
-    fn game_over(&mut self, result: ForestOver) -> RResult<(), PlayerError> {
-        catch(|| self.0.game_over(&result))
-    }
-}
-
-/// Boxes a [`ForestPlayer`] as an ABI object that catches its panics.
-pub fn forest_player_box<P: ForestPlayer + 'static>(player: P) -> ForestPlayerBox {
-    FfiForestPlayer_TO::from_value(CatchPanics(player), abi_stable::sabi_trait::TD_Opaque)
+    /// An owned Magic Forest player object, from a library or built in.
+    type ForestPlayerBox = FfiForestPlayer_TO;
+    /// Boxes a [`ForestPlayer`] as an ABI object that catches its panics.
+    fn forest_player_box;
 }
 
 /// The body of every constructor [`export_player!`] generates: records panic
