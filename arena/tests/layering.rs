@@ -160,3 +160,23 @@ fn the_reader_sees_grouped_and_plain_paths() {
             .collect();
     assert_eq!(cycles(&graph), BTreeSet::from([vec!["a".to_string(), "b".into(), "c".into()]]));
 }
+
+/// Process control (spawn, limits, poll, kill, reap) and the sandbox know
+/// no game (docs/ARCHITECTURE.md, "Layering"): they name no game's types,
+/// no referee, no game's glue. A game reaches a worker only as frames,
+/// through `isolation::WireGame`.
+#[test]
+fn process_control_and_the_sandbox_know_no_game() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![src.join("isolation/process.rs")];
+    collect(&src.join("sandbox"), &mut files);
+    let game_modules = ["game", "games", "referee", "agent", "two_player", "solo", "replay", "report"];
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let named: Vec<String> =
+            named_modules(code).into_iter().filter(|m| game_modules.contains(&m.as_str())).collect();
+        assert!(named.is_empty(), "{} names {named:?}: it must know no game", file.display());
+        assert!(!code.contains("player_api::"), "{} names player_api's game types", file.display());
+    }
+}

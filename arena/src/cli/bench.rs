@@ -43,8 +43,8 @@ pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
     let settings = limits.settings();
     let loaded = load(&player, &hosting, &settings)?;
     let seed = seed.unwrap_or_else(seeds::fresh);
-    let runs = arena::ladder::run::<Trap>(&loaded, games, seed, settings, &hosting);
-    arena::outln!("{}", arena::ladder::report(loaded.name(), &player.to_string(), &runs, seed));
+    let runs = arena::bench::run::<Trap>(&loaded, games, seed, settings, &hosting);
+    arena::outln!("{}", arena::bench::report(loaded.name(), &player.to_string(), &runs, seed));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -66,16 +66,16 @@ fn bench_other(
             if games == 0 {
                 bail!("--games 0 plays nothing: ask for at least one world");
             }
-            let runs = arena::ladder::solo_run(&player, &settings, games, seed, &hosting);
-            arena::ladder::solo_report(player.name(), &settings, &runs, seed)
+            let runs = arena::bench::solo_run(&player, &settings, games, seed, &hosting);
+            arena::bench::solo_report(player.name(), &settings, &runs, seed)
         }
         Setup::Hexapawn(settings) => {
             let games = games.unwrap_or(20);
             if games == 0 {
                 bail!("--games 0 plays nothing: ask for at least one game per level");
             }
-            let runs = arena::ladder::run::<Hexapawn>(&player, games, seed, settings, &hosting);
-            arena::ladder::hexapawn_report(player.name(), &runs, seed)
+            let runs = arena::bench::run::<Hexapawn>(&player, games, seed, settings, &hosting);
+            arena::bench::hexapawn_report(player.name(), &runs, seed)
         }
     };
     arena::outln!("{text}");

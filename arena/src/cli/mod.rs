@@ -212,8 +212,9 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             let threads =
                 threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let limits = WorkerLimits { sandbox, ..WorkerLimits::new().map_err(anyhow::Error::msg)? };
-            let config = arena::bench::BenchConfig { requests, games, threads, soak_games, starts, limits };
-            arena::outln!("{}", arena::bench::run(&config).map_err(anyhow::Error::msg)?);
+            let config =
+                arena::overhead::BenchConfig { requests, games, threads, soak_games, starts, limits };
+            arena::outln!("{}", arena::overhead::run(&config).map_err(anyhow::Error::msg)?);
             Ok(ExitCode::SUCCESS)
         }
         Command::BenchProgram { players, requests } => {
@@ -229,14 +230,14 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
             arena::outln!(
                 "{}",
-                arena::bench::program(&programs, requests, &limits).map_err(anyhow::Error::msg)?
+                arena::overhead::program(&programs, requests, &limits).map_err(anyhow::Error::msg)?
             );
             Ok(ExitCode::SUCCESS)
         }
         Command::BenchTournament { players, games_per_pairing, isolated, concurrency } => {
             let concurrency =
                 concurrency.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            let text = arena::bench::tournament(players, games_per_pairing, isolated, concurrency)
+            let text = arena::overhead::tournament(players, games_per_pairing, isolated, concurrency)
                 .map_err(anyhow::Error::msg)?;
             arena::outln!("{text}");
             Ok(ExitCode::SUCCESS)

@@ -6,7 +6,11 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::Replay;
-use crate::{clock::Clock, fault::Fault};
+use crate::{
+    clock::Clock,
+    fault::Fault,
+    game::{Agent, Game},
+};
 
 /// The fault that ended a game: who failed (an index into the replay's
 /// players), its kind as tallies count it ("timeout", "illegal", ...), and
@@ -73,6 +77,34 @@ const CALLS: [&str; 4] = ["turn", "new_game", "game_over", "hello"];
 pub(super) fn replayed_failure(replay: &Replay, lacks: impl FnOnce() -> String) -> Fault {
     (replay.result.fault.as_ref().and_then(FaultRecord::to_fault))
         .unwrap_or_else(|| Fault::Protocol(format!("the replay has no {}", lacks())))
+}
+
+/// A single-player game's recorded actions played back to the referee in
+/// order; past the last, the failure the replay ends on (Wumpus World,
+/// Magic Forest: one action per step, nothing else to check on the way).
+pub(super) struct Recorded<'r, G: Game> {
+    pub replay: &'r Replay,
+    pub actions: Vec<G::Action>,
+    pub next: usize,
+}
+
+impl<G: Game> Agent<G> for Recorded<'_, G>
+where
+    G::Action: Clone,
+{
+    fn new_game(&mut self, _: G::Info, _: Duration) -> Result<(), Fault> {
+        Ok(())
+    }
+
+    fn act(&mut self, _: G::Request, _: Duration) -> Result<G::Action, Fault> {
+        self.next += 1;
+        match self.actions.get(self.next - 1) {
+            Some(action) => Ok(action.clone()),
+            None => Err(replayed_failure(self.replay, || format!("action {}", self.next))),
+        }
+    }
+
+    fn game_over(&mut self, _: G::Over) {}
 }
 
 impl FaultRecord {

@@ -7,24 +7,20 @@ use std::time::Duration;
 
 use player_api::{
     grid::Coord,
-    magic_forest::{
-        ActionKind, Forest, ForestAction, ForestConfig, ForestEvent, ForestGameInfo, ForestOver,
-        ForestRequest, ForestState,
-    },
+    magic_forest::{ActionKind, Forest, ForestAction, ForestConfig, ForestEvent, ForestRequest, ForestState},
 };
 use serde::{Deserialize, Serialize};
 
 use super::{
     diff,
-    fault::replayed_failure,
+    fault::Recorded,
     grid::{area, area_json, coord, coord_json, off_grid, CoordJson, DirJson},
     terminal::Paint,
     Body, Replay, ReplayPlayer, ReplayResult,
 };
 use crate::{
     clock::Clock,
-    fault::Fault,
-    game::{Agent, MagicForest},
+    game::MagicForest,
     referee::magic_forest::{self as referee, Ending, ForestRun, ForestSettings},
     units::short,
 };
@@ -286,29 +282,6 @@ fn action_from(a: ActionRecord) -> ForestAction {
     }
 }
 
-/// Plays the recorded actions back to the referee, then the recorded failure.
-struct Scripted<'r> {
-    replay: &'r Replay,
-    body: &'r ForestBody,
-    next: usize,
-}
-
-impl Agent<MagicForest> for Scripted<'_> {
-    fn new_game(&mut self, _: ForestGameInfo, _: Duration) -> Result<(), Fault> {
-        Ok(())
-    }
-
-    fn act(&mut self, _: ForestRequest, _: Duration) -> Result<ForestAction, Fault> {
-        self.next += 1;
-        match self.body.steps.get(self.next - 1) {
-            Some(step) => Ok(action_from(step.action)),
-            None => Err(replayed_failure(self.replay, || format!("action {}", self.next))),
-        }
-    }
-
-    fn game_over(&mut self, _: ForestOver) {}
-}
-
 /// Re-simulates the run through the referee with the recorded seed and
 /// actions: the forests drawn, every request, every event, the ending and
 /// the score must come out the same.
@@ -320,7 +293,8 @@ pub fn verify(replay: &Replay, body: &ForestBody) -> Result<String, String> {
     for (i, (want, got)) in body.forests.iter().zip(&drawn).enumerate() {
         diff::part(&format!("forest {} ({}x{})", i, want.size, want.size), want, got, seed)?;
     }
-    let run = referee::play_agent(&settings, seed, &mut Scripted { replay, body, next: 0 });
+    let actions = body.steps.iter().map(|s| action_from(s.action)).collect();
+    let run = referee::play_agent(&settings, seed, &mut Recorded::<MagicForest> { replay, actions, next: 0 });
     let again = from_record(&run, &settings, replay.players[0].clone());
     let Body::Forest(resimulated) = &again.body else { unreachable!("built as Magic Forest") };
     diff::steps("action", &body.steps, &resimulated.steps, seed)?;

@@ -8,23 +8,22 @@ use std::time::Duration;
 use player_api::{
     grid::Coord,
     wumpus::{
-        ArrowRule, Goal, Percept, WumpusAction, WumpusConfig, WumpusGameInfo, WumpusOver, WumpusPlacement,
-        WumpusRequest, WumpusState, WumpusWorld,
+        ArrowRule, Goal, Percept, WumpusAction, WumpusConfig, WumpusPlacement, WumpusRequest, WumpusState,
+        WumpusWorld,
     },
 };
 use serde::{Deserialize, Serialize};
 
 use super::{
     diff,
-    fault::replayed_failure,
+    fault::Recorded,
     grid::{area, area_json, arrow, coord, coord_json, off_grid, CoordJson, DirJson},
     terminal::Paint,
     Body, Replay, ReplayPlayer, ReplayResult,
 };
 use crate::{
     clock::Clock,
-    fault::Fault,
-    game::{Agent, Wumpus},
+    game::Wumpus,
     referee::wumpus::{self as referee, Ending, WumpusGame, WumpusSettings},
     units::short,
 };
@@ -343,29 +342,6 @@ fn action_from(action: ActionJson) -> WumpusAction {
     }
 }
 
-/// Plays the recorded actions back to the referee, then the recorded failure.
-struct Scripted<'r> {
-    replay: &'r Replay,
-    body: &'r WumpusBody,
-    next: usize,
-}
-
-impl Agent<Wumpus> for Scripted<'_> {
-    fn new_game(&mut self, _: WumpusGameInfo, _: Duration) -> Result<(), Fault> {
-        Ok(())
-    }
-
-    fn act(&mut self, _: WumpusRequest, _: Duration) -> Result<WumpusAction, Fault> {
-        self.next += 1;
-        match self.body.steps.get(self.next - 1) {
-            Some(step) => Ok(action_from(step.action)),
-            None => Err(replayed_failure(self.replay, || format!("action {}", self.next))),
-        }
-    }
-
-    fn game_over(&mut self, _: WumpusOver) {}
-}
-
 /// Re-simulates the game through the referee with the recorded seed and
 /// actions: the cave drawn, every request's percepts and state, the ending
 /// and the score must come out the same.
@@ -373,7 +349,8 @@ pub fn verify(replay: &Replay, body: &WumpusBody) -> Result<String, String> {
     let settings = body.settings();
     let seed = replay.seed;
     diff::part("the cave", &body.world, &cave_record(&referee::world(&settings.config, seed)), seed)?;
-    let game = referee::play_agent(&settings, seed, &mut Scripted { replay, body, next: 0 });
+    let actions = body.steps.iter().map(|s| action_from(s.action)).collect();
+    let game = referee::play_agent(&settings, seed, &mut Recorded::<Wumpus> { replay, actions, next: 0 });
     let again = from_record(&game, &settings, replay.players[0].clone());
     let Body::Wumpus(resimulated) = &again.body else { unreachable!("built as Wumpus World") };
     diff::steps("action", &body.steps, &resimulated.steps, seed)?;
