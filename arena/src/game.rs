@@ -98,6 +98,37 @@ pub enum Wumpus {}
 #[derive(Clone, Copy, Debug)]
 pub enum MagicForest {}
 
+/// `$body` with `$G` standing for the type of game `$id` (a `GameId`):
+/// the one place a game's id becomes its type. `$body` must compile for
+/// every game.
+macro_rules! with_game {
+    ($id:expr, $G:ident => $body:expr) => {
+        match $id {
+            $crate::game::GameId::Trap => {
+                type $G = $crate::game::Trap;
+                $body
+            }
+            $crate::game::GameId::IntuitiveAi => {
+                type $G = $crate::game::IntuitiveAi;
+                $body
+            }
+            $crate::game::GameId::Hexapawn => {
+                type $G = $crate::game::Hexapawn;
+                $body
+            }
+            $crate::game::GameId::Wumpus => {
+                type $G = $crate::game::Wumpus;
+                $body
+            }
+            $crate::game::GameId::MagicForest => {
+                type $G = $crate::game::MagicForest;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_game;
+
 /// A player of game `G` as a referee drives it, wherever it runs: in the
 /// arena's process (`referee::InProcess`, `agent::AbiPlayer`), in a worker
 /// (`isolation::IsolatedPlayer`), replayed (`replay::Scripted`), or not at

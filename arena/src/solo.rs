@@ -7,33 +7,57 @@
 
 use std::{
     collections::HashMap,
+    fmt,
     time::{Duration, Instant},
 };
 
-use player_api::wumpus::StepEnd;
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    agent::AbiGame,
     clock::{Clock, Spent},
     fault::{Failures, Fault, FaultKind},
-    game::{Agent, GameId, IntuitiveAi, MagicForest, Unavailable, Wumpus},
+    game::{Agent, Game, GameId, IntuitiveAi, MagicForest, Unavailable, Wumpus},
+    isolation::WireGame,
     players::{Hosting, Player},
-    referee::{
-        intuitive::{self, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings},
-        magic_forest::{self, ForestRun, ForestSettings},
-        wumpus::{self, WumpusGame, WumpusSettings},
-    },
-    replay::{self, Replay, ReplayPlayer},
+    replay::{Replay, ReplayPlayer},
     seeds,
     stats::{mean_interval, MeanInterval},
 };
 
-/// A single-player game with its settings.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum SoloSettings {
-    Intuitive(IntuitiveSettings),
-    Wumpus(WumpusSettings),
-    Forest(ForestSettings),
+/// A single-player game as the one single-player driver plays it: its
+/// settings, its record, and what results and replays read off the record.
+/// Implemented in `games/<game>.rs`; listed once in `solo_games!` below.
+pub trait SinglePlayerGame: AbiGame + WireGame {
+    type Settings: Copy + fmt::Debug + PartialEq;
+    /// A finished game, whole: what a replay of it needs.
+    type Record: Clone + fmt::Debug + PartialEq;
+
+    /// The settings `options` give, with `budgets`; the game checks the
+    /// option it owns.
+    fn settings(options: &GameOptions, budgets: Budgets) -> Result<Self::Settings, OptionError>;
+    fn startup_budget(settings: &Self::Settings) -> Duration;
+    /// The budget of one request (a reveal, a step).
+    fn turn_budget(settings: &Self::Settings) -> Duration;
+    /// What decides the worlds, for people: "4x4 board", "aima preset", ...
+    fn describe(settings: &Self::Settings) -> String;
+    /// The settings as `--json` and standings show them.
+    fn json(settings: &Self::Settings) -> serde_json::Value;
+    /// Plays game `seed` with `agent`.
+    fn play(settings: &Self::Settings, seed: u64, agent: &mut dyn Agent<Self>) -> Self::Record;
+    fn seed(record: &Self::Record) -> u64;
+    /// The game as results count it (`time_us` left 0: the caller times).
+    fn score(record: &Self::Record) -> SoloScore;
+    /// The game's replay; `settings` are the ones it was played with.
+    fn replay(record: &Self::Record, settings: &Self::Settings, player: ReplayPlayer) -> Replay;
+}
+
+/// The budgets and clock every single-player game's settings take.
+#[derive(Clone, Copy, Debug)]
+pub struct Budgets {
+    pub turn: Duration,
+    pub startup: Duration,
+    pub clock: Clock,
 }
 
 /// The options a command line or a tournament file gives a game; `None`
@@ -60,6 +84,106 @@ pub struct OptionError {
     pub message: String,
 }
 
+/// The single-player games, one line each: the variant `SoloSettings`,
+/// `SoloRecord` and the live agents hold it in, and its `SinglePlayerGame` type.
+/// Everything below dispatches through here, once per method.
+macro_rules! solo_games {
+    ($($variant:ident: $game:ty),* $(,)?) => {
+        /// A single-player game with its settings.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub enum SoloSettings {
+            $($variant(<$game as SinglePlayerGame>::Settings)),*
+        }
+
+        /// A finished game of some single-player game.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum SoloRecord {
+            $($variant(<$game as SinglePlayerGame>::Record)),*
+        }
+
+        /// A live instance of a player of some single-player game.
+        enum SoloAgent {
+            $($variant(Box<dyn Agent<$game>>)),*
+        }
+
+        impl SoloSettings {
+            fn of_game(game: GameId, options: &GameOptions, budgets: Budgets) -> Option<Result<SoloSettings, OptionError>> {
+                $(if game == <$game as Game>::ID {
+                    return Some(<$game as SinglePlayerGame>::settings(options, budgets).map(SoloSettings::$variant));
+                })*
+                None
+            }
+
+            /// The game these settings are for.
+            pub fn id(&self) -> GameId {
+                match self { $(SoloSettings::$variant(_) => <$game as Game>::ID),* }
+            }
+
+            pub fn startup_budget(&self) -> Duration {
+                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::startup_budget(s)),* }
+            }
+
+            /// The budget of one request (a reveal, a step).
+            pub fn turn_budget(&self) -> Duration {
+                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::turn_budget(s)),* }
+            }
+
+            /// What decides the worlds, for people: "4x4 board", "aima preset", ...
+            pub fn describe(&self) -> String {
+                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::describe(s)),* }
+            }
+
+            /// The settings as `--json` and standings show them.
+            pub fn json(&self) -> serde_json::Value {
+                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::json(s)),* }
+            }
+
+            /// Plays game `seed` with `live` if it is an instance of this
+            /// game, else with a new instance of `player`; that instance goes
+            /// back with the record. One that cannot start loses its game by
+            /// the fault (the referee records it).
+            fn play(&self, seed: u64, live: Option<SoloAgent>, player: &Player, hosting: &Hosting) -> (SoloRecord, SoloAgent) {
+                match self {
+                    $(SoloSettings::$variant(s) => {
+                        let mut agent = match live {
+                            Some(SoloAgent::$variant(agent)) => agent,
+                            _ => new_agent::<$game>(player, hosting, <$game as SinglePlayerGame>::startup_budget(s)),
+                        };
+                        let record = <$game as SinglePlayerGame>::play(s, seed, agent.as_mut());
+                        (SoloRecord::$variant(record), SoloAgent::$variant(agent))
+                    })*
+                }
+            }
+        }
+
+        impl SoloRecord {
+            /// The game's replay; `settings` are the ones it was played with.
+            pub fn replay(&self, settings: &SoloSettings, player: ReplayPlayer) -> Replay {
+                match (self, settings) {
+                    $((SoloRecord::$variant(r), SoloSettings::$variant(s)) => <$game as SinglePlayerGame>::replay(r, s, player),)*
+                    #[allow(unreachable_patterns)]
+                    _ => unreachable!("a record is replayed with the settings it was played with"),
+                }
+            }
+
+            pub fn seed(&self) -> u64 {
+                match self { $(SoloRecord::$variant(r) => <$game as SinglePlayerGame>::seed(r)),* }
+            }
+
+            /// The game as results count it (`time_us` left 0: the caller times).
+            pub fn score(&self) -> SoloScore {
+                match self { $(SoloRecord::$variant(r) => <$game as SinglePlayerGame>::score(r)),* }
+            }
+        }
+    };
+}
+
+solo_games! {
+    Intuitive: IntuitiveAi,
+    Wumpus: Wumpus,
+    Forest: MagicForest,
+}
+
 impl SoloSettings {
     /// The settings of single-player game `game` with `options`; `Ok(None)`
     /// if `game` is not a single-player game. Options another game owns are
@@ -82,239 +206,33 @@ impl SoloSettings {
         only("board_size", options.board_size.is_some(), "intuitive-ai (and trap)", GameId::IntuitiveAi)?;
         only("preset", options.preset.is_some(), "wumpus", GameId::Wumpus)?;
         only("largest_forest", options.largest_forest.is_some(), "magic-forest", GameId::MagicForest)?;
-        let turn = options.turn_budget.unwrap_or(Duration::from_secs(5));
-        let startup = options.startup_budget.unwrap_or(Duration::from_secs(10));
-        let clock = options.clock;
-        let settings = match game {
-            GameId::IntuitiveAi => {
-                use player_api::intuitive::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
-                let size = options.board_size.unwrap_or(DEFAULT_SIZE);
-                if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-                    return Err(OptionError {
-                        key: "board_size",
-                        message: format!(
-                            "board size {size}: Intuitive AI boards are {MIN_SIZE} to {MAX_SIZE}"
-                        ),
-                    });
-                }
-                SoloSettings::Intuitive(IntuitiveSettings {
-                    clock,
-                    size,
-                    turn_budget: turn,
-                    startup_budget: startup,
-                })
-            }
-            GameId::Wumpus => {
-                let name = options.preset.as_deref().unwrap_or("aima");
-                let config = player_api::wumpus::WumpusConfig::preset(name).ok_or_else(|| OptionError {
-                    key: "preset",
-                    message: format!("unknown preset \"{name}\": use aima or project"),
-                })?;
-                SoloSettings::Wumpus(WumpusSettings {
-                    config,
-                    step_budget: turn,
-                    startup_budget: startup,
-                    clock,
-                })
-            }
-            _ => {
-                let mut config = player_api::magic_forest::ForestConfig::default();
-                config.largest = options.largest_forest.unwrap_or(config.largest);
-                config.check().map_err(|e| OptionError { key: "largest_forest", message: e.to_string() })?;
-                SoloSettings::Forest(ForestSettings {
-                    config,
-                    step_budget: turn,
-                    startup_budget: startup,
-                    clock,
-                })
-            }
+        let budgets = Budgets {
+            turn: options.turn_budget.unwrap_or(Duration::from_secs(5)),
+            startup: options.startup_budget.unwrap_or(Duration::from_secs(10)),
+            clock: options.clock,
         };
-        Ok(Some(settings))
+        SoloSettings::of_game(game, options, budgets).transpose()
     }
 
     /// The game's name, as `--game` and tournament files spell it.
     pub fn game(&self) -> &'static str {
-        match self {
-            SoloSettings::Intuitive(_) => GameId::IntuitiveAi,
-            SoloSettings::Wumpus(_) => GameId::Wumpus,
-            SoloSettings::Forest(_) => GameId::MagicForest,
-        }
-        .name()
-    }
-
-    pub fn startup_budget(&self) -> Duration {
-        match self {
-            SoloSettings::Intuitive(s) => s.startup_budget,
-            SoloSettings::Wumpus(s) => s.startup_budget,
-            SoloSettings::Forest(s) => s.startup_budget,
-        }
-    }
-
-    /// The budget of one request (a reveal, a step).
-    pub fn turn_budget(&self) -> Duration {
-        match self {
-            SoloSettings::Intuitive(s) => s.turn_budget,
-            SoloSettings::Wumpus(s) => s.step_budget,
-            SoloSettings::Forest(s) => s.step_budget,
-        }
-    }
-
-    /// What decides the worlds, for people: "4x4 board", "aima preset", ...
-    pub fn describe(&self) -> String {
-        match self {
-            SoloSettings::Intuitive(s) => format!("{0}x{0} board", s.size),
-            SoloSettings::Wumpus(s) => match preset_name(s) {
-                Some(name) => format!("{name} preset"),
-                None => format!("{0}x{0} cave", s.config.size),
-            },
-            SoloSettings::Forest(s) => format!("forests 3x3 to {0}x{0}", s.config.largest),
-        }
-    }
-
-    /// The settings as `--json` and standings show them.
-    pub fn json(&self) -> serde_json::Value {
-        let turn_ms = self.turn_budget().as_secs_f64() * 1e3;
-        match self {
-            SoloSettings::Intuitive(s) => {
-                serde_json::json!({ "board_size": s.size, "time_per_turn_ms": turn_ms })
-            }
-            SoloSettings::Wumpus(s) => serde_json::json!({
-                "preset": preset_name(s),
-                "size": s.config.size,
-                "time_per_turn_ms": turn_ms,
-            }),
-            SoloSettings::Forest(s) => {
-                serde_json::json!({ "largest_forest": s.config.largest, "time_per_turn_ms": turn_ms })
-            }
-        }
-    }
-
-    /// Plays game `seed` with `agent` (of this game's kind).
-    fn play(&self, seed: u64, agent: &mut SoloAgent) -> SoloRecord {
-        match (self, agent) {
-            (SoloSettings::Intuitive(s), SoloAgent::Intuitive(a)) => {
-                SoloRecord::Intuitive(intuitive::play_agent(s, seed, a.as_mut()))
-            }
-            (SoloSettings::Wumpus(s), SoloAgent::Wumpus(a)) => {
-                SoloRecord::Wumpus(wumpus::play_agent(s, seed, a.as_mut()))
-            }
-            (SoloSettings::Forest(s), SoloAgent::Forest(a)) => {
-                SoloRecord::Forest(magic_forest::play_agent(s, seed, a.as_mut()))
-            }
-            _ => unreachable!("agents are made for the settings they play"),
-        }
-    }
-
-    /// A new instance of `player` for this game; one that cannot start
-    /// loses its game by the fault (the referee records it).
-    fn new_agent(&self, player: &Player, hosting: &Hosting) -> SoloAgent {
-        let startup = self.startup_budget();
-        match self {
-            SoloSettings::Intuitive(_) => SoloAgent::Intuitive(
-                player
-                    .new_agent::<IntuitiveAi>(hosting, startup)
-                    .unwrap_or_else(|f| Box::new(Unavailable(f))),
-            ),
-            SoloSettings::Wumpus(_) => SoloAgent::Wumpus(
-                player.new_agent::<Wumpus>(hosting, startup).unwrap_or_else(|f| Box::new(Unavailable(f))),
-            ),
-            SoloSettings::Forest(_) => SoloAgent::Forest(
-                player
-                    .new_agent::<MagicForest>(hosting, startup)
-                    .unwrap_or_else(|f| Box::new(Unavailable(f))),
-            ),
-        }
+        self.id().name()
     }
 }
 
-fn preset_name(settings: &WumpusSettings) -> Option<&'static str> {
-    ["aima", "project"]
-        .into_iter()
-        .find(|name| player_api::wumpus::WumpusConfig::preset(name) == Some(settings.config))
+/// A new instance of `player` for game `G`; one that cannot start is
+/// `Unavailable` and loses its game by the fault.
+fn new_agent<G: SinglePlayerGame>(
+    player: &Player,
+    hosting: &Hosting,
+    startup: Duration,
+) -> Box<dyn Agent<G>> {
+    player.new_agent::<G>(hosting, startup).unwrap_or_else(|f| Box::new(Unavailable(f)))
 }
 
-/// A finished game, whole: what a replay of it needs.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SoloRecord {
-    Intuitive(IntuitiveRecord),
-    Wumpus(WumpusGame),
-    Forest(ForestRun),
-}
-
-impl SoloRecord {
-    /// The game's replay; `settings` are the ones it was played with (the
-    /// records of Wumpus World and Magic Forest keep the rules, not the budgets).
-    pub fn replay(&self, settings: &SoloSettings, player: ReplayPlayer) -> Replay {
-        match (self, settings) {
-            (SoloRecord::Intuitive(r), _) => replay::intuitive::from_record(r, player),
-            (SoloRecord::Wumpus(r), SoloSettings::Wumpus(s)) => replay::wumpus::from_record(r, s, player),
-            (SoloRecord::Forest(r), SoloSettings::Forest(s)) => {
-                replay::magic_forest::from_record(r, s, player)
-            }
-            _ => unreachable!("a record is replayed with the settings it was played with"),
-        }
-    }
-
-    pub fn seed(&self) -> u64 {
-        match self {
-            SoloRecord::Intuitive(r) => r.seed,
-            SoloRecord::Wumpus(r) => r.seed,
-            SoloRecord::Forest(r) => r.seed,
-        }
-    }
-
-    /// The game as results count it (`time_us` left 0: the caller times).
-    pub fn score(&self) -> SoloScore {
-        let fault = |f: &Fault| Some(f.kind().name().to_string());
-        match self {
-            SoloRecord::Intuitive(r) => SoloScore {
-                score: r.score.into(),
-                won: r.ending == IntuitiveEnding::Monster,
-                deaths: u32::from(r.ending == IntuitiveEnding::Pit),
-                steps: r.reveals.len() as u32,
-                reason: r.ending.to_string(),
-                fault: match &r.ending {
-                    IntuitiveEnding::Illegal { .. } => Some(FaultKind::Illegal.name().to_string()),
-                    IntuitiveEnding::Fault(f) => fault(f),
-                    _ => None,
-                },
-                cleared: None,
-                time_us: 0,
-                cpu_us: cpu_us(r.reveals.iter().map(|x| x.time)),
-            },
-            SoloRecord::Wumpus(r) => SoloScore {
-                score: r.score.into(),
-                won: r.won(),
-                deaths: u32::from(r.died()),
-                steps: r.steps.len() as u32,
-                reason: r.ending.to_string(),
-                fault: match &r.ending {
-                    wumpus::Ending::Rules(StepEnd::Invalid(..)) => {
-                        Some(FaultKind::Illegal.name().to_string())
-                    }
-                    wumpus::Ending::Fault(f) => fault(f),
-                    _ => None,
-                },
-                cleared: None,
-                time_us: 0,
-                cpu_us: cpu_us(r.steps.iter().map(|x| x.time)),
-            },
-            SoloRecord::Forest(r) => SoloScore {
-                score: r.score.into(),
-                won: r.won(),
-                deaths: r.deaths,
-                steps: r.steps.len() as u32,
-                reason: r.ending.to_string(),
-                fault: match &r.ending {
-                    magic_forest::Ending::Fault(f) => fault(f),
-                    _ => None,
-                },
-                cleared: Some(r.cleared),
-                time_us: 0,
-                cpu_us: cpu_us(r.steps.iter().map(|x| x.time)),
-            },
-        }
-    }
+/// The name of the failure `fault` for results ("timeout", "illegal", ...).
+pub(crate) fn fault_name(fault: &Fault) -> Option<String> {
+    Some(fault.kind().name().to_string())
 }
 
 /// One game as results, journals and reports count it.
@@ -343,7 +261,7 @@ pub struct SoloScore {
 }
 
 /// The CPU time of a game's answers, in microseconds.
-fn cpu_us(times: impl Iterator<Item = Spent>) -> u64 {
+pub(crate) fn cpu_us(times: impl Iterator<Item = Spent>) -> u64 {
     times.map(|t| t.cpu).sum::<Duration>().as_micros() as u64
 }
 
@@ -442,13 +360,6 @@ pub fn play_series(
     SoloSeries { settings: *settings, seed, games: played, summary }
 }
 
-/// A live single-player instance of some game.
-enum SoloAgent {
-    Intuitive(Box<dyn Agent<IntuitiveAi>>),
-    Wumpus(Box<dyn Agent<Wumpus>>),
-    Forest(Box<dyn Agent<MagicForest>>),
-}
-
 /// Live instances of single-player games, one per player id, reused game
 /// after game; one that failed is replaced by a fresh one for its next game.
 pub struct SoloPool<'p> {
@@ -465,11 +376,8 @@ impl<'p> SoloPool<'p> {
     /// Plays game `seed` with player `id`: its result (timed) and its record.
     pub fn play(&mut self, id: usize, seed: u64, settings: &SoloSettings) -> (SoloScore, SoloRecord) {
         let started = Instant::now();
-        let mut agent = match self.live.remove(&id) {
-            Some(agent) => agent,
-            None => settings.new_agent(&self.players[id], &self.hosting),
-        };
-        let record = settings.play(seed, &mut agent);
+        let live = self.live.remove(&id);
+        let (record, agent) = settings.play(seed, live, &self.players[id], &self.hosting);
         let mut result = record.score();
         result.time_us = started.elapsed().as_micros() as u64;
         // A player that failed gets a fresh instance next time: whatever

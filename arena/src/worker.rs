@@ -13,27 +13,13 @@ use std::{
     process::ExitCode,
 };
 
-use abi_stable::std_types::RResult;
-use player_api::{
-    abi::{
-        ForestPlayerBox, HexapawnPlayerBox, IntuitivePlayerBox, PlayerError, TrapPlayerBox, WumpusPlayerBox,
-    },
-    hexapawn::{HexapawnGameInfo, HexapawnRequest},
-    intuitive::{IntuitiveGameInfo, IntuitiveGameOver, IntuitiveRequest},
-    magic_forest::{ForestConfig, ForestGameInfo, ForestOver},
-    trap::{TrapGameInfo, TrapRequest},
-    wumpus::{WumpusGameInfo, WumpusOver},
-};
-
 use crate::{
-    game::GameId,
-    games::play_turn,
+    agent::AbiGame,
+    game::{with_game, GameId},
+    isolation::{GameOverRequest, NewGameFrame, WireGame},
     players::{Level, Player},
     plugin::PlayerLibrary,
-    protocol::{
-        self, forest_reply, hexapawn_reply, read_frame, seat_from_number, start_coord, wire_cell_of,
-        write_frame, wumpus_reply, Reply, Request, WireConfig, WireStepState,
-    },
+    protocol::{self, read_frame, write_frame, Reply, Request},
     sandbox,
 };
 
@@ -70,7 +56,7 @@ pub fn main(args: &[String]) -> ExitCode {
         let games = player.games();
         let first = games.iter().find(|g| *g == GameId::Trap.name()).or(games.first()).cloned();
         let first = first.ok_or_else(|| format!("{} plays no game", player.name()))?;
-        Ok((Instance::new(&player, &first)?, player))
+        Ok((new_instance(&player, &first)?, player))
     });
     let player = match loaded {
         Ok((instance, player)) => {
@@ -139,60 +125,68 @@ impl std::io::Read for PollingReader {
 /// The player instance a worker hosts: one game's player. It lives
 /// across the games of a match (a learner keeps learning); a `new_game` of
 /// another game replaces it.
-enum Instance {
-    Trap(TrapPlayerBox),
-    Intuitive(IntuitivePlayerBox),
-    Hexapawn(HexapawnPlayerBox),
-    Wumpus(WumpusPlayerBox),
-    Forest(ForestPlayerBox),
+trait Instance {
+    fn game(&self) -> GameId;
+    fn new_game(&mut self, frame: &NewGameFrame) -> Reply;
+    /// The answer to a turn or step; a frame of another game's is an error.
+    fn act(&mut self, frame: Request) -> Reply;
+    fn game_over(&mut self, over: GameOverRequest) -> Reply;
 }
 
-impl Instance {
-    fn new(player: &Player, game: &str) -> Result<Instance, String> {
-        let library = |player: &Player| match player {
-            Player::Library(library) => Ok(library.clone()),
-            _ => Err(format!("{} cannot run in a worker", player.name())),
-        };
-        let game = GameId::parse(game).ok_or_else(|| format!("there is no game '{game}'"))?;
-        Ok(match (game, player) {
-            (GameId::Trap, Player::Builtin(level)) => Instance::Trap(level.new_trap_player()),
-            (GameId::IntuitiveAi, Player::Builtin(level)) => {
-                Instance::Intuitive(level.new_intuitive_player())
-            }
-            (GameId::Hexapawn, Player::Builtin(level)) => Instance::Hexapawn(level.new_hexapawn_player()),
-            (GameId::Wumpus, Player::Builtin(level)) => Instance::Wumpus(level.new_wumpus_player()),
-            (GameId::MagicForest, Player::Builtin(level)) => Instance::Forest(level.new_forest_player()),
-            (GameId::Trap, _) => Instance::Trap(library(player)?.new_trap_player()?),
-            (GameId::IntuitiveAi, _) => Instance::Intuitive(library(player)?.new_intuitive_player()?),
-            (GameId::Hexapawn, _) => Instance::Hexapawn(library(player)?.new_hexapawn_player()?),
-            (GameId::Wumpus, _) => Instance::Wumpus(library(player)?.new_wumpus_player()?),
-            (GameId::MagicForest, _) => Instance::Forest(library(player)?.new_forest_player()?),
-        })
+/// A player of game `G`, its frames read and answered by the game's wire form.
+struct Hosted<G: AbiGame>(G::PlayerBox);
+
+impl<G: AbiGame + WireGame> Instance for Hosted<G> {
+    fn game(&self) -> GameId {
+        G::ID
     }
 
-    fn game(&self) -> &'static str {
-        match self {
-            Instance::Trap(_) => GameId::Trap,
-            Instance::Intuitive(_) => GameId::IntuitiveAi,
-            Instance::Hexapawn(_) => GameId::Hexapawn,
-            Instance::Wumpus(_) => GameId::Wumpus,
-            Instance::Forest(_) => GameId::MagicForest,
+    fn new_game(&mut self, frame: &NewGameFrame) -> Reply {
+        match G::info_of(frame) {
+            Ok(info) => answered(G::box_new_game(&mut self.0, info), |()| Reply::Ok),
+            Err(why) => Reply::Error { message: format!("bad new_game: {why}") },
         }
-        .name()
     }
+
+    fn act(&mut self, frame: Request) -> Reply {
+        match G::request_of(frame) {
+            Ok(Ok(request)) => answered(G::box_act(&mut self.0, request), G::reply_of),
+            Ok(Err(why)) => Reply::Error { message: why },
+            Err(frame) => Reply::Error { message: format!("a {} player cannot answer {frame:?}", G::ID) },
+        }
+    }
+
+    fn game_over(&mut self, over: GameOverRequest) -> Reply {
+        answered(G::box_game_over(&mut self.0, G::over_of(over)), |()| Reply::Ok)
+    }
+}
+
+/// A new instance of `player` for the game named `game`.
+fn new_instance(player: &Player, game: &str) -> Result<Box<dyn Instance>, String> {
+    let game = GameId::parse(game).ok_or_else(|| format!("there is no game '{game}'"))?;
+    with_game!(game, G => hosted::<G>(player))
+}
+
+fn hosted<G: AbiGame + WireGame>(player: &Player) -> Result<Box<dyn Instance>, String> {
+    let player_box = match player {
+        Player::Builtin(level) => G::builtin(*level),
+        Player::Library(library) => G::from_library(library)?,
+        _ => return Err(format!("{} cannot run in a worker", player.name())),
+    };
+    Ok(Box::new(Hosted::<G>(player_box)))
 }
 
 struct Server {
     output: File,
     buf: Vec<u8>,
-    instance: Option<Instance>,
+    instance: Option<Box<dyn Instance>>,
 }
 
 /// A player's own failure (a caught panic) as a reply.
-fn answered<T>(result: RResult<T, PlayerError>, reply: impl FnOnce(T) -> Reply) -> Reply {
-    match result.into_result() {
+fn answered<T>(result: Result<T, String>, reply: impl FnOnce(T) -> Reply) -> Reply {
+    match result {
         Ok(value) => reply(value),
-        Err(panic) => Reply::Error { message: panic.into() },
+        Err(message) => Reply::Error { message },
     }
 }
 
@@ -229,124 +223,23 @@ impl Server {
             if !player.games().contains(game) {
                 return failed(format!("this player does not play {game}"));
             }
-            if self.instance.as_ref().is_none_or(|i| i.game() != game) {
-                match Instance::new(player, game) {
+            if self.instance.as_ref().is_none_or(|i| i.game().name() != game) {
+                match new_instance(player, game) {
                     Ok(instance) => self.instance = Some(instance),
                     Err(message) => return failed(message),
                 }
             }
         }
         let Some(instance) = self.instance.as_mut() else { return failed("no player".into()) };
-        match (instance, request) {
-            (instance, Request::NewGame { seat, size, turn_budget_us, seed, config, start, arrows, .. }) => {
-                let seat = seat.map(|n| seat_from_number(n).ok_or(format!("bad seat {n}"))).transpose();
-                let seat = || seat.clone().and_then(|s| s.ok_or("no seat".to_string()));
-                let size = || size.ok_or("no size".to_string());
-                let started = match instance {
-                    Instance::Trap(p) => seat().and_then(|seat| {
-                        let info = TrapGameInfo { seat, size: size()?, turn_budget_us, seed };
-                        Ok(p.new_game(info))
-                    }),
-                    Instance::Intuitive(p) => {
-                        size().map(|size| p.new_game(IntuitiveGameInfo { size, turn_budget_us, seed }))
-                    }
-                    Instance::Hexapawn(p) => {
-                        seat().map(|seat| p.new_game(HexapawnGameInfo { seat, turn_budget_us, seed }))
-                    }
-                    Instance::Wumpus(p) => match (config, start, arrows) {
-                        (Some(WireConfig::Wumpus(config)), Some(start), Some(arrows)) => {
-                            config.to_config().and_then(|config| {
-                                let start = start_coord(start)?;
-                                let step_budget_us = turn_budget_us;
-                                Ok(p.new_game(WumpusGameInfo { config, start, arrows, step_budget_us, seed }))
-                            })
-                        }
-                        _ => Err("a Wumpus World new_game needs config, start and arrows".into()),
-                    },
-                    Instance::Forest(p) => match config {
-                        Some(WireConfig::Forest(config)) => {
-                            let config = ForestConfig::from(&config);
-                            Ok(p.new_game(ForestGameInfo { config, step_budget_us: turn_budget_us, seed }))
-                        }
-                        _ => Err("a Magic Forest new_game needs its config".into()),
-                    },
-                };
-                match started {
-                    Ok(result) => answered(result, |()| Reply::Ok),
-                    Err(why) => failed(format!("bad new_game: {why}")),
-                }
+        match request {
+            Request::NewGame { seat, size, turn_budget_us, seed, config, start, arrows, .. } => {
+                instance.new_game(&NewGameFrame { seat, size, turn_budget_us, seed, config, start, arrows })
             }
-            (Instance::Trap(p), Request::Turn { seat, turn, time_left_us, state }) => {
-                let Some(seat) = seat_from_number(seat) else { return failed(format!("bad seat {seat}")) };
-                let state = match state.to_state() {
-                    Ok(state) => state,
-                    Err(why) => return failed(format!("bad state: {why}")),
-                };
-                match play_turn(p, TrapRequest { state, seat, turn, time_left_us }) {
-                    Ok(actions) => Reply::Turn { step: actions.step, trap: actions.trap },
-                    Err(panic) => failed(panic),
-                }
-            }
-            (Instance::Intuitive(p), Request::Reveal { turn, time_left_us, state }) => {
-                match state.to_view() {
-                    Ok(view) => answered(p.reveal(IntuitiveRequest { view, turn, time_left_us }), |cell| {
-                        Reply::Reveal { cell: wire_cell_of(cell) }
-                    }),
-                    Err(why) => failed(format!("bad state: {why}")),
-                }
-            }
-            (Instance::Hexapawn(p), Request::GetMove { seat, ply, time_left_us, state }) => {
-                let Some(seat) = seat_from_number(seat) else { return failed(format!("bad seat {seat}")) };
-                match state.to_board() {
-                    Ok(board) => answered(
-                        p.get_move(HexapawnRequest { board, seat, ply, time_left_us }),
-                        hexapawn_reply,
-                    ),
-                    Err(why) => failed(format!("bad state: {why}")),
-                }
-            }
-            (Instance::Wumpus(p), Request::Step { state: WireStepState::Wumpus(state), .. }) => {
-                match state.to_request() {
-                    Ok(request) => answered(p.step(request), wumpus_reply),
-                    Err(why) => failed(format!("bad state: {why}")),
-                }
-            }
-            (Instance::Forest(p), Request::Step { state: WireStepState::Forest(state), .. }) => {
-                match state.to_request() {
-                    Ok(request) => answered(p.step(request), forest_reply),
-                    Err(why) => failed(format!("bad state: {why}")),
-                }
-            }
-            (instance, Request::GameOver { outcome, turns, reason, score, forests_cleared, deaths }) => {
+            Request::GameOver { outcome, turns, reason, score, forests_cleared, deaths } => {
                 let over = outcome.to_game_over(turns, reason);
-                let score = score.unwrap_or(0);
-                let result = match instance {
-                    Instance::Trap(p) => p.game_over(over),
-                    Instance::Hexapawn(p) => p.game_over(over),
-                    Instance::Intuitive(p) => p.game_over(IntuitiveGameOver {
-                        outcome: over.outcome,
-                        score: score.clamp(i8::MIN.into(), i8::MAX.into()) as i8,
-                        turns: over.turns,
-                        reason: over.reason,
-                    }),
-                    Instance::Wumpus(p) => p.game_over(WumpusOver {
-                        outcome: over.outcome,
-                        score,
-                        actions: over.turns,
-                        reason: over.reason,
-                    }),
-                    Instance::Forest(p) => p.game_over(ForestOver {
-                        outcome: over.outcome,
-                        score,
-                        forests_cleared: forests_cleared.unwrap_or(0),
-                        deaths: deaths.unwrap_or(0),
-                        actions: over.turns,
-                        reason: over.reason,
-                    }),
-                };
-                answered(result, |()| Reply::Ok)
+                instance.game_over(GameOverRequest { score, forests_cleared, deaths, ..over.into() })
             }
-            (instance, request) => failed(format!("a {} player cannot answer {request:?}", instance.game())),
+            frame => instance.act(frame),
         }
     }
 }

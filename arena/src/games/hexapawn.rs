@@ -13,10 +13,10 @@ use crate::{
     clock::Spent,
     fault::{Fault, FaultKind},
     game::{Agent, Game, GameId, Hexapawn},
-    isolation::{GameOverRequest, WireAnswer, WireGame},
+    isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     plugin::PlayerLibrary,
-    protocol::{hexapawn_move, Reply, Request, WireBoard},
+    protocol::{hexapawn_move, hexapawn_reply, seat_from_number, Reply, Request, WireBoard},
     referee::{
         hexapawn::{self as referee, HexapawnEnding, HexapawnRecord, HexapawnSettings, Ply},
         LocalGame,
@@ -108,6 +108,27 @@ impl WireGame for Hexapawn {
 
     fn game_over_frame(over: GameOver) -> GameOverRequest {
         over.into()
+    }
+
+    fn info_of(frame: &NewGameFrame) -> Result<HexapawnGameInfo, String> {
+        Ok(HexapawnGameInfo { seat: frame.seat()?, turn_budget_us: frame.turn_budget_us, seed: frame.seed })
+    }
+
+    fn request_of(frame: Request) -> Result<Result<HexapawnRequest, String>, Request> {
+        let Request::GetMove { seat, ply, time_left_us, state } = frame else { return Err(frame) };
+        Ok((|| {
+            let seat = seat_from_number(seat).ok_or(format!("bad seat {seat}"))?;
+            let board = state.to_board().map_err(|why| format!("bad state: {why}"))?;
+            Ok(HexapawnRequest { board, seat, ply, time_left_us })
+        })())
+    }
+
+    fn reply_of(action: HexapawnAction) -> Reply {
+        hexapawn_reply(action)
+    }
+
+    fn over_of(over: GameOverRequest) -> GameOver {
+        over.game_over()
     }
 }
 

@@ -10,12 +10,18 @@ use player_api::{
 
 use crate::{
     agent::AbiGame,
-    game::{Game, GameId, IntuitiveAi},
-    isolation::{GameOverRequest, WireAnswer, WireGame},
+    fault::FaultKind,
+    game::{Agent, Game, GameId, IntuitiveAi},
+    isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     plugin::PlayerLibrary,
-    protocol::{reveal_cell, Reply, Request, WireView},
-    referee::LocalGame,
+    protocol::{reveal_cell, wire_cell_of, Reply, Request, WireView},
+    referee::{
+        intuitive::{self, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings},
+        LocalGame,
+    },
+    replay::{self, Replay, ReplayPlayer},
+    solo::{cpu_us, fault_name, Budgets, GameOptions, OptionError, SinglePlayerGame, SoloScore},
 };
 
 impl Game for IntuitiveAi {
@@ -101,5 +107,100 @@ impl WireGame for IntuitiveAi {
     fn game_over_frame(over: IntuitiveGameOver) -> GameOverRequest {
         let told = GameOver { outcome: over.outcome, turns: over.turns, reason: over.reason };
         GameOverRequest { score: Some(over.score.into()), ..told.into() }
+    }
+
+    fn info_of(frame: &NewGameFrame) -> Result<IntuitiveGameInfo, String> {
+        Ok(IntuitiveGameInfo { size: frame.size()?, turn_budget_us: frame.turn_budget_us, seed: frame.seed })
+    }
+
+    fn request_of(frame: Request) -> Result<Result<IntuitiveRequest, String>, Request> {
+        let Request::Reveal { turn, time_left_us, state } = frame else { return Err(frame) };
+        Ok(state
+            .to_view()
+            .map(|view| IntuitiveRequest { view, turn, time_left_us })
+            .map_err(|why| format!("bad state: {why}")))
+    }
+
+    fn reply_of(cell: Cell) -> Reply {
+        Reply::Reveal { cell: wire_cell_of(cell) }
+    }
+
+    fn over_of(over: GameOverRequest) -> IntuitiveGameOver {
+        let score = over.score.unwrap_or(0);
+        IntuitiveGameOver {
+            outcome: over.outcome,
+            score: score.clamp(i8::MIN.into(), i8::MAX.into()) as i8,
+            turns: over.turns,
+            reason: over.reason.into(),
+        }
+    }
+}
+
+impl SinglePlayerGame for IntuitiveAi {
+    type Settings = IntuitiveSettings;
+    type Record = IntuitiveRecord;
+
+    fn settings(options: &GameOptions, budgets: Budgets) -> Result<IntuitiveSettings, OptionError> {
+        use player_api::intuitive::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
+        let size = options.board_size.unwrap_or(DEFAULT_SIZE);
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(OptionError {
+                key: "board_size",
+                message: format!("board size {size}: Intuitive AI boards are {MIN_SIZE} to {MAX_SIZE}"),
+            });
+        }
+        Ok(IntuitiveSettings {
+            clock: budgets.clock,
+            size,
+            turn_budget: budgets.turn,
+            startup_budget: budgets.startup,
+        })
+    }
+
+    fn startup_budget(settings: &IntuitiveSettings) -> Duration {
+        settings.startup_budget
+    }
+
+    fn turn_budget(settings: &IntuitiveSettings) -> Duration {
+        settings.turn_budget
+    }
+
+    fn describe(settings: &IntuitiveSettings) -> String {
+        format!("{0}x{0} board", settings.size)
+    }
+
+    fn json(settings: &IntuitiveSettings) -> serde_json::Value {
+        let turn_ms = settings.turn_budget.as_secs_f64() * 1e3;
+        serde_json::json!({ "board_size": settings.size, "time_per_turn_ms": turn_ms })
+    }
+
+    fn play(settings: &IntuitiveSettings, seed: u64, agent: &mut dyn Agent<IntuitiveAi>) -> IntuitiveRecord {
+        intuitive::play_agent(settings, seed, agent)
+    }
+
+    fn seed(record: &IntuitiveRecord) -> u64 {
+        record.seed
+    }
+
+    fn score(record: &IntuitiveRecord) -> SoloScore {
+        SoloScore {
+            score: record.score.into(),
+            won: record.ending == IntuitiveEnding::Monster,
+            deaths: u32::from(record.ending == IntuitiveEnding::Pit),
+            steps: record.reveals.len() as u32,
+            reason: record.ending.to_string(),
+            fault: match &record.ending {
+                IntuitiveEnding::Illegal { .. } => Some(FaultKind::Illegal.name().to_string()),
+                IntuitiveEnding::Fault(f) => fault_name(f),
+                _ => None,
+            },
+            cleared: None,
+            time_us: 0,
+            cpu_us: cpu_us(record.reveals.iter().map(|x| x.time)),
+        }
+    }
+
+    fn replay(record: &IntuitiveRecord, _: &IntuitiveSettings, player: ReplayPlayer) -> Replay {
+        replay::intuitive::from_record(record, player)
     }
 }

@@ -4,18 +4,26 @@ use std::time::Duration;
 
 use player_api::{
     abi::{FfiForestPlayer, ForestPlayerBox},
-    magic_forest::{ForestAction, ForestGameInfo, ForestOver, ForestPlayer, ForestRequest},
+    magic_forest::{ForestAction, ForestConfig, ForestGameInfo, ForestOver, ForestPlayer, ForestRequest},
     GameOver,
 };
 
 use crate::{
     agent::AbiGame,
-    game::{Game, GameId, MagicForest},
-    isolation::{GameOverRequest, WireAnswer, WireGame},
+    game::{Agent, Game, GameId, MagicForest},
+    isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     plugin::PlayerLibrary,
-    protocol::{forest_action, Reply, Request, WireConfig, WireForestConfig, WireForestState, WireStepState},
-    referee::LocalGame,
+    protocol::{
+        forest_action, forest_reply, Reply, Request, WireConfig, WireForestConfig, WireForestState,
+        WireStepState,
+    },
+    referee::{
+        magic_forest::{self, ForestRun, ForestSettings},
+        LocalGame,
+    },
+    replay::{self, Replay, ReplayPlayer},
+    solo::{cpu_us, fault_name, Budgets, GameOptions, OptionError, SinglePlayerGame, SoloScore},
 };
 
 impl Game for MagicForest {
@@ -99,5 +107,100 @@ impl WireGame for MagicForest {
             deaths: Some(over.deaths),
             ..told.into()
         }
+    }
+
+    fn info_of(frame: &NewGameFrame) -> Result<ForestGameInfo, String> {
+        let Some(WireConfig::Forest(config)) = &frame.config else {
+            return Err("a Magic Forest new_game needs its config".into());
+        };
+        let config = ForestConfig::from(config);
+        Ok(ForestGameInfo { config, step_budget_us: frame.turn_budget_us, seed: frame.seed })
+    }
+
+    fn request_of(frame: Request) -> Result<Result<ForestRequest, String>, Request> {
+        match frame {
+            Request::Step { state: WireStepState::Forest(state), .. } => {
+                Ok(state.to_request().map_err(|why| format!("bad state: {why}")))
+            }
+            frame => Err(frame),
+        }
+    }
+
+    fn reply_of(action: ForestAction) -> Reply {
+        forest_reply(action)
+    }
+
+    fn over_of(over: GameOverRequest) -> ForestOver {
+        ForestOver {
+            outcome: over.outcome,
+            score: over.score.unwrap_or(0),
+            forests_cleared: over.forests_cleared.unwrap_or(0),
+            deaths: over.deaths.unwrap_or(0),
+            actions: over.turns,
+            reason: over.reason.into(),
+        }
+    }
+}
+
+impl SinglePlayerGame for MagicForest {
+    type Settings = ForestSettings;
+    type Record = ForestRun;
+
+    fn settings(options: &GameOptions, budgets: Budgets) -> Result<ForestSettings, OptionError> {
+        let mut config = ForestConfig::default();
+        config.largest = options.largest_forest.unwrap_or(config.largest);
+        config.check().map_err(|e| OptionError { key: "largest_forest", message: e.to_string() })?;
+        Ok(ForestSettings {
+            config,
+            step_budget: budgets.turn,
+            startup_budget: budgets.startup,
+            clock: budgets.clock,
+        })
+    }
+
+    fn startup_budget(settings: &ForestSettings) -> Duration {
+        settings.startup_budget
+    }
+
+    fn turn_budget(settings: &ForestSettings) -> Duration {
+        settings.step_budget
+    }
+
+    fn describe(settings: &ForestSettings) -> String {
+        format!("forests 3x3 to {0}x{0}", settings.config.largest)
+    }
+
+    fn json(settings: &ForestSettings) -> serde_json::Value {
+        let turn_ms = settings.step_budget.as_secs_f64() * 1e3;
+        serde_json::json!({ "largest_forest": settings.config.largest, "time_per_turn_ms": turn_ms })
+    }
+
+    fn play(settings: &ForestSettings, seed: u64, agent: &mut dyn Agent<MagicForest>) -> ForestRun {
+        magic_forest::play_agent(settings, seed, agent)
+    }
+
+    fn seed(record: &ForestRun) -> u64 {
+        record.seed
+    }
+
+    fn score(record: &ForestRun) -> SoloScore {
+        SoloScore {
+            score: record.score.into(),
+            won: record.won(),
+            deaths: record.deaths,
+            steps: record.steps.len() as u32,
+            reason: record.ending.to_string(),
+            fault: match &record.ending {
+                magic_forest::Ending::Fault(f) => fault_name(f),
+                _ => None,
+            },
+            cleared: Some(record.cleared),
+            time_us: 0,
+            cpu_us: cpu_us(record.steps.iter().map(|x| x.time)),
+        }
+    }
+
+    fn replay(record: &ForestRun, settings: &ForestSettings, player: ReplayPlayer) -> Replay {
+        replay::magic_forest::from_record(record, settings, player)
     }
 }

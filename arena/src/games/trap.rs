@@ -13,10 +13,10 @@ use crate::{
     clock::Spent,
     fault::Fault,
     game::{Agent, Game, GameId, Trap},
-    isolation::{GameOverRequest, WireAnswer, WireGame},
+    isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     plugin::PlayerLibrary,
-    protocol::{wire_cell, Reply, Request, WireState},
+    protocol::{seat_from_number, wire_cell, Reply, Request, WireState},
     referee::trap::{self as referee, Ending, TrapGame, TrapSettings, Turn, TurnActions},
     two_player::{MatchGame, TwoPlayerGame},
 };
@@ -89,6 +89,28 @@ impl WireGame for Trap {
 
     fn game_over_frame(over: GameOver) -> GameOverRequest {
         over.into()
+    }
+
+    fn info_of(frame: &NewGameFrame) -> Result<TrapGameInfo, String> {
+        let seat = frame.seat()?;
+        Ok(TrapGameInfo { seat, size: frame.size()?, turn_budget_us: frame.turn_budget_us, seed: frame.seed })
+    }
+
+    fn request_of(frame: Request) -> Result<Result<TrapRequest, String>, Request> {
+        let Request::Turn { seat, turn, time_left_us, state } = frame else { return Err(frame) };
+        Ok((|| {
+            let seat = seat_from_number(seat).ok_or(format!("bad seat {seat}"))?;
+            let state = state.to_state().map_err(|why| format!("bad state: {why}"))?;
+            Ok(TrapRequest { state, seat, turn, time_left_us })
+        })())
+    }
+
+    fn reply_of(actions: TurnActions) -> Reply {
+        Reply::Turn { step: actions.step, trap: actions.trap }
+    }
+
+    fn over_of(over: GameOverRequest) -> GameOver {
+        over.game_over()
     }
 }
 

@@ -4,21 +4,27 @@ use std::time::Duration;
 
 use player_api::{
     abi::{FfiWumpusPlayer, WumpusPlayerBox},
-    wumpus::{WumpusAction, WumpusGameInfo, WumpusOver, WumpusPlayer, WumpusRequest},
+    wumpus::{StepEnd, WumpusAction, WumpusConfig, WumpusGameInfo, WumpusOver, WumpusPlayer, WumpusRequest},
     GameOver,
 };
 
 use crate::{
     agent::AbiGame,
-    game::{Game, GameId, Wumpus},
-    isolation::{GameOverRequest, WireAnswer, WireGame},
+    fault::FaultKind,
+    game::{Agent, Game, GameId, Wumpus},
+    isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     plugin::PlayerLibrary,
     protocol::{
-        wire_start, wumpus_action, Reply, Request, WireConfig, WireStepState, WireWumpusConfig,
-        WireWumpusState,
+        start_coord, wire_start, wumpus_action, wumpus_reply, Reply, Request, WireConfig, WireStepState,
+        WireWumpusConfig, WireWumpusState,
     },
-    referee::LocalGame,
+    referee::{
+        wumpus::{self, WumpusGame, WumpusSettings},
+        LocalGame,
+    },
+    replay::{self, Replay, ReplayPlayer},
+    solo::{cpu_us, fault_name, Budgets, GameOptions, OptionError, SinglePlayerGame, SoloScore},
 };
 
 impl Game for Wumpus {
@@ -98,4 +104,115 @@ impl WireGame for Wumpus {
         let told = GameOver { outcome: over.outcome, turns: over.actions, reason: over.reason };
         GameOverRequest { score: Some(over.score), ..told.into() }
     }
+
+    fn info_of(frame: &NewGameFrame) -> Result<WumpusGameInfo, String> {
+        let (Some(WireConfig::Wumpus(config)), Some(start), Some(arrows)) =
+            (&frame.config, frame.start, frame.arrows)
+        else {
+            return Err("a Wumpus World new_game needs config, start and arrows".into());
+        };
+        let config = config.to_config()?;
+        let start = start_coord(start)?;
+        Ok(WumpusGameInfo { config, start, arrows, step_budget_us: frame.turn_budget_us, seed: frame.seed })
+    }
+
+    fn request_of(frame: Request) -> Result<Result<WumpusRequest, String>, Request> {
+        match frame {
+            Request::Step { state: WireStepState::Wumpus(state), .. } => {
+                Ok(state.to_request().map_err(|why| format!("bad state: {why}")))
+            }
+            frame => Err(frame),
+        }
+    }
+
+    fn reply_of(action: WumpusAction) -> Reply {
+        wumpus_reply(action)
+    }
+
+    fn over_of(over: GameOverRequest) -> WumpusOver {
+        WumpusOver {
+            outcome: over.outcome,
+            score: over.score.unwrap_or(0),
+            actions: over.turns,
+            reason: over.reason.into(),
+        }
+    }
+}
+
+impl SinglePlayerGame for Wumpus {
+    type Settings = WumpusSettings;
+    type Record = WumpusGame;
+
+    fn settings(options: &GameOptions, budgets: Budgets) -> Result<WumpusSettings, OptionError> {
+        let name = options.preset.as_deref().unwrap_or("aima");
+        let config = WumpusConfig::preset(name).ok_or_else(|| OptionError {
+            key: "preset",
+            message: format!("unknown preset \"{name}\": use aima or project"),
+        })?;
+        Ok(WumpusSettings {
+            config,
+            step_budget: budgets.turn,
+            startup_budget: budgets.startup,
+            clock: budgets.clock,
+        })
+    }
+
+    fn startup_budget(settings: &WumpusSettings) -> Duration {
+        settings.startup_budget
+    }
+
+    fn turn_budget(settings: &WumpusSettings) -> Duration {
+        settings.step_budget
+    }
+
+    fn describe(settings: &WumpusSettings) -> String {
+        match preset_name(settings) {
+            Some(name) => format!("{name} preset"),
+            None => format!("{0}x{0} cave", settings.config.size),
+        }
+    }
+
+    fn json(settings: &WumpusSettings) -> serde_json::Value {
+        let turn_ms = settings.step_budget.as_secs_f64() * 1e3;
+        serde_json::json!({
+            "preset": preset_name(settings),
+            "size": settings.config.size,
+            "time_per_turn_ms": turn_ms,
+        })
+    }
+
+    fn play(settings: &WumpusSettings, seed: u64, agent: &mut dyn Agent<Wumpus>) -> WumpusGame {
+        wumpus::play_agent(settings, seed, agent)
+    }
+
+    fn seed(record: &WumpusGame) -> u64 {
+        record.seed
+    }
+
+    fn score(record: &WumpusGame) -> SoloScore {
+        SoloScore {
+            score: record.score.into(),
+            won: record.won(),
+            deaths: u32::from(record.died()),
+            steps: record.steps.len() as u32,
+            reason: record.ending.to_string(),
+            fault: match &record.ending {
+                wumpus::Ending::Rules(StepEnd::Invalid(..)) => Some(FaultKind::Illegal.name().to_string()),
+                wumpus::Ending::Fault(f) => fault_name(f),
+                _ => None,
+            },
+            cleared: None,
+            time_us: 0,
+            cpu_us: cpu_us(record.steps.iter().map(|x| x.time)),
+        }
+    }
+
+    fn replay(record: &WumpusGame, settings: &WumpusSettings, player: ReplayPlayer) -> Replay {
+        replay::wumpus::from_record(record, settings, player)
+    }
+}
+
+/// The name of the preset whose rules `settings` has, if any.
+fn preset_name(settings: &WumpusSettings) -> Option<&'static str> {
+    ["aima", "project"].into_iter().find(|name| WumpusConfig::preset(name) == Some(settings.config))
 }

@@ -10,5 +10,5 @@
 mod player;
 mod process;
 
-pub use player::{GameOverRequest, IsolatedPlayer, WireAnswer, WireGame};
+pub use player::{GameOverRequest, IsolatedPlayer, NewGameFrame, WireAnswer, WireGame};
 pub use process::{worker_program, CappedOutput, Hello, Hosted, Launch, Worker, WorkerLimits, WORKER_ARG};

@@ -5,13 +5,13 @@
 
 use std::time::Duration;
 
-use player_api::{GameOver, Outcome};
+use player_api::{GameOver, Outcome, Seat};
 
 use super::process::{Hosted, Worker, WorkerLimits};
 use crate::{
     fault::Fault,
     game::{Agent, Game, GameId},
-    protocol::{Reply, Request},
+    protocol::{seat_from_number, Reply, Request, WireConfig, WireCoord},
 };
 
 /// A player in its own worker process.
@@ -102,6 +102,42 @@ pub trait WireGame: Game {
     fn action(reply: Reply) -> WireAnswer<Self::Action>;
     /// What `game_over` tells the player.
     fn game_over_frame(over: Self::Over) -> GameOverRequest;
+
+    // The worker's side, each the inverse of the one above.
+
+    /// What the player is told, read from a `new_game` frame.
+    fn info_of(frame: &NewGameFrame) -> Result<Self::Info, String>;
+    /// A request read from its frame (`Err` with why it is bad), or the
+    /// frame back if it is not this game's request.
+    fn request_of(frame: Request) -> Result<Result<Self::Request, String>, Request>;
+    /// The action as a reply frame.
+    fn reply_of(action: Self::Action) -> Reply;
+    /// What the player is told at the end, read from its frame.
+    fn over_of(over: GameOverRequest) -> Self::Over;
+}
+
+/// The fields of a `new_game` frame, for a game to read its start from.
+pub struct NewGameFrame {
+    pub seat: Option<u8>,
+    pub size: Option<u8>,
+    pub turn_budget_us: u64,
+    pub seed: u64,
+    pub config: Option<WireConfig>,
+    pub start: Option<WireCoord>,
+    pub arrows: Option<u8>,
+}
+
+impl NewGameFrame {
+    /// The seat, for the games that have seats.
+    pub fn seat(&self) -> Result<Seat, String> {
+        let number = self.seat.ok_or("no seat")?;
+        seat_from_number(number).ok_or(format!("bad seat {number}"))
+    }
+
+    /// The board size, for the games that send one.
+    pub fn size(&self) -> Result<u8, String> {
+        self.size.ok_or("no size".to_string())
+    }
 }
 
 /// A reply read as a game's action.
@@ -163,6 +199,13 @@ pub struct GameOverRequest {
     pub score: Option<i32>,
     pub forests_cleared: Option<u32>,
     pub deaths: Option<u32>,
+}
+
+impl GameOverRequest {
+    /// What a two-player game tells its players.
+    pub fn game_over(self) -> GameOver {
+        GameOver { outcome: self.outcome, turns: self.turns, reason: self.reason.into() }
+    }
 }
 
 impl From<GameOver> for GameOverRequest {

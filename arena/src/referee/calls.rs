@@ -1,7 +1,7 @@
 //! The one place every referee's calls into a player pass: a panic of a
 //! player in the arena's own process becomes a fault (`caught`, used by
 //! the referees' `InProcess` wrappers), and an answer over budget a timeout
-//! (`timed`, around every agent call, wherever the player runs).
+//! (`judged`, around every agent call, wherever the player runs).
 
 use std::{
     panic::{catch_unwind, AssertUnwindSafe},
@@ -25,25 +25,54 @@ pub(crate) fn caught<T>(call: impl FnOnce() -> T) -> Result<T, Fault> {
     })
 }
 
-/// Runs one player call, measures it on both clocks, and turns an answer
-/// over `budget` on `clock` into a timeout.
+/// A player's answer to one call, judged against its budget.
+pub(crate) enum Answer<T> {
+    OnTime(T),
+    /// Answered, but over budget: the fault is the timeout. The answer is
+    /// kept for records that show what a late player said (Trap's).
+    Late(T, Fault),
+    Failed(Fault),
+}
+
+impl<T> Answer<T> {
+    /// The answer if it counts, else the fault that loses the game.
+    pub(crate) fn result(self) -> Result<T, Fault> {
+        match self {
+            Answer::OnTime(answer) => Ok(answer),
+            Answer::Late(_, fault) | Answer::Failed(fault) => Err(fault),
+        }
+    }
+}
+
+/// Runs one player call, measures it on both clocks, and judges it against
+/// `budget` on `clock`: the one timing path of every call of every game.
+pub(crate) fn judged<T>(
+    clock: Clock,
+    budget: Duration,
+    what: &'static str,
+    call: impl FnOnce() -> Result<T, Fault>,
+) -> (Answer<T>, Spent) {
+    let watch = Stopwatch::start();
+    let answer = call();
+    let spent = watch.stop();
+    let used = clock.charged(spent);
+    let answer = match answer {
+        Err(fault) => Answer::Failed(fault),
+        Ok(answer) if used > budget => {
+            Answer::Late(answer, Fault::Timeout { what, used, budget, killed: false, clock })
+        }
+        Ok(answer) => Answer::OnTime(answer),
+    };
+    (answer, spent)
+}
+
+/// `judged`, for callers that only need the answer if it counts.
 pub(crate) fn timed<T>(
     clock: Clock,
     budget: Duration,
     what: &'static str,
     call: impl FnOnce() -> Result<T, Fault>,
 ) -> (Result<T, Fault>, Spent) {
-    let watch = Stopwatch::start();
-    let answer = call();
-    let spent = watch.stop();
-    (answer.and_then(|answer| within(clock, budget, what, spent).map(|()| answer)), spent)
-}
-
-/// Whether a call that spent `spent` kept to `budget` on `clock`.
-pub(crate) fn within(clock: Clock, budget: Duration, what: &'static str, spent: Spent) -> Result<(), Fault> {
-    let used = clock.charged(spent);
-    if used > budget {
-        return Err(Fault::Timeout { what, used, budget, killed: false, clock });
-    }
-    Ok(())
+    let (answer, spent) = judged(clock, budget, what, call);
+    (answer.result(), spent)
 }

@@ -11,10 +11,10 @@ use player_api::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::calls::{timed, within};
+use super::calls::{judged, timed, Answer};
 pub use crate::fault::{Fault, FaultKind, Spot};
 use crate::{
-    clock::{Clock, Spent, Stopwatch},
+    clock::{Clock, Spent},
     game::{Agent, Trap},
     protocol::{cell_pos, WireCell},
     seeds,
@@ -282,14 +282,15 @@ impl Game<'_, '_> {
     /// One turn of `seat`, recording a failure in `self.failed`.
     fn turn(&mut self, seat: Seat) -> Option<Ending> {
         let shown = self.state;
-        let (budget, request) = (self.settings.turn_budget, self.request(seat, self.settings.turn_budget));
-        // Measured here, judged in `judge`: a late answer is recorded as given.
-        let watch = Stopwatch::start();
-        let reply = self.players[seat.index()].act(request, budget);
-        let used = watch.stop();
-        let (actions, result) = match reply {
-            Ok(actions) => (Some(actions), self.judge(seat, shown, actions, used)),
-            Err(fault) => (None, Err(fault)),
+        let (clock, budget) = (self.settings.clock, self.settings.turn_budget);
+        let request = self.request(seat, budget);
+        let player = &mut self.players[seat.index()];
+        let (answer, used) = judged(clock, budget, "turn", || player.act(request, budget));
+        // A late answer is recorded as given, and loses.
+        let (actions, result) = match answer {
+            Answer::OnTime(actions) => (Some(actions), self.judge(seat, shown, actions, used)),
+            Answer::Late(actions, fault) => (Some(actions), Err(fault)),
+            Answer::Failed(fault) => (None, Err(fault)),
         };
         match result {
             Ok(ending) => ending,
@@ -300,7 +301,7 @@ impl Game<'_, '_> {
         }
     }
 
-    /// The rest of a turn once `seat` answered: the move, end check 1, the
+    /// The rest of a turn once `seat` answered in time: the move, end check 1, the
     /// throw, end check 2. `Err` is the player's fault.
     fn judge(
         &mut self,
@@ -310,7 +311,6 @@ impl Game<'_, '_> {
         used: Spent,
     ) -> Result<Option<Ending>, Fault> {
         let TurnActions { step, trap } = actions;
-        within(self.settings.clock, self.settings.turn_budget, "turn", used)?;
         let from = self.state.position(seat);
         let to = match cell_pos(step).map(|to| (to, self.state.check_move(seat, to))) {
             Some((to, Ok(()))) => to,

@@ -80,12 +80,21 @@ pub(super) fn replayed_failure(replay: &Replay, lacks: impl FnOnce() -> String) 
 }
 
 /// A single-player game's recorded actions played back to the referee in
-/// order; past the last, the failure the replay ends on (Wumpus World,
-/// Magic Forest: one action per step, nothing else to check on the way).
+/// order (a rejected last answer among them, for the referee to judge
+/// again); past the last, the failure the replay ends on. Keeps the
+/// requests the referee made, for the replay to compare.
 pub(super) struct Recorded<'r, G: Game> {
-    pub replay: &'r Replay,
-    pub actions: Vec<G::Action>,
-    pub next: usize,
+    replay: &'r Replay,
+    actions: Vec<G::Action>,
+    /// What an action is called in errors ("action", "reveal").
+    what: &'static str,
+    pub shown: Vec<G::Request>,
+}
+
+impl<'r, G: Game> Recorded<'r, G> {
+    pub fn new(replay: &'r Replay, actions: Vec<G::Action>, what: &'static str) -> Recorded<'r, G> {
+        Recorded { replay, actions, what, shown: Vec::new() }
+    }
 }
 
 impl<G: Game> Agent<G> for Recorded<'_, G>
@@ -96,11 +105,12 @@ where
         Ok(())
     }
 
-    fn act(&mut self, _: G::Request, _: Duration) -> Result<G::Action, Fault> {
-        self.next += 1;
-        match self.actions.get(self.next - 1) {
+    fn act(&mut self, request: G::Request, _: Duration) -> Result<G::Action, Fault> {
+        self.shown.push(request);
+        let next = self.shown.len();
+        match self.actions.get(next - 1) {
             Some(action) => Ok(action.clone()),
-            None => Err(replayed_failure(self.replay, || format!("action {}", self.next))),
+            None => Err(replayed_failure(self.replay, || format!("{} {next}", self.what))),
         }
     }
 

@@ -5,16 +5,13 @@
 
 use std::time::Duration;
 
-use player_api::intuitive::{
-    Cell, IntuitiveGameInfo, IntuitiveGameOver, IntuitiveRequest, IntuitiveView, IntuitiveWorld,
-};
+use player_api::intuitive::{Cell, IntuitiveView, IntuitiveWorld};
 use serde::{Deserialize, Serialize};
 
-use super::{diff, fault::replayed_failure, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
+use super::{diff, fault::Recorded, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
 use crate::{
     clock::Clock,
-    fault::Fault,
-    game::{Agent, IntuitiveAi},
+    game::IntuitiveAi,
     referee::intuitive::{self as referee, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings},
     units::short,
 };
@@ -228,35 +225,6 @@ fn view_record(view: &IntuitiveView) -> ViewRecord {
     }
 }
 
-/// Plays the recorded reveals back to the referee, and keeps the views it
-/// was shown.
-struct Scripted<'r> {
-    replay: &'r Replay,
-    body: &'r IntuitiveBody,
-    shown: Vec<ViewRecord>,
-}
-
-impl Agent<IntuitiveAi> for Scripted<'_> {
-    fn new_game(&mut self, _: IntuitiveGameInfo, _: Duration) -> Result<(), Fault> {
-        Ok(())
-    }
-
-    fn act(&mut self, request: IntuitiveRequest, _: Duration) -> Result<Cell, Fault> {
-        self.shown.push(view_record(&request.view));
-        let index = request.turn as usize;
-        if let Some(reveal) = self.body.reveals.get(index) {
-            return Ok(Cell::new(reveal.cell[0], reveal.cell[1]));
-        }
-        match self.body.failed.as_ref().filter(|_| index == self.body.reveals.len()) {
-            // A rejected answer: let the referee judge it again.
-            Some(FailedReveal { cell: Some(cell), .. }) => Ok(Cell::new(cell[0], cell[1])),
-            _ => Err(replayed_failure(self.replay, || format!("reveal {}", index + 1))),
-        }
-    }
-
-    fn game_over(&mut self, _: IntuitiveGameOver) {}
-}
-
 /// Re-simulates the game through the referee with the recorded seed and
 /// reveals: the world drawn, every view shown, every cell's content, the
 /// ending and the score must come out the same.
@@ -265,8 +233,12 @@ pub fn verify(replay: &Replay, body: &IntuitiveBody) -> Result<String, String> {
     let seed = replay.seed;
     let drawn = world_record(&referee::world(settings.size, seed));
     diff::part("the world", &body.world, &drawn, seed)?;
-    let mut scripted = Scripted { replay, body, shown: Vec::new() };
-    let record = referee::play_agent(&settings, seed, &mut scripted);
+    let cell = |c: &CellJson| Cell::new(c[0], c[1]);
+    // A rejected last answer is played too, for the referee to judge again.
+    let rejected = body.failed.as_ref().and_then(|f| f.cell.as_ref());
+    let actions = body.reveals.iter().map(|r| &r.cell).chain(rejected).map(cell).collect();
+    let mut recorded = Recorded::<IntuitiveAi>::new(replay, actions, "reveal");
+    let record = referee::play_agent(&settings, seed, &mut recorded);
     let again = from_record(&record, replay.players[0].clone());
     let Body::Intuitive(mut resimulated) = again.body else { unreachable!("built as Intuitive AI") };
     // The views the referee showed, not the ones the record implies.
@@ -275,8 +247,8 @@ pub fn verify(replay: &Replay, body: &IntuitiveBody) -> Result<String, String> {
         .iter_mut()
         .map(|r| &mut r.view)
         .chain(resimulated.failed.as_mut().map(|f| &mut f.view));
-    for (view, shown) in views.zip(scripted.shown) {
-        *view = shown;
+    for (view, shown) in views.zip(&recorded.shown) {
+        *view = view_record(&shown.view);
     }
     diff::steps("reveal", &body.reveals, &resimulated.reveals, seed)?;
     diff::part("the request the game ended on", &body.failed, &resimulated.failed, seed)?;

@@ -294,7 +294,8 @@ pub fn verify(replay: &Replay, body: &ForestBody) -> Result<String, String> {
         diff::part(&format!("forest {} ({}x{})", i, want.size, want.size), want, got, seed)?;
     }
     let actions = body.steps.iter().map(|s| action_from(s.action)).collect();
-    let run = referee::play_agent(&settings, seed, &mut Recorded::<MagicForest> { replay, actions, next: 0 });
+    let run =
+        referee::play_agent(&settings, seed, &mut Recorded::<MagicForest>::new(replay, actions, "action"));
     let again = from_record(&run, &settings, replay.players[0].clone());
     let Body::Forest(resimulated) = &again.body else { unreachable!("built as Magic Forest") };
     diff::steps("action", &body.steps, &resimulated.steps, seed)?;

@@ -350,7 +350,7 @@ pub fn verify(replay: &Replay, body: &WumpusBody) -> Result<String, String> {
     let seed = replay.seed;
     diff::part("the cave", &body.world, &cave_record(&referee::world(&settings.config, seed)), seed)?;
     let actions = body.steps.iter().map(|s| action_from(s.action)).collect();
-    let game = referee::play_agent(&settings, seed, &mut Recorded::<Wumpus> { replay, actions, next: 0 });
+    let game = referee::play_agent(&settings, seed, &mut Recorded::<Wumpus>::new(replay, actions, "action"));
     let again = from_record(&game, &settings, replay.players[0].clone());
     let Body::Wumpus(resimulated) = &again.body else { unreachable!("built as Wumpus World") };
     diff::steps("action", &body.steps, &resimulated.steps, seed)?;
