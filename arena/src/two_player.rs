@@ -21,6 +21,7 @@ use crate::{
     isolation::WireGame,
     parallel,
     players::{Hosting, Player},
+    replay::{Replay, ReplayPlayer},
     seeds,
 };
 
@@ -34,6 +35,15 @@ pub trait TwoPlayerGame: AbiGame + WireGame {
     /// turns as they happen (Trap): the position and the turn.
     type State;
     type Turn;
+
+    /// Whether its players learn across a match (Hexapawn's matchbox
+    /// learner): a match, or a tournament's pairing, is then played whole,
+    /// in order, one game at a time, by instances of its own.
+    const LEARNS: bool;
+    /// Whether its referee reports each turn as it is played, for `--watch`
+    /// to draw it (`watch_turn`); if not, `--watch` draws a game's replay
+    /// once it is over.
+    const WATCHES_TURNS: bool;
 
     fn startup_budget(settings: &Self::Settings) -> Duration;
     /// Plays one game; `agents[0]` sits in seat 1.
@@ -58,6 +68,21 @@ pub trait TwoPlayerGame: AbiGame + WireGame {
     fn clock(record: &Self::Record, seat: Seat) -> (u32, Spent, Spent);
     /// The moves (turns, plies) played.
     fn moves(record: &Self::Record) -> usize;
+    fn seed(record: &Self::Record) -> u64;
+    /// How the game ended, for people.
+    fn reason(record: &Self::Record) -> String;
+    /// The game's replay, `players` in seat order.
+    fn replay(record: &Self::Record, players: [ReplayPlayer; 2]) -> Replay;
+
+    /// `arena play`'s line for one game of a match of `total`.
+    fn line(game: &MatchGame<Self>, total: u32, names: [&str; 2]) -> String;
+    /// `arena play`'s summary of a match.
+    fn summary(result: &MatchResult<Self>) -> String;
+    /// `arena play --json`'s object (docs/play-json.md).
+    fn json(result: &MatchResult<Self>, sources: [String; 2]) -> String;
+    /// `--watch`'s view of one turn, `names` in seat order (for games that
+    /// report turns as they are played: `WATCHES_TURNS`).
+    fn watch_turn(state: &Self::State, turn: &Self::Turn, names: [&str; 2]) -> String;
 }
 
 /// What to play, and where the players run.

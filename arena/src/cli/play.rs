@@ -8,8 +8,8 @@ use arena::{
     players::{Player, PlayerSpec},
     replay::{files::MatchReplays, terminal::Paint, Replay, ReplayPlayer},
     report, seeds,
-    solo::{self, SoloGame},
-    two_player::{self, MatchConfig, MatchGame, TurnWatcher},
+    solo::{self, SoloGame, SoloSettings},
+    two_player::{self, MatchConfig, MatchGame, TurnWatcher, TwoPlayerGame},
 };
 
 use super::options::{load, setup, Game, GameArgs, Limits, Setup};
@@ -78,65 +78,16 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         bail!("--games 0 plays nothing: ask for at least one game");
     }
     let setup = setup(game, &limits, &options)?;
-    if !matches!(setup, Setup::Trap) {
-        let run = OtherPlay { player1, player2, games, only_game, seed, concurrency, watch, json, replay };
-        return play_other(setup, run, &limits);
+    let run = Run { player1, player2, games, only_game, seed, concurrency, watch, json, replay };
+    match setup {
+        Setup::Trap => play_match::<Trap>(limits.settings(), run, &limits),
+        Setup::Hexapawn(settings) => play_match::<Hexapawn>(settings, run, &limits),
+        Setup::Solo(settings) => play_series(settings, run, &limits),
     }
-    let Some(player2) = player2 else {
-        bail!("trap is a two-player game: name two players (for example: arena play my_bot.so hard)")
-    };
-    let hosting = limits.hosting()?;
-    let settings = limits.settings();
-    let players = [load(&player1, &hosting, &settings)?, load(&player2, &hosting, &settings)?];
-    let names = display_names(&players);
-    let (first_game, games) = match only_game {
-        Some(0) => bail!("--only-game counts from 1"),
-        Some(k) => (k - 1, 1),
-        None => (0, games),
-    };
-    let config = MatchConfig::<Trap> {
-        settings,
-        games,
-        seed: seed.unwrap_or_else(seeds::fresh),
-        hosting,
-        first_game,
-        concurrency,
-    };
-    let sources = [player1.to_string(), player2.to_string()];
-    let mut saver =
-        replay.map(|path| MatchReplays::new(path, games, first_game, &names, &sources)).transpose()?;
-    let mut on_game = |game: &MatchGame<Trap>| {
-        if let Some(saver) = saver.as_mut() {
-            saver.save(game);
-        }
-        if !json {
-            let line = report::game_line(game, first_game + games, [&names[0], &names[1]]);
-            arena::outln!("{line}");
-        }
-    };
-    let mut show_turn = |seats: [usize; 2], state: &_, turn: &arena::referee::trap::Turn| {
-        let name = &names[seats[turn.seat.index()]];
-        arena::outln!("{}", report::turn_view(state, turn, name));
-    };
-    let watcher: Option<TurnWatcher<Trap>> = if watch { Some(&mut show_turn) } else { None };
-    let result = two_player::play([&players[0], &players[1]], &config, &mut on_game, watcher);
-    if let Some(saver) = saver {
-        eprintln!("{}", saver.finish()?);
-    }
-    if json {
-        arena::outln!("{}", report::json(&result, [player1.to_string(), player2.to_string()]));
-    } else {
-        let mut result = result;
-        for (tally, name) in result.tallies.iter_mut().zip(&names) {
-            tally.name = name.clone();
-        }
-        arena::outln!("{}", report::summary(&result));
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
-/// `arena play` for a game other than Trap.
-struct OtherPlay {
+/// What to play, from the command line.
+struct Run {
     player1: PlayerSpec,
     player2: Option<PlayerSpec>,
     games: u32,
@@ -148,115 +99,128 @@ struct OtherPlay {
     replay: Option<PathBuf>,
 }
 
-fn play_other(setup: Setup, run: OtherPlay, limits: &Limits) -> Result<ExitCode> {
+/// A match of a two-player game.
+fn play_match<G: TwoPlayerGame>(settings: G::Settings, run: Run, limits: &Limits) -> Result<ExitCode> {
+    let game = G::ID;
+    let Some(player2) = run.player2 else {
+        let example = if game == Game::Trap { String::new() } else { format!(" --game {game}") };
+        bail!(
+            "{game} is a two-player game: name two players (for example: arena play{example} my_bot.so hard)"
+        )
+    };
+    if G::LEARNS && run.only_game.is_some() {
+        bail!("--only-game: a {} match is played whole (its players learn from every game)", title(game));
+    }
     let hosting = limits.hosting()?;
     let trap = limits.settings();
-    let seed = run.seed.unwrap_or_else(seeds::fresh);
-    let watch = run.watch.then_some(Paint { color: std::io::stdout().is_terminal() });
-    match setup {
-        Setup::Trap => unreachable!("Trap is played by the Play arm"),
-        Setup::Solo(settings) => {
-            if let Some(second) = &run.player2 {
-                bail!("{} is a single-player game: name one player, not also '{second}'", settings.game());
-            }
-            let player = load(&run.player1, &hosting, &trap)?;
-            let (first, games) = match run.only_game {
-                Some(0) => bail!("--only-game counts from 1"),
-                Some(k) => (k - 1, 1),
-                None => (0, run.games),
-            };
-            let name = player.name().to_string();
-            let mut saver = run
-                .replay
-                .map(|path| {
-                    let (names, sources) = ([name.clone()], [run.player1.to_string()]);
-                    MatchReplays::new(path, games, first, &names, &sources)
-                })
-                .transpose()?;
-            let mut on_game = |game: &SoloGame| {
-                if saver.is_some() || watch.is_some() {
-                    let me = ReplayPlayer { name: name.clone(), source: run.player1.to_string() };
-                    keep_replay(&game.record.replay(&settings, me), game.index, watch, saver.as_mut());
-                }
-                if !run.json {
-                    arena::outln!("{}", report::solo_line(game, first + games, &name));
-                }
-            };
-            let series = solo::play_series(
-                &player,
-                &settings,
-                (first, games),
-                seed,
-                (&hosting, run.concurrency),
-                &mut on_game,
-            );
-            if let Some(saver) = saver {
-                eprintln!("{}", saver.finish()?);
-            }
-            if run.json {
-                arena::outln!("{}", report::solo_json(&series, &name, &run.player1.to_string()));
-            } else {
-                arena::outln!("{}", report::solo_summary(&name, &series));
-            }
+    let players = [load(&run.player1, &hosting, &trap)?, load(&player2, &hosting, &trap)?];
+    let names = display_names(&players);
+    let (first_game, games) = match run.only_game {
+        Some(0) => bail!("--only-game counts from 1"),
+        Some(k) => (k - 1, 1),
+        None => (0, run.games),
+    };
+    let config = MatchConfig::<G> {
+        settings,
+        games,
+        seed: run.seed.unwrap_or_else(seeds::fresh),
+        hosting,
+        first_game,
+        // A learner learns from every game, in order: one game at a time.
+        concurrency: if G::LEARNS { 1 } else { run.concurrency },
+    };
+    let sources = [run.player1.to_string(), player2.to_string()];
+    let mut saver =
+        run.replay.map(|path| MatchReplays::new(path, games, first_game, &names, &sources)).transpose()?;
+    // A game whose referee does not report its turns is drawn once over.
+    let drawn = (run.watch && !G::WATCHES_TURNS).then_some(Paint { color: std::io::stdout().is_terminal() });
+    let mut on_game = |game: &MatchGame<G>| {
+        if saver.is_some() || drawn.is_some() {
+            let seated =
+                game.seats.map(|p| ReplayPlayer { name: names[p].clone(), source: sources[p].clone() });
+            keep_replay(&G::replay(&game.record, seated), game.index, drawn, saver.as_mut());
         }
-        Setup::Hexapawn(settings) => {
-            let Some(player2) = run.player2 else {
-                bail!("hexapawn is a two-player game: name two players (for example: arena play --game hexapawn menace.so hard)")
-            };
-            if run.only_game.is_some() {
-                bail!("--only-game: a Hexapawn match is played whole (its players learn from every game)");
-            }
-            let players = [load(&run.player1, &hosting, &trap)?, load(&player2, &hosting, &trap)?];
-            let names = display_names(&players);
-            // One game at a time: a learner learns from every game, in order.
-            let config = MatchConfig::<Hexapawn> {
-                settings,
-                games: run.games,
-                seed,
-                hosting,
-                first_game: 0,
-                concurrency: 1,
-            };
-            let sources = [run.player1.to_string(), player2.to_string()];
-            let mut saver =
-                run.replay.map(|path| MatchReplays::new(path, run.games, 0, &names, &sources)).transpose()?;
-            let replay_players: Vec<ReplayPlayer> = names
-                .iter()
-                .zip(&sources)
-                .map(|(name, source)| ReplayPlayer { name: name.clone(), source: source.clone() })
-                .collect();
-            let mut on_game = |game: &MatchGame<Hexapawn>| {
-                if saver.is_some() || watch.is_some() {
-                    let seated = game.seats.map(|p| replay_players[p].clone());
-                    let replay = arena::replay::hexapawn::from_record(&game.record, seated);
-                    keep_replay(&replay, game.index, watch, saver.as_mut());
-                }
-                if !run.json {
-                    let line = report::hexapawn_line(game, run.games, [&names[0], &names[1]]);
-                    arena::outln!("{line}");
-                }
-            };
-            let mut result = two_player::play([&players[0], &players[1]], &config, &mut on_game, None);
-            if let Some(saver) = saver {
-                eprintln!("{}", saver.finish()?);
-            }
-            if run.json {
-                arena::outln!(
-                    "{}",
-                    report::hexapawn_json(&result, [run.player1.to_string(), player2.to_string()])
-                );
-            } else {
-                for (tally, name) in result.tallies.iter_mut().zip(&names) {
-                    tally.name = name.clone();
-                }
-                arena::outln!("{}", report::hexapawn_summary(&result));
-            }
+        if !run.json {
+            arena::outln!("{}", G::line(game, first_game + games, [&names[0], &names[1]]));
         }
+    };
+    let mut show_turn = |seats: [usize; 2], state: &G::State, turn: &G::Turn| {
+        arena::outln!("{}", G::watch_turn(state, turn, seats.map(|p| names[p].as_str())));
+    };
+    let watcher: Option<TurnWatcher<G>> = (run.watch && G::WATCHES_TURNS).then_some(&mut show_turn);
+    let mut result = two_player::play([&players[0], &players[1]], &config, &mut on_game, watcher);
+    if let Some(saver) = saver {
+        eprintln!("{}", saver.finish()?);
+    }
+    if run.json {
+        arena::outln!("{}", G::json(&result, sources));
+    } else {
+        for (tally, name) in result.tallies.iter_mut().zip(&names) {
+            tally.name = name.clone();
+        }
+        arena::outln!("{}", G::summary(&result));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--watch` and `--replay` for a game other than Trap, once the game ends:
+/// A game's name as a title: "Hexapawn".
+fn title(game: Game) -> String {
+    let name = game.name();
+    name[..1].to_uppercase() + &name[1..]
+}
+
+/// A series of a single-player game.
+fn play_series(settings: SoloSettings, run: Run, limits: &Limits) -> Result<ExitCode> {
+    let hosting = limits.hosting()?;
+    let trap = limits.settings();
+    let seed = run.seed.unwrap_or_else(seeds::fresh);
+    let watch = run.watch.then_some(Paint { color: std::io::stdout().is_terminal() });
+    if let Some(second) = &run.player2 {
+        bail!("{} is a single-player game: name one player, not also '{second}'", settings.game());
+    }
+    let player = load(&run.player1, &hosting, &trap)?;
+    let (first, games) = match run.only_game {
+        Some(0) => bail!("--only-game counts from 1"),
+        Some(k) => (k - 1, 1),
+        None => (0, run.games),
+    };
+    let name = player.name().to_string();
+    let mut saver = run
+        .replay
+        .map(|path| {
+            let (names, sources) = ([name.clone()], [run.player1.to_string()]);
+            MatchReplays::new(path, games, first, &names, &sources)
+        })
+        .transpose()?;
+    let mut on_game = |game: &SoloGame| {
+        if saver.is_some() || watch.is_some() {
+            let me = ReplayPlayer { name: name.clone(), source: run.player1.to_string() };
+            keep_replay(&game.record.replay(&settings, me), game.index, watch, saver.as_mut());
+        }
+        if !run.json {
+            arena::outln!("{}", report::solo_line(game, first + games, &name));
+        }
+    };
+    let series = solo::play_series(
+        &player,
+        &settings,
+        (first, games),
+        seed,
+        (&hosting, run.concurrency),
+        &mut on_game,
+    );
+    if let Some(saver) = saver {
+        eprintln!("{}", saver.finish()?);
+    }
+    if run.json {
+        arena::outln!("{}", report::solo_json(&series, &name, &run.player1.to_string()));
+    } else {
+        arena::outln!("{}", report::solo_summary(&name, &series));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--watch` and `--replay` for a game not watched turn by turn, once it ends:
 /// its steps drawn as `arena replay` draws them, its replay saved.
 fn keep_replay(replay: &Replay, index: u32, watch: Option<Paint>, saver: Option<&mut MatchReplays>) {
     if let Some(paint) = watch {

@@ -21,7 +21,9 @@ use crate::{
         hexapawn::{self as referee, HexapawnEnding, HexapawnRecord, HexapawnSettings, Ply},
         LocalGame,
     },
-    two_player::TwoPlayerGame,
+    replay::{self, Replay, ReplayPlayer},
+    report,
+    two_player::{MatchGame, MatchResult, TwoPlayerGame},
 };
 
 impl Game for Hexapawn {
@@ -138,6 +140,9 @@ impl TwoPlayerGame for Hexapawn {
     type State = HexapawnBoard;
     type Turn = Ply;
 
+    const LEARNS: bool = true;
+    const WATCHES_TURNS: bool = false;
+
     fn startup_budget(settings: &HexapawnSettings) -> Duration {
         settings.startup_budget
     }
@@ -189,5 +194,34 @@ impl TwoPlayerGame for Hexapawn {
 
     fn moves(record: &HexapawnRecord) -> usize {
         record.plies.len()
+    }
+
+    fn seed(record: &HexapawnRecord) -> u64 {
+        record.seed
+    }
+
+    fn reason(record: &HexapawnRecord) -> String {
+        record.ending.to_string()
+    }
+
+    fn replay(record: &HexapawnRecord, players: [ReplayPlayer; 2]) -> Replay {
+        replay::hexapawn::from_record(record, players)
+    }
+
+    fn line(game: &MatchGame<Hexapawn>, total: u32, names: [&str; 2]) -> String {
+        report::hexapawn_line(game, total, names)
+    }
+
+    fn summary(result: &MatchResult<Hexapawn>) -> String {
+        report::hexapawn_summary(result)
+    }
+
+    fn json(result: &MatchResult<Hexapawn>, sources: [String; 2]) -> String {
+        report::hexapawn_json(result, sources)
+    }
+
+    /// Never asked: its referee does not report turns as they are played.
+    fn watch_turn(_: &HexapawnBoard, _: &Ply, _: [&str; 2]) -> String {
+        String::new()
     }
 }

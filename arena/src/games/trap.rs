@@ -18,7 +18,9 @@ use crate::{
     plugin::PlayerLibrary,
     protocol::{seat_from_number, wire_cell, Reply, Request, WireState},
     referee::trap::{self as referee, Ending, TrapGame, TrapSettings, Turn, TurnActions},
-    two_player::{MatchGame, TwoPlayerGame},
+    replay::{Replay, ReplayPlayer},
+    report,
+    two_player::{MatchGame, MatchResult, TwoPlayerGame},
 };
 
 impl Game for Trap {
@@ -144,6 +146,9 @@ impl TwoPlayerGame for Trap {
     type State = TrapState;
     type Turn = Turn;
 
+    const LEARNS: bool = false;
+    const WATCHES_TURNS: bool = true;
+
     fn startup_budget(settings: &TrapSettings) -> Duration {
         settings.startup_budget
     }
@@ -181,6 +186,34 @@ impl TwoPlayerGame for Trap {
 
     fn moves(record: &TrapGame) -> usize {
         record.turns.len()
+    }
+
+    fn seed(record: &TrapGame) -> u64 {
+        record.seed
+    }
+
+    fn reason(record: &TrapGame) -> String {
+        record.ending.to_string()
+    }
+
+    fn replay(record: &TrapGame, players: [ReplayPlayer; 2]) -> Replay {
+        Replay::of_trap(record, players)
+    }
+
+    fn line(game: &MatchGame<Trap>, total: u32, names: [&str; 2]) -> String {
+        report::game_line(game, total, names)
+    }
+
+    fn summary(result: &MatchResult<Trap>) -> String {
+        report::summary(result)
+    }
+
+    fn json(result: &MatchResult<Trap>, sources: [String; 2]) -> String {
+        report::json(result, sources)
+    }
+
+    fn watch_turn(state: &TrapState, turn: &Turn, names: [&str; 2]) -> String {
+        report::turn_view(state, turn, names[turn.seat.index()])
     }
 }
 

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use super::{gzip, html, Replay, ReplayPlayer};
-use crate::{game::Trap, two_player::MatchGame};
 
 /// Replays larger than this are written gzip-compressed (`.json.gz`).
 pub const COMPRESS_OVER: usize = 64 << 10;
@@ -106,12 +105,6 @@ impl MatchReplays {
     /// The players, as replays name them (seat them by index).
     pub fn players(&self) -> &[ReplayPlayer] {
         &self.players
-    }
-
-    /// Writes the replay of a Trap game (after a failure, nothing more).
-    pub fn save(&mut self, game: &MatchGame<Trap>) {
-        let replay = Replay::of_trap(&game.record, game.seats.map(|p| self.players[p].clone()));
-        self.save_replay(game.index, &replay);
     }
 
     /// Writes `replay`, game `index` (from 0) of the match, named after its

@@ -13,11 +13,12 @@ use serde::{de::Error as _, Deserialize, Deserializer};
 use crate::{
     clock::Clock,
     external::{Program, COURSE_FILE},
-    game::GameId,
+    game::{GameId, Hexapawn, Trap},
     players::{Level, PlayerSpec},
     referee::{hexapawn::HexapawnSettings, trap::TrapSettings},
     sandbox::Sandbox,
     solo::{GameOptions, SoloSettings},
+    two_player::TwoPlayerGame,
 };
 
 /// The file as written.
@@ -179,6 +180,16 @@ impl GameRules {
             GameRules::Trap => GameId::Trap.name(),
             GameRules::Hexapawn(_) => GameId::Hexapawn.name(),
             GameRules::Solo(settings) => settings.game(),
+        }
+    }
+
+    /// Whether its players learn across a pairing, which is then played
+    /// whole and in order, on one thread (`TwoPlayerGame::LEARNS`).
+    pub fn learns(&self) -> bool {
+        match self {
+            GameRules::Trap => Trap::LEARNS,
+            GameRules::Hexapawn(_) => Hexapawn::LEARNS,
+            GameRules::Solo(_) => false,
         }
     }
 }

@@ -4,13 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{
-    clock::Spent,
-    game::Hexapawn,
-    referee::{hexapawn::HexapawnRecord, trap::TrapGame},
-    solo::SoloScore,
-    two_player::TwoPlayerGame,
-};
+use crate::{clock::Spent, solo::SoloScore, two_player::TwoPlayerGame};
 
 /// One finished game. Player ids index the tournament's player list.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -70,43 +64,21 @@ impl SeatClock {
 }
 
 impl GameResult {
-    /// The record of `game`, played as schedule entry `index` with the
-    /// players `seats` (ids) in seat 1 and seat 2.
-    pub fn new(index: usize, seats: [usize; 2], game: &TrapGame) -> GameResult {
+    /// The record of `game` of a two-player game, played as schedule
+    /// entry `index` with the players `seats` (ids) in seat 1 and seat 2.
+    pub fn two_player<G: TwoPlayerGame>(index: usize, seats: [usize; 2], game: &G::Record) -> GameResult {
         let seat_id = |seat: player_api::Seat| seats[seat.index()];
         GameResult {
             index,
-            seed: game.seed,
+            seed: G::seed(game),
             seats,
-            winner: game.winner().map(seat_id),
-            turns: game.turns.len() as u32,
-            reason: game.ending.to_string(),
-            fault: game.ending.fault().map(|(seat, fault)| FaultRecord {
-                player: seat_id(seat),
-                kind: fault.kind().name().to_string(),
-            }),
-            clock: player_api::Seat::BOTH.map(|seat| {
-                let (turns, total, max) = game.clock(seat);
-                SeatClock::of(turns, total, max)
-            }),
-            solo: None,
-        }
-    }
-
-    /// The record of a Hexapawn game (as [`new`](Self::new)).
-    pub fn hexapawn(index: usize, seats: [usize; 2], game: &HexapawnRecord) -> GameResult {
-        let seat_id = |seat: player_api::Seat| seats[seat.index()];
-        GameResult {
-            index,
-            seed: game.seed,
-            seats,
-            winner: Some(seat_id(game.winner())),
-            turns: game.plies.len() as u32,
-            reason: game.ending.to_string(),
-            fault: <Hexapawn as TwoPlayerGame>::failure(game)
+            winner: G::winner(game).map(seat_id),
+            turns: G::moves(game) as u32,
+            reason: G::reason(game),
+            fault: G::failure(game)
                 .map(|(seat, kind)| FaultRecord { player: seat_id(seat), kind: kind.to_string() }),
             clock: player_api::Seat::BOTH.map(|seat| {
-                let (turns, total, max) = <Hexapawn as TwoPlayerGame>::clock(game, seat);
+                let (turns, total, max) = G::clock(game, seat);
                 SeatClock::of(turns, total, max)
             }),
             solo: None,

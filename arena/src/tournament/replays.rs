@@ -15,9 +15,9 @@ use super::{
     standings::Entrant,
 };
 use crate::{
-    referee::{hexapawn::HexapawnRecord, trap::TrapGame},
-    replay::{self, files, Replay, ReplayPlayer},
+    replay::{files, Replay, ReplayPlayer},
     solo::{SoloRecord, SoloSettings},
+    two_player::TwoPlayerGame,
 };
 
 /// The folder, inside the output folder.
@@ -82,38 +82,42 @@ impl ReplaySink {
         }
     }
 
-    /// Writes the replay of `played`, schedule entry `game`, if it is wanted.
-    pub fn save(&self, game: &ScheduledGame, played: Played) -> Result<()> {
-        let seated = |seats: [usize; 2]| seats.map(|id| self.players[id].clone());
-        let (loser, solo) = match played {
-            Played::Trap(record) => (record.winner().map(|seat| game.seats[seat.other().index()]), false),
-            Played::Hexapawn(record) => (Some(game.seats[record.winner().other().index()]), false),
-            // A single-player game is lost unless won.
-            Played::Solo(record, _) => ((!record.score().won).then_some(game.seats[0]), true),
-        };
+    /// Writes the replay of `record`, a two-player game played as schedule
+    /// entry `game`, if it is wanted.
+    pub fn save_two_player<G: TwoPlayerGame>(&self, game: &ScheduledGame, record: &G::Record) -> Result<()> {
+        let loser = G::winner(record).map(|seat| game.seats[seat.other().index()]);
+        self.save(game, loser, false, || G::replay(record, game.seats.map(|id| self.players[id].clone())))
+    }
+
+    /// Writes the replay of `record`, a single-player game played with
+    /// `settings` as schedule entry `game`, if it is wanted.
+    pub fn save_solo(
+        &self,
+        game: &ScheduledGame,
+        record: &SoloRecord,
+        settings: &SoloSettings,
+    ) -> Result<()> {
+        // A single-player game is lost unless won.
+        let loser = (!record.score().won).then_some(game.seats[0]);
+        self.save(game, loser, true, || record.replay(settings, self.players[game.seats[0]].clone()))
+    }
+
+    fn save(
+        &self,
+        game: &ScheduledGame,
+        loser: Option<usize>,
+        solo: bool,
+        replay: impl FnOnce() -> Replay,
+    ) -> Result<()> {
         if !self.wanted(loser) {
             return Ok(());
         }
-        let replay = match played {
-            Played::Trap(record) => Replay::of_trap(record, seated(game.seats)),
-            Played::Hexapawn(record) => replay::hexapawn::from_record(record, seated(game.seats)),
-            Played::Solo(record, settings) => record.replay(settings, self.players[game.seats[0]].clone()),
-        };
         let names: Vec<String> = self.players.iter().map(|p| p.name.clone()).collect();
         let stem = stem(game.index, named_seats(&game.seats, solo), self.total, &names);
-        files::save(&replay, &self.folder, &stem, self.viewers)
+        files::save(&replay(), &self.folder, &stem, self.viewers)
             .context("a replay could not be written; the game will be played again when the run resumes")?;
         Ok(())
     }
-}
-
-/// A game just played, as its referee recorded it.
-#[derive(Clone, Copy)]
-pub enum Played<'a> {
-    Trap(&'a TrapGame),
-    Hexapawn(&'a HexapawnRecord),
-    /// A single-player game, and the settings it was played with.
-    Solo(&'a SoloRecord, &'a SoloSettings),
 }
 
 /// The players a replay's name lists: both seats, or a single-player

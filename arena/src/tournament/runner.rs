@@ -16,18 +16,13 @@ use std::{
 
 use anyhow::Result;
 
-use super::{
-    config::GameRules,
-    record::GameResult,
-    replays::{Played, ReplaySink},
-    schedule::ScheduledGame,
-};
+use super::{config::GameRules, record::GameResult, replays::ReplaySink, schedule::ScheduledGame};
 use crate::{
     game::{Hexapawn, Trap},
     players::{Hosting, Player},
     referee::trap::TrapSettings,
     solo::SoloPool,
-    two_player::InstancePool,
+    two_player::{InstancePool, TwoPlayerGame},
 };
 
 /// What the runner needs to know.
@@ -101,24 +96,13 @@ pub fn run(
                         }
                         // The replay is on disk before its game is journaled; a
                         // game journaled before (a resumed pairing's) keeps its file.
-                        let save = |played| match plan.replays {
-                            Some(sink) if *wanted => sink.save(game, played),
-                            _ => Ok(()),
-                        };
+                        let sink = plan.replays.filter(|_| *wanted);
                         let result = match plan.game {
-                            GameRules::Trap => {
-                                let record = trap.play(game.seats, game.seed, plan.settings, &mut |_, _| {});
-                                save(Played::Trap(&record))
-                                    .map(|()| GameResult::new(game.index, game.seats, &record))
-                            }
-                            GameRules::Hexapawn(settings) => {
-                                let record = duel.play(game.seats, game.seed, settings, &mut |_, _| {});
-                                save(Played::Hexapawn(&record))
-                                    .map(|()| GameResult::hexapawn(game.index, game.seats, &record))
-                            }
+                            GameRules::Trap => play_two_player(&mut trap, game, plan.settings, sink),
+                            GameRules::Hexapawn(settings) => play_two_player(&mut duel, game, settings, sink),
                             GameRules::Solo(settings) => {
                                 let (score, record) = solo.play(game.seats[0], game.seed, settings);
-                                save(Played::Solo(&record, settings))
+                                sink.map_or(Ok(()), |sink| sink.save_solo(game, &record, settings))
                                     .map(|()| GameResult::solo(game.index, game.seats[0], game.seed, score))
                             }
                         };
@@ -158,4 +142,19 @@ pub fn run(
         }
         failure.map_or(Ok(()), Err)
     })
+}
+
+/// Plays schedule entry `game` of a two-player game with `pool`'s
+/// instances; its replay, if `sink` wants it, is written first.
+fn play_two_player<G: TwoPlayerGame>(
+    pool: &mut InstancePool<G>,
+    game: &ScheduledGame,
+    settings: &G::Settings,
+    sink: Option<&ReplaySink>,
+) -> Result<GameResult> {
+    let record = pool.play(game.seats, game.seed, settings, &mut |_, _| {});
+    if let Some(sink) = sink {
+        sink.save_two_player::<G>(game, &record)?;
+    }
+    Ok(GameResult::two_player::<G>(game.index, game.seats, &record))
 }

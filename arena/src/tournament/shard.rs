@@ -14,10 +14,7 @@
 
 use std::{fmt, ops::Range, str::FromStr};
 
-use super::{
-    config::{GameRules, Tournament},
-    schedule::ScheduledGame,
-};
+use super::{config::Tournament, schedule::ScheduledGame};
 
 /// Shard `index` (counted from 1) of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,10 +55,7 @@ impl FromStr for Shard {
 /// The schedule's units, in order, as ranges of schedule indices: one game
 /// each, or for Hexapawn one pairing each (a learner learns across it).
 pub fn units(tournament: &Tournament, schedule: &[ScheduledGame]) -> Vec<Range<usize>> {
-    let size = match tournament.game {
-        GameRules::Hexapawn(_) => tournament.games_per_pairing.max(1) as usize,
-        _ => 1,
-    };
+    let size = if tournament.game.learns() { tournament.games_per_pairing.max(1) as usize } else { 1 };
     (0..schedule.len()).step_by(size).map(|start| start..(start + size).min(schedule.len())).collect()
 }
 
