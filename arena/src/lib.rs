@@ -11,6 +11,7 @@ pub mod engine_bench;
 pub mod external;
 pub mod fault;
 pub mod game;
+pub mod game_rules;
 pub mod games;
 pub mod isolation;
 pub mod levels;

@@ -4,9 +4,9 @@ use arena::game::{Hexapawn, Trap};
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use arena::{players::PlayerSpec, seeds};
+use arena::{game_rules::GameRules, players::PlayerSpec, seeds};
 
-use super::options::{load, setup, Game, GameArgs, Limits, Setup};
+use super::options::{load, setup, Game, GameArgs, Limits};
 
 /// `arena bench`: the options (the help text is on `Command::Bench`).
 #[derive(clap::Args)]
@@ -32,7 +32,7 @@ pub(crate) struct BenchArgs {
 pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
     let BenchArgs { game, player, games, seed, limits, options } = args;
     let setup = setup(game, &limits, &options)?;
-    if !matches!(setup, Setup::Trap) {
+    if !matches!(setup, GameRules::Trap) {
         return bench_other(setup, &player, games, seed, &limits);
     }
     let games = games.unwrap_or(20);
@@ -50,7 +50,7 @@ pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
 
 /// `arena bench` for a game other than Trap.
 fn bench_other(
-    setup: Setup,
+    setup: GameRules,
     spec: &PlayerSpec,
     games: Option<u32>,
     seed: Option<u64>,
@@ -60,8 +60,8 @@ fn bench_other(
     let player = load(spec, &hosting, &limits.settings())?;
     let seed = seed.unwrap_or_else(seeds::fresh);
     let text = match setup {
-        Setup::Trap => unreachable!("Trap is benched by the Bench arm"),
-        Setup::Solo(settings) => {
+        GameRules::Trap => unreachable!("Trap is benched by the Bench arm"),
+        GameRules::Solo(settings) => {
             let games = games.unwrap_or(1000);
             if games == 0 {
                 bail!("--games 0 plays nothing: ask for at least one world");
@@ -69,7 +69,7 @@ fn bench_other(
             let runs = arena::bench::solo_run(&player, &settings, games, seed, &hosting);
             arena::bench::solo_report(player.name(), &settings, &runs, seed)
         }
-        Setup::Hexapawn(settings) => {
+        GameRules::Hexapawn(settings) => {
             let games = games.unwrap_or(20);
             if games == 0 {
                 bail!("--games 0 plays nothing: ask for at least one game per level");

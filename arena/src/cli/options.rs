@@ -6,6 +6,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use arena::{
     clock::Clock,
+    game_rules::GameRules,
     isolation::WorkerLimits,
     players::{Hosting, Player, PlayerSpec},
     referee::{hexapawn::HexapawnSettings, trap::TrapSettings},
@@ -16,16 +17,9 @@ use player_api::trap::{DEFAULT_SIZE, DEFAULT_TURN_CAP, MAX_SIZE, MIN_SIZE};
 
 pub(crate) use arena::game::GameId as Game;
 
-/// A game with its settings, from the command line.
-pub(crate) enum Setup {
-    Trap,
-    Hexapawn(HexapawnSettings),
-    Solo(SoloSettings),
-}
-
 /// The settings of `game` from the options given; an option the game does
 /// not have is an error.
-pub(crate) fn setup(game: Game, limits: &Limits, args: &GameArgs) -> Result<Setup> {
+pub(crate) fn setup(game: Game, limits: &Limits, args: &GameArgs) -> Result<GameRules> {
     let name = game.name();
     let flag = |key: &str| format!("--{}", key.replace('_', "-"));
     let given = [
@@ -49,14 +43,14 @@ pub(crate) fn setup(game: Game, limits: &Limits, args: &GameArgs) -> Result<Setu
         clock: limits.clock,
     };
     match game {
-        Game::Trap => Ok(Setup::Trap),
-        Game::Hexapawn => Ok(Setup::Hexapawn(HexapawnSettings {
+        Game::Trap => Ok(GameRules::Trap),
+        Game::Hexapawn => Ok(GameRules::Hexapawn(HexapawnSettings {
             turn_budget: limits.time_per_turn,
             startup_budget: limits.startup_time,
             clock: limits.clock,
         })),
         _ => match SoloSettings::build(game, &options) {
-            Ok(Some(settings)) => Ok(Setup::Solo(settings)),
+            Ok(Some(settings)) => Ok(GameRules::Solo(settings)),
             Ok(None) => unreachable!("{name} is a single-player game"),
             Err(e) => bail!("{}: {}", flag(e.key), e.message),
         },

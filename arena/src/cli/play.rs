@@ -5,6 +5,7 @@ use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
 use anyhow::{bail, Result};
 use arena::{
     game::{Hexapawn, Trap},
+    game_rules::GameRules,
     players::{Player, PlayerSpec},
     replay::{files::MatchReplays, terminal::Paint, Replay, ReplayPlayer},
     report, seeds,
@@ -12,7 +13,7 @@ use arena::{
     two_player::{self, MatchConfig, MatchGame, TurnWatcher, TwoPlayerGame},
 };
 
-use super::options::{load, setup, Game, GameArgs, Limits, Setup};
+use super::options::{load, setup, Game, GameArgs, Limits};
 
 /// `arena play`: the options (the help text is on `Command::Play`).
 #[derive(clap::Args)]
@@ -80,9 +81,9 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     let setup = setup(game, &limits, &options)?;
     let run = Run { player1, player2, games, only_game, seed, concurrency, watch, json, replay };
     match setup {
-        Setup::Trap => play_match::<Trap>(limits.settings(), run, &limits),
-        Setup::Hexapawn(settings) => play_match::<Hexapawn>(settings, run, &limits),
-        Setup::Solo(settings) => play_series(settings, run, &limits),
+        GameRules::Trap => play_match::<Trap>(limits.settings(), run, &limits),
+        GameRules::Hexapawn(settings) => play_match::<Hexapawn>(settings, run, &limits),
+        GameRules::Solo(settings) => play_series(settings, run, &limits),
     }
 }
 

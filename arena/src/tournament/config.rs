@@ -10,15 +10,15 @@ use std::{
 use anyhow::{bail, Context, Result};
 use serde::{de::Error as _, Deserialize, Deserializer};
 
+pub use crate::game_rules::GameRules;
 use crate::{
     clock::Clock,
     external::{Program, COURSE_FILE},
-    game::{GameId, Hexapawn, Trap},
+    game::GameId,
     players::{Level, PlayerSpec},
     referee::{hexapawn::HexapawnSettings, trap::TrapSettings},
     sandbox::Sandbox,
     solo::{GameOptions, SoloSettings},
-    two_player::TwoPlayerGame,
 };
 
 /// The file as written.
@@ -162,35 +162,6 @@ impl ReplayPolicy {
     /// No replays (what a file without `[replays]` means).
     pub fn none() -> ReplayPolicy {
         ReplayPolicy { save: SaveReplays::None, player: None, viewers: true }
-    }
-}
-
-/// The game a tournament plays, with what only that game has.
-#[derive(Debug, Clone, PartialEq)]
-pub enum GameRules {
-    /// Settings in [`Tournament::settings`].
-    Trap,
-    Hexapawn(HexapawnSettings),
-    Solo(SoloSettings),
-}
-
-impl GameRules {
-    pub fn name(&self) -> &'static str {
-        match self {
-            GameRules::Trap => GameId::Trap.name(),
-            GameRules::Hexapawn(_) => GameId::Hexapawn.name(),
-            GameRules::Solo(settings) => settings.game(),
-        }
-    }
-
-    /// Whether its players learn across a pairing, which is then played
-    /// whole and in order, on one thread (`TwoPlayerGame::LEARNS`).
-    pub fn learns(&self) -> bool {
-        match self {
-            GameRules::Trap => Trap::LEARNS,
-            GameRules::Hexapawn(_) => Hexapawn::LEARNS,
-            GameRules::Solo(_) => false,
-        }
     }
 }
 
