@@ -199,7 +199,7 @@ fn play_series(settings: SoloSettings, run: Run, limits: &Limits) -> Result<Exit
             keep_replay(&game.record.replay(&settings, me), game.index, watch, saver.as_mut());
         }
         if !run.json {
-            arena::outln!("{}", report::solo_line(game, first + games, &name));
+            arena::outln!("{}", report::solo::line(game, first + games, &name));
         }
     };
     let series = solo::play_series(
@@ -214,9 +214,9 @@ fn play_series(settings: SoloSettings, run: Run, limits: &Limits) -> Result<Exit
         eprintln!("{}", saver.finish()?);
     }
     if run.json {
-        arena::outln!("{}", report::solo_json(&series, &name, &run.player1.to_string()));
+        arena::outln!("{}", report::solo::json(&series, &name, &run.player1.to_string()));
     } else {
-        arena::outln!("{}", report::solo_summary(&name, &series));
+        arena::outln!("{}", report::solo::summary(&name, &series));
     }
     Ok(ExitCode::SUCCESS)
 }

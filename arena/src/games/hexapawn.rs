@@ -209,15 +209,15 @@ impl TwoPlayerGame for Hexapawn {
     }
 
     fn line(game: &MatchGame<Hexapawn>, total: u32, names: [&str; 2]) -> String {
-        report::hexapawn_line(game, total, names)
+        report::hexapawn::line(game, total, names)
     }
 
     fn summary(result: &MatchResult<Hexapawn>) -> String {
-        report::hexapawn_summary(result)
+        report::hexapawn::summary(result)
     }
 
     fn json(result: &MatchResult<Hexapawn>, sources: [String; 2]) -> String {
-        report::hexapawn_json(result, sources)
+        report::hexapawn::json(result, sources)
     }
 
     /// Never asked: its referee does not report turns as they are played.

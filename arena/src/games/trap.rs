@@ -201,19 +201,19 @@ impl TwoPlayerGame for Trap {
     }
 
     fn line(game: &MatchGame<Trap>, total: u32, names: [&str; 2]) -> String {
-        report::game_line(game, total, names)
+        report::trap::line(game, total, names)
     }
 
     fn summary(result: &MatchResult<Trap>) -> String {
-        report::summary(result)
+        report::trap::summary(result)
     }
 
     fn json(result: &MatchResult<Trap>, sources: [String; 2]) -> String {
-        report::json(result, sources)
+        report::trap::json(result, sources)
     }
 
     fn watch_turn(state: &TrapState, turn: &Turn, names: [&str; 2]) -> String {
-        report::turn_view(state, turn, names[turn.seat.index()])
+        report::trap::turn_view(state, turn, names[turn.seat.index()])
     }
 }
 

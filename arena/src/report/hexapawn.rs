@@ -1,0 +1,125 @@
+//! Hexapawn: a line per game, the summary, the JSON object.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::{ms, tally_lines};
+use crate::{
+    game::{GameId, Hexapawn},
+    stats::{score_interval, Wdl},
+    two_player::{MatchGame, MatchResult, Tally},
+};
+
+/// `game 3/10  seed 81  easy (White) vs hard (Black): hard wins in 5 plies (reached the last row)`
+pub fn line(game: &MatchGame<Hexapawn>, total: u32, names: [&str; 2]) -> String {
+    let [white, black] = game.seats.map(|p| names[p]);
+    format!(
+        "game {}/{total}  seed {}  {white} (White) vs {black} (Black): {} wins in {} plies ({})",
+        game.index + 1,
+        game.record.seed,
+        names[hexapawn_winner(game)],
+        game.record.plies.len(),
+        game.record.ending
+    )
+}
+
+/// The summary of a Hexapawn match.
+pub fn summary(result: &MatchResult<Hexapawn>) -> String {
+    let mut text = tally_lines(&result.tallies, "move");
+    let _ = write!(
+        text,
+        "{} games, average {:.1} plies, seed {}",
+        result.games.len(),
+        result.average_moves(),
+        result.config.seed
+    );
+    text
+}
+
+#[derive(Serialize)]
+struct JsonHexapawn<'a> {
+    game: &'static str,
+    seed: u64,
+    settings: serde_json::Value,
+    players: Vec<JsonHexapawnPlayer<'a>>,
+    games: Vec<JsonHexapawnGame>,
+    average_plies: f64,
+}
+
+#[derive(Serialize)]
+struct JsonHexapawnPlayer<'a> {
+    #[serde(flatten)]
+    tally: &'a Tally,
+    source: String,
+    /// Points per game (a win 1): Hexapawn has no draws.
+    mean_score: f64,
+    interval: [f64; 2],
+    win_rate: f64,
+    /// Hexapawn has no deaths: always null.
+    death_rate: Option<f64>,
+    mean_move_ms: f64,
+    max_move_ms: f64,
+    mean_move_cpu_ms: f64,
+    max_move_cpu_ms: f64,
+}
+
+#[derive(Serialize)]
+struct JsonHexapawnGame {
+    index: u32,
+    seed: u64,
+    seats: [usize; 2],
+    winner: usize,
+    plies: usize,
+    reason: String,
+}
+
+/// A Hexapawn match as one JSON object (docs/play-json.md).
+pub fn json(result: &MatchResult<Hexapawn>, sources: [String; 2]) -> String {
+    let doc = JsonHexapawn {
+        game: GameId::Hexapawn.name(),
+        seed: result.config.seed,
+        settings: serde_json::json!({
+            "time_per_turn_ms": result.config.settings.turn_budget.as_secs_f64() * 1e3,
+        }),
+        players: result
+            .tallies
+            .iter()
+            .zip(sources)
+            .map(|(tally, source)| {
+                let interval = score_interval(Wdl::new(tally.wins, tally.draws, tally.losses));
+                JsonHexapawnPlayer {
+                    tally,
+                    source,
+                    mean_score: interval.score,
+                    interval: [interval.lower, interval.upper],
+                    win_rate: f64::from(tally.wins) / result.games.len().max(1) as f64,
+                    death_rate: None,
+                    mean_move_ms: ms(tally.mean_turn_time().wall),
+                    max_move_ms: ms(tally.time_max.wall),
+                    mean_move_cpu_ms: ms(tally.mean_turn_time().cpu),
+                    max_move_cpu_ms: ms(tally.time_max.cpu),
+                }
+            })
+            .collect(),
+        games: result
+            .games
+            .iter()
+            .map(|g| JsonHexapawnGame {
+                index: g.index,
+                seed: g.record.seed,
+                seats: g.seats,
+                winner: hexapawn_winner(g),
+                plies: g.record.plies.len(),
+                reason: g.record.ending.to_string(),
+            })
+            .collect(),
+        average_plies: result.average_moves(),
+    };
+    serde_json::to_string_pretty(&doc).expect("plain data serialises")
+}
+
+/// The player (0 or 1) that won a Hexapawn game: it has no draws.
+fn hexapawn_winner(game: &MatchGame<Hexapawn>) -> usize {
+    game.seats[game.record.winner().index()]
+}

@@ -1,0 +1,41 @@
+//! How a match or a series is shown by `arena play`: a line per game, a
+//! board per turn (`--watch`), a summary, or one JSON object for scripts
+//! (schema in docs/play-json.md). One file per kind of game; the tally
+//! lines two-player games share are here.
+
+use std::{fmt::Write as _, time::Duration};
+
+use crate::{two_player::Tally, units::short};
+
+pub mod hexapawn;
+pub mod solo;
+pub mod trap;
+
+/// A line per player: wins, draws, losses, failures, time per `unit`.
+pub(crate) fn tally_lines(tallies: &[Tally; 2], unit: &str) -> String {
+    let mut text = String::new();
+    let width = tallies.iter().map(|t| t.name.len()).max().unwrap_or(0);
+    for t in tallies {
+        let _ = writeln!(
+            text,
+            "{:width$}  {} wins  {} draws  {} losses  {}  time per {unit}: mean {}, max {}",
+            t.name,
+            t.wins,
+            t.draws,
+            t.losses,
+            failures(t),
+            short(t.mean_turn_time().wall),
+            short(t.time_max.wall),
+        );
+    }
+    text
+}
+
+fn failures(t: &Tally) -> String {
+    t.failure_summary().map_or_else(|| "no failures".to_string(), |found| format!("failures: {found}"))
+}
+
+/// A duration in milliseconds, as the JSON outputs give times.
+pub(crate) fn ms(time: Duration) -> f64 {
+    time.as_secs_f64() * 1e3
+}

@@ -1,0 +1,99 @@
+//! Single-player games: a line per game, a player's summary line, the
+//! summary, the JSON object.
+
+use serde::Serialize;
+
+use crate::solo::{SoloGame, SoloSeries, SoloSummary};
+
+/// `game 3/10  seed 81  hard: score 1, won in 5 steps (found the monster)`
+pub fn line(game: &SoloGame, total: u32, name: &str) -> String {
+    let r = &game.result;
+    let verdict = if r.won {
+        "won"
+    } else if r.deaths > 0 {
+        "died"
+    } else {
+        "lost"
+    };
+    let cleared = r.cleared.map_or_else(String::new, |c| format!(", {c} forests cleared"));
+    format!(
+        "game {}/{total}  seed {}  {name}: score {}, {verdict} in {} steps{cleared} ({})",
+        game.index + 1,
+        game.record.seed(),
+        r.score,
+        r.steps,
+        r.reason
+    )
+}
+
+/// One line for a player's series: mean with interval, rates, failures, time.
+pub fn summary_line(name: &str, s: &SoloSummary) -> String {
+    let cleared = s.forests_cleared.map_or_else(String::new, |c| format!("  forests cleared {c:.2}"));
+    let failures = match s.failures.total() {
+        0 => "no failures".to_string(),
+        _ => format!("failures: {}", s.failures.compact()),
+    };
+    format!(
+        "{name}  mean score {:.3} (95% {:.3} .. {:.3})  won {:.1}%  died {:.1}%{cleared}  {failures}  time per game: mean {:.2} ms, max {:.2} ms",
+        s.mean_score,
+        s.interval[0],
+        s.interval[1],
+        100.0 * s.win_rate,
+        100.0 * s.death_rate,
+        s.mean_game_ms,
+        s.max_game_ms
+    )
+}
+
+/// The summary of `arena play` for a single-player game.
+pub fn summary(name: &str, series: &SoloSeries) -> String {
+    format!(
+        "{}\n{} games of {} ({}), seed {}",
+        summary_line(name, &series.summary),
+        series.summary.games,
+        series.settings.game(),
+        series.settings.describe(),
+        series.seed
+    )
+}
+
+#[derive(Serialize)]
+struct JsonSolo<'a> {
+    game: &'static str,
+    seed: u64,
+    settings: serde_json::Value,
+    players: Vec<JsonSoloPlayer<'a>>,
+    games: Vec<JsonSoloGame<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonSoloPlayer<'a> {
+    name: &'a str,
+    source: &'a str,
+    #[serde(flatten)]
+    summary: &'a SoloSummary,
+}
+
+#[derive(Serialize)]
+struct JsonSoloGame<'a> {
+    index: u32,
+    seed: u64,
+    #[serde(flatten)]
+    result: &'a crate::solo::SoloScore,
+}
+
+/// A single-player series as one JSON object (docs/play-json.md).
+pub fn json(series: &SoloSeries, name: &str, source: &str) -> String {
+    let doc = JsonSolo {
+        game: series.settings.game(),
+        seed: series.seed,
+        settings: series.settings.json(),
+        players: vec![JsonSoloPlayer { name, source, summary: &series.summary }],
+        games: series
+            .games
+            .iter()
+            .map(|g| JsonSoloGame { index: g.index, seed: g.record.seed(), result: &g.result })
+            .collect(),
+    };
+    serde_json::to_string_pretty(&doc).expect("plain data serialises")
+}
