@@ -22,15 +22,6 @@ use crate::{
 
 pub use crate::levels::Level;
 
-/// Every game, by the name players, files and the command line use.
-pub const GAMES: [&str; 5] = [
-    GameId::Trap.name(),
-    GameId::IntuitiveAi.name(),
-    GameId::Hexapawn.name(),
-    GameId::Wumpus.name(),
-    GameId::MagicForest.name(),
-];
-
 /// How a player was named: a built-in level, a library path, or a program.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum PlayerSpec {
@@ -176,7 +167,7 @@ impl Player {
     /// The games this player plays.
     pub fn games(&self) -> Vec<String> {
         match self {
-            Player::Builtin(_) => GAMES.iter().map(|g| g.to_string()).collect(),
+            Player::Builtin(_) => GameId::ALL.map(|g| g.name().to_string()).into(),
             Player::Library(library) => library.games().iter().map(|g| g.to_string()).collect(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => hello.games.clone(),
         }

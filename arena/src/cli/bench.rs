@@ -4,7 +4,7 @@ use arena::game::{Hexapawn, Trap};
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use arena::{game_rules::GameRules, players::PlayerSpec, seeds};
+use arena::{bench, game_rules::GameRules, players::PlayerSpec, seeds};
 
 use super::options::{load, setup, Game, GameArgs, Limits};
 
@@ -30,53 +30,35 @@ pub(crate) struct BenchArgs {
 }
 
 pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
-    let BenchArgs { game, player, games, seed, limits, options } = args;
+    let BenchArgs { game, player: spec, games, seed, limits, options } = args;
     let setup = setup(game, &limits, &options)?;
-    if !matches!(setup, GameRules::Trap) {
-        return bench_other(setup, &player, games, seed, &limits);
-    }
-    let games = games.unwrap_or(20);
+    let solo = matches!(setup, GameRules::Solo(_));
+    let games = games.unwrap_or(if solo { 1000 } else { 20 });
     if games == 0 {
-        bail!("--games 0 plays nothing: ask for at least one game per level");
+        let unit = if solo { "one world" } else { "one game per level" };
+        bail!("--games 0 plays nothing: ask for at least {unit}");
     }
     let hosting = limits.hosting()?;
     let settings = limits.settings();
-    let loaded = load(&player, &hosting, &settings)?;
+    let player = load(&spec, &hosting, &settings)?;
     let seed = seed.unwrap_or_else(seeds::fresh);
-    let runs = arena::bench::run::<Trap>(&loaded, games, seed, settings, &hosting);
-    arena::outln!("{}", arena::bench::report(loaded.name(), &player.to_string(), &runs, seed));
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `arena bench` for a game other than Trap.
-fn bench_other(
-    setup: GameRules,
-    spec: &PlayerSpec,
-    games: Option<u32>,
-    seed: Option<u64>,
-    limits: &Limits,
-) -> Result<ExitCode> {
-    let hosting = limits.hosting()?;
-    let player = load(spec, &hosting, &limits.settings())?;
-    let seed = seed.unwrap_or_else(seeds::fresh);
+    let name = player.name();
     let text = match setup {
-        GameRules::Trap => unreachable!("Trap is benched by the Bench arm"),
-        GameRules::Solo(settings) => {
-            let games = games.unwrap_or(1000);
-            if games == 0 {
-                bail!("--games 0 plays nothing: ask for at least one world");
-            }
-            let runs = arena::bench::solo_run(&player, &settings, games, seed, &hosting);
-            arena::bench::solo_report(player.name(), &settings, &runs, seed)
+        GameRules::Trap => {
+            let runs = bench::run::<Trap>(&player, games, seed, settings, &hosting);
+            bench::report(name, &spec.to_string(), &runs, seed)
         }
-        GameRules::Hexapawn(settings) => {
-            let games = games.unwrap_or(20);
-            if games == 0 {
-                bail!("--games 0 plays nothing: ask for at least one game per level");
-            }
-            let runs = arena::bench::run::<Hexapawn>(&player, games, seed, settings, &hosting);
-            arena::bench::hexapawn_report(player.name(), &runs, seed)
-        }
+        GameRules::Hexapawn(settings) => bench::hexapawn_report(
+            name,
+            &bench::run::<Hexapawn>(&player, games, seed, settings, &hosting),
+            seed,
+        ),
+        GameRules::Solo(settings) => bench::solo_report(
+            name,
+            &settings,
+            &bench::solo_run(&player, &settings, games, seed, &hosting),
+            seed,
+        ),
     };
     arena::outln!("{text}");
     Ok(ExitCode::SUCCESS)

@@ -37,9 +37,6 @@ use player_api::Outcome;
 pub const FORMAT: &str = "arena-replay";
 /// The replay format version this arena writes and reads.
 pub const VERSION: u32 = 1;
-/// The games that have replays, by the name in the `game` field.
-pub const GAMES: &[&str] = &crate::players::GAMES;
-
 /// One game, as written to a replay file.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct Replay {
@@ -276,8 +273,8 @@ impl Replay {
             None => bail!("the replay has no format version (a \"version\" number field)"),
         }
         let game = value.get("game").and_then(|g| g.as_str()).unwrap_or_default();
-        if !GAMES.contains(&game) {
-            bail!("game \"{game}\" has no replay support in this arena (it knows: {})", GAMES.join(", "));
+        if GameId::parse(game).is_none() {
+            bail!("game \"{game}\" has no replay support in this arena (it knows: {})", GameId::names(", "));
         }
         let replay: Replay =
             serde_json::from_value(value).map_err(|e| anyhow!("the replay is damaged: {e}"))?;
