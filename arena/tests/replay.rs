@@ -246,6 +246,41 @@ fn games_lost_by_a_failure_verify_and_illegal_answers_are_rejudged() {
     }
 }
 
+/// Answers its first legal move, after `delay`.
+struct Slow {
+    delay: Duration,
+}
+
+impl Agent<Trap> for Slow {
+    fn new_game(&mut self, _: TrapGameInfo, _: Duration) -> Result<(), Fault> {
+        Ok(())
+    }
+
+    fn act(&mut self, request: TrapRequest, _: Duration) -> Result<TurnActions, Fault> {
+        std::thread::sleep(self.delay);
+        let step = request.state.legal_moves(request.seat).next().expect("a legal move");
+        Ok(TurnActions { step: [step.row.into(), step.col.into()], trap: Some([0, 0]) })
+    }
+
+    fn game_over(&mut self, _: GameOver) {}
+}
+
+#[test]
+fn a_late_answer_is_recorded_as_given_loses_on_time_and_verifies() {
+    let settings = TrapSettings { turn_budget: Duration::from_millis(20), ..TrapSettings::default() };
+    let mut late = Slow { delay: Duration::from_millis(60) };
+    let mut quick = Slow { delay: Duration::ZERO };
+    let record = trap::play(&settings, 9, [&mut late, &mut quick], &mut |_, _| {});
+    assert!(record.ending.to_string().starts_with("timeout: "), "{}", record.ending);
+    assert_eq!(record.ending.fault().map(|(seat, _)| seat), Some(Seat::One));
+    let failed = record.failed.as_ref().expect("the turn it failed on");
+    assert!(failed.reply.is_some(), "the late answer is kept as given");
+    assert!(failed.time.wall >= Duration::from_millis(60), "{:?}", failed.time);
+    let replay = Replay::of_trap(&record, players(["late", "quick"]));
+    let line = round_trip(&replay);
+    assert!(line.starts_with("verified: 0 turns"), "{line}");
+}
+
 /// The replay of game 0 of easy vs medium (seed 11) as a JSON value.
 fn sample() -> Value {
     let (record, seated) = trap_games([Level::Easy, Level::Medium], 1, 11, 7).remove(0);

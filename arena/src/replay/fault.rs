@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use player_api::Seat;
 use serde::{Deserialize, Serialize};
 
 use super::Replay;
@@ -111,6 +112,86 @@ where
         match self.actions.get(next - 1) {
             Some(action) => Ok(action.clone()),
             None => Err(replayed_failure(self.replay, || format!("{} {next}", self.what))),
+        }
+    }
+
+    fn game_over(&mut self, _: G::Over) {}
+}
+
+/// A request of a two-player game, numbered from 0 in its game (a turn, a ply).
+pub(super) trait Numbered {
+    fn number(&self) -> usize;
+}
+
+/// One seat of a two-player game playing the recorded moves back to the
+/// referee, by move number (both seats share the list; the referee asks
+/// each for its own). At the move the game ended on, the failed seat
+/// answers what the referee rejected, for it to judge again, or fails as
+/// recorded. Keeps the requests the referee made, for the replay to compare.
+pub(super) struct SeatScript<'r, G: Game> {
+    seat: Seat,
+    replay: &'r Replay,
+    moves: &'r [G::Action],
+    /// The seat that failed at the end, with its rejected answer, if any.
+    failed: Option<(Seat, Option<G::Action>)>,
+    /// The seat that failed before the first move.
+    failed_at_start: Option<Seat>,
+    /// What a move is called in errors ("turn", "move").
+    what: &'static str,
+    pub shown: Vec<G::Request>,
+}
+
+impl<'r, G: Game> SeatScript<'r, G>
+where
+    G::Action: Clone,
+{
+    /// Both seats' scripts.
+    pub fn seats(
+        replay: &'r Replay,
+        moves: &'r [G::Action],
+        failed: Option<(Seat, Option<G::Action>)>,
+        failed_at_start: Option<Seat>,
+        what: &'static str,
+    ) -> [SeatScript<'r, G>; 2] {
+        Seat::BOTH.map(|seat| SeatScript {
+            seat,
+            replay,
+            moves,
+            failed: failed.clone(),
+            failed_at_start,
+            what,
+            shown: Vec::new(),
+        })
+    }
+
+    fn failure(&self) -> Fault {
+        replayed_failure(self.replay, || "answer to judge".into())
+    }
+}
+
+impl<G: Game> Agent<G> for SeatScript<'_, G>
+where
+    G::Action: Clone,
+    G::Request: Numbered,
+{
+    fn new_game(&mut self, _: G::Info, _: Duration) -> Result<(), Fault> {
+        match self.failed_at_start == Some(self.seat) {
+            true => Err(self.failure()),
+            false => Ok(()),
+        }
+    }
+
+    fn act(&mut self, request: G::Request, _: Duration) -> Result<G::Action, Fault> {
+        let index = request.number();
+        self.shown.push(request);
+        if let Some(action) = self.moves.get(index) {
+            return Ok(action.clone());
+        }
+        match &self.failed {
+            Some((seat, answer)) if *seat == self.seat && index == self.moves.len() => {
+                answer.clone().ok_or_else(|| self.failure())
+            }
+            _ => Err(Fault::Protocol(format!("the replay has no {} {}", self.what, index + 1))),
         }
     }
 

@@ -5,16 +5,20 @@
 use std::time::Duration;
 
 use player_api::{
-    hexapawn::{HexMove, HexapawnAction, HexapawnBoard, HexapawnGameInfo, HexapawnRequest, Square, SIZE},
-    GameOver, Seat,
+    hexapawn::{HexMove, HexapawnAction, HexapawnBoard, HexapawnRequest, Square, SIZE},
+    Seat,
 };
 use serde::{Deserialize, Serialize};
 
-use super::{diff, fault::replayed_failure, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
+use super::{
+    diff,
+    fault::{Numbered, SeatScript},
+    terminal::Paint,
+    Body, Replay, ReplayPlayer, ReplayResult,
+};
 use crate::{
     clock::Clock,
-    fault::Fault,
-    game::{Agent, Hexapawn},
+    game::Hexapawn,
     protocol::seat_from_number,
     referee::hexapawn::{self as referee, HexapawnEnding, HexapawnRecord, HexapawnSettings},
     units::short,
@@ -218,50 +222,10 @@ fn board_from(record: &BoardRecord) -> Result<HexapawnBoard, String> {
         .ok_or(format!("rows {:?} are not a board", record.rows))
 }
 
-/// Plays one seat's recorded moves back to the referee, by ply, and keeps
-/// the boards it was shown.
-struct Scripted<'r> {
-    seat: Seat,
-    replay: &'r Replay,
-    body: &'r HexapawnBody,
-    shown: Vec<(u32, BoardRecord)>,
-}
-
-impl Scripted<'_> {
-    fn failed_here(&self) -> Option<&FailedPly> {
-        self.body.failed.as_ref().filter(|f| f.seat == self.seat.number())
+impl Numbered for HexapawnRequest {
+    fn number(&self) -> usize {
+        self.ply as usize
     }
-
-    fn fault(&self) -> Fault {
-        replayed_failure(self.replay, || "answer".into())
-    }
-}
-
-impl Agent<Hexapawn> for Scripted<'_> {
-    fn new_game(&mut self, _: HexapawnGameInfo, _: Duration) -> Result<(), Fault> {
-        // Black failing before any move can only have failed at start-up.
-        match self.failed_here() {
-            Some(_) if self.seat == Seat::Two && self.body.plies.is_empty() => Err(self.fault()),
-            _ => Ok(()),
-        }
-    }
-
-    fn act(&mut self, request: HexapawnRequest, _: Duration) -> Result<HexapawnAction, Fault> {
-        self.shown.push((request.ply, board_record(&request.board)));
-        let index = request.ply as usize;
-        if let Some(ply) = self.body.plies.get(index) {
-            return Ok(HexapawnAction::Move(move_from(ply.mv)));
-        }
-        match self.failed_here().filter(|_| index == self.body.plies.len()) {
-            Some(failed) if failed.resigned => Ok(HexapawnAction::Resign),
-            // A rejected move: let the referee judge it again.
-            Some(FailedPly { mv: Some(mv), .. }) => Ok(HexapawnAction::Move(move_from(*mv))),
-            Some(_) => Err(self.fault()),
-            None => Err(Fault::Protocol(format!("the replay has no move {}", index + 1))),
-        }
-    }
-
-    fn game_over(&mut self, _: GameOver) {}
 }
 
 /// Re-simulates the game through the referee with the recorded seed and
@@ -269,13 +233,27 @@ impl Agent<Hexapawn> for Scripted<'_> {
 pub fn verify(replay: &Replay, body: &HexapawnBody) -> Result<String, String> {
     let seed = replay.seed;
     diff::part("the start", &body.start, &board_record(&HexapawnBoard::start()), seed)?;
-    let [mut white, mut black] = Seat::BOTH.map(|seat| Scripted { seat, replay, body, shown: Vec::new() });
+    let moves: Vec<HexapawnAction> =
+        body.plies.iter().map(|p| HexapawnAction::Move(move_from(p.mv))).collect();
+    let failed = body.failed.as_ref().and_then(|f| {
+        let answer = match (f.resigned, f.mv) {
+            (true, _) => Some(HexapawnAction::Resign),
+            // A rejected move: the referee judges it again.
+            (false, mv) => mv.map(|mv| HexapawnAction::Move(move_from(mv))),
+        };
+        Some((seat_from_number(f.seat)?, answer))
+    });
+    // Black failing before any move can only have failed at start-up.
+    let at_start =
+        failed.as_ref().filter(|(seat, _)| *seat == Seat::Two && body.plies.is_empty()).map(|_| Seat::Two);
+    let [mut white, mut black] = SeatScript::<Hexapawn>::seats(replay, &moves, failed, at_start, "move");
     let record = referee::play_agents(&body.settings(), seed, [&mut white, &mut black]);
     let players = [0, 1].map(|i| replay.players[i].clone());
     let again = from_record(&record, players);
     let Body::Hexapawn(mut resimulated) = again.body else { unreachable!("built as Hexapawn") };
     // The boards the referee showed, not the ones the record implies.
-    let mut shown: Vec<(u32, BoardRecord)> = white.shown.into_iter().chain(black.shown).collect();
+    let mut shown: Vec<(u32, BoardRecord)> =
+        white.shown.iter().chain(&black.shown).map(|r| (r.ply, board_record(&r.board))).collect();
     shown.sort_by_key(|(ply, _)| *ply);
     let boards = resimulated
         .plies

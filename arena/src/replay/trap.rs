@@ -5,16 +5,19 @@
 use std::{fmt::Write as _, time::Duration};
 
 use player_api::{
-    trap::{Pos, TrapGameInfo, TrapRequest, TrapState},
-    GameOver, Seat,
+    trap::{Pos, TrapRequest, TrapState},
+    Seat,
 };
 use serde::{Deserialize, Serialize};
 
-use super::{terminal::Paint, Replay};
+use super::{
+    fault::{Numbered, SeatScript},
+    terminal::Paint,
+    Replay,
+};
 use crate::{
     clock::{Clock, Spent},
-    fault::Fault,
-    game::{Agent, Trap},
+    game::Trap,
     protocol::{cell_pos, seat_from_number, wire_cell, WireCell, WireState},
     referee::trap::TurnActions,
     referee::trap::{self as referee, FailedTurn, ThrowRecord, TrapGame, TrapSettings, Turn},
@@ -218,48 +221,10 @@ fn after(turn: &Turn) -> TrapState {
     state
 }
 
-/// Plays a seat's recorded answers back to the referee, by turn number.
-struct Scripted<'r> {
-    seat: Seat,
-    replay: &'r Replay,
-    body: &'r TrapBody,
-}
-
-impl Scripted<'_> {
-    /// The recorded failure of this seat, for the referee to see again.
-    fn failure(&self) -> Option<Fault> {
-        let fault = self.replay.result.fault.as_ref().filter(|f| f.player == self.seat.index())?;
-        Some(fault.to_fault().unwrap_or_else(|| Fault::Protocol("the replay has no answer to judge".into())))
+impl Numbered for TrapRequest {
+    fn number(&self) -> usize {
+        self.turn as usize
     }
-}
-
-impl Agent<Trap> for Scripted<'_> {
-    fn new_game(&mut self, _: TrapGameInfo, _: Duration) -> Result<(), Fault> {
-        // A fault without a failed turn happened before the first turn.
-        match self.body.failed_turn.is_none() && self.body.turns.is_empty() {
-            true => self.failure().map_or(Ok(()), Err),
-            false => Ok(()),
-        }
-    }
-
-    fn act(&mut self, request: TrapRequest, _: Duration) -> Result<TurnActions, Fault> {
-        let index = request.turn as usize;
-        if let Some(turn) = self.body.turns.get(index) {
-            return Ok(TurnActions { step: turn.to, trap: turn.throw.map(|t| t.target) });
-        }
-        let failed = self.body.failed_turn.as_ref().filter(|_| index == self.body.turns.len());
-        let late = self.replay.result.fault.as_ref().is_some_and(|f| f.kind == "timeout");
-        match failed.and_then(|f| f.reply) {
-            // An answer the referee rejected: let it judge it again.
-            Some(reply) if !late => Ok(TurnActions { step: reply.step, trap: reply.trap }),
-            _ if failed.is_some() => {
-                Err(self.failure().unwrap_or_else(|| Fault::Protocol("no fault".into())))
-            }
-            _ => Err(Fault::Protocol(format!("the replay has no turn {}", index + 1))),
-        }
-    }
-
-    fn game_over(&mut self, _: GameOver) {}
 }
 
 /// Re-simulates the replay through the referee: the recorded seed and
@@ -269,7 +234,19 @@ pub fn verify(replay: &Replay, body: &TrapBody) -> Result<String, String> {
     let settings = body.settings();
     let start = body.start.to_state().map_err(|e| format!("start: {e}"))?;
     let first = seat_from_number(body.first).ok_or("first: 1 or 2")?;
-    let [mut one, mut two] = Seat::BOTH.map(|seat| Scripted { seat, replay, body });
+    let moves: Vec<TurnActions> =
+        body.turns.iter().map(|t| TurnActions { step: t.to, trap: t.throw.map(|t| t.target) }).collect();
+    // A late answer fails as late, whatever it was; a rejected one is judged again.
+    let late = ended_late(replay);
+    let failed = body.failed_turn.as_ref().and_then(|f| {
+        let answer = f.reply.filter(|_| !late).map(|r| TurnActions { step: r.step, trap: r.trap });
+        Some((seat_from_number(f.seat)?, answer))
+    });
+    // A fault without a failed turn happened before the first turn.
+    let at_start = (body.failed_turn.is_none() && body.turns.is_empty())
+        .then(|| replay.result.fault.as_ref().map(|f| Seat::BOTH[f.player.min(1)]))
+        .flatten();
+    let [mut one, mut two] = SeatScript::<Trap>::seats(replay, &moves, failed, at_start, "turn");
     let game = referee::play_from(&settings, replay.seed, start, first, [&mut one, &mut two], &mut |_, _| {});
     compare(replay, body, &game)?;
     let throws = game.turns.iter().filter(|t| t.throw.is_some()).count();
@@ -279,6 +256,11 @@ pub fn verify(replay: &Replay, body: &TrapBody) -> Result<String, String> {
         replay.seed,
         replay.summary()
     ))
+}
+
+/// Whether the game ended on a timeout (an answer, if any, came too late).
+fn ended_late(replay: &Replay) -> bool {
+    replay.result.fault.as_ref().is_some_and(|f| f.kind == "timeout")
 }
 
 /// The first difference between the replay and the re-simulated game.
@@ -333,8 +315,12 @@ fn compare(replay: &Replay, body: &TrapBody, game: &TrapGame) -> Result<(), Stri
             game.ending
         ));
     }
+    // A late answer is kept as given, but time does not re-simulate: the
+    // re-simulated turn fails as recorded, with no answer to compare.
+    let late = ended_late(replay);
     let failed = body.failed_turn.as_ref().map(|f| {
-        (f.seat, f.state.to_state().ok(), f.reply.map(|r| TurnActions { step: r.step, trap: r.trap }))
+        let reply = f.reply.filter(|_| !late).map(|r| TurnActions { step: r.step, trap: r.trap });
+        (f.seat, f.state.to_state().ok(), reply)
     });
     let refailed = game.failed.as_ref().map(|f: &FailedTurn| (f.seat.number(), Some(f.shown), f.reply));
     if failed != refailed {
