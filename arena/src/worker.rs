@@ -149,10 +149,10 @@ impl<G: AbiGame + WireGame> Instance for Hosted<G> {
     }
 
     fn act(&mut self, frame: Request) -> Reply {
-        match G::request_of(frame) {
-            Ok(Ok(request)) => answered(G::box_act(&mut self.0, request), G::reply_of),
-            Ok(Err(why)) => Reply::Error { message: why },
-            Err(frame) => Reply::Error { message: format!("a {} player cannot answer {frame:?}", G::ID) },
+        match G::request_of(&frame) {
+            Some(Ok(request)) => answered(G::box_act(&mut self.0, request), G::reply_of),
+            Some(Err(why)) => Reply::Error { message: why },
+            None => Reply::Error { message: format!("a {} player cannot answer {frame:?}", G::ID) },
         }
     }
 

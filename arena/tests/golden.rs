@@ -559,42 +559,45 @@ fn check_all(bless: bool) -> Vec<String> {
     let failures = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..2 {
-            scope.spawn(|| loop {
-                let Some(case) = CASES.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                let fail = |message: String| failures.lock().unwrap().push(message);
-                let actual = transcript(case, &[]);
-                let file = golden_dir().join(format!("{}.txt", case.name));
-                if bless {
-                    std::fs::write(&file, &actual).unwrap();
-                } else {
-                    match std::fs::read_to_string(&file) {
-                        Err(e) => fail(format!(
-                            "case {}: cannot read {} ({e}); record it with ARENA_BLESS=1",
-                            case.name,
-                            file.display()
-                        )),
-                        Ok(expected) => {
-                            if let Some(diff) = first_difference(&expected, &actual) {
-                                fail(format!(
-                                    "case {}: output differs from {} at {diff}",
-                                    case.name,
-                                    file.display()
-                                ));
+            scope.spawn(|| {
+                while let Some(case) = CASES.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let fail = |message: String| failures.lock().unwrap().push(message);
+                    let actual = transcript(case, &[]);
+                    let file = golden_dir().join(format!("{}.txt", case.name));
+                    if bless {
+                        std::fs::write(&file, &actual).unwrap();
+                    } else {
+                        match std::fs::read_to_string(&file) {
+                            Err(e) => fail(format!(
+                                "case {}: cannot read {} ({e}); record it with ARENA_BLESS=1",
+                                case.name,
+                                file.display()
+                            )),
+                            Ok(expected) => {
+                                if let Some(diff) = first_difference(&expected, &actual) {
+                                    fail(format!(
+                                        "case {}: output differs from {} at {diff}",
+                                        case.name,
+                                        file.display()
+                                    ));
+                                }
                             }
                         }
                     }
-                }
-                if case.takes_concurrency() {
-                    // Everything but the command line must be the same.
-                    let one = transcript(case, &["--concurrency", "1"]);
-                    let without_command = |t: &str| {
-                        t.lines().filter(|l| !l.starts_with("$ arena ")).collect::<Vec<_>>().join("\n")
-                    };
-                    if let Some(diff) = first_difference(&without_command(&actual), &without_command(&one)) {
-                        fail(format!(
-                            "case {}: --concurrency 1 differs from the default concurrency at {diff}",
-                            case.name
-                        ));
+                    if case.takes_concurrency() {
+                        // Everything but the command line must be the same.
+                        let one = transcript(case, &["--concurrency", "1"]);
+                        let without_command = |t: &str| {
+                            t.lines().filter(|l| !l.starts_with("$ arena ")).collect::<Vec<_>>().join("\n")
+                        };
+                        if let Some(diff) =
+                            first_difference(&without_command(&actual), &without_command(&one))
+                        {
+                            fail(format!(
+                                "case {}: --concurrency 1 differs from the default concurrency at {diff}",
+                                case.name
+                            ));
+                        }
                     }
                 }
             });

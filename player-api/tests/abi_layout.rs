@@ -144,7 +144,7 @@ impl Walk {
             writeln!(out, "    extra checks: {}", indent_rest(checks.to_string().trim_end(), "    "))
                 .unwrap();
             for nested in checks.nested_type_layouts().iter() {
-                let nested = self.type_ref(*nested);
+                let nested = self.type_ref(nested);
                 writeln!(out, "        nested: {nested}").unwrap();
             }
         }

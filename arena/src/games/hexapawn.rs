@@ -116,9 +116,9 @@ impl WireGame for Hexapawn {
         Ok(HexapawnGameInfo { seat: frame.seat()?, turn_budget_us: frame.turn_budget_us, seed: frame.seed })
     }
 
-    fn request_of(frame: Request) -> Result<Result<HexapawnRequest, String>, Request> {
-        let Request::GetMove { seat, ply, time_left_us, state } = frame else { return Err(frame) };
-        Ok((|| {
+    fn request_of(frame: &Request) -> Option<Result<HexapawnRequest, String>> {
+        let Request::GetMove { seat, ply, time_left_us, ref state } = *frame else { return None };
+        Some((|| {
             let seat = seat_from_number(seat).ok_or(format!("bad seat {seat}"))?;
             let board = state.to_board().map_err(|why| format!("bad state: {why}"))?;
             Ok(HexapawnRequest { board, seat, ply, time_left_us })

@@ -113,12 +113,14 @@ impl WireGame for IntuitiveAi {
         Ok(IntuitiveGameInfo { size: frame.size()?, turn_budget_us: frame.turn_budget_us, seed: frame.seed })
     }
 
-    fn request_of(frame: Request) -> Result<Result<IntuitiveRequest, String>, Request> {
-        let Request::Reveal { turn, time_left_us, state } = frame else { return Err(frame) };
-        Ok(state
-            .to_view()
-            .map(|view| IntuitiveRequest { view, turn, time_left_us })
-            .map_err(|why| format!("bad state: {why}")))
+    fn request_of(frame: &Request) -> Option<Result<IntuitiveRequest, String>> {
+        let Request::Reveal { turn, time_left_us, ref state } = *frame else { return None };
+        Some(
+            state
+                .to_view()
+                .map(|view| IntuitiveRequest { view, turn, time_left_us })
+                .map_err(|why| format!("bad state: {why}")),
+        )
     }
 
     fn reply_of(cell: Cell) -> Reply {

@@ -117,12 +117,12 @@ impl WireGame for MagicForest {
         Ok(ForestGameInfo { config, step_budget_us: frame.turn_budget_us, seed: frame.seed })
     }
 
-    fn request_of(frame: Request) -> Result<Result<ForestRequest, String>, Request> {
+    fn request_of(frame: &Request) -> Option<Result<ForestRequest, String>> {
         match frame {
             Request::Step { state: WireStepState::Forest(state), .. } => {
-                Ok(state.to_request().map_err(|why| format!("bad state: {why}")))
+                Some(state.to_request().map_err(|why| format!("bad state: {why}")))
             }
-            frame => Err(frame),
+            _ => None,
         }
     }
 

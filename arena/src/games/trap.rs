@@ -98,9 +98,9 @@ impl WireGame for Trap {
         Ok(TrapGameInfo { seat, size: frame.size()?, turn_budget_us: frame.turn_budget_us, seed: frame.seed })
     }
 
-    fn request_of(frame: Request) -> Result<Result<TrapRequest, String>, Request> {
-        let Request::Turn { seat, turn, time_left_us, state } = frame else { return Err(frame) };
-        Ok((|| {
+    fn request_of(frame: &Request) -> Option<Result<TrapRequest, String>> {
+        let Request::Turn { seat, turn, time_left_us, ref state } = *frame else { return None };
+        Some((|| {
             let seat = seat_from_number(seat).ok_or(format!("bad seat {seat}"))?;
             let state = state.to_state().map_err(|why| format!("bad state: {why}"))?;
             Ok(TrapRequest { state, seat, turn, time_left_us })

@@ -116,12 +116,12 @@ impl WireGame for Wumpus {
         Ok(WumpusGameInfo { config, start, arrows, step_budget_us: frame.turn_budget_us, seed: frame.seed })
     }
 
-    fn request_of(frame: Request) -> Result<Result<WumpusRequest, String>, Request> {
+    fn request_of(frame: &Request) -> Option<Result<WumpusRequest, String>> {
         match frame {
             Request::Step { state: WireStepState::Wumpus(state), .. } => {
-                Ok(state.to_request().map_err(|why| format!("bad state: {why}")))
+                Some(state.to_request().map_err(|why| format!("bad state: {why}")))
             }
-            frame => Err(frame),
+            _ => None,
         }
     }
 

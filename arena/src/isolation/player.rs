@@ -107,9 +107,9 @@ pub trait WireGame: Game {
 
     /// What the player is told, read from a `new_game` frame.
     fn info_of(frame: &NewGameFrame) -> Result<Self::Info, String>;
-    /// A request read from its frame (`Err` with why it is bad), or the
-    /// frame back if it is not this game's request.
-    fn request_of(frame: Request) -> Result<Result<Self::Request, String>, Request>;
+    /// A request read from its frame (`Err` with why it is bad); None if
+    /// the frame is not this game's request.
+    fn request_of(frame: &Request) -> Option<Result<Self::Request, String>>;
     /// The action as a reply frame.
     fn reply_of(action: Self::Action) -> Reply;
     /// What the player is told at the end, read from its frame.

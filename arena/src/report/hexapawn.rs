@@ -1,10 +1,8 @@
 //! Hexapawn: a line per game, the summary, the JSON object.
 
-use std::fmt::Write as _;
-
 use serde::Serialize;
 
-use super::{ms, tally_lines};
+use super::{match_summary, ms};
 use crate::{
     game::{GameId, Hexapawn},
     stats::{score_interval, Wdl},
@@ -26,15 +24,7 @@ pub fn line(game: &MatchGame<Hexapawn>, total: u32, names: [&str; 2]) -> String 
 
 /// The summary of a Hexapawn match.
 pub fn summary(result: &MatchResult<Hexapawn>) -> String {
-    let mut text = tally_lines(&result.tallies, "move");
-    let _ = write!(
-        text,
-        "{} games, average {:.1} plies, seed {}",
-        result.games.len(),
-        result.average_moves(),
-        result.config.seed
-    );
-    text
+    match_summary(result, "move", "plies")
 }
 
 #[derive(Serialize)]

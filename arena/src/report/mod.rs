@@ -5,14 +5,31 @@
 
 use std::{fmt::Write as _, time::Duration};
 
-use crate::{two_player::Tally, units::short};
+use crate::{
+    two_player::{MatchResult, Tally, TwoPlayerGame},
+    units::short,
+};
 
 pub mod hexapawn;
 pub mod solo;
 pub mod trap;
 
+/// The summary after a match's games: a line per player (time per `unit`),
+/// then the games' average length in `units`.
+pub(crate) fn match_summary<G: TwoPlayerGame>(result: &MatchResult<G>, unit: &str, units: &str) -> String {
+    let mut text = tally_lines(&result.tallies, unit);
+    let _ = write!(
+        text,
+        "{} games, average {:.1} {units}, seed {}",
+        result.games.len(),
+        result.average_moves(),
+        result.config.seed
+    );
+    text
+}
+
 /// A line per player: wins, draws, losses, failures, time per `unit`.
-pub(crate) fn tally_lines(tallies: &[Tally; 2], unit: &str) -> String {
+fn tally_lines(tallies: &[Tally; 2], unit: &str) -> String {
     let mut text = String::new();
     let width = tallies.iter().map(|t| t.name.len()).max().unwrap_or(0);
     for t in tallies {

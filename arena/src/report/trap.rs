@@ -1,11 +1,9 @@
 //! Trap: a line per game, a board per turn, the summary, the JSON object.
 
-use std::fmt::Write as _;
-
 use player_api::trap::TrapState;
 use serde::Serialize;
 
-use super::{ms, tally_lines};
+use super::{match_summary, ms};
 use crate::{
     game::{GameId, Trap},
     referee::trap::Turn,
@@ -36,15 +34,7 @@ pub fn turn_view(state: &TrapState, turn: &Turn, name: &str) -> String {
 
 /// The summary after the games: one line per player, then the average length.
 pub fn summary(result: &MatchResult<Trap>) -> String {
-    let mut text = tally_lines(&result.tallies, "turn");
-    let _ = write!(
-        text,
-        "{} games, average {:.1} turns, seed {}",
-        result.games.len(),
-        result.average_moves(),
-        result.config.seed
-    );
-    text
+    match_summary(result, "turn", "turns")
 }
 
 #[derive(Serialize)]

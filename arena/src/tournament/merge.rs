@@ -81,10 +81,11 @@ pub fn read_all(folder: &Path, fingerprint: &str, games: usize) -> Result<Merged
                     result.index
                 );
             }
-            if merged.results.contains_key(&result.index) {
-                merged.duplicates += 1;
-            } else {
-                merged.results.insert(result.index, result);
+            match merged.results.entry(result.index) {
+                std::collections::btree_map::Entry::Occupied(_) => merged.duplicates += 1,
+                std::collections::btree_map::Entry::Vacant(slot) => {
+                    slot.insert(result);
+                }
             }
         }
     }

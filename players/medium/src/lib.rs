@@ -3,7 +3,7 @@
 player_api::export_player! {
     name: "medium",
     author: "arena reference bots",
-    trap: reference_bots::trap::Medium::default(),
+    trap: reference_bots::trap::Medium,
     intuitive: reference_bots::intuitive::Medium::default(),
     hexapawn: reference_bots::hexapawn::Medium::default(),
     wumpus: reference_bots::wumpus::Medium::default(),
