@@ -27,6 +27,7 @@ pub mod report;
 pub mod sandbox;
 pub mod scaffold;
 pub mod seeds;
+pub mod server;
 pub mod solo;
 pub mod stats;
 pub mod tournament;

@@ -45,6 +45,15 @@ pub fn short(d: Duration) -> String {
 
 /// `1GiB`, `512MiB`, `64KiB` or plain bytes; at least 16 MiB (a worker's floor).
 pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let bytes = parse_size(text)?;
+    if bytes < 16 << 20 {
+        return Err(format!("'{text}' is too little memory for a worker: give it at least 16MiB"));
+    }
+    Ok(bytes)
+}
+
+/// `64M`, `500KiB`, `1GiB` or plain bytes.
+pub fn parse_size(text: &str) -> Result<u64, String> {
     let split = text.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(text.len());
     let (number, unit) = text.split_at(split);
     let scale: u64 = match unit.to_ascii_lowercase().as_str() {
@@ -57,8 +66,8 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
     let value: f64 =
         number.trim().parse().map_err(|_| format!("'{text}' is not a size: write it like 1GiB or 512MiB"))?;
     let bytes = value * scale as f64;
-    if bytes.is_nan() || bytes < (16u64 << 20) as f64 {
-        return Err(format!("'{text}' is too little memory for a worker: give it at least 16MiB"));
+    if bytes.is_nan() || bytes < 0.0 {
+        return Err(format!("'{text}' is not a size: write it like 1GiB or 512MiB"));
     }
     Ok(bytes as u64)
 }
@@ -73,6 +82,10 @@ mod tests {
         assert_eq!(parse_bytes("512MiB"), Ok(512 << 20));
         assert!(parse_bytes("1TB").unwrap_err().contains("unknown unit"));
         assert!(parse_bytes("1KiB").unwrap_err().contains("at least 16MiB"));
+        assert_eq!(parse_size("100K"), Ok(100 << 10));
+        assert_eq!(parse_size("64M"), Ok(64 << 20));
+        assert_eq!(parse_size("0"), Ok(0));
+        assert!(parse_size("-1M").unwrap_err().contains("not a size"));
         assert_eq!(parse_duration("5s"), Ok(Duration::from_secs(5)));
         assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
         assert_eq!(parse_duration("0.1s"), Ok(Duration::from_millis(100)));

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod bench;
 mod options;
 mod play;
+mod serve;
 mod slurm;
 mod tournament;
 
@@ -48,6 +49,13 @@ enum Command {
     /// Example: arena bench target/release/libmy_bot.so --games 50
     /// Example: arena bench --game intuitive-ai target/release/libmy_bot.so --games 1000
     Bench(bench::BenchArgs),
+    /// Run the submissions server: students upload a player library and see
+    /// it graded against Easy, Medium and Hard at once; a leaderboard shows
+    /// every student's latest grade. The API is in docs/server.md.
+    ///
+    /// Example: arena serve --data course-data --listen 127.0.0.1:8080
+    /// Example: arena serve add-student alice --data course-data
+    Serve(serve::ServeArgs),
     /// Check a player: load it, report what it is, play a smoke test
     /// against Easy.
     Check {
@@ -203,6 +211,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Bench(args) => bench::run(args),
         Command::Play(args) => play::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Check { player, limits } => {
             let report = check::check(&player, limits.settings(), limits.hosting()?)?;
             arena::outln!("{}", report.text);

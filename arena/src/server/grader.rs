@@ -1,0 +1,156 @@
+//! The grading queue: one background thread takes the oldest unfinished
+//! submission and grades it in the course format (10 games against each of
+//! Easy, Medium and Hard) with the tournament runner: isolated, sandboxed
+//! workers, the runner's limits, and a journal in `DIR/runs/<id>/`, so a
+//! submission interrupted by a crash is taken up again where it stopped.
+
+use std::{
+    path::{Path, PathBuf},
+    sync::{atomic::AtomicBool, Arc, Condvar, Mutex},
+    time::Duration,
+};
+
+use anyhow::{Context, Result};
+use rusqlite::Connection;
+
+use super::{
+    db::{self, status, Submission},
+    store,
+};
+use crate::{
+    players::PlayerSpec,
+    tournament::{self, config::Tournament, record::GameResult, Observer},
+};
+
+/// The seed of every grading run: the same games for every submission.
+pub const SEED: u64 = 2021;
+
+/// The folder of grading runs inside the data folder.
+pub const RUNS: &str = "runs";
+
+/// Wakes the grader when a submission arrives.
+#[derive(Default)]
+pub struct Wake {
+    pending: Mutex<bool>,
+    signal: Condvar,
+}
+
+impl Wake {
+    pub fn notify(&self) {
+        *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.signal.notify_one();
+    }
+
+    /// Waits for a notification, or `timeout`.
+    fn wait(&self, timeout: Duration) {
+        let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        let (mut pending, _) = self
+            .signal
+            .wait_timeout_while(pending, timeout, |pending| !*pending)
+            .unwrap_or_else(|e| e.into_inner());
+        *pending = false;
+    }
+}
+
+/// Starts the grading thread of data folder `dir`.
+pub fn spawn(dir: PathBuf, wake: Arc<Wake>) -> Result<std::thread::JoinHandle<()>> {
+    let db = db::open(&dir)?;
+    Ok(std::thread::Builder::new().name("grader".into()).spawn(move || loop {
+        match db::next_to_grade(&db) {
+            Ok(Some(submission)) => {
+                let graded = grade(&dir, &db, &submission);
+                let recorded = match &graded {
+                    Ok(grade) => db::finish(&db, submission.id, Ok(grade)),
+                    Err(e) => db::finish(&db, submission.id, Err(&format!("{e:#}"))),
+                };
+                if let Err(e) = recorded {
+                    tracing::error!("submission {}: cannot record its grade: {e:#}", submission.id);
+                    wake.wait(Duration::from_secs(5));
+                }
+            }
+            Ok(None) => wake.wait(Duration::from_secs(2)),
+            Err(e) => {
+                tracing::error!("the grading queue cannot be read: {e:#}");
+                wake.wait(Duration::from_secs(5));
+            }
+        }
+    })?)
+}
+
+/// Grades `submission`: its grade report as JSON, or why it has none.
+fn grade(dir: &Path, db: &Connection, submission: &Submission) -> Result<serde_json::Value> {
+    db::set_progress(db, submission.id, status::CHECKING, 0, 0)?;
+    let file = grading_file(dir, submission)?;
+    let tournament = Tournament::load(&file)?;
+    check(dir, submission, &tournament)?;
+    let never = AtomicBool::new(false);
+    let mut progress = Progress { db, id: submission.id, total: 0, played: 0 };
+    let outcome = tournament::run(tournament, &never, &mut progress)?;
+    let report =
+        outcome.grades.and_then(|g| g.into_iter().next()).context("the grading run gave no grade")?;
+    Ok(serde_json::to_value(report)?)
+}
+
+/// `arena check`'s logic on the submission, in a worker hosted as the
+/// grading run's players are (isolated, sandboxed): loads it and plays a
+/// smoke game in each seat against Easy. A player that does not load, or
+/// fails its smoke games, gets why, naming its file as uploaded.
+fn check(dir: &Path, submission: &Submission, tournament: &Tournament) -> Result<()> {
+    let stored = std::fs::canonicalize(store::path(dir, &submission.sha256))?;
+    let as_uploaded =
+        |text: String| text.replace(&stored.to_string_lossy().into_owned(), &submission.file_name);
+    let spec = PlayerSpec::Library(stored.clone());
+    let report = crate::check::check(&spec, tournament.settings, tournament::hosting(tournament)?)
+        .map_err(|e| anyhow::anyhow!(as_uploaded(format!("{e:#}"))))?;
+    if !report.passed {
+        anyhow::bail!("it failed its smoke games against easy:\n{}", as_uploaded(report.text));
+    }
+    Ok(())
+}
+
+/// Writes the tournament file that grades `submission` (its folder holds
+/// the run's journal and reports); its path.
+fn grading_file(dir: &Path, submission: &Submission) -> Result<PathBuf> {
+    let folder = dir.join(RUNS).join(submission.id.to_string());
+    std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    let library = std::fs::canonicalize(store::path(dir, &submission.sha256))
+        .with_context(|| format!("the file of submission {} is missing", submission.id))?;
+    let mut file = toml::Table::new();
+    file.insert("name".into(), format!("submission {}", submission.id).into());
+    file.insert("format".into(), "grade".into());
+    file.insert("seed".into(), (SEED as i64).into());
+    file.insert("output".into(), "out".into());
+    file.insert("players".into(), toml::Value::Array(vec![library.to_string_lossy().into_owned().into()]));
+    let path = folder.join("grade.toml");
+    std::fs::write(&path, toml::to_string(&file)?)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(path)
+}
+
+/// Keeps a submission's status and games played current.
+struct Progress<'a> {
+    db: &'a Connection,
+    id: i64,
+    total: usize,
+    played: usize,
+}
+
+impl Observer for Progress<'_> {
+    fn start(&mut self, total: usize, done: &[GameResult]) {
+        (self.total, self.played) = (total, done.len());
+        self.save();
+    }
+
+    fn game(&mut self, _: &GameResult, _: &[String]) {
+        self.played += 1;
+        self.save();
+    }
+}
+
+impl Progress<'_> {
+    fn save(&self) {
+        if let Err(e) = db::set_progress(self.db, self.id, status::PLAYING, self.played, self.total) {
+            tracing::warn!("submission {}: progress not saved: {e:#}", self.id);
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! `arena serve`: the submissions server. Students submit a player library
+//! over HTTP (docs/server.md) and see it graded at once against Easy,
+//! Medium and Hard; the leaderboard shows every student's latest grade.
+//! State lives in one folder: `arena.db` (SQLite, WAL), `files/` (uploads,
+//! by content), `runs/` (each grading run's tournament folder and journal).
+//!
+//! Student code never runs here: grading goes through the tournament
+//! runner, whose players run in isolated, sandboxed workers.
+
+pub mod accounts;
+pub mod db;
+pub mod grader;
+pub mod store;
+
+use std::{
+    net::SocketAddr,
+    path::PathBuf,
+    sync::{Arc, Mutex},
+};
+
+use anyhow::{Context, Result};
+use axum::{
+    extract::{DefaultBodyLimit, Multipart, Path, State},
+    http::{header, HeaderMap, StatusCode},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+    Json, Router,
+};
+use rusqlite::Connection;
+use serde_json::json;
+
+/// How the server runs.
+pub struct Options {
+    /// The data folder (created if missing).
+    pub data: PathBuf,
+    pub listen: SocketAddr,
+    /// The largest upload accepted, in bytes.
+    pub max_upload: u64,
+}
+
+struct App {
+    db: Mutex<Connection>,
+    data: PathBuf,
+    max_upload: u64,
+    wake: Arc<grader::Wake>,
+}
+
+/// Runs the server until the process ends. Prints the address it listens
+/// on (`listening on http://ADDR`) once it accepts connections.
+pub fn serve(options: Options) -> Result<()> {
+    let data = &options.data;
+    std::fs::create_dir_all(data)
+        .with_context(|| format!("cannot create the data folder {}", data.display()))?;
+    let data = std::fs::canonicalize(data)?;
+    let db = db::open(&data)?;
+    let wake = Arc::new(grader::Wake::default());
+    grader::spawn(data.clone(), wake.clone())?;
+    let app = Arc::new(App { db: Mutex::new(db), data: data.clone(), max_upload: options.max_upload, wake });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(options.listen)
+            .await
+            .with_context(|| format!("cannot listen on {}: is another server using it?", options.listen))?;
+        let address = listener.local_addr()?;
+        crate::outln!("listening on http://{address} (data in {})", data.display());
+        axum::serve(listener, router(app)).await.context("the server stopped")
+    })
+}
+
+fn router(app: Arc<App>) -> Router {
+    // Multipart framing on top of the file itself.
+    let body_limit = usize::try_from(app.max_upload).unwrap_or(usize::MAX).saturating_add(64 * 1024);
+    Router::new()
+        .route("/api/submissions", post(submit))
+        .route("/api/submissions/{id}", get(show))
+        .route("/api/leaderboard", get(leaderboard))
+        .layer(DefaultBodyLimit::max(body_limit))
+        .with_state(app)
+}
+
+/// An error as the API gives it: a status and `{"error": "..."}`.
+fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    (status, Json(json!({ "error": message.into() }))).into_response()
+}
+
+impl App {
+    fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.db.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The student whose bearer token `headers` carry.
+    fn student(&self, headers: &HeaderMap) -> Result<db::Student, Response> {
+        let unauthorized = || {
+            error(
+                StatusCode::UNAUTHORIZED,
+                "a valid token is needed: send `Authorization: Bearer TOKEN` (the course staff give you yours)",
+            )
+        };
+        let token = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(str::trim)
+            .ok_or_else(unauthorized)?;
+        match db::student_by_token(&self.db(), &accounts::token_hash(token)) {
+            Ok(Some(student)) => Ok(student),
+            Ok(None) => Err(unauthorized()),
+            Err(e) => Err(error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}"))),
+        }
+    }
+}
+
+/// `POST /api/submissions`: a library as the multipart field `file`.
+async fn submit(State(app): State<Arc<App>>, headers: HeaderMap, mut form: Multipart) -> Response {
+    let student = match app.student(&headers) {
+        Ok(student) => student,
+        Err(response) => return response,
+    };
+    let too_large = || {
+        error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the file is larger than this server accepts ({} bytes)", app.max_upload),
+        )
+    };
+    let mut upload = None;
+    loop {
+        match form.next_field().await {
+            Ok(Some(field)) if field.name() == Some("file") => {
+                let name = field.file_name().unwrap_or("player.so").to_string();
+                match field.bytes().await {
+                    Ok(bytes) => upload = Some((name, bytes)),
+                    Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => return too_large(),
+                    Err(e) => return error(e.status(), e.body_text()),
+                }
+            }
+            Ok(Some(_)) => {}
+            Ok(None) => break,
+            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => return too_large(),
+            Err(e) => return error(e.status(), e.body_text()),
+        }
+    }
+    let Some((name, bytes)) = upload else {
+        return error(StatusCode::BAD_REQUEST, "no file: send the library as the multipart field `file`");
+    };
+    if bytes.len() as u64 > app.max_upload {
+        return too_large();
+    }
+    if let Err(why) = store::check_library(&bytes) {
+        return error(StatusCode::BAD_REQUEST, why);
+    }
+    let data = app.data.clone();
+    let stored =
+        tokio::task::spawn_blocking(move || store::save(&data, &bytes).map(|sha| (sha, bytes.len())));
+    let (sha256, size) = match stored.await {
+        Ok(Ok(stored)) => stored,
+        Ok(Err(e)) => return error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
+        Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    };
+    let id = match db::add_submission(&app.db(), student.id, &sha256, &name, size as u64) {
+        Ok(id) => id,
+        Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
+    };
+    app.wake.notify();
+    (StatusCode::CREATED, Json(json!({ "id": id, "status": db::status::QUEUED, "sha256": sha256 })))
+        .into_response()
+}
+
+/// `GET /api/submissions/{id}`: one of the caller's own submissions.
+async fn show(State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<i64>) -> Response {
+    let student = match app.student(&headers) {
+        Ok(student) => student,
+        Err(response) => return response,
+    };
+    match db::submission_of(&app.db(), id, student.id) {
+        Ok(Some(submission)) => Json(submission).into_response(),
+        Ok(None) => error(StatusCode::NOT_FOUND, format!("you have no submission {id}")),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
+    }
+}
+
+/// `GET /api/leaderboard`: every student's latest graded submission.
+async fn leaderboard(State(app): State<Arc<App>>) -> Response {
+    match db::latest_graded(&app.db()) {
+        Ok(latest) => {
+            let rows: Vec<_> = latest
+                .into_iter()
+                .map(|s| json!({ "student": s.student, "submission": s.id, "finished": s.finished, "grade": s.grade }))
+                .collect();
+            Json(json!({ "students": rows })).into_response()
+        }
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
+    }
+}

@@ -1,0 +1,85 @@
+//! Uploaded files, content-addressed: `DIR/files/<sha256>.so`, written
+//! whole and synced before the submission is recorded, so an accepted
+//! submission is never lost and the same file is stored once.
+
+use std::{
+    io::Write,
+    path::{Path, PathBuf},
+};
+
+use anyhow::{Context, Result};
+use sha2::{Digest, Sha256};
+
+/// The folder of uploaded files inside the data folder.
+pub const FOLDER: &str = "files";
+
+/// The SHA-256 of `bytes`, in hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether `bytes` look like a player library: a 64-bit ELF shared object.
+/// (Whether it is a player, and of this player-api, is for the check.)
+pub fn check_library(bytes: &[u8]) -> Result<(), String> {
+    const ELF: &[u8] = b"\x7fELF";
+    const SHARED_OBJECT: u16 = 3;
+    if bytes.len() < 64 || !bytes.starts_with(ELF) {
+        return Err("not a player library (an ELF .so file): build your player with \
+                    `cargo build --release` and upload target/release/lib<name>.so"
+            .into());
+    }
+    if u16::from_le_bytes([bytes[16], bytes[17]]) != SHARED_OBJECT {
+        return Err("an ELF file but not a shared library: upload the lib<name>.so that \
+                    `cargo build --release` builds (crate-type = [\"cdylib\"])"
+            .into());
+    }
+    Ok(())
+}
+
+/// The path of the stored file with hash `sha256`.
+pub fn path(dir: &Path, sha256: &str) -> PathBuf {
+    dir.join(FOLDER).join(format!("{sha256}.so"))
+}
+
+/// Stores `bytes` (once per content); their hash.
+pub fn save(dir: &Path, bytes: &[u8]) -> Result<String> {
+    let sha256 = sha256_hex(bytes);
+    let path = path(dir, &sha256);
+    if path.exists() {
+        return Ok(sha256);
+    }
+    let folder = dir.join(FOLDER);
+    std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    let partial = folder.join(format!(".{sha256}.partial"));
+    let mut file =
+        std::fs::File::create(&partial).with_context(|| format!("cannot write {}", partial.display()))?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    std::fs::rename(&partial, &path).with_context(|| format!("cannot write {}", path.display()))?;
+    std::fs::File::open(&folder)?.sync_all()?;
+    Ok(sha256)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_elf_shared_objects_pass_and_files_are_stored_once_by_content() {
+        assert!(check_library(b"print('hello')").unwrap_err().contains("not a player library"));
+        let mut executable = vec![0u8; 64];
+        executable[..4].copy_from_slice(b"\x7fELF");
+        executable[16] = 2;
+        assert!(check_library(&executable).unwrap_err().contains("not a shared library"));
+        let mut library = executable.clone();
+        library[16] = 3;
+        check_library(&library).unwrap();
+
+        let dir = tempfile::tempdir().unwrap();
+        let first = save(dir.path(), &library).unwrap();
+        assert_eq!(first, save(dir.path(), &library).unwrap());
+        assert_eq!(std::fs::read(path(dir.path(), &first)).unwrap(), library);
+        assert_eq!(std::fs::read_dir(dir.path().join(FOLDER)).unwrap().count(), 1);
+        assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+}

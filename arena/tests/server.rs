@@ -1,0 +1,291 @@
+//! The submissions server (docs/server.md), tested through its HTTP API on
+//! a loopback port, against the real binary: tokens, uploads, grading in
+//! the course format, the leaderboard, bad input, and a kill -9 mid-grading.
+
+mod support;
+
+use std::{
+    io::{BufRead, BufReader},
+    path::Path,
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use serde_json::Value;
+use support::{arena, library, stdout};
+
+/// A running `arena serve`, killed when dropped.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(data: &Path, extra: &[&str]) -> Server {
+        Server::start_with(data, extra, &[])
+    }
+
+    fn start_with(data: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["serve", "--data", data.to_str().unwrap(), "--listen", "127.0.0.1:0"])
+            .args(extra)
+            .envs(env.iter().copied())
+            .env_remove("RUST_LOG")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("arena serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        Server { child, url }
+    }
+
+    /// kill -9: nothing is flushed or finished.
+    fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn add_student(data: &Path, name: &str) -> String {
+    let out = arena(&["serve", "add-student", name, "--data", data.to_str().unwrap()], &[]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let token = stdout(&out).trim().to_string();
+    assert_eq!(token.len(), 48, "{token}");
+    token
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder().http_status_as_error(false).build().into()
+}
+
+/// The status and JSON body of a response.
+fn answer(response: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> (u16, Value) {
+    let mut response = response.expect("the server answers");
+    let status = response.status().as_u16();
+    let text = response.body_mut().read_to_string().unwrap();
+    (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")))
+}
+
+fn get(server: &Server, path: &str, token: Option<&str>) -> (u16, Value) {
+    let mut request = agent().get(format!("{}{path}", server.url));
+    if let Some(token) = token {
+        request = request.header("Authorization", format!("Bearer {token}"));
+    }
+    answer(request.call())
+}
+
+/// `POST /api/submissions` with `bytes` as the multipart field `field`.
+fn submit(server: &Server, token: Option<&str>, field: &str, bytes: &[u8]) -> (u16, Value) {
+    let boundary = "arena-test-boundary-7f3a";
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"libplayer.so\"\r\n\
+         Content-Type: application/octet-stream\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let mut request = agent()
+        .post(format!("{}/api/submissions", server.url))
+        .header("Content-Type", format!("multipart/form-data; boundary={boundary}"));
+    if let Some(token) = token {
+        request = request.header("Authorization", format!("Bearer {token}"));
+    }
+    answer(request.send(&body[..]))
+}
+
+/// Polls submission `id` until `done(status)`, for up to two minutes.
+fn wait_for(server: &Server, token: &str, id: i64, done: impl Fn(&Value) -> bool) -> Value {
+    let started = Instant::now();
+    loop {
+        let (code, submission) = get(server, &format!("/api/submissions/{id}"), Some(token));
+        assert_eq!(code, 200, "{submission}");
+        if done(&submission) {
+            return submission;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "still {submission}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn finished(submission: &Value) -> bool {
+    ["done", "failed"].contains(&submission["status"].as_str().unwrap())
+}
+
+/// What a grade says, without the games' details: per level (name, games,
+/// wins, draws, losses, passed), and passed overall.
+fn grade_summary(grade: &Value) -> Value {
+    let levels: Vec<Value> = grade["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| serde_json::json!([l["level"], l["games"], l["wins"], l["draws"], l["losses"], l["passed"]]))
+        .collect();
+    serde_json::json!({ "levels": levels, "passed_all": grade["passed_all"] })
+}
+
+#[test]
+fn a_library_is_graded_in_the_course_format_and_shows_on_the_leaderboard() {
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    let bob = add_student(data.path(), "bob");
+    let server = Server::start(data.path(), &[]);
+
+    let easy = std::fs::read(library("easy")).unwrap();
+    let (code, accepted) = submit(&server, Some(&alice), "file", &easy);
+    assert_eq!(code, 201, "{accepted}");
+    let id = accepted["id"].as_i64().unwrap();
+    assert_eq!(accepted["status"], "queued");
+
+    // Only its owner sees it.
+    assert_eq!(get(&server, &format!("/api/submissions/{id}"), Some(&bob)).0, 404);
+    assert_eq!(get(&server, &format!("/api/submissions/{id}"), None).0, 401);
+
+    let graded = wait_for(&server, &alice, id, finished);
+    assert_eq!(graded["status"], "done", "{graded}");
+    assert_eq!((graded["played"].as_i64(), graded["total"].as_i64()), (Some(30), Some(30)));
+    let grade = &graded["grade"];
+    let levels = grade["levels"].as_array().unwrap();
+    let names: Vec<&str> = levels.iter().map(|l| l["level"].as_str().unwrap()).collect();
+    assert_eq!(names, ["easy", "medium", "hard"]);
+    for (level, needed) in levels.iter().zip([6, 4, 2]) {
+        let count = |key: &str| level[key].as_u64().unwrap();
+        assert_eq!(count("wins") + count("draws") + count("losses"), 10, "{level}");
+        assert_eq!(count("needed"), needed);
+        assert_eq!(level["passed"].as_bool(), Some(count("wins") >= needed));
+    }
+
+    // The same grade as the course's grading tournament on the same seed.
+    let toml = format!(
+        "format = \"grade\"\nseed = 2021\noutput = \"out\"\nplayers = [{:?}]\n",
+        library("easy").to_str().unwrap()
+    );
+    let local = tempfile::tempdir().unwrap();
+    let file = support::write_file(local.path(), "grade.toml", &toml);
+    let run = arena(&["tournament", "run", file.to_str().unwrap()], &[]);
+    assert!(run.status.success(), "{}", support::stderr(&run));
+    let table = std::fs::read_to_string(local.path().join("out/grades.md")).unwrap();
+    let row = table.lines().last().unwrap();
+    let local_wins: Vec<&str> =
+        row.split('|').skip(2).take(3).map(|cell| cell.split_whitespace().next().unwrap()).collect();
+    let server_wins: Vec<String> = levels.iter().map(|l| format!("{}/10", l["wins"])).collect();
+    assert_eq!(local_wins, server_wins, "{row}");
+
+    // A library that is no player is refused with the loader's reason.
+    let (code, accepted) =
+        submit(&server, Some(&bob), "file", &std::fs::read(library("not-a-player")).unwrap());
+    assert_eq!(code, 201, "{accepted}");
+    let bobs = accepted["id"].as_i64().unwrap();
+    let failed = wait_for(&server, &bob, bobs, finished);
+    assert_eq!(failed["status"], "failed", "{failed}");
+    let error = failed["error"].as_str().unwrap();
+    assert!(error.starts_with("cannot load player 'libplayer.so'"), "named as uploaded: {error}");
+    assert!(error.contains("add `player_api::export_player!` to it"), "{error}");
+    assert!(failed["grade"].is_null());
+    // So is one built against another player-api.
+    let (_, accepted) =
+        submit(&server, Some(&bob), "file", &std::fs::read(library("incompatible-player")).unwrap());
+    let failed = wait_for(&server, &bob, accepted["id"].as_i64().unwrap(), finished);
+    assert_eq!(failed["status"], "failed", "{failed}");
+    assert!(
+        failed["error"].as_str().unwrap().contains("rebuild the player against this arena's player-api"),
+        "{failed}"
+    );
+
+    let (code, board) = get(&server, "/api/leaderboard", None);
+    assert_eq!(code, 200);
+    let students = board["students"].as_array().unwrap();
+    assert_eq!(students.len(), 1, "only graded submissions count: {board}");
+    assert_eq!(students[0]["student"], "alice");
+    assert_eq!(students[0]["submission"], id);
+    assert_eq!(grade_summary(&students[0]["grade"]), grade_summary(grade));
+}
+
+#[test]
+fn bad_requests_get_one_clear_error_and_store_nothing() {
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    let server = Server::start(data.path(), &["--max-upload", "100K"]);
+
+    let (code, body) = submit(&server, None, "file", b"x");
+    assert_eq!(code, 401, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("Authorization: Bearer"), "{body}");
+    assert_eq!(submit(&server, Some("0123456789abcdef"), "file", b"x").0, 401);
+
+    let (code, body) = submit(&server, Some(&alice), "file", b"def get_move(self): pass\n");
+    assert_eq!(code, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("not a player library"), "{body}");
+
+    let (code, body) =
+        submit(&server, Some(&alice), "upload", &std::fs::read(library("easy")).unwrap()[..50_000]);
+    assert_eq!(code, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("multipart field `file`"), "{body}");
+
+    // Over the limit (small enough for the socket's buffers: a client that
+    // sends megabytes sees the connection closed once the limit is passed).
+    let (code, body) =
+        submit(&server, Some(&alice), "file", &std::fs::read(library("easy")).unwrap()[..150_000]);
+    assert_eq!(code, 413, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("larger than this server accepts"), "{body}");
+
+    assert_eq!(get(&server, "/api/submissions/1", Some(&alice)).0, 404);
+    let stored = data.path().join("files");
+    assert!(!stored.exists() || std::fs::read_dir(&stored).unwrap().count() == 0, "nothing stored");
+
+    // A second student of the same name is refused in one line.
+    let out = arena(&["serve", "add-student", "alice", "--data", data.path().to_str().unwrap()], &[]);
+    assert!(!out.status.success());
+    assert_eq!(
+        support::stderr(&out).trim(),
+        "error: there is already a student named 'alice': pick another name"
+    );
+}
+
+/// The test player, slowed to 3 ms a move: a grading run takes a second
+/// or so, long enough to be killed in the middle.
+const SLOW: [(&str, &str); 2] = [("BAD_PLAYER_MODE", "sleep"), ("BAD_PLAYER_SLEEP_MS", "3")];
+
+#[test]
+fn a_server_killed_mid_grading_resumes_and_grades_the_same() {
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    let slow = std::fs::read(library("bad-player")).unwrap();
+    let server = Server::start_with(data.path(), &[], &SLOW);
+    let (code, accepted) = submit(&server, Some(&alice), "file", &slow);
+    assert_eq!(code, 201, "{accepted}");
+    let id = accepted["id"].as_i64().unwrap();
+    let playing = wait_for(&server, &alice, id, |s| s["played"].as_i64().unwrap() > 0 || finished(s));
+    server.kill();
+    assert_eq!(playing["status"], "playing", "killed mid-grading: {playing}");
+    assert!(playing["played"].as_i64().unwrap() < 30, "{playing}");
+
+    let server = Server::start_with(data.path(), &[], &SLOW);
+    let graded = wait_for(&server, &alice, id, finished);
+    assert_eq!(graded["status"], "done", "{graded}");
+    assert_eq!(graded["played"], 30);
+    // Every game journaled once: the interrupted run was resumed, not doubled.
+    let journal = support::journal_games(&data.path().join("runs").join(id.to_string()).join("out"));
+    assert_eq!(journal.len(), 30, "killed at {playing}");
+    let indices: std::collections::BTreeSet<usize> = journal.iter().map(|g| g.index).collect();
+    assert_eq!(indices.len(), 30);
+
+    // The same grade as an uninterrupted run of the same file.
+    let other = tempfile::tempdir().unwrap();
+    let token = add_student(other.path(), "alice");
+    let fresh = Server::start_with(other.path(), &[], &SLOW);
+    let (_, accepted) = submit(&fresh, Some(&token), "file", &slow);
+    let again = wait_for(&fresh, &token, accepted["id"].as_i64().unwrap(), finished);
+    assert_eq!(grade_summary(&again["grade"]), grade_summary(&graded["grade"]));
+}
