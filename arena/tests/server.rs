@@ -89,17 +89,9 @@ fn get(server: &Server, path: &str, token: Option<&str>) -> (u16, Value) {
 
 /// `POST /api/submissions` with `bytes` as the multipart field `field`.
 fn submit(server: &Server, token: Option<&str>, field: &str, bytes: &[u8]) -> (u16, Value) {
-    let boundary = "arena-test-boundary-7f3a";
-    let mut body = format!(
-        "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"libplayer.so\"\r\n\
-         Content-Type: application/octet-stream\r\n\r\n"
-    )
-    .into_bytes();
-    body.extend_from_slice(bytes);
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    let mut request = agent()
-        .post(format!("{}/api/submissions", server.url))
-        .header("Content-Type", format!("multipart/form-data; boundary={boundary}"));
+    let (content_type, body) = arena::server::client::multipart(field, "libplayer.so", bytes);
+    let mut request =
+        agent().post(format!("{}/api/submissions", server.url)).header("Content-Type", content_type);
     if let Some(token) = token {
         request = request.header("Authorization", format!("Bearer {token}"));
     }
@@ -288,4 +280,45 @@ fn a_server_killed_mid_grading_resumes_and_grades_the_same() {
     let (_, accepted) = submit(&fresh, Some(&token), "file", &slow);
     let again = wait_for(&fresh, &token, accepted["id"].as_i64().unwrap(), finished);
     assert_eq!(grade_summary(&again["grade"]), grade_summary(&graded["grade"]));
+}
+
+#[test]
+fn a_student_over_the_hourly_limit_gets_429_and_arena_submit_follows_a_grading() {
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    let server = Server::start(data.path(), &["--per-hour", "2"]);
+    let easy = library("easy");
+
+    // `arena submit --wait`: accepted, followed, graded.
+    let out = arena(
+        &["submit", easy.to_str().unwrap(), "--server", &server.url, "--wait"],
+        &[("ARENA_TOKEN", alice.as_str())],
+    );
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("submission 1: queued\n"), "{text}");
+    let last = text.lines().last().unwrap();
+    assert!(last.starts_with("submission 1: done: easy "), "{text}");
+    assert!(last.contains("medium") && last.contains("hard") && last.contains("/10"), "{last}");
+
+    assert_eq!(submit(&server, Some(&alice), "file", &std::fs::read(&easy).unwrap()).0, 201);
+    let (code, body) = submit(&server, Some(&alice), "file", &std::fs::read(&easy).unwrap());
+    assert_eq!(code, 429, "{body}");
+    assert!(body["error"].as_str().unwrap().starts_with("2 submissions in the last hour"), "{body}");
+
+    // The command line says why, in one line.
+    let out = arena(&["submit", easy.to_str().unwrap(), "--server", &server.url, "--token", &alice], &[]);
+    assert!(!out.status.success());
+    let error = support::stderr(&out);
+    assert!(
+        error.starts_with("error: the server refused the submission (429 Too Many Requests): 2 submissions"),
+        "{error}"
+    );
+    assert_eq!(error.trim().lines().count(), 1, "{error}");
+    let out = arena(&["submit", easy.to_str().unwrap(), "--server", &server.url, "--token", "nope"], &[]);
+    assert!(
+        support::stderr(&out).contains("(401 Unauthorized): a valid token is needed"),
+        "{}",
+        support::stderr(&out)
+    );
 }

@@ -12,6 +12,7 @@ mod options;
 mod play;
 mod serve;
 mod slurm;
+mod submit;
 mod tournament;
 
 use options::Limits;
@@ -56,6 +57,11 @@ enum Command {
     /// Example: arena serve --data course-data --listen 127.0.0.1:8080
     /// Example: arena serve add-student alice --data course-data
     Serve(serve::ServeArgs),
+    /// Submit a player library to the course's server, and with --wait see
+    /// it graded against Easy, Medium and Hard.
+    ///
+    /// Example: arena submit target/release/libmy_bot.so --server http://arena.example:8080 --token T --wait
+    Submit(submit::SubmitArgs),
     /// Check a player: load it, report what it is, play a smoke test
     /// against Easy.
     Check {
@@ -212,6 +218,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Bench(args) => bench::run(args),
         Command::Play(args) => play::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Submit(args) => submit::run(args),
         Command::Check { player, limits } => {
             let report = check::check(&player, limits.settings(), limits.hosting()?)?;
             arena::outln!("{}", report.text);

@@ -22,6 +22,9 @@ pub(crate) struct ServeArgs {
     /// The largest upload accepted: 64M, 500K, ...
     #[arg(long, default_value = "64M", value_parser = arena::units::parse_size)]
     max_upload: u64,
+    /// Submissions one student may make in an hour (more get 429).
+    #[arg(long, default_value_t = 30)]
+    per_hour: u32,
 }
 
 #[derive(clap::Subcommand)]
@@ -58,6 +61,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             data: args.data,
             listen: args.listen,
             max_upload: args.max_upload,
+            per_hour: args.per_hour,
         })?,
     }
     Ok(ExitCode::SUCCESS)

@@ -164,6 +164,16 @@ pub fn add_submission(
     Ok(db.last_insert_rowid())
 }
 
+/// How many submissions `student` made in the last hour, and when the
+/// oldest of them was made (SQLite's `datetime`, UTC).
+pub fn submissions_last_hour(db: &Connection, student: i64) -> Result<(u32, Option<String>)> {
+    Ok(db.query_row(
+        "SELECT COUNT(*), MIN(created) FROM submissions WHERE student = ?1 AND created > datetime('now', '-1 hour')",
+        [student],
+        |row| Ok((row.get(0)?, row.get(1)?)),
+    )?)
+}
+
 /// Submission `id` if it is `student`'s.
 pub fn submission_of(db: &Connection, id: i64, student: i64) -> Result<Option<Submission>> {
     Ok(db

@@ -8,6 +8,7 @@
 //! runner, whose players run in isolated, sandboxed workers.
 
 pub mod accounts;
+pub mod client;
 pub mod db;
 pub mod grader;
 pub mod store;
@@ -36,12 +37,15 @@ pub struct Options {
     pub listen: SocketAddr,
     /// The largest upload accepted, in bytes.
     pub max_upload: u64,
+    /// Submissions a student may make in an hour.
+    pub per_hour: u32,
 }
 
 struct App {
     db: Mutex<Connection>,
     data: PathBuf,
     max_upload: u64,
+    per_hour: u32,
     wake: Arc<grader::Wake>,
 }
 
@@ -55,7 +59,13 @@ pub fn serve(options: Options) -> Result<()> {
     let db = db::open(&data)?;
     let wake = Arc::new(grader::Wake::default());
     grader::spawn(data.clone(), wake.clone())?;
-    let app = Arc::new(App { db: Mutex::new(db), data: data.clone(), max_upload: options.max_upload, wake });
+    let app = Arc::new(App {
+        db: Mutex::new(db),
+        data: data.clone(),
+        max_upload: options.max_upload,
+        per_hour: options.per_hour,
+        wake,
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -84,7 +94,16 @@ fn router(app: Arc<App>) -> Router {
 
 /// An error as the API gives it: a status and `{"error": "..."}`.
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, Json(json!({ "error": message.into() }))).into_response()
+    ApiError(status, message.into()).into_response()
+}
+
+/// An error not yet turned into a response.
+struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
 }
 
 impl App {
@@ -93,11 +112,12 @@ impl App {
     }
 
     /// The student whose bearer token `headers` carry.
-    fn student(&self, headers: &HeaderMap) -> Result<db::Student, Response> {
+    fn student(&self, headers: &HeaderMap) -> Result<db::Student, ApiError> {
         let unauthorized = || {
-            error(
+            ApiError(
                 StatusCode::UNAUTHORIZED,
-                "a valid token is needed: send `Authorization: Bearer TOKEN` (the course staff give you yours)",
+                "a valid token is needed: send `Authorization: Bearer TOKEN` (the course staff give you yours)"
+                    .into(),
             )
         };
         let token = headers
@@ -109,7 +129,7 @@ impl App {
         match db::student_by_token(&self.db(), &accounts::token_hash(token)) {
             Ok(Some(student)) => Ok(student),
             Ok(None) => Err(unauthorized()),
-            Err(e) => Err(error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}"))),
+            Err(e) => Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}"))),
         }
     }
 }
@@ -118,8 +138,24 @@ impl App {
 async fn submit(State(app): State<Arc<App>>, headers: HeaderMap, mut form: Multipart) -> Response {
     let student = match app.student(&headers) {
         Ok(student) => student,
-        Err(response) => return response,
+        Err(refused) => return drained(form, refused.into_response()).await,
     };
+    let made = db::submissions_last_hour(&app.db(), student.id);
+    match made {
+        Ok((made, oldest)) if made >= app.per_hour => {
+            let response = error(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "{made} submissions in the last hour, the most this server takes: the next is accepted \
+                     an hour after {} (UTC)",
+                    oldest.unwrap_or_default()
+                ),
+            );
+            return drained(form, response).await;
+        }
+        Ok(_) => {}
+        Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
+    }
     let too_large = || {
         error(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -169,11 +205,23 @@ async fn submit(State(app): State<Arc<App>>, headers: HeaderMap, mut form: Multi
         .into_response()
 }
 
+/// `response`, once the upload is read (and dropped): a client still
+/// sending its file when the server answers sees a broken connection, not
+/// the answer.
+async fn drained(mut form: Multipart, response: Response) -> Response {
+    while let Ok(Some(field)) = form.next_field().await {
+        if field.bytes().await.is_err() {
+            break;
+        }
+    }
+    response
+}
+
 /// `GET /api/submissions/{id}`: one of the caller's own submissions.
 async fn show(State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<i64>) -> Response {
     let student = match app.student(&headers) {
         Ok(student) => student,
-        Err(response) => return response,
+        Err(refused) => return refused.into_response(),
     };
     match db::submission_of(&app.db(), id, student.id) {
         Ok(Some(submission)) => Json(submission).into_response(),

@@ -1,0 +1,120 @@
+//! The client side of the API (`arena submit`): upload a library, follow
+//! its grading. Plain HTTP: the server is a course's own machine.
+
+use std::{path::Path, time::Duration};
+
+use anyhow::{bail, Context, Result};
+use serde_json::Value;
+
+/// A multipart body carrying `bytes` as the file field `field`; its
+/// content type and bytes.
+pub fn multipart(field: &str, file_name: &str, bytes: &[u8]) -> (String, Vec<u8>) {
+    let boundary = format!("arena-{}", &super::store::sha256_hex(bytes)[..24]);
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{}\"\r\n\
+         Content-Type: application/octet-stream\r\n\r\n",
+        file_name.replace(['"', '\r', '\n'], "_")
+    )
+    .into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+/// A server and the token to use with it.
+pub struct Client {
+    url: String,
+    token: String,
+    agent: ureq::Agent,
+}
+
+impl Client {
+    pub fn new(url: &str, token: &str) -> Client {
+        let agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(120)))
+            .build()
+            .into();
+        Client { url: url.trim_end_matches('/').to_string(), token: token.trim().to_string(), agent }
+    }
+
+    /// Uploads the library at `path`: the new submission (`id`, `status`).
+    pub fn submit(&self, path: &Path) -> Result<Value> {
+        if path.is_dir() {
+            bail!(
+                "{} is a folder: submit the player library (target/release/lib<name>.so); \
+                 Python players cannot be submitted yet",
+                path.display()
+            );
+        }
+        let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let (content_type, body) = multipart("file", &name, &bytes);
+        let response = self
+            .agent
+            .post(format!("{}/api/submissions", self.url))
+            .header("Authorization", format!("Bearer {}", self.token))
+            .header("Content-Type", content_type)
+            .send(&body[..]);
+        self.answer(response, "the submission")
+    }
+
+    /// Submission `id`, as the server has it now.
+    pub fn submission(&self, id: i64) -> Result<Value> {
+        let response = self
+            .agent
+            .get(format!("{}/api/submissions/{id}", self.url))
+            .header("Authorization", format!("Bearer {}", self.token))
+            .call();
+        self.answer(response, "the submission's status")
+    }
+
+    fn answer(
+        &self,
+        response: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
+        what: &str,
+    ) -> Result<Value> {
+        let mut response = response.with_context(|| format!("cannot reach the server at {}", self.url))?;
+        let status = response.status();
+        let text = response.body_mut().read_to_string().unwrap_or_default();
+        let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        if !status.is_success() {
+            let why = value["error"].as_str().map(str::to_string).unwrap_or(text);
+            bail!("the server refused {what} ({status}): {why}");
+        }
+        if value.is_null() {
+            bail!("the server at {} answered something that is not JSON: is it an arena server?", self.url);
+        }
+        Ok(value)
+    }
+}
+
+/// One line for a submission's state: "playing 12/30", "done: PASS", ...
+pub fn describe(submission: &Value) -> String {
+    let status = submission["status"].as_str().unwrap_or("?");
+    match status {
+        "playing" => format!("playing {}/{}", submission["played"], submission["total"]),
+        "done" => {
+            let levels: Vec<String> = submission["grade"]["levels"]
+                .as_array()
+                .map(|levels| {
+                    levels
+                        .iter()
+                        .map(|l| {
+                            let mark = if l["passed"].as_bool() == Some(true) { "passed" } else { "failed" };
+                            format!(
+                                "{} {}/{} {mark}",
+                                l["level"].as_str().unwrap_or("?"),
+                                l["wins"],
+                                l["games"]
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!("done: {}; {}", levels.join(", "), submission["grade"]["verdict"].as_str().unwrap_or(""))
+        }
+        "failed" => format!("failed: {}", submission["error"].as_str().unwrap_or("")),
+        other => other.to_string(),
+    }
+}
