@@ -9,11 +9,7 @@
 
 mod support;
 
-use std::{
-    path::{Path, PathBuf},
-    process::{Command, Output, Stdio},
-    time::{Duration, Instant},
-};
+use std::path::Path;
 
 use arena::{
     agent::AbiPlayer,
@@ -28,57 +24,11 @@ use arena::{
     replay::{self, trap::TrapBody, Body, Replay, ReplayPlayer},
 };
 use serde_json::Value;
-use support::{arena, stderr};
-
-fn chromium() -> Option<PathBuf> {
-    let candidates =
-        [std::env::var_os("ARENA_CHROMIUM").map(PathBuf::from), Some("/usr/bin/chromium".into())];
-    let found = candidates.into_iter().flatten().find(|p| p.is_file());
-    if found.is_none() {
-        let required = std::env::var("ARENA_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
-        assert!(
-            !required,
-            "ARENA_REQUIRE_BROWSER=1 but no chromium at /usr/bin/chromium (or ARENA_CHROMIUM)"
-        );
-        eprintln!("notice: chromium not found: the browser test of the replay viewer is skipped (apt-get install chromium)");
-    }
-    found
-}
-
-/// Runs headless Chromium on `url` with `extra` flags; killed after 120 s.
-fn run_chromium(browser: &Path, extra: &[String], url: &str) -> Output {
-    let profile = tempfile::tempdir().unwrap();
-    let mut args: Vec<String> = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-    ]
-    .map(String::from)
-    .to_vec();
-    args.push(format!("--user-data-dir={}", profile.path().display()));
-    args.extend(extra.iter().cloned());
-    args.push(url.to_string());
-    let mut child = Command::new(browser)
-        .args(&args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("chromium starts");
-    let started = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > Duration::from_secs(120) {
-            child.kill().unwrap();
-            panic!("chromium did not finish within 120 s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().unwrap()
-}
+use support::{
+    arena,
+    browser::{chromium, run_chromium},
+    stderr,
+};
 
 /// The test's driver: steps through the viewer with its own controls and
 /// writes what is drawn after each step into <pre id="test-report">.

@@ -322,3 +322,42 @@ fn a_student_over_the_hourly_limit_gets_429_and_arena_submit_follows_a_grading()
         support::stderr(&out)
     );
 }
+
+#[test]
+fn the_pages_show_the_leaderboard_and_a_students_grades_in_a_real_browser() {
+    let Some(browser) = support::browser::chromium() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    let server = Server::start(data.path(), &[]);
+    let (_, accepted) = submit(&server, Some(&alice), "file", &std::fs::read(library("easy")).unwrap());
+    let graded = wait_for(&server, &alice, accepted["id"].as_i64().unwrap(), finished);
+    let wins: Vec<String> =
+        graded["grade"]["levels"].as_array().unwrap().iter().map(|l| format!("{}/10", l["wins"])).collect();
+    let dump = |path: &str| {
+        let url = format!("{}{path}", server.url);
+        let flags = ["--dump-dom".to_string(), "--virtual-time-budget=5000".to_string()];
+        let output = support::browser::run_chromium(&browser, &flags, &url);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+
+    // The leaderboard: alice's row, her wins against each level.
+    let page = dump("/");
+    let row = page
+        .split("<tr data-student=\"alice\">")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no row for alice: {page}"));
+    let row = row.split("</tr>").next().unwrap();
+    for cell in &wins {
+        assert!(row.contains(&format!(">{cell}</td>")), "{cell} not in {row}");
+    }
+    assert!(page.contains("No grading running."), "{page}");
+
+    // The student's page, logged in by the link staff hand out.
+    let page = dump(&format!("/me#token={alice}"));
+    assert!(page.contains("logged in as alice"), "{page}");
+    let row =
+        page.split("<tr data-status=\"done\">").nth(1).unwrap_or_else(|| panic!("no graded row: {page}"));
+    assert!(row.contains("libplayer.so"), "{row}");
+    assert!(row.contains(&format!("easy {}", wins[0])), "{row}");
+}

@@ -185,6 +185,30 @@ pub fn submission_of(db: &Connection, id: i64, student: i64) -> Result<Option<Su
         .optional()?)
 }
 
+/// `student`'s submissions, newest first.
+pub fn submissions_of(db: &Connection, student: i64) -> Result<Vec<Submission>> {
+    let mut query = db.prepare(&format!("{SUBMISSION} WHERE s.student = ?1 ORDER BY s.id DESC"))?;
+    let rows = query.query_map([student], submission)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The grading queue, as anyone may see it: submissions waiting, and the
+/// one being graded (games played of total), without whose they are.
+pub fn queue(db: &Connection) -> Result<(u32, Option<(i64, i64)>)> {
+    let waiting =
+        db.query_row("SELECT COUNT(*) FROM submissions WHERE status = ?1", [status::QUEUED], |row| {
+            row.get(0)
+        })?;
+    let grading = db
+        .query_row(
+            "SELECT played, total FROM submissions WHERE status IN (?1, ?2) ORDER BY id LIMIT 1",
+            params![status::CHECKING, status::PLAYING],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()?;
+    Ok((waiting, grading))
+}
+
 /// The next submission to grade: the oldest not finished (one interrupted
 /// mid-way is taken up again first: it is older).
 pub fn next_to_grade(db: &Connection) -> Result<Option<Submission>> {

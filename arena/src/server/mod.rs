@@ -23,7 +23,7 @@ use anyhow::{Context, Result};
 use axum::{
     extract::{DefaultBodyLimit, Multipart, Path, State},
     http::{header, HeaderMap, StatusCode},
-    response::{IntoResponse, Response},
+    response::{Html, IntoResponse, Response},
     routing::{get, post},
     Json, Router,
 };
@@ -85,7 +85,9 @@ fn router(app: Arc<App>) -> Router {
     // Multipart framing on top of the file itself.
     let body_limit = usize::try_from(app.max_upload).unwrap_or(usize::MAX).saturating_add(64 * 1024);
     Router::new()
-        .route("/api/submissions", post(submit))
+        .route("/", get(|| async { Html(include_str!("pages/leaderboard.html")) }))
+        .route("/me", get(|| async { Html(include_str!("pages/student.html")) }))
+        .route("/api/submissions", post(submit).get(list))
         .route("/api/submissions/{id}", get(show))
         .route("/api/leaderboard", get(leaderboard))
         .layer(DefaultBodyLimit::max(body_limit))
@@ -217,6 +219,20 @@ async fn drained(mut form: Multipart, response: Response) -> Response {
     response
 }
 
+/// `GET /api/submissions`: the caller's own submissions, newest first.
+async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    let student = match app.student(&headers) {
+        Ok(student) => student,
+        Err(refused) => return refused.into_response(),
+    };
+    match db::submissions_of(&app.db(), student.id) {
+        Ok(submissions) => {
+            Json(json!({ "student": student.name, "submissions": submissions })).into_response()
+        }
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
+    }
+}
+
 /// `GET /api/submissions/{id}`: one of the caller's own submissions.
 async fn show(State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<i64>) -> Response {
     let student = match app.student(&headers) {
@@ -232,14 +248,20 @@ async fn show(State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<i6
 
 /// `GET /api/leaderboard`: every student's latest graded submission.
 async fn leaderboard(State(app): State<Arc<App>>) -> Response {
-    match db::latest_graded(&app.db()) {
-        Ok(latest) => {
+    let (latest, queue) = {
+        let db = app.db();
+        (db::latest_graded(&db), db::queue(&db))
+    };
+    match (latest, queue) {
+        (Ok(latest), Ok((waiting, grading))) => {
             let rows: Vec<_> = latest
                 .into_iter()
                 .map(|s| json!({ "student": s.student, "submission": s.id, "finished": s.finished, "grade": s.grade }))
                 .collect();
-            Json(json!({ "students": rows })).into_response()
+            let grading = grading.map(|(played, total)| json!({ "played": played, "total": total }));
+            Json(json!({ "students": rows, "queue": { "waiting": waiting, "grading": grading } }))
+                .into_response()
         }
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
+        (Err(e), _) | (_, Err(e)) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
     }
 }

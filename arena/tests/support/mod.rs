@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod browser;
+
 use std::{
     path::{Path, PathBuf},
     process::{Command, Output},
