@@ -361,3 +361,82 @@ fn the_pages_show_the_leaderboard_and_a_students_grades_in_a_real_browser() {
     assert!(row.contains("libplayer.so"), "{row}");
     assert!(row.contains(&format!("easy {}", wins[0])), "{row}");
 }
+
+#[test]
+fn a_roster_a_deadline_and_finalize_give_the_class_results() {
+    let data = tempfile::tempdir().unwrap();
+    let roster = support::write_file(data.path(), "roster.csv", "alice,alice@example.org\n\"bob\",x\n\n");
+    let out = arena(
+        &[
+            "serve",
+            "add-student",
+            "--roster",
+            roster.to_str().unwrap(),
+            "--data",
+            data.path().to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let tokens: Vec<(String, String)> = stdout(&out)
+        .lines()
+        .map(|line| {
+            let (name, token) = line.split_once(',').unwrap();
+            (name.to_string(), token.to_string())
+        })
+        .collect();
+    let names: Vec<&str> = tokens.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["alice", "bob"]);
+    let (alice, bob) = (&tokens[0].1, &tokens[1].1);
+
+    let server = Server::start(data.path(), &[]);
+    let send = |token: &str, name: &str| {
+        let (code, accepted) = submit(&server, Some(token), "file", &std::fs::read(library(name)).unwrap());
+        assert_eq!(code, 201, "{accepted}");
+        wait_for(&server, token, accepted["id"].as_i64().unwrap(), finished)
+    };
+    let alices = send(alice, "easy");
+    let bobs = send(bob, "medium");
+
+    // A deadline in the past: alice's next submission is graded, but late.
+    let data_arg = data.path().to_str().unwrap();
+    let out = arena(&["serve", "deadline", "2000-01-01 00:00", "--data", data_arg], &[]);
+    assert_eq!(
+        stdout(&out).trim(),
+        "deadline 2000-01-01 00:00:00 UTC: later submissions are graded but do not count"
+    );
+    let out = arena(&["serve", "deadline", "next tuesday", "--data", data_arg], &[]);
+    assert!(support::stderr(&out).contains("is not a date and time"), "{}", support::stderr(&out));
+    let late = send(alice, "hard");
+    assert_eq!((late["status"].as_str(), late["late"].as_bool()), (Some("done"), Some(true)), "{late}");
+    let (_, board) = get(&server, "/api/leaderboard", None);
+    let counted: Vec<i64> =
+        board["students"].as_array().unwrap().iter().map(|s| s["submission"].as_i64().unwrap()).collect();
+    assert_eq!(counted, [alices["id"].as_i64().unwrap(), bobs["id"].as_i64().unwrap()], "{board}");
+
+    let out = arena(&["serve", "finalize", "--data", data_arg, "--games-per-pairing", "4"], &[]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    assert!(
+        stdout(&out).starts_with("final results of 2 student(s) (deadline 2000-01-01 00:00:00 UTC)"),
+        "{}",
+        stdout(&out)
+    );
+    let csv = std::fs::read_to_string(data.path().join("final/grades.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "student,submission,sha256,easy,medium,hard,passed,verdict");
+    assert_eq!(lines.len(), 3, "{csv}");
+    for (line, graded) in lines[1..].iter().zip([&alices, &bobs]) {
+        let fields: Vec<&str> = line.splitn(8, ',').collect();
+        assert_eq!(fields[0], graded["student"].as_str().unwrap());
+        assert_eq!(fields[1], graded["id"].to_string());
+        let wins: Vec<String> =
+            graded["grade"]["levels"].as_array().unwrap().iter().map(|l| l["wins"].to_string()).collect();
+        assert_eq!(fields[3..6], wins[..], "the final grading agrees with the submission's: {line}");
+    }
+    let standings = std::fs::read_to_string(data.path().join("final/round-robin/standings.csv")).unwrap();
+    assert_eq!(standings.lines().count(), 3, "two students ranked: {standings}");
+    // Run again: everything comes from the journals.
+    let again = arena(&["serve", "finalize", "--data", data_arg, "--games-per-pairing", "4"], &[]);
+    assert!(again.status.success());
+    assert_eq!(std::fs::read_to_string(data.path().join("final/grades.csv")).unwrap(), csv);
+}

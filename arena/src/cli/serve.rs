@@ -35,19 +35,45 @@ enum ServeAction {
     /// Example: arena serve add-student alice --data course-data
     AddStudent {
         /// The student's name, as the leaderboard shows it.
-        name: String,
+        #[arg(required_unless_present = "roster")]
+        name: Option<String>,
+        /// Add every student of a roster instead: a text or CSV file, one
+        /// student a line, the name first; prints `name,token` lines.
+        #[arg(long, value_name = "FILE", conflicts_with = "name")]
+        roster: Option<PathBuf>,
         /// The data folder of the server.
         #[arg(long, default_value = "arena-data")]
         data: PathBuf,
-        /// A member of staff (the staff pages), not a student.
+        /// A member of staff, not a student.
         #[arg(long)]
         staff: bool,
+    },
+    /// Set the deadline (UTC): later submissions are graded, but the
+    /// leaderboard and `finalize` ignore them.
+    ///
+    /// Example: arena serve deadline "2026-12-01 23:59" --data course-data
+    Deadline {
+        /// `YYYY-MM-DD HH:MM`, UTC.
+        when: String,
+        #[arg(long, default_value = "arena-data")]
+        data: PathBuf,
+    },
+    /// The class's final results from each student's latest graded
+    /// submission before the deadline: the course's grading and a round
+    /// robin (tournament folders under DATA/final, resumed if run again),
+    /// and DATA/final/grades.csv.
+    Finalize {
+        #[arg(long, default_value = "arena-data")]
+        data: PathBuf,
+        /// Games per pairing of the round robin (seat-swapped pairs).
+        #[arg(long, default_value_t = 10)]
+        games_per_pairing: u32,
     },
 }
 
 pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
     match args.action {
-        Some(ServeAction::AddStudent { name, data, staff }) => {
+        Some(ServeAction::AddStudent { name: Some(name), data, staff, .. }) => {
             let token = server::accounts::add(&data, &name, staff)?;
             arena::outln!("{token}");
             eprintln!(
@@ -56,6 +82,41 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 name.trim(),
                 data.display()
             );
+        }
+        Some(ServeAction::AddStudent { roster: Some(roster), data, staff, .. }) => {
+            let text = std::fs::read_to_string(&roster)
+                .map_err(|e| anyhow::anyhow!("cannot read the roster {}: {e}", roster.display()))?;
+            let names: Vec<&str> = text
+                .lines()
+                .map(|line| line.split(',').next().unwrap_or("").trim().trim_matches('"'))
+                .filter(|name| !name.is_empty())
+                .collect();
+            let mut added = 0;
+            for name in &names {
+                let token = server::accounts::add(&data, name, staff)
+                    .map_err(|e| e.context(format!("{} ({added} added before it)", roster.display())))?;
+                arena::outln!("{name},{token}");
+                added += 1;
+            }
+            eprintln!(
+                "added {added} from {}; the tokens above are shown once: give each theirs",
+                roster.display()
+            );
+        }
+        Some(ServeAction::AddStudent { .. }) => unreachable!("clap requires a name or a roster"),
+        Some(ServeAction::Deadline { when, data }) => {
+            let db = server::db::open(&data)?;
+            let deadline = server::db::set_deadline(&db, &when)?;
+            arena::outln!("deadline {deadline} UTC: later submissions are graded but do not count");
+        }
+        Some(ServeAction::Finalize { data, games_per_pairing }) => {
+            let done = server::finalize::finalize(&data, games_per_pairing)?;
+            let deadline =
+                done.deadline.map_or("no deadline set".to_string(), |d| format!("deadline {d} UTC"));
+            arena::outln!("final results of {} student(s) ({deadline}); written:", done.students);
+            for path in done.written.iter().chain([&done.grades_csv]) {
+                arena::outln!("  {}", path.display());
+            }
         }
         None => server::serve(server::Options {
             data: args.data,

@@ -12,7 +12,8 @@ use serde::Serialize;
 pub const FILE: &str = "arena.db";
 
 /// Schema changes, in order; `user_version` counts those applied.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
     CREATE TABLE students (
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
@@ -36,7 +37,12 @@ const MIGRATIONS: &[&str] = &["
     );
     CREATE INDEX submissions_by_status ON submissions(status, id);
     CREATE INDEX submissions_by_student ON submissions(student, id);
-"];
+",
+    "
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    ALTER TABLE submissions ADD COLUMN late INTEGER NOT NULL DEFAULT 0;
+",
+];
 
 /// Opens (creating if needed) the database of data folder `dir`, migrated.
 pub fn open(dir: &Path) -> Result<Connection> {
@@ -126,10 +132,12 @@ pub struct Submission {
     pub grade: Option<serde_json::Value>,
     pub created: String,
     pub finished: Option<String>,
+    /// Made after the deadline: graded, but it does not count.
+    pub late: bool,
 }
 
 const SUBMISSION: &str = "SELECT s.id, st.name, s.sha256, s.file_name, s.size, s.status, s.played, s.total,
-    s.error, s.grade, s.created, s.finished FROM submissions s JOIN students st ON st.id = s.student";
+    s.error, s.grade, s.created, s.finished, s.late FROM submissions s JOIN students st ON st.id = s.student";
 
 fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
     let grade: Option<String> = row.get(9)?;
@@ -146,6 +154,7 @@ fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
         grade: grade.and_then(|g| serde_json::from_str(&g).ok()),
         created: row.get(10)?,
         finished: row.get(11)?,
+        late: row.get(12)?,
     })
 }
 
@@ -158,7 +167,8 @@ pub fn add_submission(
     size: u64,
 ) -> Result<i64> {
     db.execute(
-        "INSERT INTO submissions (student, sha256, file_name, size, status) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO submissions (student, sha256, file_name, size, status, late)
+         VALUES (?1, ?2, ?3, ?4, ?5, COALESCE(datetime('now') > (SELECT value FROM settings WHERE key = 'deadline'), 0))",
         params![student, sha256, file_name, size as i64, status::QUEUED],
     )?;
     Ok(db.last_insert_rowid())
@@ -243,12 +253,32 @@ pub fn finish(db: &Connection, id: i64, grade: Result<&serde_json::Value, &str>)
     Ok(())
 }
 
-/// Each student's latest graded submission, by name.
+/// Each student's latest graded submission that counts (made before the
+/// deadline, if there is one), by name.
 pub fn latest_graded(db: &Connection) -> Result<Vec<Submission>> {
     let mut query = db.prepare(&format!(
-        "{SUBMISSION} WHERE s.id IN (SELECT MAX(id) FROM submissions WHERE status = ?1 GROUP BY student)
+        "{SUBMISSION} WHERE s.id IN (SELECT MAX(id) FROM submissions WHERE status = ?1 AND NOT late GROUP BY student)
          ORDER BY st.name"
     ))?;
     let rows = query.query_map([status::DONE], submission)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Sets the deadline (`YYYY-MM-DD HH:MM[:SS]`, UTC): submissions made after
+/// it are graded but do not count. Its normalised form.
+pub fn set_deadline(db: &Connection, when: &str) -> Result<String> {
+    let normalised: Option<String> = db.query_row("SELECT datetime(?1)", [when], |row| row.get(0))?;
+    let Some(normalised) = normalised else {
+        anyhow::bail!("'{when}' is not a date and time: write it like 2026-12-01 23:59 (UTC)");
+    };
+    db.execute(
+        "INSERT INTO settings (key, value) VALUES ('deadline', ?1) ON CONFLICT(key) DO UPDATE SET value = ?1",
+        [&normalised],
+    )?;
+    Ok(normalised)
+}
+
+/// The deadline, if one is set.
+pub fn deadline(db: &Connection) -> Result<Option<String>> {
+    Ok(db.query_row("SELECT value FROM settings WHERE key = 'deadline'", [], |row| row.get(0)).optional()?)
 }

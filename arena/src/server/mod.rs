@@ -10,6 +10,7 @@
 pub mod accounts;
 pub mod client;
 pub mod db;
+pub mod finalize;
 pub mod grader;
 pub mod store;
 

@@ -1,0 +1,107 @@
+//! `arena serve finalize`: the class's final results from the frozen
+//! submissions (each student's latest graded one made before the
+//! deadline), with the tournament runner: each student's grading (alone,
+//! so on the very games their submission was graded on) and a round robin
+//! among the students, each a tournament folder with its journal (run it
+//! again to resume), and the grades as CSV for the course's records.
+
+use std::{
+    fmt::Write as _,
+    path::{Path, PathBuf},
+    sync::atomic::AtomicBool,
+};
+
+use anyhow::{bail, Context, Result};
+
+use super::{db, grader::SEED, store};
+use crate::tournament::{self, config::Tournament, Quiet};
+
+/// The folder of the final results inside the data folder.
+pub const FOLDER: &str = "final";
+
+/// What finalizing wrote.
+pub struct Finalized {
+    pub students: usize,
+    pub deadline: Option<String>,
+    pub grades_csv: PathBuf,
+    pub written: Vec<PathBuf>,
+}
+
+/// Runs (or resumes) the final grading and round robin of data folder `dir`.
+pub fn finalize(dir: &Path, games_per_pairing: u32) -> Result<Finalized> {
+    let db = db::open(dir)?;
+    let frozen = db::latest_graded(&db)?;
+    if frozen.is_empty() {
+        bail!("no graded submission counts yet (none made before the deadline): nothing to finalize");
+    }
+    let folder = dir.join(FOLDER);
+    std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    let libraries = frozen
+        .iter()
+        .map(|s| std::fs::canonicalize(store::path(dir, &s.sha256)).map(|p| p.to_string_lossy().into_owned()))
+        .collect::<std::io::Result<Vec<String>>>()
+        .context("a frozen submission's file is missing from the data folder")?;
+    let never = AtomicBool::new(false);
+    let run = |name: &str, table: toml::Table| -> Result<tournament::RunOutcome> {
+        let file = folder.join(format!("{name}.toml"));
+        std::fs::write(&file, toml::to_string(&table)?)
+            .with_context(|| format!("cannot write {}", file.display()))?;
+        tournament::run(Tournament::load(&file)?, &never, &mut Quiet)
+    };
+    let tournament = |format: &str, output: &str| {
+        let mut table = toml::Table::new();
+        table.insert("name".into(), format!("final {format}").into());
+        table.insert("format".into(), format.into());
+        table.insert("seed".into(), (SEED as i64).into());
+        table.insert("output".into(), output.into());
+        table.insert(
+            "players".into(),
+            toml::Value::Array(libraries.iter().map(|l| l.clone().into()).collect()),
+        );
+        table
+    };
+    // Each student graded alone, as their submission was: the course's 30
+    // games do not depend on who else is in the class.
+    let mut written = Vec::new();
+    let mut csv = String::from("student,submission,sha256,easy,medium,hard,passed,verdict\n");
+    for (submission, library) in frozen.iter().zip(&libraries) {
+        let name = format!("grading-{}", submission.id);
+        let mut table = tournament("grade", &format!("grading/{}", submission.id));
+        table.insert("players".into(), toml::Value::Array(vec![library.clone().into()]));
+        let outcome = run(&name, table)?;
+        written.extend(outcome.written);
+        let report = outcome.grades.and_then(|g| g.into_iter().next()).context("a grading run gave no grade")?;
+        let wins = |level: &str| {
+            report.levels.iter().find(|l| l.level == level).map(|l| l.wins.to_string()).unwrap_or_default()
+        };
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{},{},{}",
+            csv_field(&submission.student),
+            submission.id,
+            submission.sha256,
+            wins("easy"),
+            wins("medium"),
+            wins("hard"),
+            report.passed_all,
+            csv_field(&report.verdict)
+        );
+    }
+    if frozen.len() >= 2 {
+        let mut table = tournament("round-robin", "round-robin");
+        table.insert("games_per_pairing".into(), i64::from(games_per_pairing).into());
+        written.extend(run("round-robin", table)?.written);
+    }
+    let grades_csv = folder.join("grades.csv");
+    std::fs::write(&grades_csv, csv).with_context(|| format!("cannot write {}", grades_csv.display()))?;
+    Ok(Finalized { students: frozen.len(), deadline: db::deadline(&db)?, grades_csv, written })
+}
+
+/// A CSV field, quoted when it must be.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
