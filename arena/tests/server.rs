@@ -440,3 +440,21 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
     assert!(again.status.success());
     assert_eq!(std::fs::read_to_string(data.path().join("final/grades.csv")).unwrap(), csv);
 }
+
+#[test]
+fn the_load_benchmark_grades_every_submission_and_reports_latencies() {
+    let library = library("easy");
+    let out = arena(
+        &["bench-server", "--library", library.to_str().unwrap(), "--submissions", "4", "--pollers", "2"],
+        &[],
+    );
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let report = stdout(&out);
+    assert!(report.starts_with("submissions server on loopback: 4 students submit libeasy.so"), "{report}");
+    for line in
+        ["  uploads accepted:     p50 ", "  GET /api/leaderboard: p50 ", "  GET / (the page):     p50 "]
+    {
+        assert!(report.contains(line), "{line:?} in {report}");
+    }
+    assert!(report.contains("  graded 4 submissions (120 games) in "), "{report}");
+}

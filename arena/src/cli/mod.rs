@@ -71,6 +71,22 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
     },
+    /// Load the submissions server on loopback: many students submit at
+    /// once while others poll the leaderboard; prints upload and page
+    /// latencies (p50, p99) and submissions graded per minute
+    /// (docs/benchmarks.md). Build with --release.
+    BenchServer {
+        /// The library every student submits (default: libeasy.so beside
+        /// this arena binary).
+        #[arg(long)]
+        library: Option<PathBuf>,
+        /// Students submitting at once.
+        #[arg(long, default_value_t = 50)]
+        submissions: usize,
+        /// Clients polling the leaderboard and its page meanwhile.
+        #[arg(long, default_value_t = 20)]
+        pollers: usize,
+    },
     /// Measure what isolating players costs: request round trips in process
     /// and in a worker, isolated games per second, and a soak run whose
     /// memory, threads and descriptors must stay flat. Build with --release.
@@ -219,6 +235,15 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Play(args) => play::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Submit(args) => submit::run(args),
+        Command::BenchServer { library, submissions, pollers } => {
+            let library = match library {
+                Some(path) => path,
+                None => std::env::current_exe()?.with_file_name("libeasy.so"),
+            };
+            let load = arena::server::load::Load { library, submissions, pollers };
+            arena::outln!("{}", arena::server::load::run(&load)?);
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Check { player, limits } => {
             let report = check::check(&player, limits.settings(), limits.hosting()?)?;
             arena::outln!("{}", report.text);

@@ -70,7 +70,8 @@ pub fn finalize(dir: &Path, games_per_pairing: u32) -> Result<Finalized> {
         table.insert("players".into(), toml::Value::Array(vec![library.clone().into()]));
         let outcome = run(&name, table)?;
         written.extend(outcome.written);
-        let report = outcome.grades.and_then(|g| g.into_iter().next()).context("a grading run gave no grade")?;
+        let report =
+            outcome.grades.and_then(|g| g.into_iter().next()).context("a grading run gave no grade")?;
         let wins = |level: &str| {
             report.levels.iter().find(|l| l.level == level).map(|l| l.wins.to_string()).unwrap_or_default()
         };

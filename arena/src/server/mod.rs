@@ -12,6 +12,7 @@ pub mod client;
 pub mod db;
 pub mod finalize;
 pub mod grader;
+pub mod load;
 pub mod store;
 
 use std::{
@@ -53,6 +54,14 @@ struct App {
 /// Runs the server until the process ends. Prints the address it listens
 /// on (`listening on http://ADDR`) once it accepts connections.
 pub fn serve(options: Options) -> Result<()> {
+    serve_then(options, |address, data| {
+        crate::outln!("listening on http://{address} (data in {})", data.display());
+    })
+}
+
+/// Runs the server until the process ends; `listening` is told the
+/// address and the data folder once it accepts connections.
+pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::path::Path)) -> Result<()> {
     let data = &options.data;
     std::fs::create_dir_all(data)
         .with_context(|| format!("cannot create the data folder {}", data.display()))?;
@@ -76,8 +85,7 @@ pub fn serve(options: Options) -> Result<()> {
         let listener = tokio::net::TcpListener::bind(options.listen)
             .await
             .with_context(|| format!("cannot listen on {}: is another server using it?", options.listen))?;
-        let address = listener.local_addr()?;
-        crate::outln!("listening on http://{address} (data in {})", data.display());
+        listening(listener.local_addr()?, &data);
         axum::serve(listener, router(app)).await.context("the server stopped")
     })
 }

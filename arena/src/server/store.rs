@@ -5,6 +5,7 @@
 use std::{
     io::Write,
     path::{Path, PathBuf},
+    sync::atomic::{AtomicU64, Ordering},
 };
 
 use anyhow::{Context, Result};
@@ -50,7 +51,9 @@ pub fn save(dir: &Path, bytes: &[u8]) -> Result<String> {
     }
     let folder = dir.join(FOLDER);
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
-    let partial = folder.join(format!(".{sha256}.partial"));
+    // A name of its own: the same file may be uploaded twice at once.
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+    let partial = folder.join(format!(".{sha256}.{}.partial", WRITES.fetch_add(1, Ordering::Relaxed)));
     let mut file =
         std::fs::File::create(&partial).with_context(|| format!("cannot write {}", partial.display()))?;
     file.write_all(bytes)?;
@@ -80,6 +83,14 @@ mod tests {
         assert_eq!(first, save(dir.path(), &library).unwrap());
         assert_eq!(std::fs::read(path(dir.path(), &first)).unwrap(), library);
         assert_eq!(std::fs::read_dir(dir.path().join(FOLDER)).unwrap().count(), 1);
+        // The same content from many uploads at once: stored once, no error.
+        let other = tempfile::tempdir().unwrap();
+        std::thread::scope(|scope| {
+            for _ in 0..8 {
+                scope.spawn(|| save(other.path(), &library).unwrap());
+            }
+        });
+        assert_eq!(std::fs::read_dir(other.path().join(FOLDER)).unwrap().count(), 1);
         assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     }
 }
