@@ -352,6 +352,10 @@ fn the_pages_show_the_leaderboard_and_a_students_grades_in_a_real_browser() {
         assert!(row.contains(&format!(">{cell}</td>")), "{cell} not in {row}");
     }
     assert!(page.contains("No grading running."), "{page}");
+    assert!(
+        page.contains("<tr data-rr-student=\"alice\"><td>1</td><td>alice</td>"),
+        "the round robin table: {page}"
+    );
 
     // The student's page, logged in by the link staff hand out.
     let page = dump(&format!("/me#token={alice}"));
@@ -413,6 +417,30 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
     let counted: Vec<i64> =
         board["students"].as_array().unwrap().iter().map(|s| s["submission"].as_i64().unwrap()).collect();
     assert_eq!(counted, [alices["id"].as_i64().unwrap(), bobs["id"].as_i64().unwrap()], "{board}");
+
+    // The round robin of the two current submissions: 10 games, stored as
+    // played, in the leaderboard's standings.
+    let started = Instant::now();
+    let standings = loop {
+        let (_, board) = get(&server, "/api/leaderboard", None);
+        let rr = board["round_robin"].clone();
+        assert_eq!(rr["games_to_play"], 10, "{rr}");
+        if rr["standings"]["games"] == 10 {
+            break rr["standings"].clone();
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "{rr}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let rows = standings["rows"].as_array().unwrap();
+    let mut names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["alice", "bob"]);
+    for row in rows {
+        assert_eq!(row["games"], 10, "{row}");
+        let count = |key: &str| row[key].as_u64().unwrap();
+        assert_eq!(count("wins") + count("draws") + count("losses"), 10);
+    }
+    assert_eq!(rows[0]["wins"], rows[1]["losses"]);
 
     let out = arena(&["serve", "finalize", "--data", data_arg, "--games-per-pairing", "4"], &[]);
     assert!(out.status.success(), "{}", support::stderr(&out));

@@ -42,6 +42,15 @@ const MIGRATIONS: &[&str] = &[
     CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     ALTER TABLE submissions ADD COLUMN late INTEGER NOT NULL DEFAULT 0;
 ",
+    "
+    CREATE TABLE games (
+        a INTEGER NOT NULL REFERENCES submissions(id),
+        b INTEGER NOT NULL REFERENCES submissions(id),
+        game INTEGER NOT NULL,
+        result TEXT NOT NULL,
+        PRIMARY KEY (a, b, game)
+    );
+",
 ];
 
 /// Opens (creating if needed) the database of data folder `dir`, migrated.

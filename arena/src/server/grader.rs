@@ -15,7 +15,7 @@ use rusqlite::Connection;
 
 use super::{
     db::{self, status, Submission},
-    store,
+    league, store,
 };
 use crate::{
     players::PlayerSpec,
@@ -68,7 +68,15 @@ pub fn spawn(dir: PathBuf, wake: Arc<Wake>) -> Result<std::thread::JoinHandle<()
                     wake.wait(Duration::from_secs(5));
                 }
             }
-            Ok(None) => wake.wait(Duration::from_secs(2)),
+            // Nothing to grade: the round robin goes on, a pairing at a time.
+            Ok(None) => match league::play_next(&dir, &db) {
+                Ok(true) => {}
+                Ok(false) => wake.wait(Duration::from_secs(2)),
+                Err(e) => {
+                    tracing::error!("the round robin: {e:#}");
+                    wake.wait(Duration::from_secs(5));
+                }
+            },
             Err(e) => {
                 tracing::error!("the grading queue cannot be read: {e:#}");
                 wake.wait(Duration::from_secs(5));

@@ -12,6 +12,7 @@ pub mod client;
 pub mod db;
 pub mod finalize;
 pub mod grader;
+pub mod league;
 pub mod load;
 pub mod store;
 
@@ -257,20 +258,33 @@ async fn show(State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<i6
 
 /// `GET /api/leaderboard`: every student's latest graded submission.
 async fn leaderboard(State(app): State<Arc<App>>) -> Response {
-    let (latest, queue) = {
+    let board = {
         let db = app.db();
-        (db::latest_graded(&db), db::queue(&db))
+        db::latest_graded(&db).and_then(|latest| {
+            let (waiting, grading) = db::queue(&db)?;
+            let standings = league::standings(&db, &latest)?;
+            Ok((latest, waiting, grading, standings))
+        })
     };
-    match (latest, queue) {
-        (Ok(latest), Ok((waiting, grading))) => {
+    match board {
+        Ok((latest, waiting, grading, standings)) => {
+            let pairings = latest.len() * latest.len().saturating_sub(1) / 2;
             let rows: Vec<_> = latest
                 .into_iter()
                 .map(|s| json!({ "student": s.student, "submission": s.id, "finished": s.finished, "grade": s.grade }))
                 .collect();
             let grading = grading.map(|(played, total)| json!({ "played": played, "total": total }));
-            Json(json!({ "students": rows, "queue": { "waiting": waiting, "grading": grading } }))
-                .into_response()
+            Json(json!({
+                "students": rows,
+                "queue": { "waiting": waiting, "grading": grading },
+                "round_robin": {
+                    "games_per_pairing": league::GAMES,
+                    "games_to_play": pairings * league::GAMES as usize,
+                    "standings": standings.json(),
+                },
+            }))
+            .into_response()
         }
-        (Err(e), _) | (_, Err(e)) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
     }
 }
