@@ -25,6 +25,10 @@ pub(crate) struct ServeArgs {
     /// Submissions one student may make in an hour (more get 429).
     #[arg(long, default_value_t = 30)]
     per_hour: u32,
+    /// Whether the current submissions play a round robin (shown on the
+    /// leaderboard) whenever nothing waits to be graded.
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    round_robin: String,
 }
 
 #[derive(clap::Subcommand)]
@@ -123,6 +127,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             listen: args.listen,
             max_upload: args.max_upload,
             per_hour: args.per_hour,
+            round_robin: args.round_robin == "on",
         })?,
     }
     Ok(ExitCode::SUCCESS)

@@ -53,7 +53,8 @@ impl Wake {
 }
 
 /// Starts the grading thread of data folder `dir`.
-pub fn spawn(dir: PathBuf, wake: Arc<Wake>) -> Result<std::thread::JoinHandle<()>> {
+/// With `round_robin`, it plays the round robin when nothing waits.
+pub fn spawn(dir: PathBuf, wake: Arc<Wake>, round_robin: bool) -> Result<std::thread::JoinHandle<()>> {
     let db = db::open(&dir)?;
     Ok(std::thread::Builder::new().name("grader".into()).spawn(move || loop {
         match db::next_to_grade(&db) {
@@ -69,6 +70,7 @@ pub fn spawn(dir: PathBuf, wake: Arc<Wake>) -> Result<std::thread::JoinHandle<()
                 }
             }
             // Nothing to grade: the round robin goes on, a pairing at a time.
+            Ok(None) if !round_robin => wake.wait(Duration::from_secs(2)),
             Ok(None) => match league::play_next(&dir, &db) {
                 Ok(true) => {}
                 Ok(false) => wake.wait(Duration::from_secs(2)),

@@ -42,6 +42,9 @@ pub struct Options {
     pub max_upload: u64,
     /// Submissions a student may make in an hour.
     pub per_hour: u32,
+    /// Whether current submissions play the round robin when nothing
+    /// waits to be graded.
+    pub round_robin: bool,
 }
 
 struct App {
@@ -69,7 +72,7 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
     let data = std::fs::canonicalize(data)?;
     let db = db::open(&data)?;
     let wake = Arc::new(grader::Wake::default());
-    grader::spawn(data.clone(), wake.clone())?;
+    grader::spawn(data.clone(), wake.clone(), options.round_robin)?;
     let app = Arc::new(App {
         db: Mutex::new(db),
         data: data.clone(),
