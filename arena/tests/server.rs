@@ -159,6 +159,27 @@ fn a_library_is_graded_in_the_course_format_and_shows_on_the_leaderboard() {
         assert_eq!(level["passed"].as_bool(), Some(count("wins") >= needed));
     }
 
+    // The games it lost, each with its viewer, for its owner only.
+    let (code, listed) = get(&server, &format!("/api/submissions/{id}/replays"), Some(&alice));
+    assert_eq!(code, 200, "{listed}");
+    let replays = listed["replays"].as_array().unwrap();
+    let losses: u64 = levels.iter().map(|l| l["losses"].as_u64().unwrap()).sum();
+    assert_eq!(replays.len() as u64, losses, "{listed}");
+    let url = replays[0]["url"].as_str().unwrap();
+    let mut viewer = agent()
+        .get(format!("{}{url}", server.url))
+        .header("Authorization", format!("Bearer {alice}"))
+        .call()
+        .unwrap();
+    assert_eq!(viewer.status().as_u16(), 200);
+    assert!(viewer.body_mut().read_to_string().unwrap().contains("<html"), "an HTML viewer");
+    assert_eq!(get(&server, url, Some(&bob)).0, 404);
+    assert_eq!(get(&server, &format!("/api/submissions/{id}/replays"), Some(&bob)).0, 404);
+    assert_eq!(
+        get(&server, &format!("/api/submissions/{id}/replays/..%2F..%2Farena.db"), Some(&alice)).0,
+        404
+    );
+
     // The same grade as the course's grading tournament on the same seed.
     let toml = format!(
         "format = \"grade\"\nseed = 2021\noutput = \"out\"\nplayers = [{:?}]\n",
@@ -364,6 +385,10 @@ fn the_pages_show_the_leaderboard_and_a_students_grades_in_a_real_browser() {
         page.split("<tr data-status=\"done\">").nth(1).unwrap_or_else(|| panic!("no graded row: {page}"));
     assert!(row.contains("libplayer.so"), "{row}");
     assert!(row.contains(&format!("easy {}", wins[0])), "{row}");
+    let lost = row.matches("data-replay=").count() as u64;
+    let losses: u64 =
+        graded["grade"]["levels"].as_array().unwrap().iter().map(|l| l["losses"].as_u64().unwrap()).sum();
+    assert_eq!(lost, losses, "a replay button per lost game: {row}");
 }
 
 #[test]

@@ -131,10 +131,42 @@ fn grading_file(dir: &Path, submission: &Submission) -> Result<PathBuf> {
     file.insert("seed".into(), (SEED as i64).into());
     file.insert("output".into(), "out".into());
     file.insert("players".into(), toml::Value::Array(vec![library.to_string_lossy().into_owned().into()]));
+    // The games it lost, as replays with their viewers, for the student.
+    let mut replays = toml::Table::new();
+    replays.insert("save".into(), "losses".into());
+    file.insert("replays".into(), replays.into());
     let path = folder.join("grade.toml");
     std::fs::write(&path, toml::to_string(&file)?)
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(path)
+}
+
+/// The viewers of the games submission `id` lost while graded, by name
+/// (`game-03-mine-vs-easy`), in game order.
+pub fn lost_games(dir: &Path, id: i64) -> Vec<String> {
+    let folder = replay_folder(dir, id);
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.strip_suffix(".html").map(str::to_string))
+        .collect();
+    names.sort();
+    names
+}
+
+/// The viewer of lost game `name` of submission `id`, if there is one.
+pub fn lost_game_viewer(dir: &Path, id: i64, name: &str) -> Option<String> {
+    let plain =
+        name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) && !name.starts_with('.');
+    if !plain {
+        return None;
+    }
+    std::fs::read_to_string(replay_folder(dir, id).join(format!("{name}.html"))).ok()
+}
+
+fn replay_folder(dir: &Path, id: i64) -> PathBuf {
+    dir.join(RUNS).join(id.to_string()).join("out").join(crate::tournament::replays::FOLDER)
 }
 
 /// Keeps a submission's status and games played current.

@@ -102,6 +102,8 @@ fn router(app: Arc<App>) -> Router {
         .route("/me", get(|| async { Html(include_str!("pages/student.html")) }))
         .route("/api/submissions", post(submit).get(list))
         .route("/api/submissions/{id}", get(show))
+        .route("/api/submissions/{id}/replays", get(replays))
+        .route("/api/submissions/{id}/replays/{name}", get(replay_viewer))
         .route("/api/leaderboard", get(leaderboard))
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(app)
@@ -144,6 +146,16 @@ impl App {
         match db::student_by_token(&self.db(), &accounts::token_hash(token)) {
             Ok(Some(student)) => Ok(student),
             Ok(None) => Err(unauthorized()),
+            Err(e) => Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}"))),
+        }
+    }
+
+    /// Submission `id`, if it is the caller's.
+    fn own_submission(&self, headers: &HeaderMap, id: i64) -> Result<db::Submission, ApiError> {
+        let student = self.student(headers)?;
+        match db::submission_of(&self.db(), id, student.id) {
+            Ok(Some(submission)) => Ok(submission),
+            Ok(None) => Err(ApiError(StatusCode::NOT_FOUND, format!("you have no submission {id}"))),
             Err(e) => Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}"))),
         }
     }
@@ -248,14 +260,38 @@ async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
 
 /// `GET /api/submissions/{id}`: one of the caller's own submissions.
 async fn show(State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<i64>) -> Response {
-    let student = match app.student(&headers) {
-        Ok(student) => student,
-        Err(refused) => return refused.into_response(),
-    };
-    match db::submission_of(&app.db(), id, student.id) {
-        Ok(Some(submission)) => Json(submission).into_response(),
-        Ok(None) => error(StatusCode::NOT_FOUND, format!("you have no submission {id}")),
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
+    match app.own_submission(&headers, id) {
+        Ok(submission) => Json(submission).into_response(),
+        Err(refused) => refused.into_response(),
+    }
+}
+
+/// `GET /api/submissions/{id}/replays`: the games the submission lost
+/// while graded, each with its viewer.
+async fn replays(State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<i64>) -> Response {
+    if let Err(refused) = app.own_submission(&headers, id) {
+        return refused.into_response();
+    }
+    let names = grader::lost_games(&app.data, id);
+    let replays: Vec<_> = names
+        .iter()
+        .map(|name| json!({ "name": name, "url": format!("/api/submissions/{id}/replays/{name}") }))
+        .collect();
+    Json(json!({ "replays": replays })).into_response()
+}
+
+/// `GET /api/submissions/{id}/replays/{name}`: the HTML viewer of one.
+async fn replay_viewer(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path((id, name)): Path<(i64, String)>,
+) -> Response {
+    if let Err(refused) = app.own_submission(&headers, id) {
+        return refused.into_response();
+    }
+    match grader::lost_game_viewer(&app.data, id, &name) {
+        Some(html) => Html(html).into_response(),
+        None => error(StatusCode::NOT_FOUND, format!("submission {id} has no replay named '{name}'")),
     }
 }
 
