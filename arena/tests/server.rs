@@ -511,3 +511,42 @@ fn the_load_benchmark_grades_every_submission_and_reports_latencies() {
     }
     assert!(report.contains("  graded 4 submissions (120 games) in "), "{report}");
 }
+
+#[test]
+fn a_python_player_folder_is_packed_graded_and_bad_archives_are_refused() {
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    let server = Server::start(data.path(), &[]);
+
+    // A course player's folder, packed by `arena submit` and graded.
+    let folder = support::workspace_root().join("players/python/examples/course/greedy_player");
+    let out = arena(
+        &["submit", folder.to_str().unwrap(), "--server", &server.url, "--token", &alice, "--wait"],
+        &[],
+    );
+    assert!(out.status.success(), "{}\n{}", stdout(&out), support::stderr(&out));
+    let last = stdout(&out).lines().last().unwrap().to_string();
+    assert!(last.starts_with("submission 1: done: easy "), "{last}");
+    let (_, graded) = get(&server, "/api/submissions/1", Some(&alice));
+    assert_eq!(graded["file_name"], "greedy_player.tar.gz");
+    assert_eq!(graded["player"], "greedy_player");
+
+    // Archives that would write outside their folder, or hold no player,
+    // are refused at once, and nothing is stored for them.
+    let mut traversal = Vec::new();
+    {
+        let mut zip = zip::ZipWriter::new(std::io::Cursor::new(&mut traversal));
+        zip.start_file("../../PlayerAI.py", zip::write::SimpleFileOptions::default()).unwrap();
+        std::io::Write::write_all(&mut zip, b"class PlayerAI: pass\n").unwrap();
+        zip.finish().unwrap();
+    }
+    let (code, body) = submit(&server, Some(&alice), "file", &traversal);
+    assert_eq!(code, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("outside its folder"), "{body}");
+    let empty = arena::server::client::pack(&support::workspace_root().join("docs/rules")).unwrap();
+    let (code, body) = submit(&server, Some(&alice), "file", &empty);
+    assert_eq!(code, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("no Python player"), "{body}");
+    let players: Vec<_> = std::fs::read_dir(data.path().join("players")).unwrap().flatten().collect();
+    assert_eq!(players.len(), 1, "only the graded player is unpacked: {players:?}");
+}

@@ -9,7 +9,8 @@ use arena::server::client::{describe, Client};
 /// `arena submit`: the options (the help text is on `Command::Submit`).
 #[derive(clap::Args)]
 pub(crate) struct SubmitArgs {
-    /// The player library (target/release/lib<name>.so).
+    /// The player library (target/release/lib<name>.so), or a Python
+    /// player's folder (a course folder with PlayerAI.py), sent packed.
     path: PathBuf,
     /// The server: http://HOST:PORT, as the course staff give it.
     #[arg(long, env = "ARENA_SERVER")]

@@ -38,17 +38,15 @@ impl Client {
         Client { url: url.trim_end_matches('/').to_string(), token: token.trim().to_string(), agent }
     }
 
-    /// Uploads the library at `path`: the new submission (`id`, `status`).
+    /// Uploads the library at `path`, or the Python player folder at
+    /// `path` (packed as a .tar.gz): the new submission (`id`, `status`).
     pub fn submit(&self, path: &Path) -> Result<Value> {
-        if path.is_dir() {
-            bail!(
-                "{} is a folder: submit the player library (target/release/lib<name>.so); \
-                 Python players cannot be submitted yet",
-                path.display()
-            );
-        }
-        let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let (name, bytes) = if path.is_dir() {
+            (format!("{name}.tar.gz"), pack(path)?)
+        } else {
+            (name, std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?)
+        };
         let (content_type, body) = multipart("file", &name, &bytes);
         let response = self
             .agent
@@ -87,6 +85,38 @@ impl Client {
         }
         Ok(value)
     }
+}
+
+/// A Python player's folder as a .tar.gz: its files (links, caches and
+/// hidden files left out), under the folder's own name.
+pub fn pack(folder: &Path) -> Result<Vec<u8>> {
+    let name =
+        folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "player".into());
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let mut tar = tar::Builder::new(gz);
+    let mut stack = vec![(folder.to_path_buf(), std::path::PathBuf::from(&name))];
+    while let Some((dir, inside)) = stack.pop() {
+        let mut entries: Vec<_> = std::fs::read_dir(&dir)
+            .with_context(|| format!("cannot read {}", dir.display()))?
+            .flatten()
+            .collect();
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            let file_name = entry.file_name();
+            let text = file_name.to_string_lossy();
+            if text.starts_with('.') || text == "__pycache__" {
+                continue;
+            }
+            let kind = entry.file_type()?;
+            if kind.is_dir() {
+                stack.push((entry.path(), inside.join(&file_name)));
+            } else if kind.is_file() {
+                tar.append_path_with_name(entry.path(), inside.join(&file_name))
+                    .with_context(|| format!("cannot pack {}", entry.path().display()))?;
+            }
+        }
+    }
+    Ok(tar.into_inner()?.finish()?)
 }
 
 /// One line for a submission's state: "playing 12/30", "done: PASS", ...

@@ -51,6 +51,9 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (a, b, game)
     );
 ",
+    "
+    ALTER TABLE submissions ADD COLUMN player TEXT;
+",
 ];
 
 /// Opens (creating if needed) the database of data folder `dir`, migrated.
@@ -143,10 +146,14 @@ pub struct Submission {
     pub finished: Option<String>,
     /// Made after the deadline: graded, but it does not count.
     pub late: bool,
+    /// A Python player (an uploaded archive): where the player is in its
+    /// unpacked folder. None for a library.
+    pub player: Option<String>,
 }
 
 const SUBMISSION: &str = "SELECT s.id, st.name, s.sha256, s.file_name, s.size, s.status, s.played, s.total,
-    s.error, s.grade, s.created, s.finished, s.late FROM submissions s JOIN students st ON st.id = s.student";
+    s.error, s.grade, s.created, s.finished, s.late, s.player FROM submissions s
+    JOIN students st ON st.id = s.student";
 
 fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
     let grade: Option<String> = row.get(9)?;
@@ -164,21 +171,24 @@ fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
         created: row.get(10)?,
         finished: row.get(11)?,
         late: row.get(12)?,
+        player: row.get(13)?,
     })
 }
 
-/// Records an accepted upload, queued for grading; its id.
+/// Records an accepted upload, queued for grading; its id. `player`: see
+/// [`Submission::player`].
 pub fn add_submission(
     db: &Connection,
     student: i64,
-    sha256: &str,
+    (sha256, player): (&str, Option<&str>),
     file_name: &str,
     size: u64,
 ) -> Result<i64> {
     db.execute(
-        "INSERT INTO submissions (student, sha256, file_name, size, status, late)
-         VALUES (?1, ?2, ?3, ?4, ?5, COALESCE(datetime('now') > (SELECT value FROM settings WHERE key = 'deadline'), 0))",
-        params![student, sha256, file_name, size as i64, status::QUEUED],
+        "INSERT INTO submissions (student, sha256, player, file_name, size, status, late)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6,
+                 COALESCE(datetime('now') > (SELECT value FROM settings WHERE key = 'deadline'), 0))",
+        params![student, sha256, player, file_name, size as i64, status::QUEUED],
     )?;
     Ok(db.last_insert_rowid())
 }

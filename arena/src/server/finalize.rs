@@ -38,9 +38,8 @@ pub fn finalize(dir: &Path, games_per_pairing: u32) -> Result<Finalized> {
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
     let libraries = frozen
         .iter()
-        .map(|s| std::fs::canonicalize(store::path(dir, &s.sha256)).map(|p| p.to_string_lossy().into_owned()))
-        .collect::<std::io::Result<Vec<String>>>()
-        .context("a frozen submission's file is missing from the data folder")?;
+        .map(|s| store::player_entry(dir, &s.sha256, s.player.as_deref()))
+        .collect::<Result<Vec<String>>>()?;
     let never = AtomicBool::new(false);
     let run = |name: &str, table: toml::Table| -> Result<tournament::RunOutcome> {
         let file = folder.join(format!("{name}.toml"));

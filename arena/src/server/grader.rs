@@ -106,10 +106,10 @@ fn grade(dir: &Path, db: &Connection, submission: &Submission) -> Result<serde_j
 /// smoke game in each seat against Easy. A player that does not load, or
 /// fails its smoke games, gets why, naming its file as uploaded.
 fn check(dir: &Path, submission: &Submission, tournament: &Tournament) -> Result<()> {
-    let stored = std::fs::canonicalize(store::path(dir, &submission.sha256))?;
-    let as_uploaded =
-        |text: String| text.replace(&stored.to_string_lossy().into_owned(), &submission.file_name);
-    let spec = PlayerSpec::Library(stored.clone());
+    let entry = store::player_entry(dir, &submission.sha256, submission.player.as_deref())?;
+    let stored = entry.strip_prefix("python:").unwrap_or(&entry).to_string();
+    let as_uploaded = |text: String| text.replace(&stored, &submission.file_name);
+    let spec: PlayerSpec = entry.parse().map_err(anyhow::Error::msg)?;
     let report = crate::check::check(&spec, tournament.settings, tournament::hosting(tournament)?)
         .map_err(|e| anyhow::anyhow!(as_uploaded(format!("{e:#}"))))?;
     if !report.passed {
@@ -123,14 +123,13 @@ fn check(dir: &Path, submission: &Submission, tournament: &Tournament) -> Result
 fn grading_file(dir: &Path, submission: &Submission) -> Result<PathBuf> {
     let folder = dir.join(RUNS).join(submission.id.to_string());
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
-    let library = std::fs::canonicalize(store::path(dir, &submission.sha256))
-        .with_context(|| format!("the file of submission {} is missing", submission.id))?;
+    let player = store::player_entry(dir, &submission.sha256, submission.player.as_deref())?;
     let mut file = toml::Table::new();
     file.insert("name".into(), format!("submission {}", submission.id).into());
     file.insert("format".into(), "grade".into());
     file.insert("seed".into(), (SEED as i64).into());
     file.insert("output".into(), "out".into());
-    file.insert("players".into(), toml::Value::Array(vec![library.to_string_lossy().into_owned().into()]));
+    file.insert("players".into(), toml::Value::Array(vec![player.into()]));
     // The games it lost, as replays with their viewers, for the student.
     let mut replays = toml::Table::new();
     replays.insert("save".into(), "losses".into());

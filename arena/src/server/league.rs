@@ -8,7 +8,7 @@
 //! Each game is stored as it finishes: after a crash a pairing resumes at
 //! its first missing game, and no game is stored twice.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use rusqlite::{params, Connection};
 
 use super::{
@@ -60,9 +60,9 @@ fn play(dir: &std::path::Path, db: &Connection, pair: [&Submission; 2], first: u
     let hosting = Hosting { isolate_libraries: true, isolate_builtins: false, limits: Some(limits) };
     let settings = TrapSettings::default();
     let load = |s: &Submission| {
-        let path = std::fs::canonicalize(store::path(dir, &s.sha256))
-            .with_context(|| format!("the file of submission {} is missing", s.id))?;
-        Player::load(&PlayerSpec::Library(path), &hosting, settings.startup_budget)
+        let spec: PlayerSpec =
+            store::player_entry(dir, &s.sha256, s.player.as_deref())?.parse().map_err(anyhow::Error::msg)?;
+        Player::load(&spec, &hosting, settings.startup_budget)
             .map_err(|e| anyhow::anyhow!("submission {}: {e}", s.id))
     };
     let players = [load(pair[0])?, load(pair[1])?];

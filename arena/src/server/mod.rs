@@ -8,6 +8,7 @@
 //! runner, whose players run in isolated, sandboxed workers.
 
 pub mod accounts;
+pub mod archive;
 pub mod client;
 pub mod db;
 pub mod finalize;
@@ -212,18 +213,28 @@ async fn submit(State(app): State<Arc<App>>, headers: HeaderMap, mut form: Multi
     if bytes.len() as u64 > app.max_upload {
         return too_large();
     }
-    if let Err(why) = store::check_library(&bytes) {
-        return error(StatusCode::BAD_REQUEST, why);
+    // A library, or a Python player's folder as an archive.
+    let archive = self::archive::Kind::of(&bytes);
+    if archive.is_none() {
+        if let Err(why) = store::check_library(&bytes) {
+            return error(StatusCode::BAD_REQUEST, why);
+        }
     }
     let data = app.data.clone();
-    let stored =
-        tokio::task::spawn_blocking(move || store::save(&data, &bytes).map(|sha| (sha, bytes.len())));
-    let (sha256, size) = match stored.await {
-        Ok(Ok(stored)) => stored,
+    let size = bytes.len() as u64;
+    let stored = tokio::task::spawn_blocking(move || match archive {
+        None => store::save(&data, &bytes).map(|sha| Ok((sha, None))),
+        Some(kind) => {
+            store::save_archive(&data, &bytes, kind).map(|saved| saved.map(|(sha, p)| (sha, Some(p))))
+        }
+    });
+    let (sha256, player) = match stored.await {
+        Ok(Ok(Ok(stored))) => stored,
+        Ok(Ok(Err(why))) => return error(StatusCode::BAD_REQUEST, why),
         Ok(Err(e)) => return error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
         Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     };
-    let id = match db::add_submission(&app.db(), student.id, &sha256, &name, size as u64) {
+    let id = match db::add_submission(&app.db(), student.id, (&sha256, player.as_deref()), &name, size) {
         Ok(id) => id,
         Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
     };

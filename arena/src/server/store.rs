@@ -11,6 +11,8 @@ use std::{
 use anyhow::{Context, Result};
 use sha2::{Digest, Sha256};
 
+use super::archive;
+
 /// The folder of uploaded files inside the data folder.
 pub const FOLDER: &str = "files";
 
@@ -25,8 +27,9 @@ pub fn check_library(bytes: &[u8]) -> Result<(), String> {
     const ELF: &[u8] = b"\x7fELF";
     const SHARED_OBJECT: u16 = 3;
     if bytes.len() < 64 || !bytes.starts_with(ELF) {
-        return Err("not a player library (an ELF .so file): build your player with \
-                    `cargo build --release` and upload target/release/lib<name>.so"
+        return Err("not a player library (an ELF .so file) nor a .zip or .tar.gz of a Python player \
+                    folder: build a Rust player with `cargo build --release` and upload \
+                    target/release/lib<name>.so"
             .into());
     }
     if u16::from_le_bytes([bytes[16], bytes[17]]) != SHARED_OBJECT {
@@ -35,6 +38,61 @@ pub fn check_library(bytes: &[u8]) -> Result<(), String> {
             .into());
     }
     Ok(())
+}
+
+/// The folder of unpacked Python players inside the data folder.
+pub const PLAYERS: &str = "players";
+
+/// A stored submission's player as a tournament file names it: the
+/// library's path, or `python:` and the player's path in its unpacked
+/// folder.
+pub fn player_entry(dir: &Path, sha256: &str, player: Option<&str>) -> Result<String> {
+    let (stored, python) = match player {
+        None => (path(dir, sha256), false),
+        Some(inside) => (dir.join(PLAYERS).join(sha256).join(inside), true),
+    };
+    let stored = std::fs::canonicalize(&stored)
+        .with_context(|| format!("the stored player {} is missing", stored.display()))?;
+    let stored = stored.to_string_lossy();
+    Ok(if python { format!("python:{stored}") } else { stored.into_owned() })
+}
+
+/// Stores a Python player's archive: the file (once per content) and its
+/// unpacked folder. The hash, and where the player is in the folder; a
+/// refused archive (`Ok(Err(why))`) leaves nothing behind.
+pub fn save_archive(
+    dir: &Path,
+    bytes: &[u8],
+    kind: archive::Kind,
+) -> Result<Result<(String, String), String>> {
+    let sha256 = sha256_hex(bytes);
+    let players = dir.join(PLAYERS);
+    let unpacked = players.join(&sha256);
+    if !unpacked.exists() {
+        std::fs::create_dir_all(&players).with_context(|| format!("cannot create {}", players.display()))?;
+        static UNPACKS: AtomicU64 = AtomicU64::new(0);
+        let partial = players.join(format!(".{sha256}.{}.partial", UNPACKS.fetch_add(1, Ordering::Relaxed)));
+        if let Err(why) = archive::unpack(bytes, kind, &partial) {
+            return Ok(Err(why));
+        }
+        if let Err(why) = archive::find_player(&partial) {
+            let _ = std::fs::remove_dir_all(&partial);
+            return Ok(Err(why));
+        }
+        if std::fs::rename(&partial, &unpacked).is_err() {
+            // Unpacked at the same time by another upload of the same file.
+            let _ = std::fs::remove_dir_all(&partial);
+        }
+    }
+    let player = match archive::find_player(&unpacked) {
+        Ok(player) => player.to_string_lossy().into_owned(),
+        Err(why) => return Ok(Err(why)),
+    };
+    let file = dir.join(FOLDER).join(format!("{sha256}.{}", kind.extension()));
+    if !file.exists() {
+        write_synced(&file, bytes)?;
+    }
+    Ok(Ok((sha256, player)))
 }
 
 /// The path of the stored file with hash `sha256`.
@@ -46,21 +104,28 @@ pub fn path(dir: &Path, sha256: &str) -> PathBuf {
 pub fn save(dir: &Path, bytes: &[u8]) -> Result<String> {
     let sha256 = sha256_hex(bytes);
     let path = path(dir, &sha256);
-    if path.exists() {
-        return Ok(sha256);
+    if !path.exists() {
+        write_synced(&path, bytes)?;
     }
-    let folder = dir.join(FOLDER);
-    std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    Ok(sha256)
+}
+
+/// Writes `bytes` to `path` whole (under a name of its own first, then
+/// renamed) and synced, its folder included.
+fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
+    let folder = path.parent().context("a stored file is in a folder")?;
+    std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
     // A name of its own: the same file may be uploaded twice at once.
     static WRITES: AtomicU64 = AtomicU64::new(0);
-    let partial = folder.join(format!(".{sha256}.{}.partial", WRITES.fetch_add(1, Ordering::Relaxed)));
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let partial = folder.join(format!(".{name}.{}.partial", WRITES.fetch_add(1, Ordering::Relaxed)));
     let mut file =
         std::fs::File::create(&partial).with_context(|| format!("cannot write {}", partial.display()))?;
     file.write_all(bytes)?;
     file.sync_all()?;
-    std::fs::rename(&partial, &path).with_context(|| format!("cannot write {}", path.display()))?;
-    std::fs::File::open(&folder)?.sync_all()?;
-    Ok(sha256)
+    std::fs::rename(&partial, path).with_context(|| format!("cannot write {}", path.display()))?;
+    std::fs::File::open(folder)?.sync_all()?;
+    Ok(())
 }
 
 #[cfg(test)]

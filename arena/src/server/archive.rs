@@ -1,0 +1,248 @@
+//! Python players uploaded as a `.zip` or `.tar.gz` of their folder:
+//! unpacked with care (no absolute paths or `..`, no links or devices, at
+//! most `MAX_FILES` files and `MAX_BYTES` unpacked, whatever the headers
+//! claim), and the player found in it: a course folder (`PlayerAI.py`), or
+//! a single `.py` file.
+
+use std::{
+    io::{Read, Write},
+    path::{Component, Path, PathBuf},
+};
+
+/// Files an archive may hold.
+pub const MAX_FILES: usize = 1000;
+/// Bytes an archive may unpack to (a zip bomb stops here).
+pub const MAX_BYTES: u64 = 64 << 20;
+
+/// The kind of an uploaded archive, by its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    Zip,
+    TarGz,
+}
+
+impl Kind {
+    pub fn of(bytes: &[u8]) -> Option<Kind> {
+        if bytes.starts_with(b"PK\x03\x04") {
+            Some(Kind::Zip)
+        } else if bytes.starts_with(&[0x1f, 0x8b]) {
+            Some(Kind::TarGz)
+        } else {
+            None
+        }
+    }
+
+    /// The extension its stored file gets.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Kind::Zip => "zip",
+            Kind::TarGz => "tar.gz",
+        }
+    }
+}
+
+/// Unpacks `bytes` into the folder `into` (which must not exist); on any
+/// refusal nothing is left behind.
+pub fn unpack(bytes: &[u8], kind: Kind, into: &Path) -> Result<(), String> {
+    let result = match kind {
+        Kind::Zip => unzip(bytes, into),
+        Kind::TarGz => untar(bytes, into),
+    };
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(into);
+    }
+    result
+}
+
+/// Where an entry named `name` goes under `root`, if it may go anywhere.
+fn place(root: &Path, name: &str) -> Result<PathBuf, String> {
+    let path = Path::new(name);
+    if path.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
+        return Err(format!("the archive has an entry outside its folder ('{name}'): refused"));
+    }
+    Ok(root.join(path))
+}
+
+/// Copies at most what is left of the budget from `from` into a new file.
+fn write_file(path: &Path, from: &mut dyn Read, budget: &mut u64) -> Result<(), String> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| format!("cannot unpack: {e}"))?;
+    }
+    let mut file = std::fs::File::create(path).map_err(|e| format!("cannot unpack: {e}"))?;
+    let mut limited = from.take(*budget + 1);
+    let copied =
+        std::io::copy(&mut limited, &mut file).map_err(|e| format!("the archive is damaged: {e}"))?;
+    if copied > *budget {
+        return Err(format!("the archive unpacks to more than {} MiB: refused", MAX_BYTES >> 20));
+    }
+    *budget -= copied;
+    file.flush().map_err(|e| format!("cannot unpack: {e}"))
+}
+
+fn unzip(bytes: &[u8], into: &Path) -> Result<(), String> {
+    let mut archive =
+        zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| format!("not a readable .zip: {e}"))?;
+    if archive.len() > MAX_FILES {
+        return Err(format!("the archive has {} entries, more than {MAX_FILES}: refused", archive.len()));
+    }
+    let mut budget = MAX_BYTES;
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).map_err(|e| format!("the archive is damaged: {e}"))?;
+        let name = entry.name().to_string();
+        let path = place(into, &name)?;
+        if entry.is_symlink() {
+            return Err(format!("the archive has a symbolic link ('{name}'): refused"));
+        }
+        if entry.is_dir() {
+            std::fs::create_dir_all(&path).map_err(|e| format!("cannot unpack: {e}"))?;
+        } else {
+            write_file(&path, &mut entry, &mut budget)?;
+        }
+    }
+    Ok(())
+}
+
+fn untar(bytes: &[u8], into: &Path) -> Result<(), String> {
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(bytes));
+    let mut budget = MAX_BYTES;
+    let entries = archive.entries().map_err(|e| format!("not a readable .tar.gz: {e}"))?;
+    for (count, entry) in entries.enumerate() {
+        if count >= MAX_FILES {
+            return Err(format!("the archive has more than {MAX_FILES} entries: refused"));
+        }
+        let mut entry = entry.map_err(|e| format!("the archive is damaged: {e}"))?;
+        let name =
+            entry.path().map_err(|e| format!("the archive is damaged: {e}"))?.to_string_lossy().into_owned();
+        let path = place(into, &name)?;
+        match entry.header().entry_type() {
+            tar::EntryType::Directory => {
+                std::fs::create_dir_all(&path).map_err(|e| format!("cannot unpack: {e}"))?
+            }
+            tar::EntryType::Regular | tar::EntryType::Continuous => {
+                write_file(&path, &mut entry, &mut budget)?
+            }
+            tar::EntryType::Symlink | tar::EntryType::Link => {
+                return Err(format!("the archive has a link ('{name}'): refused"))
+            }
+            other => return Err(format!("the archive has an entry of kind {other:?} ('{name}'): refused")),
+        }
+    }
+    Ok(())
+}
+
+/// The player in an unpacked folder, relative to it: the folder holding
+/// `PlayerAI.py` (the root, or its one subfolder), or the only `.py` file.
+pub fn find_player(root: &Path) -> Result<PathBuf, String> {
+    let listed = |dir: &Path| -> Vec<PathBuf> {
+        let mut entries: Vec<PathBuf> =
+            std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()).collect();
+        entries.sort();
+        entries
+    };
+    let mut base = PathBuf::new();
+    let mut entries = listed(root);
+    // One folder at the top (an archive of the folder itself): look inside.
+    if let [only] = entries.as_slice() {
+        if only.is_dir() {
+            base = only.strip_prefix(root).unwrap_or(only).to_path_buf();
+            entries = listed(only);
+        }
+    }
+    if entries.iter().any(|p| p.file_name().is_some_and(|n| n == "PlayerAI.py")) {
+        return Ok(base);
+    }
+    let scripts: Vec<&PathBuf> =
+        entries.iter().filter(|p| p.extension().is_some_and(|e| e == "py")).collect();
+    match scripts.as_slice() {
+        [one] => Ok(base.join(one.file_name().unwrap_or_default())),
+        [] => {
+            Err("the archive holds no Python player: a course folder with PlayerAI.py, or one .py file"
+                .into())
+        }
+        _ => Err("the archive holds several .py files but no PlayerAI.py: which is the player? \
+                  (a course folder has PlayerAI.py)"
+            .into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut out = std::io::Cursor::new(Vec::new());
+        let mut writer = zip::ZipWriter::new(&mut out);
+        for (name, bytes) in entries {
+            let options = zip::write::SimpleFileOptions::default();
+            writer.start_file(*name, options).unwrap();
+            writer.write_all(bytes).unwrap();
+        }
+        writer.finish().unwrap();
+        out.into_inner()
+    }
+
+    fn tar_gz_of(build: impl FnOnce(&mut tar::Builder<Vec<u8>>)) -> Vec<u8> {
+        let mut builder = tar::Builder::new(Vec::new());
+        build(&mut builder);
+        let tar = builder.into_inner().unwrap();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&tar).unwrap();
+        gz.finish().unwrap()
+    }
+
+    #[test]
+    fn a_course_folder_unpacks_and_its_player_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = zip_of(&[("mine/PlayerAI.py", b"class PlayerAI: pass\n"), ("mine/notes.txt", b"hi")]);
+        assert_eq!(Kind::of(&bytes), Some(Kind::Zip));
+        let into = dir.path().join("a");
+        unpack(&bytes, Kind::Zip, &into).unwrap();
+        assert_eq!(find_player(&into).unwrap(), PathBuf::from("mine"));
+        assert_eq!(std::fs::read_to_string(into.join("mine/notes.txt")).unwrap(), "hi");
+
+        let single = zip_of(&[("bot.py", b"x = 1\n")]);
+        let into = dir.path().join("b");
+        unpack(&single, Kind::Zip, &into).unwrap();
+        assert_eq!(find_player(&into).unwrap(), PathBuf::from("bot.py"));
+
+        let none = zip_of(&[("README", b"x")]);
+        let into = dir.path().join("c");
+        unpack(&none, Kind::Zip, &into).unwrap();
+        assert!(find_player(&into).unwrap_err().contains("no Python player"));
+    }
+
+    #[test]
+    fn traversal_links_and_bombs_are_refused_and_leave_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let into = dir.path().join("x");
+        let escape = zip_of(&[("../evil.py", b"x")]);
+        assert!(unpack(&escape, Kind::Zip, &into).unwrap_err().contains("outside its folder"));
+        assert!(!into.exists() && !dir.path().join("evil.py").exists());
+
+        let absolute = zip_of(&[("/tmp/evil.py", b"x")]);
+        assert!(unpack(&absolute, Kind::Zip, &into).unwrap_err().contains("outside its folder"));
+
+        // 100 MiB of zeros compress to about 100 KiB.
+        let zeros = vec![0u8; 100 << 20];
+        let bomb = zip_of(&[("PlayerAI.py", &zeros)]);
+        assert!(bomb.len() < 1 << 20, "{}", bomb.len());
+        assert!(unpack(&bomb, Kind::Zip, &into).unwrap_err().contains("more than 64 MiB"));
+        assert!(!into.exists());
+
+        let link = tar_gz_of(|b| {
+            let mut header = tar::Header::new_gnu();
+            header.set_entry_type(tar::EntryType::Symlink);
+            header.set_size(0);
+            b.append_link(&mut header, "PlayerAI.py", "/etc/passwd").unwrap();
+        });
+        assert_eq!(Kind::of(&link), Some(Kind::TarGz));
+        assert!(unpack(&link, Kind::TarGz, &into).unwrap_err().contains("a link"));
+        assert!(!into.exists());
+
+        let many: Vec<(String, Vec<u8>)> = (0..=MAX_FILES).map(|i| (format!("f{i}.txt"), vec![])).collect();
+        let refs: Vec<(&str, &[u8])> = many.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
+        assert!(unpack(&zip_of(&refs), Kind::Zip, &into).unwrap_err().contains("more than 1000"));
+
+        assert!(Kind::of(b"\x7fELF").is_none());
+    }
+}
