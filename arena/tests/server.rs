@@ -344,6 +344,14 @@ fn a_student_over_the_hourly_limit_gets_429_and_arena_submit_follows_a_grading()
     );
 }
 
+/// The page at `url` as headless Chromium leaves it once its scripts ran.
+fn dump(browser: &Path, url: &str) -> String {
+    let flags = ["--dump-dom".to_string(), "--virtual-time-budget=5000".to_string()];
+    let output = support::browser::run_chromium(browser, &flags, url);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
 #[test]
 fn the_pages_show_the_leaderboard_and_a_students_grades_in_a_real_browser() {
     let Some(browser) = support::browser::chromium() else { return };
@@ -354,13 +362,7 @@ fn the_pages_show_the_leaderboard_and_a_students_grades_in_a_real_browser() {
     let graded = wait_for(&server, &alice, accepted["id"].as_i64().unwrap(), finished);
     let wins: Vec<String> =
         graded["grade"]["levels"].as_array().unwrap().iter().map(|l| format!("{}/10", l["wins"])).collect();
-    let dump = |path: &str| {
-        let url = format!("{}{path}", server.url);
-        let flags = ["--dump-dom".to_string(), "--virtual-time-budget=5000".to_string()];
-        let output = support::browser::run_chromium(&browser, &flags, &url);
-        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-        String::from_utf8(output.stdout).unwrap()
-    };
+    let dump = |path: &str| dump(&browser, &format!("{}{path}", server.url));
 
     // The leaderboard: alice's row, her wins against each level.
     let page = dump("/");
@@ -466,6 +468,24 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
         assert_eq!(count("wins") + count("draws") + count("losses"), 10);
     }
     assert_eq!(rows[0]["wins"], rows[1]["losses"]);
+    // The page's crosstable shows alice's games against bob.
+    if let Some(browser) = support::browser::chromium() {
+        let (_, board) = get(&server, "/api/leaderboard", None);
+        let standings = &board["round_robin"]["standings"];
+        let id = |name: &str| {
+            standings["rows"].as_array().unwrap().iter().find(|r| r["name"] == name).unwrap()["id"].clone()
+        };
+        let versus = standings["crosstable"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["player"] == id("alice") && v["opponent"] == id("bob"))
+            .unwrap();
+        let cell = format!("<td>{}-{}-{}</td>", versus["wins"], versus["draws"], versus["losses"]);
+        let page = dump(&browser, &format!("{}/", server.url));
+        let row = page.split("<tr data-cross-student=\"alice\">").nth(1).unwrap_or_else(|| panic!("{page}"));
+        assert!(row.split("</tr>").next().unwrap().contains(&cell), "{cell} in {row}");
+    }
 
     let out = arena(&["serve", "finalize", "--data", data_arg, "--games-per-pairing", "4"], &[]);
     assert!(out.status.success(), "{}", support::stderr(&out));
