@@ -570,3 +570,72 @@ fn a_python_player_folder_is_packed_graded_and_bad_archives_are_refused() {
     let players: Vec<_> = std::fs::read_dir(data.path().join("players")).unwrap().flatten().collect();
     assert_eq!(players.len(), 1, "only the graded player is unpacked: {players:?}");
 }
+
+#[test]
+fn staff_see_the_roster_set_the_deadline_and_finalize_from_the_api_and_page() {
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    let out =
+        arena(&["serve", "add-student", "prof", "--staff", "--data", data.path().to_str().unwrap()], &[]);
+    let prof = stdout(&out).trim().to_string();
+    let server = Server::start(data.path(), &[]);
+    let (_, accepted) = submit(&server, Some(&alice), "file", &std::fs::read(library("easy")).unwrap());
+    let graded = wait_for(&server, &alice, accepted["id"].as_i64().unwrap(), finished);
+
+    assert_eq!(get(&server, "/api/staff/roster", Some(&alice)).0, 403);
+    assert_eq!(get(&server, "/api/staff/roster", None).0, 401);
+    let (code, roster) = get(&server, "/api/staff/roster", Some(&prof));
+    assert_eq!(code, 200, "{roster}");
+    let students = roster["students"].as_array().unwrap();
+    assert_eq!(students.len(), 2);
+    assert_eq!((students[0]["name"].as_str(), students[0]["graded"].as_bool()), (Some("alice"), Some(true)));
+    assert_eq!((students[1]["name"].as_str(), students[1]["staff"].as_bool()), (Some("prof"), Some(true)));
+    assert_eq!(get(&server, "/api/staff/queue", Some(&prof)).1["submissions"], serde_json::json!([]));
+
+    let post = |path: &str, body: &str| {
+        answer(
+            agent()
+                .post(format!("{}{path}", server.url))
+                .header("Authorization", format!("Bearer {prof}"))
+                .header("Content-Type", "application/json")
+                .send(body),
+        )
+    };
+    let (code, refused) = post("/api/staff/deadline", r#"{"deadline": "soon"}"#);
+    assert_eq!(code, 400, "{refused}");
+    let (code, set) = post("/api/staff/deadline", r#"{"deadline": "2100-01-01 00:00"}"#);
+    assert_eq!((code, set["deadline"].as_str()), (200, Some("2100-01-01 00:00:00")), "{set}");
+
+    assert_eq!(get(&server, "/api/staff/grades.csv", Some(&prof)).0, 404);
+    let (code, started) = post("/api/staff/finalize", "");
+    assert_eq!(code, 202, "{started}");
+    let started_at = Instant::now();
+    let done = loop {
+        let (_, state) = get(&server, "/api/staff/finalize", Some(&prof));
+        if state["status"] != "running" {
+            break state;
+        }
+        assert!(started_at.elapsed() < Duration::from_secs(120), "{state}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!((done["status"].as_str(), done["students"].as_u64()), (Some("done"), Some(1)), "{done}");
+    let mut csv = agent()
+        .get(format!("{}/api/staff/grades.csv", server.url))
+        .header("Authorization", format!("Bearer {prof}"))
+        .call()
+        .unwrap();
+    assert_eq!(csv.status().as_u16(), 200);
+    let csv = csv.body_mut().read_to_string().unwrap();
+    let wins: Vec<String> =
+        graded["grade"]["levels"].as_array().unwrap().iter().map(|l| l["wins"].to_string()).collect();
+    let row = csv.lines().nth(1).unwrap();
+    assert!(row.starts_with(&format!("alice,{},", graded["id"])), "{csv}");
+    assert!(row.contains(&format!(",{},", wins.join(","))), "{row}");
+
+    if let Some(browser) = support::browser::chromium() {
+        let page = dump(&browser, &format!("{}/staff#token={prof}", server.url));
+        assert!(page.contains("<tr data-name=\"alice\"><td>alice</td><td>1</td>"), "{page}");
+        assert!(page.contains("2100-01-01 00:00:00 UTC"), "{page}");
+        assert!(page.contains("done: 1 student(s)"), "{page}");
+    }
+}

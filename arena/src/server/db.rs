@@ -301,3 +301,46 @@ pub fn set_deadline(db: &Connection, when: &str) -> Result<String> {
 pub fn deadline(db: &Connection) -> Result<Option<String>> {
     Ok(db.query_row("SELECT value FROM settings WHERE key = 'deadline'", [], |row| row.get(0)).optional()?)
 }
+
+/// A student as the staff's roster shows them.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct RosterEntry {
+    pub name: String,
+    pub staff: bool,
+    pub submissions: u32,
+    /// The latest submission's id and status, if any.
+    pub latest: Option<(i64, String)>,
+    /// Whether a graded submission of theirs counts (made before any deadline).
+    pub graded: bool,
+}
+
+/// Everyone, by name.
+pub fn roster(db: &Connection) -> Result<Vec<RosterEntry>> {
+    let mut query = db.prepare(
+        "SELECT st.name, st.staff,
+                (SELECT COUNT(*) FROM submissions s WHERE s.student = st.id),
+                (SELECT s.id FROM submissions s WHERE s.student = st.id ORDER BY s.id DESC LIMIT 1),
+                (SELECT s.status FROM submissions s WHERE s.student = st.id ORDER BY s.id DESC LIMIT 1),
+                EXISTS (SELECT 1 FROM submissions s WHERE s.student = st.id AND s.status = ?1 AND NOT s.late)
+         FROM students st ORDER BY st.name",
+    )?;
+    let rows = query.query_map([status::DONE], |row| {
+        let id: Option<i64> = row.get(3)?;
+        let status: Option<String> = row.get(4)?;
+        Ok(RosterEntry {
+            name: row.get(0)?,
+            staff: row.get(1)?,
+            submissions: row.get(2)?,
+            latest: id.zip(status),
+            graded: row.get(5)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The submissions not finished, oldest first.
+pub fn unfinished(db: &Connection) -> Result<Vec<Submission>> {
+    let mut query = db.prepare(&format!("{SUBMISSION} WHERE s.status IN (?1, ?2, ?3) ORDER BY s.id"))?;
+    let rows = query.query_map(params![status::QUEUED, status::CHECKING, status::PLAYING], submission)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

@@ -15,6 +15,7 @@ pub mod finalize;
 pub mod grader;
 pub mod league;
 pub mod load;
+mod staff;
 pub mod store;
 
 use std::{
@@ -54,6 +55,7 @@ struct App {
     max_upload: u64,
     per_hour: u32,
     wake: Arc<grader::Wake>,
+    finalizing: staff::Finalizing,
 }
 
 /// Runs the server until the process ends. Prints the address it listens
@@ -80,6 +82,7 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
         max_upload: options.max_upload,
         per_hour: options.per_hour,
         wake,
+        finalizing: staff::Finalizing::default(),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -101,6 +104,12 @@ fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(|| async { Html(include_str!("pages/leaderboard.html")) }))
         .route("/me", get(|| async { Html(include_str!("pages/student.html")) }))
+        .route("/staff", get(|| async { Html(include_str!("pages/staff.html")) }))
+        .route("/api/staff/roster", get(staff::roster))
+        .route("/api/staff/queue", get(staff::queue))
+        .route("/api/staff/deadline", post(staff::deadline))
+        .route("/api/staff/finalize", post(staff::start_finalize).get(staff::finalize_status))
+        .route("/api/staff/grades.csv", get(staff::grades_csv))
         .route("/api/submissions", post(submit).get(list))
         .route("/api/submissions/{id}", get(show))
         .route("/api/submissions/{id}/replays", get(replays))
