@@ -639,3 +639,40 @@ fn staff_see_the_roster_set_the_deadline_and_finalize_from_the_api_and_page() {
         assert!(page.contains("done: 1 student(s)"), "{page}");
     }
 }
+
+#[test]
+fn a_student_logs_in_uploads_through_the_page_and_sees_the_grade_and_the_leaderboard() {
+    let Some(chromium) = support::browser::chromium() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    let server = Server::start(data.path(), &[]);
+    let mut browser = support::devtools::Browser::start(&chromium);
+
+    browser.open(&format!("{}/me", server.url));
+    browser.eval(&format!(
+        "document.getElementById('token').value = '{alice}'; document.getElementById('login').requestSubmit(); true"
+    ));
+    browser.wait_for(
+        "document.getElementById('who').textContent === 'logged in as alice'",
+        Duration::from_secs(30),
+    );
+
+    browser.choose_file("#file", &library("easy"));
+    browser.eval("document.getElementById('upload').requestSubmit(); true");
+    browser.wait_for(
+        "document.getElementById('sent').textContent === 'submission 1 queued'",
+        Duration::from_secs(60),
+    );
+    browser.wait_for("document.querySelector('tr[data-status=\"done\"]') !== null", Duration::from_secs(120));
+    let shown = browser.eval("document.querySelector('tr[data-status=\"done\"]').innerText");
+    let (_, graded) = get(&server, "/api/submissions/1", Some(&alice));
+    assert_eq!(graded["file_name"], "libeasy.so", "uploaded by the page: {graded}");
+    let easy = &graded["grade"]["levels"][0];
+    assert!(shown.as_str().unwrap().contains(&format!("easy {}/10", easy["wins"])), "{shown}");
+
+    browser.open(&format!("{}/", server.url));
+    browser
+        .wait_for("document.querySelector('tr[data-student=\"alice\"]') !== null", Duration::from_secs(30));
+    let row = browser.eval("document.querySelector('tr[data-student=\"alice\"]').innerText");
+    assert!(row.as_str().unwrap().contains(&format!("{}/10", easy["wins"])), "{row}");
+}

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod devtools;
 
 use std::{
     path::{Path, PathBuf},
