@@ -257,6 +257,11 @@ fn bad_requests_get_one_clear_error_and_store_nothing() {
     let stored = data.path().join("files");
     assert!(!stored.exists() || std::fs::read_dir(&stored).unwrap().count() == 0, "nothing stored");
 
+    // The server grades Trap: another game is refused in one line.
+    let out = arena(&["serve", "--game", "wumpus", "--data", data.path().to_str().unwrap()], &[]);
+    assert!(!out.status.success());
+    assert!(support::stderr(&out).starts_with("error: --game wumpus: the server grades Trap players only"));
+
     // A second student of the same name is refused in one line.
     let out = arena(&["serve", "add-student", "alice", "--data", data.path().to_str().unwrap()], &[]);
     assert!(!out.status.success());

@@ -25,6 +25,10 @@ pub(crate) struct ServeArgs {
     /// Submissions one student may make in an hour (more get 429).
     #[arg(long, default_value_t = 30)]
     per_hour: u32,
+    /// The game submissions play. Trap only, for now: the course's grading
+    /// format (against Easy, Medium and Hard) is Trap's.
+    #[arg(long, value_enum, default_value_t = arena::game::GameId::Trap)]
+    game: arena::game::GameId,
     /// Whether the current submissions play a round robin (shown on the
     /// leaderboard) whenever nothing waits to be graded.
     #[arg(long, default_value = "on", value_parser = ["on", "off"])]
@@ -122,6 +126,12 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 arena::outln!("  {}", path.display());
             }
         }
+        None if args.game != arena::game::GameId::Trap => anyhow::bail!(
+            "--game {}: the server grades Trap players only (the course's grading format is Trap's); \
+             run a tournament file for {} (arena tournament run)",
+            args.game,
+            args.game
+        ),
         None => server::serve(server::Options {
             data: args.data,
             listen: args.listen,
