@@ -105,6 +105,12 @@ fn router(app: Arc<App>) -> Router {
         .route("/", get(|| async { Html(include_str!("pages/leaderboard.html")) }))
         .route("/me", get(|| async { Html(include_str!("pages/student.html")) }))
         .route("/staff", get(|| async { Html(include_str!("pages/staff.html")) }))
+        .route(
+            "/common.js",
+            get(|| async {
+                ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("pages/common.js"))
+            }),
+        )
         .route("/api/staff/roster", get(staff::roster))
         .route("/api/staff/queue", get(staff::queue))
         .route("/api/staff/deadline", post(staff::deadline))

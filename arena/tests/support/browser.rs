@@ -25,21 +25,24 @@ pub fn chromium() -> Option<PathBuf> {
     found
 }
 
+/// How the tests run Chromium: headless, as root, and quiet on a machine
+/// without a network (without the background-networking flags it keeps
+/// trying to reach Google's hosts).
+pub const FLAGS: [&str; 8] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
 /// Runs headless Chromium on `url` with `extra` flags; killed after 120 s.
 pub fn run_chromium(browser: &Path, extra: &[String], url: &str) -> Output {
     let profile = tempfile::tempdir().unwrap();
-    let mut args: Vec<String> = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-    ]
-    .map(String::from)
-    .to_vec();
+    let mut args: Vec<String> = FLAGS.map(String::from).to_vec();
     args.push(format!("--user-data-dir={}", profile.path().display()));
     args.extend(extra.iter().cloned());
     args.push(url.to_string());

@@ -1,0 +1,31 @@
+// Shared by the server's pages (leaderboard, student, staff).
+"use strict";
+
+// An element holding `content` as text (never as HTML), of class `cls`.
+function text(tag, content, cls) {
+  const node = document.createElement(tag);
+  node.textContent = content;
+  if (cls) node.className = cls;
+  return node;
+}
+
+// The token kept in this browser under `key`: taken from the page's
+// address first (#token=..., a link staff can hand out), then removed
+// from the address.
+function storedToken(key) {
+  const fromLink = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (fromLink) {
+    localStorage.setItem(key, fromLink);
+    history.replaceState(null, "", location.pathname);
+  }
+  return localStorage.getItem(key) || "";
+}
+
+// A call to the API with the page's `token`: its JSON, or an Error with
+// the server's reason.
+async function api(path, options) {
+  const response = await fetch(path, Object.assign({ headers: { Authorization: "Bearer " + token } }, options));
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.error || response.status + " " + response.statusText);
+  return body;
+}
