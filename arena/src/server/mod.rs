@@ -1,8 +1,10 @@
-//! `arena serve`: the submissions server. Students submit a player library
-//! over HTTP (docs/server.md) and see it graded at once against Easy,
-//! Medium and Hard; the leaderboard shows every student's latest grade.
+//! `arena serve`: the submissions server. Students submit a player (a
+//! library, or a Python folder as an archive) over HTTP (docs/server.md)
+//! and see it graded at once against Easy, Medium and Hard; the
+//! leaderboard shows every student's latest grade and a round robin.
 //! State lives in one folder: `arena.db` (SQLite, WAL), `files/` (uploads,
-//! by content), `runs/` (each grading run's tournament folder and journal).
+//! by content), `players/` (Python archives, unpacked), `runs/` (each
+//! grading run's tournament folder and journal), `final/` (`finalize`).
 //!
 //! Student code never runs here: grading goes through the tournament
 //! runner, whose players run in isolated, sandboxed workers.
