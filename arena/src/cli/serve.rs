@@ -67,9 +67,10 @@ enum ServeAction {
         data: PathBuf,
     },
     /// The class's final results from each student's latest graded
-    /// submission before the deadline: the course's grading and a round
-    /// robin (tournament folders under DATA/final, resumed if run again),
-    /// and DATA/final/grades.csv.
+    /// submission before the deadline: its grade from its own grading run
+    /// (resumed, nothing played again), a round robin among the class
+    /// (DATA/final/round-robin, resumed if run again), and
+    /// DATA/final/grades.csv.
     Finalize {
         #[arg(long, default_value = "arena-data")]
         data: PathBuf,

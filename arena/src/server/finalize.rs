@@ -1,9 +1,10 @@
 //! `arena serve finalize`: the class's final results from the frozen
 //! submissions (each student's latest graded one made before the
-//! deadline), with the tournament runner: each student's grading (alone,
-//! so on the very games their submission was graded on) and a round robin
-//! among the students, each a tournament folder with its journal (run it
-//! again to resume), and the grades as CSV for the course's records.
+//! deadline), with the tournament runner: each student's grade from their
+//! submission's own grading run (resumed from its journal: the very games
+//! it was graded on, none played again), a round robin among the students
+//! (`DATA/final/round-robin/`, resumed if run again), and the grades as CSV
+//! for the course's records.
 
 use std::{
     fmt::Write as _,
@@ -13,7 +14,7 @@ use std::{
 
 use anyhow::{bail, Context, Result};
 
-use super::{db, grader::SEED, store};
+use super::{db, grader, store};
 use crate::tournament::{self, config::Tournament, Quiet};
 
 /// The folder of the final results inside the data folder.
@@ -36,38 +37,19 @@ pub fn finalize(dir: &Path, games_per_pairing: u32) -> Result<Finalized> {
     }
     let folder = dir.join(FOLDER);
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
-    let libraries = frozen
+    let players = frozen
         .iter()
         .map(|s| store::player_entry(dir, &s.sha256, s.player.as_deref()))
         .collect::<Result<Vec<String>>>()?;
     let never = AtomicBool::new(false);
-    let run = |name: &str, table: toml::Table| -> Result<tournament::RunOutcome> {
-        let file = folder.join(format!("{name}.toml"));
-        std::fs::write(&file, toml::to_string(&table)?)
-            .with_context(|| format!("cannot write {}", file.display()))?;
-        tournament::run(Tournament::load(&file)?, &never, &mut Quiet)
-    };
-    let tournament = |format: &str, output: &str| {
-        let mut table = toml::Table::new();
-        table.insert("name".into(), format!("final {format}").into());
-        table.insert("format".into(), format.into());
-        table.insert("seed".into(), (SEED as i64).into());
-        table.insert("output".into(), output.into());
-        table.insert(
-            "players".into(),
-            toml::Value::Array(libraries.iter().map(|l| l.clone().into()).collect()),
-        );
-        table
-    };
-    // Each student graded alone, as their submission was: the course's 30
+    // Each student's grade is their submission's own grading run, taken up
+    // again from its journal (nothing is played again): the course's 30
     // games do not depend on who else is in the class.
     let mut written = Vec::new();
     let mut csv = String::from("student,submission,sha256,easy,medium,hard,passed,verdict\n");
-    for (submission, library) in frozen.iter().zip(&libraries) {
-        let name = format!("grading-{}", submission.id);
-        let mut table = tournament("grade", &format!("grading/{}", submission.id));
-        table.insert("players".into(), toml::Value::Array(vec![library.clone().into()]));
-        let outcome = run(&name, table)?;
+    for (submission, player) in frozen.iter().zip(&players) {
+        let file = grader::grading_file(dir, submission, player)?;
+        let outcome = tournament::run(Tournament::load(&file)?, &never, &mut Quiet)?;
         written.extend(outcome.written);
         let report =
             outcome.grades.and_then(|g| g.into_iter().next()).context("a grading run gave no grade")?;
@@ -88,9 +70,17 @@ pub fn finalize(dir: &Path, games_per_pairing: u32) -> Result<Finalized> {
         );
     }
     if frozen.len() >= 2 {
-        let mut table = tournament("round-robin", "round-robin");
+        let mut table = toml::Table::new();
+        table.insert("name".into(), "final round robin".into());
+        table.insert("format".into(), "round-robin".into());
+        table.insert("seed".into(), (grader::SEED as i64).into());
+        table.insert("output".into(), "round-robin".into());
         table.insert("games_per_pairing".into(), i64::from(games_per_pairing).into());
-        written.extend(run("round-robin", table)?.written);
+        table.insert("players".into(), toml::Value::Array(players.into_iter().map(Into::into).collect()));
+        let file = folder.join("round-robin.toml");
+        std::fs::write(&file, toml::to_string(&table)?)
+            .with_context(|| format!("cannot write {}", file.display()))?;
+        written.extend(tournament::run(Tournament::load(&file)?, &never, &mut Quiet)?.written);
     }
     let grades_csv = folder.join("grades.csv");
     std::fs::write(&grades_csv, csv).with_context(|| format!("cannot write {}", grades_csv.display()))?;

@@ -90,9 +90,9 @@ pub fn spawn(dir: PathBuf, wake: Arc<Wake>, round_robin: bool) -> Result<std::th
 /// Grades `submission`: its grade report as JSON, or why it has none.
 fn grade(dir: &Path, db: &Connection, submission: &Submission) -> Result<serde_json::Value> {
     db::set_progress(db, submission.id, status::CHECKING, 0, 0)?;
-    let file = grading_file(dir, submission)?;
-    let tournament = Tournament::load(&file)?;
-    check(dir, submission, &tournament)?;
+    let player = store::player_entry(dir, &submission.sha256, submission.player.as_deref())?;
+    let tournament = Tournament::load(&grading_file(dir, submission, &player)?)?;
+    check(submission, &player, &tournament)?;
     let never = AtomicBool::new(false);
     let mut progress = Progress { db, id: submission.id, total: 0, played: 0 };
     let outcome = tournament::run(tournament, &never, &mut progress)?;
@@ -105,11 +105,10 @@ fn grade(dir: &Path, db: &Connection, submission: &Submission) -> Result<serde_j
 /// grading run's players are (isolated, sandboxed): loads it and plays a
 /// smoke game in each seat against Easy. A player that does not load, or
 /// fails its smoke games, gets why, naming its file as uploaded.
-fn check(dir: &Path, submission: &Submission, tournament: &Tournament) -> Result<()> {
-    let entry = store::player_entry(dir, &submission.sha256, submission.player.as_deref())?;
-    let stored = entry.strip_prefix("python:").unwrap_or(&entry).to_string();
-    let as_uploaded = |text: String| text.replace(&stored, &submission.file_name);
-    let spec: PlayerSpec = entry.parse().map_err(anyhow::Error::msg)?;
+fn check(submission: &Submission, player: &str, tournament: &Tournament) -> Result<()> {
+    let stored = player.strip_prefix("python:").unwrap_or(player);
+    let as_uploaded = |text: String| text.replace(stored, &submission.file_name);
+    let spec: PlayerSpec = player.parse().map_err(anyhow::Error::msg)?;
     let report = crate::check::check(&spec, tournament.settings, tournament::hosting(tournament)?)
         .map_err(|e| anyhow::anyhow!(as_uploaded(format!("{e:#}"))))?;
     if !report.passed {
@@ -118,12 +117,12 @@ fn check(dir: &Path, submission: &Submission, tournament: &Tournament) -> Result
     Ok(())
 }
 
-/// Writes the tournament file that grades `submission` (its folder holds
-/// the run's journal and reports); its path.
-fn grading_file(dir: &Path, submission: &Submission) -> Result<PathBuf> {
+/// Writes the tournament file that grades `submission`, whose `player` is
+/// as [`store::player_entry`] names it (its folder holds the run's journal
+/// and reports); its path.
+pub(super) fn grading_file(dir: &Path, submission: &Submission, player: &str) -> Result<PathBuf> {
     let folder = dir.join(RUNS).join(submission.id.to_string());
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
-    let player = store::player_entry(dir, &submission.sha256, submission.player.as_deref())?;
     let mut file = toml::Table::new();
     file.insert("name".into(), format!("submission {}", submission.id).into());
     file.insert("format".into(), "grade".into());

@@ -55,8 +55,8 @@ fn games_between(db: &Connection, a: i64, b: i64) -> Result<u32> {
 
 /// Plays games `first..GAMES` of the pairing, storing each as it ends.
 fn play(dir: &std::path::Path, db: &Connection, pair: [&Submission; 2], first: u32) -> Result<()> {
-    let mut limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
-    limits.sandbox = Default::default();
+    // Isolated and sandboxed (WorkerLimits' default), as in a tournament.
+    let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
     let hosting = Hosting { isolate_libraries: true, isolate_builtins: false, limits: Some(limits) };
     let settings = TrapSettings::default();
     let load = |s: &Submission| {

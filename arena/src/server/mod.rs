@@ -179,7 +179,8 @@ impl App {
     }
 }
 
-/// `POST /api/submissions`: a library as the multipart field `file`.
+/// `POST /api/submissions`: a player (a library, or a Python folder as an
+/// archive) as the multipart field `file`.
 async fn submit(State(app): State<Arc<App>>, headers: HeaderMap, mut form: Multipart) -> Response {
     let student = match app.student(&headers) {
         Ok(student) => student,
