@@ -5,7 +5,7 @@
 //! a single `.py` file.
 
 use std::{
-    io::{Read, Write},
+    io::Read,
     path::{Component, Path, PathBuf},
 };
 
@@ -41,13 +41,15 @@ impl Kind {
     }
 }
 
-/// Unpacks `bytes` into the folder `into` (which must not exist); on any
-/// refusal nothing is left behind.
+/// Unpacks `bytes` into the folder `into` (which must not exist), every
+/// file and folder synced (an accepted submission survives a crash); on
+/// any refusal nothing is left behind.
 pub fn unpack(bytes: &[u8], kind: Kind, into: &Path) -> Result<(), String> {
     let result = match kind {
         Kind::Zip => unzip(bytes, into),
         Kind::TarGz => untar(bytes, into),
-    };
+    }
+    .and_then(|()| sync_folders(into));
     if result.is_err() {
         let _ = std::fs::remove_dir_all(into);
     }
@@ -76,7 +78,21 @@ fn write_file(path: &Path, from: &mut dyn Read, budget: &mut u64) -> Result<(), 
         return Err(format!("the archive unpacks to more than {} MiB: refused", MAX_BYTES >> 20));
     }
     *budget -= copied;
-    file.flush().map_err(|e| format!("cannot unpack: {e}"))
+    file.sync_all().map_err(|e| format!("cannot unpack: {e}"))
+}
+
+/// Syncs `root` and every folder below it (their entries; files sync
+/// themselves as they are written).
+fn sync_folders(root: &Path) -> Result<(), String> {
+    let sync = |dir: &Path| std::fs::File::open(dir).and_then(|d| d.sync_all());
+    let mut folders = vec![root.to_path_buf()];
+    while let Some(dir) = folders.pop() {
+        sync(&dir).map_err(|e| format!("cannot unpack: {e}"))?;
+        let entries = std::fs::read_dir(&dir).map_err(|e| format!("cannot unpack: {e}"))?;
+        folders
+            .extend(entries.flatten().filter(|e| e.file_type().is_ok_and(|t| t.is_dir())).map(|e| e.path()));
+    }
+    Ok(())
 }
 
 fn unzip(bytes: &[u8], into: &Path) -> Result<(), String> {
@@ -167,6 +183,8 @@ pub fn find_player(root: &Path) -> Result<PathBuf, String> {
 
 #[cfg(test)]
 mod tests {
+    use std::io::Write;
+
     use super::*;
 
     fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {

@@ -68,23 +68,25 @@ pub fn save_archive(
     let sha256 = sha256_hex(bytes);
     let players = dir.join(PLAYERS);
     let unpacked = players.join(&sha256);
-    if !unpacked.exists() {
+    let player = if unpacked.exists() {
+        // Stored before: it was accepted then, so it has a player.
+        archive::find_player(&unpacked)
+    } else {
         std::fs::create_dir_all(&players).with_context(|| format!("cannot create {}", players.display()))?;
         static UNPACKS: AtomicU64 = AtomicU64::new(0);
         let partial = players.join(format!(".{sha256}.{}.partial", UNPACKS.fetch_add(1, Ordering::Relaxed)));
         if let Err(why) = archive::unpack(bytes, kind, &partial) {
             return Ok(Err(why));
         }
-        if let Err(why) = archive::find_player(&partial) {
-            let _ = std::fs::remove_dir_all(&partial);
-            return Ok(Err(why));
-        }
-        if std::fs::rename(&partial, &unpacked).is_err() {
-            // Unpacked at the same time by another upload of the same file.
+        let player = archive::find_player(&partial);
+        if player.is_err() || std::fs::rename(&partial, &unpacked).is_err() {
+            // Refused, or unpacked at the same time by another upload of the same file.
             let _ = std::fs::remove_dir_all(&partial);
         }
-    }
-    let player = match archive::find_player(&unpacked) {
+        std::fs::File::open(&players)?.sync_all()?;
+        player
+    };
+    let player = match player {
         Ok(player) => player.to_string_lossy().into_owned(),
         Err(why) => return Ok(Err(why)),
     };
