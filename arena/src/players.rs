@@ -195,11 +195,18 @@ impl Player {
         if let Some((hosted, limits)) = self.worker_for(hosting)? {
             return Ok(Box::new(IsolatedPlayer::start_for(G::ID, &hosted, &limits, startup)?));
         }
-        let player = match self {
-            Player::Builtin(level) => G::builtin(*level),
-            _ => G::from_library(self.library()?).map_err(Fault::Unavailable)?,
-        };
-        Ok(Box::new(AbiPlayer::<G>(player)))
+        Ok(Box::new(AbiPlayer::<G>(self.player_box::<G>().map_err(Fault::Unavailable)?)))
+    }
+
+    /// A new player object of game `G` in this process, through the ABI: a
+    /// built-in level's, or the loaded library's (the arena's own agents and
+    /// a worker's instance alike).
+    pub fn player_box<G: AbiGame>(&self) -> Result<G::PlayerBox, String> {
+        match self {
+            Player::Builtin(level) => Ok(G::builtin(*level)),
+            Player::Library(library) => G::from_library(library),
+            _ => Err(format!("{} runs only in its own process", self.name())),
+        }
     }
 
     /// The worker an instance runs in, if it runs in one: a program always
@@ -218,14 +225,6 @@ impl Player {
         match &hosting.limits {
             Some(limits) => Ok(Some((hosted, limits.clone()))),
             None => Err(Fault::Unavailable("isolation asked for, but no worker limits set".into())),
-        }
-    }
-
-    /// The library loaded into this process.
-    fn library(&self) -> Result<&PlayerLibrary, Fault> {
-        match self {
-            Player::Library(library) => Ok(library),
-            _ => Err(Fault::Unavailable(format!("{} runs only in its own process", self.name()))),
         }
     }
 }

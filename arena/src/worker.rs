@@ -168,12 +168,7 @@ fn new_instance(player: &Player, game: &str) -> Result<Box<dyn Instance>, String
 }
 
 fn hosted<G: AbiGame + WireGame>(player: &Player) -> Result<Box<dyn Instance>, String> {
-    let player_box = match player {
-        Player::Builtin(level) => G::builtin(*level),
-        Player::Library(library) => G::from_library(library)?,
-        _ => return Err(format!("{} cannot run in a worker", player.name())),
-    };
-    Ok(Box::new(Hosted::<G>(player_box)))
+    Ok(Box::new(Hosted::<G>(player.player_box::<G>()?)))
 }
 
 struct Server {
