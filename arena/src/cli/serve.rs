@@ -22,9 +22,26 @@ pub(crate) struct ServeArgs {
     /// The largest upload accepted: 64M, 500K, ...
     #[arg(long, default_value = "64M", value_parser = arena::units::parse_size)]
     max_upload: u64,
-    /// Submissions one student may make in an hour (more get 429).
+    /// Uploads one student may start in an hour, accepted or refused
+    /// (more get 429).
     #[arg(long, default_value_t = 30)]
     per_hour: u32,
+    /// Whether a student's newer waiting submission supersedes their older
+    /// waiting ones (only the newest is graded; the others show
+    /// `superseded`). The queue takes students in turn either way.
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    supersede: String,
+    /// How long a client may take to send a request's headers (also how
+    /// long an idle connection stays open): 30s, 2m, ...
+    #[arg(long, default_value = "30s", value_parser = arena::units::parse_duration)]
+    header_timeout: std::time::Duration,
+    /// How long a client may take to send a request's body (an upload).
+    #[arg(long, default_value = "5m", value_parser = arena::units::parse_duration)]
+    body_timeout: std::time::Duration,
+    /// Connections open at once (fewer if the process may open fewer files);
+    /// more wait until one ends.
+    #[arg(long, default_value_t = 1024)]
+    max_connections: usize,
     /// The game submissions play. Trap only, for now: the course's grading
     /// format (against Easy, Medium and Hard) is Trap's.
     #[arg(long, value_enum, default_value_t = arena::game::GameId::Trap)]
@@ -139,6 +156,12 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             max_upload: args.max_upload,
             per_hour: args.per_hour,
             round_robin: args.round_robin == "on",
+            supersede: args.supersede == "on",
+            http: server::http::Limits {
+                header_timeout: args.header_timeout,
+                body_timeout: args.body_timeout,
+                max_connections: args.max_connections,
+            },
         })?,
     }
     Ok(ExitCode::SUCCESS)

@@ -43,7 +43,7 @@ pub(crate) fn run(args: SubmitArgs) -> Result<ExitCode> {
         }
         match submission["status"].as_str() {
             Some("done") => return Ok(ExitCode::SUCCESS),
-            Some("failed") => return Ok(ExitCode::from(1)),
+            Some("failed" | "superseded") => return Ok(ExitCode::from(1)),
             _ => {}
         }
     }

@@ -30,13 +30,24 @@ pub fn page(replay: &Replay) -> String {
     // Inside <script>, "</script>" or "<!--" in the data would end it early:
     // JSON may spell '<' as \u003c, so no '<' is left at all.
     let data = serde_json::to_string(replay).expect("plain data serialises").replace('<', "\\u003c");
-    let mut page = PAGE.replacen("/*CSS*/", STYLE, 1);
-    page = page.replacen("/*GAME*/", game_script(&replay.body), 1);
-    page = page.replacen("/*VIEWER*/", VIEWER, 1);
+    let mut page = code(game_script(&replay.body));
     page =
         page.replacen("<title>Replay</title>", &format!("<title>{}</title>", escape(&replay.summary())), 1);
     page = page.replacen("/*SEED*/", &replay.seed.to_string(), 1);
     page.replacen("/*DATA*/", &data, 1)
+}
+
+/// The page with its style and scripts for the game drawn by `game`, not
+/// yet its replay.
+fn code(game: &str) -> String {
+    PAGE.replacen("/*CSS*/", STYLE, 1).replacen("/*GAME*/", game, 1).replacen("/*VIEWER*/", VIEWER, 1)
+}
+
+/// The viewer of every game without a replay: what a Content-Security-Policy
+/// that lets any viewer run hashes (its inline code is the same for every
+/// replay of a game).
+pub fn every_viewers_code() -> Vec<String> {
+    [TRAP, INTUITIVE, HEXAPAWN, WUMPUS, FOREST].into_iter().map(code).collect()
 }
 
 /// The shared style sheet (the tournament index uses it too).

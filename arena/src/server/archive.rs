@@ -118,19 +118,86 @@ fn unzip(bytes: &[u8], into: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The most a tar's metadata entry (a GNU long name or link, a PAX record
+/// set) may hold: real names are far shorter, and such an entry is read
+/// whole into memory.
+pub const MAX_METADATA: u64 = 4 << 10;
+
+/// The most a `.tar.gz` may decompress to: the unpacked limit plus every
+/// entry's headers and padding.
+const MAX_TAR_STREAM: u64 = MAX_BYTES + 2 * MAX_FILES as u64 * (3 * 512 + MAX_METADATA) + (20 << 10);
+
+/// A reader that fails once more than `left` bytes were asked of it (a cut
+/// stream would pass for a shorter archive).
+struct Capped<R> {
+    inner: R,
+    left: u64,
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.left == 0 {
+            return Err(std::io::Error::other(format!(
+                "it decompresses to more than {} MiB",
+                MAX_TAR_STREAM >> 20
+            )));
+        }
+        let wanted = buf.len().min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let read = self.inner.read(&mut buf[..wanted])?;
+        self.left -= read as u64;
+        Ok(read)
+    }
+}
+
+/// Reads a tar's entries raw, so that a metadata entry is checked against
+/// [`MAX_METADATA`] before it is read (the tar crate would read a long name
+/// of any size whole), and applies long names and PAX paths itself.
 fn untar(bytes: &[u8], into: &Path) -> Result<(), String> {
-    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(bytes));
+    let stream = Capped { inner: flate2::read::GzDecoder::new(bytes), left: MAX_TAR_STREAM };
+    let mut archive = tar::Archive::new(stream);
     let mut budget = MAX_BYTES;
-    let entries = archive.entries().map_err(|e| format!("not a readable .tar.gz: {e}"))?;
-    for (count, entry) in entries.enumerate() {
-        if count >= MAX_FILES {
+    let entries = archive.entries().map_err(|e| format!("not a readable .tar.gz: {e}"))?.raw(true);
+    let damaged = |e: std::io::Error| format!("the archive is damaged: {e}");
+    let (mut files, mut metadata) = (0, 0);
+    // The name a GNU long-name or PAX entry gives the entry after it.
+    let mut long_name: Option<String> = None;
+    for entry in entries {
+        let mut entry = entry.map_err(damaged)?;
+        let kind = entry.header().entry_type();
+        if kind.is_gnu_longname() || kind.is_gnu_longlink() || kind.is_pax_local_extensions() || kind.is_pax_global_extensions() {
+            metadata += 1;
+            let size = entry.header().size().map_err(damaged)?;
+            if size > MAX_METADATA || metadata > MAX_FILES {
+                return Err(format!(
+                    "the archive has a name or metadata entry over {} KiB (or too many of them): refused",
+                    MAX_METADATA >> 10
+                ));
+            }
+            let mut text = Vec::with_capacity(size as usize);
+            entry.read_to_end(&mut text).map_err(damaged)?;
+            if kind.is_gnu_longname() {
+                let name = text.split(|&b| b == 0).next().unwrap_or_default();
+                long_name = Some(String::from_utf8_lossy(name).into_owned());
+            } else if kind.is_pax_local_extensions() {
+                for record in tar::PaxExtensions::new(&text) {
+                    let record = record.map_err(damaged)?;
+                    if record.key() == Ok("path") {
+                        long_name = Some(String::from_utf8_lossy(record.value_bytes()).into_owned());
+                    }
+                }
+            }
+            continue;
+        }
+        files += 1;
+        if files > MAX_FILES {
             return Err(format!("the archive has more than {MAX_FILES} entries: refused"));
         }
-        let mut entry = entry.map_err(|e| format!("the archive is damaged: {e}"))?;
-        let name =
-            entry.path().map_err(|e| format!("the archive is damaged: {e}"))?.to_string_lossy().into_owned();
+        let name = match long_name.take() {
+            Some(name) => name,
+            None => String::from_utf8_lossy(&entry.path_bytes()).into_owned(),
+        };
         let path = place(into, &name)?;
-        match entry.header().entry_type() {
+        match kind {
             tar::EntryType::Directory => {
                 std::fs::create_dir_all(&path).map_err(|e| format!("cannot unpack: {e}"))?
             }
@@ -262,5 +329,88 @@ mod tests {
         assert!(unpack(&zip_of(&refs), Kind::Zip, &into).unwrap_err().contains("more than 1000"));
 
         assert!(Kind::of(b"\x7fELF").is_none());
+    }
+
+    /// A tar whose first entry is a GNU long name of `size` bytes (zeros
+    /// after a short prefix): it compresses to almost nothing.
+    fn long_name_tar_gz(size: u64) -> Vec<u8> {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        let mut header = tar::Header::new_gnu();
+        header.as_gnu_mut().unwrap().name[..13].copy_from_slice(b"././@LongLink");
+        header.set_entry_type(tar::EntryType::GNULongName);
+        header.set_size(size);
+        header.set_mode(0o644);
+        header.set_cksum();
+        gz.write_all(header.as_bytes()).unwrap();
+        gz.write_all(b"PlayerAI.py").unwrap();
+        let zeros = vec![0u8; 1 << 20];
+        let mut left = size - 11;
+        while left > 0 {
+            let n = left.min(zeros.len() as u64);
+            gz.write_all(&zeros[..n as usize]).unwrap();
+            left -= n;
+        }
+        gz.finish().unwrap()
+    }
+
+    #[test]
+    fn a_huge_long_name_is_refused_before_it_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let into = dir.path().join("x");
+        // 256 MiB of name: the tar crate alone would read it all into memory.
+        let bomb = long_name_tar_gz(256 << 20);
+        assert!(bomb.len() < 2 << 20, "{}", bomb.len());
+        let why = unpack(&bomb, Kind::TarGz, &into).unwrap_err();
+        assert!(why.contains("over 4 KiB"), "{why}");
+        assert!(!into.exists());
+    }
+
+    #[test]
+    fn long_names_and_pax_paths_still_unpack() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = format!("{}/PlayerAI.py", "d".repeat(150));
+        let bytes = tar_gz_of(|b| {
+            // The GNU builder writes a long-name entry for a name over 100 bytes.
+            let mut header = tar::Header::new_gnu();
+            header.set_size(5);
+            header.set_mode(0o644);
+            b.append_data(&mut header, &deep, &b"x = 1"[..]).unwrap();
+            // A PAX path record naming the next entry.
+            let record = "29 path=pax/folder/notes.txt\n";
+            let mut pax = tar::Header::new_ustar();
+            pax.set_entry_type(tar::EntryType::XHeader);
+            pax.set_size(record.len() as u64);
+            pax.set_mode(0o644);
+            pax.set_cksum();
+            b.append(&pax, record.as_bytes()).unwrap();
+            let mut header = tar::Header::new_ustar();
+            header.set_size(2);
+            header.set_mode(0o644);
+            b.append_data(&mut header, "short.txt", &b"hi"[..]).unwrap();
+        });
+        let into = dir.path().join("ok");
+        unpack(&bytes, Kind::TarGz, &into).unwrap();
+        assert_eq!(std::fs::read_to_string(into.join(&deep)).unwrap(), "x = 1");
+        assert_eq!(std::fs::read_to_string(into.join("pax/folder/notes.txt")).unwrap(), "hi");
+        assert!(!into.join("short.txt").exists());
+    }
+
+    #[test]
+    fn a_stream_past_its_cap_is_refused_not_cut() {
+        let dir = tempfile::tempdir().unwrap();
+        // A regular entry that claims more than the stream may hold.
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        let mut header = tar::Header::new_gnu();
+        header.set_path("PlayerAI.py").unwrap();
+        header.set_size(MAX_TAR_STREAM + (1 << 20));
+        header.set_mode(0o644);
+        header.set_cksum();
+        gz.write_all(header.as_bytes()).unwrap();
+        let zeros = vec![0u8; 1 << 20];
+        for _ in 0..((MAX_TAR_STREAM >> 20) + 2) {
+            gz.write_all(&zeros).unwrap();
+        }
+        let why = unpack(&gz.finish().unwrap(), Kind::TarGz, &dir.path().join("x")).unwrap_err();
+        assert!(why.contains("more than 64 MiB"), "{why}");
     }
 }

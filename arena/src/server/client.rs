@@ -47,6 +47,17 @@ impl Client {
         } else {
             (name, std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?)
         };
+        // The server refuses an upload it will not take (a wrong token, no
+        // upload left this hour) before reading it, closing the connection:
+        // ask first, so the answer is a reason, not a broken connection.
+        let mine = self.answer(self.get("/api/submissions"), "the token")?;
+        if mine["uploads"]["left"].as_u64() == Some(0) {
+            bail!(
+                "no upload left this hour ({} an hour, the oldest counted made at {} UTC): try again later",
+                mine["uploads"]["per_hour"],
+                mine["uploads"]["oldest"].as_str().unwrap_or("?")
+            );
+        }
         let (content_type, body) = multipart("file", &name, &bytes);
         let response = self
             .agent
@@ -59,12 +70,14 @@ impl Client {
 
     /// Submission `id`, as the server has it now.
     pub fn submission(&self, id: i64) -> Result<Value> {
-        let response = self
-            .agent
-            .get(format!("{}/api/submissions/{id}", self.url))
+        self.answer(self.get(&format!("/api/submissions/{id}")), "the submission's status")
+    }
+
+    fn get(&self, path: &str) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
+        self.agent
+            .get(format!("{}{path}", self.url))
             .header("Authorization", format!("Bearer {}", self.token))
-            .call();
-        self.answer(response, "the submission's status")
+            .call()
     }
 
     fn answer(
@@ -145,6 +158,7 @@ pub fn describe(submission: &Value) -> String {
             format!("done: {}; {}", levels.join(", "), submission["grade"]["verdict"].as_str().unwrap_or(""))
         }
         "failed" => format!("failed: {}", submission["error"].as_str().unwrap_or("")),
+        "superseded" => "superseded: a newer submission of yours was waiting, so this one was not graded".into(),
         other => other.to_string(),
     }
 }

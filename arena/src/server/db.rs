@@ -54,6 +54,22 @@ const MIGRATIONS: &[&str] = &[
     "
     ALTER TABLE submissions ADD COLUMN player TEXT;
 ",
+    // Every upload a student starts counts against the hourly limit,
+    // accepted or refused (`uploads`); the fair queue needs the order in
+    // which gradings started (`grading_turn`).
+    "
+    CREATE TABLE uploads (
+        id INTEGER PRIMARY KEY,
+        student INTEGER NOT NULL REFERENCES students(id),
+        created TEXT NOT NULL DEFAULT (datetime('now')),
+        submission INTEGER REFERENCES submissions(id),
+        refused TEXT
+    );
+    CREATE INDEX uploads_by_student ON uploads(student, created);
+    INSERT INTO uploads (student, created, submission) SELECT student, created, id FROM submissions;
+    ALTER TABLE submissions ADD COLUMN grading_turn INTEGER;
+    UPDATE submissions SET grading_turn = id WHERE status != 'queued';
+",
 ];
 
 /// Opens (creating if needed) the database of data folder `dir`, migrated.
@@ -76,12 +92,19 @@ pub fn open(dir: &Path) -> Result<Connection> {
         );
     }
     for (i, migration) in MIGRATIONS.iter().enumerate().skip(applied) {
-        let tx = db.unchecked_transaction()?;
+        let tx = writing(&db)?;
         tx.execute_batch(migration).with_context(|| format!("migration {} of {}", i + 1, path.display()))?;
         tx.pragma_update(None, "user_version", i + 1)?;
         tx.commit()?;
     }
     Ok(db)
+}
+
+/// A transaction that will write: it takes the write lock at once (waiting
+/// for it up to the busy timeout), where a deferred one that read first
+/// would fail when another connection wrote in between.
+fn writing(db: &Connection) -> Result<rusqlite::Transaction<'_>> {
+    Ok(rusqlite::Transaction::new_unchecked(db, rusqlite::TransactionBehavior::Immediate)?)
 }
 
 /// A student (or a staff member) as the server knows them.
@@ -124,6 +147,9 @@ pub mod status {
     pub const DONE: &str = "done";
     /// It could not be graded (not a player, a wrong player-api version, ...).
     pub const FAILED: &str = "failed";
+    /// A newer submission of the same student arrived while it waited: not
+    /// graded (the fair queue grades a student's newest only).
+    pub const SUPERSEDED: &str = "superseded";
 }
 
 /// A submission as the API shows it.
@@ -149,10 +175,13 @@ pub struct Submission {
     /// A Python player (an uploaded archive): where the player is in its
     /// unpacked folder. None for a library.
     pub player: Option<String>,
+    /// The order in which its grading started (1: the first on this
+    /// server); None while it waits.
+    pub grading_turn: Option<i64>,
 }
 
 const SUBMISSION: &str = "SELECT s.id, st.name, s.sha256, s.file_name, s.size, s.status, s.played, s.total,
-    s.error, s.grade, s.created, s.finished, s.late, s.player FROM submissions s
+    s.error, s.grade, s.created, s.finished, s.late, s.player, s.grading_turn FROM submissions s
     JOIN students st ON st.id = s.student";
 
 fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
@@ -172,35 +201,72 @@ fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
         finished: row.get(11)?,
         late: row.get(12)?,
         player: row.get(13)?,
+        grading_turn: row.get(14)?,
     })
+}
+
+/// An upload under way: it holds one of its student's places in the
+/// hourly limit, whatever comes of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Upload(pub i64);
+
+/// Uploads a student may still start this hour, and when the oldest of
+/// those counted was made (SQLite's `datetime`, UTC).
+pub fn uploads_left(db: &Connection, student: i64, per_hour: u32) -> Result<(u32, Option<String>)> {
+    let (made, oldest): (u32, Option<String>) = db.query_row(
+        "SELECT COUNT(*), MIN(created) FROM uploads WHERE student = ?1 AND created > datetime('now', '-1 hour')",
+        [student],
+        |row| Ok((row.get(0)?, row.get(1)?)),
+    )?;
+    Ok((per_hour.saturating_sub(made), oldest))
+}
+
+/// Takes one of `student`'s `per_hour` places for an upload about to be
+/// read, counting and recording it in one transaction (uploads sent at
+/// once cannot all pass the count). `Err((made, oldest))` when none is left.
+pub fn start_upload(
+    db: &Connection,
+    student: i64,
+    per_hour: u32,
+) -> Result<std::result::Result<Upload, (u32, Option<String>)>> {
+    let tx = writing(db)?;
+    let (left, oldest) = uploads_left(&tx, student, per_hour)?;
+    if left == 0 {
+        return Ok(Err((per_hour, oldest)));
+    }
+    tx.execute("INSERT INTO uploads (student) VALUES (?1)", [student])?;
+    let upload = Upload(tx.last_insert_rowid());
+    tx.commit()?;
+    Ok(Ok(upload))
+}
+
+/// Records why `upload` was refused (it still counts).
+pub fn refuse_upload(db: &Connection, upload: Upload, why: &str) -> Result<()> {
+    db.execute("UPDATE uploads SET refused = ?2 WHERE id = ?1", params![upload.0, why])?;
+    Ok(())
 }
 
 /// Records an accepted upload, queued for grading; its id. `player`: see
 /// [`Submission::player`].
 pub fn add_submission(
     db: &Connection,
+    upload: Upload,
     student: i64,
     (sha256, player): (&str, Option<&str>),
     file_name: &str,
     size: u64,
 ) -> Result<i64> {
-    db.execute(
+    let tx = writing(db)?;
+    tx.execute(
         "INSERT INTO submissions (student, sha256, player, file_name, size, status, late)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6,
                  COALESCE(datetime('now') > (SELECT value FROM settings WHERE key = 'deadline'), 0))",
         params![student, sha256, player, file_name, size as i64, status::QUEUED],
     )?;
-    Ok(db.last_insert_rowid())
-}
-
-/// How many submissions `student` made in the last hour, and when the
-/// oldest of them was made (SQLite's `datetime`, UTC).
-pub fn submissions_last_hour(db: &Connection, student: i64) -> Result<(u32, Option<String>)> {
-    Ok(db.query_row(
-        "SELECT COUNT(*), MIN(created) FROM submissions WHERE student = ?1 AND created > datetime('now', '-1 hour')",
-        [student],
-        |row| Ok((row.get(0)?, row.get(1)?)),
-    )?)
+    let id = tx.last_insert_rowid();
+    tx.execute("UPDATE uploads SET submission = ?2 WHERE id = ?1", params![upload.0, id])?;
+    tx.commit()?;
+    Ok(id)
 }
 
 /// Submission `id` if it is `student`'s.
@@ -238,16 +304,59 @@ pub fn queue(db: &Connection) -> Result<(u32, Option<(i64, i64)>)> {
     Ok((waiting, grading))
 }
 
-/// The next submission to grade: the oldest not finished (one interrupted
-/// mid-way is taken up again first: it is older).
-pub fn next_to_grade(db: &Connection) -> Result<Option<Submission>> {
-    Ok(db
+/// The next submission to grade, fairly across students: one interrupted
+/// mid-way first (a crash left it checking or playing); else a waiting
+/// submission of the student whose last grading started longest ago (never
+/// graded first; ties: who has waited longest), so that one student's many
+/// or slow submissions delay another's by one grading at most. With
+/// `supersede`, that student's newest waiting submission is taken and their
+/// older waiting ones are marked superseded; without, their oldest.
+/// Marks the one taken as started (its `grading_turn`).
+pub fn next_to_grade(db: &Connection, supersede: bool) -> Result<Option<Submission>> {
+    let tx = writing(db)?;
+    let interrupted = tx
         .query_row(
-            &format!("{SUBMISSION} WHERE s.status IN (?1, ?2, ?3) ORDER BY s.id LIMIT 1"),
-            params![status::QUEUED, status::CHECKING, status::PLAYING],
+            &format!("{SUBMISSION} WHERE s.status IN (?1, ?2) ORDER BY s.id LIMIT 1"),
+            params![status::CHECKING, status::PLAYING],
             submission,
         )
-        .optional()?)
+        .optional()?;
+    if interrupted.is_some() {
+        return Ok(interrupted);
+    }
+    let student: Option<i64> = tx
+        .query_row(
+            "SELECT q.student FROM submissions q WHERE q.status = ?1 GROUP BY q.student
+             ORDER BY (SELECT MAX(g.grading_turn) FROM submissions g WHERE g.student = q.student) NULLS FIRST,
+                      MIN(q.id)
+             LIMIT 1",
+            [status::QUEUED],
+            |row| row.get(0),
+        )
+        .optional()?;
+    let Some(student) = student else { return Ok(None) };
+    let order = if supersede { "DESC" } else { "ASC" };
+    let mut next = tx.query_row(
+        &format!("{SUBMISSION} WHERE s.student = ?1 AND s.status = ?2 ORDER BY s.id {order} LIMIT 1"),
+        params![student, status::QUEUED],
+        submission,
+    )?;
+    if supersede {
+        tx.execute(
+            "UPDATE submissions SET status = ?3, finished = datetime('now')
+             WHERE student = ?1 AND status = ?2 AND id < ?4",
+            params![student, status::QUEUED, status::SUPERSEDED, next.id],
+        )?;
+    }
+    tx.execute(
+        "UPDATE submissions SET status = ?2,
+                grading_turn = (SELECT COALESCE(MAX(grading_turn), 0) + 1 FROM submissions)
+         WHERE id = ?1",
+        params![next.id, status::CHECKING],
+    )?;
+    tx.commit()?;
+    next.status = status::CHECKING.to_string();
+    Ok(Some(next))
 }
 
 /// Moves submission `id` on: its status and games played of `total`.

@@ -53,11 +53,18 @@ impl Wake {
 }
 
 /// Starts the grading thread of data folder `dir`.
-/// With `round_robin`, it plays the round robin when nothing waits.
-pub fn spawn(dir: PathBuf, wake: Arc<Wake>, round_robin: bool) -> Result<std::thread::JoinHandle<()>> {
+/// With `round_robin`, it plays the round robin when nothing waits; with
+/// `supersede`, a student's newest waiting submission is graded, not their
+/// older ones (`db::next_to_grade`).
+pub fn spawn(
+    dir: PathBuf,
+    wake: Arc<Wake>,
+    round_robin: bool,
+    supersede: bool,
+) -> Result<std::thread::JoinHandle<()>> {
     let db = db::open(&dir)?;
     Ok(std::thread::Builder::new().name("grader".into()).spawn(move || loop {
-        match db::next_to_grade(&db) {
+        match db::next_to_grade(&db, supersede) {
             Ok(Some(submission)) => {
                 let graded = grade(&dir, &db, &submission);
                 let recorded = match &graded {

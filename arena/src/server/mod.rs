@@ -11,14 +11,18 @@
 
 pub mod accounts;
 pub mod archive;
+mod auth;
 pub mod client;
 pub mod db;
 pub mod finalize;
 pub mod grader;
+mod headers;
+pub mod http;
 pub mod league;
 pub mod load;
 mod staff;
 pub mod store;
+pub mod views;
 
 use std::{
     net::SocketAddr,
@@ -29,13 +33,16 @@ use std::{
 use anyhow::{Context, Result};
 use axum::{
     extract::{DefaultBodyLimit, Multipart, Path, State},
-    http::{header, HeaderMap, StatusCode},
+    http::{header, HeaderValue, StatusCode},
+    middleware,
     response::{Html, IntoResponse, Response},
     routing::{get, post},
     Json, Router,
 };
 use rusqlite::Connection;
 use serde_json::json;
+
+use auth::Student;
 
 /// How the server runs.
 pub struct Options {
@@ -44,11 +51,16 @@ pub struct Options {
     pub listen: SocketAddr,
     /// The largest upload accepted, in bytes.
     pub max_upload: u64,
-    /// Submissions a student may make in an hour.
+    /// Uploads a student may start in an hour, accepted or refused.
     pub per_hour: u32,
     /// Whether current submissions play the round robin when nothing
     /// waits to be graded.
     pub round_robin: bool,
+    /// Whether a student's newer waiting submission supersedes their older
+    /// waiting ones (only the newest is graded).
+    pub supersede: bool,
+    /// Timeouts and the connection cap.
+    pub http: http::Limits,
 }
 
 struct App {
@@ -77,7 +89,7 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
     let data = std::fs::canonicalize(data)?;
     let db = db::open(&data)?;
     let wake = Arc::new(grader::Wake::default());
-    grader::spawn(data.clone(), wake.clone(), options.round_robin)?;
+    grader::spawn(data.clone(), wake.clone(), options.round_robin, options.supersede)?;
     let app = Arc::new(App {
         db: Mutex::new(db),
         data: data.clone(),
@@ -96,147 +108,175 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
             .await
             .with_context(|| format!("cannot listen on {}: is another server using it?", options.listen))?;
         listening(listener.local_addr()?, &data);
-        axum::serve(listener, router(app)).await.context("the server stopped")
+        http::serve(listener, router(app, options.http), options.http).await.context("the server stopped")
     })
 }
 
-fn router(app: Arc<App>) -> Router {
+/// A page of the server: its HTML under the pages' policy.
+fn page(html: &'static str) -> Response {
+    ([(header::CONTENT_SECURITY_POLICY, headers::pages_policy().clone())], Html(html)).into_response()
+}
+
+/// A script of the server's pages.
+fn script(code: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], code).into_response()
+}
+
+fn router(app: Arc<App>, limits: http::Limits) -> Router {
     // Multipart framing on top of the file itself.
     let body_limit = usize::try_from(app.max_upload).unwrap_or(usize::MAX).saturating_add(64 * 1024);
+    let deadline = || middleware::from_fn_with_state(limits.body_timeout, http::body_deadline);
     Router::new()
-        .route("/", get(|| async { Html(include_str!("pages/leaderboard.html")) }))
-        .route("/me", get(|| async { Html(include_str!("pages/student.html")) }))
-        .route("/staff", get(|| async { Html(include_str!("pages/staff.html")) }))
-        .route(
-            "/common.js",
-            get(|| async {
-                ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("pages/common.js"))
-            }),
-        )
+        .route("/", get(|| async { page(include_str!("pages/leaderboard.html")) }))
+        .route("/me", get(|| async { page(include_str!("pages/student.html")) }))
+        .route("/staff", get(|| async { page(include_str!("pages/staff.html")) }))
+        .route("/common.js", get(|| async { script(include_str!("pages/common.js")) }))
+        .route("/leaderboard.js", get(|| async { script(include_str!("pages/leaderboard.js")) }))
+        .route("/student.js", get(|| async { script(include_str!("pages/student.js")) }))
+        .route("/staff.js", get(|| async { script(include_str!("pages/staff.js")) }))
         .route("/api/staff/roster", get(staff::roster))
         .route("/api/staff/queue", get(staff::queue))
-        .route("/api/staff/deadline", post(staff::deadline))
+        .route("/api/staff/deadline", post(staff::deadline).layer(deadline()))
         .route("/api/staff/finalize", post(staff::start_finalize).get(staff::finalize_status))
         .route("/api/staff/grades.csv", get(staff::grades_csv))
-        .route("/api/submissions", post(submit).get(list))
+        .route("/api/submissions", post(submit).layer(deadline()).get(list))
         .route("/api/submissions/{id}", get(show))
         .route("/api/submissions/{id}/replays", get(replays))
         .route("/api/submissions/{id}/replays/{name}", get(replay_viewer))
         .route("/api/leaderboard", get(leaderboard))
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(middleware::from_fn(headers::secure))
         .with_state(app)
 }
 
-/// An error as the API gives it: a status and `{"error": "..."}`.
-fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    ApiError(status, message.into()).into_response()
-}
-
-/// An error not yet turned into a response.
+/// An error as the API gives it: a status and `{"error": "..."}`. A
+/// refusal made before the request's body was read also closes the
+/// connection (the body is never read).
+#[derive(Debug)]
 struct ApiError(StatusCode, String);
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError(status, message.into())
+    }
+}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.0, Json(json!({ "error": self.1 }))).into_response()
+        let mut response = (self.0, Json(json!({ "error": self.1 }))).into_response();
+        let unread = [
+            StatusCode::UNAUTHORIZED,
+            StatusCode::FORBIDDEN,
+            StatusCode::REQUEST_TIMEOUT,
+            StatusCode::PAYLOAD_TOO_LARGE,
+        ];
+        if unread.contains(&self.0) {
+            response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        response
     }
 }
+
+/// Anything else that went wrong: the server's fault (500).
+impl From<anyhow::Error> for ApiError {
+    fn from(e: anyhow::Error) -> ApiError {
+        ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}"))
+    }
+}
+
+impl From<rusqlite::Error> for ApiError {
+    fn from(e: rusqlite::Error) -> ApiError {
+        anyhow::Error::from(e).into()
+    }
+}
+
+type Answer = Result<Response, ApiError>;
 
 impl App {
     fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
         self.db.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The student whose bearer token `headers` carry.
-    fn student(&self, headers: &HeaderMap) -> Result<db::Student, ApiError> {
-        let unauthorized = || {
-            ApiError(
-                StatusCode::UNAUTHORIZED,
-                "a valid token is needed: send `Authorization: Bearer TOKEN` (the course staff give you yours)"
-                    .into(),
-            )
-        };
-        let token = headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .map(str::trim)
-            .ok_or_else(unauthorized)?;
-        match db::student_by_token(&self.db(), &accounts::token_hash(token)) {
-            Ok(Some(student)) => Ok(student),
-            Ok(None) => Err(unauthorized()),
-            Err(e) => Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}"))),
-        }
-    }
-
-    /// Submission `id`, if it is the caller's.
-    fn own_submission(&self, headers: &HeaderMap, id: i64) -> Result<db::Submission, ApiError> {
-        let student = self.student(headers)?;
-        match db::submission_of(&self.db(), id, student.id) {
-            Ok(Some(submission)) => Ok(submission),
-            Ok(None) => Err(ApiError(StatusCode::NOT_FOUND, format!("you have no submission {id}"))),
-            Err(e) => Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}"))),
-        }
+    /// Submission `id`, if it is `student`'s.
+    fn own_submission(&self, student: &db::Student, id: i64) -> Result<db::Submission, ApiError> {
+        db::submission_of(&self.db(), id, student.id)?
+            .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("you have no submission {id}")))
     }
 }
 
 /// `POST /api/submissions`: a player (a library, or a Python folder as an
-/// archive) as the multipart field `file`.
-async fn submit(State(app): State<Arc<App>>, headers: HeaderMap, mut form: Multipart) -> Response {
-    let student = match app.student(&headers) {
-        Ok(student) => student,
-        Err(refused) => return drained(form, refused.into_response()).await,
-    };
-    let made = db::submissions_last_hour(&app.db(), student.id);
-    match made {
-        Ok((made, oldest)) if made >= app.per_hour => {
-            let response = error(
+/// archive) as the multipart field `file`. The token is checked before the
+/// body is read (`Student`); every upload started counts against the
+/// hourly limit, accepted or refused.
+async fn submit(State(app): State<Arc<App>>, Student(student): Student, form: Multipart) -> Answer {
+    let started = db::start_upload(&app.db(), student.id, app.per_hour)?;
+    let upload = match started {
+        Ok(upload) => upload,
+        Err((made, oldest)) => {
+            // A known student over the limit: their upload is read (and
+            // dropped as it comes) so that a client still sending sees why.
+            discard(form).await;
+            return Err(ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 format!(
-                    "{made} submissions in the last hour, the most this server takes: the next is accepted \
+                    "{made} uploads in the last hour, the most this server takes: the next is accepted \
                      an hour after {} (UTC)",
                     oldest.unwrap_or_default()
                 ),
-            );
-            return drained(form, response).await;
+            ));
         }
-        Ok(_) => {}
-        Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
+    };
+    match accept(&app, &student, upload, form).await {
+        Ok((id, sha256)) => {
+            app.wake.notify();
+            Ok((StatusCode::CREATED, Json(json!({ "id": id, "status": db::status::QUEUED, "sha256": sha256 })))
+                .into_response())
+        }
+        Err(refused) => {
+            if let Err(e) = db::refuse_upload(&app.db(), upload, &refused.1) {
+                tracing::warn!("upload {}: its refusal not recorded: {e:#}", upload.0);
+            }
+            Err(refused)
+        }
     }
+}
+
+/// Reads what is left of an upload, keeping none of it.
+async fn discard(mut form: Multipart) {
+    while let Ok(Some(mut field)) = form.next_field().await {
+        while let Ok(Some(_)) = field.chunk().await {}
+    }
+}
+
+/// Reads, checks and stores an upload; the new submission's id and hash.
+async fn accept(app: &App, student: &db::Student, upload: db::Upload, mut form: Multipart) -> Result<(i64, String), ApiError> {
     let too_large = || {
-        error(
+        ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("the file is larger than this server accepts ({} bytes)", app.max_upload),
         )
     };
-    let mut upload = None;
-    loop {
-        match form.next_field().await {
-            Ok(Some(field)) if field.name() == Some("file") => {
-                let name = field.file_name().unwrap_or("player.so").to_string();
-                match field.bytes().await {
-                    Ok(bytes) => upload = Some((name, bytes)),
-                    Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => return too_large(),
-                    Err(e) => return error(e.status(), e.body_text()),
-                }
-            }
-            Ok(Some(_)) => {}
-            Ok(None) => break,
-            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => return too_large(),
-            Err(e) => return error(e.status(), e.body_text()),
+    let unreadable = |e: axum::extract::multipart::MultipartError| match e.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => too_large(),
+        status => ApiError::new(status, e.body_text()),
+    };
+    let mut upload_file = None;
+    while let Some(field) = form.next_field().await.map_err(unreadable)? {
+        if field.name() == Some("file") {
+            let name = field.file_name().unwrap_or("player.so").to_string();
+            upload_file = Some((name, field.bytes().await.map_err(unreadable)?));
         }
     }
-    let Some((name, bytes)) = upload else {
-        return error(StatusCode::BAD_REQUEST, "no file: send the library as the multipart field `file`");
-    };
+    let (name, bytes) = upload_file.ok_or_else(|| {
+        ApiError::new(StatusCode::BAD_REQUEST, "no file: send the library as the multipart field `file`")
+    })?;
     if bytes.len() as u64 > app.max_upload {
-        return too_large();
+        return Err(too_large());
     }
     // A library, or a Python player's folder as an archive.
     let archive = self::archive::Kind::of(&bytes);
     if archive.is_none() {
-        if let Err(why) = store::check_library(&bytes) {
-            return error(StatusCode::BAD_REQUEST, why);
-        }
+        store::check_library(&bytes).map_err(|why| ApiError::new(StatusCode::BAD_REQUEST, why))?;
     }
     let data = app.data.clone();
     let size = bytes.len() as u64;
@@ -245,114 +285,88 @@ async fn submit(State(app): State<Arc<App>>, headers: HeaderMap, mut form: Multi
         Some(kind) => {
             store::save_archive(&data, &bytes, kind).map(|saved| saved.map(|(sha, p)| (sha, Some(p))))
         }
-    });
-    let (sha256, player) = match stored.await {
-        Ok(Ok(Ok(stored))) => stored,
-        Ok(Ok(Err(why))) => return error(StatusCode::BAD_REQUEST, why),
-        Ok(Err(e)) => return error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
-        Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-    };
-    let id = match db::add_submission(&app.db(), student.id, (&sha256, player.as_deref()), &name, size) {
-        Ok(id) => id,
-        Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
-    };
-    app.wake.notify();
-    (StatusCode::CREATED, Json(json!({ "id": id, "status": db::status::QUEUED, "sha256": sha256 })))
-        .into_response()
+    })
+    .await
+    .map_err(|e| anyhow::anyhow!("storing the upload: {e}"))??;
+    let (sha256, player) = stored.map_err(|why| ApiError::new(StatusCode::BAD_REQUEST, why))?;
+    let id = db::add_submission(&app.db(), upload, student.id, (&sha256, player.as_deref()), &name, size)?;
+    Ok((id, sha256))
 }
 
-/// `response`, once the upload is read (and dropped): a client still
-/// sending its file when the server answers sees a broken connection, not
-/// the answer.
-async fn drained(mut form: Multipart, response: Response) -> Response {
-    while let Ok(Some(field)) = form.next_field().await {
-        if field.bytes().await.is_err() {
-            break;
-        }
-    }
-    response
-}
-
-/// `GET /api/submissions`: the caller's own submissions, newest first.
-async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
-    let student = match app.student(&headers) {
-        Ok(student) => student,
-        Err(refused) => return refused.into_response(),
-    };
-    match db::submissions_of(&app.db(), student.id) {
-        Ok(submissions) => {
-            Json(json!({ "student": student.name, "submissions": submissions })).into_response()
-        }
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
-    }
+/// `GET /api/submissions`: the caller's own submissions, newest first, as
+/// their owner sees them, and the uploads they may still start this hour.
+async fn list(State(app): State<Arc<App>>, Student(student): Student) -> Answer {
+    let db = app.db();
+    let submissions: Vec<db::Submission> =
+        db::submissions_of(&db, student.id)?.into_iter().map(views::for_owner).collect();
+    let (left, oldest) = db::uploads_left(&db, student.id, app.per_hour)?;
+    Ok(Json(json!({
+        "student": student.name,
+        "submissions": submissions,
+        "uploads": { "left": left, "per_hour": app.per_hour, "oldest": oldest },
+    }))
+    .into_response())
 }
 
 /// `GET /api/submissions/{id}`: one of the caller's own submissions.
-async fn show(State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<i64>) -> Response {
-    match app.own_submission(&headers, id) {
-        Ok(submission) => Json(submission).into_response(),
-        Err(refused) => refused.into_response(),
-    }
+async fn show(State(app): State<Arc<App>>, Student(student): Student, Path(id): Path<i64>) -> Answer {
+    Ok(Json(views::for_owner(app.own_submission(&student, id)?)).into_response())
 }
 
 /// `GET /api/submissions/{id}/replays`: the games the submission lost
 /// while graded, each with its viewer.
-async fn replays(State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<i64>) -> Response {
-    if let Err(refused) = app.own_submission(&headers, id) {
-        return refused.into_response();
-    }
+async fn replays(State(app): State<Arc<App>>, Student(student): Student, Path(id): Path<i64>) -> Answer {
+    app.own_submission(&student, id)?;
     let names = grader::lost_games(&app.data, id);
     let replays: Vec<_> = names
         .iter()
         .map(|name| json!({ "name": name, "url": format!("/api/submissions/{id}/replays/{name}") }))
         .collect();
-    Json(json!({ "replays": replays })).into_response()
+    Ok(Json(json!({ "replays": replays })).into_response())
 }
 
-/// `GET /api/submissions/{id}/replays/{name}`: the HTML viewer of one.
+/// `GET /api/submissions/{id}/replays/{name}`: the HTML viewer of one,
+/// under a policy that lets its own inline code run and nothing else.
 async fn replay_viewer(
     State(app): State<Arc<App>>,
-    headers: HeaderMap,
+    Student(student): Student,
     Path((id, name)): Path<(i64, String)>,
-) -> Response {
-    if let Err(refused) = app.own_submission(&headers, id) {
-        return refused.into_response();
-    }
-    match grader::lost_game_viewer(&app.data, id, &name) {
-        Some(html) => Html(html).into_response(),
-        None => error(StatusCode::NOT_FOUND, format!("submission {id} has no replay named '{name}'")),
-    }
+) -> Answer {
+    app.own_submission(&student, id)?;
+    let html = grader::lost_game_viewer(&app.data, id, &name).ok_or_else(|| {
+        ApiError::new(StatusCode::NOT_FOUND, format!("submission {id} has no replay named '{name}'"))
+    })?;
+    let policy = headers::page_policy(&html);
+    Ok(([(header::CONTENT_SECURITY_POLICY, policy)], Html(html)).into_response())
 }
 
-/// `GET /api/leaderboard`: every student's latest graded submission.
-async fn leaderboard(State(app): State<Arc<App>>) -> Response {
-    let board = {
+/// `GET /api/leaderboard`: every student's latest graded submission, as
+/// the public may see it (numbers and verdicts: no player's words).
+async fn leaderboard(State(app): State<Arc<App>>) -> Answer {
+    let (latest, waiting, grading, standings) = {
         let db = app.db();
-        db::latest_graded(&db).and_then(|latest| {
-            let (waiting, grading) = db::queue(&db)?;
-            let standings = league::standings(&db, &latest)?;
-            Ok((latest, waiting, grading, standings))
-        })
+        let latest = db::latest_graded(&db)?;
+        let (waiting, grading) = db::queue(&db)?;
+        let standings = league::standings(&db, &latest)?;
+        (latest, waiting, grading, standings)
     };
-    match board {
-        Ok((latest, waiting, grading, standings)) => {
-            let pairings = latest.len() * latest.len().saturating_sub(1) / 2;
-            let rows: Vec<_> = latest
-                .into_iter()
-                .map(|s| json!({ "student": s.student, "submission": s.id, "finished": s.finished, "grade": s.grade }))
-                .collect();
-            let grading = grading.map(|(played, total)| json!({ "played": played, "total": total }));
-            Json(json!({
-                "students": rows,
-                "queue": { "waiting": waiting, "grading": grading },
-                "round_robin": {
-                    "games_per_pairing": league::GAMES,
-                    "games_to_play": pairings * league::GAMES as usize,
-                    "standings": standings.json(),
-                },
-            }))
-            .into_response()
-        }
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
-    }
+    let pairings = latest.len() * latest.len().saturating_sub(1) / 2;
+    let rows: Vec<_> = latest
+        .into_iter()
+        .map(|s| {
+            let grade = s.grade.as_ref().map(views::public_grade);
+            json!({ "student": s.student, "submission": s.id, "finished": s.finished, "grade": grade })
+        })
+        .collect();
+    let grading = grading.map(|(played, total)| json!({ "played": played, "total": total }));
+    Ok(Json(json!({
+        "students": rows,
+        "queue": { "waiting": waiting, "grading": grading },
+        "round_robin": {
+            "games_per_pairing": league::GAMES,
+            "games_to_play": pairings * league::GAMES as usize,
+            "standings": standings.json(),
+        },
+    }))
+    .into_response())
 }

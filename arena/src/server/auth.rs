@@ -1,0 +1,53 @@
+//! Who is asking: the `Student` and `Staff` extractors read the bearer
+//! token from the request's headers, before any body is read, and refuse
+//! with 401 (no valid token) or 403 (a student's token where staff's is
+//! needed).
+
+use std::sync::Arc;
+
+use axum::{
+    extract::FromRequestParts,
+    http::{header, request::Parts, StatusCode},
+};
+
+use super::{accounts, db, ApiError, App};
+
+/// The student (or staff member) whose token the request carries.
+pub struct Student(pub db::Student);
+
+/// A staff member (a `--staff` token).
+pub struct Staff(#[allow(dead_code)] pub db::Student);
+
+impl FromRequestParts<Arc<App>> for Student {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Self, ApiError> {
+        let unauthorized = || {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "a valid token is needed: send `Authorization: Bearer TOKEN` (the course staff give you yours)",
+            )
+        };
+        let token = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(str::trim)
+            .ok_or_else(unauthorized)?;
+        let student = db::student_by_token(&app.db(), &accounts::token_hash(token))?;
+        student.map(Student).ok_or_else(unauthorized)
+    }
+}
+
+impl FromRequestParts<Arc<App>> for Staff {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Self, ApiError> {
+        let Student(member) = Student::from_request_parts(parts, app).await?;
+        if !member.staff {
+            return Err(ApiError::new(StatusCode::FORBIDDEN, "this is for the course staff (a --staff token)"));
+        }
+        Ok(Staff(member))
+    }
+}

@@ -1,0 +1,70 @@
+// The staff page (staff.html).
+"use strict";
+
+let token = storedToken("arena-staff-token");
+document.getElementById("token").value = token;
+const $ = id => document.getElementById(id);
+function showFinal(state) {
+  const status = state.status;
+  $("final-status").textContent = status === "done" ? "done: " + state.students + " student(s)"
+    : status === "failed" ? "failed: " + state.error : status === "running" ? "running…" : "";
+  $("grades").disabled = status !== "done";
+  $("finalize").disabled = status === "running";
+}
+async function refresh() {
+  if (!token) return;
+  try {
+    const roster = await api("/api/staff/roster");
+    $("deadline").textContent = roster.deadline ? roster.deadline + " UTC" : "none";
+    const body = $("roster");
+    body.textContent = "";
+    for (const s of roster.students) {
+      const row = document.createElement("tr");
+      row.dataset.name = s.name;
+      const latest = s.latest ? "#" + s.latest[0] + " " + s.latest[1] : "";
+      row.append(text("td", s.name + (s.staff ? " (staff)" : "")), text("td", String(s.submissions)),
+        text("td", latest), text("td", s.graded ? "yes" : "no"));
+      body.append(row);
+    }
+    const queue = await api("/api/staff/queue");
+    $("queue").textContent = "";
+    for (const s of queue.submissions) {
+      const row = document.createElement("tr");
+      const status = s.status === "playing" ? "playing " + s.played + "/" + s.total : s.status;
+      row.append(text("td", String(s.id)), text("td", s.student), text("td", status), text("td", s.created));
+      $("queue").append(row);
+    }
+    showFinal(await api("/api/staff/finalize"));
+    $("error").textContent = "";
+  } catch (e) {
+    $("error").textContent = e.message;
+  }
+}
+$("login").addEventListener("submit", event => {
+  event.preventDefault();
+  token = $("token").value.trim();
+  localStorage.setItem("arena-staff-token", token);
+  refresh();
+});
+$("deadline-form").addEventListener("submit", async event => {
+  event.preventDefault();
+  try {
+    await api("/api/staff/deadline", { method: "POST", headers: { Authorization: "Bearer " + token,
+      "Content-Type": "application/json" }, body: JSON.stringify({ deadline: $("deadline-input").value }) });
+  } catch (e) {
+    $("error").textContent = e.message;
+  }
+  refresh();
+});
+$("finalize").addEventListener("click", async () => {
+  try { showFinal(await api("/api/staff/finalize", { method: "POST" })); } catch (e) { $("error").textContent = e.message; }
+});
+$("grades").addEventListener("click", async () => {
+  const response = await fetch("/api/staff/grades.csv", { headers: { Authorization: "Bearer " + token } });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([await response.text()], { type: "text/csv" }));
+  link.download = "grades.csv";
+  link.click();
+});
+refresh();
+setInterval(refresh, 2000);
