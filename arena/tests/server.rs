@@ -672,6 +672,21 @@ fn a_student_logs_in_uploads_through_the_page_and_sees_the_grade_and_the_leaderb
     let easy = &graded["grade"]["levels"][0];
     assert!(shown.as_str().unwrap().contains(&format!("easy {}/10", easy["wins"])), "{shown}");
 
+    // A lost game's viewer, opened as the page opens it (a blob of the
+    // fetched page, under the student page's Content-Security-Policy),
+    // draws its board: its inline code is allowed by hash.
+    let (_, listed) = get(&server, "/api/submissions/1/replays", Some(&alice));
+    let url = listed["replays"][0]["url"].as_str().expect("easy loses a game to hard").to_string();
+    browser.eval(&format!(
+        "(async () => {{ const r = await fetch('{url}', {{ headers: {{ Authorization: 'Bearer ' + token }} }}); \
+         location.href = URL.createObjectURL(new Blob([await r.text()], {{ type: 'text/html' }})); return true; }})()"
+    ));
+    browser.wait_for(
+        "location.protocol === 'blob:' && document.querySelectorAll('#board *').length > 0 \
+         && document.getElementById('turn-counter').textContent !== ''",
+        Duration::from_secs(30),
+    );
+
     browser.open(&format!("{}/", server.url));
     browser
         .wait_for("document.querySelector('tr[data-student=\"alice\"]') !== null", Duration::from_secs(30));
