@@ -472,8 +472,7 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
     assert_eq!(rows[0]["wins"], rows[1]["losses"]);
     // The page's crosstable shows alice's games against bob.
     if let Some(browser) = support::browser::chromium() {
-        let (_, board) = get(&server, "/api/leaderboard", None);
-        let standings = &board["round_robin"]["standings"];
+        let (_, standings) = get(&server, "/api/leaderboard/crosstable", None);
         let id = |name: &str| {
             standings["rows"].as_array().unwrap().iter().find(|r| r["name"] == name).unwrap()["id"].clone()
         };
@@ -1038,4 +1037,47 @@ fn the_queue_takes_students_in_turn_and_a_newer_submission_supersedes_a_waiting_
             assert_eq!(turns(&server, &alice, &[2, 3]), vec![Some(3), Some(4)]);
         }
     }
+}
+
+#[test]
+fn the_leaderboard_is_tagged_and_a_page_that_has_it_gets_304() {
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    let server = Server::start(data.path(), &["--round-robin", "off"]);
+    let fetch = |path: &str, tag: Option<&str>| {
+        let mut request = agent().get(format!("{}{path}", server.url));
+        if let Some(tag) = tag {
+            request = request.header("If-None-Match", tag);
+        }
+        let mut response = request.call().unwrap();
+        let etag = response.headers().get("etag").map(|v| v.to_str().unwrap().to_string());
+        (response.status().as_u16(), etag, response.body_mut().read_to_string().unwrap())
+    };
+    let (code, tag, body) = fetch("/api/leaderboard", None);
+    assert_eq!(code, 200, "{body}");
+    let tag = tag.expect("an ETag");
+    let (code, again, body) = fetch("/api/leaderboard", Some(&tag));
+    assert_eq!((code, again.as_deref(), body.as_str()), (304, Some(tag.as_str()), ""));
+    // A graded submission changes it: the old tag gets the new board.
+    let (code, _) = submit(&server, Some(&alice), "file", &std::fs::read(library("easy")).unwrap());
+    assert_eq!(code, 201);
+    wait_for(&server, &alice, 1, finished);
+    let started = Instant::now();
+    let mut tag = tag;
+    loop {
+        let (code, new_tag, body) = fetch("/api/leaderboard", Some(&tag));
+        if code == 200 {
+            let new_tag = new_tag.unwrap();
+            assert_ne!(new_tag, tag, "a new board under a new tag");
+            tag = new_tag;
+            if body.contains("\"student\":\"alice\"") {
+                break;
+            }
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "the leaderboard did not show the grade");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (code, tag, _) = fetch("/api/leaderboard/crosstable", None);
+    assert_eq!(code, 200);
+    assert_eq!(fetch("/api/leaderboard/crosstable", tag.as_deref()).0, 304);
 }

@@ -26,6 +26,13 @@ pub(crate) struct ServeArgs {
     /// (more get 429).
     #[arg(long, default_value_t = 30)]
     per_hour: u32,
+    /// Submissions graded at once (default: the cores divided by
+    /// --grading-concurrency).
+    #[arg(long, value_name = "N")]
+    grading_slots: Option<usize>,
+    /// Games of one grading played at once (the same games at any).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    grading_concurrency: usize,
     /// Whether a student's newer waiting submission supersedes their older
     /// waiting ones (only the newest is graded; the others show
     /// `superseded`). The queue takes students in turn either way.
@@ -155,8 +162,15 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             listen: args.listen,
             max_upload: args.max_upload,
             per_hour: args.per_hour,
-            round_robin: args.round_robin == "on",
-            supersede: args.supersede == "on",
+            grading: server::grader::Grading {
+                slots: args.grading_slots.unwrap_or_else(|| {
+                    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                    (cores / args.grading_concurrency.max(1)).max(1)
+                }),
+                concurrency: args.grading_concurrency.max(1),
+                supersede: args.supersede == "on",
+                round_robin: args.round_robin == "on",
+            },
             http: server::http::Limits {
                 header_timeout: args.header_timeout,
                 body_timeout: args.body_timeout,

@@ -35,7 +35,8 @@ impl FromRequestParts<Arc<App>> for Student {
             .and_then(|v| v.strip_prefix("Bearer "))
             .map(str::trim)
             .ok_or_else(unauthorized)?;
-        let student = db::student_by_token(&app.db(), &accounts::token_hash(token))?;
+        let hash = accounts::token_hash(token);
+        let student = app.db(move |db| db::student_by_token(db, &hash)).await?;
         student.map(Student).ok_or_else(unauthorized)
     }
 }

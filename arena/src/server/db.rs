@@ -304,19 +304,29 @@ pub fn queue(db: &Connection) -> Result<(u32, Option<(i64, i64)>)> {
     Ok((waiting, grading))
 }
 
-/// The next submission to grade, fairly across students: one interrupted
-/// mid-way first (a crash left it checking or playing); else a waiting
+/// The next submission to grade, fairly across students, none of `busy`
+/// (being graded now) nor of their students: one interrupted mid-way first
+/// (a crash left it checking or playing); else a waiting
 /// submission of the student whose last grading started longest ago (never
 /// graded first; ties: who has waited longest), so that one student's many
 /// or slow submissions delay another's by one grading at most. With
 /// `supersede`, that student's newest waiting submission is taken and their
 /// older waiting ones are marked superseded; without, their oldest.
 /// Marks the one taken as started (its `grading_turn`).
-pub fn next_to_grade(db: &Connection, supersede: bool) -> Result<Option<Submission>> {
+pub fn next_to_grade(
+    db: &Connection,
+    supersede: bool,
+    busy: &std::collections::HashSet<i64>,
+) -> Result<Option<Submission>> {
     let tx = writing(db)?;
+    // Being graded now (by another slot): neither interrupted, nor may
+    // their students have a second one graded at once.
+    let busy_list = busy.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
     let interrupted = tx
         .query_row(
-            &format!("{SUBMISSION} WHERE s.status IN (?1, ?2) ORDER BY s.id LIMIT 1"),
+            &format!(
+                "{SUBMISSION} WHERE s.status IN (?1, ?2) AND s.id NOT IN ({busy_list}) ORDER BY s.id LIMIT 1"
+            ),
             params![status::CHECKING, status::PLAYING],
             submission,
         )
@@ -326,10 +336,14 @@ pub fn next_to_grade(db: &Connection, supersede: bool) -> Result<Option<Submissi
     }
     let student: Option<i64> = tx
         .query_row(
-            "SELECT q.student FROM submissions q WHERE q.status = ?1 GROUP BY q.student
-             ORDER BY (SELECT MAX(g.grading_turn) FROM submissions g WHERE g.student = q.student) NULLS FIRST,
-                      MIN(q.id)
-             LIMIT 1",
+            &format!(
+                "SELECT q.student FROM submissions q WHERE q.status = ?1
+                   AND q.student NOT IN (SELECT b.student FROM submissions b WHERE b.id IN ({busy_list}))
+                 GROUP BY q.student
+                 ORDER BY (SELECT MAX(g.grading_turn) FROM submissions g WHERE g.student = q.student) NULLS FIRST,
+                          MIN(q.id)
+                 LIMIT 1"
+            ),
             [status::QUEUED],
             |row| row.get(0),
         )

@@ -48,7 +48,7 @@ pub fn finalize(dir: &Path, games_per_pairing: u32) -> Result<Finalized> {
     let mut written = Vec::new();
     let mut csv = String::from("student,submission,sha256,easy,medium,hard,passed,verdict\n");
     for (submission, player) in frozen.iter().zip(&players) {
-        let file = grader::grading_file(dir, submission, player)?;
+        let file = grader::grading_file(dir, submission, player, grader::Grading::default().concurrency)?;
         let outcome = tournament::run(Tournament::load(&file)?, &never, &mut Quiet)?;
         written.extend(outcome.written);
         let report =

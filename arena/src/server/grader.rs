@@ -1,10 +1,11 @@
-//! The grading queue: one background thread takes the oldest unfinished
-//! submission and grades it in the course format (10 games against each of
+//! The grading queue: `--grading-slots` background threads each take the
+//! next submission (fairly across students: `db::next_to_grade`) and grade it in the course format (10 games against each of
 //! Easy, Medium and Hard) with the tournament runner: isolated, sandboxed
 //! workers, the runner's limits, and a journal in `DIR/runs/<id>/`, so a
 //! submission interrupted by a crash is taken up again where it stopped.
 
 use std::{
+    collections::HashSet,
     path::{Path, PathBuf},
     sync::{atomic::AtomicBool, Arc, Condvar, Mutex},
     time::Duration,
@@ -28,80 +29,146 @@ pub const SEED: u64 = 2021;
 /// The folder of grading runs inside the data folder.
 pub const RUNS: &str = "runs";
 
-/// Wakes the grader when a submission arrives.
+/// Tells whoever waits that something changed (a submission arrived, a
+/// grading moved on): every waiter wakes. A generation count, so that a
+/// change made while a waiter was busy is not missed.
 #[derive(Default)]
 pub struct Wake {
-    pending: Mutex<bool>,
+    generation: Mutex<u64>,
     signal: Condvar,
 }
 
 impl Wake {
     pub fn notify(&self) {
-        *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        self.signal.notify_one();
+        *self.generation.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.signal.notify_all();
     }
 
-    /// Waits for a notification, or `timeout`.
-    fn wait(&self, timeout: Duration) {
-        let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        let (mut pending, _) = self
+    /// The current generation, to wait for a later one.
+    pub fn generation(&self) -> u64 {
+        *self.generation.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits until a change after generation `seen`, or `timeout`; the
+    /// generation then.
+    pub fn wait_after(&self, seen: u64, timeout: Duration) -> u64 {
+        let generation = self.generation.lock().unwrap_or_else(|e| e.into_inner());
+        let (generation, _) = self
             .signal
-            .wait_timeout_while(pending, timeout, |pending| !*pending)
+            .wait_timeout_while(generation, timeout, |generation| *generation == seen)
             .unwrap_or_else(|e| e.into_inner());
-        *pending = false;
+        *generation
+    }
+
+    /// Waits for a change from now on, or `timeout`.
+    pub fn wait(&self, timeout: Duration) {
+        let seen = self.generation();
+        self.wait_after(seen, timeout);
     }
 }
 
-/// Starts the grading thread of data folder `dir`.
-/// With `round_robin`, it plays the round robin when nothing waits; with
-/// `supersede`, a student's newest waiting submission is graded, not their
-/// older ones (`db::next_to_grade`).
-pub fn spawn(
-    dir: PathBuf,
-    wake: Arc<Wake>,
-    round_robin: bool,
-    supersede: bool,
-) -> Result<std::thread::JoinHandle<()>> {
-    let db = db::open(&dir)?;
-    Ok(std::thread::Builder::new().name("grader".into()).spawn(move || loop {
-        match db::next_to_grade(&db, supersede) {
-            Ok(Some(submission)) => {
-                let graded = grade(&dir, &db, &submission);
-                let recorded = match &graded {
-                    Ok(grade) => db::finish(&db, submission.id, Ok(grade)),
-                    Err(e) => db::finish(&db, submission.id, Err(&format!("{e:#}"))),
-                };
-                if let Err(e) = recorded {
-                    tracing::error!("submission {}: cannot record its grade: {e:#}", submission.id);
+/// How submissions are graded.
+#[derive(Clone, Copy, Debug)]
+pub struct Grading {
+    /// Submissions graded at once (each on its own thread).
+    pub slots: usize,
+    /// Games of one grading played at once.
+    pub concurrency: usize,
+    /// A student's newest waiting submission is graded, not their older
+    /// ones (`db::next_to_grade`).
+    pub supersede: bool,
+    /// Current submissions play the round robin when nothing waits.
+    pub round_robin: bool,
+}
+
+impl Default for Grading {
+    fn default() -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Grading { slots: cores, concurrency: 1, supersede: true, round_robin: true }
+    }
+}
+
+/// Starts the grading threads of data folder `dir` (`grading.slots` of
+/// them), and the round robin's. `changed` is told of every change they
+/// make (a status, a game played, a grade).
+pub fn spawn(dir: PathBuf, wake: Arc<Wake>, grading: Grading, changed: Arc<Wake>) -> Result<()> {
+    // Submissions being graded now: any other unfinished one was
+    // interrupted (by a crash) and is taken up again first.
+    let busy = Arc::new(Mutex::new(HashSet::new()));
+    for slot in 0..grading.slots.max(1) {
+        let db = db::open(&dir)?;
+        let (dir, wake, busy, changed) = (dir.clone(), wake.clone(), busy.clone(), changed.clone());
+        std::thread::Builder::new().name(format!("grader-{slot}")).spawn(move || loop {
+            let next = {
+                let mut busy = busy.lock().unwrap_or_else(|e| e.into_inner());
+                let next = db::next_to_grade(&db, grading.supersede, &busy);
+                if let Ok(Some(submission)) = &next {
+                    busy.insert(submission.id);
+                }
+                next
+            };
+            match next {
+                Ok(Some(submission)) => {
+                    changed.notify();
+                    let graded = grade(&dir, &db, &submission, grading.concurrency, &changed);
+                    let recorded = match &graded {
+                        Ok(grade) => db::finish(&db, submission.id, Ok(grade)),
+                        Err(e) => db::finish(&db, submission.id, Err(&format!("{e:#}"))),
+                    };
+                    busy.lock().unwrap_or_else(|e| e.into_inner()).remove(&submission.id);
+                    changed.notify();
+                    // Another slot may now take this student's next one.
+                    wake.notify();
+                    if let Err(e) = recorded {
+                        tracing::error!("submission {}: cannot record its grade: {e:#}", submission.id);
+                        wake.wait(Duration::from_secs(5));
+                    }
+                }
+                Ok(None) => wake.wait(Duration::from_secs(2)),
+                Err(e) => {
+                    tracing::error!("the grading queue cannot be read: {e:#}");
                     wake.wait(Duration::from_secs(5));
                 }
             }
-            // Nothing to grade: the round robin goes on, a pairing at a time.
-            Ok(None) if !round_robin => wake.wait(Duration::from_secs(2)),
-            Ok(None) => match league::play_next(&dir, &db) {
-                Ok(true) => {}
+        })?;
+    }
+    if grading.round_robin {
+        let db = db::open(&dir)?;
+        std::thread::Builder::new().name("league".into()).spawn(move || loop {
+            // Grading comes first: the round robin plays while nothing waits.
+            let idle = db::queue(&db).map(|(waiting, grading)| waiting == 0 && grading.is_none());
+            let played = match idle {
+                Ok(true) => league::play_next(&dir, &db),
+                Ok(false) => Ok(false),
+                Err(e) => Err(e),
+            };
+            match played {
+                Ok(true) => changed.notify(),
                 Ok(false) => wake.wait(Duration::from_secs(2)),
                 Err(e) => {
                     tracing::error!("the round robin: {e:#}");
                     wake.wait(Duration::from_secs(5));
                 }
-            },
-            Err(e) => {
-                tracing::error!("the grading queue cannot be read: {e:#}");
-                wake.wait(Duration::from_secs(5));
             }
-        }
-    })?)
+        })?;
+    }
+    Ok(())
 }
 
 /// Grades `submission`: its grade report as JSON, or why it has none.
-fn grade(dir: &Path, db: &Connection, submission: &Submission) -> Result<serde_json::Value> {
+fn grade(
+    dir: &Path,
+    db: &Connection,
+    submission: &Submission,
+    concurrency: usize,
+    changed: &Wake,
+) -> Result<serde_json::Value> {
     db::set_progress(db, submission.id, status::CHECKING, 0, 0)?;
     let player = store::player_entry(dir, &submission.sha256, submission.player.as_deref())?;
-    let tournament = Tournament::load(&grading_file(dir, submission, &player)?)?;
+    let tournament = Tournament::load(&grading_file(dir, submission, &player, concurrency)?)?;
     check(submission, &player, &tournament)?;
     let never = AtomicBool::new(false);
-    let mut progress = Progress { db, id: submission.id, total: 0, played: 0 };
+    let mut progress = Progress { db, id: submission.id, total: 0, played: 0, changed };
     let outcome = tournament::run(tournament, &never, &mut progress)?;
     let report =
         outcome.grades.and_then(|g| g.into_iter().next()).context("the grading run gave no grade")?;
@@ -125,9 +192,15 @@ fn check(submission: &Submission, player: &str, tournament: &Tournament) -> Resu
 }
 
 /// Writes the tournament file that grades `submission`, whose `player` is
-/// as [`store::player_entry`] names it (its folder holds the run's journal
-/// and reports); its path.
-pub(super) fn grading_file(dir: &Path, submission: &Submission, player: &str) -> Result<PathBuf> {
+/// as [`store::player_entry`] names it, `concurrency` games at once (the
+/// same games at any; its folder holds the run's journal and reports); its
+/// path.
+pub(super) fn grading_file(
+    dir: &Path,
+    submission: &Submission,
+    player: &str,
+    concurrency: usize,
+) -> Result<PathBuf> {
     let folder = dir.join(RUNS).join(submission.id.to_string());
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
     let mut file = toml::Table::new();
@@ -136,6 +209,7 @@ pub(super) fn grading_file(dir: &Path, submission: &Submission, player: &str) ->
     file.insert("seed".into(), (SEED as i64).into());
     file.insert("output".into(), "out".into());
     file.insert("players".into(), toml::Value::Array(vec![player.into()]));
+    file.insert("concurrency".into(), (concurrency.max(1) as i64).into());
     // The games it lost, as replays with their viewers, for the student.
     let mut replays = toml::Table::new();
     replays.insert("save".into(), "losses".into());
@@ -180,6 +254,7 @@ struct Progress<'a> {
     id: i64,
     total: usize,
     played: usize,
+    changed: &'a Wake,
 }
 
 impl Observer for Progress<'_> {
@@ -199,5 +274,6 @@ impl Progress<'_> {
         if let Err(e) = db::set_progress(self.db, self.id, status::PLAYING, self.played, self.total) {
             tracing::warn!("submission {}: progress not saved: {e:#}", self.id);
         }
+        self.changed.notify();
     }
 }

@@ -12,6 +12,7 @@
 pub mod accounts;
 pub mod archive;
 mod auth;
+mod board;
 pub mod client;
 pub mod db;
 pub mod finalize;
@@ -20,20 +21,17 @@ mod headers;
 pub mod http;
 pub mod league;
 pub mod load;
+mod pool;
 mod staff;
 pub mod store;
 pub mod views;
 
-use std::{
-    net::SocketAddr,
-    path::PathBuf,
-    sync::{Arc, Mutex},
-};
+use std::{net::SocketAddr, path::PathBuf, sync::Arc};
 
 use anyhow::{Context, Result};
 use axum::{
     extract::{DefaultBodyLimit, Multipart, Path, State},
-    http::{header, HeaderValue, StatusCode},
+    http::{header, HeaderMap, HeaderValue, StatusCode},
     middleware,
     response::{Html, IntoResponse, Response},
     routing::{get, post},
@@ -53,18 +51,16 @@ pub struct Options {
     pub max_upload: u64,
     /// Uploads a student may start in an hour, accepted or refused.
     pub per_hour: u32,
-    /// Whether current submissions play the round robin when nothing
-    /// waits to be graded.
-    pub round_robin: bool,
-    /// Whether a student's newer waiting submission supersedes their older
-    /// waiting ones (only the newest is graded).
-    pub supersede: bool,
+    /// Grading slots, each grading's games at once, superseding, the round
+    /// robin.
+    pub grading: grader::Grading,
     /// Timeouts and the connection cap.
     pub http: http::Limits,
 }
 
 struct App {
-    db: Mutex<Connection>,
+    pool: Arc<pool::Pool>,
+    boards: Arc<board::Boards>,
     data: PathBuf,
     max_upload: u64,
     per_hour: u32,
@@ -87,11 +83,13 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
     std::fs::create_dir_all(data)
         .with_context(|| format!("cannot create the data folder {}", data.display()))?;
     let data = std::fs::canonicalize(data)?;
-    let db = db::open(&data)?;
+    db::open(&data)?;
     let wake = Arc::new(grader::Wake::default());
-    grader::spawn(data.clone(), wake.clone(), options.round_robin, options.supersede)?;
+    let changed = Arc::new(grader::Wake::default());
+    grader::spawn(data.clone(), wake.clone(), options.grading, changed.clone())?;
     let app = Arc::new(App {
-        db: Mutex::new(db),
+        pool: Arc::new(pool::Pool::new(data.clone())),
+        boards: board::Boards::start(data.clone(), changed)?,
         data: data.clone(),
         max_upload: options.max_upload,
         per_hour: options.per_hour,
@@ -143,7 +141,12 @@ fn router(app: Arc<App>, limits: http::Limits) -> Router {
         .route("/api/submissions/{id}", get(show))
         .route("/api/submissions/{id}/replays", get(replays))
         .route("/api/submissions/{id}/replays/{name}", get(replay_viewer))
-        .route("/api/leaderboard", get(leaderboard))
+        .route("/api/leaderboard", get(|State(app): State<Arc<App>>, headers: HeaderMap| async move {
+            app.boards.leaderboard().answer(&headers)
+        }))
+        .route("/api/leaderboard/crosstable", get(|State(app): State<Arc<App>>, headers: HeaderMap| async move {
+            app.boards.crosstable().answer(&headers)
+        }))
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(middleware::from_fn(headers::secure))
         .with_state(app)
@@ -193,13 +196,19 @@ impl From<rusqlite::Error> for ApiError {
 type Answer = Result<Response, ApiError>;
 
 impl App {
-    fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
-        self.db.lock().unwrap_or_else(|e| e.into_inner())
+    /// Runs `work` on a database connection, off the async threads.
+    async fn db<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Connection) -> Result<T> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        Ok(self.pool.run(work).await?)
     }
 
     /// Submission `id`, if it is `student`'s.
-    fn own_submission(&self, student: &db::Student, id: i64) -> Result<db::Submission, ApiError> {
-        db::submission_of(&self.db(), id, student.id)?
+    async fn own_submission(&self, student: &db::Student, id: i64) -> Result<db::Submission, ApiError> {
+        let owner = student.id;
+        self.db(move |db| db::submission_of(db, id, owner))
+            .await?
             .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("you have no submission {id}")))
     }
 }
@@ -209,7 +218,8 @@ impl App {
 /// body is read (`Student`); every upload started counts against the
 /// hourly limit, accepted or refused.
 async fn submit(State(app): State<Arc<App>>, Student(student): Student, form: Multipart) -> Answer {
-    let started = db::start_upload(&app.db(), student.id, app.per_hour)?;
+    let (who, per_hour) = (student.id, app.per_hour);
+    let started = app.db(move |db| db::start_upload(db, who, per_hour)).await?;
     let upload = match started {
         Ok(upload) => upload,
         Err((made, oldest)) => {
@@ -233,8 +243,9 @@ async fn submit(State(app): State<Arc<App>>, Student(student): Student, form: Mu
                 .into_response())
         }
         Err(refused) => {
-            if let Err(e) = db::refuse_upload(&app.db(), upload, &refused.1) {
-                tracing::warn!("upload {}: its refusal not recorded: {e:#}", upload.0);
+            let why = refused.1.clone();
+            if let Err(e) = app.db(move |db| db::refuse_upload(db, upload, &why)).await {
+                tracing::warn!("upload {}: its refusal not recorded: {}", upload.0, e.1);
             }
             Err(refused)
         }
@@ -289,17 +300,20 @@ async fn accept(app: &App, student: &db::Student, upload: db::Upload, mut form: 
     .await
     .map_err(|e| anyhow::anyhow!("storing the upload: {e}"))??;
     let (sha256, player) = stored.map_err(|why| ApiError::new(StatusCode::BAD_REQUEST, why))?;
-    let id = db::add_submission(&app.db(), upload, student.id, (&sha256, player.as_deref()), &name, size)?;
+    let (who, hash) = (student.id, sha256.clone());
+    let id = app
+        .db(move |db| db::add_submission(db, upload, who, (&hash, player.as_deref()), &name, size))
+        .await?;
     Ok((id, sha256))
 }
 
 /// `GET /api/submissions`: the caller's own submissions, newest first, as
 /// their owner sees them, and the uploads they may still start this hour.
 async fn list(State(app): State<Arc<App>>, Student(student): Student) -> Answer {
-    let db = app.db();
-    let submissions: Vec<db::Submission> =
-        db::submissions_of(&db, student.id)?.into_iter().map(views::for_owner).collect();
-    let (left, oldest) = db::uploads_left(&db, student.id, app.per_hour)?;
+    let (who, per_hour) = (student.id, app.per_hour);
+    let (submissions, (left, oldest)) =
+        app.db(move |db| Ok((db::submissions_of(db, who)?, db::uploads_left(db, who, per_hour)?))).await?;
+    let submissions: Vec<db::Submission> = submissions.into_iter().map(views::for_owner).collect();
     Ok(Json(json!({
         "student": student.name,
         "submissions": submissions,
@@ -310,13 +324,13 @@ async fn list(State(app): State<Arc<App>>, Student(student): Student) -> Answer 
 
 /// `GET /api/submissions/{id}`: one of the caller's own submissions.
 async fn show(State(app): State<Arc<App>>, Student(student): Student, Path(id): Path<i64>) -> Answer {
-    Ok(Json(views::for_owner(app.own_submission(&student, id)?)).into_response())
+    Ok(Json(views::for_owner(app.own_submission(&student, id).await?)).into_response())
 }
 
 /// `GET /api/submissions/{id}/replays`: the games the submission lost
 /// while graded, each with its viewer.
 async fn replays(State(app): State<Arc<App>>, Student(student): Student, Path(id): Path<i64>) -> Answer {
-    app.own_submission(&student, id)?;
+    app.own_submission(&student, id).await?;
     let names = grader::lost_games(&app.data, id);
     let replays: Vec<_> = names
         .iter()
@@ -332,41 +346,10 @@ async fn replay_viewer(
     Student(student): Student,
     Path((id, name)): Path<(i64, String)>,
 ) -> Answer {
-    app.own_submission(&student, id)?;
+    app.own_submission(&student, id).await?;
     let html = grader::lost_game_viewer(&app.data, id, &name).ok_or_else(|| {
         ApiError::new(StatusCode::NOT_FOUND, format!("submission {id} has no replay named '{name}'"))
     })?;
     let policy = headers::page_policy(&html);
     Ok(([(header::CONTENT_SECURITY_POLICY, policy)], Html(html)).into_response())
-}
-
-/// `GET /api/leaderboard`: every student's latest graded submission, as
-/// the public may see it (numbers and verdicts: no player's words).
-async fn leaderboard(State(app): State<Arc<App>>) -> Answer {
-    let (latest, waiting, grading, standings) = {
-        let db = app.db();
-        let latest = db::latest_graded(&db)?;
-        let (waiting, grading) = db::queue(&db)?;
-        let standings = league::standings(&db, &latest)?;
-        (latest, waiting, grading, standings)
-    };
-    let pairings = latest.len() * latest.len().saturating_sub(1) / 2;
-    let rows: Vec<_> = latest
-        .into_iter()
-        .map(|s| {
-            let grade = s.grade.as_ref().map(views::public_grade);
-            json!({ "student": s.student, "submission": s.id, "finished": s.finished, "grade": grade })
-        })
-        .collect();
-    let grading = grading.map(|(played, total)| json!({ "played": played, "total": total }));
-    Ok(Json(json!({
-        "students": rows,
-        "queue": { "waiting": waiting, "grading": grading },
-        "round_robin": {
-            "games_per_pairing": league::GAMES,
-            "games_to_play": pairings * league::GAMES as usize,
-            "standings": standings.json(),
-        },
-    }))
-    .into_response())
 }

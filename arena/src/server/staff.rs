@@ -23,14 +23,14 @@ pub struct Finalizing(Mutex<Value>);
 
 /// `GET /api/staff/roster`: everyone, with their latest submission.
 pub async fn roster(State(app): State<Arc<App>>, _: Staff) -> Answer {
-    let db = app.db();
-    Ok(Json(json!({ "students": db::roster(&db)?, "deadline": db::deadline(&db)? })).into_response())
+    let (roster, deadline) = app.db(|db| Ok((db::roster(db)?, db::deadline(db)?))).await?;
+    Ok(Json(json!({ "students": roster, "deadline": deadline })).into_response())
 }
 
 /// `GET /api/staff/queue`: the submissions not finished, oldest first
 /// (staff see every word: nothing is cut).
 pub async fn queue(State(app): State<Arc<App>>, _: Staff) -> Answer {
-    Ok(Json(json!({ "submissions": db::unfinished(&app.db())? })).into_response())
+    Ok(Json(json!({ "submissions": app.db(db::unfinished).await? })).into_response())
 }
 
 /// `POST /api/staff/deadline` with `{"deadline": "2026-12-01 23:59"}` (UTC).
@@ -39,7 +39,11 @@ pub async fn deadline(State(app): State<Arc<App>>, _: Staff, Json(body): Json<Va
     let when = body["deadline"].as_str().ok_or_else(|| {
         ApiError::new(StatusCode::BAD_REQUEST, "send {\"deadline\": \"YYYY-MM-DD HH:MM\"} (UTC)")
     })?;
-    let deadline = db::set_deadline(&app.db(), when)
+    let when = when.to_string();
+    let deadline = app
+        .pool
+        .run(move |db| db::set_deadline(db, &when))
+        .await
         .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("{e:#}")))?;
     Ok(Json(json!({ "deadline": deadline })).into_response())
 }
