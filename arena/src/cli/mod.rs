@@ -80,12 +80,23 @@ enum Command {
         /// this arena binary).
         #[arg(long)]
         library: Option<PathBuf>,
-        /// Students submitting at once.
+        /// The class: students with a graded submission each, added before
+        /// the server starts.
+        #[arg(long, default_value_t = 150)]
+        students: usize,
+        /// League games stored among them before the server starts
+        /// (synthetic results); the league goes on playing real ones.
+        #[arg(long, default_value_t = 100_000)]
+        league_games: usize,
+        /// Students (of the class) who submit again at once.
         #[arg(long, default_value_t = 50)]
         submissions: usize,
-        /// Clients polling the leaderboard and its page meanwhile.
-        #[arg(long, default_value_t = 20)]
-        pollers: usize,
+        /// Open leaderboard pages, each polling every 2 s as the page does.
+        #[arg(long, default_value_t = 100)]
+        pages: usize,
+        /// Measure for at least this many seconds.
+        #[arg(long, default_value_t = 30)]
+        seconds: u64,
     },
     /// Measure what isolating players costs: request round trips in process
     /// and in a worker, isolated games per second, and a soak run whose
@@ -235,12 +246,16 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Play(args) => play::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Submit(args) => submit::run(args),
-        Command::BenchServer { library, submissions, pollers } => {
+        Command::BenchServer { library, students, league_games, submissions, pages, seconds } => {
             let library = match library {
                 Some(path) => path,
                 None => std::env::current_exe()?.with_file_name("libeasy.so"),
             };
-            let load = arena::server::load::Load { library, submissions, pollers };
+            if submissions > students {
+                anyhow::bail!("--submissions {submissions}: at most --students ({students}) can submit");
+            }
+            let load =
+                arena::server::load::Load { library, students, league_games, submissions, pages, seconds };
             arena::outln!("{}", arena::server::load::run(&load)?);
             Ok(ExitCode::SUCCESS)
         }

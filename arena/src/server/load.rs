@@ -21,35 +21,49 @@ use super::{accounts, client::Client, Options};
 pub struct Load {
     /// The library every student submits.
     pub library: PathBuf,
-    /// Students submitting at once (one submission each).
+    /// The class: students with a graded submission each before the run.
+    pub students: usize,
+    /// League games stored among them before the run (synthetic results).
+    pub league_games: usize,
+    /// Students who submit again at once during the run.
     pub submissions: usize,
-    /// Clients polling the leaderboard (and its page) until all are graded.
-    pub pollers: usize,
+    /// Open leaderboard pages, each polling as the page does (every 2 s,
+    /// with the tag it has).
+    pub pages: usize,
+    /// The least time to measure for, in seconds.
+    pub seconds: u64,
+}
+
+/// Request times, by what was asked.
+#[derive(Default)]
+struct Times {
+    leaderboard: Vec<Duration>,
+    page: Vec<Duration>,
+    submission_api: Vec<Duration>,
+    not_modified: usize,
 }
 
 /// Runs the load on a fresh server (in this process, on a free loopback
 /// port, its data in a temporary folder); the report.
 pub fn run(load: &Load) -> Result<String> {
-    let size = std::fs::metadata(&load.library)
-        .with_context(|| {
-            format!("cannot read {}: build it first (cargo build --release -p easy)", load.library.display())
-        })?
-        .len();
+    let library = std::fs::read(&load.library).with_context(|| {
+        format!("cannot read {}: build it first (cargo build --release -p easy)", load.library.display())
+    })?;
     let data = std::env::temp_dir().join(format!("arena-bench-server-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
-    let tokens = (0..load.submissions)
-        .map(|i| accounts::add(&data, &format!("student-{i:03}"), false))
-        .collect::<Result<Vec<String>>>()?;
+    let preparing = Instant::now();
+    let tokens = prepare_class(&data, &library, load)?;
+    let prepared = preparing.elapsed();
     let (sender, receiver) = std::sync::mpsc::channel();
     let options = Options {
         data: data.clone(),
         listen: "127.0.0.1:0".parse()?,
-        max_upload: size + 1,
+        max_upload: library.len() as u64 + 1,
         per_hour: u32::MAX,
-        // Measured: the grading; the round robin would go on after it.
-        grading: super::grader::Grading { round_robin: false, ..Default::default() },
+        grading: super::grader::Grading::default(),
         http: super::http::Limits::default(),
     };
+    let starting = Instant::now();
     std::thread::spawn(move || {
         let result = super::serve_then(options, |address, _| {
             let _ = sender.send(Ok(address));
@@ -58,20 +72,24 @@ pub fn run(load: &Load) -> Result<String> {
             let _ = sender.send(Err(e));
         }
     });
-    let address = receiver.recv_timeout(Duration::from_secs(30)).context("the server did not start")??;
+    let address = receiver.recv_timeout(Duration::from_secs(120)).context("the server did not start")??;
+    let started_in = starting.elapsed();
     let url = format!("http://{address}");
 
     let started = Instant::now();
     let done = Arc::new(AtomicBool::new(false));
-    let pages = Arc::new(Mutex::new((Vec::new(), Vec::new())));
-    let pollers: Vec<_> = (0..load.pollers)
-        .map(|_| {
-            let (url, done, pages) = (url.clone(), done.clone(), pages.clone());
-            std::thread::spawn(move || poll(&url, &done, &pages))
+    let times = Arc::new(Mutex::new(Times::default()));
+    let pages: Vec<_> = (0..load.pages)
+        .map(|i| {
+            let (url, done, times) = (url.clone(), done.clone(), times.clone());
+            // Spread over the 2 s a page waits between polls.
+            let offset = Duration::from_millis((2000 * i / load.pages.max(1)) as u64);
+            std::thread::spawn(move || open_page(&url, offset, &done, &times))
         })
         .collect();
     let uploads: Vec<_> = tokens
         .iter()
+        .take(load.submissions)
         .map(|token| {
             let (client, library) = (Client::new(&url, token), load.library.clone());
             std::thread::spawn(move || {
@@ -90,24 +108,30 @@ pub fn run(load: &Load) -> Result<String> {
         waiting.push((id, client));
     }
     let accepted_after = started.elapsed();
+    // Each student follows their submission, as `arena submit --wait` does.
     let mut failed = 0;
     for (id, client) in &waiting {
         loop {
+            let asked = Instant::now();
             let submission = client.submission(*id)?;
+            times.lock().unwrap_or_else(|e| e.into_inner()).submission_api.push(asked.elapsed());
             match submission["status"].as_str() {
                 Some("done") => break,
                 Some("failed") => {
                     failed += 1;
                     break;
                 }
-                _ => std::thread::sleep(Duration::from_millis(50)),
+                _ => std::thread::sleep(Duration::from_millis(500)),
             }
         }
     }
     let graded_after = started.elapsed();
+    while started.elapsed() < Duration::from_secs(load.seconds) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
     done.store(true, Ordering::SeqCst);
-    for poller in pollers {
-        let _ = poller.join();
+    for page in pages {
+        let _ = page.join();
     }
     let _ = std::fs::remove_dir_all(&data);
     if failed > 0 {
@@ -118,33 +142,39 @@ pub fn run(load: &Load) -> Result<String> {
         );
     }
 
-    let (leaderboard, page) = std::mem::take(&mut *pages.lock().unwrap_or_else(|e| e.into_inner()));
+    let mut times = std::mem::take(&mut *times.lock().unwrap_or_else(|e| e.into_inner()));
     let mut text = String::new();
     let _ = writeln!(
         text,
-        "submissions server on loopback: {} students submit {} ({:.1} MB) at once; {} pollers read the leaderboard and its page until all are graded",
+        "submissions server on loopback: {} students ({} league games stored), {} open pages polling every 2 s; \
+         {} students submit {} ({:.1} MB) at once",
+        load.students,
+        load.league_games,
+        load.pages,
         load.submissions,
         load.library.file_name().unwrap_or_default().to_string_lossy(),
-        size as f64 / 1e6,
-        load.pollers
+        library.len() as f64 / 1e6,
     );
+    let _ = writeln!(text, "  class prepared in {:.1} s; the server started in {:.2} s", prepared.as_secs_f64(), started_in.as_secs_f64());
     let _ = writeln!(
         text,
-        "  uploads accepted:     {}  (all in {:.2} s)",
+        "  uploads accepted:       {}  (all in {:.2} s)",
         percentiles(&mut upload_times),
         accepted_after.as_secs_f64()
     );
     let _ = writeln!(
         text,
-        "  GET /api/leaderboard: {}  ({} requests)",
-        percentiles(&mut leaderboard.clone()),
-        leaderboard.len()
+        "  GET /api/leaderboard:   {}  ({} requests, {} answered 304)",
+        percentiles(&mut times.leaderboard),
+        times.leaderboard.len(),
+        times.not_modified
     );
+    let _ = writeln!(text, "  GET / (the page):       {}  ({} requests)", percentiles(&mut times.page), times.page.len());
     let _ = writeln!(
         text,
-        "  GET / (the page):     {}  ({} requests)",
-        percentiles(&mut page.clone()),
-        page.len()
+        "  GET /api/submissions/N: {}  ({} requests)",
+        percentiles(&mut times.submission_api),
+        times.submission_api.len()
     );
     let minutes = graded_after.as_secs_f64() / 60.0;
     let _ = write!(
@@ -153,34 +183,113 @@ pub fn run(load: &Load) -> Result<String> {
         load.submissions,
         load.submissions * 30,
         graded_after.as_secs_f64(),
-        load.submissions as f64 / minutes
+        load.submissions as f64 / minutes.max(1e-9)
     );
     Ok(text)
 }
 
-/// Reads the leaderboard and its page in turn until `done`.
-fn poll(url: &str, done: &AtomicBool, pages: &Mutex<(Vec<Duration>, Vec<Duration>)>) {
+/// Adds the class to data folder `dir`: `load.students` students, each with
+/// a graded submission of `library`, and `load.league_games` league games
+/// among them (results drawn from a spread of strengths, as a class's);
+/// the students' tokens.
+fn prepare_class(dir: &std::path::Path, library: &[u8], load: &Load) -> Result<Vec<String>> {
+    use rand::{Rng, SeedableRng};
+    let tokens = (0..load.students)
+        .map(|i| accounts::add(dir, &format!("student-{i:03}"), false))
+        .collect::<Result<Vec<String>>>()?;
+    let sha256 = super::store::save(dir, library)?;
+    let db = super::db::open(dir)?;
+    let tx = db.unchecked_transaction()?;
+    let levels: Vec<serde_json::Value> = ["easy", "medium", "hard"]
+        .iter()
+        .zip([6, 4, 2])
+        .map(|(level, needed)| {
+            serde_json::json!({
+                "level": level, "games": 10, "wins": needed, "draws": 0, "losses": 10 - needed,
+                "needed": needed, "passed": true, "lost": [],
+            })
+        })
+        .collect();
+    let grade =
+        serde_json::json!({ "levels": levels, "passed_all": true, "failures": {}, "verdict": "PASS" });
+    let mut ids = Vec::new();
+    for student in 1..=load.students as i64 {
+        tx.execute(
+            "INSERT INTO submissions (student, sha256, file_name, size, status, played, total, grade, finished, grading_turn)
+             VALUES (?1, ?2, 'libplayer.so', ?3, 'done', 30, 30, ?4, datetime('now'), ?1)",
+            rusqlite::params![student, sha256, library.len() as i64, grade.to_string()],
+        )?;
+        ids.push(tx.last_insert_rowid());
+    }
+    // Strengths as a class's: an Elo spread of about 400.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
+    let strength: Vec<f64> = ids.iter().map(|_| rng.random_range(-600.0..600.0)).collect();
+    let pairs = ids.len() * ids.len().saturating_sub(1) / 2;
+    for g in 0..load.league_games.min(pairs * 1000) {
+        let pair = g % pairs.max(1);
+        let (mut a, mut i) = (0, pair);
+        while i >= ids.len() - 1 - a {
+            i -= ids.len() - 1 - a;
+            a += 1;
+        }
+        let b = a + 1 + i;
+        let game = g / pairs.max(1);
+        let p = 1.0 / (1.0 + 10f64.powf((strength[b] - strength[a]) / 400.0));
+        let seats = if game % 2 == 0 { [0, 1] } else { [1, 0] };
+        let winner = if rng.random::<f64>() < p { 0 } else { 1 };
+        let result = crate::tournament::record::GameResult {
+            index: game,
+            seed: game as u64 / 2,
+            seats,
+            winner: Some(winner),
+            turns: 20,
+            reason: "trapped".into(),
+            fault: None,
+            clock: Default::default(),
+            solo: None,
+        };
+        tx.execute(
+            "INSERT INTO games (a, b, game, result) VALUES (?1, ?2, ?3, ?4)",
+            rusqlite::params![ids[a], ids[b], game as i64, serde_json::to_string(&result)?],
+        )?;
+    }
+    tx.commit()?;
+    Ok(tokens)
+}
+
+/// One open leaderboard page until `done`: loads `/` once, then polls the
+/// leaderboard every 2 s with the tag it has, as a browser does.
+fn open_page(url: &str, offset: Duration, done: &AtomicBool, times: &Mutex<Times>) {
     let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+    std::thread::sleep(offset);
+    let mut tag: Option<String> = None;
+    let mut round = 0;
     while !done.load(Ordering::SeqCst) {
-        for (path, page) in [("/api/leaderboard", false), ("/", true)] {
+        // The page itself now and then (a reload).
+        if round % 5 == 0 {
             let asked = Instant::now();
-            let ok = agent
-                .get(format!("{url}{path}"))
-                .call()
-                .ok()
-                .and_then(|mut r| r.body_mut().read_to_string().ok())
-                .is_some();
-            let took = asked.elapsed();
-            if ok {
-                let mut pages = pages.lock().unwrap_or_else(|e| e.into_inner());
-                if page {
-                    pages.1.push(took)
-                } else {
-                    pages.0.push(took)
-                }
+            if agent.get(format!("{url}/")).call().ok().and_then(|mut r| r.body_mut().read_to_string().ok()).is_some() {
+                times.lock().unwrap_or_else(|e| e.into_inner()).page.push(asked.elapsed());
             }
         }
-        std::thread::sleep(Duration::from_millis(100));
+        round += 1;
+        let asked = Instant::now();
+        let mut request = agent.get(format!("{url}/api/leaderboard"));
+        if let Some(tag) = &tag {
+            request = request.header("If-None-Match", tag);
+        }
+        if let Ok(mut response) = request.call() {
+            let not_modified = response.status().as_u16() == 304;
+            if let Some(new) = response.headers().get("etag").and_then(|v| v.to_str().ok()) {
+                tag = Some(new.to_string());
+            }
+            if response.body_mut().read_to_string().is_ok() {
+                let mut times = times.lock().unwrap_or_else(|e| e.into_inner());
+                times.leaderboard.push(asked.elapsed());
+                times.not_modified += usize::from(not_modified);
+            }
+        }
+        std::thread::sleep(Duration::from_secs(2));
     }
 }
 
