@@ -256,6 +256,7 @@ pub fn tournament(
         in_process: !isolated,
         sandbox: crate::sandbox::Sandbox::On,
         isolate_builtins: isolated,
+        pass_env: Vec::new(),
         replays: t::config::ReplayPolicy::none(),
     };
     let plan_started = Instant::now();

@@ -4,6 +4,9 @@
 //! get_move, what ESCAPE_MODE says and panics with what happened, so the
 //! game's recorded failure says whether it was blocked; afterwards the
 //! test checks the world: files unchanged, no connection, no process left.
+//! The arena passes ESCAPE_MODE and ESCAPE_TARGET to its workers only
+//! because it is told to (`--pass-env`): a worker's environment is not the
+//! arena's.
 
 mod support;
 
@@ -22,13 +25,35 @@ fn escapers() -> [String; 2] {
     [library("escape-player").display().to_string(), format!("python:{}", python.display())]
 }
 
+/// The Python escaper as a `cmd:` player: the arena_player package run by hand.
+fn command_escaper() -> String {
+    let python = workspace_root().join("arena/tests/python/escape_player.py");
+    format!("cmd:python3 -m arena_player {}", python.display())
+}
+
+/// The repository's arena_player package, for PYTHONPATH.
+fn package() -> String {
+    workspace_root().join("players/python/src").display().to_string()
+}
+
+/// The options that pass the escaper its orders.
+const PASS_ORDERS: [&str; 4] = ["--pass-env", "ESCAPE_MODE", "--pass-env", "ESCAPE_TARGET"];
+
 /// Plays 2 games of `player` against Easy with ESCAPE_MODE/ESCAPE_TARGET
-/// set, and returns the arena's output.
+/// set (and passed), and returns the arena's output.
 fn escape(player: &str, mode: &str, target: &str, extra: &[&str]) -> Output {
-    let package = workspace_root().join("players/python/src").display().to_string();
+    escape_with(player, mode, target, extra, &[])
+}
+
+/// `escape` with more variables in the arena's environment.
+fn escape_with(player: &str, mode: &str, target: &str, extra: &[&str], env: &[(&str, &str)]) -> Output {
     let mut args = vec!["play", player, "easy", "--games", "2", "--time-per-turn", "10s"];
+    args.extend_from_slice(&PASS_ORDERS);
     args.extend_from_slice(extra);
-    arena(&args, &[("ESCAPE_MODE", mode), ("ESCAPE_TARGET", target), ("PYTHONPATH", &package)])
+    let package = package();
+    let mut all = vec![("ESCAPE_MODE", mode), ("ESCAPE_TARGET", target), ("PYTHONPATH", package.as_str())];
+    all.extend_from_slice(env);
+    arena(&args, &all)
 }
 
 /// What the escaper reported, from the games' failures: both games were
@@ -206,6 +231,92 @@ fn ptrace_of_its_parent_is_denied() {
     }
 }
 
+/// The variables a worker may have: the allow-list (isolation/environment.rs),
+/// what the arena sets for Python players, the orders passed here, and what
+/// Python itself adds (its locale coercion sets LC_CTYPE).
+fn expected_variable(name: &str) -> bool {
+    let allowed = [
+        "PATH",
+        "LANG",
+        "LANGUAGE",
+        "TZ",
+        "PYTHONPATH",
+        "HOME",
+        "TMPDIR",
+        "PYTHONDONTWRITEBYTECODE",
+        "OPENBLAS_NUM_THREADS",
+        "OMP_NUM_THREADS",
+        "ESCAPE_MODE",
+        "ESCAPE_TARGET",
+    ];
+    allowed.contains(&name) || name.starts_with("LC_")
+}
+
+/// The environment a player reported (`env` mode: `[NAME=VALUE; ...]`).
+fn reported_environment(report: &str) -> Vec<(String, String)> {
+    let listed = report
+        .strip_prefix("escape env: environment: [")
+        .and_then(|rest| rest.split_once(']'))
+        .unwrap_or_else(|| panic!("{report}"))
+        .0;
+    listed
+        .split("; ")
+        .map(|pair| pair.split_once('=').unwrap_or_else(|| panic!("{pair} in {report}")))
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .collect()
+}
+
+#[test]
+fn the_arenas_environment_reaches_no_player_unless_passed() {
+    let secret = format!("hunter2-{}", std::process::id());
+    let home = std::env::var("HOME").unwrap_or_default();
+    let env = [("ARENA_TEST_SECRET", secret.as_str()), ("ARENA_TOKEN", secret.as_str())];
+    let [library_player, python_player] = escapers();
+    for player in [library_player, python_player, command_escaper()] {
+        for sandbox in ["on", "off"] {
+            let unpassed = escape_with(&player, "env", "", &["--sandbox", sandbox], &env);
+            for report in reports(&unpassed) {
+                let shown = format!("{player}, --sandbox {sandbox}: {report}");
+                assert!(!report.contains(&secret), "the secret reached the player: {shown}");
+                let vars = reported_environment(&report);
+                let unexpected: Vec<&String> =
+                    vars.iter().map(|(name, _)| name).filter(|name| !expected_variable(name)).collect();
+                assert!(unexpected.is_empty(), "unexpected variables {unexpected:?}: {shown}");
+                let value = |name: &str| vars.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+                let scratch = value("HOME").unwrap_or_else(|| panic!("no HOME: {shown}"));
+                assert_ne!(scratch, home, "HOME is the arena's: {shown}");
+                assert_eq!(value("TMPDIR"), Some(scratch.clone()), "{shown}");
+                assert!(scratch.contains("arena-scratch-"), "HOME is not its scratch folder: {shown}");
+            }
+            let extra = ["--sandbox", sandbox, "--pass-env", "ARENA_TEST_SECRET"];
+            for report in reports(&escape_with(&player, "env", "", &extra, &env)) {
+                let vars = reported_environment(&report);
+                let passed = ("ARENA_TEST_SECRET".to_string(), secret.clone());
+                assert!(vars.contains(&passed), "{player}, --sandbox {sandbox}: not passed: {report}");
+                assert!(!report.contains("ARENA_TOKEN"), "{player}: only what is named is passed: {report}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_pass_env_name_that_is_not_a_variable_is_refused_in_one_line() {
+    let output = arena(&["play", "easy", "easy", "--pass-env", "SECRET=1"], &[]);
+    let said = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(said.contains("'SECRET=1' is not a variable name") && said.contains("--pass-env"), "{said}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_file(
+        dir.path(),
+        "t.toml",
+        "format = \"round-robin\"\nseed = 1\nplayers = [\"easy\", \"medium\"]\n[settings]\npass_env = [\"HOME\"]\n",
+    );
+    let output = arena(&["tournament", "run", file.to_str().unwrap()], &[]);
+    let said = stderr(&output);
+    assert!(said.contains("line 5: settings.pass_env[0]: 'HOME' cannot be passed: "), "{said}");
+    assert_eq!(said.lines().count(), 1, "{said}");
+}
+
 #[test]
 fn check_reports_every_protection() {
     let output = arena(&["check", &library("easy").display().to_string()], &[]);
@@ -233,7 +344,7 @@ fn a_tournament_goes_on_and_its_journal_is_untouched() {
         dir.path(),
         "class.toml",
         &format!(
-            "format = \"round-robin\"\ngames_per_pairing = 2\nseed = 7\noutput = \"results\"\nplayers = [\"{}\", \"easy\", \"medium\"]\n",
+            "format = \"round-robin\"\ngames_per_pairing = 2\nseed = 7\noutput = \"results\"\nplayers = [\"{}\", \"easy\", \"medium\"]\n[settings]\npass_env = [\"ESCAPE_MODE\", \"ESCAPE_TARGET\"]\n",
             library("escape-player").display()
         ),
     );
@@ -261,13 +372,17 @@ fn the_tournament_file_sets_the_sandbox() {
         write_file(dir.path(), &format!("{sandbox}.toml"), &body)
     };
     let env = [("ESCAPE_MODE", "read"), ("ESCAPE_TARGET", secret.to_str().unwrap())];
-    let off = arena(&["tournament", "run", &write("off").display().to_string()], &env);
+    let run = |sandbox: &str| {
+        let file = write(sandbox).display().to_string();
+        arena(&[&["tournament", "run", &file][..], &PASS_ORDERS].concat(), &env)
+    };
+    let off = run("off");
     assert!(off.status.success(), "{}", stderr(&off));
     assert!(journal_text(dir.path(), "off").contains("SUCCEEDED reading"));
-    let on = arena(&["tournament", "run", &write("on").display().to_string()], &env);
+    let on = run("on");
     assert!(on.status.success(), "{}", stderr(&on));
     assert!(journal_text(dir.path(), "on").contains("blocked: "));
-    let bad = arena(&["tournament", "run", &write("maybe").display().to_string()], &env);
+    let bad = run("maybe");
     let said = stderr(&bad);
     assert!(
         !bad.status.success() && said.contains("maybe") && said.contains("on") && said.contains("off"),
@@ -307,7 +422,9 @@ fn as_an_unprivileged_user_the_sandbox_holds() {
     for (player, needle) in players {
         let nobody = |mode: &str, target: &str| {
             let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_arena"));
-            command.args(["play", &player, "easy", "--games", "2", "--time-per-turn", "10s"]);
+            command
+                .args(["play", &player, "easy", "--games", "2", "--time-per-turn", "10s"])
+                .args(PASS_ORDERS);
             command.env("ESCAPE_MODE", mode).env("ESCAPE_TARGET", target).env("TMPDIR", scratch.path());
             command.env("ARENA_PYTHON", system_python).env("PYTHONPATH", &package);
             std::os::unix::process::CommandExt::uid(&mut command, 65534);

@@ -4,7 +4,7 @@
 use std::{net::SocketAddr, path::PathBuf, process::ExitCode};
 
 use anyhow::Result;
-use arena::server;
+use arena::{isolation::WorkerLimits, server};
 
 /// `arena serve`: the options (the help text is on `Command::Serve`).
 #[derive(clap::Args)]
@@ -33,6 +33,8 @@ pub(crate) struct ServeArgs {
     /// leaderboard) whenever nothing waits to be graded.
     #[arg(long, default_value = "on", value_parser = ["on", "off"])]
     round_robin: String,
+    #[command(flatten)]
+    pass_env: super::options::PassEnv,
 }
 
 #[derive(clap::Subcommand)]
@@ -133,13 +135,17 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             args.game,
             args.game
         ),
-        None => server::serve(server::Options {
-            data: args.data,
-            listen: args.listen,
-            max_upload: args.max_upload,
-            per_hour: args.per_hour,
-            round_robin: args.round_robin == "on",
-        })?,
+        None => {
+            // The server makes its workers' limits itself, from the defaults.
+            WorkerLimits::pass_by_default(args.pass_env.names);
+            server::serve(server::Options {
+                data: args.data,
+                listen: args.listen,
+                max_upload: args.max_upload,
+                per_hour: args.per_hour,
+                round_robin: args.round_robin == "on",
+            })?
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
