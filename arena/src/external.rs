@@ -6,11 +6,16 @@
 use std::{
     ffi::OsString,
     fmt,
+    io::Read,
     path::{Path, PathBuf},
     sync::Mutex,
 };
 
-use crate::{fault::Fault, isolation::Launch};
+use crate::{
+    fault::Fault,
+    isolation::{environment, Launch},
+    sandbox::Scratch,
+};
 
 /// The variable that names the Python interpreter (default: `python3`).
 pub const PYTHON_ENV: &str = "ARENA_PYTHON";
@@ -240,32 +245,78 @@ fn is_python(program: &Path) -> bool {
 }
 
 /// Asks `python` about itself, once per interpreter.
+///
+/// Its answer becomes what every Python player may read, so it is asked as
+/// a worker would ask it: in a worker's environment (`PYTHONPATH`
+/// filtered) and from an empty folder, so that no entry is the arena's
+/// working directory (which an empty PYTHONPATH entry would put on
+/// `sys.path`). Only absolute folders that exist and hold neither the
+/// arena's working directory nor its home are kept
+/// (`environment::search_folder`).
 fn interpreter(python: &Path) -> Result<Interpreter, String> {
     static SEEN: Mutex<Vec<(PathBuf, Result<Interpreter, String>)>> = Mutex::new(Vec::new());
     let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, known)) = seen.iter().find(|(p, _)| p == python) {
         return known.clone();
     }
-    const ASK: &str = "import sys\nfor p in [sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix] + sys.path: print(p)";
-    let answer = std::process::Command::new(python)
-        .args(["-c", ASK])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", python.display()))
-        .and_then(|out| {
-            let text = String::from_utf8_lossy(&out.stdout).into_owned();
-            let mut lines = text.lines().filter(|l| !l.is_empty()).map(PathBuf::from);
-            match (out.status.success(), lines.next()) {
-                (true, Some(executable)) => Ok(Interpreter { executable, paths: lines.collect() }),
-                _ => Err(format!(
-                    "{} does not run as Python 3: {}",
-                    python.display(),
-                    String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("no answer")
-                )),
-            }
-        });
+    let answer = launched_python(python).and_then(|executable| describe(&executable, python));
     seen.push((python.to_path_buf(), answer.clone()));
     answer
+}
+
+/// The interpreter a launcher script runs here (pyenv's shim picks one by
+/// the arena's environment and folder: PYENV_VERSION, `.python-version`),
+/// as the user running the arena would get it; a program that is not a
+/// script is the interpreter itself.
+fn launched_python(python: &Path) -> Result<PathBuf, String> {
+    let mut start = [0u8; 2];
+    let is_script =
+        std::fs::File::open(python).and_then(|mut f| f.read_exact(&mut start)).is_ok() && &start == b"#!";
+    if !is_script {
+        return Ok(python.to_path_buf());
+    }
+    let out = std::process::Command::new(python)
+        .args(["-c", "import sys; print(sys.executable)"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    match text.lines().next().filter(|l| out.status.success() && !l.is_empty()) {
+        Some(executable) => Ok(PathBuf::from(executable)),
+        None => Err(not_python(python, &out.stderr)),
+    }
+}
+
+/// The interpreter `executable`'s own path and the folders it reads, as a
+/// worker's python sees them; `named` is how the user named it.
+fn describe(executable: &Path, named: &Path) -> Result<Interpreter, String> {
+    const ASK: &str = "import sys\nfor p in [sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix] + sys.path: print(p)";
+    // Empty, and a stand-in for a worker's scratch folder (its HOME: no user site-packages).
+    let empty = Scratch::new()?;
+    let out = std::process::Command::new(executable)
+        .args(["-c", ASK])
+        .current_dir(empty.path())
+        .env_clear()
+        .envs(environment::for_worker(empty.path(), &[]))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", named.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines().filter(|l| !l.is_empty()).map(PathBuf::from);
+    match (out.status.success(), lines.next()) {
+        (true, Some(executable)) => {
+            let private = environment::private_folders();
+            let paths = lines.filter_map(|p| environment::search_folder(&p, &private)).collect();
+            Ok(Interpreter { executable, paths })
+        }
+        _ => Err(not_python(named, &out.stderr)),
+    }
+}
+
+/// Why `python` is not a usable Python, from what it said on stderr.
+fn not_python(python: &Path, stderr: &[u8]) -> String {
+    let said = String::from_utf8_lossy(stderr);
+    format!("{} does not run as Python 3: {}", python.display(), said.lines().last().unwrap_or("no answer"))
 }
 
 /// The program a command names: a path (relative to `dir`) if it holds a
@@ -378,6 +429,20 @@ mod tests {
         let launch = Program::Python(file.clone()).launch().unwrap();
         assert_eq!(launch.args[2..], [OsString::from(&file)]);
         assert!(!launch.reads.contains(&canonical), "{:?}", launch.reads);
+    }
+
+    #[test]
+    fn a_python_player_reads_nothing_that_holds_the_arenas_folder_or_home() {
+        let folder = tempfile::tempdir().unwrap();
+        std::fs::write(folder.path().join(COURSE_FILE), "class PlayerAI: pass\n").unwrap();
+        let launch = Program::Python(folder.path().to_path_buf()).launch().unwrap();
+        let private = environment::private_folders();
+        assert!(!private.is_empty());
+        assert!(launch.reads.len() > 1, "its interpreter's folders: {:?}", launch.reads);
+        for read in &launch.reads {
+            assert!(read.is_absolute() && read.exists(), "{read:?}");
+            assert!(!private.iter().any(|p| p.starts_with(read)), "{read:?} holds one of {private:?}");
+        }
     }
 
     #[test]

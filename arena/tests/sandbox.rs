@@ -317,6 +317,34 @@ fn a_pass_env_name_that_is_not_a_variable_is_refused_in_one_line() {
     assert_eq!(said.lines().count(), 1, "{said}");
 }
 
+/// `export PYTHONPATH=$PYTHONPATH:/x` with PYTHONPATH unset gives an empty
+/// entry, which Python reads as its working directory. Asked about itself
+/// in the arena's folder, the interpreter would then have named that folder
+/// as one to read, and every Python player could read what the arena's
+/// folder holds (other players, the server's database).
+#[test]
+fn an_empty_pythonpath_entry_does_not_open_the_arenas_folder() {
+    let folder = tempfile::tempdir().unwrap();
+    let secret = write_file(folder.path(), "arena.db", "SECRET GRADES\n");
+    let python = workspace_root().join("arena/tests/python/escape_player.py");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_arena"));
+    command.args(["play", &format!("python:{}", python.display()), "easy", "--games", "2"]).args(PASS_ORDERS);
+    command.env("ESCAPE_MODE", "read").env("ESCAPE_TARGET", &secret);
+    command.env("PYTHONPATH", format!(":{}", package())).env("RUST_LOG", "arena=debug");
+    let output = command.current_dir(folder.path()).output().unwrap();
+    for report in reports(&output) {
+        assert!(report.contains("blocked: ") && report.contains("Permission denied"), "{report}");
+    }
+    let log = stderr(&output);
+    let reads: Vec<&str> = log.lines().filter(|l| l.contains("a sandboxed worker may read")).collect();
+    assert!(!reads.is_empty(), "no read list in the log: {log}");
+    let arena_folder = format!("\"{}\"", folder.path().canonicalize().unwrap().display());
+    for line in reads {
+        assert!(!line.contains(&arena_folder), "the arena's folder is readable: {line}");
+        assert!(line.contains("players/python/src"), "PYTHONPATH's folder is not readable: {line}");
+    }
+}
+
 #[test]
 fn check_reports_every_protection() {
     let output = arena(&["check", &library("easy").display().to_string()], &[]);

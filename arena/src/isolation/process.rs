@@ -224,8 +224,11 @@ impl Worker {
             Sandbox::Off => Quarters::Unconfined(Scratch::new().map_err(Fault::Unavailable)?),
             Sandbox::On => {
                 sandbox::require(&limits.program).map_err(Fault::Unavailable)?;
-                let confinement = Confinement::prepare(&reads, dir.clone(), limits.processes);
-                Quarters::Confined(confinement.map_err(Fault::Unavailable)?)
+                let confinement = Confinement::prepare(&reads, dir.clone(), limits.processes)
+                    .map_err(Fault::Unavailable)?;
+                // What to look at when a player cannot read something it should.
+                tracing::debug!("a sandboxed worker may read {:?}", confinement.spec.read);
+                Quarters::Confined(confinement)
             }
         };
         let spec = match &quarters {
