@@ -423,41 +423,140 @@ fn journal_text(dir: &Path, sandbox: &str) -> String {
     std::fs::read_to_string(dir.join(format!("out-{sandbox}/journal.jsonl"))).unwrap_or_default()
 }
 
+/// What `nobody` runs, copied into a fresh folder it can enter (the
+/// checkout may be where only root can: under /root, or in a 0700 `mktemp
+/// -d` folder): the arena binary, the escaper library, the Python escaper
+/// and the arena_player package; and the folders it plays in.
+struct NobodysCopy {
+    _dir: tempfile::TempDir,
+    arena: PathBuf,
+    library: PathBuf,
+    python_player: PathBuf,
+    package: PathBuf,
+    /// Where it runs (0755), holding a secret anyone may read.
+    work: PathBuf,
+    /// Its TMPDIR (0777), where its workers' scratch folders go.
+    scratch: PathBuf,
+}
+
+impl NobodysCopy {
+    /// The copy, or why it cannot be made here.
+    fn new() -> Result<NobodysCopy, String> {
+        let dir = Self::folder_nobody_can_enter()?;
+        let root = dir.path();
+        let arena = copy_file(Path::new(env!("CARGO_BIN_EXE_arena")), root.join("arena"), 0o755)?;
+        let library = copy_file(&library("escape-player"), root.join("libescape_player.so"), 0o644)?;
+        let escaper = workspace_root().join("arena/tests/python/escape_player.py");
+        let python = make_folder(root.join("python"), 0o755)?;
+        let python_player = copy_file(&escaper, python.join("escape_player.py"), 0o644)?;
+        let package = root.join("package");
+        copy_tree(&workspace_root().join("players/python/src"), &package)?;
+        let work = make_folder(root.join("work"), 0o755)?;
+        let scratch = make_folder(root.join("scratch"), 0o777)?;
+        Ok(NobodysCopy { _dir: dir, arena, library, python_player, package, work, scratch })
+    }
+
+    /// A fresh 0755 folder in the temporary folder, or else in /tmp, on a
+    /// path whose every folder lets other users through.
+    fn folder_nobody_can_enter() -> Result<tempfile::TempDir, String> {
+        let closed = |folder: &&Path| {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::metadata(folder).map_or(true, |m| m.permissions().mode() & 0o001 == 0)
+        };
+        let mut refusals = Vec::new();
+        for base in [std::env::temp_dir(), PathBuf::from("/tmp")] {
+            match base.ancestors().find(closed) {
+                Some(folder) => refusals.push(format!("{} is closed to other users", folder.display())),
+                None => {
+                    let dir = tempfile::Builder::new()
+                        .prefix("arena-nobody-")
+                        .tempdir_in(&base)
+                        .map_err(|e| format!("cannot make a folder in {}: {e}", base.display()))?;
+                    set_mode(dir.path(), 0o755)?;
+                    return Ok(dir);
+                }
+            }
+        }
+        Err(format!("no temporary folder is open to other users ({})", refusals.join(", ")))
+    }
+}
+
+fn set_mode(path: &Path, mode: u32) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        .map_err(|e| format!("cannot set the mode of {}: {e}", path.display()))
+}
+
+fn copy_file(from: &Path, to: PathBuf, mode: u32) -> Result<PathBuf, String> {
+    std::fs::copy(from, &to)
+        .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))?;
+    set_mode(&to, mode)?;
+    Ok(to)
+}
+
+fn make_folder(path: PathBuf, mode: u32) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(&path).map_err(|e| format!("cannot make {}: {e}", path.display()))?;
+    set_mode(&path, mode)?;
+    Ok(path)
+}
+
+/// Copies the folder `from` to `to` (Python's caches left out): folders
+/// 0755, files 0644.
+fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
+    make_folder(to.to_path_buf(), 0o755)?;
+    let entries = std::fs::read_dir(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.file_name().is_some_and(|n| n == "__pycache__") {
+            continue;
+        }
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            copy_tree(&path, &target)?;
+        } else {
+            copy_file(&path, target, 0o644)?;
+        }
+    }
+    Ok(())
+}
+
 /// As an unprivileged user the same holds, through a user namespace (and
 /// RLIMIT_NPROC for the fork bomb). Runs when the tests run as root, as the
-/// user `nobody`; as another user, every test here is already unprivileged.
-/// The Python player runs on the system's /usr/bin/python3 (nobody cannot
-/// enter root's home, where a pyenv Python lives), when there is one.
+/// user `nobody`, on copies in a folder it can enter; as another user,
+/// every test here is already unprivileged. The Python player runs on the
+/// system's /usr/bin/python3 (nobody cannot enter root's home, where a
+/// pyenv Python lives), when there is one.
 #[test]
 fn as_an_unprivileged_user_the_sandbox_holds() {
     // SAFETY: plain syscall.
     if unsafe { libc::geteuid() } != 0 {
         return;
     }
-    let open = || std::os::unix::fs::PermissionsExt::from_mode(0o755);
-    let dir = tempfile::Builder::new().permissions(open()).tempdir().unwrap();
-    let scratch = tempfile::Builder::new().permissions(open()).tempdir().unwrap();
-    std::fs::set_permissions(scratch.path(), std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
-    let secret = write_file(dir.path(), "secret.txt", "readable by anyone\n");
+    let copies = match NobodysCopy::new() {
+        Ok(copies) => copies,
+        Err(why) => {
+            eprintln!("as_an_unprivileged_user_the_sandbox_holds: skipped: {why}");
+            return;
+        }
+    };
+    let secret = write_file(&copies.work, "secret.txt", "readable by anyone\n");
     std::fs::set_permissions(&secret, std::os::unix::fs::PermissionsExt::from_mode(0o666)).unwrap();
     let system_python = Path::new("/usr/bin/python3");
-    let [library_player, python_player] = escapers();
-    let mut players = vec![(library_player, "libescape_player.so")];
+    let mut players = vec![(copies.library.display().to_string(), "libescape_player.so")];
     if system_python.is_file() {
-        players.push((python_player, "escape_player.py"));
+        players.push((format!("python:{}", copies.python_player.display()), "escape_player.py"));
     }
-    let package = workspace_root().join("players/python/src");
     for (player, needle) in players {
         let nobody = |mode: &str, target: &str| {
-            let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_arena"));
+            let mut command = std::process::Command::new(&copies.arena);
             command
                 .args(["play", &player, "easy", "--games", "2", "--time-per-turn", "10s"])
                 .args(PASS_ORDERS);
-            command.env("ESCAPE_MODE", mode).env("ESCAPE_TARGET", target).env("TMPDIR", scratch.path());
-            command.env("ARENA_PYTHON", system_python).env("PYTHONPATH", &package);
+            command.env("ESCAPE_MODE", mode).env("ESCAPE_TARGET", target).env("TMPDIR", &copies.scratch);
+            command.env("ARENA_PYTHON", system_python).env("PYTHONPATH", &copies.package);
             std::os::unix::process::CommandExt::uid(&mut command, 65534);
             std::os::unix::process::CommandExt::gid(&mut command, 65534);
-            command.current_dir(dir.path()).output().unwrap()
+            command.current_dir(&copies.work).output().unwrap()
         };
         for report in reports(&nobody("read", secret.to_str().unwrap())) {
             assert!(
