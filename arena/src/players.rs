@@ -90,8 +90,8 @@ impl Player {
             (PlayerSpec::Builtin(level), _) => Ok(Player::Builtin(*level)),
             (PlayerSpec::Program(program), limits) => {
                 let failed = |message| LoadError::Program { spec: program.to_string(), message };
-                let launch = program.launch().map_err(failed)?;
                 let limits = limits.clone().unwrap_or_else(WorkerLimits::for_programs);
+                let launch = program.launch(&limits.pass_env).map_err(failed)?;
                 match Worker::spawn(&Hosted::Program(launch.clone()), &limits, startup) {
                     Ok(worker) => {
                         Ok(Player::Program { program: program.clone(), launch, hello: worker.hello.clone() })
