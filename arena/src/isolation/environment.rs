@@ -33,11 +33,11 @@ const KEPT_PREFIXES: &[&str] = &["LC_"];
 
 /// Variables the arena sets itself, which cannot be passed by name.
 const SET_BY_THE_ARENA: &[(&str, &str)] = &[
-    ("HOME", "a worker's HOME is its scratch folder"),
-    ("TMPDIR", "a worker's TMPDIR is its scratch folder"),
+    ("HOME", "a worker's HOME is always its scratch folder: pass the folder you mean under another name"),
+    ("TMPDIR", "a worker's TMPDIR is always its scratch folder: pass the folder you mean under another name"),
     (
         "PYTHONPATH",
-        "PYTHONPATH is always passed, keeping only absolute folders that exist and do not hold the arena's working directory or home",
+        "PYTHONPATH is always passed, keeping the absolute folders that exist and hold neither the arena's working directory nor its home: name such folders in it",
     ),
 ];
 
@@ -45,12 +45,12 @@ const SET_BY_THE_ARENA: &[(&str, &str)] = &[
 /// the arena's variables named in `pass` (those that are set).
 pub fn for_worker(scratch: &Path, pass: &[String]) -> Vec<(OsString, OsString)> {
     let private = private_folders();
-    chosen(std::env::vars_os(), pass, scratch, &private)
+    for_worker_from(std::env::vars_os(), pass, scratch, &private)
 }
 
 /// `for_worker` on the arena's environment `vars`, with the folders no
 /// search path may expose.
-fn chosen(
+fn for_worker_from(
     vars: impl Iterator<Item = (OsString, OsString)>,
     pass: &[String],
     scratch: &Path,
@@ -159,12 +159,12 @@ mod tests {
             ("MY_DATA", "/data"),
         ]);
         let scratch = Path::new("/tmp/arena-scratch-0/1-1");
-        let env = chosen(arena, &["MY_DATA".into(), "UNSET".into()], scratch, &[]);
+        let env = for_worker_from(arena, &["MY_DATA".into(), "UNSET".into()], scratch, &[]);
         assert_eq!(names(&env), ["PATH", "LANG", "LC_ALL", "TZ", "MY_DATA", "HOME", "TMPDIR"]);
         assert_eq!(env[4].1, "/data");
         assert_eq!(env[5].1, scratch.as_os_str());
         assert_eq!(env[6].1, scratch.as_os_str());
-        let nothing_passed = chosen(vars(&[("MY_DATA", "/data")]), &[], scratch, &[]);
+        let nothing_passed = for_worker_from(vars(&[("MY_DATA", "/data")]), &[], scratch, &[]);
         assert_eq!(names(&nothing_passed), ["HOME", "TMPDIR"]);
     }
 
@@ -198,7 +198,7 @@ mod tests {
         assert_eq!(std::env::split_paths(&kept).collect::<Vec<_>>(), [package, pyenv, inside]);
         // `export PYTHONPATH=$PYTHONPATH:/x` with PYTHONPATH unset, /x missing.
         assert_eq!(search_path(OsStr::new(":/no/such/folder"), &private), None);
-        let env = chosen(vars(&[("PYTHONPATH", ":relative")]), &[], Path::new("/s"), &private);
+        let env = for_worker_from(vars(&[("PYTHONPATH", ":relative")]), &[], Path::new("/s"), &private);
         assert_eq!(names(&env), ["HOME", "TMPDIR"]);
     }
 
