@@ -6,11 +6,16 @@
 use std::{
     ffi::OsString,
     fmt,
+    io::Read,
     path::{Path, PathBuf},
     sync::Mutex,
 };
 
-use crate::{fault::Fault, isolation::Launch};
+use crate::{
+    fault::Fault,
+    isolation::{environment, Launch},
+    sandbox::Scratch,
+};
 
 /// The variable that names the Python interpreter (default: `python3`).
 pub const PYTHON_ENV: &str = "ARENA_PYTHON";
@@ -69,15 +74,17 @@ impl Program {
     }
 
     /// How to start it: checks that what it names exists and finds the
-    /// program to run. The error says what is missing and the fix.
-    pub fn launch(&self) -> Result<Launch, String> {
+    /// program to run (a Python is asked about itself with the variables
+    /// its workers are passed, `pass_env`). The error says what is missing
+    /// and the fix.
+    pub fn launch(&self, pass_env: &[String]) -> Result<Launch, String> {
         match self {
             Program::Command { argv, dir } => {
                 let found = find_program(&argv[0], dir.as_deref())?;
                 // A Python runs as itself (not through a launcher script such
                 // as pyenv's shim), with its installation readable.
                 let (program, installation) = if is_python(&found) {
-                    let interpreter = interpreter(&found)?;
+                    let interpreter = interpreter(&found, pass_env)?;
                     (interpreter.executable, interpreter.paths)
                 } else {
                     (found, Vec::new())
@@ -100,7 +107,7 @@ impl Program {
                 let found = find_program(&python, None).map_err(|why| {
                     format!("{why}: install Python 3 (3.10 or newer), or set {PYTHON_ENV} to the interpreter")
                 })?;
-                let interpreter = interpreter(&found)?;
+                let interpreter = interpreter(&found, pass_env)?;
                 let env = [
                     // Leave no __pycache__ in students' folders.
                     ("PYTHONDONTWRITEBYTECODE", "1"),
@@ -239,33 +246,82 @@ fn is_python(program: &Path) -> bool {
     program.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("python"))
 }
 
-/// Asks `python` about itself, once per interpreter.
-fn interpreter(python: &Path) -> Result<Interpreter, String> {
-    static SEEN: Mutex<Vec<(PathBuf, Result<Interpreter, String>)>> = Mutex::new(Vec::new());
+/// Asks `python` about itself, once per interpreter (and `pass_env`).
+///
+/// Its answer becomes what every Python player may read, so it is asked as
+/// a worker would ask it: in a worker's environment (`PYTHONPATH`
+/// filtered, the variables in `pass_env`) and from an empty folder, so that no entry is the arena's
+/// working directory (which an empty PYTHONPATH entry would put on
+/// `sys.path`). Only absolute folders that exist and hold neither the
+/// arena's working directory nor its home are kept
+/// (`environment::search_folder`).
+fn interpreter(python: &Path, pass_env: &[String]) -> Result<Interpreter, String> {
+    type Asked = (PathBuf, Vec<String>);
+    static SEEN: Mutex<Vec<(Asked, Result<Interpreter, String>)>> = Mutex::new(Vec::new());
     let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, known)) = seen.iter().find(|(p, _)| p == python) {
+    let asked = (python.to_path_buf(), pass_env.to_vec());
+    if let Some((_, known)) = seen.iter().find(|(a, _)| *a == asked) {
         return known.clone();
     }
-    const ASK: &str = "import sys\nfor p in [sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix] + sys.path: print(p)";
-    let answer = std::process::Command::new(python)
-        .args(["-c", ASK])
+    let answer = launched_python(python).and_then(|executable| describe(&executable, python, pass_env));
+    seen.push((asked, answer.clone()));
+    answer
+}
+
+/// The interpreter a launcher script runs here (pyenv's shim picks one by
+/// the arena's environment and folder: PYENV_VERSION, `.python-version`),
+/// as the user running the arena would get it; a program that is not a
+/// script is the interpreter itself.
+fn launched_python(python: &Path) -> Result<PathBuf, String> {
+    let mut start = [0u8; 2];
+    let is_script =
+        std::fs::File::open(python).and_then(|mut f| f.read_exact(&mut start)).is_ok() && &start == b"#!";
+    if !is_script {
+        return Ok(python.to_path_buf());
+    }
+    let out = std::process::Command::new(python)
+        .args(["-c", "import sys; print(sys.executable)"])
         .stdin(std::process::Stdio::null())
         .output()
-        .map_err(|e| format!("cannot run {}: {e}", python.display()))
-        .and_then(|out| {
-            let text = String::from_utf8_lossy(&out.stdout).into_owned();
-            let mut lines = text.lines().filter(|l| !l.is_empty()).map(PathBuf::from);
-            match (out.status.success(), lines.next()) {
-                (true, Some(executable)) => Ok(Interpreter { executable, paths: lines.collect() }),
-                _ => Err(format!(
-                    "{} does not run as Python 3: {}",
-                    python.display(),
-                    String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("no answer")
-                )),
-            }
-        });
-    seen.push((python.to_path_buf(), answer.clone()));
-    answer
+        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    match text.lines().next().filter(|l| out.status.success() && !l.is_empty()) {
+        Some(executable) => Ok(PathBuf::from(executable)),
+        None => Err(not_python(python, &out.stderr)),
+    }
+}
+
+/// The interpreter `executable`'s own path and the folders it reads, as a
+/// worker's python sees them (passed `pass_env`); `named` is how the user
+/// named it.
+fn describe(executable: &Path, named: &Path, pass_env: &[String]) -> Result<Interpreter, String> {
+    const ASK: &str = "import sys\nfor p in [sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix] + sys.path: print(p)";
+    // Empty, and a stand-in for a worker's scratch folder (its HOME: no user site-packages).
+    let empty = Scratch::new()?;
+    let out = std::process::Command::new(executable)
+        .args(["-c", ASK])
+        .current_dir(empty.path())
+        .env_clear()
+        .envs(environment::for_worker(empty.path(), pass_env))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", named.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines().filter(|l| !l.is_empty()).map(PathBuf::from);
+    match (out.status.success(), lines.next()) {
+        (true, Some(executable)) => {
+            let private = environment::private_folders();
+            let paths = lines.filter_map(|p| environment::search_folder(&p, &private)).collect();
+            Ok(Interpreter { executable, paths })
+        }
+        _ => Err(not_python(named, &out.stderr)),
+    }
+}
+
+/// Why `python` is not a usable Python, from what it said on stderr.
+fn not_python(python: &Path, stderr: &[u8]) -> String {
+    let said = String::from_utf8_lossy(stderr);
+    format!("{} does not run as Python 3: {}", python.display(), said.lines().last().unwrap_or("no answer"))
 }
 
 /// The program a command names: a path (relative to `dir`) if it holds a
@@ -309,15 +365,15 @@ mod tests {
 
     #[test]
     fn missing_things_are_named_with_the_fix() {
-        let missing = Program::Python(PathBuf::from("/no/such/folder")).launch().unwrap_err();
+        let missing = Program::Python(PathBuf::from("/no/such/folder")).launch(&[]).unwrap_err();
         assert!(missing.contains("no Python player at /no/such/folder"), "{missing}");
         let empty = tempfile::tempdir().unwrap();
-        let no_course = Program::Python(empty.path().to_path_buf()).launch().unwrap_err();
+        let no_course = Program::Python(empty.path().to_path_buf()).launch(&[]).unwrap_err();
         assert!(no_course.contains("holds no PlayerAI.py"), "{no_course}");
-        let command = Program::command("no-such-program-anywhere", None).unwrap().launch().unwrap_err();
+        let command = Program::command("no-such-program-anywhere", None).unwrap().launch(&[]).unwrap_err();
         assert_eq!(command, "cannot find no-such-program-anywhere on PATH");
         let relative = Program::command("./bot", Some(empty.path().to_path_buf())).unwrap();
-        assert!(relative.launch().unwrap_err().starts_with("no program at "), "{relative}");
+        assert!(relative.launch(&[]).unwrap_err().starts_with("no program at "), "{relative}");
     }
 
     #[test]
@@ -327,7 +383,7 @@ mod tests {
         assert!(Program::is_python_path(folder.path()));
         assert!(Program::is_python_path(Path::new("bot.py")));
         assert!(!Program::is_python_path(Path::new("libbot.so")));
-        let launch = Program::Python(folder.path().to_path_buf()).launch().unwrap();
+        let launch = Program::Python(folder.path().to_path_buf()).launch(&[]).unwrap();
         let canonical = folder.path().canonicalize().unwrap();
         assert_eq!(launch.dir.as_deref(), Some(canonical.as_path()));
         assert_eq!(launch.args, ["-m".into(), "arena_player".into(), OsString::from(&canonical)]);
@@ -368,16 +424,30 @@ mod tests {
         let (root, file) = course_layout();
         let canonical = root.path().canonicalize().unwrap();
         let named = PathBuf::from(format!("{}:SomeAI", file.display()));
-        let launch = Program::Python(named).launch().unwrap();
+        let launch = Program::Python(named).launch(&[]).unwrap();
         let file = canonical.join("test_players/SomeAI.py");
         assert_eq!(launch.dir, Some(canonical.join("test_players")));
         assert_eq!(launch.args[2..], [OsString::from(&file), "SomeAI".into()]);
         assert_eq!(launch.reads[..2], [canonical.join("test_players"), canonical.clone()]);
         // Without the course's modules above it, the folder above stays closed.
         std::fs::remove_file(canonical.join("Grid.py")).unwrap();
-        let launch = Program::Python(file.clone()).launch().unwrap();
+        let launch = Program::Python(file.clone()).launch(&[]).unwrap();
         assert_eq!(launch.args[2..], [OsString::from(&file)]);
         assert!(!launch.reads.contains(&canonical), "{:?}", launch.reads);
+    }
+
+    #[test]
+    fn a_python_player_reads_nothing_that_holds_the_arenas_folder_or_home() {
+        let folder = tempfile::tempdir().unwrap();
+        std::fs::write(folder.path().join(COURSE_FILE), "class PlayerAI: pass\n").unwrap();
+        let launch = Program::Python(folder.path().to_path_buf()).launch(&[]).unwrap();
+        let private = environment::private_folders();
+        assert!(!private.is_empty());
+        assert!(launch.reads.len() > 1, "its interpreter's folders: {:?}", launch.reads);
+        for read in &launch.reads {
+            assert!(read.is_absolute() && read.exists(), "{read:?}");
+            assert!(!private.iter().any(|p| p.starts_with(read)), "{read:?} holds one of {private:?}");
+        }
     }
 
     #[test]

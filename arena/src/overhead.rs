@@ -166,7 +166,7 @@ pub fn program(programs: &[Program], requests: u32, limits: &WorkerLimits) -> Re
     let startup = Duration::from_secs(10);
     let mut hosted = vec![("arena worker, easy (Rust)".to_string(), Hosted::Builtin(Level::Easy))];
     for program in programs {
-        hosted.push((program.to_string(), Hosted::Program(program.launch()?)));
+        hosted.push((program.to_string(), Hosted::Program(program.launch(&limits.pass_env)?)));
     }
     let mut report = String::new();
     let _ = writeln!(report, "## Round trip per turn request ({requests} requests each)\n");
@@ -256,6 +256,7 @@ pub fn tournament(
         in_process: !isolated,
         sandbox: crate::sandbox::Sandbox::On,
         isolate_builtins: isolated,
+        pass_env: Vec::new(),
         replays: t::config::ReplayPolicy::none(),
     };
     let plan_started = Instant::now();

@@ -90,8 +90,8 @@ impl Player {
             (PlayerSpec::Builtin(level), _) => Ok(Player::Builtin(*level)),
             (PlayerSpec::Program(program), limits) => {
                 let failed = |message| LoadError::Program { spec: program.to_string(), message };
-                let launch = program.launch().map_err(failed)?;
                 let limits = limits.clone().unwrap_or_else(WorkerLimits::for_programs);
+                let launch = program.launch(&limits.pass_env).map_err(failed)?;
                 match Worker::spawn(&Hosted::Program(launch.clone()), &limits, startup) {
                     Ok(worker) => {
                         Ok(Player::Program { program: program.clone(), launch, hello: worker.hello.clone() })
@@ -252,11 +252,13 @@ impl Hosting {
         }
     }
 
-    /// The same, with workers sandboxed or not, and their clock.
-    pub fn with_workers(mut self, sandbox: Sandbox, clock: Clock) -> Hosting {
+    /// The same, with workers sandboxed or not, their clock, and the
+    /// variables passed to them besides the default ones.
+    pub fn with_workers(mut self, sandbox: Sandbox, clock: Clock, pass_env: Vec<String>) -> Hosting {
         if let Some(limits) = self.limits.as_mut() {
             limits.sandbox = sandbox;
             limits.clock = clock;
+            limits.pass_env.extend(pass_env);
         }
         self
     }

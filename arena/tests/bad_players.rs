@@ -4,7 +4,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{library, play_json};
+use support::{library, pass_env, play_json, BAD_PLAYER_ORDERS};
 
 /// Plays two games (one per seat) of the bad player against Easy and
 /// returns the reasons; asserts the bad player lost both, by a failure of
@@ -13,6 +13,7 @@ fn reasons(mode: &str, kind: &str, extra: &[&str]) -> Vec<String> {
     let bad = library("bad-player");
     let mut args = vec![bad.to_str().unwrap(), "easy", "--games", "2", "--seed", "4"];
     args.extend_from_slice(extra);
+    args.extend(pass_env(&BAD_PLAYER_ORDERS));
     let doc = play_json(&args, &[("BAD_PLAYER_MODE", mode)]);
     let games = doc["games"].as_array().unwrap();
     assert_eq!(games.len(), 2, "the arena must go on to the next game");
@@ -67,6 +68,7 @@ fn a_player_whose_constructor_panics_is_a_load_error() {
         let bad = library("bad-player");
         let mut args = vec!["play", bad.to_str().unwrap(), "easy"];
         args.extend_from_slice(extra);
+        args.extend(pass_env(&BAD_PLAYER_ORDERS));
         let output = support::arena(&args, &[("BAD_PLAYER_MODE", "panic-new")]);
         assert_eq!(output.status.code(), Some(2), "{extra:?}");
         let err = support::stderr(&output);
@@ -100,10 +102,9 @@ fn sleeping_past_the_budget_is_a_timeout() {
 #[test]
 fn a_well_behaved_mode_plays_normally() {
     let bad = library("bad-player");
-    let doc = play_json(
-        &[bad.to_str().unwrap(), "easy", "--games", "2", "--seed", "4"],
-        &[("BAD_PLAYER_MODE", "none")],
-    );
+    let mut args = vec![bad.to_str().unwrap(), "easy", "--games", "2", "--seed", "4"];
+    args.extend(pass_env(&BAD_PLAYER_ORDERS));
+    let doc = play_json(&args, &[("BAD_PLAYER_MODE", "none")]);
     let failures = doc["players"][0]["failures"].as_object().unwrap();
     assert!(failures.values().all(|n| n == 0), "{failures:?}");
 }

@@ -19,6 +19,7 @@ fn play_bad(mode: &str, sleep_ms: u64, extra: &[&str]) -> (Value, Duration) {
     let mut args =
         vec![bad.to_str().unwrap(), "easy", "--games", "2", "--seed", "5", "--time-per-turn", "300ms"];
     args.extend_from_slice(extra);
+    args.extend(support::pass_env(&support::BAD_PLAYER_ORDERS));
     let started = Instant::now();
     let doc = play_json(&args, &[("BAD_PLAYER_MODE", mode), ("BAD_PLAYER_SLEEP_MS", &sleep)]);
     (doc, started.elapsed())

@@ -2,8 +2,9 @@
 //! recorded loss with a clear reason, its worker gone (no zombie, no leaked
 //! descriptor), and the next game played with a fresh worker.
 //!
-//! The misbehaviour is picked by BAD_PLAYER_MODE, which workers inherit when
-//! they start; the tests take turns (one lock) so each sees its own mode.
+//! The misbehaviour is picked by BAD_PLAYER_MODE, which workers are passed
+//! (`WorkerLimits::pass_env`) when they start; the tests take turns (one
+//! lock) so each sees its own mode.
 
 mod support;
 
@@ -31,6 +32,7 @@ fn limits() -> WorkerLimits {
     WorkerLimits {
         memory_bytes: 256 << 20,
         grace: Duration::from_millis(100),
+        pass_env: support::BAD_PLAYER_ORDERS.map(String::from).to_vec(),
         ..WorkerLimits::new().unwrap()
     }
 }

@@ -43,9 +43,15 @@ fn with<'a>(base: &'a [(&'static str, String)], extra: &[(&'a str, &'a str)]) ->
     all
 }
 
+/// The variables the test players read (their orders): a worker gets them
+/// only when the arena is told to pass them.
+const PASS_ORDERS: [&str; 6] =
+    ["--pass-env", "BAD_PYTHON_MODE", "--pass-env", "BAD_PYTHON_SLEEP", "--pass-env", "RAW_MODE"];
+
+/// `arena play ARGS --json`, the test players' orders passed.
 fn play(args: &[&str], extra_env: &[(&str, &str)]) -> Value {
     let base = python_env();
-    support::play_json(args, &with(&base, extra_env))
+    support::play_json(&[args, &PASS_ORDERS].concat(), &with(&base, extra_env))
 }
 
 fn spec(prefix: &str, path: &Path) -> String {
@@ -190,7 +196,8 @@ fn printing_is_logged_not_fatal_but_a_flood_loses() {
     let bad = spec("python:", &test_players().join("bad_player"));
     let base = python_env();
     let env = with(&base, &[("BAD_PYTHON_MODE", "print")]);
-    let output = arena(&["play", &bad, "easy", "--games", "2", "--seed", "4", "-v"], &env);
+    let args = ["play", &bad, "easy", "--games", "2", "--seed", "4", "-v"];
+    let output = arena(&[&args[..], &PASS_ORDERS].concat(), &env);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stdout(&output).contains("no failures"), "{}", stdout(&output));
     // print() went to the logs, not into the protocol.
@@ -288,7 +295,8 @@ fn check_reports_a_course_folder() {
         assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
     }
     let bad = spec("python:", &test_players().join("bad_player"));
-    let output = arena(&["check", &bad], &with(&base, &[("BAD_PYTHON_MODE", "none")]));
+    let output =
+        arena(&[&["check", &bad][..], &PASS_ORDERS].concat(), &with(&base, &[("BAD_PYTHON_MODE", "none")]));
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stdout(&output).contains("problem: bad_player lost by a fault: invalid action"),

@@ -25,10 +25,12 @@ impl Server {
         Server::start_with(data, extra, &[])
     }
 
+    /// `env` is for the players: the server passes each variable to its workers.
     fn start_with(data: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
             .args(["serve", "--data", data.to_str().unwrap(), "--listen", "127.0.0.1:0"])
             .args(extra)
+            .args(env.iter().flat_map(|(name, _)| ["--pass-env", name]))
             .envs(env.iter().copied())
             .env_remove("RUST_LOG")
             .stdout(Stdio::piped())

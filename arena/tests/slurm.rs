@@ -96,7 +96,7 @@ fn a_cancelled_task_is_resubmitted_alone_and_nothing_is_lost_or_doubled() {
     let dir = tempfile::tempdir().unwrap();
     // A player that takes 25 ms a move, so that a shard lasts a few seconds.
     let body = format!(
-        "format = \"round-robin\"\ngames_per_pairing = 12\nseed = 5\nplayers = [\"easy\", \"medium\", \"{}\"]\n",
+        "format = \"round-robin\"\ngames_per_pairing = 12\nseed = 5\nplayers = [\"easy\", \"medium\", \"{}\"]\n[settings]\npass_env = [\"BAD_PLAYER_MODE\", \"BAD_PLAYER_SLEEP_MS\"]\n",
         library("bad-player").display()
     );
     let env = [("BAD_PLAYER_MODE", "sleep"), ("BAD_PLAYER_SLEEP_MS", "25")];

@@ -36,6 +36,7 @@ players = ["easy", "medium", "{}"]
 fn spawn_slow(file: &Path, stderr: Stdio) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_arena"))
         .args(["tournament", "run", file.to_str().unwrap()])
+        .args(support::pass_env(&support::BAD_PLAYER_ORDERS))
         .env("BAD_PLAYER_MODE", "sleep")
         .env("BAD_PLAYER_SLEEP_MS", "2")
         .stdout(Stdio::null())
@@ -55,10 +56,9 @@ fn wait_for_journal_lines(folder: &Path, lines: usize) {
 }
 
 fn run_to_end(file: &Path) -> std::process::Output {
-    arena(
-        &["tournament", "run", file.to_str().unwrap()],
-        &[("BAD_PLAYER_MODE", "sleep"), ("BAD_PLAYER_SLEEP_MS", "2")],
-    )
+    let args =
+        [&["tournament", "run", file.to_str().unwrap()][..], &support::pass_env(&support::BAD_PLAYER_ORDERS)];
+    arena(&args.concat(), &[("BAD_PLAYER_MODE", "sleep"), ("BAD_PLAYER_SLEEP_MS", "2")])
 }
 
 #[test]

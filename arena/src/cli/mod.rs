@@ -202,6 +202,8 @@ enum TournamentAction {
         /// journal.shard-I-of-N.jsonl; no standings (see `tournament report`).
         #[arg(long, value_name = "I/N")]
         shard: Option<arena::tournament::shard::Shard>,
+        #[command(flatten)]
+        pass_env: options::PassEnv,
     },
     /// Standings from every journal in the output folder (a single run's,
     /// the shards'), without playing: lists the games still missing, if any.
@@ -303,9 +305,9 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             arena::outln!("{}", arena::engine_bench::run(games, &search_times));
             Ok(ExitCode::SUCCESS)
         }
-        Command::Tournament { action: TournamentAction::Run { file, json, concurrency, shard } } => {
-            tournament::run(&file, json, concurrency, shard)
-        }
+        Command::Tournament {
+            action: TournamentAction::Run { file, json, concurrency, shard, pass_env },
+        } => tournament::run(&file, json, concurrency, shard, pass_env.names),
         Command::Tournament { action: TournamentAction::Report { file, json } } => {
             tournament::report(&file, json)
         }

@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use arena::{
     clock::Clock,
     game_rules::GameRules,
-    isolation::WorkerLimits,
+    isolation::{environment, WorkerLimits},
     players::{Hosting, Player, PlayerSpec},
     referee::{hexapawn::HexapawnSettings, trap::TrapSettings},
     sandbox::Sandbox,
@@ -108,20 +108,42 @@ pub(crate) struct Limits {
     /// times are recorded either way.
     #[arg(long, value_enum, default_value_t = Clock::Wall)]
     clock: Clock,
+    #[command(flatten)]
+    pass_env: PassEnv,
+}
+
+/// `--pass-env NAME`, for every command that runs players' workers.
+#[derive(clap::Args)]
+pub(crate) struct PassEnv {
+    /// Pass the variable NAME of the arena's environment to the players
+    /// (repeatable; an unset one is not passed). A player's process gets
+    /// only PATH, the locale (LANG, LANGUAGE, LC_*), TZ and PYTHONPATH
+    /// (absolute folders, never the working directory) of the arena's
+    /// environment, and its scratch folder as HOME and TMPDIR: never the
+    /// arena's secrets (docs/security.md).
+    #[arg(long = "pass-env", value_name = "NAME", value_parser = pass_name)]
+    pub(crate) names: Vec<String>,
+}
+
+/// A `--pass-env` name, checked.
+fn pass_name(text: &str) -> Result<String, String> {
+    environment::check_pass_name(text).map(|()| text.to_string())
 }
 
 impl Limits {
     pub(crate) fn hosting(&self) -> Result<Hosting> {
+        let pass_env = self.pass_env.names.clone();
         if self.in_process && !self.isolate_builtins {
-            return Ok(Hosting::in_process().with_workers(self.sandbox, self.clock));
+            return Ok(Hosting::in_process().with_workers(self.sandbox, self.clock, pass_env));
         }
-        let limits = WorkerLimits {
+        let mut limits = WorkerLimits {
             memory_bytes: self.memory_limit,
             grace: self.grace,
             sandbox: self.sandbox,
             clock: self.clock,
             ..WorkerLimits::new().map_err(anyhow::Error::msg)?
         };
+        limits.pass_env.extend(pass_env);
         Ok(Hosting {
             isolate_libraries: !self.in_process,
             isolate_builtins: self.isolate_builtins,

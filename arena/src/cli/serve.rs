@@ -4,7 +4,7 @@
 use std::{net::SocketAddr, path::PathBuf, process::ExitCode};
 
 use anyhow::Result;
-use arena::server;
+use arena::{isolation::WorkerLimits, server};
 
 /// `arena serve`: the options (the help text is on `Command::Serve`).
 #[derive(clap::Args)]
@@ -57,6 +57,8 @@ pub(crate) struct ServeArgs {
     /// leaderboard) whenever nothing waits to be graded.
     #[arg(long, default_value = "on", value_parser = ["on", "off"])]
     round_robin: String,
+    #[command(flatten)]
+    pass_env: super::options::PassEnv,
 }
 
 #[derive(clap::Subcommand)]
@@ -157,26 +159,30 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             args.game,
             args.game
         ),
-        None => server::serve(server::Options {
-            data: args.data,
-            listen: args.listen,
-            max_upload: args.max_upload,
-            per_hour: args.per_hour,
-            grading: server::grader::Grading {
-                slots: args.grading_slots.unwrap_or_else(|| {
-                    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-                    (cores / args.grading_concurrency.max(1)).max(1)
-                }),
-                concurrency: args.grading_concurrency.max(1),
-                supersede: args.supersede == "on",
-                round_robin: args.round_robin == "on",
-            },
-            http: server::http::Limits {
-                header_timeout: args.header_timeout,
-                body_timeout: args.body_timeout,
-                max_connections: args.max_connections,
-            },
-        })?,
+        None => {
+            // The server makes its workers' limits itself, from the defaults.
+            WorkerLimits::pass_by_default(args.pass_env.names);
+            server::serve(server::Options {
+                data: args.data,
+                listen: args.listen,
+                max_upload: args.max_upload,
+                per_hour: args.per_hour,
+                grading: server::grader::Grading {
+                    slots: args.grading_slots.unwrap_or_else(|| {
+                        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                        (cores / args.grading_concurrency.max(1)).max(1)
+                    }),
+                    concurrency: args.grading_concurrency.max(1),
+                    supersede: args.supersede == "on",
+                    round_robin: args.round_robin == "on",
+                },
+                http: server::http::Limits {
+                    header_timeout: args.header_timeout,
+                    body_timeout: args.body_timeout,
+                    max_connections: args.max_connections,
+                },
+            })?
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

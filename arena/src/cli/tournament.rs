@@ -31,8 +31,10 @@ pub(crate) fn run(
     json: bool,
     concurrency: Option<usize>,
     shard: Option<Shard>,
+    pass_env: Vec<String>,
 ) -> Result<ExitCode> {
     let mut tournament = Tournament::load(file)?;
+    tournament.pass_env.extend(pass_env);
     if let Some(n) = concurrency {
         if n == 0 {
             bail!("--concurrency 0 runs nothing: use 1 or more");

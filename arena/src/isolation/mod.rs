@@ -6,7 +6,9 @@
 //! Two layers: `process` starts, limits, waits for, kills and reaps a
 //! worker, and moves frames; it knows no game. `player` (IsolatedPlayer)
 //! turns each game's requests into frames and the replies back.
+//! `environment` is what a worker's environment holds (never the arena's).
 
+pub mod environment;
 mod player;
 mod process;
 

@@ -13,8 +13,9 @@ use std::{
         fd::{AsRawFd, RawFd},
         unix::process::{CommandExt, ExitStatusExt},
     },
-    path::PathBuf,
+    path::{Path, PathBuf},
     process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio},
+    sync::OnceLock,
     time::{Duration, Instant},
 };
 
@@ -25,8 +26,10 @@ use crate::{
     fault::Fault,
     levels::Level,
     protocol::{self, decode, encode, Reply},
-    sandbox::{self, Confinement, Sandbox},
+    sandbox::{self, Confinement, Sandbox, Scratch},
 };
+
+use super::environment;
 
 /// Limits every worker runs under.
 #[derive(Clone, Debug)]
@@ -53,7 +56,15 @@ pub struct WorkerLimits {
     /// a worker is killed once its player has used budget + grace of CPU
     /// time, or at the wall-clock backstop.
     pub clock: Clock,
+    /// The arena's environment variables passed to workers by name
+    /// (`--pass-env`, the tournament file's `pass_env`), besides the few
+    /// every worker gets (`environment.rs`); unset ones are not passed.
+    pub pass_env: Vec<String>,
 }
+
+/// What `WorkerLimits::new` passes: set once by `arena serve --pass-env`
+/// (the server makes its workers' limits itself).
+static PASS_BY_DEFAULT: OnceLock<Vec<String>> = OnceLock::new();
 
 impl WorkerLimits {
     /// The defaults, with the worker program found next to this executable.
@@ -75,7 +86,14 @@ impl WorkerLimits {
             output_limit: 1 << 20,
             sandbox: Sandbox::On,
             clock: Clock::Wall,
+            pass_env: PASS_BY_DEFAULT.get().cloned().unwrap_or_default(),
         }
+    }
+
+    /// Makes every later `WorkerLimits::new()` (and `for_programs()`) of
+    /// this process pass `names`; the first call decides.
+    pub fn pass_by_default(names: Vec<String>) {
+        let _ = PASS_BY_DEFAULT.set(names);
     }
 }
 
@@ -111,8 +129,8 @@ pub enum Hosted {
 
 impl Hosted {
     /// What its sandbox lets it read besides the system's files, and where
-    /// it starts (None: its scratch folder).
-    fn sandbox_view(&self) -> (Vec<PathBuf>, Option<PathBuf>) {
+    /// it starts, sandboxed or not (None: its scratch folder).
+    fn view(&self) -> (Vec<PathBuf>, Option<PathBuf>) {
         match self {
             Hosted::Library(path) => (vec![path.clone()], None),
             Hosted::Builtin(_) => (Vec::new(), None),
@@ -125,8 +143,8 @@ impl Hosted {
 }
 
 /// How to start a program player: what to run, where, with what
-/// environment (on top of the arena's), and what it may read when
-/// sandboxed.
+/// environment (on top of every worker's: `environment.rs`), and what it
+/// may read when sandboxed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Launch {
     pub program: PathBuf,
@@ -138,15 +156,6 @@ pub struct Launch {
 }
 
 impl Launch {
-    fn command(&self) -> Command {
-        let mut command = Command::new(&self.program);
-        command.args(&self.args).envs(self.env.iter().map(|(k, v)| (k, v)));
-        if let Some(dir) = &self.dir {
-            command.current_dir(dir);
-        }
-        command
-    }
-
     /// The command line, as a person would type it.
     pub fn command_line(&self) -> String {
         let words = std::iter::once(self.program.as_os_str()).chain(self.args.iter().map(|a| a.as_os_str()));
@@ -186,31 +195,57 @@ pub struct Worker {
     /// Set once the worker is dead or unusable: every later request fails so.
     dead: Option<Fault>,
     pub hello: Hello,
-    /// Its scratch folder and cgroup, removed once it is reaped (declared
+    /// Its scratch folder (and cgroup), removed once it is reaped (declared
     /// after `child`, so dropped after the worker is killed and waited for).
-    _confinement: Option<Confinement>,
+    _quarters: Quarters,
+}
+
+/// What a worker has on disk, removed when dropped: a scratch folder (its
+/// HOME and TMPDIR), inside its sandbox's confinement or, unsandboxed, alone.
+enum Quarters {
+    Confined(Confinement),
+    Unconfined(Scratch),
+}
+
+impl Quarters {
+    fn scratch(&self) -> &Path {
+        match self {
+            Quarters::Confined(confinement) => &confinement.spec.scratch,
+            Quarters::Unconfined(scratch) => scratch.path(),
+        }
+    }
 }
 
 impl Worker {
     /// Starts a worker for `hosted` and waits (up to `startup`) for its hello.
     pub fn spawn(hosted: &Hosted, limits: &WorkerLimits, startup: Duration) -> Result<Worker, Fault> {
-        let confinement = match limits.sandbox {
-            Sandbox::Off => None,
+        let (reads, dir) = hosted.view();
+        let quarters = match limits.sandbox {
+            Sandbox::Off => Quarters::Unconfined(Scratch::new().map_err(Fault::Unavailable)?),
             Sandbox::On => {
                 sandbox::require(&limits.program).map_err(Fault::Unavailable)?;
-                let (reads, dir) = hosted.sandbox_view();
-                Some(Confinement::prepare(&reads, dir, limits.processes).map_err(Fault::Unavailable)?)
+                let confinement = Confinement::prepare(&reads, dir.clone(), limits.processes)
+                    .map_err(Fault::Unavailable)?;
+                // What to look at when a player cannot read something it should.
+                tracing::debug!("a sandboxed worker may read {:?}", confinement.spec.read);
+                Quarters::Confined(confinement)
             }
         };
-        let sandboxed = confinement.is_some();
-        let spec = confinement.as_ref().map(|c| c.spec.to_arg());
+        let spec = match &quarters {
+            Quarters::Confined(confinement) => Some(confinement.spec.to_arg()),
+            Quarters::Unconfined(_) => None,
+        };
+        let sandboxed = spec.is_some();
         let (mut command, program) = match (hosted, &spec) {
-            (Hosted::Program(launch), None) => (launch.command(), &launch.program),
+            (Hosted::Program(launch), None) => {
+                let mut command = Command::new(&launch.program);
+                command.args(&launch.args);
+                (command, &launch.program)
+            }
             (Hosted::Program(launch), Some(spec)) => {
                 // `arena __sandbox SPEC -- PROGRAM ARGS`: enters, then runs the program.
                 let mut command = Command::new(&limits.program);
                 command.arg(sandbox::SANDBOX_ARG).arg(spec).arg("--").arg(&launch.program).args(&launch.args);
-                command.envs(launch.env.iter().map(|(k, v)| (k, v)));
                 (command, &launch.program)
             }
             (Hosted::Library(path), spec) => {
@@ -223,6 +258,15 @@ impl Worker {
                 (arena_worker(limits, spec.as_deref(), &args), &limits.program)
             }
         };
+        // Never the arena's environment: it may hold secrets (environment.rs).
+        command.env_clear().envs(environment::for_worker(quarters.scratch(), &limits.pass_env));
+        if let Hosted::Program(launch) = hosted {
+            command.envs(launch.env.iter().map(|(k, v)| (k, v)));
+        }
+        if !sandboxed {
+            // Where the sandbox would start it (a sandboxed worker moves there itself).
+            command.current_dir(dir.as_deref().unwrap_or(quarters.scratch()));
+        }
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
         let rlimits = [
             (libc::RLIMIT_AS, limits.memory_bytes),
@@ -272,7 +316,7 @@ impl Worker {
                 games: Vec::new(),
                 player_api: String::new(),
             },
-            _confinement: confinement,
+            _quarters: quarters,
         };
         match worker.await_reply::<Reply>(Instant::now() + startup, "start-up", startup, None) {
             Ok(Reply::Hello { protocol, name, author, games, player_api }) => {

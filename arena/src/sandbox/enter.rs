@@ -130,9 +130,6 @@ fn confine(spec: &Spec) -> Result<i32, String> {
             return Err(format!("cannot set no_new_privs: {}", io::Error::last_os_error()));
         }
     }
-    // Programs that keep files in HOME or TMPDIR find their scratch folder.
-    std::env::set_var("HOME", &spec.scratch);
-    std::env::set_var("TMPDIR", &spec.scratch);
     let landlock_abi = filesystem::restrict(spec)?;
     let dir = spec.dir.as_ref().unwrap_or(&spec.scratch);
     std::env::set_current_dir(dir).map_err(|e| format!("cannot enter {}: {e}", dir.display()))?;

@@ -1,6 +1,6 @@
-//! The arena's side: a fresh scratch folder and pids cgroup for each
-//! worker, removed when it is done; the probe that finds out, once, whether
-//! the sandbox works here.
+//! The arena's side: a fresh scratch folder for each worker and a pids
+//! cgroup for each sandboxed one, removed when it is done; the probe that
+//! finds out, once, whether the sandbox works here.
 
 use std::{
     fs,
@@ -16,40 +16,70 @@ use std::{
 
 use super::{cgroup, Applied, Spec, SANDBOX_ARG};
 
-/// Workers prepared by this process, for unique names.
+/// Scratch folders made by this process, for unique names.
 static NEXT: AtomicU64 = AtomicU64::new(0);
 /// Cgroups whose processes had not all gone when their worker was dropped.
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// One worker's scratch folder and cgroup; dropping it removes both.
+/// A worker's scratch folder: fresh, private to the arena's user, the one
+/// folder a sandboxed worker may write, and every worker's HOME and TMPDIR;
+/// dropping it removes it and all it holds.
 #[derive(Debug)]
-pub struct Confinement {
-    pub spec: Spec,
+pub struct Scratch {
+    path: PathBuf,
 }
 
-impl Confinement {
-    /// Prepares a sandbox that may read `read` and starts in `dir` (default:
-    /// its scratch folder), with at most `processes` processes and threads.
-    pub fn prepare(read: &[PathBuf], dir: Option<PathBuf>, processes: u64) -> Result<Confinement, String> {
+impl Scratch {
+    pub fn new() -> Result<Scratch, String> {
         sweep();
-        let name = format!("{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
         let root = scratch_root();
         fs::DirBuilder::new()
             .recursive(true)
             .mode(0o700)
             .create(&root)
             .map_err(|e| format!("cannot make the scratch folder {}: {e}", root.display()))?;
-        let scratch = root.join(&name);
+        // This process's id (which `sweep` reads back), then a count.
+        let path = root.join(format!("{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed)));
         fs::DirBuilder::new()
             .mode(0o700)
-            .create(&scratch)
-            .map_err(|e| format!("cannot make the scratch folder {}: {e}", scratch.display()))?;
+            .create(&path)
+            .map_err(|e| format!("cannot make the scratch folder {}: {e}", path.display()))?;
+        Ok(Scratch { path })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.path);
+    }
+}
+
+/// One worker's scratch folder and cgroup; dropping it removes both.
+#[derive(Debug)]
+pub struct Confinement {
+    pub spec: Spec,
+    /// Removed after the cgroup (fields drop in order, after `drop`).
+    _scratch: Scratch,
+}
+
+impl Confinement {
+    /// Prepares a sandbox that may read `read` and starts in `dir` (default:
+    /// its scratch folder), with at most `processes` processes and threads.
+    pub fn prepare(read: &[PathBuf], dir: Option<PathBuf>, processes: u64) -> Result<Confinement, String> {
+        let scratch = Scratch::new()?;
         // Paths as the worker will open them, wherever it starts.
         let read = read.iter().filter_map(|p| p.canonicalize().ok()).collect();
-        let mut confinement = Confinement { spec: Spec { read, scratch, dir, cgroup: None } };
+        let spec = Spec { read, scratch: scratch.path.clone(), dir, cgroup: None };
+        let mut confinement = Confinement { spec, _scratch: scratch };
         match cgroup::parent() {
             Some(parent) => {
-                confinement.spec.cgroup = Some(cgroup::create(&parent, &format!("arena-{name}"), processes)?)
+                // Named as its scratch folder is.
+                let name = format!("arena-{}", confinement.spec.scratch.file_name().unwrap_or_default().display());
+                confinement.spec.cgroup = Some(cgroup::create(&parent, &name, processes)?)
             }
             // Root is exempt from RLIMIT_NPROC: without a cgroup nothing would cap a fork bomb.
             // SAFETY: plain syscall.
@@ -64,7 +94,6 @@ impl Confinement {
 
 impl Drop for Confinement {
     fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.spec.scratch);
         if let Some(cgroup) = self.spec.cgroup.take() {
             // The namespace's processes may take a moment to go.
             for _ in 0..20 {

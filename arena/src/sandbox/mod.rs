@@ -21,7 +21,7 @@ use std::{path::PathBuf, sync::OnceLock};
 use serde::{Deserialize, Serialize};
 
 pub use enter::{enter, main, Applied, SANDBOX_ARG};
-pub use host::{cleanup, Confinement};
+pub use host::{cleanup, Confinement, Scratch};
 
 /// Whether workers run sandboxed (`--sandbox on|off`, the tournament file's
 /// `sandbox` key).

@@ -15,6 +15,7 @@ use crate::{
     clock::Clock,
     external::{Program, COURSE_FILE},
     game::GameId,
+    isolation::environment,
     players::{Level, PlayerSpec},
     referee::{hexapawn::HexapawnSettings, trap::TrapSettings},
     sandbox::Sandbox,
@@ -123,6 +124,9 @@ pub struct SettingsFile {
     /// The clock turns are charged on: `wall` (the default) or `cpu`.
     #[serde(default)]
     pub clock: Clock,
+    /// Variables of the arena's environment passed to the players.
+    #[serde(default)]
+    pub pass_env: Vec<String>,
 }
 
 /// `[replays]`: which games get a replay file (and an HTML viewer) in
@@ -186,6 +190,8 @@ pub struct Tournament {
     pub sandbox: Sandbox,
     /// Run the built-in bots in workers too (benchmarks; not in files).
     pub isolate_builtins: bool,
+    /// Variables of the arena's environment passed to the players' workers.
+    pub pass_env: Vec<String>,
     pub replays: ReplayPolicy,
 }
 
@@ -368,6 +374,9 @@ impl Tournament {
                 crate::units::parse_bytes(text).map_err(|e| anyhow::anyhow!("settings.memory_limit: {e}"))?,
             ),
         };
+        for (i, name) in file.settings.pass_env.iter().enumerate() {
+            environment::check_pass_name(name).map_err(|e| anyhow::anyhow!("settings.pass_env[{i}]: {e}"))?;
+        }
         let concurrency = match file.concurrency {
             Some(0) => bail!("concurrency = 0: use 1 or more"),
             Some(n) => n,
@@ -396,6 +405,7 @@ impl Tournament {
             in_process: file.settings.in_process,
             sandbox: file.settings.sandbox,
             isolate_builtins: false,
+            pass_env: file.settings.pass_env,
             replays,
         })
     }

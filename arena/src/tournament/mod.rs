@@ -146,7 +146,12 @@ pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> Strin
 /// Where players run for a tournament.
 pub fn hosting(tournament: &Tournament) -> Result<Hosting> {
     if tournament.in_process && !tournament.isolate_builtins {
-        return Ok(Hosting::in_process().with_workers(tournament.sandbox, tournament.settings.clock));
+        let pass_env = tournament.pass_env.clone();
+        return Ok(Hosting::in_process().with_workers(
+            tournament.sandbox,
+            tournament.settings.clock,
+            pass_env,
+        ));
     }
     let mut limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
     if let Some(bytes) = tournament.memory_limit {
@@ -154,6 +159,7 @@ pub fn hosting(tournament: &Tournament) -> Result<Hosting> {
     }
     limits.sandbox = tournament.sandbox;
     limits.clock = tournament.settings.clock;
+    limits.pass_env.extend(tournament.pass_env.iter().cloned());
     Ok(Hosting {
         isolate_libraries: !tournament.in_process,
         isolate_builtins: tournament.isolate_builtins,

@@ -1,6 +1,7 @@
 """A Python player that tries to escape its sandbox, for the arena's tests:
 the Python twin of arena/tests/fixtures/escape-player (same ESCAPE_MODE and
-ESCAPE_TARGET, same report, raised from get_move so the game records it)."""
+ESCAPE_TARGET, same report, raised from get_move so the game records it;
+`env` reports its whole environment)."""
 
 import ctypes
 import os
@@ -66,6 +67,8 @@ def attempt(mode, target):
             return f"SUCCEEDED attaching to {pid}"
         errno = ctypes.get_errno()
         return f"blocked: {os.strerror(errno)} (errno {errno})"
+    if mode == "env":
+        return "environment: [" + "; ".join(sorted(f"{k}={v}" for k, v in os.environ.items())) + "]"
     return f"unknown ESCAPE_MODE '{mode}'"
 
 

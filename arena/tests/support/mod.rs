@@ -54,6 +54,17 @@ pub fn library(name: &str) -> PathBuf {
     libraries_dir().join(format!("lib{}.so", name.replace('-', "_")))
 }
 
+/// The variables the bad-player fixture reads (its orders): a worker gets
+/// them only when the arena is told to pass them (`--pass-env`, the
+/// tournament file's `pass_env`, `WorkerLimits::pass_env`).
+pub const BAD_PLAYER_ORDERS: [&str; 4] =
+    ["BAD_PLAYER_MODE", "BAD_PLAYER_SLEEP_MS", "BAD_PLAYER_PIDFILE", "BAD_PLAYER_FLOOD_MB"];
+
+/// `--pass-env NAME` for each of `names`.
+pub fn pass_env(names: &[&'static str]) -> Vec<&'static str> {
+    names.iter().flat_map(|name| ["--pass-env", name]).collect()
+}
+
 /// Runs the arena binary with `args` and the given environment.
 pub fn arena(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
