@@ -26,11 +26,17 @@ impl Server {
     }
 
     /// `env` is for the players: the server passes each variable to its workers.
+    /// With the variables `env`, passed on to the players (`--pass-env`).
     fn start_with(data: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
+        let passed: Vec<&str> = env.iter().flat_map(|(name, _)| ["--pass-env", *name]).collect();
+        Server::start_in(data, &[extra, &passed].concat(), env)
+    }
+
+    /// With the variables `env` in the server's environment only.
+    fn start_in(data: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
             .args(["serve", "--data", data.to_str().unwrap(), "--listen", "127.0.0.1:0"])
             .args(extra)
-            .args(env.iter().flat_map(|(name, _)| ["--pass-env", name]))
             .envs(env.iter().copied())
             .env_remove("RUST_LOG")
             .stdout(Stdio::piped())
@@ -744,7 +750,7 @@ fn the_servers_environment_never_reaches_a_student_and_player_text_stays_private
     const SECRET: &str = "s3cret-value-of-the-server-7c1e";
     let data = tempfile::tempdir().unwrap();
     let mallory = add_student(data.path(), "mallory");
-    let server = Server::start_with(data.path(), &[], &[("ARENA_TEST_SECRET", SECRET), ("ARENA_TOKEN", SECRET)]);
+    let server = Server::start_in(data.path(), &[], &[("ARENA_TEST_SECRET", SECRET), ("ARENA_TOKEN", SECRET)]);
 
     let (code, accepted) = submit(&server, Some(&mallory), "file", &environment_thief());
     assert_eq!(code, 201, "{accepted}");
@@ -765,6 +771,7 @@ fn the_servers_environment_never_reaches_a_student_and_player_text_stays_private
     let graded = wait_for(&server, &mallory, 2, finished);
     assert_eq!(graded["status"], "done", "{graded}");
     let words = format!("crashed: RuntimeError: <script>alert('{SECRET}')</script>");
+    server.kill();
     {
         let db = rusqlite::Connection::open(data.path().join("arena.db")).unwrap();
         let mut grade = graded["grade"].clone();
@@ -772,6 +779,8 @@ fn the_servers_environment_never_reaches_a_student_and_player_text_stays_private
         level["lost"] = serde_json::json!([{ "index": 29, "seed": 1, "seat": 2, "reason": words }]);
         db.execute("UPDATE submissions SET grade = ?1 WHERE id = 2", [grade.to_string()]).unwrap();
     }
+    // The leaderboard is built from the database as the server starts.
+    let server = Server::start_in(data.path(), &["--round-robin", "off"], &[]);
     let (code, board) = get(&server, "/api/leaderboard", None);
     assert_eq!(code, 200);
     let public = board.to_string();
