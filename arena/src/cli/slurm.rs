@@ -14,18 +14,8 @@ pub(crate) struct SlurmArgs {
     /// Shards (array tasks).
     #[arg(long)]
     shards: usize,
-    /// The Slurm partition.
-    #[arg(long)]
-    partition: Option<String>,
-    /// Time limit per task, as Slurm writes it (`12:00:00`, `1-00:00:00`).
-    #[arg(long)]
-    time: Option<String>,
-    /// CPUs per task: each shard plays this many games at once.
-    #[arg(long, default_value_t = 1)]
-    cpus_per_task: usize,
-    /// More sbatch options for both jobs, one per use (--sbatch-arg=--account=course).
-    #[arg(long = "sbatch-arg", value_name = "ARG", allow_hyphen_values = true)]
-    sbatch_args: Vec<String>,
+    #[command(flatten)]
+    job: JobArgs,
     /// The arena binary the jobs run (default: this one).
     #[arg(long)]
     arena: Option<PathBuf>,
@@ -37,13 +27,44 @@ pub(crate) struct SlurmArgs {
     wait: bool,
 }
 
+/// What every Slurm job of the arena asks for: `tournament slurm`'s
+/// shards and `serve --executor slurm`'s grading runs.
+#[derive(clap::Args)]
+pub(crate) struct JobArgs {
+    /// The Slurm partition.
+    #[arg(long)]
+    partition: Option<String>,
+    /// Time limit per job (per task of an array), as Slurm writes it
+    /// (`12:00:00`, `1-00:00:00`).
+    #[arg(long)]
+    time: Option<String>,
+    /// CPUs per job (per task of an array): it plays this many games at once.
+    #[arg(long, default_value_t = 1)]
+    cpus_per_task: usize,
+    /// More sbatch options for every job, one per use (--sbatch-arg=--account=course).
+    #[arg(long = "sbatch-arg", value_name = "ARG", allow_hyphen_values = true)]
+    sbatch_args: Vec<String>,
+}
+
+impl JobArgs {
+    pub(crate) fn options(self) -> Result<slurm::JobOptions> {
+        if self.cpus_per_task == 0 {
+            bail!("--cpus-per-task 0 runs nothing: use 1 or more");
+        }
+        Ok(slurm::JobOptions {
+            partition: self.partition,
+            time: self.time,
+            cpus_per_task: self.cpus_per_task,
+            sbatch_args: self.sbatch_args,
+        })
+    }
+}
+
 pub(crate) fn run(request: SlurmArgs) -> Result<ExitCode> {
     if request.shards == 0 {
         bail!("--shards 0 runs nothing: use 1 or more");
     }
-    if request.cpus_per_task == 0 {
-        bail!("--cpus-per-task 0 runs nothing: use 1 or more");
-    }
+    let job = request.job.options()?;
     let file = std::fs::canonicalize(&request.file)
         .with_context(|| format!("cannot read the tournament file {}", request.file.display()))?;
     let mut tournament = Tournament::load(&file)?;
@@ -57,15 +78,7 @@ pub(crate) fn run(request: SlurmArgs) -> Result<ExitCode> {
         }
     };
     let unfinished = slurm::unfinished_shards(&tournament, request.shards)?;
-    let options = slurm::SlurmOptions {
-        shards: request.shards,
-        partition: request.partition,
-        time: request.time,
-        cpus_per_task: request.cpus_per_task,
-        sbatch_args: request.sbatch_args,
-        arena,
-        file: file.clone(),
-    };
+    let options = slurm::SlurmOptions { shards: request.shards, job, arena, file: file.clone() };
     let scripts = slurm::write_scripts(&tournament, &options)?;
     arena::outln!("wrote {} and {}", scripts.shards.display(), scripts.merge.display());
     if !request.submit {

@@ -7,6 +7,10 @@
 //! The scripts name the arena binary and the tournament file by absolute
 //! path, and everything goes into the output folder, which every node must
 //! see (a shared file system).
+//!
+//! What any job of the arena needs (its options, sbatch, following a job
+//! with `scontrol`) is here too, for `arena serve --executor slurm`
+//! (server/executor/slurm.rs).
 
 use std::{
     path::{Path, PathBuf},
@@ -18,17 +22,62 @@ use anyhow::{bail, Context, Result};
 
 use super::{config::Tournament, fingerprint, merge, schedule, shard};
 
+/// What a job asks of Slurm, whatever it runs: `tournament slurm`'s
+/// shards and `arena serve`'s grading runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobOptions {
+    pub partition: Option<String>,
+    /// Slurm's time limit per job or task (`--time`), as Slurm writes it.
+    pub time: Option<String>,
+    /// CPUs per job or task: it plays this many games at once.
+    pub cpus_per_task: usize,
+    /// More sbatch options, each one option (`--account=x`, `--mem=4G`).
+    pub sbatch_args: Vec<String>,
+}
+
+impl JobOptions {
+    /// The options every job of these takes, as sbatch's arguments (the
+    /// CPUs apart: a merge job needs one).
+    fn common_args(&self) -> Vec<String> {
+        let partition = self.partition.iter().map(|p| format!("--partition={p}"));
+        let time = self.time.iter().map(|t| format!("--time={t}"));
+        partition.chain(time).chain(self.sbatch_args.iter().cloned()).collect()
+    }
+
+    /// The `#SBATCH` lines of [`Self::common_args`].
+    pub fn directives(&self) -> String {
+        self.common_args().iter().map(|arg| format!("#SBATCH {arg}\n")).collect()
+    }
+
+    /// Asks sbatch whether it would take a job with these options (`sbatch
+    /// --test-only`: nothing is submitted), so that a wrong partition or
+    /// account is told once, before any job; `otherwise` is what to do
+    /// instead on a machine without sbatch.
+    pub fn test(&self, otherwise: &str) -> Result<()> {
+        let output = Command::new("sbatch")
+            .arg("--test-only")
+            .arg(format!("--cpus-per-task={}", self.cpus_per_task))
+            .args(self.common_args())
+            .args(["--wrap", "true"])
+            .output()
+            .map_err(|e| not_runnable("sbatch", otherwise, e))?;
+        if !output.status.success() {
+            bail!(
+                "sbatch would refuse these jobs ({}): {}",
+                self.common_args().join(" "),
+                one_line(&String::from_utf8_lossy(&output.stderr))
+            );
+        }
+        Ok(())
+    }
+}
+
 /// What the job scripts ask of Slurm.
 #[derive(Debug, Clone)]
 pub struct SlurmOptions {
     pub shards: usize,
-    pub partition: Option<String>,
-    /// Slurm's time limit per task (`--time`), as Slurm writes it.
-    pub time: Option<String>,
-    /// CPUs per task: a shard plays this many games at once.
-    pub cpus_per_task: usize,
-    /// More `#SBATCH` lines, each one option (`--account=x`, `--mem=4G`).
-    pub sbatch_args: Vec<String>,
+    /// Each task's: a shard plays `cpus_per_task` games at once.
+    pub job: JobOptions,
     /// The arena binary the jobs run (absolute).
     pub arena: PathBuf,
     /// The tournament file (absolute).
@@ -61,6 +110,17 @@ pub struct JobEnd {
     pub exit_code: i32,
 }
 
+/// Where a job is, as `scontrol show job` tells.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobStatus {
+    /// Waiting or running (PENDING, RUNNING, COMPLETING, ...).
+    Live(String),
+    Ended(JobEnd),
+    /// Slurm no longer knows it: it ended longer ago than Slurm keeps
+    /// ended jobs (`MinJobAge`), or the cluster lost it.
+    Gone,
+}
+
 /// Writes the array script and the merge script into `<output>/slurm/`.
 pub fn write_scripts(tournament: &Tournament, options: &SlurmOptions) -> Result<Scripts> {
     let folder = tournament.output.join("slurm");
@@ -68,16 +128,7 @@ pub fn write_scripts(tournament: &Tournament, options: &SlurmOptions) -> Result<
     let (arena, file) = (quote(&options.arena), quote(&options.file));
     let n = options.shards;
     let name = super::file_safe(&tournament.name);
-    let mut common = String::new();
-    if let Some(partition) = &options.partition {
-        common.push_str(&format!("#SBATCH --partition={partition}\n"));
-    }
-    if let Some(time) = &options.time {
-        common.push_str(&format!("#SBATCH --time={time}\n"));
-    }
-    for arg in &options.sbatch_args {
-        common.push_str(&format!("#SBATCH {arg}\n"));
-    }
+    let common = options.job.directives();
     let head = |what: &str| {
         format!(
             "#!/bin/sh\n# Written by `arena tournament slurm`: {what} of {} ({n} shards).\n\
@@ -96,7 +147,7 @@ pub fn write_scripts(tournament: &Tournament, options: &SlurmOptions) -> Result<
          exec {arena} tournament run {file} --shard \"$SLURM_ARRAY_TASK_ID/{n}\" --concurrency \"${{SLURM_CPUS_PER_TASK:-{cpus}}}\"\n",
         head("the shards"),
         folder.join("shards.sbatch").display(),
-        cpus = options.cpus_per_task,
+        cpus = options.job.cpus_per_task,
         log = folder.join(format!("shard-%a-of-{n}.log")).display(),
     );
     let merge = format!(
@@ -151,18 +202,14 @@ pub fn submit(scripts: &Scripts, unfinished: &[usize]) -> Result<Submitted> {
 }
 
 /// `sbatch --parsable ARGS SCRIPT`: the job id.
-fn sbatch(args: &[String], script: &Path) -> Result<String> {
-    let output = Command::new("sbatch").arg("--parsable").args(args).arg(script).output().map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            anyhow::anyhow!(
-                "sbatch not found: run this on a machine of the Slurm cluster (a login node), \
-                 or submit {} there yourself",
-                script.display()
-            )
-        } else {
-            anyhow::anyhow!("cannot run sbatch: {e}")
-        }
-    })?;
+pub fn sbatch(args: &[String], script: &Path) -> Result<String> {
+    let otherwise = format!("or submit {} there yourself", script.display());
+    let output = Command::new("sbatch")
+        .arg("--parsable")
+        .args(args)
+        .arg(script)
+        .output()
+        .map_err(|e| not_runnable("sbatch", &otherwise, e))?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     if !output.status.success() {
         let message = String::from_utf8_lossy(&output.stderr);
@@ -180,30 +227,59 @@ fn sbatch(args: &[String], script: &Path) -> Result<String> {
     }
 }
 
+/// Why Slurm's `program` could not be run: not installed here is one line
+/// saying where to run instead, or `otherwise`.
+fn not_runnable(program: &str, otherwise: &str, e: std::io::Error) -> anyhow::Error {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        anyhow::anyhow!(
+            "{program} not found: run this on a machine of the Slurm cluster (a login node), {otherwise}"
+        )
+    } else {
+        anyhow::anyhow!("cannot run {program}: {e}")
+    }
+}
+
+/// Where job `id` is now (`scontrol show job`).
+pub fn job_status(id: &str) -> Result<JobStatus> {
+    let output = Command::new("scontrol")
+        .args(["show", "job", "-o", id])
+        .output()
+        .map_err(|e| not_runnable("scontrol", &format!("then follow job {id} there"), e))?;
+    if !output.status.success() {
+        let message = String::from_utf8_lossy(&output.stderr);
+        if message.contains("Invalid job id") {
+            return Ok(JobStatus::Gone);
+        }
+        bail!("scontrol cannot tell where job {id} is: {}", one_line(&message));
+    }
+    Ok(parse_job(&String::from_utf8_lossy(&output.stdout)))
+}
+
+/// A job's status from its `scontrol show job -o` line.
+fn parse_job(text: &str) -> JobStatus {
+    let field = |key: &str| {
+        text.split_whitespace().find_map(|w| w.strip_prefix(key)).map(str::to_string).unwrap_or_default()
+    };
+    let state = field("JobState=");
+    if !ENDED.contains(&state.as_str()) {
+        return JobStatus::Live(state);
+    }
+    let code = field("ExitCode=");
+    let exit_code = code.split(':').next().and_then(|c| c.parse().ok()).unwrap_or(1);
+    let exit_code = if state == "COMPLETED" { exit_code } else { exit_code.max(1) };
+    JobStatus::Ended(JobEnd { state, exit_code })
+}
+
 /// Waits until job `id` has ended (polling `scontrol show job`).
 pub fn wait(id: &str, every: Duration) -> Result<JobEnd> {
     loop {
-        let output = Command::new("scontrol").args(["show", "job", "-o", id]).output().map_err(|e| {
-            anyhow::anyhow!("cannot run scontrol to follow job {id} ({e}): is this a machine of the cluster?")
-        })?;
-        let text = String::from_utf8_lossy(&output.stdout);
-        if !output.status.success() {
-            bail!(
-                "Slurm no longer knows job {id} ({}): see its log in the output folder's slurm/",
-                one_line(&String::from_utf8_lossy(&output.stderr))
-            );
+        match job_status(id)? {
+            JobStatus::Live(_) => std::thread::sleep(every),
+            JobStatus::Ended(end) => return Ok(end),
+            JobStatus::Gone => {
+                bail!("Slurm no longer knows job {id}: see its log in the output folder's slurm/")
+            }
         }
-        let field = |key: &str| {
-            text.split_whitespace().find_map(|w| w.strip_prefix(key)).map(str::to_string).unwrap_or_default()
-        };
-        let state = field("JobState=");
-        if ENDED.contains(&state.as_str()) {
-            let code = field("ExitCode=");
-            let exit_code = code.split(':').next().and_then(|c| c.parse().ok()).unwrap_or(1);
-            let exit_code = if state == "COMPLETED" { exit_code } else { exit_code.max(1) };
-            return Ok(JobEnd { state, exit_code });
-        }
-        std::thread::sleep(every);
     }
 }
 
@@ -226,7 +302,7 @@ pub fn merge_log(scripts: &Scripts, id: &str) -> PathBuf {
 }
 
 /// A path quoted for sh.
-fn quote(path: &Path) -> String {
+pub fn quote(path: &Path) -> String {
     let text = path.to_string_lossy();
     shlex::try_quote(&text).map_or_else(|_| format!("'{text}'"), |q| q.into_owned())
 }
@@ -248,10 +324,12 @@ mod tests {
         let tournament = Tournament::load(&file).unwrap();
         let options = SlurmOptions {
             shards: 4,
-            partition: Some("short".into()),
-            time: Some("2:00:00".into()),
-            cpus_per_task: 8,
-            sbatch_args: vec!["--account=course".into()],
+            job: JobOptions {
+                partition: Some("short".into()),
+                time: Some("2:00:00".into()),
+                cpus_per_task: 8,
+                sbatch_args: vec!["--account=course".into()],
+            },
             arena: "/opt/my arena/arena".into(),
             file: file.clone(),
         };
@@ -273,6 +351,21 @@ mod tests {
         let merge = std::fs::read_to_string(&scripts.merge).unwrap();
         assert!(merge.contains(&format!("tournament report {}", file.display())), "{merge}");
         assert!(scripts.folder.starts_with(&tournament.output));
+    }
+
+    #[test]
+    fn a_job_is_live_until_slurm_says_it_ended() {
+        let line = |state: &str, code: &str| {
+            format!("JobId=7 JobName=x JobState={state} Reason=None ExitCode={code} RunTime=00:00:03")
+        };
+        assert_eq!(parse_job(&line("PENDING", "0:0")), JobStatus::Live("PENDING".into()));
+        // Cancelled: still COMPLETING while its processes are killed.
+        assert_eq!(parse_job(&line("COMPLETING", "0:15")), JobStatus::Live("COMPLETING".into()));
+        let ended = |state: &str, exit_code| JobStatus::Ended(JobEnd { state: state.into(), exit_code });
+        assert_eq!(parse_job(&line("COMPLETED", "0:0")), ended("COMPLETED", 0));
+        // Killed by a signal: a failure, whatever the exit code says.
+        assert_eq!(parse_job(&line("CANCELLED", "0:15")), ended("CANCELLED", 1));
+        assert_eq!(parse_job(&line("FAILED", "2:0")), ended("FAILED", 2));
     }
 
     #[test]
