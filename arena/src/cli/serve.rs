@@ -59,6 +59,26 @@ pub(crate) struct ServeArgs {
     round_robin: String,
     #[command(flatten)]
     pass_env: super::options::PassEnv,
+    /// Where grading runs play their games: `local` (here) or `slurm` (each
+    /// run a batch job on a Slurm cluster, submitted with sbatch from this
+    /// machine, which must be one of the cluster's: a login node). With
+    /// slurm the data folder must be on a file system every node sees (the
+    /// jobs read the players and write the journals there); the checks
+    /// (smoke games against Easy) stay here; --grading-slots is how many
+    /// jobs the server keeps in the cluster at once. docs/server.md,
+    /// "Grading on a Slurm cluster".
+    #[arg(long, value_enum, default_value_t = ExecutorName::Local)]
+    executor: ExecutorName,
+    /// For --executor slurm: each grading job's resources.
+    #[command(flatten)]
+    job: super::slurm::JobArgs,
+}
+
+/// `--executor`'s choices.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ExecutorName {
+    Local,
+    Slurm,
 }
 
 #[derive(clap::Subcommand)]
@@ -107,6 +127,11 @@ enum ServeAction {
 }
 
 pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
+    if let (None, ExecutorName::Local, Some(option)) = (&args.action, args.executor, args.job.first_given()) {
+        anyhow::bail!(
+            "{option} is for grading jobs on a Slurm cluster: add --executor slurm, or leave it out"
+        );
+    }
     match args.action {
         Some(ServeAction::AddStudent { name: Some(name), data, staff, .. }) => {
             let token = server::accounts::add(&data, &name, staff)?;
@@ -161,8 +186,15 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
         ),
         None => {
             // The server makes its workers' limits itself, from the defaults.
-            WorkerLimits::pass_by_default(args.pass_env.names);
+            WorkerLimits::pass_by_default(args.pass_env.names.clone());
             server::serve(server::Options {
+                executor: match args.executor {
+                    ExecutorName::Local => server::executor::Executor::Local,
+                    // Its jobs' workers get what the server's would.
+                    ExecutorName::Slurm => server::executor::Executor::Slurm(
+                        server::executor::SlurmExecutor::new(args.job.options()?, args.pass_env.names)?,
+                    ),
+                },
                 data: args.data,
                 listen: args.listen,
                 max_upload: args.max_upload,

@@ -1,5 +1,6 @@
 //! `arena tournament slurm`: writes the job scripts, and with `--submit`
-//! submits what is unfinished; with `--wait` follows the merge job.
+//! submits what is unfinished; with `--wait` follows the merge job. Its
+//! job options (`JobArgs`) are `arena serve --executor slurm`'s too.
 
 use std::{path::PathBuf, process::ExitCode, time::Duration};
 
@@ -57,6 +58,19 @@ impl JobArgs {
             cpus_per_task: self.cpus_per_task,
             sbatch_args: self.sbatch_args,
         })
+    }
+
+    /// The first of these options given, if any (for a command that
+    /// submits no job without another option).
+    pub(crate) fn first_given(&self) -> Option<&'static str> {
+        [
+            (self.partition.is_some(), "--partition"),
+            (self.time.is_some(), "--time"),
+            (self.cpus_per_task != 1, "--cpus-per-task"),
+            (!self.sbatch_args.is_empty(), "--sbatch-arg"),
+        ]
+        .into_iter()
+        .find_map(|(given, name)| given.then_some(name))
     }
 }
 

@@ -70,6 +70,22 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE submissions ADD COLUMN grading_turn INTEGER;
     UPDATE submissions SET grading_turn = id WHERE status != 'queued';
 ",
+    // A grading run's Slurm jobs (`--executor slurm`), so that a restarted
+    // server follows the job under way instead of submitting another, and
+    // counts the jobs that ended without finishing the run. `state` is
+    // NULL until the server sees the job end.
+    "
+    CREATE TABLE jobs (
+        id INTEGER PRIMARY KEY,
+        submission INTEGER NOT NULL REFERENCES submissions(id),
+        slurm_id TEXT NOT NULL,
+        submitted TEXT NOT NULL DEFAULT (datetime('now')),
+        state TEXT,
+        exit_code INTEGER,
+        ended TEXT
+    );
+    CREATE INDEX jobs_by_submission ON jobs(submission, id);
+",
 ];
 
 /// Opens (creating if needed) the database of data folder `dir`, migrated.
@@ -465,5 +481,43 @@ pub fn roster(db: &Connection) -> Result<Vec<RosterEntry>> {
 pub fn unfinished(db: &Connection) -> Result<Vec<Submission>> {
     let mut query = db.prepare(&format!("{SUBMISSION} WHERE s.status IN (?1, ?2, ?3) ORDER BY s.id"))?;
     let rows = query.query_map(params![status::QUEUED, status::CHECKING, status::PLAYING], submission)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A Slurm job of a grading run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    pub id: i64,
+    /// Slurm's job id.
+    pub slurm_id: String,
+    /// How it ended, once the server saw it end: Slurm's state (`GONE`:
+    /// Slurm no longer knew it) and exit code.
+    pub end: Option<(String, Option<i32>)>,
+}
+
+/// Records Slurm job `slurm_id`, just submitted for `submission`'s grading run.
+pub fn add_job(db: &Connection, submission: i64, slurm_id: &str) -> Result<Job> {
+    db.execute("INSERT INTO jobs (submission, slurm_id) VALUES (?1, ?2)", params![submission, slurm_id])?;
+    Ok(Job { id: db.last_insert_rowid(), slurm_id: slurm_id.to_string(), end: None })
+}
+
+/// Records how `job` ended.
+pub fn end_job(db: &Connection, job: i64, state: &str, exit_code: Option<i32>) -> Result<()> {
+    db.execute(
+        "UPDATE jobs SET state = ?2, exit_code = ?3, ended = datetime('now') WHERE id = ?1",
+        params![job, state, exit_code],
+    )?;
+    Ok(())
+}
+
+/// The Slurm jobs of `submission`'s grading run, oldest first.
+pub fn jobs_of(db: &Connection, submission: i64) -> Result<Vec<Job>> {
+    let mut query =
+        db.prepare("SELECT id, slurm_id, state, exit_code FROM jobs WHERE submission = ?1 ORDER BY id")?;
+    let rows = query.query_map([submission], |row| {
+        let state: Option<String> = row.get(2)?;
+        let exit_code: Option<i32> = row.get(3)?;
+        Ok(Job { id: row.get(0)?, slurm_id: row.get(1)?, end: state.map(|s| (s, exit_code)) })
+    })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

@@ -3,11 +3,13 @@
 //! Easy, Medium and Hard) with the tournament runner: isolated, sandboxed
 //! workers, the runner's limits, and a journal in `DIR/runs/<id>/`, so a
 //! submission interrupted by a crash is taken up again where it stopped.
+//! The check runs here; the run's games are played where the `Executor`
+//! says (here, or as a Slurm job).
 
 use std::{
     collections::HashSet,
     path::{Path, PathBuf},
-    sync::{atomic::AtomicBool, Arc, Condvar, Mutex},
+    sync::{Arc, Condvar, Mutex},
     time::Duration,
 };
 
@@ -16,6 +18,7 @@ use rusqlite::Connection;
 
 use super::{
     db::{self, status, Submission},
+    executor::{Executor, GradingRun},
     league, store,
 };
 use crate::{
@@ -89,15 +92,23 @@ impl Default for Grading {
 }
 
 /// Starts the grading threads of data folder `dir` (`grading.slots` of
-/// them), and the round robin's. `changed` is told of every change they
-/// make (a status, a game played, a grade).
-pub fn spawn(dir: PathBuf, wake: Arc<Wake>, grading: Grading, changed: Arc<Wake>) -> Result<()> {
+/// them), playing their runs through `executor`, and the round robin's.
+/// `changed` is told of every change they make (a status, a game played,
+/// a grade).
+pub fn spawn(
+    dir: PathBuf,
+    wake: Arc<Wake>,
+    grading: Grading,
+    executor: Arc<Executor>,
+    changed: Arc<Wake>,
+) -> Result<()> {
     // Submissions being graded now: any other unfinished one was
     // interrupted (by a crash) and is taken up again first.
     let busy = Arc::new(Mutex::new(HashSet::new()));
     for slot in 0..grading.slots.max(1) {
         let db = db::open(&dir)?;
         let (dir, wake, busy, changed) = (dir.clone(), wake.clone(), busy.clone(), changed.clone());
+        let executor = executor.clone();
         std::thread::Builder::new().name(format!("grader-{slot}")).spawn(move || loop {
             let next = {
                 let mut busy = busy.lock().unwrap_or_else(|e| e.into_inner());
@@ -110,7 +121,7 @@ pub fn spawn(dir: PathBuf, wake: Arc<Wake>, grading: Grading, changed: Arc<Wake>
             match next {
                 Ok(Some(submission)) => {
                     changed.notify();
-                    let graded = grade(&dir, &db, &submission, grading.concurrency, &changed);
+                    let graded = grade(&dir, &db, &submission, grading.concurrency, &executor, &changed);
                     let recorded = match &graded {
                         Ok(grade) => db::finish(&db, submission.id, Ok(grade)),
                         Err(e) => db::finish(&db, submission.id, Err(&format!("{e:#}"))),
@@ -161,18 +172,17 @@ fn grade(
     db: &Connection,
     submission: &Submission,
     concurrency: usize,
+    executor: &Executor,
     changed: &Wake,
 ) -> Result<serde_json::Value> {
     db::set_progress(db, submission.id, status::CHECKING, 0, 0)?;
     let player = store::player_entry(dir, &submission.sha256, submission.player.as_deref())?;
-    let tournament = Tournament::load(&grading_file(dir, submission, &player, concurrency)?)?;
+    let file = grading_file(dir, submission, &player, concurrency)?;
+    let tournament = Tournament::load(&file)?;
     check(submission, &player, &tournament)?;
-    let never = AtomicBool::new(false);
     let mut progress = Progress { db, id: submission.id, total: 0, played: 0, changed };
-    let outcome = tournament::run(tournament, &never, &mut progress)?;
-    let report =
-        outcome.grades.and_then(|g| g.into_iter().next()).context("the grading run gave no grade")?;
-    Ok(serde_json::to_value(report)?)
+    let run = GradingRun { db, submission: submission.id, file: &file, tournament };
+    Ok(serde_json::to_value(executor.grade_run(run, &mut progress)?)?)
 }
 
 /// `arena check`'s logic on the submission, in a worker hosted as the
@@ -248,8 +258,10 @@ fn replay_folder(dir: &Path, id: i64) -> PathBuf {
     dir.join(RUNS).join(id.to_string()).join("out").join(crate::tournament::replays::FOLDER)
 }
 
-/// Keeps a submission's status and games played current.
-struct Progress<'a> {
+/// Keeps a submission's status and games played current: told by the
+/// tournament runner (an `Observer`), or by an executor following a run
+/// played elsewhere (`update`).
+pub(super) struct Progress<'a> {
     db: &'a Connection,
     id: i64,
     total: usize,
@@ -270,6 +282,12 @@ impl Observer for Progress<'_> {
 }
 
 impl Progress<'_> {
+    /// `played` of `total` games are in the run's journal.
+    pub(super) fn update(&mut self, played: usize, total: usize) {
+        (self.played, self.total) = (played, total);
+        self.save();
+    }
+
     fn save(&self) {
         if let Err(e) = db::set_progress(self.db, self.id, status::PLAYING, self.played, self.total) {
             tracing::warn!("submission {}: progress not saved: {e:#}", self.id);

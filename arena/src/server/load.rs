@@ -62,6 +62,7 @@ pub fn run(load: &Load) -> Result<String> {
         per_hour: u32::MAX,
         grading: super::grader::Grading::default(),
         http: super::http::Limits::default(),
+        executor: Default::default(),
     };
     let starting = Instant::now();
     std::thread::spawn(move || {

@@ -15,6 +15,7 @@ mod auth;
 mod board;
 pub mod client;
 pub mod db;
+pub mod executor;
 pub mod finalize;
 pub mod grader;
 mod headers;
@@ -56,6 +57,8 @@ pub struct Options {
     pub grading: grader::Grading,
     /// Timeouts and the connection cap.
     pub http: http::Limits,
+    /// Where grading runs are played: here, or on a Slurm cluster.
+    pub executor: executor::Executor,
 }
 
 struct App {
@@ -84,9 +87,10 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
         .with_context(|| format!("cannot create the data folder {}", data.display()))?;
     let data = std::fs::canonicalize(data)?;
     db::open(&data)?;
+    options.executor.ready()?;
     let wake = Arc::new(grader::Wake::default());
     let changed = Arc::new(grader::Wake::default());
-    grader::spawn(data.clone(), wake.clone(), options.grading, changed.clone())?;
+    grader::spawn(data.clone(), wake.clone(), options.grading, Arc::new(options.executor), changed.clone())?;
     let app = Arc::new(App {
         pool: Arc::new(pool::Pool::new(data.clone())),
         boards: board::Boards::start(data.clone(), changed)?,

@@ -143,6 +143,15 @@ pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> Strin
     format!("{hash:016x}")
 }
 
+/// Games of `tournament` already in the journals of its output folder
+/// (read as a resumed run reads them: a run elsewhere may be writing
+/// them), and its games in all.
+pub fn journaled(tournament: &Tournament) -> Result<(usize, usize)> {
+    let schedule = schedule::schedule(tournament);
+    let merged = merge::read_all(&tournament.output, &fingerprint(tournament, &schedule), schedule.len())?;
+    Ok((merged.results.len(), schedule.len()))
+}
+
 /// Where players run for a tournament.
 pub fn hosting(tournament: &Tournament) -> Result<Hosting> {
     if tournament.in_process && !tournament.isolate_builtins {

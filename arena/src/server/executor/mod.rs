@@ -1,0 +1,68 @@
+//! Where a grading run's games are played: here (`Local`: the tournament
+//! runner in this process, as `arena tournament run` would) or as a batch
+//! job on a Slurm cluster (`Slurm`: slurm.rs). Either way the run is the
+//! tournament file `DATA/runs/<id>/grade.toml`, the journal in its folder
+//! keeps every game played (a resumed run plays none twice), and the grade
+//! is the tournament runner's report on that journal: the same grade
+//! wherever the games were played.
+
+mod slurm;
+
+use std::{path::Path, sync::atomic::AtomicBool};
+
+use anyhow::{Context, Result};
+use rusqlite::Connection;
+
+pub use slurm::SlurmExecutor;
+
+use super::grader::Progress;
+use crate::tournament::{self, config::Tournament, grade::GradeReport, RunOutcome};
+
+/// How grading runs are played.
+#[derive(Debug, Default)]
+pub enum Executor {
+    /// Here, in this process's tournament runner (sandboxed workers).
+    #[default]
+    Local,
+    /// Each run as a batch job on a Slurm cluster.
+    Slurm(SlurmExecutor),
+}
+
+/// One submission's grading run, checked and ready to play.
+pub(super) struct GradingRun<'a> {
+    /// The server's database (the Slurm executor records its jobs there).
+    pub db: &'a Connection,
+    pub submission: i64,
+    /// Its tournament file (absolute): `DATA/runs/<id>/grade.toml`.
+    pub file: &'a Path,
+    /// That file, loaded.
+    pub tournament: Tournament,
+}
+
+impl Executor {
+    /// Whether grading runs can be played this way, told before the server
+    /// takes any submission (Slurm: sbatch is here and would take the jobs).
+    pub fn ready(&self) -> Result<()> {
+        match self {
+            Executor::Local => Ok(()),
+            Executor::Slurm(slurm) => slurm.ready(),
+        }
+    }
+
+    /// Plays `run` to its end (resuming it from its journal), keeping
+    /// `progress` current; its grade.
+    pub(super) fn grade_run(&self, run: GradingRun<'_>, progress: &mut Progress<'_>) -> Result<GradeReport> {
+        match self {
+            Executor::Local => {
+                let never = AtomicBool::new(false);
+                the_grade(tournament::run(run.tournament, &never, progress)?)
+            }
+            Executor::Slurm(slurm) => slurm.grade_run(run, progress),
+        }
+    }
+}
+
+/// The grade of a grading run's one student.
+fn the_grade(outcome: RunOutcome) -> Result<GradeReport> {
+    outcome.grades.and_then(|g| g.into_iter().next()).context("the grading run gave no grade")
+}
