@@ -1100,3 +1100,186 @@ fn the_leaderboard_is_tagged_and_a_page_that_has_it_gets_304() {
     assert_eq!(code, 200);
     assert_eq!(fetch("/api/leaderboard/crosstable", tag.as_deref()).0, 304);
 }
+
+// Grading on a Slurm cluster (`--executor slurm`, docs/server.md): on the
+// one-node cluster `.ci/slurm-up` starts; without one these tests say so
+// and pass, unless ARENA_REQUIRE_SLURM=1 (CI).
+
+/// Grades each of `libraries` (one student each) on a server started with
+/// `extra` and `env`: each student's grade summary, in order, and the
+/// server's data folder.
+fn grade_class(libraries: &[&str], extra: &[&str], env: &[(&str, &str)]) -> (Vec<Value>, tempfile::TempDir) {
+    let data = tempfile::tempdir().unwrap();
+    let tokens: Vec<String> =
+        (0..libraries.len()).map(|i| add_student(data.path(), &format!("student{i}"))).collect();
+    let server = Server::start_with(data.path(), extra, env);
+    let ids: Vec<i64> = libraries
+        .iter()
+        .zip(&tokens)
+        .map(|(name, token)| {
+            let (code, accepted) =
+                submit(&server, Some(token), "file", &std::fs::read(library(name)).unwrap());
+            assert_eq!(code, 201, "{accepted}");
+            accepted["id"].as_i64().unwrap()
+        })
+        .collect();
+    let grades = ids
+        .iter()
+        .zip(&tokens)
+        .map(|(&id, token)| {
+            let graded = wait_for(&server, token, id, finished);
+            assert_eq!(graded["status"], "done", "{graded}");
+            assert_eq!((graded["played"].as_i64(), graded["total"].as_i64()), (Some(30), Some(30)));
+            grade_summary(&graded["grade"])
+        })
+        .collect();
+    (grades, data)
+}
+
+/// The Slurm jobs of submission `id` in data folder `data`, oldest first.
+fn slurm_jobs(data: &Path, id: i64) -> Vec<arena::server::db::Job> {
+    arena::server::db::jobs_of(&arena::server::db::open(data).unwrap(), id).unwrap()
+}
+
+#[test]
+fn a_class_graded_through_slurm_gets_the_grades_of_local_grading() {
+    if !support::slurm_cluster() {
+        return;
+    }
+    let class = ["easy", "medium", "hard"];
+    let slurm = ["--round-robin", "off", "--executor", "slurm", "--grading-slots", "3"];
+    let (on_slurm, data) = grade_class(&class, &slurm, &[]);
+    let (local, _) = grade_class(&class, &["--round-robin", "off"], &[]);
+    assert_eq!(on_slurm, local);
+    for id in 1..=3 {
+        let jobs = slurm_jobs(data.path(), id);
+        assert_eq!(jobs.len(), 1, "one job each: {jobs:?}");
+        assert_eq!(jobs[0].end, Some(("COMPLETED".to_string(), Some(0))), "{jobs:?}");
+        let script =
+            std::fs::read_to_string(data.path().join(format!("runs/{id}/slurm/grade.sbatch"))).unwrap();
+        assert!(
+            script.contains(&format!(
+                "exec {} tournament run {}",
+                env!("CARGO_BIN_EXE_arena"),
+                data.path().canonicalize().unwrap().join(format!("runs/{id}/grade.toml")).display()
+            )),
+            "{script}"
+        );
+    }
+}
+
+#[test]
+fn a_grading_job_outlives_a_server_restart_and_once_cancelled_is_resubmitted_playing_no_game_twice() {
+    if !support::slurm_cluster() {
+        return;
+    }
+    // 40 ms a move: the run lasts several seconds.
+    let slow = [("BAD_PLAYER_MODE", "sleep"), ("BAD_PLAYER_SLEEP_MS", "40")];
+    let options = ["--round-robin", "off", "--executor", "slurm"];
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    let server = Server::start_with(data.path(), &options, &slow);
+    let player = std::fs::read(library("bad-player")).unwrap();
+    let (code, accepted) = submit(&server, Some(&alice), "file", &player);
+    assert_eq!(code, 201, "{accepted}");
+    let id = accepted["id"].as_i64().unwrap();
+    let out = data.path().join(format!("runs/{id}/out"));
+    let journaled = || {
+        std::fs::read_to_string(out.join("journal.jsonl")).map_or(0, |t| t.lines().count().saturating_sub(1))
+    };
+    let started = Instant::now();
+    while journaled() == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no game played: {:?}",
+            slurm_jobs(data.path(), id)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+
+    // The server dies; its job plays on, and the restarted server follows
+    // it instead of submitting another.
+    server.kill();
+    let jobs = slurm_jobs(data.path(), id);
+    assert!(jobs.len() == 1 && jobs[0].end.is_none(), "{jobs:?}");
+    let server = Server::start_with(data.path(), &options, &slow);
+    wait_for(&server, &alice, id, |s| s["status"] == "playing" || finished(s));
+    // Then that job is cancelled mid-run.
+    let before = journaled();
+    assert!(before < 30, "the run ended before it could be cancelled: make the player slower");
+    let status = Command::new("scancel").arg(&jobs[0].slurm_id).status().unwrap();
+    assert!(status.success());
+
+    let graded = wait_for(&server, &alice, id, finished);
+    assert_eq!(graded["status"], "done", "{graded}");
+    let after = slurm_jobs(data.path(), id);
+    assert_eq!(after.len(), 2, "the cancelled job, then one more: {after:?}");
+    assert_eq!(after[0].slurm_id, jobs[0].slurm_id, "{after:?}");
+    assert_eq!(after[0].end.as_ref().map(|e| e.0.as_str()), Some("CANCELLED"), "{after:?}");
+    assert_eq!(after[1].end, Some(("COMPLETED".to_string(), Some(0))), "{after:?}");
+    // The second job resumed from the journal: every game once.
+    let journal = support::journal_games(&out);
+    assert_eq!(journal.iter().map(|g| g.index).collect::<Vec<_>>(), (0..30).collect::<Vec<_>>());
+    let log = data.path().join(format!("runs/{id}/slurm/job-{}.log", after[1].slurm_id));
+    let resumed = std::fs::read_to_string(log).unwrap();
+    assert!(resumed.contains("resuming: "), "cancelled with {before} games played: {resumed}");
+
+    let (local, _) = grade_class(&["bad-player"], &["--round-robin", "off"], &slow);
+    assert_eq!(vec![grade_summary(&graded["grade"])], local);
+}
+
+#[test]
+fn a_grading_job_that_keeps_failing_is_resubmitted_three_times_then_the_submission_fails_saying_why() {
+    if !support::slurm_cluster() {
+        return;
+    }
+    // Slurm cannot open this output file: every job fails at once.
+    let options =
+        ["--round-robin", "off", "--executor", "slurm", "--sbatch-arg=--output=/nonexistent/job.log"];
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    let server = Server::start(data.path(), &options);
+    let (_, accepted) = submit(&server, Some(&alice), "file", &std::fs::read(library("easy")).unwrap());
+    let failed = wait_for(&server, &alice, accepted["id"].as_i64().unwrap(), finished);
+    assert_eq!(failed["status"], "failed", "{failed}");
+    let jobs = slurm_jobs(data.path(), 1);
+    assert_eq!(jobs.len(), 4, "the first job and three more: {jobs:?}");
+    assert!(jobs.iter().all(|j| j.end.as_ref().is_some_and(|e| e.0 == "FAILED")), "{jobs:?}");
+    let last = &jobs[3].slurm_id;
+    let output = data.path().canonicalize().unwrap().join(format!("runs/1/slurm/job-{last}.log"));
+    assert_eq!(
+        failed["error"].as_str().unwrap(),
+        format!(
+            "the Slurm jobs of its grading run ended 4 times without finishing it (0 of 30 games played): \
+             the last, job {last}, ended FAILED (exit code 1); its output: {}",
+            output.display()
+        )
+    );
+}
+
+#[test]
+fn a_server_that_cannot_submit_grading_jobs_says_why_before_it_starts() {
+    let data = tempfile::tempdir().unwrap();
+    let empty = data.path().join("empty-path");
+    std::fs::create_dir_all(&empty).unwrap();
+    let serve = |extra: &[&str], env: &[(&str, &str)]| {
+        let mut args = vec!["serve", "--data", data.path().to_str().unwrap(), "--listen", "127.0.0.1:0"];
+        args.extend_from_slice(extra);
+        let output = arena(&args, env);
+        assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
+        let err = support::stderr(&output);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        err
+    };
+    let err = serve(&["--executor", "slurm"], &[("PATH", empty.to_str().unwrap())]);
+    assert!(
+        err.contains("sbatch not found: run this on a machine of the Slurm cluster (a login node), or grade on this machine: --executor local"),
+        "{err}"
+    );
+    let err = serve(&["--time", "1:00:00"], &[]);
+    assert!(err.contains("--time is for grading jobs on a Slurm cluster: add --executor slurm"), "{err}");
+    if support::slurm_cluster() {
+        let err = serve(&["--executor", "slurm", "--partition", "no-such-partition"], &[]);
+        assert!(err.contains("sbatch would refuse these jobs (--partition=no-such-partition)"), "{err}");
+    }
+}

@@ -17,28 +17,10 @@ use std::{
 };
 
 use arena::tournament::journal;
-use support::{all_journal_games, arena, csv_without_times, library, stderr, stdout, write_file};
-
-/// Whether a Slurm cluster answers (a node idle or busy).
-fn cluster() -> bool {
-    let up = Command::new("sinfo")
-        .args(["-h", "-o", "%T"])
-        .output()
-        .map(|o| {
-            let states = String::from_utf8_lossy(&o.stdout);
-            o.status.success()
-                && states.split_whitespace().any(|s| ["idle", "mixed", "allocated"].contains(&s))
-        })
-        .unwrap_or(false);
-    if !up {
-        assert!(
-            std::env::var("ARENA_REQUIRE_SLURM").as_deref() != Ok("1"),
-            "no Slurm cluster answers (sinfo) and ARENA_REQUIRE_SLURM=1: start one with `sudo .ci/slurm-up`"
-        );
-        eprintln!("skipped: no Slurm cluster (start one with `sudo .ci/slurm-up`)");
-    }
-    up
-}
+use support::{
+    all_journal_games, arena, csv_without_times, library, slurm_cluster as cluster, stderr, stdout,
+    write_file,
+};
 
 /// `dir/NAME/t.toml` with its output in `out` beside it.
 fn file_in(dir: &Path, name: &str, body: &str) -> PathBuf {

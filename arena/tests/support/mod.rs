@@ -93,6 +93,29 @@ pub fn play_json(args: &[&str], env: &[(&str, &str)]) -> serde_json::Value {
     serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(&output)))
 }
 
+/// Whether a Slurm cluster answers (a node idle or busy). Without one a
+/// test that needs it says so and passes, unless ARENA_REQUIRE_SLURM=1
+/// (CI) makes it fail.
+pub fn slurm_cluster() -> bool {
+    let up = Command::new("sinfo")
+        .args(["-h", "-o", "%T"])
+        .output()
+        .map(|o| {
+            let states = String::from_utf8_lossy(&o.stdout);
+            o.status.success()
+                && states.split_whitespace().any(|s| ["idle", "mixed", "allocated"].contains(&s))
+        })
+        .unwrap_or(false);
+    if !up {
+        assert!(
+            std::env::var("ARENA_REQUIRE_SLURM").as_deref() != Ok("1"),
+            "no Slurm cluster answers (sinfo) and ARENA_REQUIRE_SLURM=1: start one with `sudo .ci/slurm-up`"
+        );
+        eprintln!("skipped: no Slurm cluster (start one with `sudo .ci/slurm-up`)");
+    }
+    up
+}
+
 /// Writes `text` to `dir/name` and returns the path.
 pub fn write_file(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
