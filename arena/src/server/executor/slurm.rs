@@ -75,6 +75,8 @@ impl SlurmExecutor {
         self.job.test("or grade on this machine: --executor local")
     }
 
+    /// Plays `run` as Slurm jobs, following the one a restarted server
+    /// finds under way, until its journal holds every game; its grade.
     pub(super) fn grade_run(&self, run: GradingRun<'_>, progress: &mut Progress<'_>) -> Result<GradeReport> {
         let script = self.write_script(&run)?;
         loop {
