@@ -1220,6 +1220,9 @@ fn a_grading_job_outlives_a_server_restart_and_once_cancelled_is_resubmitted_pla
     // The second job resumed from the journal: every game once.
     let journal = support::journal_games(&out);
     assert_eq!(journal.iter().map(|g| g.index).collect::<Vec<_>>(), (0..30).collect::<Vec<_>>());
+    // Its players got what the server's own would (--pass-env).
+    let script = std::fs::read_to_string(data.path().join(format!("runs/{id}/slurm/grade.sbatch"))).unwrap();
+    assert!(script.contains("--pass-env BAD_PLAYER_MODE --pass-env BAD_PLAYER_SLEEP_MS\n"), "{script}");
     let log = data.path().join(format!("runs/{id}/slurm/job-{}.log", after[1].slurm_id));
     let resumed = std::fs::read_to_string(log).unwrap();
     assert!(resumed.contains("resuming: "), "cancelled with {before} games played: {resumed}");
