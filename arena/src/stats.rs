@@ -1130,7 +1130,8 @@ mod tests {
             .rev()
             .flat_map(|p| {
                 let half = Pairing { games: p.games / 2.0, points_a: p.points_a / 2.0, ..*p };
-                let flipped = Pairing { a: p.b, b: p.a, games: half.games, points_a: half.games - half.points_a };
+                let flipped =
+                    Pairing { a: p.b, b: p.a, games: half.games, points_a: half.games - half.points_a };
                 [flipped, Pairing { games: 0.0, points_a: 0.0, ..*p }, half]
             })
             .collect();
