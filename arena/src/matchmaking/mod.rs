@@ -9,6 +9,8 @@
 //!
 //! - `ledger.rs`: the results, merged per pair as they are stored.
 //! - `schedule.rs`: choosing the next pairs.
+//! - `simulation.rs`: a class of players of known strength, to measure the
+//!   league against the full round robin (`arena bench-matchmaking`).
 //!
 //! How a caller (the server) drives a [`League`]:
 //!
@@ -29,6 +31,7 @@
 
 mod ledger;
 mod schedule;
+pub mod simulation;
 
 pub use ledger::{Ledger, LedgerError};
 pub use schedule::Policy;
