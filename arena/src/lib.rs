@@ -15,6 +15,7 @@ pub mod game_rules;
 pub mod games;
 pub mod isolation;
 pub mod levels;
+pub mod matchmaking;
 pub mod output;
 pub mod overhead;
 pub mod parallel;

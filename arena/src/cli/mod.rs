@@ -148,6 +148,48 @@ enum Command {
         #[arg(long)]
         concurrency: Option<usize>,
     },
+    /// Measure the live league's matchmaking on a simulated class of
+    /// players of known strength: how closely its ranking agrees with the
+    /// full round robin's (Spearman) after each share of the round robin's
+    /// games, next to random pairing, and how many games a newcomer needs
+    /// until its rating is known within +-100 Elo (docs/benchmarks.md,
+    /// "League matchmaking"). Build with --release.
+    BenchMatchmaking {
+        /// Students in the class.
+        #[arg(long, default_value_t = 150)]
+        students: usize,
+        /// Games per pairing of the reference round robin.
+        #[arg(long, default_value_t = 10)]
+        games_per_pairing: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Classes simulated (each with its own strengths and games).
+        #[arg(long, default_value_t = 5)]
+        trials: usize,
+        /// Pairs of games played at once.
+        #[arg(long, default_value_t = 8)]
+        in_flight: usize,
+        /// Newcomers measured per trial.
+        #[arg(long, default_value_t = 20)]
+        newcomers: usize,
+        /// The largest share of the round robin's games played, in percent
+        /// (the checkpoints beyond it are left out).
+        #[arg(long, default_value_t = 100.0)]
+        up_to: f64,
+        /// The policy's placement games (default: the league's).
+        #[arg(long)]
+        placement_games: Option<u32>,
+        /// The policy's repeat scale (default: the league's).
+        #[arg(long)]
+        repeat_scale: Option<f64>,
+        /// The policy's most pairs of one entrant in flight (default: the league's).
+        #[arg(long)]
+        max_pairs_in_flight: Option<usize>,
+        /// The policy's least share of the mean games an entrant may fall to
+        /// before it plays first (default: the league's).
+        #[arg(long)]
+        min_share_of_games: Option<f64>,
+    },
     /// Show a replay file: step through it in the terminal, write an HTML
     /// viewer (--html), or verify it by re-simulation (--verify).
     ///
@@ -298,6 +340,37 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             let text = arena::overhead::tournament(players, games_per_pairing, isolated, concurrency)
                 .map_err(anyhow::Error::msg)?;
             arena::outln!("{text}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::BenchMatchmaking {
+            students,
+            games_per_pairing,
+            seed,
+            trials,
+            in_flight,
+            newcomers,
+            up_to,
+            placement_games,
+            repeat_scale,
+            max_pairs_in_flight,
+            min_share_of_games,
+        } => {
+            use arena::matchmaking::{simulation, Policy};
+            let default = Policy::default();
+            let policy = Policy {
+                placement_games: placement_games.unwrap_or(default.placement_games),
+                repeat_scale: repeat_scale.unwrap_or(default.repeat_scale),
+                max_pairs_in_flight: max_pairs_in_flight.unwrap_or(default.max_pairs_in_flight),
+                min_share_of_games: min_share_of_games.unwrap_or(default.min_share_of_games),
+            };
+            let mut config = simulation::Config {
+                in_flight,
+                newcomers,
+                policy,
+                ..simulation::Config::new(students, games_per_pairing, seed, trials)
+            };
+            config.checkpoints.retain(|&share| share * 100.0 <= up_to + 1e-9);
+            arena::outln!("{}", simulation::run(&config));
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay(args) => arena::replay::command::run(&args),
