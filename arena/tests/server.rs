@@ -450,19 +450,18 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
     assert!(support::stderr(&out).contains("is not a date and time"), "{}", support::stderr(&out));
     let late = send(alice, "hard");
     assert_eq!((late["status"].as_str(), late["late"].as_bool()), (Some("done"), Some(true)), "{late}");
-    let (_, board) = get(&server, "/api/leaderboard", None);
-    let counted: Vec<i64> =
-        board["students"].as_array().unwrap().iter().map(|s| s["submission"].as_i64().unwrap()).collect();
-    assert_eq!(counted, [alices["id"].as_i64().unwrap(), bobs["id"].as_i64().unwrap()], "{board}");
-
-    // The round robin of the two current submissions: 10 games, stored as
-    // played, in the leaderboard's standings.
+    // The league of the two current submissions (the late one does not
+    // count): their pairing's 10 games, stored as played, in the
+    // leaderboard's standings (rebuilt in memory a moment after a change).
     let started = Instant::now();
     let standings = loop {
         let (_, board) = get(&server, "/api/leaderboard", None);
+        let counted: Vec<i64> =
+            board["students"].as_array().unwrap().iter().map(|s| s["submission"].as_i64().unwrap()).collect();
         let rr = board["round_robin"].clone();
-        assert_eq!(rr["games_to_play"], 10, "{rr}");
         if rr["standings"]["games"] == 10 {
+            assert_eq!(counted, [alices["id"].as_i64().unwrap(), bobs["id"].as_i64().unwrap()], "{board}");
+            assert_eq!(rr["games_to_play"], 10, "{rr}");
             break rr["standings"].clone();
         }
         assert!(started.elapsed() < Duration::from_secs(120), "{rr}");
@@ -1285,4 +1284,61 @@ fn a_server_that_cannot_submit_grading_jobs_says_why_before_it_starts() {
         let err = serve(&["--executor", "slurm", "--partition", "no-such-partition"], &[]);
         assert!(err.contains("sbatch would refuse these jobs (--partition=no-such-partition)"), "{err}");
     }
+}
+
+#[test]
+fn the_league_is_matchmade_stored_as_played_and_survives_a_kill_without_playing_a_game_twice() {
+    let data = tempfile::tempdir().unwrap();
+    let levels = ["easy", "medium", "hard", "easy"];
+    let tokens: Vec<String> = (0..levels.len()).map(|i| add_student(data.path(), &format!("s{i}"))).collect();
+    let server = Server::start(data.path(), &["--round-robin", "off"]);
+    for (token, level) in tokens.iter().zip(levels) {
+        let (code, accepted) = submit(&server, Some(token), "file", &std::fs::read(library(level)).unwrap());
+        assert_eq!(code, 201);
+        wait_for(&server, token, accepted["id"].as_i64().unwrap(), finished);
+    }
+    server.kill();
+    // The league starts, is killed mid-way (twice), and goes on.
+    let games = || -> Vec<(i64, i64, i64)> {
+        let db = rusqlite::Connection::open(data.path().join("arena.db")).unwrap();
+        let mut query = db.prepare("SELECT a, b, game FROM games ORDER BY a, b, game").unwrap();
+        query.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
+    };
+    for _ in 0..2 {
+        let server = Server::start(data.path(), &[]);
+        let started = Instant::now();
+        while games().len() < 6 && started.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        server.kill();
+    }
+    let server = Server::start(data.path(), &[]);
+    let started = Instant::now();
+    let board = loop {
+        let (_, board) = get(&server, "/api/leaderboard", None);
+        if board["round_robin"]["standings"]["games"] == 60 {
+            break board;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "{board}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // Every pairing played its 10 games once each, in order: none lost to
+    // the kills, none played twice.
+    let stored = games();
+    assert_eq!(stored.len(), 60);
+    let mut pairings: std::collections::BTreeMap<(i64, i64), Vec<i64>> = Default::default();
+    for (a, b, game) in stored {
+        pairings.entry((a, b)).or_default().push(game);
+    }
+    assert_eq!(pairings.len(), 6);
+    for (pairing, indices) in &pairings {
+        assert_eq!(indices, &(0..10).collect::<Vec<i64>>(), "{pairing:?}");
+    }
+    // The standings count them all; the strongest level ranks above the weakest.
+    let rows = board["round_robin"]["standings"]["rows"].as_array().unwrap().clone();
+    assert!(rows.iter().all(|r| r["games"] == 30), "{rows:?}");
+    let rank = |name: &str| rows.iter().find(|r| r["name"] == name).unwrap()["rank"].as_u64().unwrap();
+    assert!(rank("s2") < rank("s0"), "hard above easy: {rows:?}");
+    let (_, cross) = get(&server, "/api/leaderboard/crosstable", None);
+    assert_eq!(cross["crosstable"].as_array().unwrap().len(), 12, "{cross}");
 }

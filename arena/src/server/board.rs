@@ -6,7 +6,7 @@
 
 use std::{
     path::PathBuf,
-    sync::{Arc, RwLock},
+    sync::{Arc, Mutex, RwLock},
     time::Duration,
 };
 
@@ -58,9 +58,9 @@ pub struct Boards {
 impl Boards {
     /// Builds the boards of data folder `dir` once, then keeps them current
     /// on a thread of their own, woken by `changed`.
-    pub fn start(dir: PathBuf, changed: Arc<Wake>) -> Result<Arc<Boards>> {
+    pub fn start(dir: PathBuf, changed: Arc<Wake>, live: Arc<Mutex<league::Live>>) -> Result<Arc<Boards>> {
         let db = db::open(&dir)?;
-        let (leaderboard, crosstable) = build(&db)?;
+        let (leaderboard, crosstable) = build(&db, &live)?;
         let boards = Arc::new(Boards {
             leaderboard: RwLock::new(Arc::new(Ready::of(&leaderboard))),
             crosstable: RwLock::new(Arc::new(Ready::of(&crosstable))),
@@ -70,7 +70,7 @@ impl Boards {
             let mut seen = changed.generation();
             loop {
                 seen = changed.wait_after(seen, Duration::from_secs(5));
-                match build(&db) {
+                match build(&db, &live) {
                     Ok((leaderboard, crosstable)) => {
                         *kept.leaderboard.write().unwrap_or_else(|e| e.into_inner()) =
                             Arc::new(Ready::of(&leaderboard));
@@ -95,13 +95,17 @@ impl Boards {
 }
 
 /// The leaderboard (every student's latest grade as the public may see it,
-/// the queue, the round robin's standings) and the crosstable, apart: its
-/// size grows with the square of the class.
-fn build(db: &Connection) -> Result<(Value, Value)> {
+/// the queue, the league's standings) and the crosstable, apart: its size
+/// grows with the square of the class.
+fn build(db: &Connection, live: &Mutex<league::Live>) -> Result<(Value, Value)> {
     let latest = db::latest_graded(db)?;
     let (waiting, grading) = db::queue(db)?;
-    let standings = league::standings(db, &latest)?;
-    let pairings = latest.len() * latest.len().saturating_sub(1) / 2;
+    let (standings, crosstable, (_, full)) = {
+        let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
+        live.sync(db)?;
+        let (standings, crosstable) = live.standings();
+        (standings, crosstable, live.size())
+    };
     let rows: Vec<_> = latest
         .into_iter()
         .map(|s| {
@@ -110,17 +114,12 @@ fn build(db: &Connection) -> Result<(Value, Value)> {
         })
         .collect();
     let grading = grading.map(|(played, total)| json!({ "played": played, "total": total }));
-    let mut standings = standings.json();
-    let crosstable = json!({ "rows": standings["rows"], "crosstable": standings["crosstable"].take() });
-    if let Some(fields) = standings.as_object_mut() {
-        fields.remove("crosstable");
-    }
     let leaderboard = json!({
         "students": rows,
         "queue": { "waiting": waiting, "grading": grading },
         "round_robin": {
             "games_per_pairing": league::GAMES,
-            "games_to_play": pairings * league::GAMES as usize,
+            "games_to_play": full,
             "standings": standings,
         },
     });

@@ -92,7 +92,7 @@ impl Default for Grading {
 }
 
 /// Starts the grading threads of data folder `dir` (`grading.slots` of
-/// them), playing their runs through `executor`, and the round robin's.
+/// them), playing their runs through `executor`, and the league's.
 /// `changed` is told of every change they make (a status, a game played,
 /// a grade).
 pub fn spawn(
@@ -101,6 +101,7 @@ pub fn spawn(
     grading: Grading,
     executor: Arc<Executor>,
     changed: Arc<Wake>,
+    live: Arc<Mutex<league::Live>>,
 ) -> Result<()> {
     // Submissions being graded now: any other unfinished one was
     // interrupted (by a crash) and is taken up again first.
@@ -146,18 +147,18 @@ pub fn spawn(
     if grading.round_robin {
         let db = db::open(&dir)?;
         std::thread::Builder::new().name("league".into()).spawn(move || loop {
-            // Grading comes first: the round robin plays while nothing waits.
+            // Grading comes first: the league plays while nothing waits.
             let idle = db::queue(&db).map(|(waiting, grading)| waiting == 0 && grading.is_none());
             let played = match idle {
-                Ok(true) => league::play_next(&dir, &db),
+                Ok(true) => league::play_round(&dir, &live, grading.slots, &changed),
                 Ok(false) => Ok(false),
                 Err(e) => Err(e),
             };
             match played {
-                Ok(true) => changed.notify(),
+                Ok(true) => {}
                 Ok(false) => wake.wait(Duration::from_secs(2)),
                 Err(e) => {
-                    tracing::error!("the round robin: {e:#}");
+                    tracing::error!("the league: {e:#}");
                     wake.wait(Duration::from_secs(5));
                 }
             }

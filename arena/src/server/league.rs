@@ -1,15 +1,26 @@
-//! The rolling round robin behind the leaderboard: each student's latest
-//! graded submission (made before any deadline) plays every other's,
-//! `GAMES` Trap games a pairing in seat-swapped pairs on shared seeds (the
-//! same seeds for every pairing). A new submission plays everyone's latest;
-//! the standings (W/D/L, Bradley-Terry Elo with its interval, crosstable)
-//! count the games among the current latest submissions only.
+//! The live league behind the leaderboard: each student's latest graded
+//! submission (made before any deadline) is an entrant, and matchmaking
+//! (`crate::matchmaking`) chooses the games by need: a new submission
+//! first plays placement games against a spread of ratings, then games go
+//! to the least-played and to the pairs whose result is least certain.
+//! Games come in seat-swapped pairs on one seed, several pairs at once, and
+//! no pairing plays more than `GAMES` (the full round robin is `finalize`'s).
 //!
-//! Each game is stored as it finishes: after a crash a pairing resumes at
-//! its first missing game, and no game is stored twice.
+//! The results live in memory ([`Live`]: ratings, W/D/L per pair), loaded
+//! once from the database at start and kept current as each game is
+//! stored, so the leaderboard costs a refit of a few milliseconds, never a
+//! pass over every game. Each game is stored as it ends: after a crash a
+//! pairing resumes at its first missing game, and no game is stored twice.
+
+use std::{
+    collections::{BTreeMap, HashMap},
+    path::Path,
+    sync::{Arc, Mutex},
+};
 
 use anyhow::Result;
 use rusqlite::{params, Connection};
+use serde_json::{json, Value};
 
 use super::{
     db::{self, Submission},
@@ -19,42 +30,233 @@ use super::{
 use crate::{
     game::Trap,
     isolation::WorkerLimits,
+    matchmaking::{EntrantId, GamePair, League, Policy, GAMES_PER_PAIR},
     players::{Hosting, Player, PlayerSpec},
     referee::trap::TrapSettings,
-    tournament::{
-        record::GameResult,
-        standings::{self, Entrant, Standings},
-    },
+    stats::Wdl,
+    tournament::record::GameResult,
     two_player::{self, MatchConfig},
 };
 
-/// Games per pairing (seat-swapped pairs).
+/// The most games one pairing plays in the live league.
 pub const GAMES: u32 = 10;
 
-/// Plays the missing games of one pairing of current submissions; whether
-/// there was one to play.
-pub fn play_next(dir: &std::path::Path, db: &Connection) -> Result<bool> {
-    let current = db::latest_graded(db)?;
-    for (i, a) in current.iter().enumerate() {
-        for b in &current[i + 1..] {
-            let (a, b) = if a.id < b.id { (a, b) } else { (b, a) };
-            let played = games_between(db, a.id, b.id)?;
-            if played < GAMES {
-                play(dir, db, [a, b], played)?;
-                return Ok(true);
+/// The league's results in memory: who plays (each student's current
+/// submission), the matchmaking league (ratings), and each pairing's
+/// W/D/L and games stored.
+pub struct Live {
+    league: League,
+    /// Current submissions: id -> the student's name.
+    names: BTreeMap<i64, String>,
+    /// By pairing (older id, newer id): the older's W/D/L.
+    pairings: HashMap<(i64, i64), Wdl>,
+    /// Games played since the server started.
+    played: u64,
+}
+
+/// The older id first.
+fn ordered(a: i64, b: i64) -> (i64, i64) {
+    if a < b {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+impl Live {
+    /// The league of the current submissions, with every game stored among
+    /// them (read once).
+    pub fn load(db: &Connection) -> Result<Live> {
+        let mut live = Live {
+            league: League::new(Policy::default()),
+            names: BTreeMap::new(),
+            pairings: HashMap::new(),
+            played: 0,
+        };
+        live.sync(db)?;
+        Ok(live)
+    }
+
+    /// Brings the entrants up to date with the database: a newly graded
+    /// submission enters (with any games it already has: after a restart),
+    /// one no longer current retires. Whether anything changed.
+    pub fn sync(&mut self, db: &Connection) -> Result<bool> {
+        let current: BTreeMap<i64, String> =
+            db::latest_graded(db)?.into_iter().map(|s: Submission| (s.id, s.student)).collect();
+        let gone: Vec<i64> = self.names.keys().filter(|id| !current.contains_key(id)).copied().collect();
+        let new: Vec<i64> = current.keys().filter(|id| !self.names.contains_key(id)).copied().collect();
+        for id in &gone {
+            let _ = self.league.retire(EntrantId(*id));
+            self.pairings.retain(|&(a, b), _| a != *id && b != *id);
+        }
+        for id in &new {
+            self.league.add(EntrantId(*id))?;
+        }
+        self.names = current;
+        if !new.is_empty() {
+            self.load_games(db, &new)?;
+        }
+        Ok(!gone.is_empty() || !new.is_empty())
+    }
+
+    /// Records the stored games of `ids` against current entrants.
+    fn load_games(&mut self, db: &Connection, ids: &[i64]) -> Result<()> {
+        let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+        let mut query =
+            db.prepare(&format!("SELECT a, b, result FROM games WHERE a IN ({list}) OR b IN ({list})"))?;
+        let rows = query.query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?, row.get(2)?)))?;
+        for row in rows {
+            let (a, b, text): (i64, i64, String) = row?;
+            // (One row a game, even between two new ones.)
+            if !self.names.contains_key(&a) || !self.names.contains_key(&b) {
+                continue;
+            }
+            let result: GameResult = serde_json::from_str(&text)?;
+            self.count(a, b, result.winner);
+        }
+        Ok(())
+    }
+
+    /// Counts a game of pairing (`a` older, `b`): `winner` 0 is `a`, 1 is `b`.
+    fn count(&mut self, a: i64, b: i64, winner: Option<usize>) {
+        let score = match winner {
+            Some(0) => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        if self.league.record(EntrantId(a), EntrantId(b), score).is_ok() {
+            let wdl = self.pairings.entry((a, b)).or_default();
+            match winner {
+                Some(0) => wdl.wins += 1,
+                Some(_) => wdl.losses += 1,
+                None => wdl.draws += 1,
             }
         }
     }
-    Ok(false)
+
+    /// The next pairings to play, at most `how_many`, none in `in_flight`
+    /// and none that has played [`GAMES`] (ratings refitted first).
+    fn next(&mut self, how_many: usize, in_flight: &[GamePair], seed: u64) -> Vec<GamePair> {
+        self.league.refit();
+        // Ask for more than needed: full pairings are passed over.
+        let mut chosen = Vec::new();
+        for pair in self.league.next_pairs(how_many * 4 + 8, in_flight, seed) {
+            let key = ordered(pair.first.0, pair.second.0);
+            if self.pairings.get(&key).map_or(0, |w| w.games()) + u64::from(GAMES_PER_PAIR) <= u64::from(GAMES)
+            {
+                chosen.push(pair);
+            }
+            if chosen.len() == how_many {
+                break;
+            }
+        }
+        chosen
+    }
+
+    /// The standings as the leaderboard shows them (the tournament
+    /// standings' JSON shape: `rows`, `games`), and the crosstable apart.
+    pub fn standings(&mut self) -> (Value, Value) {
+        self.league.refit();
+        let ids: Vec<i64> = self.names.keys().copied().collect();
+        let index = |id: i64| ids.iter().position(|&i| i == id).unwrap_or(0);
+        let mut totals: HashMap<i64, Wdl> = HashMap::new();
+        let mut crosstable = Vec::new();
+        for (&(a, b), wdl) in &self.pairings {
+            let mirrored = Wdl::new(wdl.losses, wdl.draws, wdl.wins);
+            for (me, them, result) in [(a, b, *wdl), (b, a, mirrored)] {
+                let total = totals.entry(me).or_default();
+                (total.wins, total.draws, total.losses) =
+                    (total.wins + result.wins, total.draws + result.draws, total.losses + result.losses);
+                crosstable.push(json!({
+                    "player": index(me), "opponent": index(them),
+                    "wins": result.wins, "draws": result.draws, "losses": result.losses,
+                }));
+            }
+        }
+        let rows: Vec<Value> = self
+            .league
+            .standings()
+            .iter()
+            .enumerate()
+            .map(|(rank, standing)| {
+                let id = standing.entrant.0;
+                let wdl = totals.get(&id).copied().unwrap_or_default();
+                let error = standing.rating.error;
+                json!({
+                    "rank": rank + 1,
+                    "id": index(id),
+                    "name": self.names.get(&id),
+                    "submission": id,
+                    "games": wdl.games(),
+                    "wins": wdl.wins, "draws": wdl.draws, "losses": wdl.losses,
+                    "score": if wdl.games() > 0 { wdl.score() } else { 0.5 },
+                    "elo": if wdl.games() > 0 { standing.rating.elo } else { 0.0 },
+                    "elo_error": if error.is_finite() && wdl.games() > 0 { Some(error) } else { None },
+                })
+            })
+            .collect();
+        let games: u64 = self.pairings.values().map(Wdl::games).sum();
+        let standings = json!({ "games": games, "rows": rows });
+        let crosstable = json!({ "rows": standings["rows"], "crosstable": crosstable });
+        (standings, crosstable)
+    }
+
+    /// Entrants and the games the full round robin among them would have.
+    pub fn size(&self) -> (usize, u64) {
+        let n = self.names.len() as u64;
+        (self.names.len(), n * n.saturating_sub(1) / 2 * u64::from(GAMES))
+    }
 }
 
-/// How many games of the pairing `a` (the older) vs `b` are stored.
-fn games_between(db: &Connection, a: i64, b: i64) -> Result<u32> {
-    Ok(db.query_row("SELECT COUNT(*) FROM games WHERE a = ?1 AND b = ?2", params![a, b], |row| row.get(0))?)
+/// Plays the league while there is something to play: up to `slots`
+/// pairings at once (each its own thread, its own workers); `changed` is
+/// told of every game stored. Whether any game was played.
+pub fn play_round(dir: &Path, live: &Arc<Mutex<Live>>, slots: usize, changed: &super::grader::Wake) -> Result<bool> {
+    let db = db::open(dir)?;
+    let pairs = {
+        let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
+        live.sync(&db)?;
+        let seed = live.played;
+        live.next(slots.max(1), &[], seed)
+    };
+    if pairs.is_empty() {
+        return Ok(false);
+    }
+    let submissions: HashMap<i64, Submission> =
+        db::latest_graded(&db)?.into_iter().map(|s| (s.id, s)).collect();
+    std::thread::scope(|scope| {
+        let playing: Vec<_> = pairs
+            .iter()
+            .filter_map(|pair| {
+                let (a, b) = ordered(pair.first.0, pair.second.0);
+                let pair = [submissions.get(&a)?, submissions.get(&b)?];
+                Some(scope.spawn(move || play_pairing(dir, pair, live, changed)))
+            })
+            .collect();
+        for thread in playing {
+            match thread.join() {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => tracing::warn!("a league pairing: {e:#}"),
+                Err(_) => tracing::error!("a league pairing panicked"),
+            }
+        }
+    });
+    Ok(true)
 }
 
-/// Plays games `first..GAMES` of the pairing, storing each as it ends.
-fn play(dir: &std::path::Path, db: &Connection, pair: [&Submission; 2], first: u32) -> Result<()> {
+/// Plays the next [`GAMES_PER_PAIR`] games of pairing `pair` (older
+/// first), from its first missing game, storing and counting each as it
+/// ends.
+fn play_pairing(dir: &Path, pair: [&Submission; 2], live: &Mutex<Live>, changed: &super::grader::Wake) -> Result<()> {
+    let db = db::open(dir)?;
+    let first: u32 = db.query_row(
+        "SELECT COALESCE(MAX(game) + 1, 0) FROM games WHERE a = ?1 AND b = ?2",
+        params![pair[0].id, pair[1].id],
+        |row| row.get(0),
+    )?;
+    if first >= GAMES {
+        return Ok(());
+    }
     // Isolated and sandboxed (WorkerLimits' default), as in a tournament.
     let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
     let hosting = Hosting { isolate_libraries: true, isolate_builtins: false, limits: Some(limits) };
@@ -68,7 +270,7 @@ fn play(dir: &std::path::Path, db: &Connection, pair: [&Submission; 2], first: u
     let players = [load(pair[0])?, load(pair[1])?];
     let config = MatchConfig::<Trap> {
         settings,
-        games: GAMES - first,
+        games: GAMES_PER_PAIR.min(GAMES - first),
         seed: SEED,
         hosting: hosting.clone(),
         first_game: first,
@@ -81,7 +283,16 @@ fn play(dir: &std::path::Path, db: &Connection, pair: [&Submission; 2], first: u
         &mut |game| {
             if stored.is_ok() {
                 let result = GameResult::two_player::<Trap>(game.index as usize, game.seats, &game.record);
-                stored = store_game(db, pair[0].id, pair[1].id, &result);
+                let inserted = store_game(&db, pair[0].id, pair[1].id, &result);
+                let new = matches!(inserted, Ok(true));
+                stored = inserted.map(|_| ());
+                if new {
+                    let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
+                    live.count(pair[0].id, pair[1].id, result.winner);
+                    live.played += 1;
+                    drop(live);
+                    changed.notify();
+                }
             }
         },
         None,
@@ -89,39 +300,11 @@ fn play(dir: &std::path::Path, db: &Connection, pair: [&Submission; 2], first: u
     stored
 }
 
-fn store_game(db: &Connection, a: i64, b: i64, result: &GameResult) -> Result<()> {
-    db.execute(
+/// Stores a game of pairing (`a`, `b`); whether it was new.
+fn store_game(db: &Connection, a: i64, b: i64, result: &GameResult) -> Result<bool> {
+    let inserted = db.execute(
         "INSERT OR IGNORE INTO games (a, b, game, result) VALUES (?1, ?2, ?3, ?4)",
         params![a, b, result.index as i64, serde_json::to_string(result)?],
     )?;
-    Ok(())
-}
-
-/// The standings of the current submissions (ids index `current`).
-pub fn standings(db: &Connection, current: &[Submission]) -> Result<Standings> {
-    let entrants: Vec<Entrant> = current
-        .iter()
-        .map(|s| Entrant { name: s.student.clone(), source: format!("submission {}", s.id) })
-        .collect();
-    let position = |id: i64| current.iter().position(|s| s.id == id);
-    let mut query = db.prepare("SELECT a, b, result FROM games")?;
-    let rows = query
-        .query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?, row.get::<_, String>(2)?)))?;
-    let mut results = Vec::new();
-    for row in rows {
-        let (a, b, text) = row?;
-        let (Some(a), Some(b)) = (position(a), position(b)) else { continue };
-        let mut result: GameResult = serde_json::from_str(&text)?;
-        // Stored with the pairing's own ids (0: a, 1: b).
-        let to_entrant = |id: usize| if id == 0 { a } else { b };
-        result.seats = result.seats.map(to_entrant);
-        result.winner = result.winner.map(to_entrant);
-        if let Some(fault) = result.fault.as_mut() {
-            fault.player = to_entrant(fault.player);
-        }
-        // Distinct indices across pairings, as the standings expect of a schedule.
-        result.index = results.len();
-        results.push(result);
-    }
-    Ok(standings::compute(&entrants, &results))
+    Ok(inserted == 1)
 }

@@ -86,14 +86,15 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
     std::fs::create_dir_all(data)
         .with_context(|| format!("cannot create the data folder {}", data.display()))?;
     let data = std::fs::canonicalize(data)?;
-    db::open(&data)?;
+    let live = Arc::new(std::sync::Mutex::new(league::Live::load(&db::open(&data)?)?));
     options.executor.ready()?;
     let wake = Arc::new(grader::Wake::default());
     let changed = Arc::new(grader::Wake::default());
-    grader::spawn(data.clone(), wake.clone(), options.grading, Arc::new(options.executor), changed.clone())?;
+    let executor = Arc::new(options.executor);
+    grader::spawn(data.clone(), wake.clone(), options.grading, executor, changed.clone(), live.clone())?;
     let app = Arc::new(App {
         pool: Arc::new(pool::Pool::new(data.clone())),
-        boards: board::Boards::start(data.clone(), changed)?,
+        boards: board::Boards::start(data.clone(), changed, live)?,
         data: data.clone(),
         max_upload: options.max_upload,
         per_hour: options.per_hour,

@@ -34,7 +34,7 @@ function showRoundRobin(rr) {
   document.getElementById("pairing").textContent = rr.games_per_pairing;
   const standings = rr.standings;
   document.getElementById("rr-progress").textContent =
-    rr.games_to_play ? standings.games + " of " + rr.games_to_play + " games played." : "";
+    rr.games_to_play ? standings.games + " games played (a full round robin would be " + rr.games_to_play + ")." : "";
   const body = document.getElementById("rr-rows");
   body.textContent = "";
   for (const r of standings.rows) {
