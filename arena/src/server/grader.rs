@@ -110,61 +110,106 @@ pub fn spawn(
         let db = db::open(&dir)?;
         let (dir, wake, busy, changed) = (dir.clone(), wake.clone(), busy.clone(), changed.clone());
         let executor = executor.clone();
-        std::thread::Builder::new().name(format!("grader-{slot}")).spawn(move || loop {
-            let next = {
-                let mut busy = busy.lock().unwrap_or_else(|e| e.into_inner());
-                let next = db::next_to_grade(&db, grading.supersede, &busy);
-                if let Ok(Some(submission)) = &next {
-                    busy.insert(submission.id);
-                }
-                next
-            };
-            match next {
-                Ok(Some(submission)) => {
-                    changed.notify();
-                    let graded = grade(&dir, &db, &submission, grading.concurrency, &executor, &changed);
-                    let recorded = match &graded {
-                        Ok(grade) => db::finish(&db, submission.id, Ok(grade)),
-                        Err(e) => db::finish(&db, submission.id, Err(&format!("{e:#}"))),
-                    };
-                    busy.lock().unwrap_or_else(|e| e.into_inner()).remove(&submission.id);
-                    changed.notify();
-                    // Another slot may now take this student's next one.
-                    wake.notify();
-                    if let Err(e) = recorded {
-                        tracing::error!("submission {}: cannot record its grade: {e:#}", submission.id);
-                        wake.wait(Duration::from_secs(5));
-                    }
-                }
-                Ok(None) => wake.wait(Duration::from_secs(2)),
-                Err(e) => {
-                    tracing::error!("the grading queue cannot be read: {e:#}");
-                    wake.wait(Duration::from_secs(5));
-                }
-            }
+        std::thread::Builder::new().name(format!("grader-{slot}")).spawn(move || {
+            play_below_the_server();
+            grade_forever(&dir, &db, &wake, &busy, &changed, &executor, grading)
         })?;
     }
     if grading.round_robin {
         let db = db::open(&dir)?;
-        std::thread::Builder::new().name("league".into()).spawn(move || loop {
-            // Grading comes first: the league plays while nothing waits.
-            let idle = db::queue(&db).map(|(waiting, grading)| waiting == 0 && grading.is_none());
-            let played = match idle {
-                Ok(true) => league::play_round(&dir, &live, grading.slots, &changed),
-                Ok(false) => Ok(false),
-                Err(e) => Err(e),
-            };
-            match played {
-                Ok(true) => {}
-                Ok(false) => wake.wait(Duration::from_secs(2)),
-                Err(e) => {
-                    tracing::error!("the league: {e:#}");
-                    wake.wait(Duration::from_secs(5));
-                }
-            }
+        std::thread::Builder::new().name("league".into()).spawn(move || {
+            play_below_the_server();
+            play_league_forever(&dir, &db, &wake, &changed, &live, grading.slots)
         })?;
     }
     Ok(())
+}
+
+/// The league: plays rounds of pairings while nothing waits to be graded.
+fn play_league_forever(
+    dir: &Path,
+    db: &Connection,
+    wake: &Wake,
+    changed: &Wake,
+    live: &Arc<Mutex<league::Live>>,
+    slots: usize,
+) {
+    loop {
+        // Grading comes first: the league plays while nothing waits.
+        let idle = db::queue(db).map(|(waiting, grading)| waiting == 0 && grading.is_none());
+        let played = match idle {
+            Ok(true) => league::play_round(dir, live, slots, changed),
+            Ok(false) => Ok(false),
+            Err(e) => Err(e),
+        };
+        match played {
+            Ok(true) => {}
+            Ok(false) => wake.wait(Duration::from_secs(2)),
+            Err(e) => {
+                tracing::error!("the league: {e:#}");
+                wake.wait(Duration::from_secs(5));
+            }
+        }
+    }
+}
+
+/// A grading slot: takes the next submission (none of those `busy`, nor of
+/// their students), grades it, records the grade; forever.
+fn grade_forever(
+    dir: &Path,
+    db: &Connection,
+    wake: &Wake,
+    busy: &Mutex<HashSet<i64>>,
+    changed: &Wake,
+    executor: &Executor,
+    grading: Grading,
+) {
+    loop {
+        let next = {
+            let mut busy = busy.lock().unwrap_or_else(|e| e.into_inner());
+            let next = db::next_to_grade(db, grading.supersede, &busy);
+            if let Ok(Some(submission)) = &next {
+                busy.insert(submission.id);
+            }
+            next
+        };
+        match next {
+            Ok(Some(submission)) => {
+                changed.notify();
+                let graded = grade(dir, db, &submission, grading.concurrency, executor, changed);
+                let recorded = match &graded {
+                    Ok(grade) => db::finish(db, submission.id, Ok(grade)),
+                    Err(e) => db::finish(db, submission.id, Err(&format!("{e:#}"))),
+                };
+                busy.lock().unwrap_or_else(|e| e.into_inner()).remove(&submission.id);
+                changed.notify();
+                // Another slot may now take this student's next one.
+                wake.notify();
+                if let Err(e) = recorded {
+                    tracing::error!("submission {}: cannot record its grade: {e:#}", submission.id);
+                    wake.wait(Duration::from_secs(5));
+                }
+            }
+            Ok(None) => wake.wait(Duration::from_secs(2)),
+            Err(e) => {
+                tracing::error!("the grading queue cannot be read: {e:#}");
+                wake.wait(Duration::from_secs(5));
+            }
+        }
+    }
+}
+
+/// Lowers the calling thread's CPU priority (nice 10), and so that of the
+/// workers it starts (they inherit it): games take the CPU the server's
+/// requests leave, so a page or an upload never waits behind a game.
+fn play_below_the_server() {
+    // SAFETY: plain system calls on the calling thread.
+    unsafe {
+        let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        if libc::setpriority(libc::PRIO_PROCESS, thread, 10) != 0 {
+            tracing::debug!("cannot lower a game thread's priority: {}", std::io::Error::last_os_error());
+        }
+    }
 }
 
 /// Grades `submission`: its grade report as JSON, or why it has none.

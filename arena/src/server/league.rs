@@ -52,6 +52,9 @@ pub struct Live {
     pairings: HashMap<(i64, i64), Wdl>,
     /// Games played since the server started.
     played: u64,
+    /// Current submissions' players, loaded once (loading starts a worker
+    /// to ask the player its name: not once per pairing).
+    loaded: HashMap<i64, Player>,
 }
 
 /// The older id first.
@@ -72,6 +75,7 @@ impl Live {
             names: BTreeMap::new(),
             pairings: HashMap::new(),
             played: 0,
+            loaded: HashMap::new(),
         };
         live.sync(db)?;
         Ok(live)
@@ -88,6 +92,7 @@ impl Live {
         for id in &gone {
             let _ = self.league.retire(EntrantId(*id));
             self.pairings.retain(|&(a, b), _| a != *id && b != *id);
+            self.loaded.remove(id);
         }
         for id in &new {
             self.league.add(EntrantId(*id))?;
@@ -261,11 +266,16 @@ fn play_pairing(dir: &Path, pair: [&Submission; 2], live: &Mutex<Live>, changed:
     let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
     let hosting = Hosting { isolate_libraries: true, isolate_builtins: false, limits: Some(limits) };
     let settings = TrapSettings::default();
-    let load = |s: &Submission| {
+    let load = |s: &Submission| -> Result<Player> {
+        if let Some(player) = live.lock().unwrap_or_else(|e| e.into_inner()).loaded.get(&s.id) {
+            return Ok(player.clone());
+        }
         let spec: PlayerSpec =
             store::player_entry(dir, &s.sha256, s.player.as_deref())?.parse().map_err(anyhow::Error::msg)?;
-        Player::load(&spec, &hosting, settings.startup_budget)
-            .map_err(|e| anyhow::anyhow!("submission {}: {e}", s.id))
+        let player = Player::load(&spec, &hosting, settings.startup_budget)
+            .map_err(|e| anyhow::anyhow!("submission {}: {e}", s.id))?;
+        live.lock().unwrap_or_else(|e| e.into_inner()).loaded.insert(s.id, player.clone());
+        Ok(player)
     };
     let players = [load(pair[0])?, load(pair[1])?];
     let config = MatchConfig::<Trap> {

@@ -134,8 +134,10 @@ pub fn run(load: &Load) -> Result<String> {
     for page in pages {
         let _ = page.join();
     }
-    let _ = std::fs::remove_dir_all(&data);
+    // The server goes on in this process until it ends: its folder is
+    // removed last (see the end).
     if failed > 0 {
+        let _ = std::fs::remove_dir_all(&data);
         bail!(
             "{failed} of {} submissions failed their grading: is {} a working player?",
             load.submissions,
@@ -186,6 +188,7 @@ pub fn run(load: &Load) -> Result<String> {
         graded_after.as_secs_f64(),
         load.submissions as f64 / minutes.max(1e-9)
     );
+    let _ = std::fs::remove_dir_all(&data);
     Ok(text)
 }
 
