@@ -283,6 +283,16 @@ impl Run {
         (0..n).map(|k| self.league.rating(EntrantId(k as i64)).map_or(0.0, |r| r.elo)).collect()
     }
 
+    /// Plays on until the league has `games` games, then measures each
+    /// newcomer alone on a copy of it: the games each needed.
+    fn newcomers_after(&mut self, games: u64, newcomers: &[f64]) -> Vec<u32> {
+        if newcomers.is_empty() {
+            return Vec::new();
+        }
+        self.play_until(games);
+        newcomers.iter().map(|&strength| self.clone().newcomer_games(strength)).collect()
+    }
+
     /// Adds a newcomer of a strength from the class and plays until its
     /// interval is narrow enough: the games it played by then.
     fn newcomer_games(mut self, strength: f64) -> u32 {
@@ -379,18 +389,13 @@ fn trial(config: &Config, index: u64) -> Trial {
     };
     for scheduler in [Scheduler::Matchmaking, Scheduler::Random] {
         let mut run = Run::new(&strengths, config, scheduler, seeds::derive(trial_seed, 1));
-        let mut newcomers_done = newcomers.is_empty();
+        // Measured on the way past `settled`, or at the end if no checkpoint is past it.
+        let mut newcomer_games = None;
         for checkpoint in &mut out.checkpoints {
             let games = checkpoint.games;
             let (fitting, choosing) = (run.fitting, run.choosing);
-            if !newcomers_done && games > settled {
-                run.play_until(settled);
-                let played = newcomers.iter().map(|&s| run.clone().newcomer_games(s));
-                match scheduler {
-                    Scheduler::Matchmaking => out.newcomer_matchmade.extend(played),
-                    Scheduler::Random => out.newcomer_random.extend(played),
-                }
-                newcomers_done = true;
+            if newcomer_games.is_none() && games > settled {
+                newcomer_games = Some(run.newcomers_after(settled, &newcomers));
             }
             run.play_until(games);
             let live = run.elos(config.students);
@@ -408,6 +413,11 @@ fn trial(config: &Config, index: u64) -> Trial {
                     checkpoint.random_vs_truth.push(vs_truth);
                 }
             }
+        }
+        let newcomer_games = newcomer_games.unwrap_or_else(|| run.newcomers_after(settled, &newcomers));
+        match scheduler {
+            Scheduler::Matchmaking => out.newcomer_matchmade = newcomer_games,
+            Scheduler::Random => out.newcomer_random = newcomer_games,
         }
     }
     out
