@@ -126,6 +126,20 @@ fn isolated_games_leave_threads_and_descriptors_flat() {
 }
 
 #[test]
+fn bench_matchmaking_prints_its_table() {
+    let output = arena(
+        &["bench-matchmaking", "--students", "12", "--trials", "1", "--newcomers", "2", "--up-to", "10"],
+        &[],
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}{}", stderr(&output));
+    assert!(text.contains("League matchmaking: 12 students, 10 games a pairing"), "{text}");
+    assert!(text.contains("| 10% | 66 |"), "{text}");
+    assert!(!text.contains("| 15% |"), "--up-to 10 stops at 10%: {text}");
+    assert!(text.contains("| matchmade | 2 |"), "{text}");
+}
+
+#[test]
 fn only_game_replays_that_game_of_the_match() {
     let full = play_json(&["easy", "medium", "--games", "6", "--seed", "31"], &[]);
     let one = play_json(&["easy", "medium", "--only-game", "5", "--seed", "31"], &[]);

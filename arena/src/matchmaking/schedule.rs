@@ -51,8 +51,9 @@ pub struct Policy {
     /// Games an entrant plays against a spread of ratings before its
     /// opponents are chosen by information.
     pub placement_games: u32,
-    /// Games between two entrants that halve the priority of a third pair
-    /// of them (`1 + games / repeat_scale`).
+    /// A placed pair's priority is divided by `1 + games_between /
+    /// repeat_scale`: once two entrants have played this many games
+    /// together, another pair of them counts half.
     pub repeat_scale: f64,
     /// Pairs of one entrant in flight at once, at most.
     pub max_pairs_in_flight: usize,
@@ -444,6 +445,16 @@ mod tests {
         assert!(differ, "the seed breaks ties");
         let settled_pairs = settled(10, 4, Policy::default()).next_pairs(6, &[], 5);
         assert_eq!(settled_pairs, settled(10, 4, Policy::default()).next_pairs(6, &[], 5));
+    }
+
+    #[test]
+    fn a_league_of_fewer_than_two_has_nothing_to_play() {
+        let mut league = League::new(Policy::default());
+        assert!(league.next_pairs(4, &[], 0).is_empty());
+        league.add(id(1)).unwrap();
+        assert!(league.next_pairs(4, &[], 0).is_empty());
+        league.add(id(2)).unwrap();
+        assert_eq!(unordered(&league.next_pairs(4, &[], 0)), [(id(1), id(2))]);
     }
 
     #[test]

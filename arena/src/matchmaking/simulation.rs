@@ -170,8 +170,32 @@ struct Run {
     rng: ChaCha8Rng,
     seed: u64,
     calls: u64,
-    /// Time spent refitting, and refits.
-    fitting: (f64, u64),
+    /// Refits of the ratings, and choices of pairs.
+    fitting: Timing,
+    choosing: Timing,
+}
+
+/// Time spent in calls of one kind, and how many.
+#[derive(Debug, Clone, Copy, Default)]
+struct Timing {
+    seconds: f64,
+    calls: u64,
+}
+
+impl Timing {
+    fn add(&mut self, started: Instant) {
+        self.seconds += started.elapsed().as_secs_f64();
+        self.calls += 1;
+    }
+
+    /// Milliseconds a call since `earlier` (0 if none).
+    fn mean_ms_since(&self, earlier: Timing) -> f64 {
+        let calls = self.calls - earlier.calls;
+        if calls == 0 {
+            return 0.0;
+        }
+        (self.seconds - earlier.seconds) / calls as f64 * 1e3
+    }
 }
 
 impl Run {
@@ -190,7 +214,8 @@ impl Run {
             rng: ChaCha8Rng::seed_from_u64(seeds::derive(seed, 0)),
             seed,
             calls: 0,
-            fitting: (0.0, 0),
+            fitting: Timing::default(),
+            choosing: Timing::default(),
         }
     }
 
@@ -205,12 +230,14 @@ impl Run {
         let free = self.slots - self.in_flight.len();
         let flying: Vec<GamePair> = self.in_flight.iter().copied().collect();
         self.calls += 1;
+        let started = Instant::now();
         let picked = match self.scheduler {
             Scheduler::Matchmaking => {
                 self.league.next_pairs(free, &flying, seeds::derive(self.seed, self.calls))
             }
             Scheduler::Random => self.random_pairs(free, &flying),
         };
+        self.choosing.add(started);
         self.in_flight.extend(picked);
         let Some(pair) = self.in_flight.pop_front() else { return false };
         let (a, b) = (pair.first, pair.second);
@@ -228,8 +255,7 @@ impl Run {
     fn refit(&mut self) {
         let started = Instant::now();
         self.league.refit();
-        self.fitting.0 += started.elapsed().as_secs_f64();
-        self.fitting.1 += 1;
+        self.fitting.add(started);
     }
 
     /// Up to `how_many` uniformly random pairs of live entrants (of the
@@ -255,6 +281,16 @@ impl Run {
     fn elos(&mut self, n: usize) -> Vec<f64> {
         self.league.refit();
         (0..n).map(|k| self.league.rating(EntrantId(k as i64)).map_or(0.0, |r| r.elo)).collect()
+    }
+
+    /// Plays on until the league has `games` games, then measures each
+    /// newcomer alone on a copy of it: the games each needed.
+    fn newcomers_after(&mut self, games: u64, newcomers: &[f64]) -> Vec<u32> {
+        if newcomers.is_empty() {
+            return Vec::new();
+        }
+        self.play_until(games);
+        newcomers.iter().map(|&strength| self.clone().newcomer_games(strength)).collect()
     }
 
     /// Adds a newcomer of a strength from the class and plays until its
@@ -283,6 +319,22 @@ pub struct Checkpoint {
     pub matchmade_vs_truth: Vec<f64>,
     pub random_vs_round_robin: Vec<f64>,
     pub random_vs_truth: Vec<f64>,
+    /// The matchmade league's mean refit and choice (one `next_pairs`
+    /// call), in ms, since the previous checkpoint.
+    pub refit_ms: Vec<f64>,
+    pub choice_ms: Vec<f64>,
+}
+
+impl Checkpoint {
+    /// Adds another trial's values.
+    fn absorb(&mut self, other: Checkpoint) {
+        self.matchmade_vs_round_robin.extend(other.matchmade_vs_round_robin);
+        self.matchmade_vs_truth.extend(other.matchmade_vs_truth);
+        self.random_vs_round_robin.extend(other.random_vs_round_robin);
+        self.random_vs_truth.extend(other.random_vs_truth);
+        self.refit_ms.extend(other.refit_ms);
+        self.choice_ms.extend(other.choice_ms);
+    }
 }
 
 /// What `arena bench-matchmaking` measured.
@@ -295,8 +347,6 @@ pub struct Report {
     /// Games each newcomer played until its interval was narrow enough.
     pub newcomer_matchmade: Vec<u32>,
     pub newcomer_random: Vec<u32>,
-    /// Mean refit time of the matchmade leagues, in seconds.
-    pub mean_refit: f64,
     /// A cold fit of the round robin's results (first trial), in seconds.
     pub round_robin_fit: f64,
 }
@@ -304,13 +354,10 @@ pub struct Report {
 /// What one trial measured: a class, its round robin, its two leagues.
 struct Trial {
     round_robin_vs_truth: f64,
-    /// Per checkpoint: matchmade vs round robin, vs truth; random vs round
-    /// robin, vs truth.
-    checkpoints: Vec<[f64; 4]>,
+    /// A value per checkpoint, in each of its fields.
+    checkpoints: Vec<Checkpoint>,
     newcomer_matchmade: Vec<u32>,
     newcomer_random: Vec<u32>,
-    /// The matchmade league's refits: seconds, count.
-    fitting: (f64, u64),
     round_robin_fit: f64,
 }
 
@@ -335,36 +382,54 @@ fn trial(config: &Config, index: u64) -> Trial {
 
     let mut out = Trial {
         round_robin_vs_truth: spearman(&reference, &strengths),
-        checkpoints: vec![[0.0; 4]; config.checkpoints.len()],
+        checkpoints: empty_checkpoints(config),
         newcomer_matchmade: Vec::new(),
         newcomer_random: Vec::new(),
-        fitting: (0.0, 0),
         round_robin_fit,
     };
-    for (column, scheduler) in [(0, Scheduler::Matchmaking), (2, Scheduler::Random)] {
+    for scheduler in [Scheduler::Matchmaking, Scheduler::Random] {
         let mut run = Run::new(&strengths, config, scheduler, seeds::derive(trial_seed, 1));
-        let mut newcomers_done = newcomers.is_empty();
-        for (k, &share) in config.checkpoints.iter().enumerate() {
-            let games = games_at(config, share);
-            if !newcomers_done && games > settled {
-                run.play_until(settled);
-                let played = newcomers.iter().map(|&s| run.clone().newcomer_games(s));
-                match scheduler {
-                    Scheduler::Matchmaking => out.newcomer_matchmade.extend(played),
-                    Scheduler::Random => out.newcomer_random.extend(played),
-                }
-                newcomers_done = true;
+        // Measured on the way past `settled`, or at the end if no checkpoint is past it.
+        let mut newcomer_games = None;
+        for checkpoint in &mut out.checkpoints {
+            let games = checkpoint.games;
+            let (fitting, choosing) = (run.fitting, run.choosing);
+            if newcomer_games.is_none() && games > settled {
+                newcomer_games = Some(run.newcomers_after(settled, &newcomers));
             }
             run.play_until(games);
             let live = run.elos(config.students);
-            out.checkpoints[k][column] = spearman(&live, &reference);
-            out.checkpoints[k][column + 1] = spearman(&live, &strengths);
+            let (vs_reference, vs_truth) = (spearman(&live, &reference), spearman(&live, &strengths));
+            match scheduler {
+                Scheduler::Matchmaking => {
+                    checkpoint.matchmade_vs_round_robin.push(vs_reference);
+                    checkpoint.matchmade_vs_truth.push(vs_truth);
+                    // Newcomers' leagues are copies: their calls are not counted.
+                    checkpoint.refit_ms.push(run.fitting.mean_ms_since(fitting));
+                    checkpoint.choice_ms.push(run.choosing.mean_ms_since(choosing));
+                }
+                Scheduler::Random => {
+                    checkpoint.random_vs_round_robin.push(vs_reference);
+                    checkpoint.random_vs_truth.push(vs_truth);
+                }
+            }
         }
-        if scheduler == Scheduler::Matchmaking {
-            out.fitting = run.fitting;
+        let newcomer_games = newcomer_games.unwrap_or_else(|| run.newcomers_after(settled, &newcomers));
+        match scheduler {
+            Scheduler::Matchmaking => out.newcomer_matchmade = newcomer_games,
+            Scheduler::Random => out.newcomer_random = newcomer_games,
         }
     }
     out
+}
+
+/// A checkpoint without values for each of `config`'s shares.
+fn empty_checkpoints(config: &Config) -> Vec<Checkpoint> {
+    config
+        .checkpoints
+        .iter()
+        .map(|&share| Checkpoint { share, games: games_at(config, share), ..Default::default() })
+        .collect()
 }
 
 /// Runs the simulation, its trials on as many threads as there are cores
@@ -373,18 +438,12 @@ pub fn run(config: &Config) -> Report {
     let mut report = Report {
         config: config.clone(),
         round_robin_vs_truth: Vec::new(),
-        checkpoints: config
-            .checkpoints
-            .iter()
-            .map(|&share| Checkpoint { share, games: games_at(config, share), ..Default::default() })
-            .collect(),
+        checkpoints: empty_checkpoints(config),
         newcomer_matchmade: Vec::new(),
         newcomer_random: Vec::new(),
-        mean_refit: 0.0,
         round_robin_fit: 0.0,
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut fitting = (0.0, 0);
     play_in_order(
         0..config.trials as u32,
         threads,
@@ -392,22 +451,16 @@ pub fn run(config: &Config) -> Report {
         |_, index| trial(config, u64::from(index)),
         |index, t| {
             report.round_robin_vs_truth.push(t.round_robin_vs_truth);
-            for (checkpoint, values) in report.checkpoints.iter_mut().zip(&t.checkpoints) {
-                checkpoint.matchmade_vs_round_robin.push(values[0]);
-                checkpoint.matchmade_vs_truth.push(values[1]);
-                checkpoint.random_vs_round_robin.push(values[2]);
-                checkpoint.random_vs_truth.push(values[3]);
+            for (checkpoint, values) in report.checkpoints.iter_mut().zip(t.checkpoints) {
+                checkpoint.absorb(values);
             }
             report.newcomer_matchmade.extend(t.newcomer_matchmade);
             report.newcomer_random.extend(t.newcomer_random);
-            fitting.0 += t.fitting.0;
-            fitting.1 += t.fitting.1;
             if index == 0 {
                 report.round_robin_fit = t.round_robin_fit;
             }
         },
     );
-    report.mean_refit = fitting.0 / fitting.1.max(1) as f64;
     report
 }
 
@@ -453,8 +506,8 @@ impl fmt::Display for Report {
         )?;
         writeln!(
             f,
-            "policy: {} placement games, repeat scale {}, at most {} pairs of one entrant in flight",
-            p.placement_games, p.repeat_scale, p.max_pairs_in_flight
+            "policy: {} placement games, repeat scale {}, at most {} pairs of one entrant in flight, least share of the mean games {}",
+            p.placement_games, p.repeat_scale, p.max_pairs_in_flight, p.min_share_of_games
         )?;
         let show = |v: &[f64]| format!("{:.3} ({:.3})", mean(v), lowest(v));
         writeln!(
@@ -464,23 +517,28 @@ impl fmt::Display for Report {
             show(&self.round_robin_vs_truth)
         )?;
         writeln!(f)?;
-        writeln!(f, "Spearman of the live ranking, mean over trials (lowest):")?;
+        writeln!(
+            f,
+            "Spearman of the live ranking, mean over trials (lowest); the matchmade league's mean refit and choice of pairs since the row above, in ms:"
+        )?;
         writeln!(f)?;
         writeln!(
             f,
-            "| share of the round robin's games | games | matchmade vs round robin | matchmade vs truth | random vs round robin | random vs truth |"
+            "| share of the round robin's games | games | matchmade vs round robin | matchmade vs truth | random vs round robin | random vs truth | refit | choice |"
         )?;
-        writeln!(f, "| --- | --- | --- | --- | --- | --- |")?;
+        writeln!(f, "| --- | --- | --- | --- | --- | --- | --- | --- |")?;
         for k in &self.checkpoints {
             writeln!(
                 f,
-                "| {}% | {} | {} | {} | {} | {} |",
+                "| {}% | {} | {} | {} | {} | {} | {:.2} | {:.2} |",
                 k.share * 100.0,
                 thousands(k.games),
                 show(&k.matchmade_vs_round_robin),
                 show(&k.matchmade_vs_truth),
                 show(&k.random_vs_round_robin),
-                show(&k.random_vs_truth)
+                show(&k.random_vs_truth),
+                mean(&k.refit_ms),
+                mean(&k.choice_ms)
             )?;
         }
         writeln!(f)?;
@@ -508,8 +566,7 @@ impl fmt::Display for Report {
         writeln!(f)?;
         write!(
             f,
-            "fits: a refit of the matchmade league {:.2} ms on average (warm, after each pair); the round robin's {} games from cold {:.1} ms",
-            self.mean_refit * 1e3,
+            "A refit starts from the last fit, after each pair; the full round robin's {} games fitted from cold: {:.1} ms",
             thousands(c.round_robin_games()),
             self.round_robin_fit * 1e3
         )
