@@ -97,6 +97,9 @@ enum Command {
         /// Measure for at least this many seconds.
         #[arg(long, default_value_t = 30)]
         seconds: u64,
+        /// Submissions graded at once (default: as `arena serve`).
+        #[arg(long, value_name = "N")]
+        grading_slots: Option<usize>,
     },
     /// Measure what isolating players costs: request round trips in process
     /// and in a worker, isolated games per second, and a soak run whose
@@ -290,7 +293,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Play(args) => play::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Submit(args) => submit::run(args),
-        Command::BenchServer { library, students, league_games, submissions, pages, seconds } => {
+        Command::BenchServer { library, students, league_games, submissions, pages, seconds, grading_slots } => {
             let library = match library {
                 Some(path) => path,
                 None => std::env::current_exe()?.with_file_name("libeasy.so"),
@@ -299,7 +302,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
                 anyhow::bail!("--submissions {submissions}: at most --students ({students}) can submit");
             }
             let load =
-                arena::server::load::Load { library, students, league_games, submissions, pages, seconds };
+                arena::server::load::Load { library, students, league_games, submissions, pages, seconds, grading_slots };
             arena::outln!("{}", arena::server::load::run(&load)?);
             Ok(ExitCode::SUCCESS)
         }

@@ -32,6 +32,8 @@ pub struct Load {
     pub pages: usize,
     /// The least time to measure for, in seconds.
     pub seconds: u64,
+    /// Submissions graded at once (default: the server's).
+    pub grading_slots: Option<usize>,
 }
 
 /// Request times, by what was asked.
@@ -60,7 +62,10 @@ pub fn run(load: &Load) -> Result<String> {
         listen: "127.0.0.1:0".parse()?,
         max_upload: library.len() as u64 + 1,
         per_hour: u32::MAX,
-        grading: super::grader::Grading::default(),
+        grading: super::grader::Grading {
+            slots: load.grading_slots.unwrap_or(super::grader::Grading::default().slots),
+            ..Default::default()
+        },
         http: super::http::Limits::default(),
         executor: Default::default(),
     };
