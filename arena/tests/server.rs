@@ -1287,6 +1287,67 @@ fn a_server_that_cannot_submit_grading_jobs_says_why_before_it_starts() {
 }
 
 #[test]
+fn finalize_through_slurm_writes_local_finalizes_grades_and_games_and_says_why_when_its_jobs_keep_failing() {
+    if !support::slurm_cluster() {
+        return;
+    }
+    let (_, data) = grade_class(&["easy", "medium", "hard"], &["--round-robin", "off"], &[]);
+    let data_arg = data.path().to_str().unwrap();
+    let finalize = |extra: &[&str]| arena(&[&["serve", "finalize", "--data", data_arg], extra].concat(), &[]);
+    let out = finalize(&[]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let (on_slurm, local) = (data.path().join("final"), data.path().join("final-local"));
+    std::fs::rename(&on_slurm, &local).unwrap();
+
+    // Slurm cannot open this output file: every job fails at once; the
+    // unfinished shards are submitted 3 more times, then finalize says why.
+    let out =
+        finalize(&["--executor", "slurm", "--shards", "2", "--sbatch-arg=--output=/nonexistent/job.log"]);
+    assert!(!out.status.success());
+    let err = support::stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let shard_log = on_slurm.canonicalize().unwrap().join("round-robin/slurm/shard-1-of-2.log");
+    assert!(
+        err.contains("the Slurm jobs of final round robin ended 4 times without finishing it (0 of 30 games played; shard(s) 1,2 of 2 unfinished)")
+            && err.ends_with(&format!("; the output of shard 1: {}\n", shard_log.display())),
+        "{err}"
+    );
+    assert!(!on_slurm.join("grades.csv").exists());
+
+    // Run again: the shards and the merge job play the round robin; the
+    // same grades, the same games, the same standings as local finalize.
+    let out = finalize(&["--executor", "slurm", "--shards", "2"]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let read = |dir: &Path, name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(read(&on_slurm, "grades.csv"), read(&local, "grades.csv"));
+    let games = |dir: &Path| support::all_journal_games(&dir.join("round-robin"));
+    assert_eq!(games(&on_slurm).len(), 30);
+    assert_eq!(games(&on_slurm), games(&local));
+    let standings = |dir: &Path| support::csv_without_times(&read(dir, "round-robin/standings.csv"));
+    assert_eq!(standings(&on_slurm), standings(&local));
+    // Every game was played by a shard's job, none here.
+    for path in arena::tournament::merge::journal_files(&on_slurm.join("round-robin")).unwrap() {
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let (_, played, _) = arena::tournament::journal::read(&path).unwrap();
+        assert!(name.starts_with("journal.shard-") || played.is_empty(), "{name}: {} games", played.len());
+    }
+    let merge_log = std::fs::read_dir(on_slurm.join("round-robin/slurm"))
+        .unwrap()
+        .filter_map(|e| e.unwrap().file_name().into_string().ok())
+        .filter(|name| name.starts_with("merge-") && name.ends_with(".log"))
+        .count();
+    assert_eq!(merge_log, 1, "the merge job ran once (the failed ones wrote no output)");
+
+    // And again: the journals hold every game; no job is submitted.
+    let record = || read(&on_slurm, "round-robin/slurm/merge-job");
+    let before = record();
+    let out = finalize(&["--executor", "slurm", "--shards", "2"]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    assert_eq!(record(), before);
+    assert_eq!(read(&on_slurm, "grades.csv"), read(&local, "grades.csv"));
+}
+
+#[test]
 fn the_league_is_matchmade_stored_as_played_and_survives_a_kill_without_playing_a_game_twice() {
     let data = tempfile::tempdir().unwrap();
     let levels = ["easy", "medium", "hard", "easy"];
