@@ -1347,6 +1347,85 @@ fn finalize_through_slurm_writes_local_finalizes_grades_and_games_and_says_why_w
     assert_eq!(read(&on_slurm, "grades.csv"), read(&local, "grades.csv"));
 }
 
+/// The league's games stored in data folder `data`: (a, b, game) and the
+/// result without its times, in that order.
+fn league_games(data: &Path) -> Vec<((i64, i64, i64), Value)> {
+    let db = rusqlite::Connection::open(data.join("arena.db")).unwrap();
+    let mut query = db.prepare("SELECT a, b, game, result FROM games ORDER BY a, b, game").unwrap();
+    query
+        .query_map([], |r| Ok(((r.get(0)?, r.get(1)?, r.get(2)?), r.get::<_, String>(3)?)))
+        .unwrap()
+        .map(|row| {
+            let (key, text) = row.unwrap();
+            let result: arena::tournament::record::GameResult = serde_json::from_str(&text).unwrap();
+            (key, serde_json::to_value(result.without_times()).unwrap())
+        })
+        .collect()
+}
+
+/// Runs the league of data folder `data` on a server started with `extra`
+/// until its `games` games are stored; they, as [`league_games`] gives them.
+fn play_league(data: &Path, extra: &[&str], games: usize) -> Vec<((i64, i64, i64), Value)> {
+    let server = Server::start(data, extra);
+    let started = Instant::now();
+    loop {
+        let (_, board) = get(&server, "/api/leaderboard", None);
+        if board["round_robin"]["standings"]["games"] == games {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(300), "{board}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(server);
+    league_games(data)
+}
+
+#[test]
+fn the_league_through_slurm_plays_each_pairings_10_games_once_with_local_plays_results_across_a_restart() {
+    if !support::slurm_cluster() {
+        return;
+    }
+    let (_, data) = grade_class(&["easy", "medium", "hard"], &["--round-robin", "off"], &[]);
+    let slurm = ["--executor", "slurm", "--grading-slots", "3"];
+    // The server dies as soon as its first batch job is submitted; the
+    // restarted one follows that job (and stores its games) instead of
+    // choosing those pairings again.
+    let server = Server::start(data.path(), &slurm);
+    let first_job = data.path().join("league/batch-1/jobs");
+    let started = Instant::now();
+    while std::fs::read_to_string(&first_job).map_or(true, |jobs| jobs.is_empty()) {
+        assert!(started.elapsed() < Duration::from_secs(120), "no league batch submitted");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    server.kill();
+    let on_slurm = play_league(data.path(), &slurm, 30);
+    // Every pairing's 10 games, once each, in order.
+    let keys: Vec<(i64, i64, i64)> = on_slurm.iter().map(|(key, _)| *key).collect();
+    let expected: Vec<(i64, i64, i64)> =
+        [(1, 2), (1, 3), (2, 3)].iter().flat_map(|&(a, b)| (0..10).map(move |g| (a, b, g))).collect();
+    assert_eq!(keys, expected);
+    // Played by batch jobs: each batch's games in its file, each batch done.
+    let batches: Vec<std::path::PathBuf> =
+        std::fs::read_dir(data.path().join("league")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert!(batches.len() >= 5, "3 pairings at a time, 2 games each: {batches:?}");
+    let mut journaled = 0;
+    for batch in &batches {
+        let over = std::fs::read_to_string(batch.join("over")).unwrap_or_default();
+        assert_eq!(over, "\"done\"", "{} is not done", batch.display());
+        let jobs = std::fs::read_to_string(batch.join("jobs")).unwrap();
+        assert_eq!(jobs.lines().count(), 1, "one job each: {jobs}");
+        journaled += std::fs::read_to_string(batch.join("games.jsonl")).unwrap().lines().count();
+    }
+    assert_eq!(journaled, 30, "no game played twice");
+
+    // The same games played here: the same results.
+    let db = rusqlite::Connection::open(data.path().join("arena.db")).unwrap();
+    db.execute("DELETE FROM games", []).unwrap();
+    drop(db);
+    let local = play_league(data.path(), &["--grading-slots", "3"], 30);
+    assert_eq!(on_slurm, local);
+}
+
 #[test]
 fn the_league_is_matchmade_stored_as_played_and_survives_a_kill_without_playing_a_game_twice() {
     let data = tempfile::tempdir().unwrap();

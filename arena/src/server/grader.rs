@@ -150,7 +150,7 @@ pub fn spawn(
             // Grading comes first: the league plays while nothing waits.
             let idle = db::queue(&db).map(|(waiting, grading)| waiting == 0 && grading.is_none());
             let played = match idle {
-                Ok(true) => league::play_round(&dir, &live, grading.slots, &changed),
+                Ok(true) => league::play_round(&dir, &live, grading.slots, &changed, &executor),
                 Ok(false) => Ok(false),
                 Err(e) => Err(e),
             };

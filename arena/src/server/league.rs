@@ -24,6 +24,7 @@ use serde_json::{json, Value};
 
 use super::{
     db::{self, Submission},
+    executor::Executor,
     grader::SEED,
     store,
 };
@@ -209,9 +210,16 @@ impl Live {
 }
 
 /// Plays the league while there is something to play: up to `slots`
-/// pairings at once (each its own thread, its own workers); `changed` is
-/// told of every game stored. Whether any game was played.
-pub fn play_round(dir: &Path, live: &Arc<Mutex<Live>>, slots: usize, changed: &super::grader::Wake) -> Result<bool> {
+/// pairings at once (each its own thread, its own workers; with
+/// `--executor slurm`, together as one batch job); `changed` is told of
+/// every game stored. Whether any game was played.
+pub fn play_round(
+    dir: &Path,
+    live: &Arc<Mutex<Live>>,
+    slots: usize,
+    changed: &super::grader::Wake,
+    executor: &Executor,
+) -> Result<bool> {
     let db = db::open(dir)?;
     let pairs = {
         let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
@@ -224,6 +232,17 @@ pub fn play_round(dir: &Path, live: &Arc<Mutex<Live>>, slots: usize, changed: &s
     }
     let submissions: HashMap<i64, Submission> =
         db::latest_graded(&db)?.into_iter().map(|s| (s.id, s)).collect();
+    if let Executor::Slurm(slurm) = executor {
+        let pairings: Vec<[&Submission; 2]> = pairs
+            .iter()
+            .filter_map(|pair| {
+                let (a, b) = ordered(pair.first.0, pair.second.0);
+                Some([submissions.get(&a)?, submissions.get(&b)?])
+            })
+            .collect();
+        slurm.play_league_batch(dir, &pairings, live, changed)?;
+        return Ok(true);
+    }
     std::thread::scope(|scope| {
         let playing: Vec<_> = pairs
             .iter()

@@ -5,8 +5,10 @@
 //! keeps every game played (a resumed run plays none twice), and the grade
 //! is the tournament runner's report on that journal: the same grade
 //! wherever the games were played. `finalize`'s round robin goes the same
-//! way (round_robin.rs): its games here, or sharded as Slurm jobs.
+//! way (round_robin.rs): its games here, or sharded as Slurm jobs; and so
+//! do the live league's games (league_batch.rs: a batch job per round).
 
+mod league_batch;
 mod round_robin;
 mod slurm;
 
@@ -18,6 +20,7 @@ use std::{
 use anyhow::{Context, Result};
 use rusqlite::Connection;
 
+pub use league_batch::run_batch as run_league_batch;
 pub use slurm::SlurmExecutor;
 
 use super::grader::Progress;
