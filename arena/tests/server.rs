@@ -1287,6 +1287,146 @@ fn a_server_that_cannot_submit_grading_jobs_says_why_before_it_starts() {
 }
 
 #[test]
+fn finalize_through_slurm_writes_local_finalizes_grades_and_games_and_says_why_when_its_jobs_keep_failing() {
+    if !support::slurm_cluster() {
+        return;
+    }
+    let (_, data) = grade_class(&["easy", "medium", "hard"], &["--round-robin", "off"], &[]);
+    let data_arg = data.path().to_str().unwrap();
+    let finalize = |extra: &[&str]| arena(&[&["serve", "finalize", "--data", data_arg], extra].concat(), &[]);
+    let out = finalize(&[]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let (on_slurm, local) = (data.path().join("final"), data.path().join("final-local"));
+    std::fs::rename(&on_slurm, &local).unwrap();
+
+    // Slurm cannot open this output file: every job fails at once; the
+    // unfinished shards are submitted 3 more times, then finalize says why.
+    let out =
+        finalize(&["--executor", "slurm", "--shards", "2", "--sbatch-arg=--output=/nonexistent/job.log"]);
+    assert!(!out.status.success());
+    let err = support::stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let shard_log = on_slurm.canonicalize().unwrap().join("round-robin/slurm/shard-1-of-2.log");
+    assert!(
+        err.contains("the Slurm jobs of final round robin ended 4 times without finishing it (0 of 30 games played; shard(s) 1,2 of 2 unfinished)")
+            && err.ends_with(&format!("; the output of shard 1: {}\n", shard_log.display())),
+        "{err}"
+    );
+    assert!(!on_slurm.join("grades.csv").exists());
+
+    // Run again: the shards and the merge job play the round robin; the
+    // same grades, the same games, the same standings as local finalize.
+    let out = finalize(&["--executor", "slurm", "--shards", "2"]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let read = |dir: &Path, name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(read(&on_slurm, "grades.csv"), read(&local, "grades.csv"));
+    let games = |dir: &Path| support::all_journal_games(&dir.join("round-robin"));
+    assert_eq!(games(&on_slurm).len(), 30);
+    assert_eq!(games(&on_slurm), games(&local));
+    let standings = |dir: &Path| support::csv_without_times(&read(dir, "round-robin/standings.csv"));
+    assert_eq!(standings(&on_slurm), standings(&local));
+    // Every game was played by a shard's job, none here.
+    for path in arena::tournament::merge::journal_files(&on_slurm.join("round-robin")).unwrap() {
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let (_, played, _) = arena::tournament::journal::read(&path).unwrap();
+        assert!(name.starts_with("journal.shard-") || played.is_empty(), "{name}: {} games", played.len());
+    }
+    let merge_log = std::fs::read_dir(on_slurm.join("round-robin/slurm"))
+        .unwrap()
+        .filter_map(|e| e.unwrap().file_name().into_string().ok())
+        .filter(|name| name.starts_with("merge-") && name.ends_with(".log"))
+        .count();
+    assert_eq!(merge_log, 1, "the merge job ran once (the failed ones wrote no output)");
+
+    // And again: the journals hold every game; no job is submitted.
+    let record = || read(&on_slurm, "round-robin/slurm/merge-job");
+    let before = record();
+    let out = finalize(&["--executor", "slurm", "--shards", "2"]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    assert_eq!(record(), before);
+    assert_eq!(read(&on_slurm, "grades.csv"), read(&local, "grades.csv"));
+}
+
+/// The league's games stored in data folder `data`: (a, b, game) and the
+/// result without its times, in that order.
+fn league_games(data: &Path) -> Vec<((i64, i64, i64), Value)> {
+    let db = rusqlite::Connection::open(data.join("arena.db")).unwrap();
+    let mut query = db.prepare("SELECT a, b, game, result FROM games ORDER BY a, b, game").unwrap();
+    query
+        .query_map([], |r| Ok(((r.get(0)?, r.get(1)?, r.get(2)?), r.get::<_, String>(3)?)))
+        .unwrap()
+        .map(|row| {
+            let (key, text) = row.unwrap();
+            let result: arena::tournament::record::GameResult = serde_json::from_str(&text).unwrap();
+            (key, serde_json::to_value(result.without_times()).unwrap())
+        })
+        .collect()
+}
+
+/// Runs the league of data folder `data` on a server started with `extra`
+/// until its `games` games are stored; they, as [`league_games`] gives them.
+fn play_league(data: &Path, extra: &[&str], games: usize) -> Vec<((i64, i64, i64), Value)> {
+    let server = Server::start(data, extra);
+    let started = Instant::now();
+    loop {
+        let (_, board) = get(&server, "/api/leaderboard", None);
+        if board["round_robin"]["standings"]["games"] == games {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(300), "{board}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(server);
+    league_games(data)
+}
+
+#[test]
+fn the_league_through_slurm_plays_each_pairings_10_games_once_with_local_plays_results_across_a_restart() {
+    if !support::slurm_cluster() {
+        return;
+    }
+    let (_, data) = grade_class(&["easy", "medium", "hard"], &["--round-robin", "off"], &[]);
+    let slurm = ["--executor", "slurm", "--grading-slots", "3"];
+    // The server dies as soon as its first batch job is submitted; the
+    // restarted one follows that job (and stores its games) instead of
+    // choosing those pairings again.
+    let server = Server::start(data.path(), &slurm);
+    let first_job = data.path().join("league/batch-1/jobs");
+    let started = Instant::now();
+    while std::fs::read_to_string(&first_job).map_or(true, |jobs| jobs.is_empty()) {
+        assert!(started.elapsed() < Duration::from_secs(120), "no league batch submitted");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    server.kill();
+    let on_slurm = play_league(data.path(), &slurm, 30);
+    // Every pairing's 10 games, once each, in order.
+    let keys: Vec<(i64, i64, i64)> = on_slurm.iter().map(|(key, _)| *key).collect();
+    let expected: Vec<(i64, i64, i64)> =
+        [(1, 2), (1, 3), (2, 3)].iter().flat_map(|&(a, b)| (0..10).map(move |g| (a, b, g))).collect();
+    assert_eq!(keys, expected);
+    // Played by batch jobs: each batch's games in its file, each batch done.
+    let batches: Vec<std::path::PathBuf> =
+        std::fs::read_dir(data.path().join("league")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert!(batches.len() >= 5, "3 pairings at a time, 2 games each: {batches:?}");
+    let mut journaled = 0;
+    for batch in &batches {
+        let over = std::fs::read_to_string(batch.join("over")).unwrap_or_default();
+        assert_eq!(over, "\"done\"", "{} is not done", batch.display());
+        let jobs = std::fs::read_to_string(batch.join("jobs")).unwrap();
+        assert_eq!(jobs.lines().count(), 1, "one job each: {jobs}");
+        journaled += std::fs::read_to_string(batch.join("games.jsonl")).unwrap().lines().count();
+    }
+    assert_eq!(journaled, 30, "no game played twice");
+
+    // The same games played here: the same results.
+    let db = rusqlite::Connection::open(data.path().join("arena.db")).unwrap();
+    db.execute("DELETE FROM games", []).unwrap();
+    drop(db);
+    let local = play_league(data.path(), &["--grading-slots", "3"], 30);
+    assert_eq!(on_slurm, local);
+}
+
+#[test]
 fn the_league_is_matchmade_stored_as_played_and_survives_a_kill_without_playing_a_game_twice() {
     let data = tempfile::tempdir().unwrap();
     let levels = ["easy", "medium", "hard", "easy"];

@@ -62,6 +62,10 @@ enum Command {
     ///
     /// Example: arena submit target/release/libmy_bot.so --server http://arena.example:8080 --token T --wait
     Submit(submit::SubmitArgs),
+    /// (`arena serve --executor slurm`'s league batch jobs: plays the games
+    /// of a batch file, appending each to its games.jsonl.)
+    #[command(name = "__league-batch", hide = true)]
+    LeagueBatch { file: PathBuf },
     /// Check a player: load it, report what it is, play a smoke test
     /// against Easy.
     Check {
@@ -377,6 +381,10 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay(args) => arena::replay::command::run(&args),
+        Command::LeagueBatch { file } => {
+            arena::server::executor::run_league_batch(&file)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::BenchEngine { games, search_times } => {
             arena::outln!("{}", arena::engine_bench::run(games, &search_times));
             Ok(ExitCode::SUCCESS)

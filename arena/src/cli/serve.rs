@@ -59,7 +59,8 @@ pub(crate) struct ServeArgs {
     round_robin: String,
     #[command(flatten)]
     pass_env: super::options::PassEnv,
-    /// Where grading runs play their games: `local` (here) or `slurm` (each
+    /// Where grading runs (and finalize's round robin, started from the
+    /// staff page) play their games: `local` (here) or `slurm` (each
     /// run a batch job on a Slurm cluster, submitted with sbatch from this
     /// machine, which must be one of the cluster's: a login node). With
     /// slurm the data folder must be on a file system every node sees (the
@@ -123,6 +124,20 @@ enum ServeAction {
         /// Games per pairing of the round robin (seat-swapped pairs).
         #[arg(long, default_value_t = 10)]
         games_per_pairing: u32,
+        /// Where the round robin's games are played: `local` (here) or
+        /// `slurm` (sharded as `arena tournament slurm` does: a job array
+        /// and a merge job, submitted from this machine, which must be one
+        /// of the cluster's; the data folder must be on a file system every
+        /// node sees).
+        #[arg(long, value_enum, default_value_t = ExecutorName::Local)]
+        executor: ExecutorName,
+        /// For --executor slurm: the round robin's shards (array tasks);
+        /// default: one per student.
+        #[arg(long, value_name = "N")]
+        shards: Option<usize>,
+        /// For --executor slurm: each shard's resources.
+        #[command(flatten)]
+        job: super::slurm::JobArgs,
     },
 }
 
@@ -169,8 +184,9 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             let deadline = server::db::set_deadline(&db, &when)?;
             arena::outln!("deadline {deadline} UTC: later submissions are graded but do not count");
         }
-        Some(ServeAction::Finalize { data, games_per_pairing }) => {
-            let done = server::finalize::finalize(&data, games_per_pairing)?;
+        Some(ServeAction::Finalize { data, games_per_pairing, executor, shards, job }) => {
+            let executor = finalize_executor(executor, shards, job)?;
+            let done = server::finalize::finalize(&data, games_per_pairing, &executor)?;
             let deadline =
                 done.deadline.map_or("no deadline set".to_string(), |d| format!("deadline {d} UTC"));
             arena::outln!("final results of {} student(s) ({deadline}); written:", done.students);
@@ -217,4 +233,33 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where `serve finalize` plays the round robin: here, or on the Slurm
+/// cluster in `shards` shards asking for `job` (told at once if sbatch
+/// would refuse them).
+fn finalize_executor(
+    executor: ExecutorName,
+    shards: Option<usize>,
+    job: super::slurm::JobArgs,
+) -> Result<server::executor::Executor> {
+    use server::executor::{Executor, SlurmExecutor};
+    match executor {
+        ExecutorName::Local => match shards.map(|_| "--shards").or(job.first_given()) {
+            Some(option) => anyhow::bail!(
+                "{option} is for the round robin's jobs on a Slurm cluster: add --executor slurm, or leave it out"
+            ),
+            None => Ok(Executor::Local),
+        },
+        ExecutorName::Slurm => {
+            if shards == Some(0) {
+                anyhow::bail!("--shards 0 runs nothing: use 1 or more");
+            }
+            let slurm =
+                SlurmExecutor { round_robin_shards: shards, ..SlurmExecutor::new(job.options()?, Vec::new())? };
+            let executor = Executor::Slurm(slurm);
+            executor.ready()?;
+            Ok(executor)
+        }
+    }
 }

@@ -92,7 +92,8 @@ pub(crate) fn run(request: SlurmArgs) -> Result<ExitCode> {
         }
     };
     let unfinished = slurm::unfinished_shards(&tournament, request.shards)?;
-    let options = slurm::SlurmOptions { shards: request.shards, job, arena, file: file.clone() };
+    let options =
+        slurm::SlurmOptions { shards: request.shards, job, arena, file: file.clone(), pass_env: Vec::new() };
     let scripts = slurm::write_scripts(&tournament, &options)?;
     arena::outln!("wrote {} and {}", scripts.shards.display(), scripts.merge.display());
     if !request.submit {

@@ -14,7 +14,7 @@ use std::{
 
 use anyhow::{bail, Context, Result};
 
-use super::{db, grader, store};
+use super::{db, executor::Executor, grader, store};
 use crate::tournament::{self, config::Tournament, Quiet};
 
 /// The folder of the final results inside the data folder.
@@ -28,8 +28,10 @@ pub struct Finalized {
     pub written: Vec<PathBuf>,
 }
 
-/// Runs (or resumes) the final grading and round robin of data folder `dir`.
-pub fn finalize(dir: &Path, games_per_pairing: u32) -> Result<Finalized> {
+/// Runs (or resumes) the final grading and round robin of data folder
+/// `dir`, the round robin's games played through `executor` (here, or as
+/// Slurm jobs).
+pub fn finalize(dir: &Path, games_per_pairing: u32, executor: &Executor) -> Result<Finalized> {
     let db = db::open(dir)?;
     let frozen = db::latest_graded(&db)?;
     if frozen.is_empty() {
@@ -80,7 +82,7 @@ pub fn finalize(dir: &Path, games_per_pairing: u32) -> Result<Finalized> {
         let file = folder.join("round-robin.toml");
         std::fs::write(&file, toml::to_string(&table)?)
             .with_context(|| format!("cannot write {}", file.display()))?;
-        written.extend(tournament::run(Tournament::load(&file)?, &never, &mut Quiet)?.written);
+        written.extend(executor.play_tournament(&file)?);
     }
     let grades_csv = folder.join("grades.csv");
     std::fs::write(&grades_csv, csv).with_context(|| format!("cannot write {}", grades_csv.display()))?;

@@ -119,7 +119,7 @@ pub fn spawn(
         let db = db::open(&dir)?;
         std::thread::Builder::new().name("league".into()).spawn(move || {
             play_below_the_server();
-            play_league_forever(&dir, &db, &wake, &changed, &live, grading.slots)
+            play_league_forever(&dir, &db, &wake, &changed, &live, grading.slots, &executor)
         })?;
     }
     Ok(())
@@ -133,12 +133,13 @@ fn play_league_forever(
     changed: &Wake,
     live: &Arc<Mutex<league::Live>>,
     slots: usize,
+    executor: &Executor,
 ) {
     loop {
         // Grading comes first: the league plays while nothing waits.
         let idle = db::queue(db).map(|(waiting, grading)| waiting == 0 && grading.is_none());
         let played = match idle {
-            Ok(true) => league::play_round(dir, live, slots, changed),
+            Ok(true) => league::play_round(dir, live, slots, changed, executor),
             Ok(false) => Ok(false),
             Err(e) => Err(e),
         };

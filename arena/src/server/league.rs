@@ -24,6 +24,7 @@ use serde_json::{json, Value};
 
 use super::{
     db::{self, Submission},
+    executor::Executor,
     grader::SEED,
     store,
 };
@@ -214,9 +215,16 @@ impl Live {
 }
 
 /// Plays the league while there is something to play: up to `slots`
-/// pairings at once (each its own thread, its own workers); `changed` is
-/// told of every game stored. Whether any game was played.
-pub fn play_round(dir: &Path, live: &Arc<Mutex<Live>>, slots: usize, changed: &super::grader::Wake) -> Result<bool> {
+/// pairings at once (each its own thread, its own workers; with
+/// `--executor slurm`, together as one batch job); `changed` is told of
+/// every game stored. Whether any game was played.
+pub fn play_round(
+    dir: &Path,
+    live: &Arc<Mutex<Live>>,
+    slots: usize,
+    changed: &super::grader::Wake,
+    executor: &Executor,
+) -> Result<bool> {
     let db = db::open(dir)?;
     let pairs = {
         let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
@@ -229,6 +237,17 @@ pub fn play_round(dir: &Path, live: &Arc<Mutex<Live>>, slots: usize, changed: &s
     }
     let submissions: HashMap<i64, Submission> =
         db::latest_graded(&db)?.into_iter().map(|s| (s.id, s)).collect();
+    if let Executor::Slurm(slurm) = executor {
+        let pairings: Vec<[&Submission; 2]> = pairs
+            .iter()
+            .filter_map(|pair| {
+                let (a, b) = ordered(pair.first.0, pair.second.0);
+                Some([submissions.get(&a)?, submissions.get(&b)?])
+            })
+            .collect();
+        slurm.play_league_batch(dir, &pairings, live, changed)?;
+        return Ok(true);
+    }
     std::thread::scope(|scope| {
         let playing: Vec<_> = pairs
             .iter()
@@ -254,60 +273,103 @@ pub fn play_round(dir: &Path, live: &Arc<Mutex<Live>>, slots: usize, changed: &s
 /// ends.
 fn play_pairing(dir: &Path, pair: [&Submission; 2], live: &Mutex<Live>, changed: &super::grader::Wake) -> Result<()> {
     let db = db::open(dir)?;
-    let first: u32 = db.query_row(
-        "SELECT COALESCE(MAX(game) + 1, 0) FROM games WHERE a = ?1 AND b = ?2",
-        params![pair[0].id, pair[1].id],
-        |row| row.get(0),
-    )?;
+    let first = first_missing(&db, pair[0].id, pair[1].id)?;
     if first >= GAMES {
         return Ok(());
     }
-    // Isolated and sandboxed (WorkerLimits' default), as in a tournament.
-    let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
-    let hosting = Hosting { isolate_libraries: true, isolate_builtins: false, limits: Some(limits) };
-    let settings = TrapSettings::default();
+    let hosting = hosting()?;
     let load = |s: &Submission| -> Result<Player> {
         if let Some(player) = live.lock().unwrap_or_else(|e| e.into_inner()).loaded.get(&s.id) {
             return Ok(player.clone());
         }
-        let spec: PlayerSpec =
-            store::player_entry(dir, &s.sha256, s.player.as_deref())?.parse().map_err(anyhow::Error::msg)?;
-        let player = Player::load(&spec, &hosting, settings.startup_budget)
-            .map_err(|e| anyhow::anyhow!("submission {}: {e}", s.id))?;
+        let player = load_player(&store::player_entry(dir, &s.sha256, s.player.as_deref())?, &hosting)
+            .map_err(|e| anyhow::anyhow!("submission {}: {e:#}", s.id))?;
         live.lock().unwrap_or_else(|e| e.into_inner()).loaded.insert(s.id, player.clone());
         Ok(player)
     };
     let players = [load(pair[0])?, load(pair[1])?];
+    let mut stored = Ok(());
+    play_games([&players[0], &players[1]], first, next_games(first), &hosting, &mut |result| {
+        if stored.is_ok() {
+            stored = record_game(&db, live, changed, pair[0].id, pair[1].id, &result).map(|_| ());
+        }
+    });
+    stored
+}
+
+/// The index of pairing (`a` older, `b`)'s first game not stored yet.
+pub(super) fn first_missing(db: &Connection, a: i64, b: i64) -> Result<u32> {
+    Ok(db.query_row(
+        "SELECT COALESCE(MAX(game) + 1, 0) FROM games WHERE a = ?1 AND b = ?2",
+        params![a, b],
+        |row| row.get(0),
+    )?)
+}
+
+/// How a league game's players are hosted: isolated and sandboxed
+/// (WorkerLimits' default), as in a tournament.
+pub(super) fn hosting() -> Result<Hosting> {
+    let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
+    Ok(Hosting { isolate_libraries: true, isolate_builtins: false, limits: Some(limits) })
+}
+
+/// Loads the player `entry` names (as [`store::player_entry`] writes it).
+pub(super) fn load_player(entry: &str, hosting: &Hosting) -> Result<Player> {
+    let spec: PlayerSpec = entry.parse().map_err(anyhow::Error::msg)?;
+    Player::load(&spec, hosting, TrapSettings::default().startup_budget).map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// The games a pairing plays next when its first missing one is `first`.
+pub(super) fn next_games(first: u32) -> u32 {
+    GAMES_PER_PAIR.min(GAMES.saturating_sub(first))
+}
+
+/// Plays `games` games of a pairing (older first) from game `first`,
+/// telling `on_game` each as it ends: the same seeds and seats wherever
+/// they are played (here, or in a Slurm batch job).
+pub(super) fn play_games(
+    players: [&Player; 2],
+    first: u32,
+    games: u32,
+    hosting: &Hosting,
+    on_game: &mut dyn FnMut(GameResult),
+) {
     let config = MatchConfig::<Trap> {
-        settings,
-        games: GAMES_PER_PAIR.min(GAMES - first),
+        settings: TrapSettings::default(),
+        games,
         seed: SEED,
         hosting: hosting.clone(),
         first_game: first,
         concurrency: 1,
     };
-    let mut stored = Ok(());
     two_player::play(
-        [&players[0], &players[1]],
+        players,
         &config,
-        &mut |game| {
-            if stored.is_ok() {
-                let result = GameResult::two_player::<Trap>(game.index as usize, game.seats, &game.record);
-                let inserted = store_game(&db, pair[0].id, pair[1].id, &result);
-                let new = matches!(inserted, Ok(true));
-                stored = inserted.map(|_| ());
-                if new {
-                    let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
-                    live.count(pair[0].id, pair[1].id, result.winner);
-                    live.played += 1;
-                    drop(live);
-                    changed.notify();
-                }
-            }
-        },
+        &mut |game| on_game(GameResult::two_player::<Trap>(game.index as usize, game.seats, &game.record)),
         None,
     );
-    stored
+}
+
+/// Stores a game of pairing (`a` older, `b`) and, if it was new, counts it
+/// in `live` and tells `changed`; whether it was new (a game stored before,
+/// by an earlier run of the same pairing, counts once).
+pub(super) fn record_game(
+    db: &Connection,
+    live: &Mutex<Live>,
+    changed: &super::grader::Wake,
+    a: i64,
+    b: i64,
+    result: &GameResult,
+) -> Result<bool> {
+    let new = store_game(db, a, b, result)?;
+    if new {
+        let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
+        live.count(a, b, result.winner);
+        live.played += 1;
+        drop(live);
+        changed.notify();
+    }
+    Ok(new)
 }
 
 /// Stores a game of pairing (`a`, `b`); whether it was new.

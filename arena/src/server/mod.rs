@@ -69,6 +69,8 @@ struct App {
     per_hour: u32,
     wake: Arc<grader::Wake>,
     finalizing: staff::Finalizing,
+    /// Where grading runs and `finalize`'s round robin play their games.
+    executor: Arc<executor::Executor>,
 }
 
 /// Runs the server until the process ends. Prints the address it listens
@@ -91,7 +93,7 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
     let wake = Arc::new(grader::Wake::default());
     let changed = Arc::new(grader::Wake::default());
     let executor = Arc::new(options.executor);
-    grader::spawn(data.clone(), wake.clone(), options.grading, executor, changed.clone(), live.clone())?;
+    grader::spawn(data.clone(), wake.clone(), options.grading, executor.clone(), changed.clone(), live.clone())?;
     let app = Arc::new(App {
         pool: Arc::new(pool::Pool::new(data.clone())),
         boards: board::Boards::start(data.clone(), changed, live)?,
@@ -100,6 +102,7 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
         per_hour: options.per_hour,
         wake,
         finalizing: staff::Finalizing::default(),
+        executor,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

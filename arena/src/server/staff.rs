@@ -60,7 +60,7 @@ pub async fn start_finalize(State(app): State<Arc<App>>, _: Staff) -> Answer {
     }
     let app = app.clone();
     tokio::task::spawn_blocking(move || {
-        let outcome = match finalize::finalize(&app.data, FINAL_GAMES_PER_PAIRING) {
+        let outcome = match finalize::finalize(&app.data, FINAL_GAMES_PER_PAIRING, &app.executor) {
             Ok(done) => json!({
                 "status": "done",
                 "students": done.students,

@@ -82,6 +82,9 @@ pub struct SlurmOptions {
     pub arena: PathBuf,
     /// The tournament file (absolute).
     pub file: PathBuf,
+    /// Variables of the jobs' environment passed on to the players
+    /// (`tournament run --pass-env`; checked names: nothing to quote).
+    pub pass_env: Vec<String>,
 }
 
 /// The scripts written into `<output>/slurm/`.
@@ -144,11 +147,12 @@ pub fn write_scripts(tournament: &Tournament, options: &SlurmOptions) -> Result<
          #SBATCH --output=\"{log}\"\n\
          #SBATCH --open-mode=append\n\
          {common}\
-         exec {arena} tournament run {file} --shard \"$SLURM_ARRAY_TASK_ID/{n}\" --concurrency \"${{SLURM_CPUS_PER_TASK:-{cpus}}}\"\n",
+         exec {arena} tournament run {file} --shard \"$SLURM_ARRAY_TASK_ID/{n}\" --concurrency \"${{SLURM_CPUS_PER_TASK:-{cpus}}}\"{pass_env}\n",
         head("the shards"),
         folder.join("shards.sbatch").display(),
         cpus = options.job.cpus_per_task,
         log = folder.join(format!("shard-%a-of-{n}.log")).display(),
+        pass_env = options.pass_env.iter().map(|name| format!(" --pass-env {name}")).collect::<String>(),
     );
     let merge = format!(
         "{}# Submit after the array: sbatch --dependency=afterany:ARRAY_JOB_ID {}\n\
@@ -272,15 +276,92 @@ fn parse_job(text: &str) -> JobStatus {
 
 /// Waits until job `id` has ended (polling `scontrol show job`).
 pub fn wait(id: &str, every: Duration) -> Result<JobEnd> {
+    match wait_until_over(id, every)? {
+        Some(end) => Ok(end),
+        None => bail!("Slurm no longer knows job {id}: see its log in the output folder's slurm/"),
+    }
+}
+
+/// Waits until job `id` is over: how it ended, or `None` if Slurm no
+/// longer knows it.
+fn wait_until_over(id: &str, every: Duration) -> Result<Option<JobEnd>> {
     loop {
         match job_status(id)? {
             JobStatus::Live(_) => std::thread::sleep(every),
-            JobStatus::Ended(end) => return Ok(end),
-            JobStatus::Gone => {
-                bail!("Slurm no longer knows job {id}: see its log in the output folder's slurm/")
-            }
+            JobStatus::Ended(end) => return Ok(Some(end)),
+            JobStatus::Gone => return Ok(None),
         }
     }
+}
+
+/// The file in `<output>/slurm/` naming the last merge job [`play_all`]
+/// submitted: a process restarted while it waited follows that job
+/// instead of submitting the shards a second time (two tasks appending to
+/// one shard's journal).
+const LAST_MERGE: &str = "merge-job";
+
+/// Plays every game of `tournament` on the cluster, as `tournament slurm
+/// --submit` does (the unfinished shards as an array, the merge job after
+/// them), and waits for the merge; while shards still miss games (a task
+/// failed, was cancelled, ran out of time or lost its node) submits them
+/// again, each playing only what the journals lack, at most
+/// `resubmissions` times. A merge job an earlier call submitted that is
+/// still under way is waited for first. `submitted` is told of each
+/// submission. Returns once the journals hold every game (at once, with
+/// no job, if they already do).
+pub fn play_all(
+    tournament: &Tournament,
+    scripts: &Scripts,
+    shards: usize,
+    resubmissions: usize,
+    every: Duration,
+    submitted: &mut dyn FnMut(&Submitted),
+) -> Result<()> {
+    let record = scripts.folder.join(LAST_MERGE);
+    if let Ok(id) = std::fs::read_to_string(&record) {
+        wait_until_over(id.trim(), every)?;
+    }
+    let mut last: Option<Submitted> = None;
+    let mut submissions = 0;
+    loop {
+        let unfinished = unfinished_shards(tournament, shards)?;
+        if unfinished.is_empty() {
+            return Ok(());
+        }
+        if let Some(last) = last.as_ref().filter(|_| submissions > resubmissions) {
+            let (played, total) = super::journaled(tournament)?;
+            let first = unfinished[0];
+            let log = scripts.folder.join(format!("shard-{first}-of-{shards}.log"));
+            let ends = last_line(&log).map_or(String::new(), |line| format!(", which ends: {line}"));
+            bail!(
+                "the Slurm jobs of {} ended {submissions} times without finishing it ({played} of {total} \
+                 games played; shard(s) {} of {shards} unfinished): the last shards job was {}; the \
+                 output of shard {first}: {}{ends}",
+                tournament.name,
+                unfinished.iter().map(usize::to_string).collect::<Vec<_>>().join(","),
+                last.array.as_ref().map_or("none", |(id, _)| id.as_str()),
+                log.display()
+            );
+        }
+        let jobs = submit(scripts, &unfinished)?;
+        std::fs::write(&record, &jobs.merge).with_context(|| format!("cannot write {}", record.display()))?;
+        submitted(&jobs);
+        wait_until_over(&jobs.merge, every)?;
+        last = Some(jobs);
+        submissions += 1;
+    }
+}
+
+/// The last line of a job's output file, cut to a length an error message
+/// can carry (the arena's error, if it stopped on one).
+pub fn last_line(log: &Path) -> Option<String> {
+    const MAX: usize = 300;
+    let text = std::fs::read_to_string(log).ok()?;
+    let line = text.lines().rev().find(|l| !l.trim().is_empty())?;
+    Some(match line.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}...", &line[..at]),
+        None => line.to_string(),
+    })
 }
 
 /// Slurm's job states after which a job will not run again.
@@ -332,6 +413,7 @@ mod tests {
             },
             arena: "/opt/my arena/arena".into(),
             file: file.clone(),
+            pass_env: vec!["COURSE_KEY".into()],
         };
         let scripts = write_scripts(&tournament, &options).unwrap();
         let shards = std::fs::read_to_string(&scripts.shards).unwrap();
@@ -341,7 +423,7 @@ mod tests {
             "#SBATCH --partition=short\n",
             "#SBATCH --time=2:00:00\n",
             "#SBATCH --account=course\n",
-            "--shard \"$SLURM_ARRAY_TASK_ID/4\" --concurrency \"${SLURM_CPUS_PER_TASK:-8}\"",
+            "--shard \"$SLURM_ARRAY_TASK_ID/4\" --concurrency \"${SLURM_CPUS_PER_TASK:-8}\" --pass-env COURSE_KEY\n",
             "exec '/opt/my arena/arena' tournament run ",
             // Quoted: a folder may have spaces in its name.
             &format!("#SBATCH --output=\"{}/shard-%a-of-4.log\"\n", scripts.folder.display()),

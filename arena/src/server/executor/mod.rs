@@ -4,19 +4,27 @@
 //! tournament file `DATA/runs/<id>/grade.toml`, the journal in its folder
 //! keeps every game played (a resumed run plays none twice), and the grade
 //! is the tournament runner's report on that journal: the same grade
-//! wherever the games were played.
+//! wherever the games were played. `finalize`'s round robin goes the same
+//! way (round_robin.rs): its games here, or sharded as Slurm jobs; and so
+//! do the live league's games (league_batch.rs: a batch job per round).
 
+mod league_batch;
+mod round_robin;
 mod slurm;
 
-use std::{path::Path, sync::atomic::AtomicBool};
+use std::{
+    path::{Path, PathBuf},
+    sync::atomic::AtomicBool,
+};
 
 use anyhow::{Context, Result};
 use rusqlite::Connection;
 
+pub use league_batch::run_batch as run_league_batch;
 pub use slurm::SlurmExecutor;
 
 use super::grader::Progress;
-use crate::tournament::{self, config::Tournament, grade::GradeReport, RunOutcome};
+use crate::tournament::{self, config::Tournament, grade::GradeReport, Quiet, RunOutcome};
 
 /// How grading runs are played.
 #[derive(Debug, Default)]
@@ -59,6 +67,19 @@ impl Executor {
             }
             Executor::Slurm(slurm) => slurm.grade_run(run, progress),
         }
+    }
+
+    /// Plays (or resumes) the tournament `file` (finalize's round robin)
+    /// and writes its standings; the files written. With Slurm its games
+    /// are played as jobs first; either way the standings are then made
+    /// here, from the journals, by the tournament runner (playing only
+    /// what they lack: nothing, after the jobs).
+    pub(super) fn play_tournament(&self, file: &Path) -> Result<Vec<PathBuf>> {
+        if let Executor::Slurm(slurm) = self {
+            slurm.play_tournament(file)?;
+        }
+        let never = AtomicBool::new(false);
+        Ok(tournament::run(Tournament::load(file)?, &never, &mut Quiet)?.written)
     }
 }
 

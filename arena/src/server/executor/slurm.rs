@@ -33,8 +33,9 @@ use crate::{
     },
 };
 
-/// Jobs submitted again for a run after its first ended unfinished.
-const RESUBMISSIONS: usize = 3;
+/// Jobs submitted again for a run after its first ended unfinished (and
+/// for finalize's round robin, times its unfinished shards are).
+pub(super) const RESUBMISSIONS: usize = 3;
 
 /// The state recorded for a job Slurm no longer knows (not one of Slurm's).
 const GONE: &str = "GONE";
@@ -56,6 +57,9 @@ pub struct SlurmExecutor {
     pub pass_env: Vec<String>,
     /// How often a job and its journal are looked at.
     pub poll: Duration,
+    /// The shards (array tasks) of `finalize`'s round robin; `None`: one
+    /// per student.
+    pub round_robin_shards: Option<usize>,
 }
 
 impl SlurmExecutor {
@@ -66,7 +70,7 @@ impl SlurmExecutor {
         let program = crate::isolation::worker_program().map_err(anyhow::Error::msg)?;
         let arena = std::fs::canonicalize(&program)
             .with_context(|| format!("cannot find the arena binary the jobs run ({})", program.display()))?;
-        Ok(SlurmExecutor { job, arena, pass_env, poll: Duration::from_secs(2) })
+        Ok(SlurmExecutor { job, arena, pass_env, poll: Duration::from_secs(2), round_robin_shards: None })
     }
 
     /// sbatch is here and would take the jobs (a wrong partition or account
@@ -202,10 +206,7 @@ fn job_folder(file: &Path) -> PathBuf {
 /// arena's error, if it stopped on one).
 fn how_it_ended(job: &db::Job, script: &Path) -> String {
     let log = script.with_file_name(format!("job-{}.log", job.slurm_id));
-    let last_line = std::fs::read_to_string(&log)
-        .ok()
-        .and_then(|text| text.lines().rev().find(|l| !l.trim().is_empty()).map(cut))
-        .map_or(String::new(), |line| format!(", which ends: {line}"));
+    let last_line = slurm::last_line(&log).map_or(String::new(), |line| format!(", which ends: {line}"));
     let end = match &job.end {
         Some((state, _)) if state == GONE => "is no longer known to Slurm".to_string(),
         Some((state, Some(code))) => format!("ended {state} (exit code {code})"),
@@ -213,13 +214,4 @@ fn how_it_ended(job: &db::Job, script: &Path) -> String {
         None => "is still running".to_string(),
     };
     format!("{end}; its output: {}{last_line}", log.display())
-}
-
-/// A line cut to a length an error message can carry.
-fn cut(line: &str) -> String {
-    const MAX: usize = 300;
-    match line.char_indices().nth(MAX) {
-        Some((at, _)) => format!("{}...", &line[..at]),
-        None => line.to_string(),
-    }
 }
