@@ -1452,6 +1452,19 @@ fn the_league_is_matchmade_stored_as_played_and_survives_a_kill_without_playing_
         }
         server.kill();
     }
+    // A pairing cut in the middle of its seat-swapped pair of games (as a
+    // kill between the two leaves it) completes it.
+    {
+        let db = rusqlite::Connection::open(data.path().join("arena.db")).unwrap();
+        let cut = db
+            .execute(
+                "DELETE FROM games WHERE rowid = (SELECT MAX(rowid) FROM games WHERE (a, b) IN
+                   (SELECT a, b FROM games GROUP BY a, b HAVING COUNT(*) % 2 = 0 LIMIT 1))",
+                [],
+            )
+            .unwrap();
+        assert_eq!(cut, 1, "a pairing with an even number of games: {:?}", games());
+    }
     let server = Server::start(data.path(), &[]);
     let started = Instant::now();
     let board = loop {

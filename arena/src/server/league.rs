@@ -144,16 +144,27 @@ impl Live {
     /// and none that has played [`GAMES`] (ratings refitted first).
     fn next(&mut self, how_many: usize, in_flight: &[GamePair], seed: u64) -> Vec<GamePair> {
         self.league.refit();
+        // A pairing a crash left in the middle of its seat-swapped pair of
+        // games completes it first.
+        let mut chosen: Vec<GamePair> = self
+            .pairings
+            .iter()
+            .filter(|(_, wdl)| wdl.games() % 2 == 1 && wdl.games() < u64::from(GAMES))
+            .map(|(&(a, b), _)| GamePair { first: EntrantId(a), second: EntrantId(b) })
+            .filter(|pair| !in_flight.contains(pair))
+            .collect();
+        chosen.sort_by_key(|pair| (pair.first, pair.second));
+        chosen.truncate(how_many);
         // Ask for more than needed: full pairings are passed over.
-        let mut chosen = Vec::new();
         for pair in self.league.next_pairs(how_many * 4 + 8, in_flight, seed) {
-            let key = ordered(pair.first.0, pair.second.0);
-            if self.pairings.get(&key).map_or(0, |w| w.games()) + u64::from(GAMES_PER_PAIR) <= u64::from(GAMES)
-            {
-                chosen.push(pair);
-            }
             if chosen.len() == how_many {
                 break;
+            }
+            let key = ordered(pair.first.0, pair.second.0);
+            let played = self.pairings.get(&key).map_or(0, |w| w.games());
+            let taken = chosen.iter().any(|c| ordered(c.first.0, c.second.0) == key);
+            if played < u64::from(GAMES) && !taken {
+                chosen.push(pair);
             }
         }
         chosen
