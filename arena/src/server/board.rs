@@ -100,11 +100,11 @@ impl Boards {
 fn build(db: &Connection, live: &Mutex<league::Live>) -> Result<(Value, Value)> {
     let latest = db::latest_graded(db)?;
     let (waiting, grading) = db::queue(db)?;
-    let (standings, crosstable, (_, full)) = {
+    let (standings, crosstable, full) = {
         let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
-        live.sync(db)?;
+        live.sync(db, &latest)?;
         let (standings, crosstable) = live.standings();
-        (standings, crosstable, live.size())
+        (standings, crosstable, live.round_robin_games())
     };
     let rows: Vec<_> = latest
         .into_iter()

@@ -1,6 +1,7 @@
 //! The grading queue: `--grading-slots` background threads each take the
-//! next submission (fairly across students: `db::next_to_grade`) and grade it in the course format (10 games against each of
-//! Easy, Medium and Hard) with the tournament runner: isolated, sandboxed
+//! next submission (fairly across students: `db::next_to_grade`) and grade
+//! it in the course format (10 games against each of Easy, Medium and
+//! Hard) with the tournament runner: isolated, sandboxed
 //! workers, the runner's limits, and a journal in `DIR/runs/<id>/`, so a
 //! submission interrupted by a crash is taken up again where it stopped.
 //! The check runs here; the run's games are played where the `Executor`

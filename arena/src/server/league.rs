@@ -78,16 +78,15 @@ impl Live {
             played: 0,
             loaded: HashMap::new(),
         };
-        live.sync(db)?;
+        live.sync(db, &db::latest_graded(db)?)?;
         Ok(live)
     }
 
-    /// Brings the entrants up to date with the database: a newly graded
-    /// submission enters (with any games it already has: after a restart),
-    /// one no longer current retires. Whether anything changed.
-    pub fn sync(&mut self, db: &Connection) -> Result<bool> {
-        let current: BTreeMap<i64, String> =
-            db::latest_graded(db)?.into_iter().map(|s: Submission| (s.id, s.student)).collect();
+    /// Brings the entrants up to date with `latest` (`db::latest_graded`):
+    /// a newly graded submission enters (with any games it already has in
+    /// `db`: after a restart), one no longer current retires.
+    pub fn sync(&mut self, db: &Connection, latest: &[Submission]) -> Result<()> {
+        let current: BTreeMap<i64, String> = latest.iter().map(|s| (s.id, s.student.clone())).collect();
         let gone: Vec<i64> = self.names.keys().filter(|id| !current.contains_key(id)).copied().collect();
         let new: Vec<i64> = current.keys().filter(|id| !self.names.contains_key(id)).copied().collect();
         for id in &gone {
@@ -102,7 +101,7 @@ impl Live {
         if !new.is_empty() {
             self.load_games(db, &new)?;
         }
-        Ok(!gone.is_empty() || !new.is_empty())
+        Ok(())
     }
 
     /// Records the stored games of `ids` against current entrants.
@@ -174,8 +173,9 @@ impl Live {
     /// standings' JSON shape: `rows`, `games`), and the crosstable apart.
     pub fn standings(&mut self) -> (Value, Value) {
         self.league.refit();
-        let ids: Vec<i64> = self.names.keys().copied().collect();
-        let index = |id: i64| ids.iter().position(|&i| i == id).unwrap_or(0);
+        // Entrants numbered as the crosstable names them (by submission id).
+        let numbers: HashMap<i64, usize> = self.names.keys().enumerate().map(|(i, &id)| (id, i)).collect();
+        let index = |id: i64| numbers.get(&id).copied().unwrap_or(0);
         let mut totals: HashMap<i64, Wdl> = HashMap::new();
         let mut crosstable = Vec::new();
         for (&(a, b), wdl) in &self.pairings {
@@ -218,10 +218,10 @@ impl Live {
         (standings, crosstable)
     }
 
-    /// Entrants and the games the full round robin among them would have.
-    pub fn size(&self) -> (usize, u64) {
+    /// The games the full round robin among the entrants would have.
+    pub fn round_robin_games(&self) -> u64 {
         let n = self.names.len() as u64;
-        (self.names.len(), n * n.saturating_sub(1) / 2 * u64::from(GAMES))
+        n * n.saturating_sub(1) / 2 * u64::from(GAMES)
     }
 }
 
@@ -237,17 +237,17 @@ pub fn play_round(
     executor: &Executor,
 ) -> Result<bool> {
     let db = db::open(dir)?;
+    let latest = db::latest_graded(&db)?;
     let pairs = {
         let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
-        live.sync(&db)?;
+        live.sync(&db, &latest)?;
         let seed = live.played;
         live.next(slots.max(1), &[], seed)
     };
     if pairs.is_empty() {
         return Ok(false);
     }
-    let submissions: HashMap<i64, Submission> =
-        db::latest_graded(&db)?.into_iter().map(|s| (s.id, s)).collect();
+    let submissions: HashMap<i64, Submission> = latest.into_iter().map(|s| (s.id, s)).collect();
     if let Executor::Slurm(slurm) = executor {
         let pairings: Vec<[&Submission; 2]> = pairs
             .iter()
