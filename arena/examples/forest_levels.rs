@@ -5,7 +5,7 @@
 //! cargo run --release -p arena --example forest_levels -- [RUNS] [SEED]
 
 use arena::{
-    referee::magic_forest::{self, ForestSettings},
+    games::magic_forest::referee::{self as magic_forest, ForestSettings},
     seeds,
 };
 use player_api::magic_forest::ForestPlayer;

@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use arena::{
-    referee::intuitive::{self, IntuitiveEnding, IntuitiveSettings},
+    games::intuitive::referee::{self as intuitive, IntuitiveEnding, IntuitiveSettings},
     seeds,
 };
 use player_api::intuitive::IntuitivePlayer;

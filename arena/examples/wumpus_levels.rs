@@ -4,7 +4,7 @@
 //! cargo run --release -p arena --example wumpus_levels -- [aima|project] [WORLDS] [SEED]
 
 use arena::{
-    referee::wumpus::{self, WumpusSettings},
+    games::wumpus::referee::{self as wumpus, WumpusSettings},
     seeds,
 };
 use player_api::wumpus::{WumpusConfig, WumpusPlayer};

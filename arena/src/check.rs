@@ -10,8 +10,7 @@ use crate::{
     game::GameId,
     players::{Hosting, Level, Player, PlayerSpec},
     protocol,
-    referee::trap::TrapSettings,
-    report,
+    games::trap::referee::TrapSettings,
     sandbox::{self, Sandbox},
     two_player::{self, MatchConfig},
 };
@@ -57,7 +56,7 @@ pub fn check(spec: &PlayerSpec, settings: TrapSettings, hosting: Hosting) -> Res
         let result = two_player::play([&player, &easy], &config, &mut |_| {}, None);
         lines.push("smoke test  trap vs easy, one game in each seat:".to_string());
         for game in &result.games {
-            lines.push(format!("  {}", report::trap::line(game, 2, [player.name(), "easy"])));
+            lines.push(format!("  {}", crate::games::trap::report::line(game, 2, [player.name(), "easy"])));
             if let Some((0, fault)) = game.fault() {
                 passed = false;
                 lines.push(format!("  problem: {} lost by a fault: {fault}", player.name()));

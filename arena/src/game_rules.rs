@@ -4,7 +4,7 @@
 
 use crate::{
     game::{Hexapawn, Trap},
-    referee::hexapawn::HexapawnSettings,
+    games::hexapawn::referee::HexapawnSettings,
     solo::SoloSettings,
     two_player::TwoPlayerGame,
 };

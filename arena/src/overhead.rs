@@ -21,7 +21,7 @@ use crate::{
     game::{Agent, Trap},
     isolation::{Hosted, IsolatedPlayer, Worker, WorkerLimits},
     players::{Hosting, Level, Player},
-    referee::trap::TrapSettings,
+    games::trap::referee::TrapSettings,
     sandbox::Sandbox,
     two_player::{self, MatchConfig},
 };

@@ -20,7 +20,7 @@ use arena::{
     isolation::WorkerLimits,
     players::{Hosting, Level, Player, PlayerSpec},
     plugin::LoadError,
-    referee::trap::TrapSettings,
+    games::trap::referee::TrapSettings,
     sandbox::Sandbox,
     two_player::{self, MatchConfig, MatchResult},
 };
@@ -311,8 +311,8 @@ fn a_player_that_cannot_be_made_is_a_clear_error() {
 
 /// Intuitive AI: two games of bad-player in `mode`, isolated, each with a
 /// fresh worker; checks that nothing is left behind and returns how they ended.
-fn intuitive_bad(mode: &str) -> Vec<arena::referee::intuitive::IntuitiveRecord> {
-    use arena::referee::intuitive::{self, IntuitiveSettings};
+fn intuitive_bad(mode: &str) -> Vec<arena::games::intuitive::referee::IntuitiveRecord> {
+    use arena::games::intuitive::referee::{self as intuitive, IntuitiveSettings};
     let settings = IntuitiveSettings {
         turn_budget: Duration::from_millis(300),
         startup_budget: Duration::from_secs(5),
@@ -336,7 +336,7 @@ fn intuitive_bad(mode: &str) -> Vec<arena::referee::intuitive::IntuitiveRecord> 
 }
 
 fn intuitive_faults(mode: &str) -> Vec<Fault> {
-    use arena::referee::intuitive::IntuitiveEnding;
+    use arena::games::intuitive::referee::IntuitiveEnding;
     intuitive_bad(mode)
         .into_iter()
         .map(|record| {
@@ -375,7 +375,7 @@ fn an_intuitive_ai_player_that_panics_or_crashes_loses_with_the_reason() {
 
 #[test]
 fn an_intuitive_ai_reveal_off_the_board_is_illegal_and_chatter_is_harmless() {
-    use arena::referee::intuitive::IntuitiveEnding;
+    use arena::games::intuitive::referee::IntuitiveEnding;
     let _turn = exclusive();
     for record in intuitive_bad("off-board") {
         assert_eq!(record.ending.to_string(), "illegal reveal (4,0): off the board");

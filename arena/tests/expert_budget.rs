@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use arena::{
     players::{Hosting, Level, Player},
-    referee::trap::TrapSettings,
+    games::trap::referee::TrapSettings,
     two_player::{self, MatchConfig},
 };
 use player_api::Seat;

@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use arena::referee::hexapawn::{self, HexapawnEnding, HexapawnRecord, HexapawnSettings};
+use arena::games::hexapawn::referee::{self as hexapawn, HexapawnEnding, HexapawnRecord, HexapawnSettings};
 use player_api::{
     hexapawn::{
         HexMove, HexWin, HexapawnAction, HexapawnBoard, HexapawnGameInfo, HexapawnPlayer, HexapawnRequest,

@@ -12,7 +12,7 @@
 use std::time::Duration;
 
 use arena::{
-    referee::intuitive::{self, IntuitiveEnding, IntuitiveSettings},
+    games::intuitive::referee::{self as intuitive, IntuitiveEnding, IntuitiveSettings},
     seeds,
 };
 use reference_bots::intuitive::Expert;

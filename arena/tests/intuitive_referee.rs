@@ -5,7 +5,7 @@
 
 use arena::{
     game::IntuitiveAi,
-    referee::intuitive::{self, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings},
+    games::intuitive::referee::{self as intuitive, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings},
     referee::InProcess,
     seeds,
 };

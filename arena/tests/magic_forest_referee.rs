@@ -7,7 +7,7 @@ use std::time::Duration;
 use arena::{
     fault::Fault,
     game::{Agent, MagicForest},
-    referee::magic_forest::{self, Ending, ForestSettings},
+    games::magic_forest::referee::{self as magic_forest, Ending, ForestSettings},
     seeds,
 };
 use player_api::{

@@ -13,7 +13,7 @@ use arena::{
     isolation::WorkerLimits,
     players::{Hosting, Level, Player, PlayerSpec},
     plugin::{LoadError, PlayerLibrary},
-    referee::trap::TrapSettings,
+    games::trap::referee::TrapSettings,
     two_player::{self, MatchConfig},
 };
 use support::{arena, library, stderr, stdout};
@@ -130,7 +130,7 @@ fn check_errors_are_one_line_without_a_backtrace() {
 
 #[test]
 fn intuitive_levels_from_disk_play_like_the_built_in_bots() {
-    use arena::referee::intuitive::{self, IntuitiveSettings};
+    use arena::games::intuitive::referee::{self as intuitive, IntuitiveSettings};
     let settings = IntuitiveSettings::default();
     for (name, built_in) in [
         ("easy", player_api::abi::intuitive_player_box(reference_bots::intuitive::Easy::default())),
@@ -152,7 +152,7 @@ fn intuitive_levels_from_disk_play_like_the_built_in_bots() {
 
 #[test]
 fn hexapawn_hard_from_disk_beats_the_menace_library_at_first_then_the_learner_holds() {
-    use arena::referee::hexapawn::{self, HexapawnEnding, HexapawnSettings};
+    use arena::games::hexapawn::referee::{self as hexapawn, HexapawnEnding, HexapawnSettings};
     let settings = HexapawnSettings::default();
     let hard = PlayerLibrary::load(&library("hard")).unwrap();
     let menace = PlayerLibrary::load(&library("menace")).unwrap();
@@ -220,7 +220,7 @@ fn assert_all_alike<T: PartialEq + std::fmt::Debug>(game: &str, results: Vec<(St
 
 #[test]
 fn intuitive_ai_plays_alike_built_in_from_disk_and_isolated() {
-    use arena::referee::intuitive::{self, IntuitiveEnding, IntuitiveSettings};
+    use arena::games::intuitive::referee::{self as intuitive, IntuitiveEnding, IntuitiveSettings};
     let settings = IntuitiveSettings::default();
     let startup = settings.startup_budget;
     let results = every_hosting("hard")
@@ -243,7 +243,7 @@ fn intuitive_ai_plays_alike_built_in_from_disk_and_isolated() {
 
 #[test]
 fn hexapawn_plays_alike_built_in_from_disk_and_isolated() {
-    use arena::referee::hexapawn::{self, HexapawnSettings};
+    use arena::games::hexapawn::referee::{self as hexapawn, HexapawnSettings};
     let settings = HexapawnSettings::default();
     let startup = settings.startup_budget;
     let opponents = every_hosting("easy");
@@ -267,7 +267,7 @@ fn hexapawn_plays_alike_built_in_from_disk_and_isolated() {
 
 #[test]
 fn wumpus_world_plays_alike_built_in_from_disk_and_isolated() {
-    use arena::referee::wumpus::{self, Ending, WumpusSettings};
+    use arena::games::wumpus::referee::{self as wumpus, Ending, WumpusSettings};
     for config in [player_api::wumpus::WumpusConfig::aima(), player_api::wumpus::WumpusConfig::project()] {
         let settings = WumpusSettings { config, ..WumpusSettings::default() };
         let results = every_hosting("hard")
@@ -290,7 +290,7 @@ fn wumpus_world_plays_alike_built_in_from_disk_and_isolated() {
 
 #[test]
 fn magic_forest_plays_alike_built_in_from_disk_and_isolated() {
-    use arena::referee::magic_forest::{self, Ending, ForestSettings};
+    use arena::games::magic_forest::referee::{self as magic_forest, Ending, ForestSettings};
     let settings = ForestSettings::default();
     let results = every_hosting("hard")
         .into_iter()
@@ -311,7 +311,7 @@ fn magic_forest_plays_alike_built_in_from_disk_and_isolated() {
 
 #[test]
 fn a_hexapawn_only_library_loads_and_learns_in_a_worker() {
-    use arena::referee::hexapawn::{self, HexapawnSettings};
+    use arena::games::hexapawn::referee::{self as hexapawn, HexapawnSettings};
     let settings = HexapawnSettings::default();
     let isolated = Hosting::isolated(WorkerLimits::new().unwrap());
     let spec = PlayerSpec::Library(library("menace"));
@@ -360,7 +360,7 @@ fn expert_plays_intuitive_ai_from_its_library_in_a_worker() {
     // The worker's Expert starts with an empty cache: its first reveals
     // cut the search short, and none may run past the budget (the worker
     // would be killed).
-    use arena::referee::intuitive::{self, IntuitiveEnding, IntuitiveSettings};
+    use arena::games::intuitive::referee::{self as intuitive, IntuitiveEnding, IntuitiveSettings};
     let budget = std::time::Duration::from_millis(100);
     let settings = IntuitiveSettings { turn_budget: budget, ..IntuitiveSettings::default() };
     let isolated = Hosting::isolated(WorkerLimits::new().unwrap());

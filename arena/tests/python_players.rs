@@ -400,7 +400,7 @@ fn startup() -> std::time::Duration {
 
 #[test]
 fn a_python_intuitive_ai_player_plays_whole_games() {
-    use arena::referee::intuitive::{self, IntuitiveEnding, IntuitiveSettings};
+    use arena::games::intuitive::referee::{self as intuitive, IntuitiveEnding, IntuitiveSettings};
     let player = python_player("intuitive_cautious.py");
     assert_eq!((player.name(), player.games()), ("cautious", vec!["intuitive-ai".to_string()]));
     let hosting = arena::players::Hosting::in_process();
@@ -423,7 +423,7 @@ fn a_python_intuitive_ai_player_plays_whole_games() {
 fn a_python_hexapawn_player_plays_legal_moves_against_hard() {
     use arena::{
         players::{Hosting, Level, Player},
-        referee::hexapawn::{self, HexapawnEnding, HexapawnSettings},
+        games::hexapawn::referee::{self as hexapawn, HexapawnEnding, HexapawnSettings},
     };
     let player = python_player("hexapawn_first_move.py");
     let settings = HexapawnSettings::default();
@@ -441,7 +441,7 @@ fn a_python_hexapawn_player_plays_legal_moves_against_hard() {
 
 #[test]
 fn a_python_wumpus_world_player_plays_and_is_deterministic() {
-    use arena::referee::wumpus::{self, WumpusSettings};
+    use arena::games::wumpus::referee::{self as wumpus, WumpusSettings};
     let player = python_player("wumpus_cautious.py");
     let hosting = arena::players::Hosting::in_process();
     let mut agent = player.new_agent::<Wumpus>(&hosting, startup()).unwrap();
@@ -456,7 +456,7 @@ fn a_python_wumpus_world_player_plays_and_is_deterministic() {
 
 #[test]
 fn a_python_magic_forest_player_walks_its_seeded_path() {
-    use arena::referee::magic_forest::{self, Ending, ForestSettings};
+    use arena::games::magic_forest::referee::{self as magic_forest, Ending, ForestSettings};
     let player = python_player("forest_random.py");
     let hosting = arena::players::Hosting::in_process();
     let settings = ForestSettings::default();

@@ -14,8 +14,8 @@ use arena::{
     fault::Fault,
     game::{Agent, Trap},
     players::{Hosting, Level, Player},
-    referee::trap::TurnActions,
-    referee::trap::{self, TrapGame, TrapSettings},
+    games::trap::referee::TurnActions,
+    games::trap::referee::{self as trap, TrapGame, TrapSettings},
     replay::{self, Replay, ReplayPlayer},
     two_player::{self, MatchConfig},
 };

@@ -15,13 +15,14 @@ use arena::{
     agent::AbiPlayer,
     game::{Hexapawn, IntuitiveAi, MagicForest, Wumpus},
     players::Level,
-    referee::{
-        hexapawn::{self, HexapawnSettings},
-        intuitive::{self, IntuitiveSettings},
-        magic_forest::{self, ForestSettings},
-        wumpus::{self, WumpusSettings},
+    games::{
+        hexapawn::referee::{self as hexapawn, HexapawnSettings},
+        intuitive::referee::{self as intuitive, IntuitiveSettings},
+        magic_forest::referee::{self as magic_forest, ForestSettings},
+        wumpus::referee::{self as wumpus, WumpusSettings},
     },
-    replay::{self, trap::TrapBody, Body, Replay, ReplayPlayer},
+    games::trap::replay::TrapBody,
+    replay::{Body, Replay, ReplayPlayer},
 };
 use serde_json::Value;
 use support::{
@@ -304,7 +305,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
             seed,
             &mut AbiPlayer::<IntuitiveAi>::builtin(Level::Medium),
         );
-        replay::intuitive::from_record(&record, named("medium"))
+        arena::games::intuitive::replay::from_record(&record, named("medium"))
     }));
     let Body::Intuitive(body) = &replay.body else { panic!() };
     let steps = 2.min(body.reveals.len());
@@ -334,7 +335,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
     let replay = longest((0..6).map(|seed| {
         let [mut w, mut b] = [Level::Medium, Level::Hard].map(AbiPlayer::<Hexapawn>::builtin);
         let record = hexapawn::play_agents(&HexapawnSettings::default(), seed, [&mut w, &mut b]);
-        replay::hexapawn::from_record(&record, [named("medium"), named("hard")])
+        arena::games::hexapawn::replay::from_record(&record, [named("medium"), named("hard")])
     }));
     let Body::Hexapawn(body) = &replay.body else { panic!() };
     let report = drive(&browser, &replay, 2);
@@ -359,7 +360,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
     let replay = longest((0..6).map(|seed| {
         let settings = WumpusSettings::default();
         let game = wumpus::play_agent(&settings, seed, &mut AbiPlayer::<Wumpus>::builtin(Level::Hard));
-        replay::wumpus::from_record(&game, &settings, named("hard"))
+        arena::games::wumpus::replay::from_record(&game, &settings, named("hard"))
     }));
     let Body::Wumpus(body) = &replay.body else { panic!() };
     let report = drive(&browser, &replay, 3);
@@ -387,7 +388,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
         settings.config.largest = 4;
         let run =
             magic_forest::play_agent(&settings, seed, &mut AbiPlayer::<MagicForest>::builtin(Level::Hard));
-        replay::magic_forest::from_record(&run, &settings, named("hard"))
+        arena::games::magic_forest::replay::from_record(&run, &settings, named("hard"))
     }));
     let Body::Forest(body) = &replay.body else { panic!() };
     let report = drive(&browser, &replay, 2);

@@ -8,7 +8,7 @@ use std::time::Duration;
 use arena::{
     game::Trap,
     players::{Hosting, Level, Player},
-    referee::trap::TrapSettings,
+    games::trap::referee::TrapSettings,
     two_player::{self, MatchConfig, MatchResult},
 };
 

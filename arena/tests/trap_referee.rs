@@ -8,7 +8,7 @@ use arena::{
     agent::AbiPlayer,
     game::Trap,
     players::{Hosting, Level, Player},
-    referee::trap::{self, player_seeds, Ending, Fault, TrapGame, TrapSettings},
+    games::trap::referee::{self as trap, player_seeds, Ending, Fault, TrapGame, TrapSettings},
     two_player::{self, MatchConfig},
 };
 use player_api::{

@@ -7,7 +7,7 @@ use std::time::Duration;
 use arena::{
     fault::Fault,
     game::{Agent, Wumpus},
-    referee::wumpus::{self, Ending, WumpusSettings},
+    games::wumpus::referee::{self as wumpus, Ending, WumpusSettings},
     seeds,
 };
 use player_api::{

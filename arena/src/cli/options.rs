@@ -9,7 +9,7 @@ use arena::{
     game_rules::GameRules,
     isolation::{environment, WorkerLimits},
     players::{Hosting, Player, PlayerSpec},
-    referee::{hexapawn::HexapawnSettings, trap::TrapSettings},
+    games::{hexapawn::referee::HexapawnSettings, trap::referee::TrapSettings},
     sandbox::Sandbox,
     solo::{GameOptions, SoloSettings},
 };

@@ -4,10 +4,10 @@
 //! its ABI box and its wire form. The game types themselves (`game::Trap`,
 //! ...) and their ids are in `game.rs`.
 
-mod hexapawn;
-mod intuitive;
-mod magic_forest;
-mod trap;
-mod wumpus;
+pub mod hexapawn;
+pub mod intuitive;
+pub mod magic_forest;
+pub mod trap;
+pub mod wumpus;
 
 pub use trap::play_turn;

@@ -6,12 +6,7 @@
 //! Given the same seed and the same player actions, a referee produces the
 //! same game, bit for bit.
 
-mod calls;
-pub mod hexapawn;
-pub mod intuitive;
-pub mod magic_forest;
-pub mod trap;
-pub mod wumpus;
+pub(crate) mod calls;
 
 use std::time::Duration;
 

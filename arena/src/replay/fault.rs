@@ -75,7 +75,7 @@ const CALLS: [&str; 4] = ["turn", "new_game", "game_over", "hello"];
 /// What a re-simulated player answers once its recorded answers run out:
 /// the failure the replay ends on, for the referee to see again, or, if it
 /// ends on none, a protocol fault naming what the replay `lacks`.
-pub(super) fn replayed_failure(replay: &Replay, lacks: impl FnOnce() -> String) -> Fault {
+pub(crate) fn replayed_failure(replay: &Replay, lacks: impl FnOnce() -> String) -> Fault {
     (replay.result.fault.as_ref().and_then(FaultRecord::to_fault))
         .unwrap_or_else(|| Fault::Protocol(format!("the replay has no {}", lacks())))
 }
@@ -84,7 +84,7 @@ pub(super) fn replayed_failure(replay: &Replay, lacks: impl FnOnce() -> String) 
 /// order (a rejected last answer among them, for the referee to judge
 /// again); past the last, the failure the replay ends on. Keeps the
 /// requests the referee made, for the replay to compare.
-pub(super) struct Recorded<'r, G: Game> {
+pub(crate) struct Recorded<'r, G: Game> {
     replay: &'r Replay,
     actions: Vec<G::Action>,
     /// What an action is called in errors ("action", "reveal").
@@ -119,7 +119,7 @@ where
 }
 
 /// A request of a two-player game, numbered from 0 in its game (a turn, a ply).
-pub(super) trait Numbered {
+pub(crate) trait Numbered {
     fn number(&self) -> usize;
 }
 
@@ -128,7 +128,7 @@ pub(super) trait Numbered {
 /// each for its own). At the move the game ended on, the failed seat
 /// answers what the referee rejected, for it to judge again, or fails as
 /// recorded. Keeps the requests the referee made, for the replay to compare.
-pub(super) struct SeatScript<'r, G: Game> {
+pub(crate) struct SeatScript<'r, G: Game> {
     seat: Seat,
     replay: &'r Replay,
     moves: &'r [G::Action],

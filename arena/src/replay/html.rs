@@ -8,11 +8,11 @@ use super::{Body, Replay};
 const PAGE: &str = include_str!("html/viewer.html");
 const STYLE: &str = include_str!("html/viewer.css");
 const VIEWER: &str = include_str!("html/viewer.js");
-const TRAP: &str = include_str!("html/trap.js");
-const INTUITIVE: &str = include_str!("html/intuitive.js");
-const HEXAPAWN: &str = include_str!("html/hexapawn.js");
-const WUMPUS: &str = include_str!("html/wumpus.js");
-const FOREST: &str = include_str!("html/magic_forest.js");
+const TRAP: &str = include_str!("../games/trap/viewer.js");
+const INTUITIVE: &str = include_str!("../games/intuitive/viewer.js");
+const HEXAPAWN: &str = include_str!("../games/hexapawn/viewer.js");
+const WUMPUS: &str = include_str!("../games/wumpus/viewer.js");
+const FOREST: &str = include_str!("../games/magic_forest/viewer.js");
 
 /// The drawing script of the replay's game.
 fn game_script(body: &Body) -> &'static str {

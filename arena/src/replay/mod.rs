@@ -13,13 +13,8 @@ pub mod diff;
 pub mod fault;
 pub mod files;
 pub mod grid;
-pub mod hexapawn;
 pub mod html;
-pub mod intuitive;
-pub mod magic_forest;
 pub mod terminal;
-pub mod trap;
-pub mod wumpus;
 
 use std::{
     io::{Read, Write},
@@ -29,7 +24,7 @@ use std::{
 use anyhow::{anyhow, bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::{fault::Fault, game::GameId, referee::trap::TrapGame};
+use crate::{fault::Fault, game::GameId, games::trap::referee::TrapGame};
 pub use fault::FaultRecord;
 use player_api::Outcome;
 
@@ -104,13 +99,13 @@ impl ReplayResult {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(tag = "game", rename_all = "snake_case")]
 pub enum Body {
-    Trap(trap::TrapBody),
+    Trap(crate::games::trap::replay::TrapBody),
     #[serde(rename = "intuitive-ai")]
-    Intuitive(intuitive::IntuitiveBody),
-    Hexapawn(hexapawn::HexapawnBody),
-    Wumpus(wumpus::WumpusBody),
+    Intuitive(crate::games::intuitive::replay::IntuitiveBody),
+    Hexapawn(crate::games::hexapawn::replay::HexapawnBody),
+    Wumpus(crate::games::wumpus::replay::WumpusBody),
     #[serde(rename = "magic-forest")]
-    Forest(magic_forest::ForestBody),
+    Forest(crate::games::magic_forest::replay::ForestBody),
 }
 
 impl Body {
@@ -161,7 +156,7 @@ impl Replay {
                 outcome: None,
                 score: None,
             },
-            body: Body::Trap(trap::TrapBody::of(game)),
+            body: Body::Trap(crate::games::trap::replay::TrapBody::of(game)),
         }
     }
 
@@ -197,22 +192,22 @@ impl Replay {
     /// actions; `Err` is the first difference, in one line.
     pub fn verify(&self) -> Result<String, String> {
         match &self.body {
-            Body::Trap(body) => trap::verify(self, body),
-            Body::Intuitive(body) => intuitive::verify(self, body),
-            Body::Hexapawn(body) => hexapawn::verify(self, body),
-            Body::Wumpus(body) => wumpus::verify(self, body),
-            Body::Forest(body) => magic_forest::verify(self, body),
+            Body::Trap(body) => crate::games::trap::replay::verify(self, body),
+            Body::Intuitive(body) => crate::games::intuitive::replay::verify(self, body),
+            Body::Hexapawn(body) => crate::games::hexapawn::replay::verify(self, body),
+            Body::Wumpus(body) => crate::games::wumpus::replay::verify(self, body),
+            Body::Forest(body) => crate::games::magic_forest::replay::verify(self, body),
         }
     }
 
     /// The game for the terminal: the start, then one frame per turn.
     pub fn frames(&self, paint: terminal::Paint) -> Vec<String> {
         match &self.body {
-            Body::Trap(body) => trap::frames(self, body, paint),
-            Body::Intuitive(body) => intuitive::frames(self, body, paint),
-            Body::Hexapawn(body) => hexapawn::frames(self, body, paint),
-            Body::Wumpus(body) => wumpus::frames(self, body, paint),
-            Body::Forest(body) => magic_forest::frames(self, body, paint),
+            Body::Trap(body) => crate::games::trap::replay::frames(self, body, paint),
+            Body::Intuitive(body) => crate::games::intuitive::replay::frames(self, body, paint),
+            Body::Hexapawn(body) => crate::games::hexapawn::replay::frames(self, body, paint),
+            Body::Wumpus(body) => crate::games::wumpus::replay::frames(self, body, paint),
+            Body::Forest(body) => crate::games::magic_forest::replay::frames(self, body, paint),
         }
     }
 

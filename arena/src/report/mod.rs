@@ -10,9 +10,7 @@ use crate::{
     units::short,
 };
 
-pub mod hexapawn;
 pub mod solo;
-pub mod trap;
 
 /// The summary after a match's games: a line per player (time per `unit`),
 /// then the games' average length in `units`.

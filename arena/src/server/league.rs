@@ -33,7 +33,7 @@ use crate::{
     isolation::WorkerLimits,
     matchmaking::{EntrantId, GamePair, League, Policy, GAMES_PER_PAIR},
     players::{Hosting, Player, PlayerSpec},
-    referee::trap::TrapSettings,
+    games::trap::referee::TrapSettings,
     stats::Wdl,
     tournament::record::GameResult,
     two_player::{self, MatchConfig},

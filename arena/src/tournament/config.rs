@@ -17,7 +17,7 @@ use crate::{
     game::GameId,
     isolation::environment,
     players::{Level, PlayerSpec},
-    referee::{hexapawn::HexapawnSettings, trap::TrapSettings},
+    games::{hexapawn::referee::HexapawnSettings, trap::referee::TrapSettings},
     sandbox::Sandbox,
     solo::{GameOptions, SoloSettings},
 };

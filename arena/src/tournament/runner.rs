@@ -20,7 +20,7 @@ use super::{config::GameRules, record::GameResult, replays::ReplaySink, schedule
 use crate::{
     game::{Hexapawn, Trap},
     players::{Hosting, Player},
-    referee::trap::TrapSettings,
+    games::trap::referee::TrapSettings,
     solo::SoloPool,
     two_player::{InstancePool, TwoPlayerGame},
 };

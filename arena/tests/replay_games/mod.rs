@@ -10,11 +10,11 @@ use arena::{
     fault::Fault,
     game::{Agent, Hexapawn, IntuitiveAi, MagicForest, Wumpus},
     players::Level,
-    referee::{
-        hexapawn::{self, HexapawnSettings},
-        intuitive::{self, IntuitiveSettings},
-        magic_forest::{self, ForestSettings},
-        wumpus::{self, WumpusSettings},
+    games::{
+        hexapawn::referee::{self as hexapawn, HexapawnSettings},
+        intuitive::referee::{self as intuitive, IntuitiveSettings},
+        magic_forest::referee::{self as magic_forest, ForestSettings},
+        wumpus::referee::{self as wumpus, WumpusSettings},
     },
     replay::{self, terminal::Paint, Replay, ReplayPlayer},
 };
@@ -38,7 +38,7 @@ pub fn intuitive_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
         let level = Level::ALL[seed as usize % 3];
         let settings = IntuitiveSettings { size: 3 + (seed % 4) as u8, ..IntuitiveSettings::default() };
         let record = intuitive::play_agent(&settings, seed, &mut AbiPlayer::<IntuitiveAi>::builtin(level));
-        replays.push(replay::intuitive::from_record(&record, player(level.name())));
+        replays.push(arena::games::intuitive::replay::from_record(&record, player(level.name())));
     }
     replays
 }
@@ -50,7 +50,7 @@ pub fn hexapawn_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
         let levels = [Level::ALL[seed as usize % 3], Level::ALL[(seed / 3) as usize % 3]];
         let [mut white, mut black] = levels.map(AbiPlayer::<Hexapawn>::builtin);
         let record = hexapawn::play_agents(&HexapawnSettings::default(), seed, [&mut white, &mut black]);
-        replays.push(replay::hexapawn::from_record(&record, levels.map(|l| player(l.name()))));
+        replays.push(arena::games::hexapawn::replay::from_record(&record, levels.map(|l| player(l.name()))));
     }
     replays
 }
@@ -63,7 +63,7 @@ pub fn wumpus_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
         let config = if seed % 2 == 0 { WumpusConfig::aima() } else { WumpusConfig::project() };
         let settings = WumpusSettings { config, ..WumpusSettings::default() };
         let game = wumpus::play_agent(&settings, seed, &mut AbiPlayer::<Wumpus>::builtin(level));
-        replays.push(replay::wumpus::from_record(&game, &settings, player(level.name())));
+        replays.push(arena::games::wumpus::replay::from_record(&game, &settings, player(level.name())));
     }
     replays
 }
@@ -76,7 +76,7 @@ pub fn forest_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
         let mut settings = ForestSettings::default();
         settings.config.largest = 3 + (seed % 3) as u8;
         let run = magic_forest::play_agent(&settings, seed, &mut AbiPlayer::<MagicForest>::builtin(level));
-        replays.push(replay::magic_forest::from_record(&run, &settings, player(level.name())));
+        replays.push(arena::games::magic_forest::replay::from_record(&run, &settings, player(level.name())));
     }
     replays
 }
@@ -222,7 +222,7 @@ fn failures_of_every_new_game_verify() {
     let settings = IntuitiveSettings::default();
     for panic in [false, true] {
         let record = intuitive::play_agent(&settings, 3, &mut BadRevealer { panic });
-        let replay = replay::intuitive::from_record(&record, player("bad"));
+        let replay = arena::games::intuitive::replay::from_record(&record, player("bad"));
         round_trip(&replay);
         let reason = &replay.result.reason;
         assert!(reason.starts_with(if panic { "panicked: boom" } else { "illegal reveal" }), "{reason}");
@@ -243,7 +243,7 @@ fn failures_of_every_new_game_verify() {
             } else {
                 (hexapawn::play_agents(&HexapawnSettings::default(), 4, [&mut good, &mut bad]), 1)
             };
-            let replay = replay::hexapawn::from_record(&record, players);
+            let replay = arena::games::hexapawn::replay::from_record(&record, players);
             if !matches!(record.ending, hexapawn::HexapawnEnding::Won { .. }) {
                 assert!(replay.result.reason.starts_with(reason), "{}", replay.result.reason);
                 assert_eq!(replay.result.winner, Some(1 - loser));
@@ -254,7 +254,7 @@ fn failures_of_every_new_game_verify() {
     for invalid in [true, false] {
         let settings = WumpusSettings { config: WumpusConfig::project(), ..WumpusSettings::default() };
         let game = wumpus::play_agent(&settings, 6, &mut BadWalker { at: 3, invalid });
-        let replay = replay::wumpus::from_record(&game, &settings, player("bad"));
+        let replay = arena::games::wumpus::replay::from_record(&game, &settings, player("bad"));
         round_trip(&replay);
         let reason = &replay.result.reason;
         assert!(reason.starts_with(if invalid { "invalid action: climb" } else { "timeout" }), "{reason}");
@@ -262,14 +262,14 @@ fn failures_of_every_new_game_verify() {
     }
     let settings = ForestSettings::default();
     let run = magic_forest::play_agent(&settings, 2, &mut BadWanderer { at: 4, done: 0 });
-    let replay = replay::magic_forest::from_record(&run, &settings, player("bad"));
+    let replay = arena::games::magic_forest::replay::from_record(&run, &settings, player("bad"));
     round_trip(&replay);
     assert!(replay.result.reason.contains("the reply is not an action"), "{}", replay.result.reason);
     assert_eq!(replay.result.turns, 4);
 
     // A rejected answer is judged again: changing it changes the verdict.
     let record = intuitive::play_agent(&IntuitiveSettings::default(), 3, &mut BadRevealer { panic: false });
-    let doc = doc(&replay::intuitive::from_record(&record, player("bad")));
+    let doc = doc(&arena::games::intuitive::replay::from_record(&record, player("bad")));
     caught(&doc, |d| d["failed"]["cell"] = json!([9, 9]), "the result: reason is \"illegal reveal (");
 }
 

@@ -1,5 +1,8 @@
 //! Magic Forest's glue: its types, in-process calls, ABI box and wire form.
 
+pub mod referee;
+pub mod replay;
+
 use std::time::Duration;
 
 use player_api::{
@@ -18,13 +21,11 @@ use crate::{
         forest_action, forest_reply, Reply, Request, WireConfig, WireForestConfig, WireForestState,
         WireStepState,
     },
-    referee::{
-        magic_forest::{self, ForestRun, ForestSettings},
-        LocalGame,
-    },
-    replay::{self, Replay, ReplayPlayer},
+    referee::LocalGame,
+    replay::{Replay, ReplayPlayer},
     solo::{cpu_us, fault_name, Budgets, GameOptions, OptionError, SinglePlayerGame, SoloScore},
 };
+use self::referee::{ForestRun, ForestSettings};
 
 impl Game for MagicForest {
     const ID: GameId = GameId::MagicForest;
@@ -176,7 +177,7 @@ impl SinglePlayerGame for MagicForest {
     }
 
     fn play(settings: &ForestSettings, seed: u64, agent: &mut dyn Agent<MagicForest>) -> ForestRun {
-        magic_forest::play_agent(settings, seed, agent)
+        referee::play_agent(settings, seed, agent)
     }
 
     fn seed(record: &ForestRun) -> u64 {
@@ -191,7 +192,7 @@ impl SinglePlayerGame for MagicForest {
             steps: record.steps.len() as u32,
             reason: record.ending.to_string(),
             fault: match &record.ending {
-                magic_forest::Ending::Fault(f) => fault_name(f),
+                referee::Ending::Fault(f) => fault_name(f),
                 _ => None,
             },
             cleared: Some(record.cleared),
@@ -201,6 +202,6 @@ impl SinglePlayerGame for MagicForest {
     }
 
     fn replay(record: &ForestRun, settings: &ForestSettings, player: ReplayPlayer) -> Replay {
-        replay::magic_forest::from_record(record, settings, player)
+        replay::from_record(record, settings, player)
     }
 }

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{match_summary, ms};
+use crate::report::{match_summary, ms};
 use crate::{
     game::{GameId, Hexapawn},
     stats::{score_interval, Wdl},

@@ -1,5 +1,9 @@
 //! Trap's glue: its types, its ABI box, its wire form, and its turn order.
 
+pub mod referee;
+pub mod replay;
+pub mod report;
+
 use std::time::{Duration, Instant};
 
 use player_api::{
@@ -17,11 +21,10 @@ use crate::{
     levels::Level,
     plugin::PlayerLibrary,
     protocol::{seat_from_number, wire_cell, Reply, Request, WireState},
-    referee::trap::{self as referee, Ending, TrapGame, TrapSettings, Turn, TurnActions},
     replay::{Replay, ReplayPlayer},
-    report,
     two_player::{MatchGame, MatchResult, TwoPlayerGame},
 };
+use self::referee::{Ending, TrapGame, TrapSettings, Turn, TurnActions};
 
 impl Game for Trap {
     const ID: GameId = GameId::Trap;
@@ -201,19 +204,19 @@ impl TwoPlayerGame for Trap {
     }
 
     fn line(game: &MatchGame<Trap>, total: u32, names: [&str; 2]) -> String {
-        report::trap::line(game, total, names)
+        report::line(game, total, names)
     }
 
     fn summary(result: &MatchResult<Trap>) -> String {
-        report::trap::summary(result)
+        report::summary(result)
     }
 
     fn json(result: &MatchResult<Trap>, sources: [String; 2]) -> String {
-        report::trap::json(result, sources)
+        report::json(result, sources)
     }
 
     fn watch_turn(state: &TrapState, turn: &Turn, names: [&str; 2]) -> String {
-        report::trap::turn_view(state, turn, names[turn.seat.index()])
+        report::turn_view(state, turn, names[turn.seat.index()])
     }
 }
 

@@ -1,5 +1,9 @@
 //! Hexapawn's glue: its types, in-process calls, ABI box and wire form.
 
+pub mod referee;
+pub mod replay;
+pub mod report;
+
 use std::time::Duration;
 
 use player_api::{
@@ -17,14 +21,11 @@ use crate::{
     levels::Level,
     plugin::PlayerLibrary,
     protocol::{hexapawn_move, hexapawn_reply, seat_from_number, Reply, Request, WireBoard},
-    referee::{
-        hexapawn::{self as referee, HexapawnEnding, HexapawnRecord, HexapawnSettings, Ply},
-        LocalGame,
-    },
-    replay::{self, Replay, ReplayPlayer},
-    report,
+    referee::LocalGame,
+    replay::{Replay, ReplayPlayer},
     two_player::{MatchGame, MatchResult, TwoPlayerGame},
 };
+use self::referee::{HexapawnEnding, HexapawnRecord, HexapawnSettings, Ply};
 
 impl Game for Hexapawn {
     const ID: GameId = GameId::Hexapawn;
@@ -205,19 +206,19 @@ impl TwoPlayerGame for Hexapawn {
     }
 
     fn replay(record: &HexapawnRecord, players: [ReplayPlayer; 2]) -> Replay {
-        replay::hexapawn::from_record(record, players)
+        replay::from_record(record, players)
     }
 
     fn line(game: &MatchGame<Hexapawn>, total: u32, names: [&str; 2]) -> String {
-        report::hexapawn::line(game, total, names)
+        report::line(game, total, names)
     }
 
     fn summary(result: &MatchResult<Hexapawn>) -> String {
-        report::hexapawn::summary(result)
+        report::summary(result)
     }
 
     fn json(result: &MatchResult<Hexapawn>, sources: [String; 2]) -> String {
-        report::hexapawn::json(result, sources)
+        report::json(result, sources)
     }
 
     /// Never asked: its referee does not report turns as they are played.

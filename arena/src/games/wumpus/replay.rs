@@ -14,7 +14,7 @@ use player_api::{
 };
 use serde::{Deserialize, Serialize};
 
-use super::{
+use crate::replay::{
     diff,
     fault::Recorded,
     grid::{area, area_json, arrow, coord, coord_json, off_grid, CoordJson, DirJson},
@@ -24,7 +24,7 @@ use super::{
 use crate::{
     clock::Clock,
     game::Wumpus,
-    referee::wumpus::{self as referee, Ending, WumpusGame, WumpusSettings},
+    games::wumpus::referee::{self as referee, Ending, WumpusGame, WumpusSettings},
     units::short,
 };
 

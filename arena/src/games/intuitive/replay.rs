@@ -8,11 +8,11 @@ use std::time::Duration;
 use player_api::intuitive::{Cell, IntuitiveView, IntuitiveWorld};
 use serde::{Deserialize, Serialize};
 
-use super::{diff, fault::Recorded, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
+use crate::replay::{diff, fault::Recorded, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
 use crate::{
     clock::Clock,
     game::IntuitiveAi,
-    referee::intuitive::{self as referee, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings},
+    games::intuitive::referee::{self as referee, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings},
     units::short,
 };
 

@@ -1,5 +1,8 @@
 //! Wumpus World's glue: its types, in-process calls, ABI box and wire form.
 
+pub mod referee;
+pub mod replay;
+
 use std::time::Duration;
 
 use player_api::{
@@ -19,13 +22,11 @@ use crate::{
         start_coord, wire_start, wumpus_action, wumpus_reply, Reply, Request, WireConfig, WireStepState,
         WireWumpusConfig, WireWumpusState,
     },
-    referee::{
-        wumpus::{self, WumpusGame, WumpusSettings},
-        LocalGame,
-    },
-    replay::{self, Replay, ReplayPlayer},
+    referee::LocalGame,
+    replay::{Replay, ReplayPlayer},
     solo::{cpu_us, fault_name, Budgets, GameOptions, OptionError, SinglePlayerGame, SoloScore},
 };
+use self::referee::{WumpusGame, WumpusSettings};
 
 impl Game for Wumpus {
     const ID: GameId = GameId::Wumpus;
@@ -182,7 +183,7 @@ impl SinglePlayerGame for Wumpus {
     }
 
     fn play(settings: &WumpusSettings, seed: u64, agent: &mut dyn Agent<Wumpus>) -> WumpusGame {
-        wumpus::play_agent(settings, seed, agent)
+        referee::play_agent(settings, seed, agent)
     }
 
     fn seed(record: &WumpusGame) -> u64 {
@@ -197,8 +198,8 @@ impl SinglePlayerGame for Wumpus {
             steps: record.steps.len() as u32,
             reason: record.ending.to_string(),
             fault: match &record.ending {
-                wumpus::Ending::Rules(StepEnd::Invalid(..)) => Some(FaultKind::Illegal.name().to_string()),
-                wumpus::Ending::Fault(f) => fault_name(f),
+                referee::Ending::Rules(StepEnd::Invalid(..)) => Some(FaultKind::Illegal.name().to_string()),
+                referee::Ending::Fault(f) => fault_name(f),
                 _ => None,
             },
             cleared: None,
@@ -208,7 +209,7 @@ impl SinglePlayerGame for Wumpus {
     }
 
     fn replay(record: &WumpusGame, settings: &WumpusSettings, player: ReplayPlayer) -> Replay {
-        replay::wumpus::from_record(record, settings, player)
+        replay::from_record(record, settings, player)
     }
 }
 

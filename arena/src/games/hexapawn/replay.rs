@@ -10,7 +10,7 @@ use player_api::{
 };
 use serde::{Deserialize, Serialize};
 
-use super::{
+use crate::replay::{
     diff,
     fault::{Numbered, SeatScript},
     terminal::Paint,
@@ -20,7 +20,7 @@ use crate::{
     clock::Clock,
     game::Hexapawn,
     protocol::seat_from_number,
-    referee::hexapawn::{self as referee, HexapawnEnding, HexapawnRecord, HexapawnSettings},
+    games::hexapawn::referee::{self as referee, HexapawnEnding, HexapawnRecord, HexapawnSettings},
     units::short,
 };
 
@@ -87,7 +87,7 @@ pub struct FailedPly {
 /// What `arena play` and tournaments call; write it with [`Replay::write`].
 pub fn from_record(record: &HexapawnRecord, players: [ReplayPlayer; 2]) -> Replay {
     let fault = match &record.ending {
-        HexapawnEnding::Fault { loser, fault } => Some(super::FaultRecord::new(loser.index(), fault)),
+        HexapawnEnding::Fault { loser, fault } => Some(crate::replay::FaultRecord::new(loser.index(), fault)),
         _ => None,
     };
     let result = ReplayResult {

@@ -12,7 +12,7 @@ use player_api::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{calls::timed, InProcess};
+use crate::referee::{calls::timed, InProcess};
 use crate::{
     clock::{Clock, Spent},
     fault::Fault,

@@ -12,7 +12,7 @@ use player_api::{
     GameOver, Outcome, Seat,
 };
 
-use super::{calls::timed, InProcess};
+use crate::referee::{calls::timed, InProcess};
 use crate::{
     clock::{Clock, Spent},
     fault::Fault,

@@ -1,5 +1,8 @@
 //! Intuitive AI's glue: its types, in-process calls, ABI box and wire form.
 
+pub mod referee;
+pub mod replay;
+
 use std::time::Duration;
 
 use player_api::{
@@ -16,13 +19,11 @@ use crate::{
     levels::Level,
     plugin::PlayerLibrary,
     protocol::{reveal_cell, wire_cell_of, Reply, Request, WireView},
-    referee::{
-        intuitive::{self, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings},
-        LocalGame,
-    },
-    replay::{self, Replay, ReplayPlayer},
+    referee::LocalGame,
+    replay::{Replay, ReplayPlayer},
     solo::{cpu_us, fault_name, Budgets, GameOptions, OptionError, SinglePlayerGame, SoloScore},
 };
+use self::referee::{IntuitiveEnding, IntuitiveRecord, IntuitiveSettings};
 
 impl Game for IntuitiveAi {
     const ID: GameId = GameId::IntuitiveAi;
@@ -177,7 +178,7 @@ impl SinglePlayerGame for IntuitiveAi {
     }
 
     fn play(settings: &IntuitiveSettings, seed: u64, agent: &mut dyn Agent<IntuitiveAi>) -> IntuitiveRecord {
-        intuitive::play_agent(settings, seed, agent)
+        referee::play_agent(settings, seed, agent)
     }
 
     fn seed(record: &IntuitiveRecord) -> u64 {
@@ -203,6 +204,6 @@ impl SinglePlayerGame for IntuitiveAi {
     }
 
     fn replay(record: &IntuitiveRecord, _: &IntuitiveSettings, player: ReplayPlayer) -> Replay {
-        replay::intuitive::from_record(record, player)
+        replay::from_record(record, player)
     }
 }

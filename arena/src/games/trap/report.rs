@@ -3,11 +3,10 @@
 use player_api::trap::TrapState;
 use serde::Serialize;
 
-use super::{match_summary, ms};
+use crate::report::{match_summary, ms};
 use crate::{
     game::{GameId, Trap},
-    referee::trap::Turn,
-    replay::trap::{turn_line, JsonSettings},
+    games::trap::{referee::Turn, replay::{turn_line, JsonSettings}},
     two_player::{MatchGame, MatchResult, Tally},
 };
 

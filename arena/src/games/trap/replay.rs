@@ -10,7 +10,7 @@ use player_api::{
 };
 use serde::{Deserialize, Serialize};
 
-use super::{
+use crate::replay::{
     fault::{Numbered, SeatScript},
     terminal::Paint,
     Replay,
@@ -19,8 +19,7 @@ use crate::{
     clock::{Clock, Spent},
     game::Trap,
     protocol::{cell_pos, seat_from_number, wire_cell, WireCell, WireState},
-    referee::trap::TurnActions,
-    referee::trap::{self as referee, FailedTurn, ThrowRecord, TrapGame, TrapSettings, Turn},
+    games::trap::referee::{self as referee, TurnActions, FailedTurn, ThrowRecord, TrapGame, TrapSettings, Turn},
     units::short,
 };
 

@@ -11,7 +11,7 @@ use player_api::{
 };
 use serde::{Deserialize, Serialize};
 
-use super::{
+use crate::replay::{
     diff,
     fault::Recorded,
     grid::{area, area_json, coord, coord_json, off_grid, CoordJson, DirJson},
@@ -21,7 +21,7 @@ use super::{
 use crate::{
     clock::Clock,
     game::MagicForest,
-    referee::magic_forest::{self as referee, Ending, ForestRun, ForestSettings},
+    games::magic_forest::referee::{self as referee, Ending, ForestRun, ForestSettings},
     units::short,
 };
 

@@ -11,7 +11,7 @@ use player_api::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::calls::{judged, timed, Answer};
+use crate::referee::calls::{judged, timed, Answer};
 pub use crate::fault::{Fault, FaultKind, Spot};
 use crate::{
     clock::{Clock, Spent},
