@@ -1,26 +1,32 @@
-//! A game's players across the ABI (`TrapPlayerBox` and the other games'
-//! boxes) as agents a referee drives in the arena's process: `AbiGame`
+//! A game's players across the ABI (each game's `#[sabi_trait]` player
+//! box) as agents a referee drives in the arena's process: `AbiGame`
 //! says how to make and call a game's box (each game's glue implements it
-//! in `games/<game>.rs`), `AbiPlayer` is the one agent over any of them.
+//! in `games/<game>/mod.rs`), `AbiPlayer` is the one agent over any of them.
 //! (A player in a worker process is `isolation::IsolatedPlayer`.)
 
 use std::time::Duration;
+
+use abi_stable::std_types::RResult;
+use player_api::abi::{PlayerError, PlayerLibRef};
 
 use crate::{
     fault::Fault,
     game::{Agent, Game},
     levels::Level,
-    plugin::PlayerLibrary,
 };
+
+/// A library's constructor of a game's players.
+pub type Constructor<B> = extern "C" fn() -> RResult<B, PlayerError>;
 
 /// A game whose players cross the ABI as a `#[sabi_trait]` box.
 pub trait AbiGame: Game {
-    /// The game's player object (`player_api::abi::WumpusPlayerBox`, ...).
+    /// The game's player object (a `player_api::abi::*PlayerBox`).
     type PlayerBox: Send + 'static;
     /// A new instance of a built-in reference bot.
     fn builtin(level: Level) -> Self::PlayerBox;
-    /// A new instance from a library loaded into this process.
-    fn from_library(library: &PlayerLibrary) -> Result<Self::PlayerBox, String>;
+    /// The library's constructor of this game's players, if it has one
+    /// (the game's field of `player_api::abi::PlayerLib`).
+    fn constructor(library: &PlayerLibRef) -> Option<Constructor<Self::PlayerBox>>;
     /// The calls through the box; `Err` is a panic the library caught.
     fn box_new_game(player: &mut Self::PlayerBox, info: Self::Info) -> Result<(), String>;
     fn box_act(player: &mut Self::PlayerBox, request: Self::Request) -> Result<Self::Action, String>;

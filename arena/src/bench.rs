@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use crate::{
-    game::{Hexapawn, Trap},
+    games::{hexapawn::Hexapawn, trap::Trap},
     players::{Hosting, Level, Player},
     solo::{self, SoloSeries, SoloSettings},
     stats::{mean_interval, score_interval, Wdl},

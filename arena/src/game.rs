@@ -1,53 +1,18 @@
-//! The games the arena hosts: their ids (the one list that the command
-//! line, tournament files, replays, the protocol and the worker read), each
-//! game as a type (`Trap`, `Hexapawn`, ...), and `Agent`, a player of a game
-//! as a referee drives it, wherever the player runs. Each game's glue (its
-//! types, its ABI calls, its wire form) lives in `games/<game>.rs`.
+//! What every game is to the arena: `GameId` (generated from the table in
+//! `games/mod.rs`, the one list of games), the `Game` trait (what a player
+//! of a game is told, asked and answers), `Agent` (a player of a game as a
+//! referee drives it, wherever the player runs), and the macros that turn
+//! the table into code (`with_game!`: where an id becomes its type).
 
 use std::{fmt, str::FromStr, time::Duration};
 
-use serde::{Deserialize, Serialize};
-
+pub use crate::games::GameId;
 use crate::fault::Fault;
 
-/// A game the arena hosts.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum GameId {
-    Trap,
-    IntuitiveAi,
-    Hexapawn,
-    Wumpus,
-    MagicForest,
-}
-
 impl GameId {
-    /// Every game, in the order lists show them.
-    pub const ALL: [GameId; 5] =
-        [GameId::Trap, GameId::IntuitiveAi, GameId::Hexapawn, GameId::Wumpus, GameId::MagicForest];
-
-    /// Its name: `trap`, `intuitive-ai`, `hexapawn`, `wumpus`, `magic-forest`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            GameId::Trap => "trap",
-            GameId::IntuitiveAi => "intuitive-ai",
-            GameId::Hexapawn => "hexapawn",
-            GameId::Wumpus => "wumpus",
-            GameId::MagicForest => "magic-forest",
-        }
-    }
-
     /// The game named `name`, if any.
     pub fn parse(name: &str) -> Option<GameId> {
         GameId::ALL.into_iter().find(|g| g.name() == name)
-    }
-
-    /// Whether one player plays it alone (scored over seeded worlds), as
-    /// opposed to two players against each other.
-    pub const fn is_single_player(self) -> bool {
-        matches!(self, GameId::IntuitiveAi | GameId::Wumpus | GameId::MagicForest)
     }
 
     /// Every game's name, joined by `sep` (for messages).
@@ -73,7 +38,7 @@ impl FromStr for GameId {
 /// A game as the arena drives a player through it: what the player is
 /// told when a game starts (`Info`), asked at each turn or step
 /// (`Request`), answers (`Action`) and told at the end (`Over`).
-/// Implemented in `games/<game>.rs`.
+/// Implemented in `games/<game>/mod.rs`.
 pub trait Game: Copy + fmt::Debug + 'static {
     const ID: GameId;
     type Info;
@@ -82,52 +47,91 @@ pub trait Game: Copy + fmt::Debug + 'static {
     type Over;
 }
 
-/// Trap: 7x7, move then throw a trap (`games/trap.rs`).
-#[derive(Clone, Copy, Debug)]
-pub enum Trap {}
-/// Intuitive AI: reveal cells of a hidden grid (`games/intuitive.rs`).
-#[derive(Clone, Copy, Debug)]
-pub enum IntuitiveAi {}
-/// Hexapawn: 3x3 pawns (`games/hexapawn.rs`).
-#[derive(Clone, Copy, Debug)]
-pub enum Hexapawn {}
-/// Wumpus World (`games/wumpus.rs`).
-#[derive(Clone, Copy, Debug)]
-pub enum Wumpus {}
-/// Magic Forest (`games/magic_forest.rs`).
-#[derive(Clone, Copy, Debug)]
-pub enum MagicForest {}
+/// Generates `GameId` from the table in `games/mod.rs`: a variant per
+/// game, named as the table spells it everywhere (command line, files,
+/// protocol), and `ALL`, `name`, `is_single_player`. (Each line's type
+/// is checked for every piece in `games/mod.rs`.)
+macro_rules! game_ids {
+    (() $($variant:ident = $game:path, $name:literal, $kind:ident;)+) => {
+        /// A game the arena hosts.
+        #[derive(
+            Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord,
+            serde::Serialize, serde::Deserialize, clap::ValueEnum,
+        )]
+        pub enum GameId {
+            $(#[serde(rename = $name)] #[value(name = $name)] $variant,)+
+        }
+
+        impl GameId {
+            /// Every game, in the order lists show them.
+            pub const ALL: [GameId; [$($name),+].len()] = [$(GameId::$variant),+];
+
+            /// Its name, as the table spells it.
+            pub const fn name(self) -> &'static str {
+                match self { $(GameId::$variant => $name,)+ }
+            }
+
+            /// Whether one player plays it alone (scored over seeded worlds),
+            /// as opposed to two players against each other.
+            pub const fn is_single_player(self) -> bool {
+                match self { $(GameId::$variant => $crate::game::games!(@single $kind),)+ }
+            }
+        }
+    };
+}
+pub(crate) use game_ids;
+
+/// The table's helpers: what a kind of game means, and a kind's lines only.
+macro_rules! games {
+    (@single single_player) => { true };
+    (@single two_player) => { false };
+    // `{callback} (args) kind [kept] lines...`: calls `callback!{ (args) kept }`
+    // with the lines of that kind only.
+    (@only {$($callback:tt)*} ($($args:tt)*) $kind:ident [$($kept:tt)*]) => {
+        $($callback)*! { ($($args)*) $($kept)* }
+    };
+    (@only {$($callback:tt)*} ($($args:tt)*) single_player [$($kept:tt)*]
+        $variant:ident = $game:path, $name:literal, single_player; $($rest:tt)*) => {
+        $crate::game::games! { @only {$($callback)*} ($($args)*) single_player
+            [$($kept)* $variant = $game, $name, single_player;] $($rest)* }
+    };
+    (@only {$($callback:tt)*} ($($args:tt)*) two_player [$($kept:tt)*]
+        $variant:ident = $game:path, $name:literal, two_player; $($rest:tt)*) => {
+        $crate::game::games! { @only {$($callback)*} ($($args)*) two_player
+            [$($kept)* $variant = $game, $name, two_player;] $($rest)* }
+    };
+    (@only {$($callback:tt)*} ($($args:tt)*) $kind:ident [$($kept:tt)*]
+        $variant:ident = $game:path, $name:literal, $other:ident; $($rest:tt)*) => {
+        $crate::game::games! { @only {$($callback)*} ($($args)*) $kind [$($kept)*] $($rest)* }
+    };
+    // Entry: `callback!{ (args) line; line; ... }` for the lines of `kind`.
+    (only $kind:ident {$($callback:tt)*} ($($args:tt)*) $($lines:tt)*) => {
+        $crate::game::games! { @only {$($callback)*} ($($args)*) $kind [] $($lines)* }
+    };
+}
+pub(crate) use games;
 
 /// `$body` with `$G` standing for the type of game `$id` (a `GameId`):
 /// the one place a game's id becomes its type. `$body` must compile for
 /// every game.
 macro_rules! with_game {
     ($id:expr, $G:ident => $body:expr) => {
-        match $id {
-            $crate::game::GameId::Trap => {
-                type $G = $crate::game::Trap;
-                $body
-            }
-            $crate::game::GameId::IntuitiveAi => {
-                type $G = $crate::game::IntuitiveAi;
-                $body
-            }
-            $crate::game::GameId::Hexapawn => {
-                type $G = $crate::game::Hexapawn;
-                $body
-            }
-            $crate::game::GameId::Wumpus => {
-                type $G = $crate::game::Wumpus;
-                $body
-            }
-            $crate::game::GameId::MagicForest => {
-                type $G = $crate::game::MagicForest;
-                $body
-            }
-        }
+        $crate::games::table!({$crate::game::with_game_arms} ($id, $G, $body))
     };
 }
 pub(crate) use with_game;
+
+macro_rules! with_game_arms {
+    (($id:expr, $G:ident, $body:expr) $($variant:ident = $game:path, $name:literal, $kind:ident;)+) => {
+        match $id {
+            $($crate::games::GameId::$variant => {
+                type $G = $game;
+                $body
+            })+
+        }
+    };
+}
+pub(crate) use with_game_arms;
 
 /// A player of game `G` as a referee drives it, wherever it runs: in the
 /// arena's process (`referee::InProcess`, `agent::AbiPlayer`), in a worker
@@ -154,27 +158,4 @@ impl<G: Game> Agent<G> for Unavailable {
         Err(self.0.clone())
     }
     fn game_over(&mut self, _: G::Over) {}
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_parse_back_and_match_serde() {
-        for game in GameId::ALL {
-            assert_eq!(GameId::parse(game.name()), Some(game));
-            assert_eq!(serde_json::to_string(&game).unwrap(), format!("\"{game}\""));
-            assert_eq!(
-                <GameId as clap::ValueEnum>::to_possible_value(&game).unwrap().get_name(),
-                game.name()
-            );
-        }
-        assert_eq!(
-            "chess".parse::<GameId>().unwrap_err(),
-            "unknown game 'chess': use trap, intuitive-ai, hexapawn, wumpus, magic-forest"
-        );
-        let solo: Vec<GameId> = GameId::ALL.into_iter().filter(|g| g.is_single_player()).collect();
-        assert_eq!(solo, [GameId::IntuitiveAi, GameId::Wumpus, GameId::MagicForest]);
-    }
 }

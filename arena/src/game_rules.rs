@@ -3,7 +3,7 @@
 //! build (Trap's own settings are the shared `TrapSettings`).
 
 use crate::{
-    game::{Hexapawn, Trap},
+    games::{hexapawn::Hexapawn, trap::Trap},
     games::hexapawn::referee::HexapawnSettings,
     solo::SoloSettings,
     two_player::TwoPlayerGame,

@@ -18,7 +18,8 @@ use player_api::{trap::TrapRequest, trap::TrapState, Seat};
 use crate::{
     agent::AbiPlayer,
     external::Program,
-    game::{Agent, Trap},
+    game::Agent,
+    games::trap::Trap,
     isolation::{Hosted, IsolatedPlayer, Worker, WorkerLimits},
     players::{Hosting, Level, Player},
     games::trap::referee::TrapSettings,

@@ -7,14 +7,13 @@ use std::{fmt, path::PathBuf, str::FromStr};
 
 use std::time::Duration;
 
-use player_api::abi::TrapPlayerBox;
 
 use crate::{
     agent::{AbiGame, AbiPlayer},
     clock::Clock,
     external::Program,
     fault::Fault,
-    game::{Agent, GameId},
+    game::{with_game, Agent, GameId},
     isolation::{Hello, Hosted, IsolatedPlayer, Launch, WireGame, Worker, WorkerLimits},
     plugin::{LoadError, PlayerLibrary},
     sandbox::Sandbox,
@@ -119,16 +118,10 @@ impl Player {
             (PlayerSpec::Library(path), _) => {
                 let library = PlayerLibrary::load(path)?;
                 // Make one player now, as a worker would (of the first game it
-                // plays, Trap if it plays Trap), so that a player that cannot
+                // plays, in the table's order), so that a player that cannot
                 // start is a load error in both modes.
-                let games = library.games();
-                let first = games.iter().find(|g| **g == GameId::Trap).or(games.first());
-                let made = match first.copied() {
-                    Some(GameId::Trap) => library.new_trap_player().map(drop),
-                    Some(GameId::IntuitiveAi) => library.new_intuitive_player().map(drop),
-                    Some(GameId::Hexapawn) => library.new_hexapawn_player().map(drop),
-                    Some(GameId::Wumpus) => library.new_wumpus_player().map(drop),
-                    Some(GameId::MagicForest) => library.new_forest_player().map(drop),
+                let made = match library.games().first().copied() {
+                    Some(game) => with_game!(game, G => library.new_player::<G>().map(drop)),
                     None => Err("it exports no player of any game".to_string()),
                 };
                 made.map_err(|detail| LoadError::Failed { path: path.clone(), detail })?;
@@ -173,18 +166,6 @@ impl Player {
         }
     }
 
-    /// A fresh Trap player instance in this process.
-    pub fn new_trap_player(&self) -> Result<TrapPlayerBox, String> {
-        match self {
-            Player::Builtin(level) => Ok(level.new_trap_player()),
-            Player::Library(library) => library.new_trap_player(),
-            Player::Isolated { path, .. } => PlayerLibrary::load(path)
-                .map_err(|e| e.to_string())
-                .and_then(|library| library.new_trap_player()),
-            Player::Program { program, .. } => Err(format!("{program} runs only in its own process")),
-        }
-    }
-
     /// A fresh player of game `G`, hosted where `hosting` says: in a worker
     /// (a program, an isolated library), or in this process through the ABI.
     pub fn new_agent<G: AbiGame + WireGame>(
@@ -204,7 +185,7 @@ impl Player {
     pub fn player_box<G: AbiGame>(&self) -> Result<G::PlayerBox, String> {
         match self {
             Player::Builtin(level) => Ok(G::builtin(*level)),
-            Player::Library(library) => G::from_library(library),
+            Player::Library(library) => library.new_player::<G>(),
             _ => Err(format!("{} runs only in its own process", self.name())),
         }
     }

@@ -10,16 +10,13 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use abi_stable::{
-    library::{lib_header_from_path, LibraryError},
-    std_types::RResult,
-};
-use player_api::abi::{
-    ForestPlayerBox, HexapawnPlayerBox, IntuitivePlayerBox, PlayerError, PlayerLibRef, TrapPlayerBox,
-    WumpusPlayerBox, API_VERSION,
-};
+use abi_stable::library::{lib_header_from_path, LibraryError};
+use player_api::abi::{PlayerLibRef, API_VERSION};
 
-use crate::game::GameId;
+use crate::{
+    agent::{AbiGame, Constructor},
+    game::{with_game, GameId},
+};
 
 /// A player library, loaded and checked.
 #[derive(Clone)]
@@ -142,47 +139,16 @@ impl PlayerLibrary {
 
     /// The games this library can play.
     pub fn games(&self) -> Vec<GameId> {
-        let module = &self.module;
-        let offered = [
-            (GameId::Trap, module.new_trap_player().is_some()),
-            (GameId::IntuitiveAi, module.intuitive_constructor().is_some()),
-            (GameId::Hexapawn, module.hexapawn_constructor().is_some()),
-            (GameId::Wumpus, module.wumpus_constructor().is_some()),
-            (GameId::MagicForest, module.forest_constructor().is_some()),
-        ];
-        offered.into_iter().filter_map(|(game, offers)| offers.then_some(game)).collect()
+        let offers = |game: GameId| with_game!(game, G => G::constructor(&self.module).is_some());
+        GameId::ALL.into_iter().filter(|&game| offers(game)).collect()
     }
 
-    /// A fresh Trap player from this library, or why there is none.
-    pub fn new_trap_player(&self) -> Result<TrapPlayerBox, String> {
-        self.construct(GameId::Trap, self.module.new_trap_player())
+    /// A fresh player of game `G` from this library, or why there is none.
+    pub fn new_player<G: AbiGame>(&self) -> Result<G::PlayerBox, String> {
+        self.construct(G::ID, G::constructor(&self.module))
     }
 
-    /// A fresh Intuitive AI player from this library, or why there is none.
-    pub fn new_intuitive_player(&self) -> Result<IntuitivePlayerBox, String> {
-        self.construct(GameId::IntuitiveAi, self.module.intuitive_constructor())
-    }
-
-    /// A fresh Hexapawn player from this library, or why there is none.
-    pub fn new_hexapawn_player(&self) -> Result<HexapawnPlayerBox, String> {
-        self.construct(GameId::Hexapawn, self.module.hexapawn_constructor())
-    }
-
-    /// A fresh Wumpus World player from this library, or why there is none.
-    pub fn new_wumpus_player(&self) -> Result<WumpusPlayerBox, String> {
-        self.construct(GameId::Wumpus, self.module.wumpus_constructor())
-    }
-
-    /// A fresh Magic Forest player from this library, or why there is none.
-    pub fn new_forest_player(&self) -> Result<ForestPlayerBox, String> {
-        self.construct(GameId::MagicForest, self.module.forest_constructor())
-    }
-
-    fn construct<B>(
-        &self,
-        game: GameId,
-        constructor: Option<extern "C" fn() -> RResult<B, PlayerError>>,
-    ) -> Result<B, String> {
+    fn construct<B>(&self, game: GameId, constructor: Option<Constructor<B>>) -> Result<B, String> {
         let make = constructor.ok_or_else(|| {
             let plays: Vec<&str> = self.games().into_iter().map(GameId::name).collect();
             format!("{} does not play {game} (it plays: {})", self.path.display(), plays.join(", "))

@@ -17,7 +17,7 @@ use crate::{
     agent::AbiGame,
     clock::{Clock, Spent},
     fault::{Failures, Fault, FaultKind},
-    game::{Agent, Game, GameId, IntuitiveAi, MagicForest, Unavailable, Wumpus},
+    game::{Agent, Game, GameId, Unavailable},
     isolation::WireGame,
     players::{Hosting, Player},
     replay::{Replay, ReplayPlayer},
@@ -27,7 +27,8 @@ use crate::{
 
 /// A single-player game as the one single-player driver plays it: its
 /// settings, its record, and what results and replays read off the record.
-/// Implemented in `games/<game>.rs`; listed once in `solo_games!` below.
+/// Implemented in `games/<game>/mod.rs`; a `single_player` line of the games
+/// table (`games/mod.rs`).
 pub trait SinglePlayerGame: AbiGame + WireGame {
     type Settings: Copy + fmt::Debug + PartialEq;
     /// A finished game, whole: what a replay of it needs.
@@ -84,11 +85,12 @@ pub struct OptionError {
     pub message: String,
 }
 
-/// The single-player games, one line each: the variant `SoloSettings`,
-/// `SoloRecord` and the live agents hold it in, and its `SinglePlayerGame` type.
+/// The single-player games' lines of the games table: the variant
+/// `SoloSettings`, `SoloRecord` and the live agents hold it in, and its
+/// `SinglePlayerGame` type.
 /// Everything below dispatches through here, once per method.
 macro_rules! solo_games {
-    ($($variant:ident: $game:ty),* $(,)?) => {
+    (() $($variant:ident = $game:path, $name:literal, $kind:ident;)*) => {
         /// A single-player game with its settings.
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub enum SoloSettings {
@@ -178,11 +180,7 @@ macro_rules! solo_games {
     };
 }
 
-solo_games! {
-    Intuitive: IntuitiveAi,
-    Wumpus: Wumpus,
-    Forest: MagicForest,
-}
+crate::games::table!({crate::game::games} only single_player {solo_games} ());
 
 impl SoloSettings {
     /// The settings of single-player game `game` with `options`; `Ok(None)`

@@ -50,11 +50,11 @@ pub fn main(args: &[String]) -> ExitCode {
     };
     let mut server = Server { output, buf: Vec::with_capacity(512), instance: None };
     // Load the library and make a player before saying hello (of the first
-    // game it plays, Trap if it plays Trap), so that a player that cannot
+    // game it plays, in the table's order), so that a player that cannot
     // start is reported as such, not as a failed game.
     let loaded = load(args).and_then(|player| {
         let games = player.games();
-        let first = games.iter().find(|g| *g == GameId::Trap.name()).or(games.first()).cloned();
+        let first = games.first().cloned();
         let first = first.ok_or_else(|| format!("{} plays no game", player.name()))?;
         Ok((new_instance(&player, &first)?, player))
     });

@@ -8,7 +8,7 @@
 
 mod support;
 
-use arena::game::IntuitiveAi;
+use arena::games::intuitive::IntuitiveAi;
 use std::{
     sync::Mutex,
     time::{Duration, Instant},
@@ -16,7 +16,7 @@ use std::{
 
 use arena::{
     fault::{Fault, FaultKind},
-    game::Trap,
+    games::trap::Trap,
     isolation::WorkerLimits,
     players::{Hosting, Level, Player, PlayerSpec},
     plugin::LoadError,

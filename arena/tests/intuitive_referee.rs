@@ -4,7 +4,7 @@
 //! samples (the 100,000-game numbers are in docs/benchmarks.md).
 
 use arena::{
-    game::IntuitiveAi,
+    games::intuitive::IntuitiveAi,
     games::intuitive::referee::{self as intuitive, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings},
     referee::InProcess,
     seeds,

@@ -51,17 +51,32 @@ fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
         if first == "cli" || first == "main.rs" || first == "lib.rs" {
             continue;
         }
-        let module = first.trim_end_matches(".rs").to_string();
+        let module = node_of(relative);
         let text = std::fs::read_to_string(&file).unwrap();
         let code = text.split("#[cfg(test)]").next().unwrap_or("");
         let edges = graph.entry(module.clone()).or_default();
         for target in named_modules(code) {
-            if target != module {
+            // The games table (games/mod.rs) is a list: what it names (the
+            // game folders, the traits it checks them for) is not a
+            // dependency of the layers that read it.
+            if target != module && module != "games" {
                 edges.insert(target);
             }
         }
     }
     graph
+}
+
+/// A file's node: its top-level module, and for a game's folder
+/// (`games/<game>/`) that game (`games::<game>`), apart from the table.
+fn node_of(relative: &Path) -> String {
+    let parts: Vec<String> =
+        relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    match parts.as_slice() {
+        [games, game, _, ..] if games == "games" => format!("games::{game}"),
+        [first, ..] => first.trim_end_matches(".rs").to_string(),
+        [] => unreachable!("a file has a name"),
+    }
 }
 
 fn collect(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
@@ -111,11 +126,23 @@ fn named_modules(code: &str) -> BTreeSet<String> {
     found
 }
 
+/// The module a path starts with; `games::<game>` for a game's folder.
 fn first_segment(path: &str) -> Option<String> {
-    let name: String =
-        path.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-    (!name.is_empty() && name.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && name != "self")
-        .then_some(name)
+    let ident = |text: &str| -> String {
+        text.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()
+    };
+    let name = ident(path);
+    let is_module = |name: &str| name.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && name != "self";
+    if !is_module(&name) {
+        return None;
+    }
+    if name == "games" {
+        let after = path.trim_start()["games".len()..].strip_prefix("::").map(ident).unwrap_or_default();
+        if is_module(&after) && after != "table" {
+            return Some(format!("games::{after}"));
+        }
+    }
+    Some(name)
 }
 
 /// The graph's strongly connected components of more than one module.
@@ -153,6 +180,9 @@ fn the_reader_sees_grouped_and_plain_paths() {
     let code = "use crate::{\n    agent::{A, B},\n    fault::Fault,\n    seeds,\n};\nfn f() { crate::units::x(); }\n// crate::not_this\n";
     let found: Vec<String> = named_modules(code).into_iter().collect();
     assert_eq!(found, ["agent", "fault", "seeds", "units"]);
+    let found: Vec<String> =
+        named_modules("use crate::{games::trap::Trap, game::GameId};\ncrate::games::table!(x);").into_iter().collect();
+    assert_eq!(found, ["game", "games", "games::trap"]);
     let graph: BTreeMap<String, BTreeSet<String>> =
         [("a", vec!["b"]), ("b", vec!["c"]), ("c", vec!["a"]), ("d", vec!["a"])]
             .into_iter()
@@ -175,8 +205,91 @@ fn process_control_and_the_sandbox_know_no_game() {
         let text = std::fs::read_to_string(&file).unwrap();
         let code = text.split("#[cfg(test)]").next().unwrap_or("");
         let named: Vec<String> =
-            named_modules(code).into_iter().filter(|m| game_modules.contains(&m.as_str())).collect();
+            named_modules(code)
+                .into_iter()
+                .filter(|m| game_modules.contains(&m.as_str()) || m.starts_with("games::"))
+                .collect();
         assert!(named.is_empty(), "{} names {named:?}: it must know no game", file.display());
         assert!(!code.contains("player_api::"), "{} names player_api's game types", file.display());
+    }
+}
+
+/// A game is one folder and one line of the table (`games/mod.rs`): the
+/// files outside `games/<game>/` that still name a game are listed here,
+/// and the list may only shrink (a file that stops naming a game must
+/// leave it; a new one fails). Naming a game: its module, its types, its
+/// name in text (`Trap`, `trap::`, `"trap"`, `Intuitive`, `Hexapawn`,
+/// `Wumpus`, `Forest`, ...).
+const NAMING_A_GAME: &[(&str, &[&str])] = &[];
+
+#[test]
+fn only_the_table_names_a_game() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    collect_all(&src, &mut files);
+    let mut naming: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for file in files {
+        let relative = file.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+        let in_a_game_folder = relative.starts_with("games/") && relative.matches('/').count() >= 2;
+        if in_a_game_folder || relative == "games/mod.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let games = games_named(&text);
+        if !games.is_empty() {
+            naming.insert(relative, games);
+        }
+    }
+    let known: BTreeMap<String, Vec<&str>> =
+        NAMING_A_GAME.iter().map(|(file, games)| (file.to_string(), games.to_vec())).collect();
+    let listing = naming
+        .iter()
+        .map(|(file, games)| format!("    (\"{file}\", &{games:?}),"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let grew: Vec<_> = naming
+        .iter()
+        .filter(|(file, games)| known.get(*file).is_none_or(|k| games.iter().any(|g| !k.contains(g))))
+        .collect();
+    assert!(
+        grew.is_empty(),
+        "these files name a game outside its folder: {grew:?}\n(move the code into games/<game>/, \
+         or make it generic over the game traits); now:\n{listing}"
+    );
+    assert_eq!(naming, known, "fewer files name a game: shrink NAMING_A_GAME to\n{listing}");
+}
+
+/// The games `text` names, by the table's names.
+fn games_named(text: &str) -> Vec<&'static str> {
+    let words: [(&str, &[&str]); 5] = [
+        ("trap", &["Trap", "trap::", "trap_", "\"trap\"", "trap.js"]),
+        ("intuitive-ai", &["Intuitive", "intuitive"]),
+        ("hexapawn", &["Hexapawn", "hexapawn"]),
+        ("wumpus", &["Wumpus", "wumpus"]),
+        ("magic-forest", &["Forest", "forest"]),
+    ];
+    words
+        .into_iter()
+        .filter(|(_, spellings)| {
+            spellings.iter().any(|w| {
+                text.match_indices(w).any(|(at, _)| {
+                    // "Trap" as a word or a type's start, not "Trapped"-like text.
+                    let next = text[at + w.len()..].chars().next();
+                    *w != "Trap" || !next.is_some_and(|c| c.is_ascii_lowercase())
+                })
+            })
+        })
+        .map(|(game, _)| game)
+        .collect()
+}
+
+fn collect_all(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_all(&path, files);
+        } else if path.extension().is_some_and(|e| ["rs", "js", "html", "css"].contains(&&*e.to_string_lossy())) {
+            files.push(path);
+        }
     }
 }

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use arena::{
     fault::Fault,
-    game::{Agent, MagicForest},
+    game::{Agent},
+    games::{magic_forest::MagicForest},
     games::magic_forest::referee::{self as magic_forest, Ending, ForestSettings},
     seeds,
 };

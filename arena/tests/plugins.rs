@@ -6,7 +6,7 @@ mod support;
 
 use arena::{
     agent::AbiPlayer,
-    game::{Hexapawn, IntuitiveAi, MagicForest, Trap, Wumpus},
+    games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, trap::Trap, wumpus::Wumpus},
 };
 use arena::{
     fault::Fault,
@@ -138,7 +138,7 @@ fn intuitive_levels_from_disk_play_like_the_built_in_bots() {
     ] {
         let mut built_in = AbiPlayer::<IntuitiveAi>(built_in);
         let mut from_disk = AbiPlayer::<IntuitiveAi>(
-            PlayerLibrary::load(&library(name)).unwrap().new_intuitive_player().unwrap(),
+            PlayerLibrary::load(&library(name)).unwrap().new_player::<IntuitiveAi>().unwrap(),
         );
         for seed in 0..40 {
             let a = intuitive::play_agent(&settings, seed, &mut from_disk);
@@ -157,11 +157,11 @@ fn hexapawn_hard_from_disk_beats_the_menace_library_at_first_then_the_learner_ho
     let hard = PlayerLibrary::load(&library("hard")).unwrap();
     let menace = PlayerLibrary::load(&library("menace")).unwrap();
     assert_eq!(menace.games(), [arena::game::GameId::Hexapawn]);
-    let no_trap = menace.new_trap_player().err().unwrap();
+    let no_trap = menace.new_player::<Trap>().err().unwrap();
     assert!(no_trap.contains("does not play trap (it plays: hexapawn)"), "{no_trap}");
     // One learner instance for the whole match, as the arena keeps it.
-    let mut learner = AbiPlayer::<Hexapawn>(menace.new_hexapawn_player().unwrap());
-    let mut white = AbiPlayer::<Hexapawn>(hard.new_hexapawn_player().unwrap());
+    let mut learner = AbiPlayer::<Hexapawn>(menace.new_player::<Hexapawn>().unwrap());
+    let mut white = AbiPlayer::<Hexapawn>(hard.new_player::<Hexapawn>().unwrap());
     let black_wins: Vec<bool> = (0..60)
         .map(|game| {
             let record = hexapawn::play_agents(&settings, game, [&mut white, &mut learner]);

@@ -6,7 +6,7 @@
 
 mod support;
 
-use arena::game::{Hexapawn, IntuitiveAi, MagicForest, Wumpus};
+use arena::games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus};
 use std::{
     path::{Path, PathBuf},
     process::Command,

@@ -12,7 +12,8 @@ use std::{path::Path, time::Duration};
 use arena::{
     agent::AbiPlayer,
     fault::Fault,
-    game::{Agent, Trap},
+    game::{Agent},
+    games::{trap::Trap},
     players::{Hosting, Level, Player},
     games::trap::referee::TurnActions,
     games::trap::referee::{self as trap, TrapGame, TrapSettings},
@@ -71,7 +72,7 @@ fn every_game_round_trips_and_verifies_on_many_seeds() {
                 for (i, size) in [7u8, 7, 5, 3, 8, 6].into_iter().enumerate() {
                     let levels = [Level::ALL[i % 3], Level::ALL[(i + 1) % 3]];
                     for (record, seated) in trap_games(levels, 8, 1000 + i as u64, size) {
-                        let line = round_trip(&Replay::of_trap(&record, seated));
+                        let line = round_trip(&arena::games::trap::replay::from_record(&record, seated));
                         assert!(line.starts_with("verified: "), "{line}");
                         verified += 1;
                     }
@@ -109,7 +110,7 @@ fn every_game_round_trips_and_verifies_on_many_seeds() {
 #[test]
 fn a_replay_records_every_request_target_and_landing() {
     let (record, seated) = trap_games([Level::Easy, Level::Hard], 1, 42, 7).remove(0);
-    let doc: Value = serde_json::from_str(&Replay::of_trap(&record, seated).to_json()).unwrap();
+    let doc: Value = serde_json::from_str(&arena::games::trap::replay::from_record(&record, seated).to_json()).unwrap();
     assert_eq!(doc["format"], "arena-replay");
     assert_eq!(doc["version"], 1);
     assert_eq!(doc["game"], "trap");
@@ -144,7 +145,7 @@ fn the_same_seed_and_actions_give_the_same_replay() {
             .into_iter()
             .map(|(record, seated)| {
                 let mut doc: Value =
-                    serde_json::from_str(&Replay::of_trap(&record, seated).to_json()).unwrap();
+                    serde_json::from_str(&arena::games::trap::replay::from_record(&record, seated).to_json()).unwrap();
                 for turn in doc["turns"].as_array_mut().unwrap() {
                     turn["time_us"] = Value::Null;
                     turn["cpu_us"] = Value::Null;
@@ -230,7 +231,7 @@ fn games_lost_by_a_failure_verify_and_illegal_answers_are_rejudged() {
         let settings = TrapSettings::default();
         let record = trap::play(&settings, 5, [&mut good, &mut bad], &mut |_, _| {});
         assert_eq!(record.ending.to_string(), reason);
-        let replay = Replay::of_trap(&record, players(["good", "bad"]));
+        let replay = arena::games::trap::replay::from_record(&record, players(["good", "bad"]));
         assert_eq!(replay.result.fault.as_ref().map(|f| f.player), Some(1));
         round_trip(&replay);
 
@@ -276,7 +277,7 @@ fn a_late_answer_is_recorded_as_given_loses_on_time_and_verifies() {
     let failed = record.failed.as_ref().expect("the turn it failed on");
     assert!(failed.reply.is_some(), "the late answer is kept as given");
     assert!(failed.time.wall >= Duration::from_millis(60), "{:?}", failed.time);
-    let replay = Replay::of_trap(&record, players(["late", "quick"]));
+    let replay = arena::games::trap::replay::from_record(&record, players(["late", "quick"]));
     let line = round_trip(&replay);
     assert!(line.starts_with("verified: 0 turns"), "{line}");
 }
@@ -284,7 +285,7 @@ fn a_late_answer_is_recorded_as_given_loses_on_time_and_verifies() {
 /// The replay of game 0 of easy vs medium (seed 11) as a JSON value.
 fn sample() -> Value {
     let (record, seated) = trap_games([Level::Easy, Level::Medium], 1, 11, 7).remove(0);
-    serde_json::from_str(&Replay::of_trap(&record, seated).to_json()).unwrap()
+    serde_json::from_str(&arena::games::trap::replay::from_record(&record, seated).to_json()).unwrap()
 }
 
 fn verify_value(doc: &Value) -> Result<String, String> {
@@ -563,6 +564,6 @@ fn a_game_from_a_hand_made_position_verifies() {
         [&mut one, &mut two],
         &mut |_, _| {},
     );
-    let replay = Replay::of_trap(&record, players(["hard", "easy"]));
+    let replay = arena::games::trap::replay::from_record(&record, players(["hard", "easy"]));
     round_trip(&replay);
 }

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use arena::{
     agent::AbiPlayer,
-    game::{Hexapawn, IntuitiveAi, MagicForest, Wumpus},
+    games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus},
     players::Level,
     games::{
         hexapawn::referee::{self as hexapawn, HexapawnSettings},
@@ -307,7 +307,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
         );
         arena::games::intuitive::replay::from_record(&record, named("medium"))
     }));
-    let Body::Intuitive(body) = &replay.body else { panic!() };
+    let Body::IntuitiveAi(body) = &replay.body else { panic!() };
     let steps = 2.min(body.reveals.len());
     let report = drive(&browser, &replay, steps);
     check_counters(&report, &replay, "Reveal", steps);
@@ -390,7 +390,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
             magic_forest::play_agent(&settings, seed, &mut AbiPlayer::<MagicForest>::builtin(Level::Hard));
         arena::games::magic_forest::replay::from_record(&run, &settings, named("hard"))
     }));
-    let Body::Forest(body) = &replay.body else { panic!() };
+    let Body::MagicForest(body) = &replay.body else { panic!() };
     let report = drive(&browser, &replay, 2);
     check_counters(&report, &replay, "Action", 2);
     for (snap, at) in report.iter().zip([&body.steps[0].request, &body.steps[2].request, &body.final_state]) {

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use arena::{
-    game::Trap,
+    games::trap::Trap,
     players::{Hosting, Level, Player},
     games::trap::referee::TrapSettings,
     two_player::{self, MatchConfig, MatchResult},

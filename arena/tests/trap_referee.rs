@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use arena::{
     agent::AbiPlayer,
-    game::Trap,
+    games::trap::Trap,
     players::{Hosting, Level, Player},
     games::trap::referee::{self as trap, player_seeds, Ending, Fault, TrapGame, TrapSettings},
     two_player::{self, MatchConfig},

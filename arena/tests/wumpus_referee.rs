@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use arena::{
     fault::Fault,
-    game::{Agent, Wumpus},
+    game::{Agent},
+    games::{wumpus::Wumpus},
     games::wumpus::referee::{self as wumpus, Ending, WumpusSettings},
     seeds,
 };

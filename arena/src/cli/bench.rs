@@ -1,6 +1,6 @@
 //! `arena bench`: a player against the reference levels.
 
-use arena::game::{Hexapawn, Trap};
+use arena::games::{hexapawn::Hexapawn, trap::Trap};
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};

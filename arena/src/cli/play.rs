@@ -4,7 +4,7 @@ use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
 
 use anyhow::{bail, Result};
 use arena::{
-    game::{Hexapawn, Trap},
+    games::{hexapawn::Hexapawn, trap::Trap},
     game_rules::GameRules,
     players::{Player, PlayerSpec},
     replay::{files::MatchReplays, terminal::Paint, Replay, ReplayPlayer},

@@ -29,7 +29,7 @@ pub(crate) fn caught<T>(call: impl FnOnce() -> T) -> Result<T, Fault> {
 pub(crate) enum Answer<T> {
     OnTime(T),
     /// Answered, but over budget: the fault is the timeout. The answer is
-    /// kept for records that show what a late player said (Trap's).
+    /// kept for records that show what a late player said.
     Late(T, Fault),
     Failed(Fault),
 }

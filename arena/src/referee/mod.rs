@@ -16,10 +16,10 @@ use crate::{
 };
 
 /// A game whose players can run in the arena's process as plain Rust
-/// objects (`player_api`'s `WumpusPlayer`, ...): how to call one.
+/// objects (the game's player trait in `player_api`): how to call one.
 /// Implemented in `games/<game>.rs`.
 pub trait LocalGame: Game {
-    /// The player trait object (`dyn WumpusPlayer + 'a`).
+    /// The player trait object (`dyn <Game>Player + 'a`).
     type Player<'a>: ?Sized;
     fn local_new_game(player: &mut Self::Player<'_>, info: &Self::Info);
     fn local_act(player: &mut Self::Player<'_>, request: &Self::Request) -> Self::Action;

@@ -1,28 +1,17 @@
 //! The HTML viewer: one self-contained file (styles, script and the replay
 //! inline; nothing fetched) that draws the game turn by turn. The page and
 //! its controls are shared (html/viewer.*); each game adds one script that
-//! draws its board (html/<game>.js), keyed by the replay's `game` field.
+//! draws its board (`games/<game>/viewer.js`, its `ReplayGame::VIEWER`), keyed by the replay's `game` field.
 
-use super::{Body, Replay};
+use super::{Body, Replay, ReplayGame};
+use crate::game::{with_game, GameId};
 
 const PAGE: &str = include_str!("html/viewer.html");
 const STYLE: &str = include_str!("html/viewer.css");
 const VIEWER: &str = include_str!("html/viewer.js");
-const TRAP: &str = include_str!("../games/trap/viewer.js");
-const INTUITIVE: &str = include_str!("../games/intuitive/viewer.js");
-const HEXAPAWN: &str = include_str!("../games/hexapawn/viewer.js");
-const WUMPUS: &str = include_str!("../games/wumpus/viewer.js");
-const FOREST: &str = include_str!("../games/magic_forest/viewer.js");
-
 /// The drawing script of the replay's game.
 fn game_script(body: &Body) -> &'static str {
-    match body {
-        Body::Trap(_) => TRAP,
-        Body::Intuitive(_) => INTUITIVE,
-        Body::Hexapawn(_) => HEXAPAWN,
-        Body::Wumpus(_) => WUMPUS,
-        Body::Forest(_) => FOREST,
-    }
+    with_game!(body.id(), G => <G as ReplayGame>::VIEWER)
 }
 
 /// The viewer page of `replay`.
@@ -47,7 +36,7 @@ fn code(game: &str) -> String {
 /// that lets any viewer run hashes (its inline code is the same for every
 /// replay of a game).
 pub fn every_viewers_code() -> Vec<String> {
-    [TRAP, INTUITIVE, HEXAPAWN, WUMPUS, FOREST].into_iter().map(code).collect()
+    GameId::ALL.into_iter().map(|game| code(with_game!(game, G => <G as ReplayGame>::VIEWER))).collect()
 }
 
 /// The shared style sheet (the tournament index uses it too).

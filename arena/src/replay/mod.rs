@@ -4,9 +4,10 @@
 //!
 //! A replay is an envelope every game shares (format, version, game, seed,
 //! players, result) around a per-game body (settings, turns, states). A
-//! game plugs in with one `Body` variant and its module here: how its
-//! record becomes a body, how a body is verified and drawn in the terminal;
-//! and one drawing function in `html/games.js` for the HTML viewer.
+//! game plugs in through `ReplayGame` (its body type, its viewer script):
+//! its body is a `ReplayBody` (checked, verified, drawn in the terminal),
+//! kept in `games/<game>/replay.rs` beside its `viewer.js`; `Body` has a
+//! variant per line of the games table.
 
 pub mod command;
 pub mod diff;
@@ -24,7 +25,10 @@ use std::{
 use anyhow::{anyhow, bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::{fault::Fault, game::GameId, games::trap::referee::TrapGame};
+use crate::{
+    fault::Fault,
+    game::{with_game, Game, GameId},
+};
 pub use fault::FaultRecord;
 use player_api::Outcome;
 
@@ -95,71 +99,73 @@ impl ReplayResult {
     }
 }
 
-/// The per-game part of a replay.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[serde(tag = "game", rename_all = "snake_case")]
-pub enum Body {
-    Trap(crate::games::trap::replay::TrapBody),
-    #[serde(rename = "intuitive-ai")]
-    Intuitive(crate::games::intuitive::replay::IntuitiveBody),
-    Hexapawn(crate::games::hexapawn::replay::HexapawnBody),
-    Wumpus(crate::games::wumpus::replay::WumpusBody),
-    #[serde(rename = "magic-forest")]
-    Forest(crate::games::magic_forest::replay::ForestBody),
+/// A game's part of a replay: checked on reading, re-simulated by
+/// `--verify`, drawn in the terminal. Implemented in `games/<game>/replay.rs`.
+pub trait ReplayBody {
+    /// What the type system cannot check: counts and indices agree with
+    /// the envelope.
+    fn check(&self, replay: &Replay) -> Result<(), String>;
+    /// Re-simulates the game through the referee; `Err` is the first
+    /// difference, in one line.
+    fn verify(&self, replay: &Replay) -> Result<String, String>;
+    /// The start, then one frame per turn.
+    fn frames(&self, replay: &Replay, paint: terminal::Paint) -> Vec<String>;
 }
+
+/// A game that has replays: its body, and how its viewer draws it.
+pub trait ReplayGame: Game {
+    type Body: ReplayBody + Serialize + for<'de> Deserialize<'de> + std::fmt::Debug + Clone + PartialEq;
+    /// What a game's steps are called in its summary ("turns", "reveals").
+    const STEPS_NOUN: &'static str;
+    /// The HTML viewer's drawing script for this game (`viewer.js` beside it).
+    const VIEWER: &'static str;
+}
+
+/// `Body`, a variant per line of the games table.
+macro_rules! replay_bodies {
+    (() $($variant:ident = $game:path, $name:literal, $kind:ident;)+) => {
+        /// The per-game part of a replay; its `game` field names the game.
+        #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+        #[serde(tag = "game")]
+        pub enum Body {
+            $(#[serde(rename = $name)] $variant(<$game as ReplayGame>::Body),)+
+        }
+
+        impl Body {
+            /// The game it is a replay of.
+            pub fn id(&self) -> GameId {
+                match self { $(Body::$variant(_) => GameId::$variant,)+ }
+            }
+
+            fn inner(&self) -> &dyn ReplayBody {
+                match self { $(Body::$variant(body) => body,)+ }
+            }
+        }
+    };
+}
+crate::games::table!({replay_bodies} ());
 
 impl Body {
     pub fn game(&self) -> &'static str {
-        match self {
-            Body::Trap(_) => GameId::Trap,
-            Body::Intuitive(_) => GameId::IntuitiveAi,
-            Body::Hexapawn(_) => GameId::Hexapawn,
-            Body::Wumpus(_) => GameId::Wumpus,
-            Body::Forest(_) => GameId::MagicForest,
-        }
-        .name()
+        self.id().name()
     }
 
     /// How many players the game seats.
     pub fn seats(&self) -> usize {
-        match self {
-            Body::Trap(_) | Body::Hexapawn(_) => 2,
-            Body::Intuitive(_) | Body::Wumpus(_) | Body::Forest(_) => 1,
+        if self.id().is_single_player() {
+            1
+        } else {
+            2
         }
     }
 
     /// What a game's steps are called in its summary.
     fn steps_noun(&self) -> &'static str {
-        match self {
-            Body::Trap(_) => "turns",
-            Body::Intuitive(_) => "reveals",
-            Body::Hexapawn(_) => "moves",
-            Body::Wumpus(_) | Body::Forest(_) => "actions",
-        }
+        with_game!(self.id(), G => <G as ReplayGame>::STEPS_NOUN)
     }
 }
 
 impl Replay {
-    /// The replay of a Trap game; `players` in seat order.
-    pub fn of_trap(game: &TrapGame, players: [ReplayPlayer; 2]) -> Replay {
-        Replay {
-            format: FORMAT.to_string(),
-            version: VERSION,
-            arena: env!("CARGO_PKG_VERSION").to_string(),
-            seed: game.seed,
-            players: players.to_vec(),
-            result: ReplayResult {
-                winner: game.winner().map(|seat| seat.index()),
-                reason: game.ending.to_string(),
-                turns: game.turns.len() as u32,
-                fault: game.ending.fault().map(|(seat, fault)| FaultRecord::new(seat.index(), fault)),
-                outcome: None,
-                score: None,
-            },
-            body: Body::Trap(crate::games::trap::replay::TrapBody::of(game)),
-        }
-    }
-
     /// A replay of a game: the envelope around `body`.
     pub fn new(seed: u64, players: Vec<ReplayPlayer>, result: ReplayResult, body: Body) -> Replay {
         Replay {
@@ -191,24 +197,12 @@ impl Replay {
     /// Re-simulates the game through the referee with the recorded seed and
     /// actions; `Err` is the first difference, in one line.
     pub fn verify(&self) -> Result<String, String> {
-        match &self.body {
-            Body::Trap(body) => crate::games::trap::replay::verify(self, body),
-            Body::Intuitive(body) => crate::games::intuitive::replay::verify(self, body),
-            Body::Hexapawn(body) => crate::games::hexapawn::replay::verify(self, body),
-            Body::Wumpus(body) => crate::games::wumpus::replay::verify(self, body),
-            Body::Forest(body) => crate::games::magic_forest::replay::verify(self, body),
-        }
+        self.body.inner().verify(self)
     }
 
     /// The game for the terminal: the start, then one frame per turn.
     pub fn frames(&self, paint: terminal::Paint) -> Vec<String> {
-        match &self.body {
-            Body::Trap(body) => crate::games::trap::replay::frames(self, body, paint),
-            Body::Intuitive(body) => crate::games::intuitive::replay::frames(self, body, paint),
-            Body::Hexapawn(body) => crate::games::hexapawn::replay::frames(self, body, paint),
-            Body::Wumpus(body) => crate::games::wumpus::replay::frames(self, body, paint),
-            Body::Forest(body) => crate::games::magic_forest::replay::frames(self, body, paint),
-        }
+        self.body.inner().frames(self, paint)
     }
 
     /// The replay as JSON text: a field per line, a turn per line.
@@ -296,13 +290,7 @@ impl Replay {
         if seats == 1 && (self.result.outcome.is_none() || self.result.score.is_none()) {
             return Err(format!("a {} replay's result needs its outcome and score", self.body.game()));
         }
-        match &self.body {
-            Body::Trap(body) => body.check(self),
-            Body::Intuitive(body) => body.check(self),
-            Body::Hexapawn(body) => body.check(self),
-            Body::Wumpus(body) => body.check(self),
-            Body::Forest(body) => body.check(self),
-        }
+        self.body.inner().check(self)
     }
 }
 

@@ -29,7 +29,7 @@ use super::{
     store,
 };
 use crate::{
-    game::Trap,
+    games::trap::Trap,
     isolation::WorkerLimits,
     matchmaking::{EntrantId, GamePair, League, Policy, GAMES_PER_PAIR},
     players::{Hosting, Player, PlayerSpec},

@@ -18,7 +18,7 @@ use anyhow::Result;
 
 use super::{config::GameRules, record::GameResult, replays::ReplaySink, schedule::ScheduledGame};
 use crate::{
-    game::{Hexapawn, Trap},
+    games::{hexapawn::Hexapawn, trap::Trap},
     players::{Hosting, Player},
     games::trap::referee::TrapSettings,
     solo::SoloPool,

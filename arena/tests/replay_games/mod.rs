@@ -8,7 +8,8 @@ use std::time::Duration;
 use arena::{
     agent::AbiPlayer,
     fault::Fault,
-    game::{Agent, Hexapawn, IntuitiveAi, MagicForest, Wumpus},
+    game::{Agent},
+    games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus},
     players::Level,
     games::{
         hexapawn::referee::{self as hexapawn, HexapawnSettings},

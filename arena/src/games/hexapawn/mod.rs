@@ -7,25 +7,28 @@ pub mod report;
 use std::time::Duration;
 
 use player_api::{
-    abi::{FfiHexapawnPlayer, HexapawnPlayerBox},
+    abi::{hexapawn_player_box, PlayerLibRef, FfiHexapawnPlayer, HexapawnPlayerBox},
     hexapawn::{HexapawnAction, HexapawnBoard, HexapawnGameInfo, HexapawnPlayer, HexapawnRequest},
     GameOver, Seat,
 };
 
 use crate::{
-    agent::AbiGame,
+    agent::{AbiGame, Constructor},
     clock::Spent,
     fault::{Fault, FaultKind},
-    game::{Agent, Game, GameId, Hexapawn},
+    game::{Agent, Game, GameId},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
-    plugin::PlayerLibrary,
     protocol::{hexapawn_move, hexapawn_reply, seat_from_number, Reply, Request, WireBoard},
     referee::LocalGame,
-    replay::{Replay, ReplayPlayer},
+    replay::{Replay, ReplayGame, ReplayPlayer},
     two_player::{MatchGame, MatchResult, TwoPlayerGame},
 };
 use self::referee::{HexapawnEnding, HexapawnRecord, HexapawnSettings, Ply};
+
+/// Hexapawn: 3x3 pawns.
+#[derive(Clone, Copy, Debug)]
+pub enum Hexapawn {}
 
 impl Game for Hexapawn {
     const ID: GameId = GameId::Hexapawn;
@@ -34,6 +37,12 @@ impl Game for Hexapawn {
     /// A move, or resigning.
     type Action = HexapawnAction;
     type Over = GameOver;
+}
+
+impl ReplayGame for Hexapawn {
+    type Body = replay::HexapawnBody;
+    const STEPS_NOUN: &'static str = "moves";
+    const VIEWER: &'static str = include_str!("viewer.js");
 }
 
 impl LocalGame for Hexapawn {
@@ -56,11 +65,16 @@ impl AbiGame for Hexapawn {
     type PlayerBox = HexapawnPlayerBox;
 
     fn builtin(level: Level) -> HexapawnPlayerBox {
-        level.new_hexapawn_player()
+        use reference_bots::hexapawn as bots;
+        match level {
+            Level::Easy => hexapawn_player_box(bots::Easy::default()),
+            Level::Medium => hexapawn_player_box(bots::Medium::default()),
+            Level::Hard | Level::Expert => hexapawn_player_box(bots::Hard::default()),
+        }
     }
 
-    fn from_library(library: &PlayerLibrary) -> Result<HexapawnPlayerBox, String> {
-        library.new_hexapawn_player()
+    fn constructor(module: &PlayerLibRef) -> Option<Constructor<HexapawnPlayerBox>> {
+        module.hexapawn_constructor()
     }
 
     fn box_new_game(player: &mut HexapawnPlayerBox, info: HexapawnGameInfo) -> Result<(), String> {

@@ -13,10 +13,11 @@ use player_api::{
 };
 
 use crate::referee::{calls::timed, InProcess};
+use super::Hexapawn;
 use crate::{
     clock::{Clock, Spent},
     fault::Fault,
-    game::{Agent, Hexapawn},
+    game::{Agent},
     seeds,
 };
 

@@ -10,15 +10,15 @@ use player_api::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::replay::{
+use crate::replay::{ReplayBody, 
     diff,
     fault::{Numbered, SeatScript},
     terminal::Paint,
     Body, Replay, ReplayPlayer, ReplayResult,
 };
+use super::Hexapawn;
 use crate::{
     clock::Clock,
-    game::Hexapawn,
     protocol::seat_from_number,
     games::hexapawn::referee::{self as referee, HexapawnEnding, HexapawnRecord, HexapawnSettings},
     units::short,
@@ -147,7 +147,7 @@ impl HexapawnBody {
     }
 
     /// What serde cannot check: boards, seats and squares are valid.
-    pub fn check(&self, replay: &Replay) -> Result<(), String> {
+    pub(crate) fn check_against(&self, replay: &Replay) -> Result<(), String> {
         let boards = [("start", &self.start), ("final", &self.final_board)].into_iter();
         let plies = self.plies.iter().enumerate().map(|(i, p)| (format!("plies[{i}].board"), &p.board));
         for (what, board) in boards.map(|(w, b)| (w.to_string(), b)).chain(plies) {
@@ -351,3 +351,17 @@ const SEAT_TOKEN: [&str; 2] = ["1;97;44", "1;97;41"];
 const MOVED: [&str; 2] = ["1;30;104", "1;30;101"];
 const FROM: &str = "2;36";
 const FREE: &str = "2";
+
+impl ReplayBody for HexapawnBody {
+    fn check(&self, replay: &Replay) -> Result<(), String> {
+        self.check_against(replay)
+    }
+
+    fn verify(&self, replay: &Replay) -> Result<String, String> {
+        verify(replay, self)
+    }
+
+    fn frames(&self, replay: &Replay, paint: Paint) -> Vec<String> {
+        frames(replay, self, paint)
+    }
+}

@@ -3,8 +3,9 @@
 use serde::Serialize;
 
 use crate::report::{match_summary, ms};
+use super::Hexapawn;
 use crate::{
-    game::{GameId, Hexapawn},
+    game::{GameId},
     stats::{score_interval, Wdl},
     two_player::{MatchGame, MatchResult, Tally},
 };

@@ -6,24 +6,27 @@ pub mod replay;
 use std::time::Duration;
 
 use player_api::{
-    abi::{FfiIntuitivePlayer, IntuitivePlayerBox},
+    abi::{intuitive_player_box, PlayerLibRef, FfiIntuitivePlayer, IntuitivePlayerBox},
     intuitive::{Cell, IntuitiveGameInfo, IntuitiveGameOver, IntuitivePlayer, IntuitiveRequest},
     GameOver,
 };
 
 use crate::{
-    agent::AbiGame,
+    agent::{AbiGame, Constructor},
     fault::FaultKind,
-    game::{Agent, Game, GameId, IntuitiveAi},
+    game::{Agent, Game, GameId},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
-    plugin::PlayerLibrary,
     protocol::{reveal_cell, wire_cell_of, Reply, Request, WireView},
     referee::LocalGame,
-    replay::{Replay, ReplayPlayer},
+    replay::{Replay, ReplayGame, ReplayPlayer},
     solo::{cpu_us, fault_name, Budgets, GameOptions, OptionError, SinglePlayerGame, SoloScore},
 };
 use self::referee::{IntuitiveEnding, IntuitiveRecord, IntuitiveSettings};
+
+/// Intuitive AI: reveal cells of a hidden grid.
+#[derive(Clone, Copy, Debug)]
+pub enum IntuitiveAi {}
 
 impl Game for IntuitiveAi {
     const ID: GameId = GameId::IntuitiveAi;
@@ -32,6 +35,12 @@ impl Game for IntuitiveAi {
     /// The cell to reveal.
     type Action = Cell;
     type Over = IntuitiveGameOver;
+}
+
+impl ReplayGame for IntuitiveAi {
+    type Body = replay::IntuitiveBody;
+    const STEPS_NOUN: &'static str = "reveals";
+    const VIEWER: &'static str = include_str!("viewer.js");
 }
 
 impl LocalGame for IntuitiveAi {
@@ -54,11 +63,17 @@ impl AbiGame for IntuitiveAi {
     type PlayerBox = IntuitivePlayerBox;
 
     fn builtin(level: Level) -> IntuitivePlayerBox {
-        level.new_intuitive_player()
+        use reference_bots::intuitive as bots;
+        match level {
+            Level::Easy => intuitive_player_box(bots::Easy::default()),
+            Level::Medium => intuitive_player_box(bots::Medium::default()),
+            Level::Hard => intuitive_player_box(bots::Hard),
+            Level::Expert => intuitive_player_box(bots::Expert::default()),
+        }
     }
 
-    fn from_library(library: &PlayerLibrary) -> Result<IntuitivePlayerBox, String> {
-        library.new_intuitive_player()
+    fn constructor(module: &PlayerLibRef) -> Option<Constructor<IntuitivePlayerBox>> {
+        module.intuitive_constructor()
     }
 
     fn box_new_game(player: &mut IntuitivePlayerBox, info: IntuitiveGameInfo) -> Result<(), String> {

@@ -17,10 +17,11 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::referee::{calls::timed, InProcess};
+use super::IntuitiveAi;
 use crate::{
     clock::{Clock, Spent},
     fault::Fault,
-    game::{Agent, IntuitiveAi},
+    game::{Agent},
     seeds,
 };
 

@@ -8,10 +8,10 @@ use std::time::Duration;
 use player_api::intuitive::{Cell, IntuitiveView, IntuitiveWorld};
 use serde::{Deserialize, Serialize};
 
-use crate::replay::{diff, fault::Recorded, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
+use crate::replay::{ReplayBody, diff, fault::Recorded, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
+use super::IntuitiveAi;
 use crate::{
     clock::Clock,
-    game::IntuitiveAi,
     games::intuitive::referee::{self as referee, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings},
     units::short,
 };
@@ -102,7 +102,7 @@ pub fn from_record(record: &IntuitiveRecord, player: ReplayPlayer) -> Replay {
         record.ending.to_string(),
         fault,
     );
-    Replay::new(record.seed, vec![player], result, Body::Intuitive(IntuitiveBody::of(record)))
+    Replay::new(record.seed, vec![player], result, Body::IntuitiveAi(IntuitiveBody::of(record)))
 }
 
 impl IntuitiveBody {
@@ -156,7 +156,7 @@ impl IntuitiveBody {
 
     /// What serde cannot check: the world follows the rules, cells are on
     /// the board, the counts agree.
-    pub fn check(&self, replay: &Replay) -> Result<(), String> {
+    pub(crate) fn check_against(&self, replay: &Replay) -> Result<(), String> {
         self.world()?;
         let size = self.settings.board_size;
         let on_board =
@@ -240,7 +240,7 @@ pub fn verify(replay: &Replay, body: &IntuitiveBody) -> Result<String, String> {
     let mut recorded = Recorded::<IntuitiveAi>::new(replay, actions, "reveal");
     let record = referee::play_agent(&settings, seed, &mut recorded);
     let again = from_record(&record, replay.players[0].clone());
-    let Body::Intuitive(mut resimulated) = again.body else { unreachable!("built as Intuitive AI") };
+    let Body::IntuitiveAi(mut resimulated) = again.body else { unreachable!("built as Intuitive AI") };
     // The views the referee showed, not the ones the record implies.
     let views = resimulated
         .reveals
@@ -355,3 +355,17 @@ const GOLD: &str = "1;33";
 const MONSTER: &str = "1;97;42";
 const PIT: &str = "1;97;41";
 const JUST: &str = "1;30;43";
+
+impl ReplayBody for IntuitiveBody {
+    fn check(&self, replay: &Replay) -> Result<(), String> {
+        self.check_against(replay)
+    }
+
+    fn verify(&self, replay: &Replay) -> Result<String, String> {
+        verify(replay, self)
+    }
+
+    fn frames(&self, replay: &Replay, paint: Paint) -> Vec<String> {
+        frames(replay, self, paint)
+    }
+}

@@ -6,26 +6,29 @@ pub mod replay;
 use std::time::Duration;
 
 use player_api::{
-    abi::{FfiForestPlayer, ForestPlayerBox},
+    abi::{forest_player_box, PlayerLibRef, FfiForestPlayer, ForestPlayerBox},
     magic_forest::{ForestAction, ForestConfig, ForestGameInfo, ForestOver, ForestPlayer, ForestRequest},
     GameOver,
 };
 
 use crate::{
-    agent::AbiGame,
-    game::{Agent, Game, GameId, MagicForest},
+    agent::{AbiGame, Constructor},
+    game::{Agent, Game, GameId},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
-    plugin::PlayerLibrary,
     protocol::{
         forest_action, forest_reply, Reply, Request, WireConfig, WireForestConfig, WireForestState,
         WireStepState,
     },
     referee::LocalGame,
-    replay::{Replay, ReplayPlayer},
+    replay::{Replay, ReplayGame, ReplayPlayer},
     solo::{cpu_us, fault_name, Budgets, GameOptions, OptionError, SinglePlayerGame, SoloScore},
 };
 use self::referee::{ForestRun, ForestSettings};
+
+/// Magic Forest.
+#[derive(Clone, Copy, Debug)]
+pub enum MagicForest {}
 
 impl Game for MagicForest {
     const ID: GameId = GameId::MagicForest;
@@ -33,6 +36,12 @@ impl Game for MagicForest {
     type Request = ForestRequest;
     type Action = ForestAction;
     type Over = ForestOver;
+}
+
+impl ReplayGame for MagicForest {
+    type Body = replay::ForestBody;
+    const STEPS_NOUN: &'static str = "actions";
+    const VIEWER: &'static str = include_str!("viewer.js");
 }
 
 impl LocalGame for MagicForest {
@@ -55,11 +64,16 @@ impl AbiGame for MagicForest {
     type PlayerBox = ForestPlayerBox;
 
     fn builtin(level: Level) -> ForestPlayerBox {
-        level.new_forest_player()
+        use reference_bots::magic_forest as bots;
+        match level {
+            Level::Easy => forest_player_box(bots::Easy::default()),
+            Level::Medium => forest_player_box(bots::Medium::default()),
+            Level::Hard | Level::Expert => forest_player_box(bots::Hard::default()),
+        }
     }
 
-    fn from_library(library: &PlayerLibrary) -> Result<ForestPlayerBox, String> {
-        library.new_forest_player()
+    fn constructor(module: &PlayerLibRef) -> Option<Constructor<ForestPlayerBox>> {
+        module.forest_constructor()
     }
 
     fn box_new_game(player: &mut ForestPlayerBox, info: ForestGameInfo) -> Result<(), String> {

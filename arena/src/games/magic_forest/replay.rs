@@ -11,16 +11,16 @@ use player_api::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::replay::{
+use crate::replay::{ReplayBody, 
     diff,
     fault::Recorded,
     grid::{area, area_json, coord, coord_json, off_grid, CoordJson, DirJson},
     terminal::Paint,
     Body, Replay, ReplayPlayer, ReplayResult,
 };
+use super::MagicForest;
 use crate::{
     clock::Clock,
-    game::MagicForest,
     games::magic_forest::referee::{self as referee, Ending, ForestRun, ForestSettings},
     units::short,
 };
@@ -136,7 +136,7 @@ pub fn from_record(run: &ForestRun, settings: &ForestSettings, player: ReplayPla
         run.ending.to_string(),
         fault,
     );
-    Replay::new(run.seed, vec![player], result, Body::Forest(ForestBody::of(run, settings)))
+    Replay::new(run.seed, vec![player], result, Body::MagicForest(ForestBody::of(run, settings)))
 }
 
 impl ForestBody {
@@ -196,7 +196,7 @@ impl ForestBody {
 
     /// What serde cannot check: playable parameters, one forest per size,
     /// tiles inside their forest.
-    pub fn check(&self, replay: &Replay) -> Result<(), String> {
+    pub(crate) fn check_against(&self, replay: &Replay) -> Result<(), String> {
         let config = self.config();
         config.check().map_err(|e| format!("settings: {e}"))?;
         let sizes: Vec<u8> = config.sizes().collect();
@@ -297,7 +297,7 @@ pub fn verify(replay: &Replay, body: &ForestBody) -> Result<String, String> {
     let run =
         referee::play_agent(&settings, seed, &mut Recorded::<MagicForest>::new(replay, actions, "action"));
     let again = from_record(&run, &settings, replay.players[0].clone());
-    let Body::Forest(resimulated) = &again.body else { unreachable!("built as Magic Forest") };
+    let Body::MagicForest(resimulated) = &again.body else { unreachable!("built as Magic Forest") };
     diff::steps("action", &body.steps, &resimulated.steps, seed)?;
     diff::part("the final state", &body.final_state, &resimulated.final_state, seed)?;
     diff::part("forests cleared", &body.cleared, &resimulated.cleared, seed)?;
@@ -430,3 +430,17 @@ const TRAP: &str = "1;35";
 const PORTAL: &str = "1;30;42";
 const START: &str = "36";
 const FREE: &str = "2";
+
+impl ReplayBody for ForestBody {
+    fn check(&self, replay: &Replay) -> Result<(), String> {
+        self.check_against(replay)
+    }
+
+    fn verify(&self, replay: &Replay) -> Result<String, String> {
+        verify(replay, self)
+    }
+
+    fn frames(&self, replay: &Replay, paint: Paint) -> Vec<String> {
+        frames(replay, self, paint)
+    }
+}

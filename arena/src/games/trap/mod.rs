@@ -7,24 +7,27 @@ pub mod report;
 use std::time::{Duration, Instant};
 
 use player_api::{
-    abi::{FfiTrapPlayer, TrapPlayerBox},
+    abi::{trap_player_box, PlayerLibRef, FfiTrapPlayer, TrapPlayerBox},
     trap::{TrapGameInfo, TrapRequest, TrapState},
     GameOver, Seat,
 };
 
 use crate::{
-    agent::AbiGame,
+    agent::{AbiGame, Constructor},
     clock::Spent,
     fault::Fault,
-    game::{Agent, Game, GameId, Trap},
+    game::{Agent, Game, GameId},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
-    plugin::PlayerLibrary,
     protocol::{seat_from_number, wire_cell, Reply, Request, WireState},
-    replay::{Replay, ReplayPlayer},
+    replay::{Replay, ReplayGame, ReplayPlayer},
     two_player::{MatchGame, MatchResult, TwoPlayerGame},
 };
 use self::referee::{Ending, TrapGame, TrapSettings, Turn, TurnActions};
+
+/// Trap: 7x7, move then throw a trap.
+#[derive(Clone, Copy, Debug)]
+pub enum Trap {}
 
 impl Game for Trap {
     const ID: GameId = GameId::Trap;
@@ -36,15 +39,27 @@ impl Game for Trap {
     type Over = GameOver;
 }
 
+impl ReplayGame for Trap {
+    type Body = replay::TrapBody;
+    const STEPS_NOUN: &'static str = "turns";
+    const VIEWER: &'static str = include_str!("viewer.js");
+}
+
 impl AbiGame for Trap {
     type PlayerBox = TrapPlayerBox;
 
     fn builtin(level: Level) -> TrapPlayerBox {
-        level.new_trap_player()
+        use reference_bots::trap as bots;
+        match level {
+            Level::Easy => trap_player_box(bots::Easy::default()),
+            Level::Medium => trap_player_box(bots::Medium),
+            Level::Hard => trap_player_box(bots::Hard),
+            Level::Expert => trap_player_box(bots::Expert::default()),
+        }
     }
 
-    fn from_library(library: &PlayerLibrary) -> Result<TrapPlayerBox, String> {
-        library.new_trap_player()
+    fn constructor(module: &PlayerLibRef) -> Option<Constructor<TrapPlayerBox>> {
+        module.new_trap_player()
     }
 
     fn box_new_game(player: &mut TrapPlayerBox, info: TrapGameInfo) -> Result<(), String> {
@@ -200,7 +215,7 @@ impl TwoPlayerGame for Trap {
     }
 
     fn replay(record: &TrapGame, players: [ReplayPlayer; 2]) -> Replay {
-        Replay::of_trap(record, players)
+        replay::from_record(record, players)
     }
 
     fn line(game: &MatchGame<Trap>, total: u32, names: [&str; 2]) -> String {

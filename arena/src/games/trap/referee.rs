@@ -13,9 +13,10 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::referee::calls::{judged, timed, Answer};
 pub use crate::fault::{Fault, FaultKind, Spot};
+use super::Trap;
 use crate::{
     clock::{Clock, Spent},
-    game::{Agent, Trap},
+    game::{Agent},
     protocol::{cell_pos, WireCell},
     seeds,
 };

@@ -10,14 +10,14 @@ use player_api::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::replay::{
+use crate::replay::{Body, FaultRecord, ReplayBody, ReplayPlayer, ReplayResult,
     fault::{Numbered, SeatScript},
     terminal::Paint,
     Replay,
 };
+use super::Trap;
 use crate::{
     clock::{Clock, Spent},
-    game::Trap,
     protocol::{cell_pos, seat_from_number, wire_cell, WireCell, WireState},
     games::trap::referee::{self as referee, TurnActions, FailedTurn, ThrowRecord, TrapGame, TrapSettings, Turn},
     units::short,
@@ -132,7 +132,7 @@ impl TrapBody {
     }
 
     /// What the type system cannot check: seats, cells and states are valid.
-    pub fn check(&self, replay: &Replay) -> Result<(), String> {
+    pub(crate) fn check_against(&self, replay: &Replay) -> Result<(), String> {
         let size = self.settings.common.board_size;
         let state = |what: &str, s: &WireState| {
             s.to_state().map_err(|e| format!("{what}: {e}")).and_then(|state| {
@@ -498,4 +498,31 @@ pub fn turn_line(turn: &Turn, name: &str) -> String {
         None => text.push_str(" and the opponent cannot move"),
     }
     text
+}
+
+impl ReplayBody for TrapBody {
+    fn check(&self, replay: &Replay) -> Result<(), String> {
+        self.check_against(replay)
+    }
+
+    fn verify(&self, replay: &Replay) -> Result<String, String> {
+        verify(replay, self)
+    }
+
+    fn frames(&self, replay: &Replay, paint: Paint) -> Vec<String> {
+        frames(replay, self, paint)
+    }
+}
+
+/// The replay of a Trap game; `players` in seat order.
+pub fn from_record(game: &TrapGame, players: [ReplayPlayer; 2]) -> Replay {
+    let result = ReplayResult {
+        winner: game.winner().map(|seat| seat.index()),
+        reason: game.ending.to_string(),
+        turns: game.turns.len() as u32,
+        fault: game.ending.fault().map(|(seat, fault)| FaultRecord::new(seat.index(), fault)),
+        outcome: None,
+        score: None,
+    };
+    Replay::new(game.seed, players.to_vec(), result, Body::Trap(TrapBody::of(game)))
 }

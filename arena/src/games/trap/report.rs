@@ -4,8 +4,9 @@ use player_api::trap::TrapState;
 use serde::Serialize;
 
 use crate::report::{match_summary, ms};
+use super::Trap;
 use crate::{
-    game::{GameId, Trap},
+    game::{GameId},
     games::trap::{referee::Turn, replay::{turn_line, JsonSettings}},
     two_player::{MatchGame, MatchResult, Tally},
 };

@@ -6,27 +6,30 @@ pub mod replay;
 use std::time::Duration;
 
 use player_api::{
-    abi::{FfiWumpusPlayer, WumpusPlayerBox},
+    abi::{wumpus_player_box, PlayerLibRef, FfiWumpusPlayer, WumpusPlayerBox},
     wumpus::{StepEnd, WumpusAction, WumpusConfig, WumpusGameInfo, WumpusOver, WumpusPlayer, WumpusRequest},
     GameOver,
 };
 
 use crate::{
-    agent::AbiGame,
+    agent::{AbiGame, Constructor},
     fault::FaultKind,
-    game::{Agent, Game, GameId, Wumpus},
+    game::{Agent, Game, GameId},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
-    plugin::PlayerLibrary,
     protocol::{
         start_coord, wire_start, wumpus_action, wumpus_reply, Reply, Request, WireConfig, WireStepState,
         WireWumpusConfig, WireWumpusState,
     },
     referee::LocalGame,
-    replay::{Replay, ReplayPlayer},
+    replay::{Replay, ReplayGame, ReplayPlayer},
     solo::{cpu_us, fault_name, Budgets, GameOptions, OptionError, SinglePlayerGame, SoloScore},
 };
 use self::referee::{WumpusGame, WumpusSettings};
+
+/// Wumpus World.
+#[derive(Clone, Copy, Debug)]
+pub enum Wumpus {}
 
 impl Game for Wumpus {
     const ID: GameId = GameId::Wumpus;
@@ -34,6 +37,12 @@ impl Game for Wumpus {
     type Request = WumpusRequest;
     type Action = WumpusAction;
     type Over = WumpusOver;
+}
+
+impl ReplayGame for Wumpus {
+    type Body = replay::WumpusBody;
+    const STEPS_NOUN: &'static str = "actions";
+    const VIEWER: &'static str = include_str!("viewer.js");
 }
 
 impl LocalGame for Wumpus {
@@ -56,11 +65,16 @@ impl AbiGame for Wumpus {
     type PlayerBox = WumpusPlayerBox;
 
     fn builtin(level: Level) -> WumpusPlayerBox {
-        level.new_wumpus_player()
+        use reference_bots::wumpus as bots;
+        match level {
+            Level::Easy => wumpus_player_box(bots::Easy::default()),
+            Level::Medium => wumpus_player_box(bots::Medium::default()),
+            Level::Hard | Level::Expert => wumpus_player_box(bots::Hard::default()),
+        }
     }
 
-    fn from_library(library: &PlayerLibrary) -> Result<WumpusPlayerBox, String> {
-        library.new_wumpus_player()
+    fn constructor(module: &PlayerLibRef) -> Option<Constructor<WumpusPlayerBox>> {
+        module.wumpus_constructor()
     }
 
     fn box_new_game(player: &mut WumpusPlayerBox, info: WumpusGameInfo) -> Result<(), String> {

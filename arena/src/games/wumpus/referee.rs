@@ -13,10 +13,11 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::referee::{calls::timed, InProcess};
+use super::Wumpus;
 use crate::{
     clock::{Clock, Spent},
     fault::Fault,
-    game::{Agent, Wumpus},
+    game::{Agent},
     seeds,
 };
 

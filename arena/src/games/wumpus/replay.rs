@@ -14,16 +14,16 @@ use player_api::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::replay::{
+use crate::replay::{ReplayBody, 
     diff,
     fault::Recorded,
     grid::{area, area_json, arrow, coord, coord_json, off_grid, CoordJson, DirJson},
     terminal::Paint,
     Body, Replay, ReplayPlayer, ReplayResult,
 };
+use super::Wumpus;
 use crate::{
     clock::Clock,
-    game::Wumpus,
     games::wumpus::referee::{self as referee, Ending, WumpusGame, WumpusSettings},
     units::short,
 };
@@ -187,7 +187,7 @@ impl WumpusBody {
     }
 
     /// What serde cannot check: playable rules, squares in the cave.
-    pub fn check(&self, replay: &Replay) -> Result<(), String> {
+    pub(crate) fn check_against(&self, replay: &Replay) -> Result<(), String> {
         let config = config_from(&self.settings.config);
         config.check().map_err(|e| format!("settings.config: {e}"))?;
         let size = config.size;
@@ -449,3 +449,17 @@ const OBSTACLE: &str = "37";
 const GOLD: &str = "1;33";
 const VISITED: &str = "36";
 const FREE: &str = "2";
+
+impl ReplayBody for WumpusBody {
+    fn check(&self, replay: &Replay) -> Result<(), String> {
+        self.check_against(replay)
+    }
+
+    fn verify(&self, replay: &Replay) -> Result<String, String> {
+        verify(replay, self)
+    }
+
+    fn frames(&self, replay: &Replay, paint: Paint) -> Vec<String> {
+        frames(replay, self, paint)
+    }
+}

@@ -1,7 +1,7 @@
 // The replay viewer, the same for every game. A game plugs in by adding
 // ArenaGames[name] = { title, legend, settingsText(replay), budgetText(replay),
 // frames(replay), draw(board, frame, replay), describe(frame, replay, names) }
-// (see trap.js), and optionally stepName ("Reveal") and stepsNoun ("reveals");
+// (see games/<game>/viewer.js), and optionally stepName ("Reveal") and stepsNoun ("reveals");
 // frames[0] is the start and each later frame one turn, with
 // { seat: 1 | 2, time_us } for the timeline (seat 1 in one-player games).
 (function () {
