@@ -17,6 +17,7 @@ use crate::{
     clock::Spent,
     fault::{Fault, FaultKind},
     game::{Agent, Game, GameId, Hexapawn},
+    game_rules::{Budgets, GameOptions, GameRules, GameSettings, OptionError},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     plugin::PlayerLibrary,
@@ -132,6 +133,19 @@ impl WireGame for Hexapawn {
 
     fn over_of(over: GameOverRequest) -> GameOver {
         over.game_over()
+    }
+}
+
+/// It has no rules options: only the budgets.
+impl GameSettings for Hexapawn {
+    const OPTIONS: &'static [&'static str] = &[];
+
+    fn rules(_: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
+        Ok(GameRules::Hexapawn(HexapawnSettings {
+            turn_budget: budgets.turn,
+            startup_budget: budgets.startup,
+            clock: budgets.clock,
+        }))
     }
 }
 

@@ -15,13 +15,14 @@ use crate::{
     agent::AbiGame,
     fault::FaultKind,
     game::{Agent, Game, GameId, IntuitiveAi},
+    game_rules::{Budgets, GameOptions, GameRules, GameSettings, OptionError},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     plugin::PlayerLibrary,
     protocol::{reveal_cell, wire_cell_of, Reply, Request, WireView},
     referee::LocalGame,
     replay::{Replay, ReplayPlayer},
-    solo::{cpu_us, fault_name, Budgets, GameOptions, OptionError, SinglePlayerGame, SoloScore},
+    solo::{cpu_us, fault_name, SinglePlayerGame, SoloScore, SoloSettings},
 };
 use self::referee::{IntuitiveEnding, IntuitiveRecord, IntuitiveSettings};
 
@@ -139,11 +140,11 @@ impl WireGame for IntuitiveAi {
     }
 }
 
-impl SinglePlayerGame for IntuitiveAi {
-    type Settings = IntuitiveSettings;
-    type Record = IntuitiveRecord;
+/// Its options, declared once: `board_size`.
+impl GameSettings for IntuitiveAi {
+    const OPTIONS: &'static [&'static str] = &["board_size"];
 
-    fn settings(options: &GameOptions, budgets: Budgets) -> Result<IntuitiveSettings, OptionError> {
+    fn rules(options: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
         use player_api::intuitive::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
         let size = options.board_size.unwrap_or(DEFAULT_SIZE);
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
@@ -152,13 +153,18 @@ impl SinglePlayerGame for IntuitiveAi {
                 message: format!("board size {size}: Intuitive AI boards are {MIN_SIZE} to {MAX_SIZE}"),
             });
         }
-        Ok(IntuitiveSettings {
+        Ok(GameRules::Solo(SoloSettings::Intuitive(IntuitiveSettings {
             clock: budgets.clock,
             size,
             turn_budget: budgets.turn,
             startup_budget: budgets.startup,
-        })
+        })))
     }
+}
+
+impl SinglePlayerGame for IntuitiveAi {
+    type Settings = IntuitiveSettings;
+    type Record = IntuitiveRecord;
 
     fn startup_budget(settings: &IntuitiveSettings) -> Duration {
         settings.startup_budget
