@@ -1,18 +1,20 @@
 //! `arena check`: is this a working player? Loads it (a library in a
 //! worker process unless asked otherwise; a program in its own process),
-//! reports what it is, and plays a quick smoke match against Easy (one game
-//! in each seat).
+//! reports what it is, and smoke-tests every game it plays: a quick match
+//! against Easy (one game in each seat) of a two-player game, two worlds of
+//! a single-player one.
 
 use anyhow::{Context, Result};
 use player_api::abi::API_VERSION;
 
 use crate::{
-    game::GameId,
+    games::{hexapawn::Hexapawn, trap::Trap},
+    game_rules::{Budgets, GameRules},
     players::{Hosting, Level, Player, PlayerSpec},
     protocol,
-    games::trap::referee::TrapSettings,
     sandbox::{self, Sandbox},
-    two_player::{self, MatchConfig},
+    solo::{self, SoloSettings},
+    two_player::{self, MatchConfig, MatchGame, TwoPlayerGame},
 };
 
 /// The findings of a check; `passed` is false when the smoke games showed a fault.
@@ -21,12 +23,13 @@ pub struct CheckReport {
     pub passed: bool,
 }
 
-/// Checks the player `spec` names. A player that does not load is an error
-/// (the message says why and what to do).
-pub fn check(spec: &PlayerSpec, settings: TrapSettings, hosting: Hosting) -> Result<CheckReport> {
-    let player = Player::load(spec, &hosting, settings.startup_budget)
+/// Checks the player `spec` names, loaded within `budgets`' start-up
+/// budget, and smoke-tests it at each of `games` it plays. A player that
+/// does not load is an error (the message says why and what to do).
+pub fn check(spec: &PlayerSpec, games: &[GameRules], budgets: Budgets, hosting: Hosting) -> Result<CheckReport> {
+    let player = Player::load(spec, &hosting, budgets.startup)
         .with_context(|| format!("cannot load player '{spec}'"))?;
-    let games = player.games();
+    let plays = player.games();
     let mut lines = match &player {
         Player::Program { launch, .. } => vec![
             format!("program     {spec} (in its own process)"),
@@ -47,27 +50,71 @@ pub fn check(spec: &PlayerSpec, settings: TrapSettings, hosting: Hosting) -> Res
             player.api_version()
         ));
     }
-    lines.push(format!("games       {}", games.join(", ")));
+    lines.push(format!("games       {}", plays.join(", ")));
     lines.extend(sandbox_lines(&player, &hosting));
     let mut passed = true;
-    if games.iter().any(|g| g == GameId::Trap.name()) {
-        let easy = Player::Builtin(Level::Easy);
-        let config = MatchConfig { settings, games: 2, seed: 1, hosting, first_game: 0, concurrency: 1 };
-        let result = two_player::play([&player, &easy], &config, &mut |_| {}, None);
-        lines.push("smoke test  trap vs easy, one game in each seat:".to_string());
-        for game in &result.games {
-            lines.push(format!("  {}", crate::games::trap::report::line(game, 2, [player.name(), "easy"])));
-            if let Some((0, fault)) = game.fault() {
-                passed = false;
-                lines.push(format!("  problem: {} lost by a fault: {fault}", player.name()));
+    let played: Vec<&GameRules> = games.iter().filter(|g| plays.iter().any(|p| p == g.name())).collect();
+    for rules in &played {
+        let problems = match rules {
+            GameRules::Trap(settings) => smoke_match::<Trap>(&player, *settings, &hosting, &mut lines, |game| {
+                game.fault().map(|(p, fault)| (p, fault.to_string()))
+            }),
+            GameRules::Hexapawn(settings) => {
+                smoke_match::<Hexapawn>(&player, *settings, &hosting, &mut lines, |game| {
+                    game.failure().map(|(p, kind)| (p, kind.to_string()))
+                })
             }
-        }
-    } else {
+            GameRules::Solo(settings) => smoke_series(&player, settings, &hosting, &mut lines),
+        };
+        passed &= !problems;
+    }
+    if played.is_empty() {
         passed = false;
         lines.push("problem: the player plays no game this arena knows".to_string());
     }
     lines.push(if passed { "ok".to_string() } else { "FAILED".to_string() });
     Ok(CheckReport { text: lines.join("\n"), passed })
+}
+
+/// A smoke match of `G` against Easy, one game in each seat, its lines
+/// added to `lines` (`fault`: the player that failed a game, and how);
+/// whether `player` failed.
+fn smoke_match<G: TwoPlayerGame>(
+    player: &Player,
+    settings: G::Settings,
+    hosting: &Hosting,
+    lines: &mut Vec<String>,
+    fault: impl Fn(&MatchGame<G>) -> Option<(usize, String)>,
+) -> bool {
+    let easy = Player::Builtin(Level::Easy);
+    let config = MatchConfig { settings, games: 2, seed: 1, hosting: hosting.clone(), first_game: 0, concurrency: 1 };
+    let result = two_player::play([player, &easy], &config, &mut |_| {}, None);
+    lines.push(format!("smoke test  {} vs easy, one game in each seat:", G::ID));
+    let mut failed = false;
+    for game in &result.games {
+        lines.push(format!("  {}", G::line(game, 2, [player.name(), "easy"])));
+        if let Some((0, fault)) = fault(game) {
+            failed = true;
+            lines.push(format!("  problem: {} lost by a fault: {fault}", player.name()));
+        }
+    }
+    failed
+}
+
+/// A smoke series of a single-player game: its first two worlds, its lines
+/// added to `lines`; whether `player` failed.
+fn smoke_series(player: &Player, settings: &SoloSettings, hosting: &Hosting, lines: &mut Vec<String>) -> bool {
+    let series = solo::play_series(player, settings, (0, 2), 1, (hosting, 1), &mut |_| {});
+    lines.push(format!("smoke test  {}, two worlds ({}):", settings.game(), settings.describe()));
+    let mut failed = false;
+    for game in &series.games {
+        lines.push(format!("  {}", crate::report::solo::line(game, 2, player.name())));
+        if game.result.fault.is_some() {
+            failed = true;
+            lines.push(format!("  problem: {} lost by a fault: {}", player.name(), game.result.reason));
+        }
+    }
+    failed
 }
 
 /// Which protections the player's workers run under.

@@ -1,29 +1,188 @@
-//! The game a match, a series or a tournament plays, with the settings
-//! only that game has: what the command line and tournament files both
-//! build (Trap's own settings are the shared `TrapSettings`).
+//! The game a match, a series or a tournament plays, with its own
+//! settings: what the command line and tournament files both build, from
+//! the budgets every game has (`Budgets`) and the rules options only some
+//! games have (`GameOptions`). Each game declares the options it owns, and
+//! builds its settings from them, in `games/<game>/mod.rs`
+//! (`GameSettings`); the one check that an option belongs to the game
+//! played is `GameRules::build`'s.
+
+use std::time::Duration;
 
 use crate::{
+    clock::Clock,
+    game::{with_game, Game, GameId},
     games::{hexapawn::Hexapawn, trap::Trap},
-    games::hexapawn::referee::HexapawnSettings,
+    games::{hexapawn::referee::HexapawnSettings, trap::referee::TrapSettings},
     solo::SoloSettings,
     two_player::TwoPlayerGame,
 };
 
-/// The game played, with what only that game has.
+/// The budgets every game has, and the clock they are charged on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budgets {
+    /// One turn, move or step (Trap: the move and the throw together).
+    pub turn: Duration,
+    /// A player's start of game (`new_game`).
+    pub startup: Duration,
+    pub clock: Clock,
+}
+
+impl Default for Budgets {
+    fn default() -> Self {
+        Budgets { turn: Duration::from_secs(5), startup: Duration::from_secs(10), clock: Clock::Wall }
+    }
+}
+
+/// The rules options a command line or a tournament file gives, each of
+/// some games only (the games say which: `GameSettings::OPTIONS`); `None`
+/// means the game's default.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameOptions {
+    /// Trap, Intuitive AI: the board size N (N x N).
+    pub board_size: Option<u8>,
+    /// Trap: turns after which a game is a draw.
+    pub turn_cap: Option<u32>,
+    /// Wumpus World: `aima` (default) or `project`.
+    pub preset: Option<String>,
+    /// Magic Forest: the size of the last (largest) forest.
+    pub largest_forest: Option<u8>,
+}
+
+impl GameOptions {
+    /// Every option's key, in the order errors check them.
+    pub const KEYS: [&'static str; 4] = ["board_size", "turn_cap", "preset", "largest_forest"];
+
+    /// Whether the option `key` is given.
+    pub fn is_given(&self, key: &str) -> bool {
+        match key {
+            "board_size" => self.board_size.is_some(),
+            "turn_cap" => self.turn_cap.is_some(),
+            "preset" => self.preset.is_some(),
+            "largest_forest" => self.largest_forest.is_some(),
+            _ => false,
+        }
+    }
+
+    /// Only the options `game` owns (the others left out, not errors).
+    pub fn owned_by(&self, game: GameId) -> GameOptions {
+        let keep = |key: &str| options_of(game).contains(&key);
+        GameOptions {
+            board_size: self.board_size.filter(|_| keep("board_size")),
+            turn_cap: self.turn_cap.filter(|_| keep("turn_cap")),
+            preset: self.preset.clone().filter(|_| keep("preset")),
+            largest_forest: self.largest_forest.filter(|_| keep("largest_forest")),
+        }
+    }
+}
+
+/// A bad value of an option a game owns: the option's key (`board_size`,
+/// `preset`, ...) and what is wrong with it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionError {
+    pub key: &'static str,
+    pub message: String,
+}
+
+/// An option the game played does not have, or a bad value of one it has.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SettingsError {
+    /// `key` was given to `game`, which does not have it; `owners` do.
+    NotOwned { key: &'static str, game: GameId, owners: Vec<GameId> },
+    Bad(OptionError),
+}
+
+impl SettingsError {
+    /// The error as the command line says it: `--board-size: wumpus has no
+    /// such option (it is for trap, intuitive-ai)`.
+    pub fn flag_line(&self) -> String {
+        let flag = |key: &str| format!("--{}", key.replace('_', "-"));
+        match self {
+            SettingsError::NotOwned { key, game, owners } => {
+                format!("{}: {game} has no such option (it is for {})", flag(key), names(owners))
+            }
+            SettingsError::Bad(e) => format!("{}: {}", flag(e.key), e.message),
+        }
+    }
+
+    /// The error as a tournament file's check says it:
+    /// `settings.turn_cap: hexapawn has no turn cap (it is for trap)`.
+    pub fn setting_line(&self) -> String {
+        match self {
+            SettingsError::NotOwned { key, game, owners } => format!(
+                "settings.{key}: {game} has no {} (it is for {})",
+                key.replace('_', " "),
+                names(owners)
+            ),
+            SettingsError::Bad(e) => format!("settings.{}: {}", e.key, e.message),
+        }
+    }
+}
+
+fn names(games: &[GameId]) -> String {
+    games.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ")
+}
+
+/// A game's own settings: the rules options it owns, declared once, and
+/// its settings built from them and the budgets. Each game's impl is in
+/// `games/<game>/mod.rs`.
+pub trait GameSettings: Game {
+    /// The keys of the `GameOptions` it has.
+    const OPTIONS: &'static [&'static str];
+
+    /// Its settings from `options` (only options it owns are given: the
+    /// ownership check is done) and `budgets`; a bad value is an error.
+    fn rules(options: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError>;
+}
+
+/// The rules options game `game` owns.
+pub fn options_of(game: GameId) -> &'static [&'static str] {
+    with_game!(game, G => <G as GameSettings>::OPTIONS)
+}
+
+/// The games that own the option `key`, in `GameId::ALL`'s order.
+pub fn owners(key: &str) -> Vec<GameId> {
+    GameId::ALL.into_iter().filter(|&g| options_of(g).contains(&key)).collect()
+}
+
+/// The game played, with its own settings.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GameRules {
-    /// Its settings are the `TrapSettings` beside it.
-    Trap,
+    Trap(TrapSettings),
     Hexapawn(HexapawnSettings),
     Solo(SoloSettings),
 }
 
 impl GameRules {
-    pub fn name(&self) -> &'static str {
+    /// The settings of `game` from `options` and `budgets`: an option the
+    /// game does not have is an error (the one ownership check, for the
+    /// command line and tournament files alike), and so is a bad value.
+    pub fn build(game: GameId, options: &GameOptions, budgets: Budgets) -> Result<GameRules, SettingsError> {
+        let owned = options_of(game);
+        if let Some(key) = GameOptions::KEYS.into_iter().find(|k| options.is_given(k) && !owned.contains(k)) {
+            return Err(SettingsError::NotOwned { key, game, owners: owners(key) });
+        }
+        with_game!(game, G => <G as GameSettings>::rules(options, budgets)).map_err(SettingsError::Bad)
+    }
+
+    /// The game played.
+    pub fn id(&self) -> GameId {
         match self {
-            GameRules::Trap => <Trap as crate::game::Game>::ID.name(),
-            GameRules::Hexapawn(_) => <Hexapawn as crate::game::Game>::ID.name(),
-            GameRules::Solo(settings) => settings.game(),
+            GameRules::Trap(_) => Trap::ID,
+            GameRules::Hexapawn(_) => Hexapawn::ID,
+            GameRules::Solo(settings) => settings.id(),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.id().name()
+    }
+
+    /// The budget of one turn (a move, a reveal, a step).
+    pub fn turn_budget(&self) -> Duration {
+        match self {
+            GameRules::Trap(settings) => settings.turn_budget,
+            GameRules::Hexapawn(settings) => settings.turn_budget,
+            GameRules::Solo(settings) => settings.turn_budget(),
         }
     }
 
@@ -31,9 +190,66 @@ impl GameRules {
     /// whole and in order, on one thread (`TwoPlayerGame::LEARNS`).
     pub fn learns(&self) -> bool {
         match self {
-            GameRules::Trap => Trap::LEARNS,
+            GameRules::Trap(_) => Trap::LEARNS,
             GameRules::Hexapawn(_) => Hexapawn::LEARNS,
             GameRules::Solo(_) => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build(game: GameId, options: GameOptions) -> Result<GameRules, SettingsError> {
+        GameRules::build(game, &options, Budgets::default())
+    }
+
+    #[test]
+    fn every_option_has_an_owner_and_every_game_its_settings() {
+        for key in GameOptions::KEYS {
+            assert!(!owners(key).is_empty(), "{key}");
+        }
+        assert_eq!(owners("board_size"), [GameId::Trap, GameId::IntuitiveAi]);
+        for game in GameId::ALL {
+            let rules = build(game, GameOptions::default()).unwrap();
+            assert_eq!(rules.id(), game);
+            assert_eq!(rules.turn_budget(), Budgets::default().turn);
+        }
+        let trap = build(GameId::Trap, GameOptions::default()).unwrap();
+        let GameRules::Trap(settings) = trap else { panic!("{trap:?}") };
+        assert_eq!(settings, TrapSettings::default());
+    }
+
+    #[test]
+    fn an_option_of_another_game_is_named_with_its_owners() {
+        let board = GameOptions { board_size: Some(5), ..GameOptions::default() };
+        let e = build(GameId::Wumpus, board.clone()).unwrap_err();
+        assert_eq!(e.flag_line(), "--board-size: wumpus has no such option (it is for trap, intuitive-ai)");
+        assert_eq!(e.setting_line(), "settings.board_size: wumpus has no board size (it is for trap, intuitive-ai)");
+        let cap = GameOptions { turn_cap: Some(9), ..GameOptions::default() };
+        assert_eq!(
+            build(GameId::Hexapawn, cap.clone()).unwrap_err().setting_line(),
+            "settings.turn_cap: hexapawn has no turn cap (it is for trap)"
+        );
+        assert!(build(GameId::Trap, cap).is_ok());
+        assert!(build(GameId::IntuitiveAi, board.clone()).is_ok());
+        // Only the options a game owns, for commands that play every game.
+        assert_eq!(board.owned_by(GameId::Wumpus), GameOptions::default());
+        assert_eq!(board.owned_by(GameId::Trap), board);
+    }
+
+    #[test]
+    fn a_bad_value_is_the_games_own_error() {
+        let preset = GameOptions { preset: Some("huge".into()), ..GameOptions::default() };
+        assert_eq!(
+            build(GameId::Wumpus, preset).unwrap_err().setting_line(),
+            "settings.preset: unknown preset \"huge\": use aima or project"
+        );
+        let board = GameOptions { board_size: Some(9), ..GameOptions::default() };
+        assert_eq!(
+            build(GameId::Trap, board).unwrap_err().flag_line(),
+            "--board-size: board size 9: Trap boards are 3 to 8"
+        );
     }
 }

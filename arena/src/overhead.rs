@@ -43,7 +43,7 @@ pub fn run(config: &BenchConfig) -> Result<String, String> {
     let mut report = String::new();
     let in_process = round_trips(&mut AbiPlayer::<Trap>::builtin(Level::Easy), config.requests);
     let isolated = |limits: &WorkerLimits| -> Result<Timings, String> {
-        let mut agent = IsolatedPlayer::start(&Hosted::Builtin(Level::Easy), limits, Duration::from_secs(10))
+        let mut agent = IsolatedPlayer::start::<Trap>(&Hosted::Builtin(Level::Easy), limits, Duration::from_secs(10))
             .map_err(|f| f.to_string())?;
         Ok(round_trips(&mut agent, config.requests))
     };
@@ -177,7 +177,7 @@ pub fn program(programs: &[Program], requests: u32, limits: &WorkerLimits) -> Re
     );
     for (name, hosted) in &hosted {
         let started = Instant::now();
-        let mut agent = IsolatedPlayer::start(hosted, limits, startup).map_err(|f| format!("{name}: {f}"))?;
+        let mut agent = IsolatedPlayer::start::<Trap>(hosted, limits, startup).map_err(|f| format!("{name}: {f}"))?;
         let start_up = started.elapsed();
         let t = round_trips(&mut agent, requests);
         let per_second = f64::from(requests.max(1)) / t.total.as_secs_f64();
@@ -244,7 +244,7 @@ pub fn tournament(
     let _ = std::fs::remove_dir_all(&scratch);
     let tournament = Tournament {
         name: "bench".into(),
-        game: t::config::GameRules::Trap,
+        game: t::config::GameRules::Trap(TrapSettings::default()),
         format: Format::RoundRobin,
         games_per_pairing,
         seed: 1,
@@ -252,7 +252,7 @@ pub fn tournament(
         output: scratch.clone(),
         players: vec![crate::players::PlayerSpec::Builtin(Level::Easy); players],
         fixed: Vec::new(),
-        settings: TrapSettings::default(),
+        budgets: crate::game_rules::Budgets::default(),
         memory_limit: None,
         in_process: !isolated,
         sandbox: crate::sandbox::Sandbox::On,

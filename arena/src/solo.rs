@@ -13,9 +13,10 @@ use std::{
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::game_rules::{Budgets, GameOptions, OptionError};
 use crate::{
     agent::AbiGame,
-    clock::{Clock, Spent},
+    clock::Spent,
     fault::{Failures, Fault, FaultKind},
     game::{Agent, Game, GameId, Unavailable},
     isolation::WireGame,
@@ -34,9 +35,6 @@ pub trait SinglePlayerGame: AbiGame + WireGame {
     /// A finished game, whole: what a replay of it needs.
     type Record: Clone + fmt::Debug + PartialEq;
 
-    /// The settings `options` give, with `budgets`; the game checks the
-    /// option it owns.
-    fn settings(options: &GameOptions, budgets: Budgets) -> Result<Self::Settings, OptionError>;
     fn startup_budget(settings: &Self::Settings) -> Duration;
     /// The budget of one request (a reveal, a step).
     fn turn_budget(settings: &Self::Settings) -> Duration;
@@ -51,38 +49,6 @@ pub trait SinglePlayerGame: AbiGame + WireGame {
     fn score(record: &Self::Record) -> SoloScore;
     /// The game's replay; `settings` are the ones it was played with.
     fn replay(record: &Self::Record, settings: &Self::Settings, player: ReplayPlayer) -> Replay;
-}
-
-/// The budgets and clock every single-player game's settings take.
-#[derive(Clone, Copy, Debug)]
-pub struct Budgets {
-    pub turn: Duration,
-    pub startup: Duration,
-    pub clock: Clock,
-}
-
-/// The options a command line or a tournament file gives a game; `None`
-/// means the game's default.
-#[derive(Clone, Debug, Default)]
-pub struct GameOptions {
-    /// Intuitive AI: the board size N (N x N cells, N pits).
-    pub board_size: Option<u8>,
-    /// Wumpus World: `aima` (default) or `project`.
-    pub preset: Option<String>,
-    /// Magic Forest: the size of the last (largest) forest.
-    pub largest_forest: Option<u8>,
-    pub turn_budget: Option<Duration>,
-    pub startup_budget: Option<Duration>,
-    /// The clock budgets are charged on.
-    pub clock: Clock,
-}
-
-/// A bad option: the option's key (`board_size`, `preset`, `largest_forest`)
-/// and what is wrong with it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct OptionError {
-    pub key: &'static str,
-    pub message: String,
 }
 
 /// The single-player games' lines of the games table: the variant
@@ -109,13 +75,6 @@ macro_rules! solo_games {
         }
 
         impl SoloSettings {
-            fn of_game(game: GameId, options: &GameOptions, budgets: Budgets) -> Option<Result<SoloSettings, OptionError>> {
-                $(if game == <$game as Game>::ID {
-                    return Some(<$game as SinglePlayerGame>::settings(options, budgets).map(SoloSettings::$variant));
-                })*
-                None
-            }
-
             /// The game these settings are for.
             pub fn id(&self) -> GameId {
                 match self { $(SoloSettings::$variant(_) => <$game as Game>::ID),* }
@@ -183,35 +142,6 @@ macro_rules! solo_games {
 crate::games::table!({crate::game::games} only single_player {solo_games} ());
 
 impl SoloSettings {
-    /// The settings of single-player game `game` with `options`; `Ok(None)`
-    /// if `game` is not a single-player game. Options another game owns are
-    /// errors (rather than silently ignored).
-    pub fn build(game: GameId, options: &GameOptions) -> Result<Option<SoloSettings>, OptionError> {
-        let wrong = |key: &'static str, owner: &str| OptionError {
-            key,
-            message: format!("{game} has no {}: it is for {owner}", key.replace('_', " ")),
-        };
-        let only = |key: &'static str, given: bool, owner: &str, this: GameId| {
-            if given && game != this {
-                Err(wrong(key, owner))
-            } else {
-                Ok(())
-            }
-        };
-        if !game.is_single_player() {
-            return Ok(None);
-        }
-        only("board_size", options.board_size.is_some(), "intuitive-ai (and trap)", GameId::IntuitiveAi)?;
-        only("preset", options.preset.is_some(), "wumpus", GameId::Wumpus)?;
-        only("largest_forest", options.largest_forest.is_some(), "magic-forest", GameId::MagicForest)?;
-        let budgets = Budgets {
-            turn: options.turn_budget.unwrap_or(Duration::from_secs(5)),
-            startup: options.startup_budget.unwrap_or(Duration::from_secs(10)),
-            clock: options.clock,
-        };
-        SoloSettings::of_game(game, options, budgets).transpose()
-    }
-
     /// The game's name, as `--game` and tournament files spell it.
     pub fn game(&self) -> &'static str {
         self.id().name()

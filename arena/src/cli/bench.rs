@@ -39,12 +39,11 @@ pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
         bail!("--games 0 plays nothing: ask for at least {unit}");
     }
     let hosting = limits.hosting()?;
-    let settings = limits.settings();
-    let player = load(&spec, &hosting, &settings)?;
+    let player = load(&spec, &hosting, &limits.budgets())?;
     let seed = seed.unwrap_or_else(seeds::fresh);
     let name = player.name();
     let text = match setup {
-        GameRules::Trap => {
+        GameRules::Trap(settings) => {
             let runs = bench::run::<Trap>(&player, games, seed, settings, &hosting);
             bench::report(name, &spec.to_string(), &runs, seed)
         }

@@ -66,14 +66,16 @@ enum Command {
     /// of a batch file, appending each to its games.jsonl.)
     #[command(name = "__league-batch", hide = true)]
     LeagueBatch { file: PathBuf },
-    /// Check a player: load it, report what it is, play a smoke test
-    /// against Easy.
+    /// Check a player: load it, report what it is, smoke-test every game
+    /// it plays (against Easy, or two worlds alone).
     Check {
         /// The player: a library (.so), python:PATH (a course folder or a .py
         /// file) or cmd:COMMAND.
         player: PlayerSpec,
         #[command(flatten)]
         limits: Limits,
+        #[command(flatten)]
+        options: options::GameArgs,
     },
     /// Load the submissions server on loopback: many students submit at
     /// once while others poll the leaderboard; prints upload and page
@@ -310,8 +312,16 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             arena::outln!("{}", arena::server::load::run(&load)?);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { player, limits } => {
-            let report = check::check(&player, limits.settings(), limits.hosting()?)?;
+        Command::Check { player, limits, options } => {
+            // Every game, each with the options it owns (the others' are
+            // not errors here: a check plays every game).
+            let budgets = limits.budgets();
+            let games = arena::game::GameId::ALL
+                .into_iter()
+                .map(|game| arena::game_rules::GameRules::build(game, &options.options().owned_by(game), budgets))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| anyhow::anyhow!(e.flag_line()))?;
+            let report = check::check(&player, &games, budgets, limits.hosting()?)?;
             arena::outln!("{}", report.text);
             Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }

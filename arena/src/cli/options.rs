@@ -1,71 +1,54 @@
-//! Options several commands share: the game, its settings, the limits a
-//! player runs under, and loading a player with them.
+//! Options several commands share: the game, its own rules options, the
+//! budgets and limits a player runs under, and loading a player with them.
 
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use arena::{
     clock::Clock,
-    game_rules::GameRules,
+    game_rules::{Budgets, GameOptions, GameRules},
     isolation::{environment, WorkerLimits},
     players::{Hosting, Player, PlayerSpec},
-    games::{hexapawn::referee::HexapawnSettings, trap::referee::TrapSettings},
     sandbox::Sandbox,
-    solo::{GameOptions, SoloSettings},
 };
-use player_api::trap::{DEFAULT_SIZE, DEFAULT_TURN_CAP, MAX_SIZE, MIN_SIZE};
+use player_api::trap::{MAX_SIZE, MIN_SIZE};
 
 pub(crate) use arena::game::GameId as Game;
 
 /// The settings of `game` from the options given; an option the game does
-/// not have is an error.
+/// not have is an error (`GameRules::build`: the one ownership check).
 pub(crate) fn setup(game: Game, limits: &Limits, args: &GameArgs) -> Result<GameRules> {
-    let name = game.name();
-    let flag = |key: &str| format!("--{}", key.replace('_', "-"));
-    let given = [
-        ("board_size", limits.board_size.is_some(), [Game::Trap, Game::IntuitiveAi].as_slice()),
-        ("turn_cap", limits.turn_cap.is_some(), &[Game::Trap]),
-        ("preset", args.preset.is_some(), &[Game::Wumpus]),
-        ("largest_forest", args.largest_forest.is_some(), &[Game::MagicForest]),
-    ];
-    for (key, is_given, games) in given {
-        if is_given && !games.contains(&game) {
-            let owners: Vec<&str> = games.iter().map(|g| g.name()).collect();
-            bail!("{}: {name} has no such option (it is for {})", flag(key), owners.join(", "));
-        }
-    }
-    let options = GameOptions {
-        board_size: limits.board_size,
-        preset: args.preset.clone(),
-        largest_forest: args.largest_forest,
-        turn_budget: Some(limits.time_per_turn),
-        startup_budget: Some(limits.startup_time),
-        clock: limits.clock,
-    };
-    match game {
-        Game::Trap => Ok(GameRules::Trap),
-        Game::Hexapawn => Ok(GameRules::Hexapawn(HexapawnSettings {
-            turn_budget: limits.time_per_turn,
-            startup_budget: limits.startup_time,
-            clock: limits.clock,
-        })),
-        _ => match SoloSettings::build(game, &options) {
-            Ok(Some(settings)) => Ok(GameRules::Solo(settings)),
-            Ok(None) => unreachable!("{name} is a single-player game"),
-            Err(e) => bail!("{}: {}", flag(e.key), e.message),
-        },
-    }
+    GameRules::build(game, &args.options(), limits.budgets()).map_err(|e| anyhow::anyhow!(e.flag_line()))
 }
 
-/// Options of the new games (each an error for a game it does not apply to).
+/// Each game's own rules options (each an error for a game that does not
+/// have it: `GameSettings::OPTIONS` in `games/<game>/mod.rs` says which).
 #[derive(clap::Args)]
 pub(crate) struct GameArgs {
+    /// Board size N (N x N): Trap (default 7), Intuitive AI (default 4).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
+    board_size: Option<u8>,
+    /// Trap: turns after which a game is a draw (default 400).
+    #[arg(long)]
+    turn_cap: Option<u32>,
     /// Wumpus World: the rules preset.
     #[arg(long, value_parser = ["aima", "project"])]
     preset: Option<String>,
     /// Magic Forest: the size of the last, largest forest (3 to 8; default 7).
     #[arg(long)]
     largest_forest: Option<u8>,
+}
+
+impl GameArgs {
+    /// The options as every game reads them.
+    pub(crate) fn options(&self) -> GameOptions {
+        GameOptions {
+            board_size: self.board_size,
+            turn_cap: self.turn_cap,
+            preset: self.preset.clone(),
+            largest_forest: self.largest_forest,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -76,12 +59,6 @@ pub(crate) struct Limits {
     /// Budget for a player's start of game (new_game).
     #[arg(long, default_value = "10s", value_parser = arena::units::parse_duration)]
     startup_time: Duration,
-    /// Board size N (N x N): Trap (default 7), Intuitive AI (default 4).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
-    board_size: Option<u8>,
-    /// Trap: turns after which a game is a draw (default 400).
-    #[arg(long)]
-    turn_cap: Option<u32>,
     /// Load player libraries into the arena's own process instead of one
     /// worker process each: faster, but a crash or hang in a player then
     /// takes the arena down, and a timeout is only noticed after the fact.
@@ -151,18 +128,14 @@ impl Limits {
         })
     }
 
-    pub(crate) fn settings(&self) -> TrapSettings {
-        TrapSettings {
-            size: self.board_size.unwrap_or(DEFAULT_SIZE),
-            turn_budget: self.time_per_turn,
-            startup_budget: self.startup_time,
-            turn_cap: self.turn_cap.unwrap_or(DEFAULT_TURN_CAP),
-            clock: self.clock,
-        }
+    /// The budgets every game has.
+    pub(crate) fn budgets(&self) -> Budgets {
+        Budgets { turn: self.time_per_turn, startup: self.startup_time, clock: self.clock }
     }
 }
 
-pub(crate) fn load(spec: &PlayerSpec, hosting: &Hosting, settings: &TrapSettings) -> Result<Player> {
-    Player::load(spec, hosting, settings.startup_budget)
+/// Loads the player `spec` names, its start-up within `budgets.startup`.
+pub(crate) fn load(spec: &PlayerSpec, hosting: &Hosting, budgets: &Budgets) -> Result<Player> {
+    Player::load(spec, hosting, budgets.startup)
         .with_context(|| format!("cannot load player '{spec}'"))
 }

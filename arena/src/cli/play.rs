@@ -81,7 +81,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     let setup = setup(game, &limits, &options)?;
     let run = Run { player1, player2, games, only_game, seed, concurrency, watch, json, replay };
     match setup {
-        GameRules::Trap => play_match::<Trap>(limits.settings(), run, &limits),
+        GameRules::Trap(settings) => play_match::<Trap>(settings, run, &limits),
         GameRules::Hexapawn(settings) => play_match::<Hexapawn>(settings, run, &limits),
         GameRules::Solo(settings) => play_series(settings, run, &limits),
     }
@@ -113,8 +113,8 @@ fn play_match<G: TwoPlayerGame>(settings: G::Settings, run: Run, limits: &Limits
         bail!("--only-game: a {} match is played whole (its players learn from every game)", title(game));
     }
     let hosting = limits.hosting()?;
-    let trap = limits.settings();
-    let players = [load(&run.player1, &hosting, &trap)?, load(&player2, &hosting, &trap)?];
+    let budgets = limits.budgets();
+    let players = [load(&run.player1, &hosting, &budgets)?, load(&player2, &hosting, &budgets)?];
     let names = display_names(&players);
     let (first_game, games) = match run.only_game {
         Some(0) => bail!("--only-game counts from 1"),
@@ -173,13 +173,13 @@ fn title(game: Game) -> String {
 /// A series of a single-player game.
 fn play_series(settings: SoloSettings, run: Run, limits: &Limits) -> Result<ExitCode> {
     let hosting = limits.hosting()?;
-    let trap = limits.settings();
+    let budgets = limits.budgets();
     let seed = run.seed.unwrap_or_else(seeds::fresh);
     let watch = run.watch.then_some(Paint { color: std::io::stdout().is_terminal() });
     if let Some(second) = &run.player2 {
         bail!("{} is a single-player game: name one player, not also '{second}'", settings.game());
     }
-    let player = load(&run.player1, &hosting, &trap)?;
+    let player = load(&run.player1, &hosting, &budgets)?;
     let (first, games) = match run.only_game {
         Some(0) => bail!("--only-game counts from 1"),
         Some(k) => (k - 1, 1),

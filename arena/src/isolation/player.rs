@@ -21,9 +21,10 @@ pub struct IsolatedPlayer {
 }
 
 impl IsolatedPlayer {
-    /// A Trap player in a new worker.
-    pub fn start(hosted: &Hosted, limits: &WorkerLimits, startup: Duration) -> Result<IsolatedPlayer, Fault> {
-        IsolatedPlayer::start_for(GameId::Trap, hosted, limits, startup)
+    /// A player of game `G` in a new worker (`Unavailable` if it does not
+    /// play `G`).
+    pub fn start<G: Game>(hosted: &Hosted, limits: &WorkerLimits, startup: Duration) -> Result<IsolatedPlayer, Fault> {
+        IsolatedPlayer::start_for(G::ID, hosted, limits, startup)
     }
 
     /// A player of `game` in a new worker.

@@ -241,7 +241,8 @@ fn check(submission: &Submission, player: &str, tournament: &Tournament) -> Resu
     let stored = player.strip_prefix("python:").unwrap_or(player);
     let as_uploaded = |text: String| text.replace(stored, &submission.file_name);
     let spec: PlayerSpec = player.parse().map_err(anyhow::Error::msg)?;
-    let report = crate::check::check(&spec, tournament.settings, tournament::hosting(tournament)?)
+    let games = [tournament.game.clone()];
+    let report = crate::check::check(&spec, &games, tournament.budgets, tournament::hosting(tournament)?)
         .map_err(|e| anyhow::anyhow!(as_uploaded(format!("{e:#}"))))?;
     if !report.passed {
         anyhow::bail!("it failed its smoke games against easy:\n{}", as_uploaded(report.text));

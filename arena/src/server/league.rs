@@ -33,6 +33,7 @@ use crate::{
     isolation::WorkerLimits,
     matchmaking::{EntrantId, GamePair, League, Policy, GAMES_PER_PAIR},
     players::{Hosting, Player, PlayerSpec},
+    game_rules::Budgets,
     games::trap::referee::TrapSettings,
     stats::Wdl,
     tournament::record::GameResult,
@@ -327,7 +328,7 @@ pub(super) fn hosting() -> Result<Hosting> {
 /// Loads the player `entry` names (as [`store::player_entry`] writes it).
 pub(super) fn load_player(entry: &str, hosting: &Hosting) -> Result<Player> {
     let spec: PlayerSpec = entry.parse().map_err(anyhow::Error::msg)?;
-    Player::load(&spec, hosting, TrapSettings::default().startup_budget).map_err(|e| anyhow::anyhow!("{e}"))
+    Player::load(&spec, hosting, Budgets::default().startup).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 /// The games a pairing plays next when its first missing one is `first`.

@@ -15,11 +15,10 @@ use crate::{
     clock::Clock,
     external::{Program, COURSE_FILE},
     game::GameId,
+    game_rules::{Budgets, GameOptions},
     isolation::environment,
     players::{Level, PlayerSpec},
-    games::{hexapawn::referee::HexapawnSettings, trap::referee::TrapSettings},
     sandbox::Sandbox,
-    solo::{GameOptions, SoloSettings},
 };
 
 /// The file as written.
@@ -106,9 +105,11 @@ pub enum Format {
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 pub struct SettingsFile {
+    /// Trap, Intuitive AI: the board size.
     pub board_size: Option<u8>,
     pub time_per_turn: Option<String>,
     pub startup_time: Option<String>,
+    /// Trap: turns after which a game is a draw.
     pub turn_cap: Option<u32>,
     /// Wumpus World: `aima` or `project`.
     pub preset: Option<String>,
@@ -173,6 +174,7 @@ impl ReplayPolicy {
 #[derive(Debug, Clone)]
 pub struct Tournament {
     pub name: String,
+    /// The game, with its own settings.
     pub game: GameRules,
     pub format: Format,
     /// Games per pairing (two-player formats) or per player (duplicate).
@@ -184,7 +186,8 @@ pub struct Tournament {
     pub players: Vec<PlayerSpec>,
     /// Player ids that are opponents (gauntlet) or levels (grade), not entrants.
     pub fixed: Vec<usize>,
-    pub settings: TrapSettings,
+    /// The budgets every game has (the game's settings hold them too).
+    pub budgets: Budgets,
     pub memory_limit: Option<u64>,
     pub in_process: bool,
     pub sandbox: Sandbox,
@@ -315,59 +318,19 @@ impl Tournament {
                 crate::units::parse_duration(v).map_err(|e| anyhow::anyhow!("settings.{key}: {e}"))
             })
         };
-        let defaults = TrapSettings::default();
-        let size = match game {
-            GameId::Trap => file.settings.board_size.unwrap_or(defaults.size),
-            _ => defaults.size,
-        };
-        if !(player_api::trap::MIN_SIZE..=player_api::trap::MAX_SIZE).contains(&size) {
-            bail!("settings.board_size = {size}: use 3 to 8");
-        }
-        if game != GameId::Trap && file.settings.turn_cap.is_some() {
-            bail!("settings.turn_cap: {game} has no turn cap (it is for trap)");
-        }
-        let settings = TrapSettings {
-            size,
-            turn_budget: duration("time_per_turn", &file.settings.time_per_turn, defaults.turn_budget)?,
-            startup_budget: duration("startup_time", &file.settings.startup_time, defaults.startup_budget)?,
-            turn_cap: file.settings.turn_cap.unwrap_or(defaults.turn_cap),
+        let defaults = Budgets::default();
+        let budgets = Budgets {
+            turn: duration("time_per_turn", &file.settings.time_per_turn, defaults.turn)?,
+            startup: duration("startup_time", &file.settings.startup_time, defaults.startup)?,
             clock: file.settings.clock,
         };
         let options = GameOptions {
-            board_size: file.settings.board_size.filter(|_| game != GameId::Trap),
+            board_size: file.settings.board_size,
+            turn_cap: file.settings.turn_cap,
             preset: file.settings.preset.clone(),
             largest_forest: file.settings.largest_forest,
-            turn_budget: Some(settings.turn_budget),
-            startup_budget: Some(settings.startup_budget),
-            clock: settings.clock,
         };
-        let rules = match SoloSettings::build(game, &options) {
-            Err(e) => bail!("settings.{}: {}", e.key, e.message),
-            Ok(Some(solo)) => GameRules::Solo(solo),
-            Ok(None) => {
-                let owner = [
-                    ("preset", options.preset.is_some(), "wumpus"),
-                    ("largest_forest", options.largest_forest.is_some(), "magic-forest"),
-                    (
-                        "board_size",
-                        game == GameId::Hexapawn && options.board_size.is_some(),
-                        "trap, intuitive-ai",
-                    ),
-                ];
-                if let Some((key, _, owner)) = owner.into_iter().find(|(_, given, _)| *given) {
-                    bail!("settings.{key}: {game} has no {} (it is for {owner})", key.replace('_', " "));
-                }
-                if game == GameId::Hexapawn {
-                    GameRules::Hexapawn(HexapawnSettings {
-                        turn_budget: settings.turn_budget,
-                        startup_budget: settings.startup_budget,
-                        clock: settings.clock,
-                    })
-                } else {
-                    GameRules::Trap
-                }
-            }
-        };
+        let rules = GameRules::build(game, &options, budgets).map_err(|e| anyhow::anyhow!(e.setting_line()))?;
         let memory_limit = match &file.settings.memory_limit {
             None => None,
             Some(text) => Some(
@@ -400,7 +363,7 @@ impl Tournament {
             output: base.join(file.output.unwrap_or_else(|| PathBuf::from("results").join(stem))),
             players,
             fixed,
-            settings,
+            budgets,
             memory_limit,
             in_process: file.settings.in_process,
             sandbox: file.settings.sandbox,

@@ -116,13 +116,21 @@ impl Observer for Quiet {}
 /// A stable fingerprint of everything that decides the games: a journal
 /// from a different fingerprint cannot be resumed.
 pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> String {
+    // Every game's begins with Trap's board size and turn cap (their
+    // defaults for other games), as when Trap's settings stood in for
+    // every game: journals written then still resume.
+    let (size, turn_cap) = match &tournament.game {
+        GameRules::Trap(settings) => (settings.size, settings.turn_cap),
+        _ => (player_api::trap::DEFAULT_SIZE, player_api::trap::DEFAULT_TURN_CAP),
+    };
+    let budgets = &tournament.budgets;
     let mut text = format!(
         "{}|{}|{}|{}|{:?}|",
         format_name(tournament.format),
         tournament.seed,
         tournament.games_per_pairing,
-        tournament.settings.size,
-        (tournament.settings.turn_budget, tournament.settings.startup_budget, tournament.settings.turn_cap),
+        size,
+        (budgets.turn, budgets.startup, turn_cap),
     );
     for player in &tournament.players {
         text.push_str(&format!("{player}|"));
@@ -130,7 +138,7 @@ pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> Strin
     // Trap's fingerprint is unchanged from before other games existed, so
     // its journals still resume.
     match &tournament.game {
-        GameRules::Trap => {}
+        GameRules::Trap(_) => {}
         GameRules::Hexapawn(settings) => text.push_str(&format!("hexapawn|{settings:?}|")),
         GameRules::Solo(settings) => text.push_str(&format!("{settings:?}|")),
     }
@@ -158,7 +166,7 @@ pub fn hosting(tournament: &Tournament) -> Result<Hosting> {
         let pass_env = tournament.pass_env.clone();
         return Ok(Hosting::in_process().with_workers(
             tournament.sandbox,
-            tournament.settings.clock,
+            tournament.budgets.clock,
             pass_env,
         ));
     }
@@ -167,7 +175,7 @@ pub fn hosting(tournament: &Tournament) -> Result<Hosting> {
         limits.memory_bytes = bytes;
     }
     limits.sandbox = tournament.sandbox;
-    limits.clock = tournament.settings.clock;
+    limits.clock = tournament.budgets.clock;
     limits.pass_env.extend(tournament.pass_env.iter().cloned());
     Ok(Hosting {
         isolate_libraries: !tournament.in_process,
@@ -181,7 +189,7 @@ pub fn load_players(tournament: &Tournament, hosting: &Hosting) -> Result<Vec<Pl
     let mut players = Vec::new();
     let mut problems = Vec::new();
     for spec in &tournament.players {
-        match Player::load(spec, hosting, tournament.settings.startup_budget) {
+        match Player::load(spec, hosting, tournament.budgets.startup) {
             Ok(player) => players.push(player),
             Err(e) => problems.push(format!("  {spec}: {e}")),
         }

@@ -59,11 +59,7 @@ impl Plan {
 
 /// The turn budget of the tournament's game.
 pub fn turn_budget(tournament: &Tournament) -> Duration {
-    match &tournament.game {
-        GameRules::Trap => tournament.settings.turn_budget,
-        GameRules::Hexapawn(settings) => settings.turn_budget,
-        GameRules::Solo(settings) => settings.turn_budget(),
-    }
+    tournament.game.turn_budget()
 }
 
 /// Measures `tournament`: from its journals if any game is there, else by
@@ -90,7 +86,10 @@ pub fn plan(tournament: &Tournament, calibration: usize) -> Result<Plan> {
         (Sample::None, Vec::new())
     };
     let budget = turn_budget(tournament);
-    let turn_cap = matches!(tournament.game, GameRules::Trap).then_some(tournament.settings.turn_cap);
+    let turn_cap = match &tournament.game {
+        GameRules::Trap(settings) => Some(settings.turn_cap),
+        _ => None,
+    };
     let turns_per_game = (!games.is_empty())
         .then(|| games.iter().map(|g| f64::from(g.turns)).sum::<f64>() / games.len() as f64);
     let worst_turns = turns_per_game.or(turn_cap.map(f64::from));

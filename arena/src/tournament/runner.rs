@@ -20,7 +20,6 @@ use super::{config::GameRules, record::GameResult, replays::ReplaySink, schedule
 use crate::{
     games::{hexapawn::Hexapawn, trap::Trap},
     players::{Hosting, Player},
-    games::trap::referee::TrapSettings,
     solo::SoloPool,
     two_player::{InstancePool, TwoPlayerGame},
 };
@@ -29,7 +28,6 @@ use crate::{
 pub struct RunPlan<'a> {
     pub players: &'a [Player],
     pub hosting: &'a Hosting,
-    pub settings: &'a TrapSettings,
     pub game: &'a GameRules,
     pub concurrency: usize,
     /// Set to stop taking new games (games in progress finish).
@@ -50,7 +48,6 @@ impl<'a> RunPlan<'a> {
         RunPlan {
             players,
             hosting,
-            settings: &tournament.settings,
             game: &tournament.game,
             concurrency: tournament.concurrency,
             stop,
@@ -98,7 +95,7 @@ pub fn run(
                         // game journaled before (a resumed pairing's) keeps its file.
                         let sink = plan.replays.filter(|_| *wanted);
                         let result = match plan.game {
-                            GameRules::Trap => play_two_player(&mut trap, game, plan.settings, sink),
+                            GameRules::Trap(settings) => play_two_player(&mut trap, game, settings, sink),
                             GameRules::Hexapawn(settings) => play_two_player(&mut duel, game, settings, sink),
                             GameRules::Solo(settings) => {
                                 let (score, record) = solo.play(game.seats[0], game.seed, settings);

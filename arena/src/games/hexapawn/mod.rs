@@ -17,6 +17,7 @@ use crate::{
     clock::Spent,
     fault::{Fault, FaultKind},
     game::{Agent, Game, GameId},
+    game_rules::{Budgets, GameOptions, GameRules, GameSettings, OptionError},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     protocol::{hexapawn_move, hexapawn_reply, seat_from_number, Reply, Request, WireBoard},
@@ -146,6 +147,19 @@ impl WireGame for Hexapawn {
 
     fn over_of(over: GameOverRequest) -> GameOver {
         over.game_over()
+    }
+}
+
+/// It has no rules options: only the budgets.
+impl GameSettings for Hexapawn {
+    const OPTIONS: &'static [&'static str] = &[];
+
+    fn rules(_: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
+        Ok(GameRules::Hexapawn(HexapawnSettings {
+            turn_budget: budgets.turn,
+            startup_budget: budgets.startup,
+            clock: budgets.clock,
+        }))
     }
 }
 

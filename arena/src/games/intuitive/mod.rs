@@ -15,12 +15,13 @@ use crate::{
     agent::{AbiGame, Constructor},
     fault::FaultKind,
     game::{Agent, Game, GameId},
+    game_rules::{Budgets, GameOptions, GameRules, GameSettings, OptionError},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     protocol::{reveal_cell, wire_cell_of, Reply, Request, WireView},
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
-    solo::{cpu_us, fault_name, Budgets, GameOptions, OptionError, SinglePlayerGame, SoloScore},
+    solo::{cpu_us, fault_name, SinglePlayerGame, SoloScore, SoloSettings},
 };
 use self::referee::{IntuitiveEnding, IntuitiveRecord, IntuitiveSettings};
 
@@ -154,11 +155,11 @@ impl WireGame for IntuitiveAi {
     }
 }
 
-impl SinglePlayerGame for IntuitiveAi {
-    type Settings = IntuitiveSettings;
-    type Record = IntuitiveRecord;
+/// Its options, declared once: `board_size`.
+impl GameSettings for IntuitiveAi {
+    const OPTIONS: &'static [&'static str] = &["board_size"];
 
-    fn settings(options: &GameOptions, budgets: Budgets) -> Result<IntuitiveSettings, OptionError> {
+    fn rules(options: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
         use player_api::intuitive::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
         let size = options.board_size.unwrap_or(DEFAULT_SIZE);
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
@@ -167,13 +168,18 @@ impl SinglePlayerGame for IntuitiveAi {
                 message: format!("board size {size}: Intuitive AI boards are {MIN_SIZE} to {MAX_SIZE}"),
             });
         }
-        Ok(IntuitiveSettings {
+        Ok(GameRules::Solo(SoloSettings::IntuitiveAi(IntuitiveSettings {
             clock: budgets.clock,
             size,
             turn_budget: budgets.turn,
             startup_budget: budgets.startup,
-        })
+        })))
     }
+}
+
+impl SinglePlayerGame for IntuitiveAi {
+    type Settings = IntuitiveSettings;
+    type Record = IntuitiveRecord;
 
     fn startup_budget(settings: &IntuitiveSettings) -> Duration {
         settings.startup_budget

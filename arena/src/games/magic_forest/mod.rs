@@ -14,6 +14,7 @@ use player_api::{
 use crate::{
     agent::{AbiGame, Constructor},
     game::{Agent, Game, GameId},
+    game_rules::{Budgets, GameOptions, GameRules, GameSettings, OptionError},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     protocol::{
@@ -22,7 +23,7 @@ use crate::{
     },
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
-    solo::{cpu_us, fault_name, Budgets, GameOptions, OptionError, SinglePlayerGame, SoloScore},
+    solo::{cpu_us, fault_name, SinglePlayerGame, SoloScore, SoloSettings},
 };
 use self::referee::{ForestRun, ForestSettings};
 
@@ -157,21 +158,26 @@ impl WireGame for MagicForest {
     }
 }
 
-impl SinglePlayerGame for MagicForest {
-    type Settings = ForestSettings;
-    type Record = ForestRun;
+/// Its options, declared once: `largest_forest`.
+impl GameSettings for MagicForest {
+    const OPTIONS: &'static [&'static str] = &["largest_forest"];
 
-    fn settings(options: &GameOptions, budgets: Budgets) -> Result<ForestSettings, OptionError> {
+    fn rules(options: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
         let mut config = ForestConfig::default();
         config.largest = options.largest_forest.unwrap_or(config.largest);
         config.check().map_err(|e| OptionError { key: "largest_forest", message: e.to_string() })?;
-        Ok(ForestSettings {
+        Ok(GameRules::Solo(SoloSettings::MagicForest(ForestSettings {
             config,
             step_budget: budgets.turn,
             startup_budget: budgets.startup,
             clock: budgets.clock,
-        })
+        })))
     }
+}
+
+impl SinglePlayerGame for MagicForest {
+    type Settings = ForestSettings;
+    type Record = ForestRun;
 
     fn startup_budget(settings: &ForestSettings) -> Duration {
         settings.startup_budget

@@ -7,8 +7,8 @@ pub mod report;
 use std::time::{Duration, Instant};
 
 use player_api::{
-    abi::{trap_player_box, PlayerLibRef, FfiTrapPlayer, TrapPlayerBox},
-    trap::{TrapGameInfo, TrapRequest, TrapState},
+    abi::{trap_player_box, FfiTrapPlayer, PlayerLibRef, TrapPlayerBox},
+    trap::{TrapGameInfo, TrapRequest, TrapState, DEFAULT_SIZE, DEFAULT_TURN_CAP, MAX_SIZE, MIN_SIZE},
     GameOver, Seat,
 };
 
@@ -17,6 +17,7 @@ use crate::{
     clock::Spent,
     fault::Fault,
     game::{Agent, Game, GameId},
+    game_rules::{Budgets, GameOptions, GameRules, GameSettings, OptionError},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     protocol::{seat_from_number, wire_cell, Reply, Request, WireState},
@@ -156,6 +157,28 @@ pub fn play_turn(player: &mut TrapPlayerBox, request: TrapRequest) -> Result<Tur
     let trap_request = TrapRequest { state: after, time_left_us: left.as_micros() as u64, ..request };
     let target = player.get_trap(trap_request).into_result().map_err(String::from)?;
     Ok(TurnActions { trap: Some(wire_cell(target)), ..only_move })
+}
+
+/// Its options, declared once: `board_size`, `turn_cap`.
+impl GameSettings for Trap {
+    const OPTIONS: &'static [&'static str] = &["board_size", "turn_cap"];
+
+    fn rules(options: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
+        let size = options.board_size.unwrap_or(DEFAULT_SIZE);
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(OptionError {
+                key: "board_size",
+                message: format!("board size {size}: Trap boards are {MIN_SIZE} to {MAX_SIZE}"),
+            });
+        }
+        Ok(GameRules::Trap(TrapSettings {
+            size,
+            turn_budget: budgets.turn,
+            startup_budget: budgets.startup,
+            turn_cap: options.turn_cap.unwrap_or(DEFAULT_TURN_CAP),
+            clock: budgets.clock,
+        }))
+    }
 }
 
 impl TwoPlayerGame for Trap {

@@ -15,6 +15,7 @@ use crate::{
     agent::{AbiGame, Constructor},
     fault::FaultKind,
     game::{Agent, Game, GameId},
+    game_rules::{Budgets, GameOptions, GameRules, GameSettings, OptionError},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     protocol::{
@@ -23,7 +24,7 @@ use crate::{
     },
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
-    solo::{cpu_us, fault_name, Budgets, GameOptions, OptionError, SinglePlayerGame, SoloScore},
+    solo::{cpu_us, fault_name, SinglePlayerGame, SoloScore, SoloSettings},
 };
 use self::referee::{WumpusGame, WumpusSettings};
 
@@ -154,23 +155,28 @@ impl WireGame for Wumpus {
     }
 }
 
-impl SinglePlayerGame for Wumpus {
-    type Settings = WumpusSettings;
-    type Record = WumpusGame;
+/// Its options, declared once: `preset`.
+impl GameSettings for Wumpus {
+    const OPTIONS: &'static [&'static str] = &["preset"];
 
-    fn settings(options: &GameOptions, budgets: Budgets) -> Result<WumpusSettings, OptionError> {
+    fn rules(options: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
         let name = options.preset.as_deref().unwrap_or("aima");
         let config = WumpusConfig::preset(name).ok_or_else(|| OptionError {
             key: "preset",
             message: format!("unknown preset \"{name}\": use aima or project"),
         })?;
-        Ok(WumpusSettings {
+        Ok(GameRules::Solo(SoloSettings::Wumpus(WumpusSettings {
             config,
             step_budget: budgets.turn,
             startup_budget: budgets.startup,
             clock: budgets.clock,
-        })
+        })))
     }
+}
+
+impl SinglePlayerGame for Wumpus {
+    type Settings = WumpusSettings;
+    type Record = WumpusGame;
 
     fn startup_budget(settings: &WumpusSettings) -> Duration {
         settings.startup_budget
