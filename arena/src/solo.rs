@@ -13,6 +13,13 @@ use std::{
 
 use serde::{Deserialize, Serialize};
 
+mod referee;
+pub mod replay;
+
+pub use self::referee::{
+    play, play_in, play_local, player_seed, world, Budgeted, DebugAs, Ending, SoloReferee, Timed,
+};
+
 use crate::{
     agent::AbiGame,
     clock::{Clock, Spent},
@@ -26,38 +33,45 @@ use crate::{
 };
 
 /// A single-player game as the one single-player driver plays it: its
-/// settings, its record, and what results and replays read off the record.
-/// Implemented in `games/<game>.rs`; listed once in `solo_games!` below.
+/// rules (its settings are [`Budgeted`] rules), its record, and what results
+/// and replays read off the record; the one referee plays it through
+/// [`SoloReferee`]. Implemented in `games/<game>/`; listed once in
+/// `solo_games!` below.
 pub trait SinglePlayerGame: AbiGame + WireGame {
-    type Settings: Copy + fmt::Debug + PartialEq;
+    /// What decides the worlds: a board size, a configuration.
+    type Rules: Copy + fmt::Debug + PartialEq + DebugAs;
     /// A finished game, whole: what a replay of it needs.
     type Record: Clone + fmt::Debug + PartialEq;
 
-    /// The settings `options` give, with `budgets`; the game checks the
-    /// option it owns.
-    fn settings(options: &GameOptions, budgets: Budgets) -> Result<Self::Settings, OptionError>;
-    fn startup_budget(settings: &Self::Settings) -> Duration;
-    /// The budget of one request (a reveal, a step).
-    fn turn_budget(settings: &Self::Settings) -> Duration;
+    /// The rules `options` give; the game checks the option it owns.
+    fn rules(options: &GameOptions) -> Result<Self::Rules, OptionError>;
     /// What decides the worlds, for people: "4x4 board", "aima preset", ...
-    fn describe(settings: &Self::Settings) -> String;
-    /// The settings as `--json` and standings show them.
-    fn json(settings: &Self::Settings) -> serde_json::Value;
-    /// Plays game `seed` with `agent`.
-    fn play(settings: &Self::Settings, seed: u64, agent: &mut dyn Agent<Self>) -> Self::Record;
+    fn describe(rules: &Self::Rules) -> String;
+    /// The rules as `--json` and standings show them (an object; the
+    /// budget is added to it).
+    fn json(rules: &Self::Rules) -> serde_json::Value;
     fn seed(record: &Self::Record) -> u64;
     /// The game as results count it (`time_us` left 0: the caller times).
     fn score(record: &Self::Record) -> SoloScore;
     /// The game's replay; `settings` are the ones it was played with.
-    fn replay(record: &Self::Record, settings: &Self::Settings, player: ReplayPlayer) -> Replay;
+    fn replay(record: &Self::Record, settings: &Budgeted<Self::Rules>, player: ReplayPlayer) -> Replay;
 }
 
 /// The budgets and clock every single-player game's settings take.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budgets {
+    /// The budget of one request (a reveal, a step).
     pub turn: Duration,
+    /// The budget of `new_game` (a player's start-up).
     pub startup: Duration,
+    /// The clock budgets are charged on.
     pub clock: Clock,
+}
+
+impl Default for Budgets {
+    fn default() -> Self {
+        Budgets { turn: Duration::from_secs(5), startup: Duration::from_secs(10), clock: Clock::Wall }
+    }
 }
 
 /// The options a command line or a tournament file gives a game; `None`
@@ -92,7 +106,7 @@ macro_rules! solo_games {
         /// A single-player game with its settings.
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub enum SoloSettings {
-            $($variant(<$game as SinglePlayerGame>::Settings)),*
+            $($variant(Budgeted<<$game as SinglePlayerGame>::Rules>)),*
         }
 
         /// A finished game of some single-player game.
@@ -109,7 +123,7 @@ macro_rules! solo_games {
         impl SoloSettings {
             fn of_game(game: GameId, options: &GameOptions, budgets: Budgets) -> Option<Result<SoloSettings, OptionError>> {
                 $(if game == <$game as Game>::ID {
-                    return Some(<$game as SinglePlayerGame>::settings(options, budgets).map(SoloSettings::$variant));
+                    return Some(<$game as SinglePlayerGame>::rules(options).map(|rules| SoloSettings::$variant(Budgeted { rules, budgets })));
                 })*
                 None
             }
@@ -119,23 +133,18 @@ macro_rules! solo_games {
                 match self { $(SoloSettings::$variant(_) => <$game as Game>::ID),* }
             }
 
-            pub fn startup_budget(&self) -> Duration {
-                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::startup_budget(s)),* }
-            }
-
-            /// The budget of one request (a reveal, a step).
-            pub fn turn_budget(&self) -> Duration {
-                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::turn_budget(s)),* }
+            pub fn budgets(&self) -> Budgets {
+                match self { $(SoloSettings::$variant(s) => s.budgets),* }
             }
 
             /// What decides the worlds, for people: "4x4 board", "aima preset", ...
             pub fn describe(&self) -> String {
-                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::describe(s)),* }
+                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::describe(&s.rules)),* }
             }
 
-            /// The settings as `--json` and standings show them.
-            pub fn json(&self) -> serde_json::Value {
-                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::json(s)),* }
+            /// The rules as the game shows them.
+            fn rules_json(&self) -> serde_json::Value {
+                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::json(&s.rules)),* }
             }
 
             /// Plays game `seed` with `live` if it is an instance of this
@@ -147,9 +156,9 @@ macro_rules! solo_games {
                     $(SoloSettings::$variant(s) => {
                         let mut agent = match live {
                             Some(SoloAgent::$variant(agent)) => agent,
-                            _ => new_agent::<$game>(player, hosting, <$game as SinglePlayerGame>::startup_budget(s)),
+                            _ => new_agent::<$game>(player, hosting, s.budgets.startup),
                         };
-                        let record = <$game as SinglePlayerGame>::play(s, seed, agent.as_mut());
+                        let record = play::<$game>(s, seed, agent.as_mut());
                         (SoloRecord::$variant(record), SoloAgent::$variant(agent))
                     })*
                 }
@@ -206,9 +215,10 @@ impl SoloSettings {
         only("board_size", options.board_size.is_some(), "intuitive-ai (and trap)", GameId::IntuitiveAi)?;
         only("preset", options.preset.is_some(), "wumpus", GameId::Wumpus)?;
         only("largest_forest", options.largest_forest.is_some(), "magic-forest", GameId::MagicForest)?;
+        let default = Budgets::default();
         let budgets = Budgets {
-            turn: options.turn_budget.unwrap_or(Duration::from_secs(5)),
-            startup: options.startup_budget.unwrap_or(Duration::from_secs(10)),
+            turn: options.turn_budget.unwrap_or(default.turn),
+            startup: options.startup_budget.unwrap_or(default.startup),
             clock: options.clock,
         };
         SoloSettings::of_game(game, options, budgets).transpose()
@@ -217,6 +227,23 @@ impl SoloSettings {
     /// The game's name, as `--game` and tournament files spell it.
     pub fn game(&self) -> &'static str {
         self.id().name()
+    }
+
+    pub fn startup_budget(&self) -> Duration {
+        self.budgets().startup
+    }
+
+    /// The budget of one request (a reveal, a step).
+    pub fn turn_budget(&self) -> Duration {
+        self.budgets().turn
+    }
+
+    /// The settings as `--json` and standings show them: the rules and the
+    /// budget of a request.
+    pub fn json(&self) -> serde_json::Value {
+        let mut json = self.rules_json();
+        json["time_per_turn_ms"] = (self.turn_budget().as_secs_f64() * 1e3).into();
+        json
     }
 }
 

@@ -14,7 +14,7 @@ use player_api::{
 use crate::{
     agent::AbiGame,
     fault::FaultKind,
-    game::{Agent, Game, GameId, Wumpus},
+    game::{Game, GameId, Wumpus},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     plugin::PlayerLibrary,
@@ -24,7 +24,7 @@ use crate::{
     },
     referee::LocalGame,
     replay::{Replay, ReplayPlayer},
-    solo::{cpu_us, fault_name, Budgets, GameOptions, OptionError, SinglePlayerGame, SoloScore},
+    solo::{cpu_us, fault_name, GameOptions, OptionError, SinglePlayerGame, SoloScore},
 };
 use self::referee::{WumpusGame, WumpusSettings};
 
@@ -141,49 +141,26 @@ impl WireGame for Wumpus {
 }
 
 impl SinglePlayerGame for Wumpus {
-    type Settings = WumpusSettings;
+    type Rules = WumpusConfig;
     type Record = WumpusGame;
 
-    fn settings(options: &GameOptions, budgets: Budgets) -> Result<WumpusSettings, OptionError> {
+    fn rules(options: &GameOptions) -> Result<WumpusConfig, OptionError> {
         let name = options.preset.as_deref().unwrap_or("aima");
-        let config = WumpusConfig::preset(name).ok_or_else(|| OptionError {
+        WumpusConfig::preset(name).ok_or_else(|| OptionError {
             key: "preset",
             message: format!("unknown preset \"{name}\": use aima or project"),
-        })?;
-        Ok(WumpusSettings {
-            config,
-            step_budget: budgets.turn,
-            startup_budget: budgets.startup,
-            clock: budgets.clock,
         })
     }
 
-    fn startup_budget(settings: &WumpusSettings) -> Duration {
-        settings.startup_budget
-    }
-
-    fn turn_budget(settings: &WumpusSettings) -> Duration {
-        settings.step_budget
-    }
-
-    fn describe(settings: &WumpusSettings) -> String {
-        match preset_name(settings) {
+    fn describe(config: &WumpusConfig) -> String {
+        match preset_name(config) {
             Some(name) => format!("{name} preset"),
-            None => format!("{0}x{0} cave", settings.config.size),
+            None => format!("{0}x{0} cave", config.size),
         }
     }
 
-    fn json(settings: &WumpusSettings) -> serde_json::Value {
-        let turn_ms = settings.step_budget.as_secs_f64() * 1e3;
-        serde_json::json!({
-            "preset": preset_name(settings),
-            "size": settings.config.size,
-            "time_per_turn_ms": turn_ms,
-        })
-    }
-
-    fn play(settings: &WumpusSettings, seed: u64, agent: &mut dyn Agent<Wumpus>) -> WumpusGame {
-        referee::play_agent(settings, seed, agent)
+    fn json(config: &WumpusConfig) -> serde_json::Value {
+        serde_json::json!({ "preset": preset_name(config), "size": config.size })
     }
 
     fn seed(record: &WumpusGame) -> u64 {
@@ -213,7 +190,7 @@ impl SinglePlayerGame for Wumpus {
     }
 }
 
-/// The name of the preset whose rules `settings` has, if any.
-fn preset_name(settings: &WumpusSettings) -> Option<&'static str> {
-    ["aima", "project"].into_iter().find(|name| WumpusConfig::preset(name) == Some(settings.config))
+/// The name of the preset whose rules `config` are, if any.
+pub(crate) fn preset_name(config: &WumpusConfig) -> Option<&'static str> {
+    ["aima", "project"].into_iter().find(|name| WumpusConfig::preset(name) == Some(*config))
 }
