@@ -4,10 +4,8 @@
 //!
 //! cargo run --release -p arena --example forest_levels -- [RUNS] [SEED]
 
-use arena::{
-    games::magic_forest::referee::{self as magic_forest, ForestSettings},
-    seeds,
-};
+use arena::{games::magic_forest::MagicForest, solo};
+use arena::{games::magic_forest::referee::ForestSettings, seeds};
 use player_api::magic_forest::ForestPlayer;
 use reference_bots::magic_forest::{Easy, Hard, Medium};
 
@@ -16,8 +14,8 @@ fn main() {
     let runs: u64 = args.first().map_or(10_000, |n| n.parse().expect("RUNS is a number"));
     let seed: u64 = args.get(1).map_or(1, |n| n.parse().expect("SEED is a number"));
     let settings = ForestSettings::default();
-    let forests = settings.config.sizes().count();
-    println!("Magic Forest, forests 3x3 to {0}x{0}, {runs} runs, seed {seed}", settings.config.largest);
+    let forests = settings.rules.sizes().count();
+    println!("Magic Forest, forests 3x3 to {0}x{0}, {runs} runs, seed {seed}", settings.rules.largest);
     println!("| level | mean run score | 95% interval | forests cleared (of {forests}) | deaths per run | all cleared |");
     println!("| --- | --- | --- | --- | --- | --- |");
     let levels: [(&str, Box<dyn ForestPlayer>); 3] = [
@@ -28,7 +26,7 @@ fn main() {
     for (name, mut player) in levels {
         let (mut scores, mut cleared, mut deaths, mut all) = (Vec::new(), 0u64, 0u64, 0u64);
         for i in 0..runs {
-            let run = magic_forest::play(&settings, seeds::derive(seed, i), player.as_mut());
+            let run = solo::play_local::<MagicForest>(&settings, seeds::derive(seed, i), player.as_mut());
             scores.push(f64::from(run.score));
             cleared += u64::from(run.cleared);
             deaths += u64::from(run.deaths);

@@ -5,10 +5,11 @@
 //! cargo run --release -p arena --example intuitive_levels -- --games 100000 --seed 1 easy medium hard expert
 //! ```
 
+use arena::{games::intuitive::IntuitiveAi, solo};
 use std::time::Instant;
 
 use arena::{
-    games::intuitive::referee::{self as intuitive, IntuitiveEnding, IntuitiveSettings},
+    games::intuitive::referee::{IntuitiveEnd, IntuitiveEnding, IntuitiveSettings},
     seeds,
 };
 use player_api::intuitive::IntuitivePlayer;
@@ -58,13 +59,13 @@ fn main() {
             if i.is_power_of_two() && std::env::var_os("PROGRESS").is_some() {
                 eprintln!("game {i}, {:.1} s", started.elapsed().as_secs_f64());
             }
-            let record = intuitive::play(&settings, seeds::derive(seed, i), player);
+            let record = solo::play_local::<IntuitiveAi>(&settings, seeds::derive(seed, i), player);
             let score = f64::from(record.score);
             sum += score;
             sum_sq += score * score;
             match record.ending {
-                IntuitiveEnding::Monster => won += 1,
-                IntuitiveEnding::Pit => pits += 1,
+                IntuitiveEnding::Rules(IntuitiveEnd::Monster) => won += 1,
+                IntuitiveEnding::Rules(IntuitiveEnd::Pit) => pits += 1,
                 _ => {}
             }
         }

@@ -3,10 +3,8 @@
 //!
 //! cargo run --release -p arena --example wumpus_levels -- [aima|project] [WORLDS] [SEED]
 
-use arena::{
-    games::wumpus::referee::{self as wumpus, WumpusSettings},
-    seeds,
-};
+use arena::{games::wumpus::Wumpus, solo};
+use arena::{games::wumpus::referee::WumpusSettings, seeds};
 use player_api::wumpus::{WumpusConfig, WumpusPlayer};
 use reference_bots::wumpus::{Easy, Hard, Medium};
 
@@ -19,7 +17,7 @@ fn main() {
         eprintln!("error: unknown preset {preset:?}: use aima or project");
         std::process::exit(2);
     };
-    let settings = WumpusSettings { config, ..WumpusSettings::default() };
+    let settings = WumpusSettings::new(config);
     println!("Wumpus World, preset {preset}, {worlds} worlds, seed {seed}");
     println!("| level | mean score | 95% interval | won | died |");
     println!("| --- | --- | --- | --- | --- |");
@@ -31,7 +29,7 @@ fn main() {
     for (name, mut player) in levels {
         let (mut scores, mut won, mut died) = (Vec::new(), 0u64, 0u64);
         for i in 0..worlds {
-            let game = wumpus::play(&settings, seeds::derive(seed, i), player.as_mut());
+            let game = solo::play_local::<Wumpus>(&settings, seeds::derive(seed, i), player.as_mut());
             scores.push(f64::from(game.score));
             won += u64::from(game.won());
             died += u64::from(game.died());

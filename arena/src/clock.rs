@@ -167,6 +167,22 @@ fn read_clock(clock: libc::clockid_t) -> Option<Duration> {
     Some(Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
 }
 
+/// The budgets every game has, and the clock they are charged on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budgets {
+    /// One turn, move or step (the whole of it: a move and what follows).
+    pub turn: Duration,
+    /// A player's start of game (`new_game`).
+    pub startup: Duration,
+    pub clock: Clock,
+}
+
+impl Default for Budgets {
+    fn default() -> Self {
+        Budgets { turn: Duration::from_secs(5), startup: Duration::from_secs(10), clock: Clock::Wall }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

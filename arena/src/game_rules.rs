@@ -9,29 +9,13 @@
 use std::time::Duration;
 
 use crate::{
-    clock::Clock,
     game::{with_game, Game, GameId},
-    games::{hexapawn::Hexapawn, trap::Trap},
-    games::{hexapawn::referee::HexapawnSettings, trap::referee::TrapSettings},
     solo::SoloSettings,
     two_player::TwoPlayerGame,
 };
 
-/// The budgets every game has, and the clock they are charged on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budgets {
-    /// One turn, move or step (Trap: the move and the throw together).
-    pub turn: Duration,
-    /// A player's start of game (`new_game`).
-    pub startup: Duration,
-    pub clock: Clock,
-}
+pub use crate::clock::Budgets;
 
-impl Default for Budgets {
-    fn default() -> Self {
-        Budgets { turn: Duration::from_secs(5), startup: Duration::from_secs(10), clock: Clock::Wall }
-    }
-}
 
 /// The rules options a command line or a tournament file gives, each of
 /// some games only (the games say which: `GameSettings::OPTIONS`); `None`
@@ -144,13 +128,46 @@ pub fn owners(key: &str) -> Vec<GameId> {
     GameId::ALL.into_iter().filter(|&g| options_of(g).contains(&key)).collect()
 }
 
-/// The game played, with its own settings.
-#[derive(Debug, Clone, PartialEq)]
-pub enum GameRules {
-    Trap(TrapSettings),
-    Hexapawn(HexapawnSettings),
-    Solo(SoloSettings),
+/// `GameRules`: a variant per two-player line of the games table (its
+/// settings), and `Solo` for every single-player game.
+macro_rules! game_rules {
+    (() $($variant:ident = $game:path, $name:literal, $kind:ident;)*) => {
+        /// The game played, with its own settings.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GameRules {
+            $($variant(<$game as TwoPlayerGame>::Settings),)*
+            Solo(SoloSettings),
+        }
+
+        impl GameRules {
+            /// The game played.
+            pub fn id(&self) -> GameId {
+                match self {
+                    $(GameRules::$variant(_) => <$game as Game>::ID,)*
+                    GameRules::Solo(settings) => settings.id(),
+                }
+            }
+
+            /// The budget of one turn (a move, a reveal, a step).
+            pub fn turn_budget(&self) -> Duration {
+                match self {
+                    $(GameRules::$variant(settings) => <$game as TwoPlayerGame>::turn_budget(settings),)*
+                    GameRules::Solo(settings) => settings.turn_budget(),
+                }
+            }
+
+            /// Whether its players learn across a pairing, which is then played
+            /// whole and in order, on one thread (`TwoPlayerGame::LEARNS`).
+            pub fn learns(&self) -> bool {
+                match self {
+                    $(GameRules::$variant(_) => <$game as TwoPlayerGame>::LEARNS,)*
+                    GameRules::Solo(_) => false,
+                }
+            }
+        }
+    };
 }
+crate::games::table!({crate::game::games} only two_player {game_rules} ());
 
 impl GameRules {
     /// The settings of `game` from `options` and `budgets`: an option the
@@ -164,92 +181,8 @@ impl GameRules {
         with_game!(game, G => <G as GameSettings>::rules(options, budgets)).map_err(SettingsError::Bad)
     }
 
-    /// The game played.
-    pub fn id(&self) -> GameId {
-        match self {
-            GameRules::Trap(_) => Trap::ID,
-            GameRules::Hexapawn(_) => Hexapawn::ID,
-            GameRules::Solo(settings) => settings.id(),
-        }
-    }
-
     pub fn name(&self) -> &'static str {
         self.id().name()
     }
 
-    /// The budget of one turn (a move, a reveal, a step).
-    pub fn turn_budget(&self) -> Duration {
-        match self {
-            GameRules::Trap(settings) => settings.turn_budget,
-            GameRules::Hexapawn(settings) => settings.turn_budget,
-            GameRules::Solo(settings) => settings.turn_budget(),
-        }
-    }
-
-    /// Whether its players learn across a pairing, which is then played
-    /// whole and in order, on one thread (`TwoPlayerGame::LEARNS`).
-    pub fn learns(&self) -> bool {
-        match self {
-            GameRules::Trap(_) => Trap::LEARNS,
-            GameRules::Hexapawn(_) => Hexapawn::LEARNS,
-            GameRules::Solo(_) => false,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn build(game: GameId, options: GameOptions) -> Result<GameRules, SettingsError> {
-        GameRules::build(game, &options, Budgets::default())
-    }
-
-    #[test]
-    fn every_option_has_an_owner_and_every_game_its_settings() {
-        for key in GameOptions::KEYS {
-            assert!(!owners(key).is_empty(), "{key}");
-        }
-        assert_eq!(owners("board_size"), [GameId::Trap, GameId::IntuitiveAi]);
-        for game in GameId::ALL {
-            let rules = build(game, GameOptions::default()).unwrap();
-            assert_eq!(rules.id(), game);
-            assert_eq!(rules.turn_budget(), Budgets::default().turn);
-        }
-        let trap = build(GameId::Trap, GameOptions::default()).unwrap();
-        let GameRules::Trap(settings) = trap else { panic!("{trap:?}") };
-        assert_eq!(settings, TrapSettings::default());
-    }
-
-    #[test]
-    fn an_option_of_another_game_is_named_with_its_owners() {
-        let board = GameOptions { board_size: Some(5), ..GameOptions::default() };
-        let e = build(GameId::Wumpus, board.clone()).unwrap_err();
-        assert_eq!(e.flag_line(), "--board-size: wumpus has no such option (it is for trap, intuitive-ai)");
-        assert_eq!(e.setting_line(), "settings.board_size: wumpus has no board size (it is for trap, intuitive-ai)");
-        let cap = GameOptions { turn_cap: Some(9), ..GameOptions::default() };
-        assert_eq!(
-            build(GameId::Hexapawn, cap.clone()).unwrap_err().setting_line(),
-            "settings.turn_cap: hexapawn has no turn cap (it is for trap)"
-        );
-        assert!(build(GameId::Trap, cap).is_ok());
-        assert!(build(GameId::IntuitiveAi, board.clone()).is_ok());
-        // Only the options a game owns, for commands that play every game.
-        assert_eq!(board.owned_by(GameId::Wumpus), GameOptions::default());
-        assert_eq!(board.owned_by(GameId::Trap), board);
-    }
-
-    #[test]
-    fn a_bad_value_is_the_games_own_error() {
-        let preset = GameOptions { preset: Some("huge".into()), ..GameOptions::default() };
-        assert_eq!(
-            build(GameId::Wumpus, preset).unwrap_err().setting_line(),
-            "settings.preset: unknown preset \"huge\": use aima or project"
-        );
-        let board = GameOptions { board_size: Some(9), ..GameOptions::default() };
-        assert_eq!(
-            build(GameId::Trap, board).unwrap_err().flag_line(),
-            "--board-size: board size 9: Trap boards are 3 to 8"
-        );
-    }
 }

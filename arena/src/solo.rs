@@ -13,7 +13,14 @@ use std::{
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::game_rules::{Budgets, GameOptions, OptionError};
+mod referee;
+pub mod replay;
+
+pub use self::referee::{
+    play, play_in, play_local, player_seed, world, Budgeted, DebugAs, Ending, SoloReferee, Timed,
+};
+
+pub use crate::clock::Budgets;
 use crate::{
     agent::AbiGame,
     clock::Spent,
@@ -27,28 +34,29 @@ use crate::{
 };
 
 /// A single-player game as the one single-player driver plays it: its
-/// settings, its record, and what results and replays read off the record.
-/// Implemented in `games/<game>/mod.rs`; a `single_player` line of the games
-/// table (`games/mod.rs`).
+/// rules (its settings are [`Budgeted`] rules), its record, and what results
+/// and replays read off the record; the one referee plays it through
+/// [`SoloReferee`]. Implemented in `games/<game>/mod.rs`; a `single_player`
+/// line of the games table (`games/mod.rs`).
 pub trait SinglePlayerGame: AbiGame + WireGame {
-    type Settings: Copy + fmt::Debug + PartialEq;
+    /// What decides the worlds: a board size, a configuration.
+    type Rules: Copy + fmt::Debug + PartialEq + DebugAs;
     /// A finished game, whole: what a replay of it needs.
     type Record: Clone + fmt::Debug + PartialEq;
+    /// The name tournament fingerprints give its settings (older journals
+    /// were fingerprinted with it: changing it stops them resuming).
+    const FINGERPRINT_NAME: &'static str;
 
-    fn startup_budget(settings: &Self::Settings) -> Duration;
-    /// The budget of one request (a reveal, a step).
-    fn turn_budget(settings: &Self::Settings) -> Duration;
     /// What decides the worlds, for people: "4x4 board", "aima preset", ...
-    fn describe(settings: &Self::Settings) -> String;
-    /// The settings as `--json` and standings show them.
-    fn json(settings: &Self::Settings) -> serde_json::Value;
-    /// Plays game `seed` with `agent`.
-    fn play(settings: &Self::Settings, seed: u64, agent: &mut dyn Agent<Self>) -> Self::Record;
+    fn describe(rules: &Self::Rules) -> String;
+    /// The rules as `--json` and standings show them (an object; the
+    /// budget is added to it).
+    fn json(rules: &Self::Rules) -> serde_json::Value;
     fn seed(record: &Self::Record) -> u64;
     /// The game as results count it (`time_us` left 0: the caller times).
     fn score(record: &Self::Record) -> SoloScore;
     /// The game's replay; `settings` are the ones it was played with.
-    fn replay(record: &Self::Record, settings: &Self::Settings, player: ReplayPlayer) -> Replay;
+    fn replay(record: &Self::Record, settings: &Budgeted<Self::Rules>, player: ReplayPlayer) -> Replay;
 }
 
 /// The single-player games' lines of the games table: the variant
@@ -60,7 +68,7 @@ macro_rules! solo_games {
         /// A single-player game with its settings.
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub enum SoloSettings {
-            $($variant(<$game as SinglePlayerGame>::Settings)),*
+            $($variant(Budgeted<<$game as SinglePlayerGame>::Rules>)),*
         }
 
         /// A finished game of some single-player game.
@@ -75,28 +83,27 @@ macro_rules! solo_games {
         }
 
         impl SoloSettings {
+            fn fingerprint_parts(&self) -> (&'static str, String) {
+                match self { $(SoloSettings::$variant(s) => (<$game as SinglePlayerGame>::FINGERPRINT_NAME, format!("{s:?}"))),* }
+            }
+
             /// The game these settings are for.
             pub fn id(&self) -> GameId {
                 match self { $(SoloSettings::$variant(_) => <$game as Game>::ID),* }
             }
 
-            pub fn startup_budget(&self) -> Duration {
-                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::startup_budget(s)),* }
-            }
-
-            /// The budget of one request (a reveal, a step).
-            pub fn turn_budget(&self) -> Duration {
-                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::turn_budget(s)),* }
+            pub fn budgets(&self) -> Budgets {
+                match self { $(SoloSettings::$variant(s) => s.budgets),* }
             }
 
             /// What decides the worlds, for people: "4x4 board", "aima preset", ...
             pub fn describe(&self) -> String {
-                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::describe(s)),* }
+                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::describe(&s.rules)),* }
             }
 
-            /// The settings as `--json` and standings show them.
-            pub fn json(&self) -> serde_json::Value {
-                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::json(s)),* }
+            /// The rules as the game shows them.
+            fn rules_json(&self) -> serde_json::Value {
+                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::json(&s.rules)),* }
             }
 
             /// Plays game `seed` with `live` if it is an instance of this
@@ -108,9 +115,9 @@ macro_rules! solo_games {
                     $(SoloSettings::$variant(s) => {
                         let mut agent = match live {
                             Some(SoloAgent::$variant(agent)) => agent,
-                            _ => new_agent::<$game>(player, hosting, <$game as SinglePlayerGame>::startup_budget(s)),
+                            _ => new_agent::<$game>(player, hosting, s.budgets.startup),
                         };
-                        let record = <$game as SinglePlayerGame>::play(s, seed, agent.as_mut());
+                        let record = play::<$game>(s, seed, agent.as_mut());
                         (SoloRecord::$variant(record), SoloAgent::$variant(agent))
                     })*
                 }
@@ -145,6 +152,29 @@ impl SoloSettings {
     /// The game's name, as `--game` and tournament files spell it.
     pub fn game(&self) -> &'static str {
         self.id().name()
+    }
+
+    pub fn startup_budget(&self) -> Duration {
+        self.budgets().startup
+    }
+
+    /// The budget of one request (a reveal, a step).
+    pub fn turn_budget(&self) -> Duration {
+        self.budgets().turn
+    }
+
+    /// The settings as a tournament's fingerprint reads them.
+    pub fn fingerprint(&self) -> String {
+        let (name, settings) = self.fingerprint_parts();
+        format!("{name}({settings})")
+    }
+
+    /// The settings as `--json` and standings show them: the rules and the
+    /// budget of a request.
+    pub fn json(&self) -> serde_json::Value {
+        let mut json = self.rules_json();
+        json["time_per_turn_ms"] = (self.turn_budget().as_secs_f64() * 1e3).into();
+        json
     }
 }
 

@@ -46,6 +46,8 @@ pub trait TwoPlayerGame: AbiGame + WireGame {
     const WATCHES_TURNS: bool;
 
     fn startup_budget(settings: &Self::Settings) -> Duration;
+    /// The budget of one turn (a move, a ply).
+    fn turn_budget(settings: &Self::Settings) -> Duration;
     /// Plays one game; `agents[0]` sits in seat 1.
     fn play(
         settings: &Self::Settings,

@@ -9,6 +9,7 @@
 mod support;
 
 use arena::games::intuitive::IntuitiveAi;
+use arena::solo::{self, Budgets};
 use std::{
     sync::Mutex,
     time::{Duration, Instant},
@@ -17,10 +18,10 @@ use std::{
 use arena::{
     fault::{Fault, FaultKind},
     games::trap::Trap,
+    games::trap::referee::TrapSettings,
     isolation::WorkerLimits,
     players::{Hosting, Level, Player, PlayerSpec},
     plugin::LoadError,
-    games::trap::referee::TrapSettings,
     sandbox::Sandbox,
     two_player::{self, MatchConfig, MatchResult},
 };
@@ -312,21 +313,19 @@ fn a_player_that_cannot_be_made_is_a_clear_error() {
 /// Intuitive AI: two games of bad-player in `mode`, isolated, each with a
 /// fresh worker; checks that nothing is left behind and returns how they ended.
 fn intuitive_bad(mode: &str) -> Vec<arena::games::intuitive::referee::IntuitiveRecord> {
-    use arena::games::intuitive::referee::{self as intuitive, IntuitiveSettings};
-    let settings = IntuitiveSettings {
-        turn_budget: Duration::from_millis(300),
-        startup_budget: Duration::from_secs(5),
-        ..IntuitiveSettings::default()
-    };
+    use arena::games::intuitive::referee::IntuitiveSettings;
+    let budgets =
+        Budgets { turn: Duration::from_millis(300), startup: Duration::from_secs(5), ..Budgets::default() };
+    let settings = IntuitiveSettings { budgets, ..IntuitiveSettings::default() };
     std::env::set_var("BAD_PLAYER_MODE", mode);
     let before = holdings();
     let hosting = Hosting::isolated(limits());
     let spec = PlayerSpec::Library(library("bad-player"));
-    let player = Player::load(&spec, &hosting, settings.startup_budget).unwrap();
+    let player = Player::load(&spec, &hosting, settings.budgets.startup).unwrap();
     let records = (0..2)
         .map(|seed| {
-            let mut agent = player.new_agent::<IntuitiveAi>(&hosting, settings.startup_budget).unwrap();
-            intuitive::play_agent(&settings, seed, agent.as_mut())
+            let mut agent = player.new_agent::<IntuitiveAi>(&hosting, settings.budgets.startup).unwrap();
+            solo::play::<IntuitiveAi>(&settings, seed, agent.as_mut())
         })
         .collect();
     let after = holdings();
@@ -375,14 +374,17 @@ fn an_intuitive_ai_player_that_panics_or_crashes_loses_with_the_reason() {
 
 #[test]
 fn an_intuitive_ai_reveal_off_the_board_is_illegal_and_chatter_is_harmless() {
-    use arena::games::intuitive::referee::IntuitiveEnding;
+    use arena::games::intuitive::referee::{IntuitiveEnd, IntuitiveEnding};
     let _turn = exclusive();
     for record in intuitive_bad("off-board") {
         assert_eq!(record.ending.to_string(), "illegal reveal (4,0): off the board");
-        assert!(matches!(record.ending, IntuitiveEnding::Illegal { .. }));
+        assert!(matches!(record.ending, IntuitiveEnding::Rules(IntuitiveEnd::Illegal { .. })));
     }
     for record in intuitive_bad("chatty") {
-        assert!(!matches!(record.ending, IntuitiveEnding::Fault(_) | IntuitiveEnding::Illegal { .. }));
+        assert!(!matches!(
+            record.ending,
+            IntuitiveEnding::Fault(_) | IntuitiveEnding::Rules(IntuitiveEnd::Illegal { .. })
+        ));
         assert!(!record.reveals.is_empty());
     }
 }

@@ -9,10 +9,14 @@
 //! about one in 5000 was stalled past 50 ms (and Hard's 10 us reveals were
 //! seen past 20 ms), which no player can prevent.
 
+use arena::{
+    games::intuitive::IntuitiveAi,
+    solo::{self, Budgets},
+};
 use std::time::Duration;
 
 use arena::{
-    games::intuitive::referee::{self as intuitive, IntuitiveEnding, IntuitiveSettings},
+    games::intuitive::referee::{IntuitiveEnding, IntuitiveSettings},
     seeds,
 };
 use reference_bots::intuitive::Expert;
@@ -20,12 +24,15 @@ use reference_bots::intuitive::Expert;
 #[test]
 fn expert_answers_every_reveal_within_a_100ms_budget_over_200_games() {
     let budget = Duration::from_millis(100);
-    let settings = IntuitiveSettings { turn_budget: budget, ..IntuitiveSettings::default() };
+    let settings = IntuitiveSettings {
+        budgets: Budgets { turn: budget, ..Budgets::default() },
+        ..IntuitiveSettings::default()
+    };
     let games = 200;
     let mut expert = Expert::with_own_cache();
     let (mut reveals, mut slowest, mut total) = (0u64, Duration::ZERO, 0i64);
     for i in 0..games {
-        let record = intuitive::play(&settings, seeds::derive(5, i), &mut expert);
+        let record = solo::play_local::<IntuitiveAi>(&settings, seeds::derive(5, i), &mut expert);
         // A reveal over budget ends its game as a fault.
         assert!(!matches!(record.ending, IntuitiveEnding::Fault(_)), "game {i}: {}", record.ending);
         reveals += record.reveals.len() as u64;

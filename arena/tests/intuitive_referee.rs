@@ -3,9 +3,12 @@
 //! determinism, the duplicate format, and the levels' strength on small
 //! samples (the 100,000-game numbers are in docs/benchmarks.md).
 
+use arena::solo;
 use arena::{
     games::intuitive::IntuitiveAi,
-    games::intuitive::referee::{self as intuitive, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings},
+    games::intuitive::referee::{
+        IntuitiveEnd, IntuitiveEnding, IntuitiveRecord, IntuitiveRules, IntuitiveSettings,
+    },
     referee::InProcess,
     seeds,
 };
@@ -60,7 +63,7 @@ impl IntuitivePlayer for Script {
 
 fn on_example(cells: &[Cell]) -> (IntuitiveRecord, Script) {
     let mut player = Script { cells: cells.to_vec(), ..Script::default() };
-    let record = intuitive::play_world(
+    let record = solo::play_in::<IntuitiveAi>(
         &IntuitiveSettings::default(),
         5,
         example(),
@@ -72,7 +75,7 @@ fn on_example(cells: &[Cell]) -> (IntuitiveRecord, Script) {
 #[test]
 fn gold_then_monster_scores_two() {
     let (record, player) = on_example(&[c(3, 3), c(0, 2), c(1, 2)]);
-    assert_eq!(record.ending, IntuitiveEnding::Monster);
+    assert_eq!(record.ending, IntuitiveEnding::Rules(IntuitiveEnd::Monster));
     assert_eq!(record.score, 2);
     let shown: Vec<Revealed> = record.reveals.iter().map(|r| r.shown).collect();
     assert!(matches!(shown[..], [Revealed::Hint(_), Revealed::Gold, Revealed::Monster]));
@@ -88,11 +91,11 @@ fn gold_then_monster_scores_two() {
 #[test]
 fn a_pit_ends_the_game_minus_one_or_zero_after_the_gold() {
     let (record, player) = on_example(&[c(1, 1)]);
-    assert_eq!((record.ending.clone(), record.score), (IntuitiveEnding::Pit, -1));
+    assert_eq!((record.ending.clone(), record.score), (IntuitiveEnding::Rules(IntuitiveEnd::Pit), -1));
     assert_eq!(player.results[0].outcome, Outcome::Loss);
     assert_eq!(player.results[0].reason.as_str(), "fell into a pit");
     let (record, _) = on_example(&[c(0, 2), c(0, 0)]);
-    assert_eq!((record.ending, record.score), (IntuitiveEnding::Pit, 0));
+    assert_eq!((record.ending, record.score), (IntuitiveEnding::Rules(IntuitiveEnd::Pit), 0));
 }
 
 #[test]
@@ -106,7 +109,7 @@ fn every_invalid_reveal_ends_the_game_with_minus_one_and_its_reason() {
     for (cells, why, reason) in cases {
         let (record, player) = on_example(&cells);
         let bad = *cells.last().unwrap();
-        assert_eq!(record.ending, IntuitiveEnding::Illegal { cell: bad, why });
+        assert_eq!(record.ending, IntuitiveEnding::Rules(IntuitiveEnd::Illegal { cell: bad, why }));
         assert_eq!(record.score, -1);
         assert_eq!(record.reveals.len(), cells.len() - 1, "the invalid reveal is not played");
         let told = &player.results[0];
@@ -117,7 +120,7 @@ fn every_invalid_reveal_ends_the_game_with_minus_one_and_its_reason() {
 #[test]
 fn a_panicking_player_loses_with_minus_one() {
     let mut player = Script { panic: true, ..Script::default() };
-    let record = intuitive::play(&IntuitiveSettings::default(), 3, &mut player);
+    let record = solo::play_local::<IntuitiveAi>(&IntuitiveSettings::default(), 3, &mut player);
     let IntuitiveEnding::Fault(fault) = &record.ending else { panic!("{:?}", record.ending) };
     assert_eq!(fault.to_string(), "panicked: scripted panic");
     assert_eq!(record.score, -1);
@@ -129,29 +132,31 @@ fn the_world_depends_on_the_seed_alone_and_games_repeat() {
     let settings = IntuitiveSettings::default();
     for i in 0..50 {
         let seed = seeds::derive(11, i);
-        let a = intuitive::play(&settings, seed, &mut Medium::default());
-        let b = intuitive::play(&settings, seed, &mut Medium::default());
-        let hard = intuitive::play(&settings, seed, &mut Hard);
+        let a = solo::play_local::<IntuitiveAi>(&settings, seed, &mut Medium::default());
+        let b = solo::play_local::<IntuitiveAi>(&settings, seed, &mut Medium::default());
+        let hard = solo::play_local::<IntuitiveAi>(&settings, seed, &mut Hard);
         assert_eq!(a.world, b.world);
         assert_eq!(a.world, hard.world, "every player meets the same world (duplicate format)");
-        assert_eq!(a.world, intuitive::world(4, seed));
+        assert_eq!(a.world, solo::world::<IntuitiveAi>(&IntuitiveRules { size: 4 }, seed));
         let cells = |r: &IntuitiveRecord| r.reveals.iter().map(|x| (x.cell, x.shown)).collect::<Vec<_>>();
         assert_eq!(cells(&a), cells(&b));
         assert_eq!((a.ending, a.score), (b.ending, b.score));
     }
-    let worlds: std::collections::HashSet<_> = (0..50).map(|s| intuitive::world(4, s)).collect();
+    let worlds: std::collections::HashSet<_> =
+        (0..50).map(|s| solo::world::<IntuitiveAi>(&IntuitiveRules { size: 4 }, s)).collect();
     assert_eq!(worlds.len(), 50);
     let mut script = Script::default();
-    intuitive::play(&settings, 7, &mut script);
-    assert_eq!(script.infos[0].seed, intuitive::player_seed(7));
+    solo::play_local::<IntuitiveAi>(&settings, 7, &mut script);
+    assert_eq!(script.infos[0].seed, solo::player_seed(7));
     assert_ne!(script.infos[0].seed, 7, "the player never gets the arena's seed");
 }
 
 /// Mean score of `player` over `games` seeded games on a `size` board.
 fn mean(player: &mut dyn IntuitivePlayer, size: u8, games: u64) -> f64 {
-    let settings = IntuitiveSettings { size, ..IntuitiveSettings::default() };
-    let total: i64 =
-        (0..games).map(|i| i64::from(intuitive::play(&settings, seeds::derive(3, i), player).score)).sum();
+    let settings = IntuitiveSettings::new(IntuitiveRules { size });
+    let total: i64 = (0..games)
+        .map(|i| i64::from(solo::play_local::<IntuitiveAi>(&settings, seeds::derive(3, i), player).score))
+        .sum();
     total as f64 / games as f64
 }
 
@@ -173,14 +178,14 @@ fn expert_is_optimal_on_a_3x3_board() {
     // (averaged) must match what it scores, and it must score at least as
     // well as Hard on the same worlds.
     let games = 4000;
-    let settings = IntuitiveSettings { size: 3, ..IntuitiveSettings::default() };
+    let settings = IntuitiveSettings::new(IntuitiveRules { size: 3 });
     let mut expert = Expert::default();
     let (mut predicted, mut scored) = (0.0, 0.0);
     for i in 0..games {
         let seed = seeds::derive(3, i);
-        let world = intuitive::world(3, seed);
+        let world = solo::world::<IntuitiveAi>(&IntuitiveRules { size: 3 }, seed);
         predicted += expert.value(&IntuitiveView::start(&world));
-        scored += f64::from(intuitive::play(&settings, seed, &mut expert).score);
+        scored += f64::from(solo::play_local::<IntuitiveAi>(&settings, seed, &mut expert).score);
     }
     let (predicted, scored) = (predicted / games as f64, scored / games as f64);
     let hard = mean(&mut Hard, 3, games);

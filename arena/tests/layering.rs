@@ -220,7 +220,39 @@ fn process_control_and_the_sandbox_know_no_game() {
 /// leave it; a new one fails). Naming a game: its module, its types, its
 /// name in text (`Trap`, `trap::`, `"trap"`, `Intuitive`, `Hexapawn`,
 /// `Wumpus`, `Forest`, ...).
-const NAMING_A_GAME: &[(&str, &[&str])] = &[];
+const NAMING_A_GAME: &[(&str, &[&str])] = &[
+    ("bench.rs", &["trap", "hexapawn", "magic-forest"]),
+    ("check.rs", &["trap", "hexapawn"]),
+    ("cli/bench.rs", &["trap", "hexapawn"]),
+    ("cli/mod.rs", &["trap", "intuitive-ai", "hexapawn", "wumpus", "magic-forest"]),
+    ("cli/options.rs", &["trap", "intuitive-ai", "wumpus", "magic-forest"]),
+    ("cli/play.rs", &["trap", "hexapawn"]),
+    ("cli/serve.rs", &["trap"]),
+    ("cli/tournament.rs", &["hexapawn"]),
+    ("engine_bench.rs", &["trap"]),
+    ("external.rs", &["trap"]),
+    ("fault.rs", &["trap"]),
+    ("game_rules.rs", &["trap", "intuitive-ai", "hexapawn", "wumpus", "magic-forest"]),
+    ("isolation/player.rs", &["magic-forest"]),
+    ("overhead.rs", &["trap"]),
+    ("protocol.rs", &["trap", "intuitive-ai", "hexapawn", "wumpus", "magic-forest"]),
+    ("protocol/games.rs", &["trap", "intuitive-ai", "hexapawn", "wumpus", "magic-forest"]),
+    ("replay/fault.rs", &["trap"]),
+    ("replay/grid.rs", &["wumpus", "magic-forest"]),
+    ("replay/html/viewer.css", &["trap"]),
+    ("report/solo.rs", &["magic-forest"]),
+    ("server/league.rs", &["trap"]),
+    ("solo.rs", &["intuitive-ai", "wumpus", "magic-forest"]),
+    ("solo/referee.rs", &["intuitive-ai", "magic-forest"]),
+    ("tournament/config.rs", &["trap", "intuitive-ai", "wumpus", "magic-forest"]),
+    ("tournament/mod.rs", &["trap", "hexapawn"]),
+    ("tournament/plan.rs", &["trap", "hexapawn"]),
+    ("tournament/runner.rs", &["trap", "hexapawn"]),
+    ("tournament/shard.rs", &["hexapawn"]),
+    ("tournament/solo_standings.rs", &["intuitive-ai", "magic-forest"]),
+    ("two_player.rs", &["trap", "hexapawn"]),
+    ("worker.rs", &["magic-forest"]),
+];
 
 #[test]
 fn only_the_table_names_a_game() {

@@ -2,13 +2,14 @@
 //! wanderers' strength on small samples (loose bounds; the full numbers
 //! are in docs/benchmarks.md).
 
+use arena::solo;
 use std::time::Duration;
 
 use arena::{
     fault::Fault,
-    game::{Agent},
-    games::{magic_forest::MagicForest},
-    games::magic_forest::referee::{self as magic_forest, Ending, ForestSettings},
+    game::Agent,
+    games::magic_forest::MagicForest,
+    games::magic_forest::referee::{Ending, ForestSettings},
     seeds,
 };
 use player_api::{
@@ -40,26 +41,27 @@ impl ForestPlayer for Script {
 fn same_seed_same_actions_same_run() {
     let settings = ForestSettings::default();
     for seed in 0..20 {
-        let a = magic_forest::play(&settings, seed, &mut Hard::default());
-        assert_eq!(a, magic_forest::play(&settings, seed, &mut Hard::default()));
+        let a = solo::play_local::<MagicForest>(&settings, seed, &mut Hard::default());
+        assert_eq!(a, solo::play_local::<MagicForest>(&settings, seed, &mut Hard::default()));
         let actions = a.steps.iter().map(|s| s.action).collect();
-        let replayed = magic_forest::play(&settings, seed, &mut Script { actions, next: 0, over: None });
+        let replayed =
+            solo::play_local::<MagicForest>(&settings, seed, &mut Script { actions, next: 0, over: None });
         assert_eq!(replayed, a, "the record depends only on seed and actions");
     }
-    assert_ne!(magic_forest::forests(&settings.config, 1), magic_forest::forests(&settings.config, 2));
+    assert_ne!(
+        solo::world::<MagicForest>(&settings.rules, 1),
+        solo::world::<MagicForest>(&settings.rules, 2)
+    );
 }
 
 #[test]
 fn an_idle_wanderer_spends_the_cap_and_is_told() {
-    let settings = ForestSettings {
-        config: ForestConfig { largest: 3, ..ForestConfig::default() },
-        ..Default::default()
-    };
-    let forest = magic_forest::forests(&settings.config, 4)[0];
+    let settings = ForestSettings::new(ForestConfig { largest: 3, ..ForestConfig::default() });
+    let forest = solo::world::<MagicForest>(&settings.rules, 4)[0];
     // Walk into the nearest edge over and over: no move changes the tile.
     let dir = Dir::ALL.into_iter().find(|&d| forest.start.step(d, 3).is_none()).unwrap();
     let mut player = Script { actions: vec![ForestAction::walk(dir); 180], next: 0, over: None };
-    let run = magic_forest::play(&settings, 4, &mut player);
+    let run = solo::play_local::<MagicForest>(&settings, 4, &mut player);
     assert_eq!(run.ending, Ending::Rules(RunEnd::ActionCap { size: 3, cap: 180 }));
     assert_eq!((run.score, run.cleared, run.outcome()), (-180, 0, Outcome::Draw));
     assert!(run.steps.iter().all(|s| s.event == ForestEvent::Edge));
@@ -82,7 +84,7 @@ impl Agent<MagicForest> for Broken {
 
 #[test]
 fn a_failing_player_forfeits_with_a_death() {
-    let run = magic_forest::play_agent(&ForestSettings::default(), 1, &mut Broken);
+    let run = solo::play::<MagicForest>(&ForestSettings::default(), 1, &mut Broken);
     assert_eq!(run.ending.to_string(), "crashed: killed by signal 11 (SIGSEGV, a segmentation fault)");
     assert_eq!((run.score, run.outcome()), (-90, Outcome::Loss));
 }
@@ -91,7 +93,7 @@ fn tally(player: &mut dyn ForestPlayer, runs: u64) -> (f64, f64) {
     let settings = ForestSettings::default();
     let (mut score, mut cleared) = (0i64, 0u32);
     for i in 0..runs {
-        let run = magic_forest::play(&settings, seeds::derive(5, i), player);
+        let run = solo::play_local::<MagicForest>(&settings, seeds::derive(5, i), player);
         score += i64::from(run.score);
         cleared += run.cleared;
     }

@@ -4,16 +4,17 @@
 
 mod support;
 
+use arena::solo::{self, Budgets};
 use arena::{
     agent::AbiPlayer,
     games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, trap::Trap, wumpus::Wumpus},
 };
 use arena::{
     fault::Fault,
+    games::trap::referee::TrapSettings,
     isolation::WorkerLimits,
     players::{Hosting, Level, Player, PlayerSpec},
     plugin::{LoadError, PlayerLibrary},
-    games::trap::referee::TrapSettings,
     two_player::{self, MatchConfig},
 };
 use support::{arena, library, stderr, stdout};
@@ -130,7 +131,7 @@ fn check_errors_are_one_line_without_a_backtrace() {
 
 #[test]
 fn intuitive_levels_from_disk_play_like_the_built_in_bots() {
-    use arena::games::intuitive::referee::{self as intuitive, IntuitiveSettings};
+    use arena::games::intuitive::referee::{IntuitiveRecord, IntuitiveSettings};
     let settings = IntuitiveSettings::default();
     for (name, built_in) in [
         ("easy", player_api::abi::intuitive_player_box(reference_bots::intuitive::Easy::default())),
@@ -141,9 +142,9 @@ fn intuitive_levels_from_disk_play_like_the_built_in_bots() {
             PlayerLibrary::load(&library(name)).unwrap().new_player::<IntuitiveAi>().unwrap(),
         );
         for seed in 0..40 {
-            let a = intuitive::play_agent(&settings, seed, &mut from_disk);
-            let b = intuitive::play_agent(&settings, seed, &mut built_in);
-            let cells = |r: &intuitive::IntuitiveRecord| r.reveals.iter().map(|x| x.cell).collect::<Vec<_>>();
+            let a = solo::play::<IntuitiveAi>(&settings, seed, &mut from_disk);
+            let b = solo::play::<IntuitiveAi>(&settings, seed, &mut built_in);
+            let cells = |r: &IntuitiveRecord| r.reveals.iter().map(|x| x.cell).collect::<Vec<_>>();
             assert_eq!(cells(&a), cells(&b), "{name} played seed {seed} differently through the ABI");
             assert_eq!((a.ending, a.score), (b.ending, b.score));
         }
@@ -220,9 +221,9 @@ fn assert_all_alike<T: PartialEq + std::fmt::Debug>(game: &str, results: Vec<(St
 
 #[test]
 fn intuitive_ai_plays_alike_built_in_from_disk_and_isolated() {
-    use arena::games::intuitive::referee::{self as intuitive, IntuitiveEnding, IntuitiveSettings};
+    use arena::games::intuitive::referee::{IntuitiveEnding, IntuitiveSettings};
     let settings = IntuitiveSettings::default();
-    let startup = settings.startup_budget;
+    let startup = settings.budgets.startup;
     let results = every_hosting("hard")
         .into_iter()
         .map(|(name, player, hosting)| {
@@ -230,7 +231,7 @@ fn intuitive_ai_plays_alike_built_in_from_disk_and_isolated() {
             let mut agent = player.new_agent::<IntuitiveAi>(&hosting, startup).unwrap();
             let games: Vec<_> = (0..12)
                 .map(|seed| {
-                    let record = intuitive::play_agent(&settings, seed, agent.as_mut());
+                    let record = solo::play::<IntuitiveAi>(&settings, seed, agent.as_mut());
                     assert!(!matches!(record.ending, IntuitiveEnding::Fault(_)), "{name}: {}", record.ending);
                     (record.reveals.iter().map(|r| r.cell).collect::<Vec<_>>(), record.score)
                 })
@@ -267,16 +268,16 @@ fn hexapawn_plays_alike_built_in_from_disk_and_isolated() {
 
 #[test]
 fn wumpus_world_plays_alike_built_in_from_disk_and_isolated() {
-    use arena::games::wumpus::referee::{self as wumpus, Ending, WumpusSettings};
+    use arena::games::wumpus::referee::{Ending, WumpusSettings};
     for config in [player_api::wumpus::WumpusConfig::aima(), player_api::wumpus::WumpusConfig::project()] {
-        let settings = WumpusSettings { config, ..WumpusSettings::default() };
+        let settings = WumpusSettings::new(config);
         let results = every_hosting("hard")
             .into_iter()
             .map(|(name, player, hosting)| {
-                let mut agent = player.new_agent::<Wumpus>(&hosting, settings.startup_budget).unwrap();
+                let mut agent = player.new_agent::<Wumpus>(&hosting, settings.budgets.startup).unwrap();
                 let games: Vec<_> = (0..10)
                     .map(|seed| {
-                        let game = wumpus::play_agent(&settings, seed, agent.as_mut());
+                        let game = solo::play::<Wumpus>(&settings, seed, agent.as_mut());
                         assert!(!matches!(game.ending, Ending::Fault(_)), "{name}: {}", game.ending);
                         (game.steps.iter().map(|s| s.action).collect::<Vec<_>>(), game.score)
                     })
@@ -290,15 +291,15 @@ fn wumpus_world_plays_alike_built_in_from_disk_and_isolated() {
 
 #[test]
 fn magic_forest_plays_alike_built_in_from_disk_and_isolated() {
-    use arena::games::magic_forest::referee::{self as magic_forest, Ending, ForestSettings};
+    use arena::games::magic_forest::referee::{Ending, ForestSettings};
     let settings = ForestSettings::default();
     let results = every_hosting("hard")
         .into_iter()
         .map(|(name, player, hosting)| {
-            let mut agent = player.new_agent::<MagicForest>(&hosting, settings.startup_budget).unwrap();
+            let mut agent = player.new_agent::<MagicForest>(&hosting, settings.budgets.startup).unwrap();
             let runs: Vec<_> = (0..4)
                 .map(|seed| {
-                    let run = magic_forest::play_agent(&settings, seed, agent.as_mut());
+                    let run = solo::play::<MagicForest>(&settings, seed, agent.as_mut());
                     assert!(!matches!(run.ending, Ending::Fault(_)), "{name}: {}", run.ending);
                     (run.steps.iter().map(|s| s.action).collect::<Vec<_>>(), run.score, run.cleared)
                 })
@@ -360,18 +361,21 @@ fn expert_plays_intuitive_ai_from_its_library_in_a_worker() {
     // The worker's Expert starts with an empty cache: its first reveals
     // cut the search short, and none may run past the budget (the worker
     // would be killed).
-    use arena::games::intuitive::referee::{self as intuitive, IntuitiveEnding, IntuitiveSettings};
+    use arena::games::intuitive::referee::{IntuitiveEnding, IntuitiveSettings};
     let budget = std::time::Duration::from_millis(100);
-    let settings = IntuitiveSettings { turn_budget: budget, ..IntuitiveSettings::default() };
+    let settings = IntuitiveSettings {
+        budgets: Budgets { turn: budget, ..Budgets::default() },
+        ..IntuitiveSettings::default()
+    };
     let isolated = Hosting::isolated(WorkerLimits::new().unwrap());
     let expert =
-        Player::load(&PlayerSpec::Library(library("expert")), &isolated, settings.startup_budget).unwrap();
+        Player::load(&PlayerSpec::Library(library("expert")), &isolated, settings.budgets.startup).unwrap();
     assert!(matches!(expert, Player::Isolated { .. }) && expert.name() == "expert");
-    let mut agent = expert.new_agent::<IntuitiveAi>(&isolated, settings.startup_budget).unwrap();
+    let mut agent = expert.new_agent::<IntuitiveAi>(&isolated, settings.budgets.startup).unwrap();
     let games = 60;
     let mut total = 0;
     for seed in 0..games {
-        let record = intuitive::play_agent(&settings, seed, agent.as_mut());
+        let record = solo::play::<IntuitiveAi>(&settings, seed, agent.as_mut());
         assert!(!matches!(record.ending, IntuitiveEnding::Fault(_)), "game {seed}: {}", record.ending);
         assert!(record.reveals.iter().all(|r| r.time.wall <= budget));
         total += i64::from(record.score);

@@ -7,6 +7,7 @@
 mod support;
 
 use arena::games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus};
+use arena::solo;
 use std::{
     path::{Path, PathBuf},
     process::Command,
@@ -400,7 +401,7 @@ fn startup() -> std::time::Duration {
 
 #[test]
 fn a_python_intuitive_ai_player_plays_whole_games() {
-    use arena::games::intuitive::referee::{self as intuitive, IntuitiveEnding, IntuitiveSettings};
+    use arena::games::intuitive::referee::{IntuitiveEnd, IntuitiveEnding, IntuitiveSettings};
     let player = python_player("intuitive_cautious.py");
     assert_eq!((player.name(), player.games()), ("cautious", vec!["intuitive-ai".to_string()]));
     let hosting = arena::players::Hosting::in_process();
@@ -408,13 +409,16 @@ fn a_python_intuitive_ai_player_plays_whole_games() {
     let settings = IntuitiveSettings::default();
     let mut wins = 0;
     for seed in 0..20 {
-        let record = intuitive::play_agent(&settings, seed, agent.as_mut());
+        let record = solo::play::<IntuitiveAi>(&settings, seed, agent.as_mut());
         assert!(
-            matches!(record.ending, IntuitiveEnding::Monster | IntuitiveEnding::Pit),
+            matches!(
+                record.ending,
+                IntuitiveEnding::Rules(IntuitiveEnd::Monster) | IntuitiveEnding::Rules(IntuitiveEnd::Pit)
+            ),
             "{}",
             record.ending
         );
-        wins += usize::from(record.ending == IntuitiveEnding::Monster);
+        wins += usize::from(record.ending == IntuitiveEnding::Rules(IntuitiveEnd::Monster));
     }
     assert!(wins > 0, "a cautious player finds the monster sometimes");
 }
@@ -422,8 +426,8 @@ fn a_python_intuitive_ai_player_plays_whole_games() {
 #[test]
 fn a_python_hexapawn_player_plays_legal_moves_against_hard() {
     use arena::{
-        players::{Hosting, Level, Player},
         games::hexapawn::referee::{self as hexapawn, HexapawnEnding, HexapawnSettings},
+        players::{Hosting, Level, Player},
     };
     let player = python_player("hexapawn_first_move.py");
     let settings = HexapawnSettings::default();
@@ -441,13 +445,13 @@ fn a_python_hexapawn_player_plays_legal_moves_against_hard() {
 
 #[test]
 fn a_python_wumpus_world_player_plays_and_is_deterministic() {
-    use arena::games::wumpus::referee::{self as wumpus, WumpusSettings};
+    use arena::games::wumpus::referee::WumpusSettings;
     let player = python_player("wumpus_cautious.py");
     let hosting = arena::players::Hosting::in_process();
     let mut agent = player.new_agent::<Wumpus>(&hosting, startup()).unwrap();
     let settings = WumpusSettings::default();
     for seed in 0..10 {
-        let game = wumpus::play_agent(&settings, seed, agent.as_mut());
+        let game = solo::play::<Wumpus>(&settings, seed, agent.as_mut());
         // It climbs out at once: one action, score -1 (or grabs first when the gold is at the start).
         assert_eq!(game.steps.last().map(|s| s.action), Some(player_api::wumpus::WumpusAction::Climb));
         assert!(game.steps.len() <= 2 && !game.died(), "{}", game.ending);
@@ -456,14 +460,14 @@ fn a_python_wumpus_world_player_plays_and_is_deterministic() {
 
 #[test]
 fn a_python_magic_forest_player_walks_its_seeded_path() {
-    use arena::games::magic_forest::referee::{self as magic_forest, Ending, ForestSettings};
+    use arena::games::magic_forest::referee::{Ending, ForestSettings};
     let player = python_player("forest_random.py");
     let hosting = arena::players::Hosting::in_process();
     let settings = ForestSettings::default();
     let runs: Vec<_> = (0..2)
         .map(|_| {
             let mut agent = player.new_agent::<MagicForest>(&hosting, startup()).unwrap();
-            let run = magic_forest::play_agent(&settings, 5, agent.as_mut());
+            let run = solo::play::<MagicForest>(&settings, 5, agent.as_mut());
             assert!(matches!(run.ending, Ending::Rules(_)), "{}", run.ending);
             run.steps.iter().map(|s| s.action).collect::<Vec<_>>()
         })

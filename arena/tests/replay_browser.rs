@@ -9,19 +9,20 @@
 
 mod support;
 
+use arena::solo;
 use std::path::Path;
 
 use arena::{
     agent::AbiPlayer,
     games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus},
+    games::trap::replay::TrapBody,
     players::Level,
     games::{
         hexapawn::referee::{self as hexapawn, HexapawnSettings},
-        intuitive::referee::{self as intuitive, IntuitiveSettings},
-        magic_forest::referee::{self as magic_forest, ForestSettings},
-        wumpus::referee::{self as wumpus, WumpusSettings},
+        intuitive::referee::IntuitiveSettings,
+        magic_forest::referee::ForestSettings,
+        wumpus::referee::WumpusSettings,
     },
-    games::trap::replay::TrapBody,
     replay::{Body, Replay, ReplayPlayer},
 };
 use serde_json::Value;
@@ -300,7 +301,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
 
     // Intuitive AI: the open cells of the view each frame shows.
     let replay = longest((0..12).map(|seed| {
-        let record = intuitive::play_agent(
+        let record = solo::play::<IntuitiveAi>(
             &IntuitiveSettings::default(),
             seed,
             &mut AbiPlayer::<IntuitiveAi>::builtin(Level::Medium),
@@ -359,7 +360,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
     // Wumpus World: the agent where each frame puts it, facing its way.
     let replay = longest((0..6).map(|seed| {
         let settings = WumpusSettings::default();
-        let game = wumpus::play_agent(&settings, seed, &mut AbiPlayer::<Wumpus>::builtin(Level::Hard));
+        let game = solo::play::<Wumpus>(&settings, seed, &mut AbiPlayer::<Wumpus>::builtin(Level::Hard));
         arena::games::wumpus::replay::from_record(&game, &settings, named("hard"))
     }));
     let Body::Wumpus(body) = &replay.body else { panic!() };
@@ -385,9 +386,9 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
     // Magic Forest: the wanderer, the portal and the forest number.
     let replay = longest((0..6).map(|seed| {
         let mut settings = ForestSettings::default();
-        settings.config.largest = 4;
+        settings.rules.largest = 4;
         let run =
-            magic_forest::play_agent(&settings, seed, &mut AbiPlayer::<MagicForest>::builtin(Level::Hard));
+            solo::play::<MagicForest>(&settings, seed, &mut AbiPlayer::<MagicForest>::builtin(Level::Hard));
         arena::games::magic_forest::replay::from_record(&run, &settings, named("hard"))
     }));
     let Body::MagicForest(body) = &replay.body else { panic!() };

@@ -6,10 +6,11 @@ use std::time::Duration;
 
 use arena::{
     fault::Fault,
-    game::{Agent},
-    games::{wumpus::Wumpus},
-    games::wumpus::referee::{self as wumpus, Ending, WumpusSettings},
-    seeds,
+    game::Agent,
+    games::wumpus::Wumpus,
+    games::wumpus::referee::{Ending, WumpusSettings},
+    referee::InProcess,
+    seeds, solo,
 };
 use player_api::{
     wumpus::{
@@ -45,16 +46,17 @@ impl WumpusPlayer for Script {
 #[test]
 fn same_seed_same_actions_same_game() {
     for config in [WumpusConfig::aima(), WumpusConfig::project()] {
-        let settings = WumpusSettings { config, ..WumpusSettings::default() };
+        let settings = WumpusSettings::new(config);
         for seed in 0..20 {
-            let a = wumpus::play(&settings, seed, &mut Hard::default());
-            let b = wumpus::play(&settings, seed, &mut Hard::default());
+            let a = solo::play_local::<Wumpus>(&settings, seed, &mut Hard::default());
+            let b = solo::play_local::<Wumpus>(&settings, seed, &mut Hard::default());
             assert_eq!(a, b);
             let actions: Vec<WumpusAction> = a.steps.iter().map(|s| s.action).collect();
-            let replayed = wumpus::play(&settings, seed, &mut script(&actions));
+            let replayed = solo::play_local::<Wumpus>(&settings, seed, &mut script(&actions));
             assert_eq!(replayed, a, "the record depends only on seed and actions");
         }
-        let worlds: std::collections::HashSet<_> = (0..50).map(|s| wumpus::world(&config, s)).collect();
+        let worlds: std::collections::HashSet<_> =
+            (0..50).map(|s| solo::world::<Wumpus>(&config, s)).collect();
         assert!(worlds.len() > 40, "different seeds give different worlds");
     }
 }
@@ -69,10 +71,12 @@ fn an_invalid_action_ends_the_game_as_a_death_with_its_reason() {
     for (actions, before) in cases {
         // A world whose start neighbours hold no pit, so that one Forward is survivable.
         let seed = (0..)
-            .find(|&s| !wumpus::world(&settings.config, s).breezy(player_api::wumpus::Coord::new(0, 0)))
+            .find(|&s| {
+                !solo::world::<Wumpus>(&settings.rules, s).breezy(player_api::wumpus::Coord::new(0, 0))
+            })
             .unwrap();
         let mut player = script(&actions);
-        let game = wumpus::play(&settings, seed, &mut player);
+        let game = solo::play_local::<Wumpus>(&settings, seed, &mut player);
         let Ending::Rules(StepEnd::Invalid(action, why)) = game.ending else { panic!("{:?}", game.ending) };
         assert_eq!(action, *actions.last().unwrap());
         assert_eq!(game.score, -before - 1000);
@@ -82,8 +86,8 @@ fn an_invalid_action_ends_the_game_as_a_death_with_its_reason() {
         assert_eq!((told.outcome, told.score), (Outcome::Loss, game.score));
         assert_eq!(told.reason.as_str(), format!("invalid action: {why}"));
     }
-    let project = WumpusSettings { config: WumpusConfig::project(), ..WumpusSettings::default() };
-    let game = wumpus::play(&project, 1, &mut script(&[WumpusAction::Climb]));
+    let project = WumpusSettings::new(WumpusConfig::project());
+    let game = solo::play_local::<Wumpus>(&project, 1, &mut script(&[WumpusAction::Climb]));
     assert_eq!(game.ending, Ending::Rules(StepEnd::Invalid(WumpusAction::Climb, InvalidAction::NoClimb)));
     assert_eq!(game.score, 1000 - 1000);
 }
@@ -103,7 +107,7 @@ impl Agent<Wumpus> for Broken {
 
 #[test]
 fn a_failing_player_forfeits_with_the_death_score() {
-    let game = wumpus::play_agent(&WumpusSettings::default(), 3, &mut Broken);
+    let game = solo::play::<Wumpus>(&WumpusSettings::default(), 3, &mut Broken);
     assert_eq!(game.ending.to_string(), "panicked: boom at src/lib.rs:1:1");
     assert_eq!((game.score, game.outcome()), (-1000, Outcome::Loss));
     assert!(game.steps.is_empty());
@@ -121,7 +125,7 @@ fn the_player_sees_its_own_seed_and_the_rules() {
         }
     }
     let mut spy = Spy(None);
-    let game = wumpus::play(&WumpusSettings::default(), 9, &mut spy);
+    let game = solo::play_local::<Wumpus>(&WumpusSettings::default(), 9, &mut spy);
     let info = spy.0.unwrap();
     assert_eq!((info.config, info.arrows), (WumpusConfig::aima(), 1));
     assert_ne!(info.seed, 9, "never the arena's own seed");
@@ -135,10 +139,10 @@ struct Tally {
 }
 
 fn tally(config: WumpusConfig, player: &mut dyn WumpusPlayer, worlds: u64) -> Tally {
-    let settings = WumpusSettings { config, ..WumpusSettings::default() };
+    let settings = WumpusSettings::new(config);
     let (mut total, mut won, mut died) = (0i64, 0u32, 0u32);
     for i in 0..worlds {
-        let game = wumpus::play(&settings, seeds::derive(77, i), player);
+        let game = solo::play_local::<Wumpus>(&settings, seeds::derive(77, i), player);
         assert!(!matches!(game.ending, Ending::Rules(StepEnd::Invalid(..))), "{}", game.ending);
         total += i64::from(game.score);
         won += u32::from(game.won());
@@ -191,7 +195,7 @@ fn the_textbook_cave_is_solved_by_inference() {
     };
     let settings = WumpusSettings::default();
     for player in [&mut Medium::default() as &mut dyn WumpusPlayer, &mut Hard::default()] {
-        let game = wumpus::play_in(&settings, 0, world, player);
+        let game = solo::play_in::<Wumpus>(&settings, 0, world, &mut InProcess::<Wumpus>(player));
         assert!(game.won(), "{}", game.ending);
         assert!(game.steps.iter().any(|s| s.shown.at == c(1, 1)), "went through (1,1)");
         assert!(game.score > 1000 - 30, "{}", game.score);

@@ -83,3 +83,64 @@ mod tests {
         assert_eq!(solo, [GameId::IntuitiveAi, GameId::Wumpus, GameId::MagicForest]);
     }
 }
+
+/// The one ownership check, with the table's games (game_rules.rs).
+#[cfg(test)]
+mod settings_tests {
+    use crate::{
+        game_rules::*,
+        games::{trap::referee::TrapSettings, GameId},
+    };
+
+    fn build(game: GameId, options: GameOptions) -> Result<GameRules, SettingsError> {
+        GameRules::build(game, &options, Budgets::default())
+    }
+
+    #[test]
+    fn every_option_has_an_owner_and_every_game_its_settings() {
+        for key in GameOptions::KEYS {
+            assert!(!owners(key).is_empty(), "{key}");
+        }
+        assert_eq!(owners("board_size"), [GameId::Trap, GameId::IntuitiveAi]);
+        for game in GameId::ALL {
+            let rules = build(game, GameOptions::default()).unwrap();
+            assert_eq!(rules.id(), game);
+            assert_eq!(rules.turn_budget(), Budgets::default().turn);
+        }
+        let trap = build(GameId::Trap, GameOptions::default()).unwrap();
+        let GameRules::Trap(settings) = trap else { panic!("{trap:?}") };
+        assert_eq!(settings, TrapSettings::default());
+    }
+
+    #[test]
+    fn an_option_of_another_game_is_named_with_its_owners() {
+        let board = GameOptions { board_size: Some(5), ..GameOptions::default() };
+        let e = build(GameId::Wumpus, board.clone()).unwrap_err();
+        assert_eq!(e.flag_line(), "--board-size: wumpus has no such option (it is for trap, intuitive-ai)");
+        assert_eq!(e.setting_line(), "settings.board_size: wumpus has no board size (it is for trap, intuitive-ai)");
+        let cap = GameOptions { turn_cap: Some(9), ..GameOptions::default() };
+        assert_eq!(
+            build(GameId::Hexapawn, cap.clone()).unwrap_err().setting_line(),
+            "settings.turn_cap: hexapawn has no turn cap (it is for trap)"
+        );
+        assert!(build(GameId::Trap, cap).is_ok());
+        assert!(build(GameId::IntuitiveAi, board.clone()).is_ok());
+        // Only the options a game owns, for commands that play every game.
+        assert_eq!(board.owned_by(GameId::Wumpus), GameOptions::default());
+        assert_eq!(board.owned_by(GameId::Trap), board);
+    }
+
+    #[test]
+    fn a_bad_value_is_the_games_own_error() {
+        let preset = GameOptions { preset: Some("huge".into()), ..GameOptions::default() };
+        assert_eq!(
+            build(GameId::Wumpus, preset).unwrap_err().setting_line(),
+            "settings.preset: unknown preset \"huge\": use aima or project"
+        );
+        let board = GameOptions { board_size: Some(9), ..GameOptions::default() };
+        assert_eq!(
+            build(GameId::Trap, board).unwrap_err().flag_line(),
+            "--board-size: board size 9: Trap boards are 3 to 8"
+        );
+    }
+}

@@ -140,7 +140,7 @@ pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> Strin
     match &tournament.game {
         GameRules::Trap(_) => {}
         GameRules::Hexapawn(settings) => text.push_str(&format!("hexapawn|{settings:?}|")),
-        GameRules::Solo(settings) => text.push_str(&format!("{settings:?}|")),
+        GameRules::Solo(settings) => text.push_str(&format!("{}|", settings.fingerprint())),
     }
     for game in schedule {
         text.push_str(&format!("{}:{}:{}|", game.seats[0], game.seats[1], game.seed));

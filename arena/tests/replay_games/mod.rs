@@ -3,19 +3,20 @@
 //! failing players, written through `replay::<game>::from_record`, read
 //! back, verified, tampered with, and drawn in the terminal.
 
+use arena::solo;
 use std::time::Duration;
 
 use arena::{
     agent::AbiPlayer,
     fault::Fault,
-    game::{Agent},
+    game::Agent,
     games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus},
     players::Level,
     games::{
         hexapawn::referee::{self as hexapawn, HexapawnSettings},
-        intuitive::referee::{self as intuitive, IntuitiveSettings},
-        magic_forest::referee::{self as magic_forest, ForestSettings},
-        wumpus::referee::{self as wumpus, WumpusSettings},
+        intuitive::referee::{IntuitiveRules, IntuitiveSettings},
+        magic_forest::referee::ForestSettings,
+        wumpus::referee::WumpusSettings,
     },
     replay::{self, terminal::Paint, Replay, ReplayPlayer},
 };
@@ -37,8 +38,9 @@ pub fn intuitive_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
     let mut replays = Vec::new();
     for seed in seeds {
         let level = Level::ALL[seed as usize % 3];
-        let settings = IntuitiveSettings { size: 3 + (seed % 4) as u8, ..IntuitiveSettings::default() };
-        let record = intuitive::play_agent(&settings, seed, &mut AbiPlayer::<IntuitiveAi>::builtin(level));
+        let settings = IntuitiveSettings::new(IntuitiveRules { size: 3 + (seed % 4) as u8 });
+        let record =
+            solo::play::<IntuitiveAi>(&settings, seed, &mut AbiPlayer::<IntuitiveAi>::builtin(level));
         replays.push(arena::games::intuitive::replay::from_record(&record, player(level.name())));
     }
     replays
@@ -62,8 +64,8 @@ pub fn wumpus_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
     for seed in seeds {
         let level = Level::ALL[seed as usize % 3];
         let config = if seed % 2 == 0 { WumpusConfig::aima() } else { WumpusConfig::project() };
-        let settings = WumpusSettings { config, ..WumpusSettings::default() };
-        let game = wumpus::play_agent(&settings, seed, &mut AbiPlayer::<Wumpus>::builtin(level));
+        let settings = WumpusSettings::new(config);
+        let game = solo::play::<Wumpus>(&settings, seed, &mut AbiPlayer::<Wumpus>::builtin(level));
         replays.push(arena::games::wumpus::replay::from_record(&game, &settings, player(level.name())));
     }
     replays
@@ -75,8 +77,8 @@ pub fn forest_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
     for seed in seeds {
         let level = Level::ALL[seed as usize % 3];
         let mut settings = ForestSettings::default();
-        settings.config.largest = 3 + (seed % 3) as u8;
-        let run = magic_forest::play_agent(&settings, seed, &mut AbiPlayer::<MagicForest>::builtin(level));
+        settings.rules.largest = 3 + (seed % 3) as u8;
+        let run = solo::play::<MagicForest>(&settings, seed, &mut AbiPlayer::<MagicForest>::builtin(level));
         replays.push(arena::games::magic_forest::replay::from_record(&run, &settings, player(level.name())));
     }
     replays
@@ -222,7 +224,7 @@ impl Agent<MagicForest> for BadWanderer {
 fn failures_of_every_new_game_verify() {
     let settings = IntuitiveSettings::default();
     for panic in [false, true] {
-        let record = intuitive::play_agent(&settings, 3, &mut BadRevealer { panic });
+        let record = solo::play::<IntuitiveAi>(&settings, 3, &mut BadRevealer { panic });
         let replay = arena::games::intuitive::replay::from_record(&record, player("bad"));
         round_trip(&replay);
         let reason = &replay.result.reason;
@@ -253,8 +255,8 @@ fn failures_of_every_new_game_verify() {
         }
     }
     for invalid in [true, false] {
-        let settings = WumpusSettings { config: WumpusConfig::project(), ..WumpusSettings::default() };
-        let game = wumpus::play_agent(&settings, 6, &mut BadWalker { at: 3, invalid });
+        let settings = WumpusSettings::new(WumpusConfig::project());
+        let game = solo::play::<Wumpus>(&settings, 6, &mut BadWalker { at: 3, invalid });
         let replay = arena::games::wumpus::replay::from_record(&game, &settings, player("bad"));
         round_trip(&replay);
         let reason = &replay.result.reason;
@@ -262,14 +264,15 @@ fn failures_of_every_new_game_verify() {
         assert_eq!(replay.result.outcome.as_deref(), Some("loss"));
     }
     let settings = ForestSettings::default();
-    let run = magic_forest::play_agent(&settings, 2, &mut BadWanderer { at: 4, done: 0 });
+    let run = solo::play::<MagicForest>(&settings, 2, &mut BadWanderer { at: 4, done: 0 });
     let replay = arena::games::magic_forest::replay::from_record(&run, &settings, player("bad"));
     round_trip(&replay);
     assert!(replay.result.reason.contains("the reply is not an action"), "{}", replay.result.reason);
     assert_eq!(replay.result.turns, 4);
 
     // A rejected answer is judged again: changing it changes the verdict.
-    let record = intuitive::play_agent(&IntuitiveSettings::default(), 3, &mut BadRevealer { panic: false });
+    let record =
+        solo::play::<IntuitiveAi>(&IntuitiveSettings::default(), 3, &mut BadRevealer { panic: false });
     let doc = doc(&arena::games::intuitive::replay::from_record(&record, player("bad")));
     caught(&doc, |d| d["failed"]["cell"] = json!([9, 9]), "the result: reason is \"illegal reveal (");
 }

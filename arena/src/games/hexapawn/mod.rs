@@ -176,6 +176,10 @@ impl TwoPlayerGame for Hexapawn {
         settings.startup_budget
     }
 
+    fn turn_budget(settings: &HexapawnSettings) -> Duration {
+        settings.turn_budget
+    }
+
     /// Not watched: the referee reports the game when it is over.
     fn play(
         settings: &HexapawnSettings,

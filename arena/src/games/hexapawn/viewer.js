@@ -9,11 +9,7 @@ window.ArenaGames.hexapawn = {
     '<span><i style="background:var(--p1)"></i>White (player 1, moves up)</span><span><i style="background:var(--p2)"></i>Black (player 2)</span>' +
     '<span><i style="outline:2px dashed var(--muted);outline-offset:-2px"></i>square left</span>',
   settingsText(replay) {
-    return "3\u00d73 board \u00b7 " + this.budgetText(replay) + " per move";
-  },
-  budgetText(replay) {
-    const ms = replay.settings.time_per_move_ms;
-    return ms >= 1000 ? ms / 1000 + " s" : ms + " ms";
+    return "3\u00d73 board \u00b7 " + ArenaView.budgetText(replay) + " per move";
   },
   // frames[0]: the start; frames[k]: the board after move k.
   frames(replay) {
@@ -26,10 +22,9 @@ window.ArenaGames.hexapawn = {
     return frames;
   },
   draw(board, frame) {
-    const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
+    const same = ArenaView.same, label = ArenaView.labels(board);
     board.innerHTML = "";
     board.style.gridTemplateColumns = "18px repeat(3, auto)";
-    const label = (text) => { const l = document.createElement("div"); l.className = "label"; l.textContent = text; board.appendChild(l); };
     label("");
     for (let c = 0; c < 3; c++) label(String(c));
     frame.board.rows.forEach((row, r) => {
@@ -54,7 +49,7 @@ window.ArenaGames.hexapawn = {
     });
   },
   describe(frame, replay, names) {
-    const esc = (s) => String(s).replace(/[&<>"']/g, (ch) => "&#" + ch.charCodeAt(0) + ";");
+    const esc = ArenaView.esc;
     const side = (seat) => '<span class="who p' + seat + '">' + esc(names[seat - 1]) + " (" + (seat === 1 ? "White" : "Black") + ")</span>";
     const sq = (s) => "(" + s[0] + "," + s[1] + ")";
     const rows = [];

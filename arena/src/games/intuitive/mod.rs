@@ -14,16 +14,16 @@ use player_api::{
 use crate::{
     agent::{AbiGame, Constructor},
     fault::FaultKind,
-    game::{Agent, Game, GameId},
+    game::{Game, GameId},
     game_rules::{Budgets, GameOptions, GameRules, GameSettings, OptionError},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     protocol::{reveal_cell, wire_cell_of, Reply, Request, WireView},
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
-    solo::{cpu_us, fault_name, SinglePlayerGame, SoloScore, SoloSettings},
+    solo::{cpu_us, fault_name, Budgeted, Ending, SinglePlayerGame, SoloScore, SoloSettings},
 };
-use self::referee::{IntuitiveEnding, IntuitiveRecord, IntuitiveSettings};
+use self::referee::{IntuitiveEnd, IntuitiveRecord, IntuitiveRules, IntuitiveSettings};
 
 /// Intuitive AI: reveal cells of a hidden grid.
 #[derive(Clone, Copy, Debug)]
@@ -168,38 +168,21 @@ impl GameSettings for IntuitiveAi {
                 message: format!("board size {size}: Intuitive AI boards are {MIN_SIZE} to {MAX_SIZE}"),
             });
         }
-        Ok(GameRules::Solo(SoloSettings::IntuitiveAi(IntuitiveSettings {
-            clock: budgets.clock,
-            size,
-            turn_budget: budgets.turn,
-            startup_budget: budgets.startup,
-        })))
+        Ok(GameRules::Solo(SoloSettings::IntuitiveAi(Budgeted { rules: IntuitiveRules { size }, budgets })))
     }
 }
 
 impl SinglePlayerGame for IntuitiveAi {
-    type Settings = IntuitiveSettings;
+    type Rules = IntuitiveRules;
     type Record = IntuitiveRecord;
+    const FINGERPRINT_NAME: &'static str = "Intuitive";
 
-    fn startup_budget(settings: &IntuitiveSettings) -> Duration {
-        settings.startup_budget
+    fn describe(rules: &IntuitiveRules) -> String {
+        format!("{0}x{0} board", rules.size)
     }
 
-    fn turn_budget(settings: &IntuitiveSettings) -> Duration {
-        settings.turn_budget
-    }
-
-    fn describe(settings: &IntuitiveSettings) -> String {
-        format!("{0}x{0} board", settings.size)
-    }
-
-    fn json(settings: &IntuitiveSettings) -> serde_json::Value {
-        let turn_ms = settings.turn_budget.as_secs_f64() * 1e3;
-        serde_json::json!({ "board_size": settings.size, "time_per_turn_ms": turn_ms })
-    }
-
-    fn play(settings: &IntuitiveSettings, seed: u64, agent: &mut dyn Agent<IntuitiveAi>) -> IntuitiveRecord {
-        referee::play_agent(settings, seed, agent)
+    fn json(rules: &IntuitiveRules) -> serde_json::Value {
+        serde_json::json!({ "board_size": rules.size })
     }
 
     fn seed(record: &IntuitiveRecord) -> u64 {
@@ -209,13 +192,13 @@ impl SinglePlayerGame for IntuitiveAi {
     fn score(record: &IntuitiveRecord) -> SoloScore {
         SoloScore {
             score: record.score.into(),
-            won: record.ending == IntuitiveEnding::Monster,
-            deaths: u32::from(record.ending == IntuitiveEnding::Pit),
+            won: record.ending == Ending::Rules(IntuitiveEnd::Monster),
+            deaths: u32::from(record.ending == Ending::Rules(IntuitiveEnd::Pit)),
             steps: record.reveals.len() as u32,
             reason: record.ending.to_string(),
             fault: match &record.ending {
-                IntuitiveEnding::Illegal { .. } => Some(FaultKind::Illegal.name().to_string()),
-                IntuitiveEnding::Fault(f) => fault_name(f),
+                Ending::Rules(IntuitiveEnd::Illegal { .. }) => Some(FaultKind::Illegal.name().to_string()),
+                Ending::Fault(f) => fault_name(f),
                 _ => None,
             },
             cleared: None,

@@ -11,8 +11,12 @@ use serde::{Deserialize, Serialize};
 use crate::replay::{ReplayBody, diff, fault::Recorded, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
 use super::IntuitiveAi;
 use crate::{
-    clock::Clock,
-    games::intuitive::referee::{self as referee, IntuitiveEnding, IntuitiveRecord, IntuitiveSettings},
+    games::intuitive::referee::{IntuitiveEnd, IntuitiveRecord, IntuitiveRules, IntuitiveSettings},
+    solo::{
+        self,
+        replay::{RulesRecord, SettingsRecord},
+        Ending,
+    },
     units::short,
 };
 
@@ -22,7 +26,7 @@ pub type CellJson = [u8; 2];
 /// The Intuitive AI part of a replay.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct IntuitiveBody {
-    pub settings: IntuitiveSettingsRecord,
+    pub settings: SettingsRecord<BoardRecord>,
     /// The hidden grid (drawn from the seed).
     pub world: WorldRecord,
     pub reveals: Vec<RevealRecord>,
@@ -31,14 +35,14 @@ pub struct IntuitiveBody {
     pub failed: Option<FailedReveal>,
 }
 
+/// The rules.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct IntuitiveSettingsRecord {
+pub struct BoardRecord {
     pub board_size: u8,
-    pub time_per_reveal_ms: f64,
-    pub startup_time_ms: f64,
-    /// The clock budgets were charged on (older replays: wall).
-    #[serde(default)]
-    pub clock: Clock,
+}
+
+impl RulesRecord for BoardRecord {
+    const TIME_PER_STEP: &'static str = "time_per_reveal_ms";
 }
 
 /// Where everything is.
@@ -92,7 +96,7 @@ pub struct FailedReveal {
 /// and tournaments call. Write it with [`Replay::write`].
 pub fn from_record(record: &IntuitiveRecord, player: ReplayPlayer) -> Replay {
     let fault = match &record.ending {
-        IntuitiveEnding::Fault(fault) => Some(fault),
+        Ending::Fault(fault) => Some(fault),
         _ => None,
     };
     let result = ReplayResult::single(
@@ -107,21 +111,16 @@ pub fn from_record(record: &IntuitiveRecord, player: ReplayPlayer) -> Replay {
 
 impl IntuitiveBody {
     pub fn of(record: &IntuitiveRecord) -> IntuitiveBody {
-        let size = record.settings.size;
+        let size = record.settings.rules.size;
         let views = record.views();
         let view = |i: usize| view_record(views.get(i).unwrap_or(views.last().expect("the start view")));
         let failed_cell = match &record.ending {
-            IntuitiveEnding::Illegal { cell, .. } => Some(Some(cell_json(*cell))),
-            IntuitiveEnding::Fault(_) => Some(None),
-            IntuitiveEnding::Monster | IntuitiveEnding::Pit => None,
+            Ending::Rules(IntuitiveEnd::Illegal { cell, .. }) => Some(Some(cell_json(*cell))),
+            Ending::Fault(_) => Some(None),
+            Ending::Rules(IntuitiveEnd::Monster | IntuitiveEnd::Pit) => None,
         };
         IntuitiveBody {
-            settings: IntuitiveSettingsRecord {
-                board_size: size,
-                time_per_reveal_ms: ms(record.settings.turn_budget),
-                startup_time_ms: ms(record.settings.startup_budget),
-                clock: record.settings.clock,
-            },
+            settings: SettingsRecord::new(BoardRecord { board_size: size }, &record.settings),
             world: world_record(&record.world),
             reveals: (record.reveals.iter().enumerate())
                 .map(|(i, r)| RevealRecord {
@@ -137,19 +136,14 @@ impl IntuitiveBody {
     }
 
     pub fn settings(&self) -> IntuitiveSettings {
-        IntuitiveSettings {
-            size: self.settings.board_size,
-            turn_budget: from_ms(self.settings.time_per_reveal_ms),
-            startup_budget: from_ms(self.settings.startup_time_ms),
-            clock: self.settings.clock,
-        }
+        self.settings.settings(IntuitiveRules { size: self.settings.rules.board_size })
     }
 
     /// The world, checked against the rules.
     pub fn world(&self) -> Result<IntuitiveWorld, String> {
         let cell = |c: CellJson| Cell::new(c[0], c[1]);
         let pits: Vec<Cell> = self.world.pits.iter().map(|&c| cell(c)).collect();
-        let (size, w) = (self.settings.board_size, &self.world);
+        let (size, w) = (self.settings.rules.board_size, &self.world);
         IntuitiveWorld::from_parts(size, &pits, cell(w.gold), cell(w.monster), cell(w.start))
             .map_err(|e| format!("world: {e}"))
     }
@@ -158,7 +152,7 @@ impl IntuitiveBody {
     /// the board, the counts agree.
     pub(crate) fn check_against(&self, replay: &Replay) -> Result<(), String> {
         self.world()?;
-        let size = self.settings.board_size;
+        let size = self.settings.rules.board_size;
         let on_board =
             |what: String, cells: &[CellJson]| match cells.iter().find(|c| c[0] >= size || c[1] >= size) {
                 Some(c) => Err(format!("{what}: cell {c:?} is off the {size}x{size} board")),
@@ -187,14 +181,6 @@ impl IntuitiveBody {
         }
         Ok(())
     }
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
-
-fn from_ms(ms: f64) -> Duration {
-    Duration::from_nanos((ms * 1e6).round() as u64)
 }
 
 fn cell_json(cell: Cell) -> CellJson {
@@ -231,14 +217,14 @@ fn view_record(view: &IntuitiveView) -> ViewRecord {
 pub fn verify(replay: &Replay, body: &IntuitiveBody) -> Result<String, String> {
     let settings = body.settings();
     let seed = replay.seed;
-    let drawn = world_record(&referee::world(settings.size, seed));
+    let drawn = world_record(&solo::world::<IntuitiveAi>(&settings.rules, seed));
     diff::part("the world", &body.world, &drawn, seed)?;
     let cell = |c: &CellJson| Cell::new(c[0], c[1]);
     // A rejected last answer is played too, for the referee to judge again.
     let rejected = body.failed.as_ref().and_then(|f| f.cell.as_ref());
     let actions = body.reveals.iter().map(|r| &r.cell).chain(rejected).map(cell).collect();
     let mut recorded = Recorded::<IntuitiveAi>::new(replay, actions, "reveal");
-    let record = referee::play_agent(&settings, seed, &mut recorded);
+    let record = solo::play::<IntuitiveAi>(&settings, seed, &mut recorded);
     let again = from_record(&record, replay.players[0].clone());
     let Body::IntuitiveAi(mut resimulated) = again.body else { unreachable!("built as Intuitive AI") };
     // The views the referee showed, not the ones the record implies.
@@ -272,7 +258,7 @@ pub fn frames(replay: &Replay, body: &IntuitiveBody, paint: Paint) -> Vec<String
         paint.on(BOLD, &replay.summary()),
         replay.seed,
         start.map_or(String::new(), |v| board(body, v, None, false, paint)),
-        n = body.settings.board_size,
+        n = body.settings.rules.board_size,
     )];
     for (i, reveal) in body.reveals.iter().enumerate() {
         let next = body.reveals.get(i + 1).map(|r| &r.view).or(body.failed.as_ref().map(|f| &f.view));
@@ -307,7 +293,7 @@ fn board(
     last: bool,
     paint: Paint,
 ) -> String {
-    let size = body.settings.board_size;
+    let size = body.settings.rules.board_size;
     let has = |list: &[CellJson], c: CellJson| list.contains(&c);
     let mut text = String::from("   ");
     for c in 0..size {

@@ -3,8 +3,7 @@
 // end the hidden world (pits, monster) shown faintly.
 window.ArenaGames = window.ArenaGames || {};
 (function () {
-  const style = document.createElement("style");
-  style.textContent =
+  const css =
     ".board .cell.closed { background: #1b2233; color: #56627d; }" +
     ".board .cell.open { background: #2b3650; }" +
     ".board .cell.gold { background: #5a4a12; }" +
@@ -14,13 +13,11 @@ window.ArenaGames = window.ArenaGames || {};
     ".board .cell.hidden { opacity: .55; }" +
     ".board .cell .hints { display: flex; gap: 3px; font-size: calc(var(--cell) * .3); color: #8fd3ff; }" +
     ".board .cell.gold { color: #ffd66b; } .board .cell.monster { color: #b9ffd6; } .board .cell.pit { color: #ffb3bd; }";
-  document.head.appendChild(style);
-  const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
-  const has = (list, cell) => list.some((c) => same(c, cell));
   // Letters, not emoji: every font has them.
   const glyph = { breeze: "B", smell: "S", glitter: "G", gold: "$", monster: "M", pit: "P" };
   window.ArenaGames["intuitive-ai"] = {
     title: "Intuitive AI",
+    css,
     stepName: "Reveal",
     stepsNoun: "reveals",
     legend:
@@ -29,11 +26,7 @@ window.ArenaGames = window.ArenaGames || {};
       " monster</span><span>" + glyph.pit + " pit</span><span><i style=\"background:var(--landed)\"></i>just revealed</span>",
     settingsText(replay) {
       const n = replay.settings.board_size;
-      return n + "\u00d7" + n + " board, " + n + " pits \u00b7 " + this.budgetText(replay) + " per reveal";
-    },
-    budgetText(replay) {
-      const ms = replay.settings.time_per_reveal_ms;
-      return ms >= 1000 ? ms / 1000 + " s" : ms + " ms";
+      return n + "\u00d7" + n + " board, " + n + " pits \u00b7 " + ArenaView.budgetText(replay) + " per reveal";
     },
     // frames[0]: the start view; frames[k]: the view after reveal k (the
     // next request's, or the last view with the cell that ended the game).
@@ -48,9 +41,9 @@ window.ArenaGames = window.ArenaGames || {};
     },
     draw(board, frame, replay) {
       const n = replay.settings.board_size, view = frame.view, world = replay.world, r = frame.reveal;
+      const { same, has } = ArenaView, label = ArenaView.labels(board);
       board.innerHTML = "";
       board.style.gridTemplateColumns = "18px repeat(" + n + ", auto)";
-      const label = (text) => { const l = document.createElement("div"); l.className = "label"; l.textContent = text; board.appendChild(l); };
       label("");
       for (let c = 0; c < n; c++) label(String(c));
       for (let row = 0; row < n; row++) {
@@ -87,9 +80,8 @@ window.ArenaGames = window.ArenaGames || {};
         }
       }
     },
-    describe(frame, replay, names) {
-      const esc = (s) => String(s).replace(/[&<>"']/g, (ch) => "&#" + ch.charCodeAt(0) + ";");
-      const rows = [["Player", '<span class="who p1">' + esc(names[0]) + "</span>"]];
+    describe(frame, replay) {
+      const esc = ArenaView.esc, rows = [];
       if (!frame.reveal) {
         rows.push(["Start", "cell (" + replay.world.start.join(",") + ") open"]);
       } else {

@@ -13,7 +13,7 @@ use player_api::{
 
 use crate::{
     agent::{AbiGame, Constructor},
-    game::{Agent, Game, GameId},
+    game::{Game, GameId},
     game_rules::{Budgets, GameOptions, GameRules, GameSettings, OptionError},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
@@ -23,7 +23,7 @@ use crate::{
     },
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
-    solo::{cpu_us, fault_name, SinglePlayerGame, SoloScore, SoloSettings},
+    solo::{cpu_us, fault_name, Budgeted, SinglePlayerGame, SoloScore, SoloSettings},
 };
 use self::referee::{ForestRun, ForestSettings};
 
@@ -166,38 +166,21 @@ impl GameSettings for MagicForest {
         let mut config = ForestConfig::default();
         config.largest = options.largest_forest.unwrap_or(config.largest);
         config.check().map_err(|e| OptionError { key: "largest_forest", message: e.to_string() })?;
-        Ok(GameRules::Solo(SoloSettings::MagicForest(ForestSettings {
-            config,
-            step_budget: budgets.turn,
-            startup_budget: budgets.startup,
-            clock: budgets.clock,
-        })))
+        Ok(GameRules::Solo(SoloSettings::MagicForest(Budgeted { rules: config, budgets })))
     }
 }
 
 impl SinglePlayerGame for MagicForest {
-    type Settings = ForestSettings;
+    type Rules = ForestConfig;
     type Record = ForestRun;
+    const FINGERPRINT_NAME: &'static str = "Forest";
 
-    fn startup_budget(settings: &ForestSettings) -> Duration {
-        settings.startup_budget
+    fn describe(config: &ForestConfig) -> String {
+        format!("forests 3x3 to {0}x{0}", config.largest)
     }
 
-    fn turn_budget(settings: &ForestSettings) -> Duration {
-        settings.step_budget
-    }
-
-    fn describe(settings: &ForestSettings) -> String {
-        format!("forests 3x3 to {0}x{0}", settings.config.largest)
-    }
-
-    fn json(settings: &ForestSettings) -> serde_json::Value {
-        let turn_ms = settings.step_budget.as_secs_f64() * 1e3;
-        serde_json::json!({ "largest_forest": settings.config.largest, "time_per_turn_ms": turn_ms })
-    }
-
-    fn play(settings: &ForestSettings, seed: u64, agent: &mut dyn Agent<MagicForest>) -> ForestRun {
-        referee::play_agent(settings, seed, agent)
+    fn json(config: &ForestConfig) -> serde_json::Value {
+        serde_json::json!({ "largest_forest": config.largest })
     }
 
     fn seed(record: &ForestRun) -> u64 {

@@ -20,15 +20,18 @@ use crate::replay::{ReplayBody,
 };
 use super::MagicForest;
 use crate::{
-    clock::Clock,
-    games::magic_forest::referee::{self as referee, Ending, ForestRun, ForestSettings},
+    games::magic_forest::referee::{Ending, ForestRun, ForestSettings},
+    solo::{
+        self,
+        replay::{RulesRecord, SettingsRecord},
+    },
     units::short,
 };
 
 /// The Magic Forest part of a replay.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct ForestBody {
-    pub settings: ForestSettingsRecord,
+    pub settings: SettingsRecord<RulesJson>,
     /// The run's forests, smallest first (drawn from the seed).
     pub forests: Vec<ForestRecord>,
     pub steps: Vec<StepRecord>,
@@ -40,17 +43,17 @@ pub struct ForestBody {
     pub deaths: u32,
 }
 
+/// The run's parameters (player-api's `ForestConfig`).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct ForestSettingsRecord {
+pub struct RulesJson {
     pub largest: u8,
     pub monster_chance: f64,
     pub trap_chance: f64,
     pub actions_per_tile: u32,
-    pub time_per_action_ms: f64,
-    pub startup_time_ms: f64,
-    /// The clock budgets were charged on (older replays: wall).
-    #[serde(default)]
-    pub clock: Clock,
+}
+
+impl RulesRecord for RulesJson {
+    const TIME_PER_STEP: &'static str = "time_per_action_ms";
 }
 
 /// One forest; tiles `[x, y]`, y counted from the bottom.
@@ -142,16 +145,14 @@ pub fn from_record(run: &ForestRun, settings: &ForestSettings, player: ReplayPla
 impl ForestBody {
     pub fn of(run: &ForestRun, settings: &ForestSettings) -> ForestBody {
         let c = &run.config;
+        let rules = RulesJson {
+            largest: c.largest,
+            monster_chance: c.monster_chance,
+            trap_chance: c.trap_chance,
+            actions_per_tile: c.actions_per_tile,
+        };
         ForestBody {
-            settings: ForestSettingsRecord {
-                largest: c.largest,
-                monster_chance: c.monster_chance,
-                trap_chance: c.trap_chance,
-                actions_per_tile: c.actions_per_tile,
-                time_per_action_ms: settings.step_budget.as_secs_f64() * 1e3,
-                startup_time_ms: settings.startup_budget.as_secs_f64() * 1e3,
-                clock: settings.clock,
-            },
+            settings: SettingsRecord::new(rules, settings),
             forests: run.forests.iter().map(forest_record).collect(),
             steps: (run.steps.iter())
                 .map(|s| StepRecord {
@@ -175,7 +176,7 @@ impl ForestBody {
     }
 
     pub fn config(&self) -> ForestConfig {
-        let s = &self.settings;
+        let s = &self.settings.rules;
         ForestConfig {
             largest: s.largest,
             monster_chance: s.monster_chance,
@@ -185,13 +186,7 @@ impl ForestBody {
     }
 
     pub fn settings(&self) -> ForestSettings {
-        let ms = |ms: f64| Duration::from_nanos((ms * 1e6).round() as u64);
-        ForestSettings {
-            config: self.config(),
-            step_budget: ms(self.settings.time_per_action_ms),
-            startup_budget: ms(self.settings.startup_time_ms),
-            clock: self.settings.clock,
-        }
+        self.settings.settings(self.config())
     }
 
     /// What serde cannot check: playable parameters, one forest per size,
@@ -289,13 +284,16 @@ pub fn verify(replay: &Replay, body: &ForestBody) -> Result<String, String> {
     let settings = body.settings();
     let seed = replay.seed;
     let drawn: Vec<ForestRecord> =
-        referee::forests(&settings.config, seed).iter().map(forest_record).collect();
+        solo::world::<MagicForest>(&settings.rules, seed).iter().map(forest_record).collect();
     for (i, (want, got)) in body.forests.iter().zip(&drawn).enumerate() {
         diff::part(&format!("forest {} ({}x{})", i, want.size, want.size), want, got, seed)?;
     }
     let actions = body.steps.iter().map(|s| action_from(s.action)).collect();
-    let run =
-        referee::play_agent(&settings, seed, &mut Recorded::<MagicForest>::new(replay, actions, "action"));
+    let run = solo::play::<MagicForest>(
+        &settings,
+        seed,
+        &mut Recorded::<MagicForest>::new(replay, actions, "action"),
+    );
     let again = from_record(&run, &settings, replay.players[0].clone());
     let Body::MagicForest(resimulated) = &again.body else { unreachable!("built as Magic Forest") };
     diff::steps("action", &body.steps, &resimulated.steps, seed)?;
@@ -323,7 +321,7 @@ pub fn frames(replay: &Replay, body: &ForestBody, paint: Paint) -> Vec<String> {
         body.forests.len(),
         replay.seed,
         forest(body, start, None, &killed, paint),
-        n = body.settings.largest,
+        n = body.settings.rules.largest,
     )];
     for (i, step) in body.steps.iter().enumerate() {
         let after = body.steps.get(i + 1).map_or(&body.final_state, |s| &s.request);

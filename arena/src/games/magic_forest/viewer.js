@@ -4,8 +4,7 @@
 // killed is faded), and which forest of the run it is.
 window.ArenaGames = window.ArenaGames || {};
 (function () {
-  const style = document.createElement("style");
-  style.textContent =
+  const css =
     ".board .cell.tile-portal { background: #1f6b45; }" +
     ".board .cell.tile-start { background: #2b3650; }" +
     ".board .cell.died { box-shadow: 0 0 0 3px var(--p2), 0 0 18px rgba(255, 93, 93, .6); }" +
@@ -13,11 +12,8 @@ window.ArenaGames = window.ArenaGames || {};
     ".board .cell.tile-monster { color: var(--p2); } .board .cell.tile-trap { color: #d98cff; } .board .cell.tile-portal { color: #b9ffd6; }" +
     ".board .token.wanderer { background: var(--p1); }" +
     ".board .forest-title { grid-column: 1 / -1; text-align: center; color: var(--muted); font-size: 13px; }";
-  document.head.appendChild(style);
   // Letters, not emoji: every font has them.
   const icon = { monster: "M", trap: "T", portal: "O", wanderer: "@" };
-  const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
-  const has = (list, cell) => list.some((c) => same(c, cell));
   const step = (at, dir) => {
     const d = { north: [0, 1], east: [1, 0], south: [0, -1], west: [-1, 0] }[dir];
     return [at[0] + d[0], at[1] + d[1]];
@@ -29,6 +25,7 @@ window.ArenaGames = window.ArenaGames || {};
   })[e.type];
   window.ArenaGames["magic-forest"] = {
     title: "Magic Forest",
+    css,
     stepName: "Action",
     stepsNoun: "actions",
     legend:
@@ -37,11 +34,7 @@ window.ArenaGames = window.ArenaGames || {};
     settingsText(replay) {
       const s = replay.settings;
       return replay.forests.length + " forests, 3\u00d73 to " + s.largest + "\u00d7" + s.largest + " \u00b7 " +
-        this.budgetText(replay) + " per action \u00b7 " + s.actions_per_tile + " actions per tile";
-    },
-    budgetText(replay) {
-      const ms = replay.settings.time_per_action_ms;
-      return ms >= 1000 ? ms / 1000 + " s" : ms + " ms";
+        ArenaView.budgetText(replay) + " per action \u00b7 " + s.actions_per_tile + " actions per tile";
     },
     // frames[0]: the start; frames[k]: the wanderer after action k (the
     // next request, or the final state), with the monsters killed so far.
@@ -61,6 +54,7 @@ window.ArenaGames = window.ArenaGames || {};
     draw(board, frame, replay) {
       const f = replay.forests[frame.at.forest], n = f.size;
       const died = frame.step && frame.step.event.type === "died" ? frame.step.event.at : null;
+      const { same, has } = ArenaView, label = ArenaView.labels(board);
       board.innerHTML = "";
       board.style.gridTemplateColumns = "18px repeat(" + n + ", auto)";
       board.dataset.forest = String(frame.at.forest);
@@ -68,7 +62,6 @@ window.ArenaGames = window.ArenaGames || {};
       title.className = "forest-title";
       title.textContent = "Forest " + (frame.at.forest + 1) + " of " + replay.forests.length + " (" + n + "\u00d7" + n + ")";
       board.appendChild(title);
-      const label = (text) => { const l = document.createElement("div"); l.className = "label"; l.textContent = text; board.appendChild(l); };
       for (let y = n - 1; y >= 0; y--) {
         label(String(y));
         for (let x = 0; x < n; x++) {
@@ -100,10 +93,8 @@ window.ArenaGames = window.ArenaGames || {};
       label("");
       for (let x = 0; x < n; x++) label(String(x));
     },
-    describe(frame, replay, names) {
-      const esc = (s) => String(s).replace(/[&<>"']/g, (ch) => "&#" + ch.charCodeAt(0) + ";");
-      const a = frame.at;
-      const rows = [["Player", '<span class="who p1">' + esc(names[0]) + "</span>"]];
+    describe(frame, replay) {
+      const esc = ArenaView.esc, a = frame.at, rows = [];
       rows.push(["Forest", (a.forest + 1) + " of " + replay.forests.length + " (" + a.size + "\u00d7" + a.size + ")"]);
       if (frame.step) {
         const act = frame.step.action;

@@ -194,6 +194,10 @@ impl TwoPlayerGame for Trap {
         settings.startup_budget
     }
 
+    fn turn_budget(settings: &TrapSettings) -> Duration {
+        settings.turn_budget
+    }
+
     fn play(
         settings: &TrapSettings,
         seed: u64,

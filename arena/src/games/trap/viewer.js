@@ -10,11 +10,7 @@ window.ArenaGames.trap = {
     '<span><i style="background:var(--landed)"></i>landed</span>',
   settingsText(replay) {
     const s = replay.settings;
-    return s.board_size + "\u00d7" + s.board_size + " board \u00b7 " + this.budgetText(replay) + " per turn \u00b7 draw after " + s.turn_cap + " turns";
-  },
-  budgetText(replay) {
-    const ms = replay.settings.time_per_turn_ms;
-    return ms >= 1000 ? ms / 1000 + " s" : ms + " ms";
+    return s.board_size + "\u00d7" + s.board_size + " board \u00b7 " + ArenaView.budgetText(replay) + " per turn \u00b7 draw after " + s.turn_cap + " turns";
   },
   // frames[0]: the start; frames[k]: the board after turn k (the state the
   // next request showed, or the final state).
@@ -29,12 +25,10 @@ window.ArenaGames.trap = {
   },
   draw(board, frame, replay) {
     const n = frame.state.size;
-    const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
-    const has = (list, cell) => list.some((c) => same(c, cell));
+    const { same, has } = ArenaView, label = ArenaView.labels(board);
     const turn = frame.turn;
     board.innerHTML = "";
     board.style.gridTemplateColumns = "18px repeat(" + n + ", auto)";
-    const label = (text) => { const l = document.createElement("div"); l.className = "label"; l.textContent = text; board.appendChild(l); };
     label("");
     for (let c = 0; c < n; c++) label(String(c));
     for (let r = 0; r < n; r++) {
@@ -69,7 +63,7 @@ window.ArenaGames.trap = {
   },
   describe(frame, replay, names) {
     const cell = (c) => "(" + c[0] + "," + c[1] + ")";
-    const esc = (s) => String(s).replace(/[&<>"']/g, (ch) => "&#" + ch.charCodeAt(0) + ";");
+    const esc = ArenaView.esc;
     const rows = [];
     if (!frame.turn) {
       rows.push(["Position", "start"]);

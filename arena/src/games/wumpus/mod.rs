@@ -14,7 +14,7 @@ use player_api::{
 use crate::{
     agent::{AbiGame, Constructor},
     fault::FaultKind,
-    game::{Agent, Game, GameId},
+    game::{Game, GameId},
     game_rules::{Budgets, GameOptions, GameRules, GameSettings, OptionError},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
@@ -24,7 +24,7 @@ use crate::{
     },
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
-    solo::{cpu_us, fault_name, SinglePlayerGame, SoloScore, SoloSettings},
+    solo::{cpu_us, fault_name, Budgeted, SinglePlayerGame, SoloScore, SoloSettings},
 };
 use self::referee::{WumpusGame, WumpusSettings};
 
@@ -165,45 +165,24 @@ impl GameSettings for Wumpus {
             key: "preset",
             message: format!("unknown preset \"{name}\": use aima or project"),
         })?;
-        Ok(GameRules::Solo(SoloSettings::Wumpus(WumpusSettings {
-            config,
-            step_budget: budgets.turn,
-            startup_budget: budgets.startup,
-            clock: budgets.clock,
-        })))
+        Ok(GameRules::Solo(SoloSettings::Wumpus(Budgeted { rules: config, budgets })))
     }
 }
 
 impl SinglePlayerGame for Wumpus {
-    type Settings = WumpusSettings;
+    type Rules = WumpusConfig;
     type Record = WumpusGame;
+    const FINGERPRINT_NAME: &'static str = "Wumpus";
 
-    fn startup_budget(settings: &WumpusSettings) -> Duration {
-        settings.startup_budget
-    }
-
-    fn turn_budget(settings: &WumpusSettings) -> Duration {
-        settings.step_budget
-    }
-
-    fn describe(settings: &WumpusSettings) -> String {
-        match preset_name(settings) {
+    fn describe(config: &WumpusConfig) -> String {
+        match preset_name(config) {
             Some(name) => format!("{name} preset"),
-            None => format!("{0}x{0} cave", settings.config.size),
+            None => format!("{0}x{0} cave", config.size),
         }
     }
 
-    fn json(settings: &WumpusSettings) -> serde_json::Value {
-        let turn_ms = settings.step_budget.as_secs_f64() * 1e3;
-        serde_json::json!({
-            "preset": preset_name(settings),
-            "size": settings.config.size,
-            "time_per_turn_ms": turn_ms,
-        })
-    }
-
-    fn play(settings: &WumpusSettings, seed: u64, agent: &mut dyn Agent<Wumpus>) -> WumpusGame {
-        referee::play_agent(settings, seed, agent)
+    fn json(config: &WumpusConfig) -> serde_json::Value {
+        serde_json::json!({ "preset": preset_name(config), "size": config.size })
     }
 
     fn seed(record: &WumpusGame) -> u64 {
@@ -233,7 +212,7 @@ impl SinglePlayerGame for Wumpus {
     }
 }
 
-/// The name of the preset whose rules `settings` has, if any.
-fn preset_name(settings: &WumpusSettings) -> Option<&'static str> {
-    ["aima", "project"].into_iter().find(|name| WumpusConfig::preset(name) == Some(settings.config))
+/// The name of the preset whose rules `config` are, if any.
+pub(crate) fn preset_name(config: &WumpusConfig) -> Option<&'static str> {
+    ["aima", "project"].into_iter().find(|name| WumpusConfig::preset(name) == Some(*config))
 }

@@ -23,15 +23,21 @@ use crate::replay::{ReplayBody,
 };
 use super::Wumpus;
 use crate::{
-    clock::Clock,
-    games::wumpus::referee::{self as referee, Ending, WumpusGame, WumpusSettings},
+    games::wumpus::{
+        preset_name,
+        referee::{Ending, WumpusGame, WumpusSettings},
+    },
+    solo::{
+        self,
+        replay::{RulesRecord, SettingsRecord},
+    },
     units::short,
 };
 
 /// The Wumpus World part of a replay.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct WumpusBody {
-    pub settings: WumpusSettingsRecord,
+    pub settings: SettingsRecord<RulesJson>,
     /// The cave (drawn from the seed).
     pub world: CaveRecord,
     pub steps: Vec<StepRecord>,
@@ -40,16 +46,16 @@ pub struct WumpusBody {
     pub final_state: AgentRecord,
 }
 
+/// The rules.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct WumpusSettingsRecord {
+pub struct RulesJson {
     /// `aima` or `project` when the rules are a preset's.
     pub preset: Option<String>,
     pub config: ConfigRecord,
-    pub time_per_action_ms: f64,
-    pub startup_time_ms: f64,
-    /// The clock budgets were charged on (older replays: wall).
-    #[serde(default)]
-    pub clock: Clock,
+}
+
+impl RulesRecord for RulesJson {
+    const TIME_PER_STEP: &'static str = "time_per_action_ms";
 }
 
 /// Every rule of the game (player-api's `WumpusConfig`).
@@ -154,15 +160,10 @@ pub fn from_record(game: &WumpusGame, settings: &WumpusSettings, player: ReplayP
 impl WumpusBody {
     pub fn of(game: &WumpusGame, settings: &WumpusSettings) -> WumpusBody {
         let config = game.config;
-        let preset = ["aima", "project"].into_iter().find(|p| WumpusConfig::preset(p) == Some(config));
+        let rules =
+            RulesJson { preset: preset_name(&config).map(str::to_string), config: config_record(&config) };
         WumpusBody {
-            settings: WumpusSettingsRecord {
-                preset: preset.map(str::to_string),
-                config: config_record(&config),
-                time_per_action_ms: settings.step_budget.as_secs_f64() * 1e3,
-                startup_time_ms: settings.startup_budget.as_secs_f64() * 1e3,
-                clock: settings.clock,
-            },
+            settings: SettingsRecord::new(rules, settings),
             world: cave_record(&game.world),
             steps: (game.steps.iter())
                 .map(|s| StepRecord {
@@ -177,18 +178,12 @@ impl WumpusBody {
     }
 
     pub fn settings(&self) -> WumpusSettings {
-        let ms = |ms: f64| Duration::from_nanos((ms * 1e6).round() as u64);
-        WumpusSettings {
-            config: config_from(&self.settings.config),
-            step_budget: ms(self.settings.time_per_action_ms),
-            startup_budget: ms(self.settings.startup_time_ms),
-            clock: self.settings.clock,
-        }
+        self.settings.settings(config_from(&self.settings.rules.config))
     }
 
     /// What serde cannot check: playable rules, squares in the cave.
     pub(crate) fn check_against(&self, replay: &Replay) -> Result<(), String> {
-        let config = config_from(&self.settings.config);
+        let config = config_from(&self.settings.rules.config);
         config.check().map_err(|e| format!("settings.config: {e}"))?;
         let size = config.size;
         let squares = [
@@ -348,9 +343,9 @@ fn action_from(action: ActionJson) -> WumpusAction {
 pub fn verify(replay: &Replay, body: &WumpusBody) -> Result<String, String> {
     let settings = body.settings();
     let seed = replay.seed;
-    diff::part("the cave", &body.world, &cave_record(&referee::world(&settings.config, seed)), seed)?;
+    diff::part("the cave", &body.world, &cave_record(&solo::world::<Wumpus>(&settings.rules, seed)), seed)?;
     let actions = body.steps.iter().map(|s| action_from(s.action)).collect();
-    let game = referee::play_agent(&settings, seed, &mut Recorded::<Wumpus>::new(replay, actions, "action"));
+    let game = solo::play::<Wumpus>(&settings, seed, &mut Recorded::<Wumpus>::new(replay, actions, "action"));
     let again = from_record(&game, &settings, replay.players[0].clone());
     let Body::Wumpus(resimulated) = &again.body else { unreachable!("built as Wumpus World") };
     diff::steps("action", &body.steps, &resimulated.steps, seed)?;
@@ -367,7 +362,7 @@ pub fn verify(replay: &Replay, body: &WumpusBody) -> Result<String, String> {
 pub fn frames(replay: &Replay, body: &WumpusBody, paint: Paint) -> Vec<String> {
     let name = replay.players.first().map_or("?", |p| p.name.as_str());
     let total = body.steps.len();
-    let rules = body.settings.preset.clone().unwrap_or_else(|| "custom".to_string());
+    let rules = body.settings.rules.preset.clone().unwrap_or_else(|| "custom".to_string());
     let start = body.steps.first().map_or(&body.final_state, |s| &s.request);
     let mut visited = vec![start.at];
     let mut frames = vec![format!(
@@ -375,7 +370,7 @@ pub fn frames(replay: &Replay, body: &WumpusBody, paint: Paint) -> Vec<String> {
         paint.on(BOLD, &replay.summary()),
         replay.seed,
         cave(body, start, &visited, paint),
-        n = body.settings.config.size,
+        n = body.settings.rules.config.size,
     )];
     for (i, step) in body.steps.iter().enumerate() {
         let after = body.steps.get(i + 1).map_or(&body.final_state, |s| &s.request);
@@ -398,7 +393,7 @@ pub fn frames(replay: &Replay, body: &WumpusBody, paint: Paint) -> Vec<String> {
 /// pit, `W` a wumpus, `#` an obstacle, `G` the gold (until grabbed), `,` a
 /// square the agent has been on, `.` the rest; then the percepts and state.
 fn cave(body: &WumpusBody, agent: &AgentRecord, visited: &[CoordJson], paint: Paint) -> String {
-    let size = body.settings.config.size;
+    let size = body.settings.rules.config.size;
     let w = &body.world;
     let (pits, wumpuses, obstacles) = (area(&w.pits), area(&w.wumpuses), area(&w.obstacles));
     let mut text = String::new();

@@ -3,22 +3,19 @@
 // the percepts of each request. Row y = 0 is at the bottom, as in the rules.
 window.ArenaGames = window.ArenaGames || {};
 (function () {
-  const style = document.createElement("style");
-  style.textContent =
+  const css =
     ".board .cell.visited { background: #2b3650; }" +
     ".board .cell.obstacle { background: #4a4f5c; }" +
     ".board .cell.has-pit { color: #9aa3b8; } .board .cell.has-wumpus { color: var(--p2); } .board .cell.has-gold { color: #ffd66b; }" +
     ".board .cell .things { position: absolute; bottom: 2px; right: 4px; font-size: calc(var(--cell) * .28); }" +
     ".board .token.agent { background: var(--p1); font-size: calc(var(--cell) * .45); }" +
     ".percepts .tag { margin-right: 4px; background: rgba(76, 141, 255, .18); color: var(--text); }";
-  document.head.appendChild(style);
   // Letters, not emoji: every font has them.
   const icon = { pit: "P", wumpus: "W", gold: "$", obstacle: "#" };
   const arrow = { north: "\u2191", east: "\u2192", south: "\u2193", west: "\u2190" };
-  const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
-  const has = (list, cell) => list.some((c) => same(c, cell));
   window.ArenaGames.wumpus = {
     title: "Wumpus World",
+    css,
     stepName: "Action",
     stepsNoun: "actions",
     legend:
@@ -27,11 +24,7 @@ window.ArenaGames = window.ArenaGames || {};
     settingsText(replay) {
       const s = replay.settings, c = s.config;
       return (s.preset ? s.preset + " rules" : "custom rules") + " \u00b7 " + c.size + "\u00d7" + c.size + " cave \u00b7 " +
-        this.budgetText(replay) + " per action \u00b7 cap " + c.action_cap + " actions";
-    },
-    budgetText(replay) {
-      const ms = replay.settings.time_per_action_ms;
-      return ms >= 1000 ? ms / 1000 + " s" : ms + " ms";
+        ArenaView.budgetText(replay) + " per action \u00b7 cap " + c.action_cap + " actions";
     },
     // frames[0]: the start; frames[k]: the agent after action k (the next
     // request, or the final state), with the squares visited so far.
@@ -49,9 +42,9 @@ window.ArenaGames = window.ArenaGames || {};
     },
     draw(board, frame, replay) {
       const n = replay.settings.config.size, w = replay.world, agent = frame.agent;
+      const { same, has } = ArenaView, label = ArenaView.labels(board);
       board.innerHTML = "";
       board.style.gridTemplateColumns = "18px repeat(" + n + ", auto)";
-      const label = (text) => { const l = document.createElement("div"); l.className = "label"; l.textContent = text; board.appendChild(l); };
       for (let y = n - 1; y >= 0; y--) {
         label(String(y));
         for (let x = 0; x < n; x++) {
@@ -90,10 +83,8 @@ window.ArenaGames = window.ArenaGames || {};
       label("");
       for (let x = 0; x < n; x++) label(String(x));
     },
-    describe(frame, replay, names) {
-      const esc = (s) => String(s).replace(/[&<>"']/g, (ch) => "&#" + ch.charCodeAt(0) + ";");
-      const a = frame.agent;
-      const rows = [["Player", '<span class="who p1">' + esc(names[0]) + "</span>"]];
+    describe(frame, replay) {
+      const esc = ArenaView.esc, a = frame.agent, rows = [];
       if (frame.step) rows.push(["Action", esc(frame.step.action.replace("_", " "))]);
       rows.push(["At", "(" + a.at.join(",") + "), facing " + a.facing]);
       rows.push(["Senses", '<span class="percepts">' + (a.percept.length ? a.percept.map((p) => '<span class="tag">' + esc(p) + "</span>").join("") : "nothing") + "</span>"]);

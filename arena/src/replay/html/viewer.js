@@ -1,13 +1,37 @@
 // The replay viewer, the same for every game. A game plugs in by adding
-// ArenaGames[name] = { title, legend, settingsText(replay), budgetText(replay),
-// frames(replay), draw(board, frame, replay), describe(frame, replay, names) }
-// (see games/<game>/viewer.js), and optionally stepName ("Reveal") and stepsNoun ("reveals");
-// frames[0] is the start and each later frame one turn, with
-// { seat: 1 | 2, time_us } for the timeline (seat 1 in one-player games).
+// ArenaGames[name] = { title, legend, settingsText(replay), frames(replay),
+// draw(board, frame, replay), describe(frame, replay, names) }
+// (see games/<game>/viewer.js), and optionally css (its board's styles),
+// stepName ("Reveal") and stepsNoun ("reveals"); frames[0] is the start and
+// each later frame one turn, with { seat: 1 | 2, time_us } for the timeline
+// (seat 1 in one-player games). Its functions may use the helpers in
+// window.ArenaView below. The budget of a turn is the settings'
+// time_per_<turn>_ms; a one-player game's rows start with its player.
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
   const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
+  window.ArenaView = {
+    // `s` safe in HTML.
+    esc,
+    // Whether cells a and b (pairs) are the same one; whether `list` holds `cell`.
+    same,
+    has: (list, cell) => list.some((c) => same(c, cell)),
+    // What adds a row's or a column's label to `board`.
+    labels: (board) => (text) => {
+      const l = document.createElement("div");
+      l.className = "label";
+      l.textContent = text;
+      board.appendChild(l);
+    },
+    // The budget of one turn ("5 s", "300 ms").
+    budgetText(replay) {
+      const key = Object.keys(replay.settings).find((k) => /^time_per_\w+_ms$/.test(k));
+      const ms = replay.settings[key];
+      return ms >= 1000 ? ms / 1000 + " s" : ms + " ms";
+    },
+  };
   const replay = JSON.parse($("replay-data").textContent);
   // Seeds are 64-bit: JSON.parse would round them, so the page carries the digits too.
   replay.seed = $("replay-data").dataset.seed || replay.seed;
@@ -15,6 +39,11 @@
   if (!game) {
     document.body.innerHTML = '<div class="error">This viewer cannot draw the game "' + esc(replay.game) + '".</div>';
     return;
+  }
+  if (game.css) {
+    const style = document.createElement("style");
+    style.textContent = game.css;
+    document.head.appendChild(style);
   }
   const frames = game.frames(replay);
   const last = frames.length - 1;
@@ -62,7 +91,8 @@
     game.draw($("board"), frame, replay);
     $("turn-counter").textContent = at === 0 ? "Start \u00b7 0 / " + last : (game.stepName || "Turn") + " " + at + " / " + last;
     const rows = game.describe(frame, replay, names);
-    if (at > 0) rows.push(["Time used", formatTime(frame.time_us) + " of " + game.budgetText(replay)]);
+    if (names.length === 1) rows.unshift(["Player", '<span class="who p1">' + esc(names[0]) + "</span>"]);
+    if (at > 0) rows.push(["Time used", formatTime(frame.time_us) + " of " + ArenaView.budgetText(replay)]);
     $("turn-info").innerHTML = rows.map(([label, html]) =>
       '<div class="row"><span class="label">' + esc(label) + "</span><span>" + html + "</span></div>").join("");
     const result = $("result");
