@@ -9,7 +9,7 @@
 //! recorded for every call, whichever clock charges.
 //!
 //! Where the CPU time comes from: a player in the arena's own process is
-//! charged its thread's CPU time; a worker (isolation.rs) measures its
+//! charged its thread's CPU time; a worker (isolation/) measures its
 //! player's process (every thread of it) from outside and reports it to the
 //! stopwatch of the calling thread (`report_worker_cpu`), since the agent
 //! traits return only the answer.

@@ -1,7 +1,7 @@
 //! Players that are programs: any command that speaks the protocol on its
 //! stdin and stdout (`cmd:./my_bot`), or a Python player hosted by the
 //! `arena_player` package (`python:path`, docs/python-players.md). They run
-//! as workers (isolation.rs) under every limit a worker has.
+//! as workers (isolation/) under every limit a worker has.
 
 use std::{
     ffi::OsString,

@@ -135,7 +135,7 @@ pub(crate) use with_game_arms;
 
 /// A player of game `G` as a referee drives it, wherever it runs: in the
 /// arena's process (`referee::InProcess`, `agent::AbiPlayer`), in a worker
-/// (`isolation::IsolatedPlayer`), replayed (`replay::Scripted`), or not at
+/// (`isolation::IsolatedPlayer`), replayed (`replay::fault::Recorded`, `SeatScript`), or not at
 /// all (`Unavailable`). Every call a referee makes goes through here.
 pub trait Agent<G: Game> {
     /// A game starts. `budget` is the start-up budget.

@@ -6,6 +6,7 @@
 pub mod agent;
 pub mod bench;
 pub mod check;
+pub mod client;
 pub mod clock;
 pub mod engine_bench;
 pub mod external;
@@ -29,6 +30,7 @@ pub mod sandbox;
 pub mod scaffold;
 pub mod seeds;
 pub mod server;
+pub mod server_bench;
 pub mod solo;
 pub mod stats;
 pub mod tournament;

@@ -16,7 +16,7 @@ use arena::{
     games::{trap::Trap},
     players::{Hosting, Level, Player},
     games::trap::referee::TurnActions,
-    games::trap::referee::{self as trap, TrapGame, TrapSettings},
+    games::trap::referee::{self as trap, TrapRecord, TrapSettings},
     replay::{self, Replay, ReplayPlayer},
     two_player::{self, MatchConfig},
 };
@@ -32,7 +32,7 @@ fn players(names: [&str; 2]) -> [ReplayPlayer; 2] {
 }
 
 /// Plays a match of built-in levels in process; every game with its players.
-fn trap_games(levels: [Level; 2], games: u32, seed: u64, size: u8) -> Vec<(TrapGame, [ReplayPlayer; 2])> {
+fn trap_games(levels: [Level; 2], games: u32, seed: u64, size: u8) -> Vec<(TrapRecord, [ReplayPlayer; 2])> {
     let list = levels.map(Player::Builtin);
     let config = MatchConfig::<Trap> {
         settings: TrapSettings { size, ..TrapSettings::default() },
@@ -140,7 +140,7 @@ fn a_replay_records_every_request_target_and_landing() {
 
 #[test]
 fn the_same_seed_and_actions_give_the_same_replay() {
-    let strip = |games: Vec<(TrapGame, [ReplayPlayer; 2])>| -> Vec<Value> {
+    let strip = |games: Vec<(TrapRecord, [ReplayPlayer; 2])>| -> Vec<Value> {
         games
             .into_iter()
             .map(|(record, seated)| {

@@ -97,7 +97,7 @@ fn get(server: &Server, path: &str, token: Option<&str>) -> (u16, Value) {
 
 /// `POST /api/submissions` with `bytes` as the multipart field `field`.
 fn submit(server: &Server, token: Option<&str>, field: &str, bytes: &[u8]) -> (u16, Value) {
-    let (content_type, body) = arena::server::client::multipart(field, "libplayer.so", bytes);
+    let (content_type, body) = arena::client::multipart(field, "libplayer.so", bytes);
     let mut request =
         agent().post(format!("{}/api/submissions", server.url)).header("Content-Type", content_type);
     if let Some(token) = token {
@@ -594,7 +594,7 @@ fn a_python_player_folder_is_packed_graded_and_bad_archives_are_refused() {
     let (code, body) = submit(&server, Some(&alice), "file", &traversal);
     assert_eq!(code, 400, "{body}");
     assert!(body["error"].as_str().unwrap().contains("outside its folder"), "{body}");
-    let empty = arena::server::client::pack(&support::workspace_root().join("docs/rules")).unwrap();
+    let empty = arena::client::pack(&support::workspace_root().join("docs/rules")).unwrap();
     let (code, body) = submit(&server, Some(&alice), "file", &empty);
     assert_eq!(code, 400, "{body}");
     assert!(body["error"].as_str().unwrap().contains("no Python player"), "{body}");
@@ -745,7 +745,7 @@ fn environment_thief() -> Vec<u8> {
          \x20   def getTrap(self, grid):\n\
          \x20       raise RuntimeError(repr(dict(os.environ)))\n",
     );
-    arena::server::client::pack(&folder).unwrap()
+    arena::client::pack(&folder).unwrap()
 }
 
 /// The peak resident memory of process `pid` (VmHWM), in bytes.
@@ -1037,7 +1037,7 @@ fn sleepy_player(seconds: f64) -> Vec<u8> {
              \x20       return grid.get_neighbors(grid.find(3 - self.num), only_available=True)[0]\n"
         ),
     );
-    arena::server::client::pack(&folder).unwrap()
+    arena::client::pack(&folder).unwrap()
 }
 
 #[test]

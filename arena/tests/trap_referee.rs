@@ -8,7 +8,7 @@ use arena::{
     agent::AbiPlayer,
     games::trap::Trap,
     players::{Hosting, Level, Player},
-    games::trap::referee::{self as trap, player_seeds, Ending, Fault, TrapGame, TrapSettings},
+    games::trap::referee::{self as trap, player_seeds, Ending, Fault, TrapRecord, TrapSettings},
     two_player::{self, MatchConfig},
 };
 use player_api::{
@@ -73,7 +73,7 @@ fn position(one: (u8, u8), two: (u8, u8), traps: &[(u8, u8)]) -> TrapState {
     TrapState::from_parts(7, [one.into(), two.into()], traps.iter().map(|&p| p.into()))
 }
 
-fn play_from(start: TrapState, one: &mut AbiPlayer<Trap>, two: &mut AbiPlayer<Trap>) -> TrapGame {
+fn play_from(start: TrapState, one: &mut AbiPlayer<Trap>, two: &mut AbiPlayer<Trap>) -> TrapRecord {
     trap::play_from(&TrapSettings::default(), 1, start, Seat::One, [one, two], &mut |_, _| {})
 }
 

@@ -6,14 +6,14 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use arena::{bench, game_rules::GameRules, players::PlayerSpec, seeds};
 
-use super::options::{load, setup, Game, GameArgs, Limits};
+use super::options::{load, setup, GameArgs, GameId, Limits};
 
 /// `arena bench`: the options (the help text is on `Command::Bench`).
 #[derive(clap::Args)]
 pub(crate) struct BenchArgs {
     /// The game.
-    #[arg(long, value_enum, default_value_t = Game::Trap)]
-    game: Game,
+    #[arg(long, value_enum, default_value_t = GameId::Trap)]
+    game: GameId,
     /// The player: a library path (or a built-in name).
     player: PlayerSpec,
     /// Games against each level (seat-swapped pairs); for a single-player

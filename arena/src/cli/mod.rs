@@ -308,8 +308,8 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
                 anyhow::bail!("--submissions {submissions}: at most --students ({students}) can submit");
             }
             let load =
-                arena::server::load::Load { library, students, league_games, submissions, pages, seconds, grading_slots };
-            arena::outln!("{}", arena::server::load::run(&load)?);
+                arena::server_bench::Load { library, students, league_games, submissions, pages, seconds, grading_slots };
+            arena::outln!("{}", arena::server_bench::run(&load)?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Check { player, limits, options } => {

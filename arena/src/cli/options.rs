@@ -13,11 +13,11 @@ use arena::{
 };
 use player_api::trap::{MAX_SIZE, MIN_SIZE};
 
-pub(crate) use arena::game::GameId as Game;
+pub(crate) use arena::game::GameId;
 
 /// The settings of `game` from the options given; an option the game does
 /// not have is an error (`GameRules::build`: the one ownership check).
-pub(crate) fn setup(game: Game, limits: &Limits, args: &GameArgs) -> Result<GameRules> {
+pub(crate) fn setup(game: GameId, limits: &Limits, args: &GameArgs) -> Result<GameRules> {
     GameRules::build(game, &args.options(), limits.budgets()).map_err(|e| anyhow::anyhow!(e.flag_line()))
 }
 

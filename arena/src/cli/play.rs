@@ -13,14 +13,14 @@ use arena::{
     two_player::{self, MatchConfig, MatchGame, TurnWatcher, TwoPlayerGame},
 };
 
-use super::options::{load, setup, Game, GameArgs, Limits};
+use super::options::{load, setup, GameArgs, GameId, Limits};
 
 /// `arena play`: the options (the help text is on `Command::Play`).
 #[derive(clap::Args)]
 pub(crate) struct PlayArgs {
     /// The game to play.
-    #[arg(long, value_enum, default_value_t = Game::Trap)]
-    game: Game,
+    #[arg(long, value_enum, default_value_t = GameId::Trap)]
+    game: GameId,
     /// The first player (seat 1 in odd-numbered games), or the only one.
     player1: PlayerSpec,
     /// The second player (Trap, Hexapawn).
@@ -104,7 +104,7 @@ struct Run {
 fn play_match<G: TwoPlayerGame>(settings: G::Settings, run: Run, limits: &Limits) -> Result<ExitCode> {
     let game = G::ID;
     let Some(player2) = run.player2 else {
-        let example = if game == Game::Trap { String::new() } else { format!(" --game {game}") };
+        let example = if game == GameId::Trap { String::new() } else { format!(" --game {game}") };
         bail!(
             "{game} is a two-player game: name two players (for example: arena play{example} my_bot.so hard)"
         )
@@ -165,7 +165,7 @@ fn play_match<G: TwoPlayerGame>(settings: G::Settings, run: Run, limits: &Limits
 }
 
 /// A game's name as a title: "Hexapawn".
-fn title(game: Game) -> String {
+fn title(game: GameId) -> String {
     let name = game.name();
     name[..1].to_uppercase() + &name[1..]
 }

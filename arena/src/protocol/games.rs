@@ -1,7 +1,7 @@
 //! The four newer games on the wire (docs/protocol.md): what a request
 //! carries (a view, a board, a percept, a game's settings) and what a reply
 //! names (a cell, a move, an action), with the conversions both ways. The
-//! arena converts out and back in `isolation.rs`; a worker converts in and
+//! arena converts out and back in `isolation/`; a worker converts in and
 //! back in `worker.rs`.
 //!
 //! Names in replies are checked here with a message that says what would

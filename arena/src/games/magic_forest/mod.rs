@@ -25,7 +25,7 @@ use crate::{
     replay::{Replay, ReplayGame, ReplayPlayer},
     solo::{cpu_us, fault_name, Budgeted, SinglePlayerGame, SoloScore, SoloSettings},
 };
-use self::referee::{ForestRun, ForestSettings};
+use self::referee::{ForestRecord, ForestSettings};
 
 /// Magic Forest.
 #[derive(Clone, Copy, Debug)]
@@ -172,7 +172,7 @@ impl GameSettings for MagicForest {
 
 impl SinglePlayerGame for MagicForest {
     type Rules = ForestConfig;
-    type Record = ForestRun;
+    type Record = ForestRecord;
     const FINGERPRINT_NAME: &'static str = "Forest";
 
     fn describe(config: &ForestConfig) -> String {
@@ -183,11 +183,11 @@ impl SinglePlayerGame for MagicForest {
         serde_json::json!({ "largest_forest": config.largest })
     }
 
-    fn seed(record: &ForestRun) -> u64 {
+    fn seed(record: &ForestRecord) -> u64 {
         record.seed
     }
 
-    fn score(record: &ForestRun) -> SoloScore {
+    fn score(record: &ForestRecord) -> SoloScore {
         SoloScore {
             score: record.score.into(),
             won: record.won(),
@@ -204,7 +204,7 @@ impl SinglePlayerGame for MagicForest {
         }
     }
 
-    fn replay(record: &ForestRun, settings: &ForestSettings, player: ReplayPlayer) -> Replay {
+    fn replay(record: &ForestRecord, settings: &ForestSettings, player: ReplayPlayer) -> Replay {
         replay::from_record(record, settings, player)
     }
 }

@@ -42,7 +42,7 @@ pub type Ending = crate::solo::Ending<RunEnd>;
 
 /// A finished run: enough to replay it exactly.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ForestRun {
+pub struct ForestRecord {
     pub seed: u64,
     pub config: ForestConfig,
     pub forests: Vec<Forest>,
@@ -53,7 +53,7 @@ pub struct ForestRun {
     pub deaths: u32,
 }
 
-impl ForestRun {
+impl ForestRecord {
     /// Every forest cleared.
     pub fn won(&self) -> bool {
         self.ending == Ending::Rules(RunEnd::AllCleared)
@@ -115,8 +115,8 @@ impl SoloReferee for MagicForest {
         steps: Vec<Timed<ForestStep>>,
         ending: Ending,
         state: &ForestState,
-    ) -> (ForestRun, ForestOver) {
-        let record = ForestRun {
+    ) -> (ForestRecord, ForestOver) {
+        let record = ForestRecord {
             seed,
             config: settings.rules,
             forests,

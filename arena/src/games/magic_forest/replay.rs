@@ -20,7 +20,7 @@ use crate::replay::{ReplayBody,
 };
 use super::MagicForest;
 use crate::{
-    games::magic_forest::referee::{Ending, ForestRun, ForestSettings},
+    games::magic_forest::referee::{Ending, ForestRecord, ForestSettings},
     solo::{
         self,
         replay::{RulesRecord, SettingsRecord},
@@ -33,7 +33,7 @@ use crate::{
 pub struct ForestBody {
     pub settings: SettingsRecord<RulesJson>,
     /// The run's forests, smallest first (drawn from the seed).
-    pub forests: Vec<ForestRecord>,
+    pub forests: Vec<ForestJson>,
     pub steps: Vec<StepRecord>,
     /// The wanderer after the last action.
     #[serde(rename = "final")]
@@ -58,7 +58,7 @@ impl RulesRecord for RulesJson {
 
 /// One forest; tiles `[x, y]`, y counted from the bottom.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct ForestRecord {
+pub struct ForestJson {
     pub size: u8,
     pub monsters: Vec<CoordJson>,
     pub traps: Vec<CoordJson>,
@@ -127,7 +127,7 @@ pub enum EventRecord {
 
 /// The replay of a Magic Forest run played by `player`; what `arena play`
 /// and tournaments call. Write it with [`Replay::write`].
-pub fn from_record(run: &ForestRun, settings: &ForestSettings, player: ReplayPlayer) -> Replay {
+pub fn from_record(run: &ForestRecord, settings: &ForestSettings, player: ReplayPlayer) -> Replay {
     let fault = match &run.ending {
         Ending::Fault(fault) => Some(fault),
         Ending::Rules(_) => None,
@@ -143,7 +143,7 @@ pub fn from_record(run: &ForestRun, settings: &ForestSettings, player: ReplayPla
 }
 
 impl ForestBody {
-    pub fn of(run: &ForestRun, settings: &ForestSettings) -> ForestBody {
+    pub fn of(run: &ForestRecord, settings: &ForestSettings) -> ForestBody {
         let c = &run.config;
         let rules = RulesJson {
             largest: c.largest,
@@ -153,7 +153,7 @@ impl ForestBody {
         };
         ForestBody {
             settings: SettingsRecord::new(rules, settings),
-            forests: run.forests.iter().map(forest_record).collect(),
+            forests: run.forests.iter().map(forest_json).collect(),
             steps: (run.steps.iter())
                 .map(|s| StepRecord {
                     request: request_record(&s.shown),
@@ -226,7 +226,7 @@ impl ForestBody {
 }
 
 /// The wanderer after the run: the rules applied to every recorded action.
-fn final_state(run: &ForestRun) -> ForestState {
+fn final_state(run: &ForestRecord) -> ForestState {
     let mut state = ForestState::new(&run.config, run.forests.clone());
     for step in &run.steps {
         state.apply(step.action);
@@ -237,8 +237,8 @@ fn final_state(run: &ForestRun) -> ForestState {
     state
 }
 
-fn forest_record(f: &Forest) -> ForestRecord {
-    ForestRecord {
+fn forest_json(f: &Forest) -> ForestJson {
+    ForestJson {
         size: f.size,
         monsters: area_json(f.monsters),
         traps: area_json(f.traps),
@@ -283,8 +283,8 @@ fn action_from(a: ActionRecord) -> ForestAction {
 pub fn verify(replay: &Replay, body: &ForestBody) -> Result<String, String> {
     let settings = body.settings();
     let seed = replay.seed;
-    let drawn: Vec<ForestRecord> =
-        solo::world::<MagicForest>(&settings.rules, seed).iter().map(forest_record).collect();
+    let drawn: Vec<ForestJson> =
+        solo::world::<MagicForest>(&settings.rules, seed).iter().map(forest_json).collect();
     for (i, (want, got)) in body.forests.iter().zip(&drawn).enumerate() {
         diff::part(&format!("forest {} ({}x{})", i, want.size, want.size), want, got, seed)?;
     }

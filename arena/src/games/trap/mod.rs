@@ -24,7 +24,7 @@ use crate::{
     replay::{Replay, ReplayGame, ReplayPlayer},
     two_player::{MatchGame, MatchResult, TwoPlayerGame},
 };
-use self::referee::{Ending, TrapGame, TrapSettings, Turn, TurnActions};
+use self::referee::{Ending, TrapRecord, TrapSettings, Turn, TurnActions};
 
 /// Trap: 7x7, move then throw a trap.
 #[derive(Clone, Copy, Debug)]
@@ -183,7 +183,7 @@ impl GameSettings for Trap {
 
 impl TwoPlayerGame for Trap {
     type Settings = TrapSettings;
-    type Record = TrapGame;
+    type Record = TrapRecord;
     type State = TrapState;
     type Turn = Turn;
 
@@ -203,45 +203,45 @@ impl TwoPlayerGame for Trap {
         seed: u64,
         agents: [&mut dyn Agent<Trap>; 2],
         watch: &mut dyn FnMut(&TrapState, &Turn),
-    ) -> TrapGame {
+    ) -> TrapRecord {
         referee::play(settings, seed, agents, watch)
     }
 
     /// A player that cannot start loses the game unplayed.
-    fn unplayed(settings: &TrapSettings, seed: u64, loser: Seat, fault: &Fault) -> Option<TrapGame> {
-        Some(TrapGame::unplayed(seed, *settings, Ending::Fault { loser, fault: fault.clone() }))
+    fn unplayed(settings: &TrapSettings, seed: u64, loser: Seat, fault: &Fault) -> Option<TrapRecord> {
+        Some(TrapRecord::unplayed(seed, *settings, Ending::Fault { loser, fault: fault.clone() }))
     }
 
-    fn winner(record: &TrapGame) -> Option<Seat> {
+    fn winner(record: &TrapRecord) -> Option<Seat> {
         record.winner()
     }
 
-    fn failure(record: &TrapGame) -> Option<(Seat, &'static str)> {
+    fn failure(record: &TrapRecord) -> Option<(Seat, &'static str)> {
         record.ending.fault().map(|(seat, fault)| (seat, fault.kind().name()))
     }
 
     /// Any failure, an illegal move or throw included.
-    fn broken(record: &TrapGame) -> Option<Seat> {
+    fn broken(record: &TrapRecord) -> Option<Seat> {
         record.ending.fault().map(|(seat, _)| seat)
     }
 
-    fn clock(record: &TrapGame, seat: Seat) -> (u32, Spent, Spent) {
+    fn clock(record: &TrapRecord, seat: Seat) -> (u32, Spent, Spent) {
         record.clock(seat)
     }
 
-    fn moves(record: &TrapGame) -> usize {
+    fn moves(record: &TrapRecord) -> usize {
         record.turns.len()
     }
 
-    fn seed(record: &TrapGame) -> u64 {
+    fn seed(record: &TrapRecord) -> u64 {
         record.seed
     }
 
-    fn reason(record: &TrapGame) -> String {
+    fn reason(record: &TrapRecord) -> String {
         record.ending.to_string()
     }
 
-    fn replay(record: &TrapGame, players: [ReplayPlayer; 2]) -> Replay {
+    fn replay(record: &TrapRecord, players: [ReplayPlayer; 2]) -> Replay {
         replay::from_record(record, players)
     }
 

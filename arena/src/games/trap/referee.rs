@@ -135,7 +135,7 @@ pub struct FailedTurn {
 
 /// A finished game: enough to replay it exactly.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TrapGame {
+pub struct TrapRecord {
     pub seed: u64,
     pub settings: TrapSettings,
     /// The position the game started from, and the seat that moved first.
@@ -147,11 +147,11 @@ pub struct TrapGame {
     pub ending: Ending,
 }
 
-impl TrapGame {
+impl TrapRecord {
     /// A game that ended before it began (a player could not be started).
-    pub fn unplayed(seed: u64, settings: TrapSettings, ending: Ending) -> TrapGame {
+    pub fn unplayed(seed: u64, settings: TrapSettings, ending: Ending) -> TrapRecord {
         let start = TrapState::new(settings.size);
-        TrapGame { seed, settings, start, first: Seat::One, turns: Vec::new(), failed: None, ending }
+        TrapRecord { seed, settings, start, first: Seat::One, turns: Vec::new(), failed: None, ending }
     }
 
     pub fn winner(&self) -> Option<Seat> {
@@ -185,7 +185,7 @@ pub fn play<'a, 'w>(
     seed: u64,
     players: [&'a mut dyn Agent<Trap>; 2],
     watch: &'w mut dyn FnMut(&TrapState, &Turn),
-) -> TrapGame {
+) -> TrapRecord {
     play_from(settings, seed, TrapState::new(settings.size), Seat::One, players, watch)
 }
 
@@ -197,7 +197,7 @@ pub fn play_from<'a, 'w>(
     first: Seat,
     players: [&'a mut dyn Agent<Trap>; 2],
     watch: &'w mut dyn FnMut(&TrapState, &Turn),
-) -> TrapGame {
+) -> TrapRecord {
     let mut game = Game {
         settings: TrapSettings { size: start.size(), ..*settings },
         state: start,
@@ -208,7 +208,7 @@ pub fn play_from<'a, 'w>(
         watch,
     };
     let ending = game.run(seed, first);
-    let record = TrapGame {
+    let record = TrapRecord {
         seed,
         settings: game.settings,
         start,

@@ -19,7 +19,7 @@ use super::Trap;
 use crate::{
     clock::{Clock, Spent},
     protocol::{cell_pos, seat_from_number, wire_cell, WireCell, WireState},
-    games::trap::referee::{self as referee, TurnActions, FailedTurn, ThrowRecord, TrapGame, TrapSettings, Turn},
+    games::trap::referee::{self as referee, TurnActions, FailedTurn, ThrowRecord, TrapRecord, TrapSettings, Turn},
     units::short,
 };
 
@@ -95,7 +95,7 @@ pub struct ReplyJson {
 }
 
 impl TrapBody {
-    pub fn of(game: &TrapGame) -> TrapBody {
+    pub fn of(game: &TrapRecord) -> TrapBody {
         TrapBody {
             settings: SettingsRecord {
                 common: JsonSettings::from(&game.settings),
@@ -203,7 +203,7 @@ impl TurnRecord {
 }
 
 /// The position after the game's last turn.
-fn final_state(game: &TrapGame) -> TrapState {
+fn final_state(game: &TrapRecord) -> TrapState {
     match game.turns.last() {
         None => game.start,
         Some(turn) => after(turn),
@@ -263,7 +263,7 @@ fn ended_late(replay: &Replay) -> bool {
 }
 
 /// The first difference between the replay and the re-simulated game.
-fn compare(replay: &Replay, body: &TrapBody, game: &TrapGame) -> Result<(), String> {
+fn compare(replay: &Replay, body: &TrapBody, game: &TrapRecord) -> Result<(), String> {
     let seed = replay.seed;
     let recorded = body.referee_turns();
     for (i, (want, got)) in recorded.iter().zip(&game.turns).enumerate() {
@@ -515,7 +515,7 @@ impl ReplayBody for TrapBody {
 }
 
 /// The replay of a Trap game; `players` in seat order.
-pub fn from_record(game: &TrapGame, players: [ReplayPlayer; 2]) -> Replay {
+pub fn from_record(game: &TrapRecord, players: [ReplayPlayer; 2]) -> Replay {
     let result = ReplayResult {
         winner: game.winner().map(|seat| seat.index()),
         reason: game.ending.to_string(),

@@ -26,7 +26,7 @@ use crate::{
     replay::{Replay, ReplayGame, ReplayPlayer},
     solo::{cpu_us, fault_name, Budgeted, SinglePlayerGame, SoloScore, SoloSettings},
 };
-use self::referee::{WumpusGame, WumpusSettings};
+use self::referee::{WumpusRecord, WumpusSettings};
 
 /// Wumpus World.
 #[derive(Clone, Copy, Debug)]
@@ -171,7 +171,7 @@ impl GameSettings for Wumpus {
 
 impl SinglePlayerGame for Wumpus {
     type Rules = WumpusConfig;
-    type Record = WumpusGame;
+    type Record = WumpusRecord;
     const FINGERPRINT_NAME: &'static str = "Wumpus";
 
     fn describe(config: &WumpusConfig) -> String {
@@ -185,11 +185,11 @@ impl SinglePlayerGame for Wumpus {
         serde_json::json!({ "preset": preset_name(config), "size": config.size })
     }
 
-    fn seed(record: &WumpusGame) -> u64 {
+    fn seed(record: &WumpusRecord) -> u64 {
         record.seed
     }
 
-    fn score(record: &WumpusGame) -> SoloScore {
+    fn score(record: &WumpusRecord) -> SoloScore {
         SoloScore {
             score: record.score.into(),
             won: record.won(),
@@ -207,7 +207,7 @@ impl SinglePlayerGame for Wumpus {
         }
     }
 
-    fn replay(record: &WumpusGame, settings: &WumpusSettings, player: ReplayPlayer) -> Replay {
+    fn replay(record: &WumpusRecord, settings: &WumpusSettings, player: ReplayPlayer) -> Replay {
         replay::from_record(record, settings, player)
     }
 }

@@ -44,7 +44,7 @@ pub type Ending = crate::solo::Ending<StepEnd>;
 
 /// A finished game: enough to replay it exactly.
 #[derive(Clone, Debug, PartialEq)]
-pub struct WumpusGame {
+pub struct WumpusRecord {
     pub seed: u64,
     pub config: WumpusConfig,
     pub world: WumpusWorld,
@@ -53,7 +53,7 @@ pub struct WumpusGame {
     pub score: i32,
 }
 
-impl WumpusGame {
+impl WumpusRecord {
     /// Out with the gold.
     pub fn won(&self) -> bool {
         self.ending == Ending::Rules(StepEnd::GoldOut)
@@ -125,8 +125,8 @@ impl SoloReferee for Wumpus {
         steps: Vec<Timed<WumpusStep>>,
         ending: Ending,
         state: &WumpusState,
-    ) -> (WumpusGame, WumpusOver) {
-        let record = WumpusGame { seed, config: settings.rules, world, steps, ending, score: state.score() };
+    ) -> (WumpusRecord, WumpusOver) {
+        let record = WumpusRecord { seed, config: settings.rules, world, steps, ending, score: state.score() };
         let over = WumpusOver {
             outcome: record.outcome(),
             score: record.score,

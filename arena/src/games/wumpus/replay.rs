@@ -25,7 +25,7 @@ use super::Wumpus;
 use crate::{
     games::wumpus::{
         preset_name,
-        referee::{Ending, WumpusGame, WumpusSettings},
+        referee::{Ending, WumpusRecord, WumpusSettings},
     },
     solo::{
         self,
@@ -142,7 +142,7 @@ pub enum ActionJson {
 
 /// The replay of a Wumpus World game played by `player`; what `arena play`
 /// and tournaments call. Write it with [`Replay::write`].
-pub fn from_record(game: &WumpusGame, settings: &WumpusSettings, player: ReplayPlayer) -> Replay {
+pub fn from_record(game: &WumpusRecord, settings: &WumpusSettings, player: ReplayPlayer) -> Replay {
     let fault = match &game.ending {
         Ending::Fault(fault) => Some(fault),
         Ending::Rules(_) => None,
@@ -158,7 +158,7 @@ pub fn from_record(game: &WumpusGame, settings: &WumpusSettings, player: ReplayP
 }
 
 impl WumpusBody {
-    pub fn of(game: &WumpusGame, settings: &WumpusSettings) -> WumpusBody {
+    pub fn of(game: &WumpusRecord, settings: &WumpusSettings) -> WumpusBody {
         let config = game.config;
         let rules =
             RulesJson { preset: preset_name(&config).map(str::to_string), config: config_record(&config) };
@@ -215,7 +215,7 @@ impl WumpusBody {
 }
 
 /// The agent after the game: the rules applied to every recorded action.
-fn final_state(game: &WumpusGame) -> WumpusState {
+fn final_state(game: &WumpusRecord) -> WumpusState {
     let mut state = WumpusState::new(&game.config, game.world);
     for step in &game.steps {
         match state.check(step.action) {

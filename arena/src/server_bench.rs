@@ -15,7 +15,10 @@ use std::{
 
 use anyhow::{bail, Context, Result};
 
-use super::{accounts, client::Client, Options};
+use crate::{
+    client::Client,
+    server::{accounts, Options},
+};
 
 /// What to load the server with.
 pub struct Load {
@@ -62,16 +65,16 @@ pub fn run(load: &Load) -> Result<String> {
         listen: "127.0.0.1:0".parse()?,
         max_upload: library.len() as u64 + 1,
         per_hour: u32::MAX,
-        grading: super::grader::Grading {
-            slots: load.grading_slots.unwrap_or(super::grader::Grading::default().slots),
+        grading: crate::server::grader::Grading {
+            slots: load.grading_slots.unwrap_or(crate::server::grader::Grading::default().slots),
             ..Default::default()
         },
-        http: super::http::Limits::default(),
+        http: crate::server::http::Limits::default(),
         executor: Default::default(),
     };
     let starting = Instant::now();
     std::thread::spawn(move || {
-        let result = super::serve_then(options, |address, _| {
+        let result = crate::server::serve_then(options, |address, _| {
             let _ = sender.send(Ok(address));
         });
         if let Err(e) = result {
@@ -206,8 +209,8 @@ fn prepare_class(dir: &std::path::Path, library: &[u8], load: &Load) -> Result<V
     let tokens = (0..load.students)
         .map(|i| accounts::add(dir, &format!("student-{i:03}"), false))
         .collect::<Result<Vec<String>>>()?;
-    let sha256 = super::store::save(dir, library)?;
-    let db = super::db::open(dir)?;
+    let sha256 = crate::server::store::save(dir, library)?;
+    let db = crate::server::db::open(dir)?;
     let tx = db.unchecked_transaction()?;
     let levels: Vec<serde_json::Value> = ["easy", "medium", "hard"]
         .iter()

@@ -9,7 +9,7 @@ use serde_json::Value;
 /// A multipart body carrying `bytes` as the file field `field`; its
 /// content type and bytes.
 pub fn multipart(field: &str, file_name: &str, bytes: &[u8]) -> (String, Vec<u8>) {
-    let boundary = format!("arena-{}", &super::store::sha256_hex(bytes)[..24]);
+    let boundary = format!("arena-{}", &crate::server::store::sha256_hex(bytes)[..24]);
     let mut body = format!(
         "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{}\"\r\n\
          Content-Type: application/octet-stream\r\n\r\n",
