@@ -3,16 +3,14 @@
 //! descriptor), and the next game played with a fresh worker.
 //!
 //! The misbehaviour is picked by BAD_PLAYER_MODE, which workers are passed
-//! (`WorkerLimits::pass_env`) when they start; the tests take turns (one
-//! lock) so each sees its own mode.
+//! (`WorkerLimits::pass_env`) when they start. A test that plays runs alone
+//! in a process of its own (`alone!`): the mode travels in that process's
+//! environment, and the descriptors and children it counts are its own.
 
 mod support;
 
 use arena::game::IntuitiveAi;
-use std::{
-    sync::Mutex,
-    time::{Duration, Instant},
-};
+use std::time::{Duration, Instant};
 
 use arena::{
     fault::{Fault, FaultKind},
@@ -25,8 +23,6 @@ use arena::{
     two_player::{self, MatchConfig, MatchResult},
 };
 use support::library;
-
-static ENV: Mutex<()> = Mutex::new(());
 
 fn limits() -> WorkerLimits {
     WorkerLimits {
@@ -74,14 +70,8 @@ fn play_bad(mode: &str, extra_env: &[(&str, &str)]) -> MatchResult<Trap> {
     play_bad_with(mode, extra_env, settings())
 }
 
-/// One test at a time, for the whole test: the mode travels in the
-/// environment, and descriptor counts must not see another test's files or
-/// workers.
-fn exclusive() -> std::sync::MutexGuard<'static, ()> {
-    ENV.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Callers hold `exclusive()`.
+/// Callers run alone (`alone!`): the mode is set in the process's
+/// environment, and its descriptors and children are counted.
 fn play_bad_with(mode: &str, extra_env: &[(&str, &str)], settings: TrapSettings) -> MatchResult<Trap> {
     play_bad_under(mode, extra_env, settings, limits())
 }
@@ -139,7 +129,9 @@ fn assert_both_with(mode: &str, kind: FaultKind, reason: impl Fn(&str) -> bool, 
 
 #[test]
 fn a_panic_is_reported_with_its_message() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     assert_both("panic", FaultKind::Panicked, |r| {
         r.starts_with("panicked: bad-player panics on purpose at ")
     });
@@ -147,7 +139,9 @@ fn a_panic_is_reported_with_its_message() {
 
 #[test]
 fn a_segfault_is_a_crash() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     assert_both("segfault", FaultKind::Crashed, |r| {
         r == "crashed: killed by signal 11 (SIGSEGV, a segmentation fault)"
     });
@@ -155,19 +149,25 @@ fn a_segfault_is_a_crash() {
 
 #[test]
 fn an_abort_is_a_crash() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     assert_both("abort", FaultKind::Crashed, |r| r == "crashed: killed by signal 6 (SIGABRT, an abort)");
 }
 
 #[test]
 fn exiting_is_a_crash() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     assert_both("exit", FaultKind::Crashed, |r| r == "crashed: exited with status 0");
 }
 
 #[test]
 fn an_endless_loop_is_killed_at_the_deadline() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     assert_both("loop", FaultKind::Timeout, |r| {
         r.starts_with("timeout: ") && r.ends_with("> 0.30 s, no answer: killed")
     });
@@ -175,13 +175,17 @@ fn an_endless_loop_is_killed_at_the_deadline() {
 
 #[test]
 fn sleeping_forever_is_killed_at_the_deadline() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     assert_both("sleep-forever", FaultKind::Timeout, |r| r.ends_with("no answer: killed"));
 }
 
 #[test]
 fn endless_allocation_hits_the_memory_cap() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     // A generous budget: touching 256 MiB takes a while on a busy machine.
     let reason = |r: &str| r.contains("SIGABRT") && r.ends_with("out of memory (cap 256 MiB)");
     assert_both_with("alloc", FaultKind::Crashed, reason, settings_with_budget(Duration::from_secs(10)));
@@ -189,19 +193,25 @@ fn endless_allocation_hits_the_memory_cap() {
 
 #[test]
 fn flooding_the_output_is_stopped() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     assert_both("flood", FaultKind::Output, |r| r == "output flood: printed more than 1024 KiB in one game");
 }
 
 #[test]
 fn garbage_on_the_protocol_descriptors_is_a_protocol_fault() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     assert_both("garbage", FaultKind::Protocol, |r| r.starts_with("garbage reply: "));
 }
 
 #[test]
 fn hanging_up_without_answering_loses() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     let result = play_bad("hangup", &[]);
     for fault in faults(&result) {
         assert!(matches!(fault.kind(), FaultKind::Protocol | FaultKind::Crashed), "{fault}");
@@ -210,7 +220,9 @@ fn hanging_up_without_answering_loses() {
 
 #[test]
 fn printing_a_little_is_fine_and_does_not_break_the_protocol() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     let result = play_bad("chatty", &[]);
     assert!(result.games.iter().all(|g| g.fault().is_none()), "chatty output must not count as a fault");
     assert!(result.games.iter().all(|g| !g.record.turns.is_empty()));
@@ -221,7 +233,9 @@ fn printing_a_little_is_fine_and_does_not_break_the_protocol() {
 /// and the sandbox would not let it write the pid file).
 #[test]
 fn forked_children_die_with_the_worker() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("pids");
     let unsandboxed = WorkerLimits { sandbox: Sandbox::Off, ..limits() };
@@ -250,7 +264,9 @@ fn forked_children_die_with_the_worker() {
 
 #[test]
 fn a_player_that_ignores_its_deadline_is_killed_within_budget_grace_and_100ms() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     let settings = settings();
     let result = play_bad("sleep-forever", &[]);
     for fault in faults(&result) {
@@ -264,7 +280,9 @@ fn a_player_that_ignores_its_deadline_is_killed_within_budget_grace_and_100ms() 
 
 #[test]
 fn a_whole_game_against_a_hanging_player_takes_about_its_budget() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     let _ = library("bad-player");
     let started = Instant::now();
     play_bad("loop", &[]);
@@ -273,7 +291,6 @@ fn a_whole_game_against_a_hanging_player_takes_about_its_budget() {
     assert!(started.elapsed() < 2 * per_game + Duration::from_secs(2), "{:?}", started.elapsed());
 }
 
-/// Callers hold `exclusive()`.
 fn load_isolated(path: &std::path::Path) -> Result<Player, LoadError> {
     let hosting = Hosting::isolated(limits());
     Player::load(&PlayerSpec::Library(path.to_path_buf()), &hosting, Duration::from_secs(5))
@@ -281,7 +298,6 @@ fn load_isolated(path: &std::path::Path) -> Result<Player, LoadError> {
 
 #[test]
 fn a_library_that_fails_to_load_is_a_clear_error() {
-    let _turn = exclusive();
     let not_a_player = load_isolated(&library("not-a-player")).err().expect("must not load").to_string();
     assert!(
         not_a_player.contains("not an arena player") && not_a_player.contains("export_player!"),
@@ -296,7 +312,9 @@ fn a_library_that_fails_to_load_is_a_clear_error() {
 
 #[test]
 fn a_player_that_cannot_be_made_is_a_clear_error() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     let path = library("bad-player");
     let error = {
         std::env::set_var("BAD_PLAYER_MODE", "panic-new");
@@ -351,7 +369,9 @@ fn intuitive_faults(mode: &str) -> Vec<Fault> {
 
 #[test]
 fn an_intuitive_ai_player_in_an_endless_loop_is_killed_at_the_deadline() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     for fault in intuitive_faults("loop") {
         let Fault::Timeout { what, used, budget, killed, .. } = fault else { panic!("{fault}") };
         assert!(killed && what == "turn", "{what} {killed}");
@@ -362,7 +382,9 @@ fn an_intuitive_ai_player_in_an_endless_loop_is_killed_at_the_deadline() {
 
 #[test]
 fn an_intuitive_ai_player_that_panics_or_crashes_loses_with_the_reason() {
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     for fault in intuitive_faults("panic") {
         let reason = fault.to_string();
         assert!(reason.starts_with("panicked: bad-player panics on purpose at "), "{reason}");
@@ -376,7 +398,9 @@ fn an_intuitive_ai_player_that_panics_or_crashes_loses_with_the_reason() {
 #[test]
 fn an_intuitive_ai_reveal_off_the_board_is_illegal_and_chatter_is_harmless() {
     use arena::referee::intuitive::IntuitiveEnding;
-    let _turn = exclusive();
+    if !alone!() {
+        return;
+    }
     for record in intuitive_bad("off-board") {
         assert_eq!(record.ending.to_string(), "illegal reveal (4,0): off the board");
         assert!(matches!(record.ending, IntuitiveEnding::Illegal { .. }));

@@ -383,13 +383,19 @@ fn bench_program_reports_round_trips_for_each_program() {
 
 /// A Python player of a newer game, as a program player of this process
 /// (the package from the repository: PYTHONPATH, which the worker inherits).
+/// The test runs alone with it in its process's environment
+/// (`alone!(python_env())`), where no other test sees it.
 fn python_player(file: &str) -> arena::players::Player {
     use arena::{
         external::Program,
         players::{Hosting, Player, PlayerSpec},
     };
     let package = python_env().into_iter().find(|(k, _)| *k == "PYTHONPATH").unwrap().1;
-    std::env::set_var("PYTHONPATH", package);
+    assert_eq!(
+        std::env::var("PYTHONPATH").ok(),
+        Some(package),
+        "a test that loads a Python player in process runs alone!(python_env())"
+    );
     let spec = PlayerSpec::Program(Program::Python(examples().join("native").join(file)));
     Player::load(&spec, &Hosting::in_process(), std::time::Duration::from_secs(20)).unwrap()
 }
@@ -401,6 +407,9 @@ fn startup() -> std::time::Duration {
 #[test]
 fn a_python_intuitive_ai_player_plays_whole_games() {
     use arena::referee::intuitive::{self, IntuitiveEnding, IntuitiveSettings};
+    if !alone!(python_env()) {
+        return;
+    }
     let player = python_player("intuitive_cautious.py");
     assert_eq!((player.name(), player.games()), ("cautious", vec!["intuitive-ai".to_string()]));
     let hosting = arena::players::Hosting::in_process();
@@ -425,6 +434,9 @@ fn a_python_hexapawn_player_plays_legal_moves_against_hard() {
         players::{Hosting, Level, Player},
         referee::hexapawn::{self, HexapawnEnding, HexapawnSettings},
     };
+    if !alone!(python_env()) {
+        return;
+    }
     let player = python_player("hexapawn_first_move.py");
     let settings = HexapawnSettings::default();
     let mut python = player.new_agent::<Hexapawn>(&Hosting::in_process(), startup()).unwrap();
@@ -442,6 +454,9 @@ fn a_python_hexapawn_player_plays_legal_moves_against_hard() {
 #[test]
 fn a_python_wumpus_world_player_plays_and_is_deterministic() {
     use arena::referee::wumpus::{self, WumpusSettings};
+    if !alone!(python_env()) {
+        return;
+    }
     let player = python_player("wumpus_cautious.py");
     let hosting = arena::players::Hosting::in_process();
     let mut agent = player.new_agent::<Wumpus>(&hosting, startup()).unwrap();
@@ -457,6 +472,9 @@ fn a_python_wumpus_world_player_plays_and_is_deterministic() {
 #[test]
 fn a_python_magic_forest_player_walks_its_seeded_path() {
     use arena::referee::magic_forest::{self, Ending, ForestSettings};
+    if !alone!(python_env()) {
+        return;
+    }
     let player = python_player("forest_random.py");
     let hosting = arena::players::Hosting::in_process();
     let settings = ForestSettings::default();

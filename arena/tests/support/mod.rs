@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod alone;
 pub mod browser;
 pub mod devtools;
 
@@ -30,11 +31,18 @@ pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
-/// Builds every library crate once per test binary (cargo skips what is
+/// Where the player libraries are when this test run has built them
+/// already: given to a test re-run in a process of its own (`alone!`).
+const LIBRARIES: &str = "ARENA_TEST_LIBRARIES";
+
+/// Builds every library crate once per test run (cargo skips what is
 /// fresh) and returns the folder holding the `.so` files.
 pub fn libraries_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
+        if let Some(built) = std::env::var_os(LIBRARIES) {
+            return PathBuf::from(built);
+        }
         let target = std::env::var_os("CARGO_TARGET_DIR")
             .map(PathBuf::from)
             .unwrap_or_else(|| workspace_root().join("target"));
