@@ -2,7 +2,7 @@
 //! it keeps what it finished, and a search resumed over many short calls
 //! ends with the same values and choices as one that ran to the end.
 //! Limits here count states, not time, so the tests do not depend on the
-//! machine's speed (the referee's clock is tested in arena/tests/intuitive_referee.rs).
+//! machine's speed (the referee's clock is tested in arena/tests/it/games/intuitive/mod.rs).
 
 use player_api::intuitive::{
     Cell, IntuitiveGame, IntuitivePlayer, IntuitiveRequest, IntuitiveView, IntuitiveWorld,

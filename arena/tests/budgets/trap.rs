@@ -1,0 +1,43 @@
+//! Trap's Expert never goes over its turn budget: 200 games at 50 ms a
+//! turn, each turn timed by the referee (the whole turn, move and throw).
+
+use std::time::Duration;
+
+use arena::{
+    players::{Hosting, Level, Player},
+    games::trap::referee::TrapSettings,
+    two_player::{self, MatchConfig},
+};
+use player_api::Seat;
+
+#[test]
+fn expert_never_exceeds_a_50ms_budget_over_200_games() {
+    let _machine = super::machine();
+    let budget = Duration::from_millis(50);
+    let settings = TrapSettings { turn_budget: budget, ..TrapSettings::default() };
+    let players = [Player::Builtin(Level::Expert), Player::Builtin(Level::Easy)];
+    let config = MatchConfig {
+        settings,
+        games: 200,
+        seed: 50,
+        hosting: Hosting::in_process(),
+        first_game: 0,
+        concurrency: 1,
+    };
+    let result = two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None);
+    let mut expert_turns = 0;
+    let mut slowest = Duration::ZERO;
+    for game in &result.games {
+        assert!(game.fault().is_none(), "game {}: {}", game.index, game.record.ending);
+        let expert_seat = if game.seats[0] == 0 { Seat::One } else { Seat::Two };
+        for turn in game.record.turns.iter().filter(|t| t.seat == expert_seat) {
+            // Turn.time is the referee's own clock around the whole turn.
+            slowest = slowest.max(turn.time.wall);
+            expert_turns += 1;
+        }
+    }
+    assert!(expert_turns > 1000, "only {expert_turns} turns of Expert's were timed");
+    assert!(slowest <= budget, "Expert's slowest turn took {slowest:?} of {budget:?}");
+    // It uses the time it has: not a depth-1 bot answering at once.
+    assert!(result.tallies[0].mean_turn_time().wall > Duration::from_millis(2));
+}

@@ -1,0 +1,8 @@
+//! A misbehaving player loses with its reason and cannot hurt the arena:
+//! rule breaks and failures through `arena play` (bad_players.rs); every
+//! way a worker can fail, with nothing left behind (containment.rs); the
+//! sandbox against players that try to escape (sandbox.rs).
+
+mod bad_players;
+mod containment;
+mod sandbox;

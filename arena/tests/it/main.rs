@@ -1,0 +1,36 @@
+//! The arena's integration tests in one test binary (issue 24): the arena
+//! library is linked into it once, and the player libraries are built once
+//! per run (`support::libraries_dir`). Grouped by feature:
+//!
+//! - `play`: `arena play`, `bench` and the rest of the command line, the
+//!   turn clock
+//! - `players`: players loaded from disk through the ABI, Python players
+//!   (the course's layout, a virtual environment's interpreter)
+//! - `isolation`: misbehaving players lose with their reason and leave
+//!   nothing behind; the sandbox against players that try to escape
+//! - `tournament`: tournament files run, resumed, sharded, and on Slurm
+//! - `replay`: replay files, their verification, the HTML viewer
+//! - `server`: the submissions server through its HTTP API and pages
+//! - `games`: each game's referee and its reference levels' strength, in
+//!   process
+//! - `golden`: outputs compared byte for byte with `tests/golden/`
+//! - `layering`: the library's modules depend on each other in no new circle
+//!
+//! Run one group with its path: `cargo test -p arena --test it isolation::`.
+//! A test that needs a process of its own starts with `alone!()`
+//! (support/alone.rs). The reference bots' time budgets need the machine
+//! to themselves: they are the one other binary, tests/budgets. The data
+//! the tests read stays beside this folder: `tests/fixtures/` (misbehaving
+//! libraries, workspace members), `tests/python/`, `tests/golden/`.
+
+mod support;
+
+mod games;
+mod golden;
+mod isolation;
+mod layering;
+mod play;
+mod players;
+mod replay;
+mod server;
+mod tournament;

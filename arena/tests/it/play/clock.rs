@@ -1,0 +1,111 @@
+//! `--clock cpu`: a turn is charged the CPU time the player used, so a
+//! player that sleeps is not charged (but is killed at the wall-clock
+//! backstop, 3 x budget + grace) and one that spins is; both times are in
+//! the output whatever the clock. Real workers (sandboxed and not) running
+//! the misbehaving fixture library.
+
+use std::time::{Duration, Instant};
+
+use crate::support::{self, library, play_json, stderr, stdout};
+use serde_json::Value;
+
+/// `arena play bad-player easy` (2 games, 300 ms a turn) with the fixture in
+/// `mode`, as JSON, and how long it took.
+fn play_bad(mode: &str, sleep_ms: u64, extra: &[&str]) -> (Value, Duration) {
+    let bad = library("bad-player");
+    let sleep = sleep_ms.to_string();
+    let mut args =
+        vec![bad.to_str().unwrap(), "easy", "--games", "2", "--seed", "5", "--time-per-turn", "300ms"];
+    args.extend_from_slice(extra);
+    args.extend(support::pass_env(&support::BAD_PLAYER_ORDERS));
+    let started = Instant::now();
+    let doc = play_json(&args, &[("BAD_PLAYER_MODE", mode), ("BAD_PLAYER_SLEEP_MS", &sleep)]);
+    (doc, started.elapsed())
+}
+
+fn reasons(doc: &Value) -> Vec<String> {
+    doc["games"].as_array().unwrap().iter().map(|g| g["reason"].as_str().unwrap().to_string()).collect()
+}
+
+fn timeouts(doc: &Value) -> u64 {
+    doc["players"][0]["failures"]["timeout"].as_u64().unwrap()
+}
+
+#[test]
+fn a_sleeping_player_is_charged_on_the_wall_clock_only() {
+    // Sleeps 600 ms (twice the budget) on its first move of each game.
+    let (wall, _) = play_bad("sleep", 600, &["--clock", "wall"]);
+    assert_eq!(timeouts(&wall), 2, "{:?}", reasons(&wall));
+    for reason in reasons(&wall) {
+        assert!(reason.starts_with("timeout: ") && !reason.contains("of CPU"), "{reason}");
+    }
+    for sandbox in ["on", "off"] {
+        let (cpu, _) = play_bad("sleep", 600, &["--clock", "cpu", "--sandbox", sandbox]);
+        assert_eq!(cpu["settings"]["clock"], "cpu");
+        assert_eq!(timeouts(&cpu), 0, "sandbox {sandbox}: {:?}", reasons(&cpu));
+        // Both times are recorded: the sleep on the wall clock, little CPU.
+        let player = &cpu["players"][0];
+        assert!(player["max_turn_ms"].as_f64().unwrap() >= 600.0, "{player}");
+        assert!(player["max_turn_cpu_ms"].as_f64().unwrap() < 150.0, "{player}");
+    }
+}
+
+#[test]
+fn a_player_that_sleeps_forever_is_killed_at_the_backstop() {
+    let (doc, took) = play_bad("sleep-forever", 0, &["--clock", "cpu"]);
+    assert_eq!(timeouts(&doc), 2);
+    for reason in reasons(&doc) {
+        // On the wall clock, past 3 x 300 ms + 100 ms.
+        assert!(reason.contains("no answer: killed") && !reason.contains("of CPU"), "{reason}");
+        let used: f64 = reason["timeout: ".len()..].split(' ').next().unwrap().parse().unwrap();
+        assert!((1.0..1.5).contains(&used), "{reason}");
+    }
+    assert!(took >= Duration::from_secs(1), "each game killed at 1 s: {took:?}");
+}
+
+#[test]
+fn a_spinning_player_is_charged_its_cpu_time_and_killed() {
+    for sandbox in ["on", "off"] {
+        let (doc, _) = play_bad("loop", 0, &["--clock", "cpu", "--sandbox", sandbox]);
+        assert_eq!(timeouts(&doc), 2, "sandbox {sandbox}: {:?}", reasons(&doc));
+        for reason in reasons(&doc) {
+            assert!(reason.contains("of CPU > 0.30 s") && reason.contains("killed"), "{reason}");
+        }
+    }
+}
+
+#[test]
+fn a_tournament_file_sets_the_clock_and_the_journal_keeps_both_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    let text = format!(
+        "format = \"round-robin\"\nplayers = [\"easy\", \"{}\"]\ngames_per_pairing = 2\nseed = 3\n\
+         output = \"out\"\n[settings]\ntime_per_turn = \"300ms\"\nclock = \"cpu\"\n",
+        library("medium").display()
+    );
+    std::fs::write(&file, text).unwrap();
+    let output = support::arena(&["tournament", "run", file.to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}{}", stdout(&output), stderr(&output));
+    let journal = std::fs::read_to_string(dir.path().join("out/journal.jsonl")).unwrap();
+    let games: Vec<Value> = journal
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v.get("clock").is_some())
+        .collect();
+    assert_eq!(games.len(), 2, "{journal}");
+    for game in &games {
+        for seat in game["clock"].as_array().unwrap() {
+            assert!(seat["turns"].as_u64().unwrap() > 0, "{game}");
+            assert!(seat.get("cpu_total_us").is_some() && seat.get("total_us").is_some(), "{game}");
+        }
+    }
+    // The worker-hosted medium used CPU time, as measured from outside.
+    assert!(games.iter().any(|g| g["clock"][1]["cpu_total_us"].as_u64().unwrap() > 0
+        || g["clock"][0]["cpu_total_us"].as_u64().unwrap() > 0));
+
+    std::fs::write(&file, std::fs::read_to_string(&file).unwrap().replace("\"cpu\"", "\"process\"")).unwrap();
+    let output = support::arena(&["tournament", "run", file.to_str().unwrap()], &[]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr(&output);
+    assert!(err.contains("line 8") && err.contains("`wall` or `cpu`"), "{err}");
+}
