@@ -8,8 +8,8 @@ use anyhow::{Context, Result};
 use player_api::abi::API_VERSION;
 
 use crate::{
-    games::{hexapawn::Hexapawn, trap::Trap},
     game_rules::{Budgets, GameRules},
+    games::{hexapawn::Hexapawn, trap::Trap},
     players::{Hosting, Level, Player, PlayerSpec},
     protocol,
     sandbox::{self, Sandbox},
@@ -26,7 +26,12 @@ pub struct CheckReport {
 /// Checks the player `spec` names, loaded within `budgets`' start-up
 /// budget, and smoke-tests it at each of `games` it plays. A player that
 /// does not load is an error (the message says why and what to do).
-pub fn check(spec: &PlayerSpec, games: &[GameRules], budgets: Budgets, hosting: Hosting) -> Result<CheckReport> {
+pub fn check(
+    spec: &PlayerSpec,
+    games: &[GameRules],
+    budgets: Budgets,
+    hosting: Hosting,
+) -> Result<CheckReport> {
     let player = Player::load(spec, &hosting, budgets.startup)
         .with_context(|| format!("cannot load player '{spec}'"))?;
     let plays = player.games();
@@ -56,9 +61,11 @@ pub fn check(spec: &PlayerSpec, games: &[GameRules], budgets: Budgets, hosting: 
     let played: Vec<&GameRules> = games.iter().filter(|g| plays.iter().any(|p| p == g.name())).collect();
     for rules in &played {
         let problems = match rules {
-            GameRules::Trap(settings) => smoke_match::<Trap>(&player, *settings, &hosting, &mut lines, |game| {
-                game.fault().map(|(p, fault)| (p, fault.to_string()))
-            }),
+            GameRules::Trap(settings) => {
+                smoke_match::<Trap>(&player, *settings, &hosting, &mut lines, |game| {
+                    game.fault().map(|(p, fault)| (p, fault.to_string()))
+                })
+            }
             GameRules::Hexapawn(settings) => {
                 smoke_match::<Hexapawn>(&player, *settings, &hosting, &mut lines, |game| {
                     game.failure().map(|(p, kind)| (p, kind.to_string()))
@@ -87,7 +94,8 @@ fn smoke_match<G: TwoPlayerGame>(
     fault: impl Fn(&MatchGame<G>) -> Option<(usize, String)>,
 ) -> bool {
     let easy = Player::Builtin(Level::Easy);
-    let config = MatchConfig { settings, games: 2, seed: 1, hosting: hosting.clone(), first_game: 0, concurrency: 1 };
+    let config =
+        MatchConfig { settings, games: 2, seed: 1, hosting: hosting.clone(), first_game: 0, concurrency: 1 };
     let result = two_player::play([player, &easy], &config, &mut |_| {}, None);
     lines.push(format!("smoke test  {} vs easy, one game in each seat:", G::ID));
     let mut failed = false;
@@ -103,7 +111,12 @@ fn smoke_match<G: TwoPlayerGame>(
 
 /// A smoke series of a single-player game: its first two worlds, its lines
 /// added to `lines`; whether `player` failed.
-fn smoke_series(player: &Player, settings: &SoloSettings, hosting: &Hosting, lines: &mut Vec<String>) -> bool {
+fn smoke_series(
+    player: &Player,
+    settings: &SoloSettings,
+    hosting: &Hosting,
+    lines: &mut Vec<String>,
+) -> bool {
     let series = solo::play_series(player, settings, (0, 2), 1, (hosting, 1), &mut |_| {});
     lines.push(format!("smoke test  {}, two worlds ({}):", settings.game(), settings.describe()));
     let mut failed = false;

@@ -158,7 +158,9 @@ pub fn describe(submission: &Value) -> String {
             format!("done: {}; {}", levels.join(", "), submission["grade"]["verdict"].as_str().unwrap_or(""))
         }
         "failed" => format!("failed: {}", submission["error"].as_str().unwrap_or("")),
-        "superseded" => "superseded: a newer submission of yours was waiting, so this one was not graded".into(),
+        "superseded" => {
+            "superseded: a newer submission of yours was waiting, so this one was not graded".into()
+        }
         other => other.to_string(),
     }
 }

@@ -6,8 +6,8 @@
 
 use std::{fmt, str::FromStr, time::Duration};
 
-pub use crate::games::GameId;
 use crate::fault::Fault;
+pub use crate::games::GameId;
 
 impl GameId {
     /// The game named `name`, if any.
@@ -116,7 +116,7 @@ pub(crate) use games;
 /// every game.
 macro_rules! with_game {
     ($id:expr, $G:ident => $body:expr) => {
-        $crate::games::table!({$crate::game::with_game_arms} ($id, $G, $body))
+        $crate::games::table!({ $crate::game::with_game_arms }($id, $G, $body))
     };
 }
 pub(crate) use with_game;

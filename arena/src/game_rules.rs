@@ -16,7 +16,6 @@ use crate::{
 
 pub use crate::clock::Budgets;
 
-
 /// The rules options a command line or a tournament file gives, each of
 /// some games only (the games say which: `GameSettings::OPTIONS`); `None`
 /// means the game's default.
@@ -71,7 +70,11 @@ pub struct OptionError {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SettingsError {
     /// `key` was given to `game`, which does not have it; `owners` do.
-    NotOwned { key: &'static str, game: GameId, owners: Vec<GameId> },
+    NotOwned {
+        key: &'static str,
+        game: GameId,
+        owners: Vec<GameId>,
+    },
     Bad(OptionError),
 }
 
@@ -184,5 +187,4 @@ impl GameRules {
     pub fn name(&self) -> &'static str {
         self.id().name()
     }
-
 }

@@ -7,7 +7,6 @@ use std::{fmt, path::PathBuf, str::FromStr};
 
 use std::time::Duration;
 
-
 use crate::{
     agent::{AbiGame, AbiPlayer},
     clock::Clock,

@@ -166,7 +166,12 @@ pub fn run(load: &Load) -> Result<String> {
         load.library.file_name().unwrap_or_default().to_string_lossy(),
         library.len() as f64 / 1e6,
     );
-    let _ = writeln!(text, "  class prepared in {:.1} s; the server started in {:.2} s", prepared.as_secs_f64(), started_in.as_secs_f64());
+    let _ = writeln!(
+        text,
+        "  class prepared in {:.1} s; the server started in {:.2} s",
+        prepared.as_secs_f64(),
+        started_in.as_secs_f64()
+    );
     let _ = writeln!(
         text,
         "  uploads accepted:       {}  (all in {:.2} s)",
@@ -180,7 +185,12 @@ pub fn run(load: &Load) -> Result<String> {
         times.leaderboard.len(),
         times.not_modified
     );
-    let _ = writeln!(text, "  GET / (the page):       {}  ({} requests)", percentiles(&mut times.page), times.page.len());
+    let _ = writeln!(
+        text,
+        "  GET / (the page):       {}  ({} requests)",
+        percentiles(&mut times.page),
+        times.page.len()
+    );
     let _ = writeln!(
         text,
         "  GET /api/submissions/N: {}  ({} requests)",
@@ -280,7 +290,13 @@ fn open_page(url: &str, offset: Duration, done: &AtomicBool, times: &Mutex<Times
         // The page itself now and then (a reload).
         if round % 5 == 0 {
             let asked = Instant::now();
-            if agent.get(format!("{url}/")).call().ok().and_then(|mut r| r.body_mut().read_to_string().ok()).is_some() {
+            if agent
+                .get(format!("{url}/"))
+                .call()
+                .ok()
+                .and_then(|mut r| r.body_mut().read_to_string().ok())
+                .is_some()
+            {
                 times.lock().unwrap_or_else(|e| e.into_inner()).page.push(asked.elapsed());
             }
         }

@@ -32,7 +32,7 @@ macro_rules! table {
 }
 pub(crate) use table;
 
-table!({crate::game::game_ids} ());
+table!({ crate::game::game_ids }());
 
 /// Each line's type is that game, with every piece the arena needs: a
 /// game missing one is a compile error here, not a failure at run time.
@@ -55,7 +55,7 @@ macro_rules! complete {
         is::<$game>();
     }};
 }
-table!({complete} ());
+table!({ complete }());
 
 #[cfg(test)]
 mod tests {
@@ -117,7 +117,10 @@ mod settings_tests {
         let board = GameOptions { board_size: Some(5), ..GameOptions::default() };
         let e = build(GameId::Wumpus, board.clone()).unwrap_err();
         assert_eq!(e.flag_line(), "--board-size: wumpus has no such option (it is for trap, intuitive-ai)");
-        assert_eq!(e.setting_line(), "settings.board_size: wumpus has no board size (it is for trap, intuitive-ai)");
+        assert_eq!(
+            e.setting_line(),
+            "settings.board_size: wumpus has no board size (it is for trap, intuitive-ai)"
+        );
         let cap = GameOptions { turn_cap: Some(9), ..GameOptions::default() };
         assert_eq!(
             build(GameId::Hexapawn, cap.clone()).unwrap_err().setting_line(),

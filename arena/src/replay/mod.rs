@@ -143,7 +143,7 @@ macro_rules! replay_bodies {
         }
     };
 }
-crate::games::table!({replay_bodies} ());
+crate::games::table!({ replay_bodies }());
 
 impl Body {
     pub fn game(&self) -> &'static str {

@@ -7,11 +7,12 @@ pub mod report;
 use std::time::Duration;
 
 use player_api::{
-    abi::{hexapawn_player_box, PlayerLibRef, FfiHexapawnPlayer, HexapawnPlayerBox},
+    abi::{hexapawn_player_box, FfiHexapawnPlayer, HexapawnPlayerBox, PlayerLibRef},
     hexapawn::{HexapawnAction, HexapawnBoard, HexapawnGameInfo, HexapawnPlayer, HexapawnRequest},
     GameOver, Seat,
 };
 
+use self::referee::{HexapawnEnding, HexapawnRecord, HexapawnSettings, Ply};
 use crate::{
     agent::{AbiGame, Constructor},
     clock::Spent,
@@ -25,7 +26,6 @@ use crate::{
     replay::{Replay, ReplayGame, ReplayPlayer},
     two_player::{MatchGame, MatchResult, TwoPlayerGame},
 };
-use self::referee::{HexapawnEnding, HexapawnRecord, HexapawnSettings, Ply};
 
 /// Hexapawn: 3x3 pawns.
 #[derive(Clone, Copy, Debug)]

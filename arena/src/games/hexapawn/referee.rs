@@ -12,12 +12,12 @@ use player_api::{
     GameOver, Outcome, Seat,
 };
 
-use crate::referee::{calls::timed, InProcess};
 use super::Hexapawn;
+use crate::referee::{calls::timed, InProcess};
 use crate::{
     clock::{Clock, Spent},
     fault::Fault,
-    game::{Agent},
+    game::Agent,
     seeds,
 };
 

@@ -10,17 +10,17 @@ use player_api::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::replay::{ReplayBody, 
+use super::Hexapawn;
+use crate::replay::{
     diff,
     fault::{Numbered, SeatScript},
     terminal::Paint,
-    Body, Replay, ReplayPlayer, ReplayResult,
+    Body, Replay, ReplayBody, ReplayPlayer, ReplayResult,
 };
-use super::Hexapawn;
 use crate::{
     clock::Clock,
-    protocol::seat_from_number,
     games::hexapawn::referee::{self as referee, HexapawnEnding, HexapawnRecord, HexapawnSettings},
+    protocol::seat_from_number,
     units::short,
 };
 
@@ -228,99 +228,6 @@ impl Numbered for HexapawnRequest {
     }
 }
 
-/// Re-simulates the game through the referee with the recorded seed and
-/// moves: every board shown, every move, the ending must come out the same.
-pub fn verify(replay: &Replay, body: &HexapawnBody) -> Result<String, String> {
-    let seed = replay.seed;
-    diff::part("the start", &body.start, &board_record(&HexapawnBoard::start()), seed)?;
-    let moves: Vec<HexapawnAction> =
-        body.plies.iter().map(|p| HexapawnAction::Move(move_from(p.mv))).collect();
-    let failed = body.failed.as_ref().and_then(|f| {
-        let answer = match (f.resigned, f.mv) {
-            (true, _) => Some(HexapawnAction::Resign),
-            // A rejected move: the referee judges it again.
-            (false, mv) => mv.map(|mv| HexapawnAction::Move(move_from(mv))),
-        };
-        Some((seat_from_number(f.seat)?, answer))
-    });
-    // Black failing before any move can only have failed at start-up.
-    let at_start =
-        failed.as_ref().filter(|(seat, _)| *seat == Seat::Two && body.plies.is_empty()).map(|_| Seat::Two);
-    let [mut white, mut black] = SeatScript::<Hexapawn>::seats(replay, &moves, failed, at_start, "move");
-    let record = referee::play_agents(&body.settings(), seed, [&mut white, &mut black]);
-    let players = [0, 1].map(|i| replay.players[i].clone());
-    let again = from_record(&record, players);
-    let Body::Hexapawn(mut resimulated) = again.body else { unreachable!("built as Hexapawn") };
-    // The boards the referee showed, not the ones the record implies.
-    let mut shown: Vec<(u32, BoardRecord)> =
-        white.shown.iter().chain(&black.shown).map(|r| (r.ply, board_record(&r.board))).collect();
-    shown.sort_by_key(|(ply, _)| *ply);
-    let boards = resimulated
-        .plies
-        .iter_mut()
-        .map(|p| &mut p.board)
-        .chain(resimulated.failed.as_mut().map(|f| &mut f.board));
-    for (board, (_, seen)) in boards.zip(shown) {
-        *board = seen;
-    }
-    diff::steps("move", &body.plies, &resimulated.plies, seed)?;
-    diff::part("the request the game ended on", &body.failed, &resimulated.failed, seed)?;
-    diff::part("the final board", &body.final_board, &resimulated.final_board, seed)?;
-    diff::part("the result", &replay.result, &again.result, seed)?;
-    Ok(format!(
-        "verified: {} moves re-simulated with seed {seed}; every board, move and the result match ({})",
-        body.plies.len(),
-        replay.summary()
-    ))
-}
-
-/// The game for the terminal: the start, then the board after each move.
-pub fn frames(replay: &Replay, body: &HexapawnBody, paint: Paint) -> Vec<String> {
-    let name = |seat: u8| replay.players.get(seat as usize - 1).map_or("?", |p| p.name.as_str());
-    let total = body.plies.len();
-    let mut frames = vec![format!(
-        "{}\nstart: {} (White, moves first) vs {} (Black), seed {}\n{}",
-        paint.on(BOLD, &replay.summary()),
-        name(1),
-        name(2),
-        replay.seed,
-        board(&body.start, None, paint)
-    )];
-    for (i, ply) in body.plies.iter().enumerate() {
-        let after = body.plies.get(i + 1).map(|p| &p.board).unwrap_or(&body.final_board);
-        let [from, to] = ply.mv;
-        let line = format!(
-            "{} ({}) ({},{}) -> ({},{})",
-            name(ply.seat),
-            if ply.seat == 1 { "White" } else { "Black" },
-            from[0],
-            from[1],
-            to[0],
-            to[1]
-        );
-        frames.push(format!(
-            "move {}/{total}  {}  [{}]\n{}",
-            i + 1,
-            paint.on(SEAT[ply.seat as usize - 1], &line),
-            short(Duration::from_micros(ply.time_us)),
-            board(after, Some(ply.mv), paint)
-        ));
-    }
-    if let Some(failed) = &body.failed {
-        let answer = match (failed.resigned, failed.mv) {
-            (true, _) => "resigned".to_string(),
-            (false, Some([f, t])) => format!("answered ({},{}) -> ({},{})", f[0], f[1], t[0], t[1]),
-            (false, None) => "no answer".to_string(),
-        };
-        let line = format!("{} failed: {answer}", name(failed.seat));
-        let last = frames.last_mut().expect("the start frame");
-        last.push_str(&format!("\n{}", paint.on(SEAT[failed.seat as usize - 1], &line)));
-    }
-    let last = frames.last_mut().expect("the start frame");
-    last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
-    frames
-}
-
 /// The board: `W` and `B` the pawns, `.` empty, `o` the square the mover left.
 fn board(board: &BoardRecord, mv: Option<[SquareJson; 2]>, paint: Paint) -> String {
     let mut text = String::from("   ");
@@ -357,11 +264,100 @@ impl ReplayBody for HexapawnBody {
         self.check_against(replay)
     }
 
+    /// Re-simulates the game through the referee with the recorded seed and
+    /// moves: every board shown, every move, the ending must come out the same.
     fn verify(&self, replay: &Replay) -> Result<String, String> {
-        verify(replay, self)
+        let body = self;
+        let seed = replay.seed;
+        diff::part("the start", &body.start, &board_record(&HexapawnBoard::start()), seed)?;
+        let moves: Vec<HexapawnAction> =
+            body.plies.iter().map(|p| HexapawnAction::Move(move_from(p.mv))).collect();
+        let failed = body.failed.as_ref().and_then(|f| {
+            let answer = match (f.resigned, f.mv) {
+                (true, _) => Some(HexapawnAction::Resign),
+                // A rejected move: the referee judges it again.
+                (false, mv) => mv.map(|mv| HexapawnAction::Move(move_from(mv))),
+            };
+            Some((seat_from_number(f.seat)?, answer))
+        });
+        // Black failing before any move can only have failed at start-up.
+        let at_start = failed
+            .as_ref()
+            .filter(|(seat, _)| *seat == Seat::Two && body.plies.is_empty())
+            .map(|_| Seat::Two);
+        let [mut white, mut black] = SeatScript::<Hexapawn>::seats(replay, &moves, failed, at_start, "move");
+        let record = referee::play_agents(&body.settings(), seed, [&mut white, &mut black]);
+        let players = [0, 1].map(|i| replay.players[i].clone());
+        let again = from_record(&record, players);
+        let Body::Hexapawn(mut resimulated) = again.body else { unreachable!("built as Hexapawn") };
+        // The boards the referee showed, not the ones the record implies.
+        let mut shown: Vec<(u32, BoardRecord)> =
+            white.shown.iter().chain(&black.shown).map(|r| (r.ply, board_record(&r.board))).collect();
+        shown.sort_by_key(|(ply, _)| *ply);
+        let boards = resimulated
+            .plies
+            .iter_mut()
+            .map(|p| &mut p.board)
+            .chain(resimulated.failed.as_mut().map(|f| &mut f.board));
+        for (board, (_, seen)) in boards.zip(shown) {
+            *board = seen;
+        }
+        diff::steps("move", &body.plies, &resimulated.plies, seed)?;
+        diff::part("the request the game ended on", &body.failed, &resimulated.failed, seed)?;
+        diff::part("the final board", &body.final_board, &resimulated.final_board, seed)?;
+        diff::part("the result", &replay.result, &again.result, seed)?;
+        Ok(format!(
+            "verified: {} moves re-simulated with seed {seed}; every board, move and the result match ({})",
+            body.plies.len(),
+            replay.summary()
+        ))
     }
 
+    /// The game for the terminal: the start, then the board after each move.
     fn frames(&self, replay: &Replay, paint: Paint) -> Vec<String> {
-        frames(replay, self, paint)
+        let body = self;
+        let name = |seat: u8| replay.players.get(seat as usize - 1).map_or("?", |p| p.name.as_str());
+        let total = body.plies.len();
+        let mut frames = vec![format!(
+            "{}\nstart: {} (White, moves first) vs {} (Black), seed {}\n{}",
+            paint.on(BOLD, &replay.summary()),
+            name(1),
+            name(2),
+            replay.seed,
+            board(&body.start, None, paint)
+        )];
+        for (i, ply) in body.plies.iter().enumerate() {
+            let after = body.plies.get(i + 1).map(|p| &p.board).unwrap_or(&body.final_board);
+            let [from, to] = ply.mv;
+            let line = format!(
+                "{} ({}) ({},{}) -> ({},{})",
+                name(ply.seat),
+                if ply.seat == 1 { "White" } else { "Black" },
+                from[0],
+                from[1],
+                to[0],
+                to[1]
+            );
+            frames.push(format!(
+                "move {}/{total}  {}  [{}]\n{}",
+                i + 1,
+                paint.on(SEAT[ply.seat as usize - 1], &line),
+                short(Duration::from_micros(ply.time_us)),
+                board(after, Some(ply.mv), paint)
+            ));
+        }
+        if let Some(failed) = &body.failed {
+            let answer = match (failed.resigned, failed.mv) {
+                (true, _) => "resigned".to_string(),
+                (false, Some([f, t])) => format!("answered ({},{}) -> ({},{})", f[0], f[1], t[0], t[1]),
+                (false, None) => "no answer".to_string(),
+            };
+            let line = format!("{} failed: {answer}", name(failed.seat));
+            let last = frames.last_mut().expect("the start frame");
+            last.push_str(&format!("\n{}", paint.on(SEAT[failed.seat as usize - 1], &line)));
+        }
+        let last = frames.last_mut().expect("the start frame");
+        last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
+        frames
     }
 }

@@ -2,10 +2,10 @@
 
 use serde::Serialize;
 
-use crate::report::{match_summary, ms};
 use super::Hexapawn;
+use crate::report::{match_summary, ms};
 use crate::{
-    game::{GameId},
+    game::GameId,
     stats::{score_interval, Wdl},
     two_player::{MatchGame, MatchResult, Tally},
 };

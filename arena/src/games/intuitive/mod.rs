@@ -6,11 +6,12 @@ pub mod replay;
 use std::time::Duration;
 
 use player_api::{
-    abi::{intuitive_player_box, PlayerLibRef, FfiIntuitivePlayer, IntuitivePlayerBox},
+    abi::{intuitive_player_box, FfiIntuitivePlayer, IntuitivePlayerBox, PlayerLibRef},
     intuitive::{Cell, IntuitiveGameInfo, IntuitiveGameOver, IntuitivePlayer, IntuitiveRequest},
     GameOver,
 };
 
+use self::referee::{IntuitiveEnd, IntuitiveRecord, IntuitiveRules, IntuitiveSettings};
 use crate::{
     agent::{AbiGame, Constructor},
     fault::FaultKind,
@@ -23,7 +24,6 @@ use crate::{
     replay::{Replay, ReplayGame, ReplayPlayer},
     solo::{cpu_us, fault_name, Budgeted, Ending, SinglePlayerGame, SoloScore, SoloSettings},
 };
-use self::referee::{IntuitiveEnd, IntuitiveRecord, IntuitiveRules, IntuitiveSettings};
 
 /// Intuitive AI: reveal cells of a hidden grid.
 #[derive(Clone, Copy, Debug)]

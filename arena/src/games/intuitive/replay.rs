@@ -8,8 +8,10 @@ use std::time::Duration;
 use player_api::intuitive::{Cell, IntuitiveView, IntuitiveWorld};
 use serde::{Deserialize, Serialize};
 
-use crate::replay::{ReplayBody, diff, fault::Recorded, terminal::Paint, Body, Replay, ReplayPlayer, ReplayResult};
 use super::IntuitiveAi;
+use crate::replay::{
+    diff, fault::Recorded, terminal::Paint, Body, Replay, ReplayBody, ReplayPlayer, ReplayResult,
+};
 use crate::{
     games::intuitive::referee::{IntuitiveEnd, IntuitiveRecord, IntuitiveRules, IntuitiveSettings},
     solo::{
@@ -211,77 +213,6 @@ fn view_record(view: &IntuitiveView) -> ViewRecord {
     }
 }
 
-/// Re-simulates the game through the referee with the recorded seed and
-/// reveals: the world drawn, every view shown, every cell's content, the
-/// ending and the score must come out the same.
-pub fn verify(replay: &Replay, body: &IntuitiveBody) -> Result<String, String> {
-    let settings = body.settings();
-    let seed = replay.seed;
-    let drawn = world_record(&solo::world::<IntuitiveAi>(&settings.rules, seed));
-    diff::part("the world", &body.world, &drawn, seed)?;
-    let cell = |c: &CellJson| Cell::new(c[0], c[1]);
-    // A rejected last answer is played too, for the referee to judge again.
-    let rejected = body.failed.as_ref().and_then(|f| f.cell.as_ref());
-    let actions = body.reveals.iter().map(|r| &r.cell).chain(rejected).map(cell).collect();
-    let mut recorded = Recorded::<IntuitiveAi>::new(replay, actions, "reveal");
-    let record = solo::play::<IntuitiveAi>(&settings, seed, &mut recorded);
-    let again = from_record(&record, replay.players[0].clone());
-    let Body::IntuitiveAi(mut resimulated) = again.body else { unreachable!("built as Intuitive AI") };
-    // The views the referee showed, not the ones the record implies.
-    let views = resimulated
-        .reveals
-        .iter_mut()
-        .map(|r| &mut r.view)
-        .chain(resimulated.failed.as_mut().map(|f| &mut f.view));
-    for (view, shown) in views.zip(&recorded.shown) {
-        *view = view_record(&shown.view);
-    }
-    diff::steps("reveal", &body.reveals, &resimulated.reveals, seed)?;
-    diff::part("the request the game ended on", &body.failed, &resimulated.failed, seed)?;
-    diff::part("the result", &replay.result, &again.result, seed)?;
-    Ok(format!(
-        "verified: {} reveals re-simulated with seed {seed}; the world, every view, every cell and the result match ({})",
-        body.reveals.len(),
-        replay.summary()
-    ))
-}
-
-/// The game for the terminal: the start, then the board after each reveal.
-pub fn frames(replay: &Replay, body: &IntuitiveBody, paint: Paint) -> Vec<String> {
-    let total = body.reveals.len();
-    let name = replay.players.first().map_or("?", |p| p.name.as_str());
-    // Each reveal's board is the view the next request showed; the last
-    // one adds the cell that ended the game.
-    let start = body.reveals.first().map(|r| &r.view).or(body.failed.as_ref().map(|f| &f.view));
-    let mut frames = vec![format!(
-        "{}\nstart: {name} on a {n}x{n} board, seed {}\n{}",
-        paint.on(BOLD, &replay.summary()),
-        replay.seed,
-        start.map_or(String::new(), |v| board(body, v, None, false, paint)),
-        n = body.settings.rules.board_size,
-    )];
-    for (i, reveal) in body.reveals.iter().enumerate() {
-        let next = body.reveals.get(i + 1).map(|r| &r.view).or(body.failed.as_ref().map(|f| &f.view));
-        let view = next.unwrap_or(&reveal.view);
-        let line = format!("{name} reveals ({},{}): {}", reveal.cell[0], reveal.cell[1], reveal.shown);
-        frames.push(format!(
-            "reveal {}/{total}  {}  [{}]\n{}",
-            i + 1,
-            paint.on("1;94", &line),
-            short(Duration::from_micros(reveal.time_us)),
-            board(body, view, Some(reveal), next.is_none(), paint)
-        ));
-    }
-    if let Some(failed) = &body.failed {
-        let answer = failed.cell.map_or("no answer".to_string(), |c| format!("answered ({},{})", c[0], c[1]));
-        let last = frames.last_mut().expect("the start frame");
-        last.push_str(&format!("\n{}", paint.on("1;91", &format!("{name} failed: {answer}"))));
-    }
-    let last = frames.last_mut().expect("the start frame");
-    last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
-    frames
-}
-
 /// The board as the player saw it: `?` closed, `.` an open cell with no
 /// hint, `b` `s` `g` breeze, smell, glitter (combined: the first letters),
 /// `G` the gold; the cell just revealed is highlighted, and when `last`,
@@ -347,11 +278,77 @@ impl ReplayBody for IntuitiveBody {
         self.check_against(replay)
     }
 
+    /// Re-simulates the game through the referee with the recorded seed and
+    /// reveals: the world drawn, every view shown, every cell's content, the
+    /// ending and the score must come out the same.
     fn verify(&self, replay: &Replay) -> Result<String, String> {
-        verify(replay, self)
+        let body = self;
+        let settings = body.settings();
+        let seed = replay.seed;
+        let drawn = world_record(&solo::world::<IntuitiveAi>(&settings.rules, seed));
+        diff::part("the world", &body.world, &drawn, seed)?;
+        let cell = |c: &CellJson| Cell::new(c[0], c[1]);
+        // A rejected last answer is played too, for the referee to judge again.
+        let rejected = body.failed.as_ref().and_then(|f| f.cell.as_ref());
+        let actions = body.reveals.iter().map(|r| &r.cell).chain(rejected).map(cell).collect();
+        let mut recorded = Recorded::<IntuitiveAi>::new(replay, actions, "reveal");
+        let record = solo::play::<IntuitiveAi>(&settings, seed, &mut recorded);
+        let again = from_record(&record, replay.players[0].clone());
+        let Body::IntuitiveAi(mut resimulated) = again.body else { unreachable!("built as Intuitive AI") };
+        // The views the referee showed, not the ones the record implies.
+        let views = resimulated
+            .reveals
+            .iter_mut()
+            .map(|r| &mut r.view)
+            .chain(resimulated.failed.as_mut().map(|f| &mut f.view));
+        for (view, shown) in views.zip(&recorded.shown) {
+            *view = view_record(&shown.view);
+        }
+        diff::steps("reveal", &body.reveals, &resimulated.reveals, seed)?;
+        diff::part("the request the game ended on", &body.failed, &resimulated.failed, seed)?;
+        diff::part("the result", &replay.result, &again.result, seed)?;
+        Ok(format!(
+            "verified: {} reveals re-simulated with seed {seed}; the world, every view, every cell and the result match ({})",
+            body.reveals.len(),
+            replay.summary()
+        ))
     }
 
+    /// The game for the terminal: the start, then the board after each reveal.
     fn frames(&self, replay: &Replay, paint: Paint) -> Vec<String> {
-        frames(replay, self, paint)
+        let body = self;
+        let total = body.reveals.len();
+        let name = replay.players.first().map_or("?", |p| p.name.as_str());
+        // Each reveal's board is the view the next request showed; the last
+        // one adds the cell that ended the game.
+        let start = body.reveals.first().map(|r| &r.view).or(body.failed.as_ref().map(|f| &f.view));
+        let mut frames = vec![format!(
+            "{}\nstart: {name} on a {n}x{n} board, seed {}\n{}",
+            paint.on(BOLD, &replay.summary()),
+            replay.seed,
+            start.map_or(String::new(), |v| board(body, v, None, false, paint)),
+            n = body.settings.rules.board_size,
+        )];
+        for (i, reveal) in body.reveals.iter().enumerate() {
+            let next = body.reveals.get(i + 1).map(|r| &r.view).or(body.failed.as_ref().map(|f| &f.view));
+            let view = next.unwrap_or(&reveal.view);
+            let line = format!("{name} reveals ({},{}): {}", reveal.cell[0], reveal.cell[1], reveal.shown);
+            frames.push(format!(
+                "reveal {}/{total}  {}  [{}]\n{}",
+                i + 1,
+                paint.on("1;94", &line),
+                short(Duration::from_micros(reveal.time_us)),
+                board(body, view, Some(reveal), next.is_none(), paint)
+            ));
+        }
+        if let Some(failed) = &body.failed {
+            let answer =
+                failed.cell.map_or("no answer".to_string(), |c| format!("answered ({},{})", c[0], c[1]));
+            let last = frames.last_mut().expect("the start frame");
+            last.push_str(&format!("\n{}", paint.on("1;91", &format!("{name} failed: {answer}"))));
+        }
+        let last = frames.last_mut().expect("the start frame");
+        last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
+        frames
     }
 }

@@ -6,11 +6,12 @@ pub mod replay;
 use std::time::Duration;
 
 use player_api::{
-    abi::{forest_player_box, PlayerLibRef, FfiForestPlayer, ForestPlayerBox},
+    abi::{forest_player_box, FfiForestPlayer, ForestPlayerBox, PlayerLibRef},
     magic_forest::{ForestAction, ForestConfig, ForestGameInfo, ForestOver, ForestPlayer, ForestRequest},
     GameOver,
 };
 
+use self::referee::{ForestRecord, ForestSettings};
 use crate::{
     agent::{AbiGame, Constructor},
     game::{Game, GameId},
@@ -25,7 +26,6 @@ use crate::{
     replay::{Replay, ReplayGame, ReplayPlayer},
     solo::{cpu_us, fault_name, Budgeted, SinglePlayerGame, SoloScore, SoloSettings},
 };
-use self::referee::{ForestRecord, ForestSettings};
 
 /// Magic Forest.
 #[derive(Clone, Copy, Debug)]

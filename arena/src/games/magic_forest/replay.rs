@@ -11,14 +11,14 @@ use player_api::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::replay::{ReplayBody, 
+use super::MagicForest;
+use crate::replay::{
     diff,
     fault::Recorded,
     grid::{area, area_json, coord, coord_json, off_grid, CoordJson, DirJson},
     terminal::Paint,
-    Body, Replay, ReplayPlayer, ReplayResult,
+    Body, Replay, ReplayBody, ReplayPlayer, ReplayResult,
 };
-use super::MagicForest;
 use crate::{
     games::magic_forest::referee::{Ending, ForestRecord, ForestSettings},
     solo::{
@@ -277,75 +277,6 @@ fn action_from(a: ActionRecord) -> ForestAction {
     }
 }
 
-/// Re-simulates the run through the referee with the recorded seed and
-/// actions: the forests drawn, every request, every event, the ending and
-/// the score must come out the same.
-pub fn verify(replay: &Replay, body: &ForestBody) -> Result<String, String> {
-    let settings = body.settings();
-    let seed = replay.seed;
-    let drawn: Vec<ForestJson> =
-        solo::world::<MagicForest>(&settings.rules, seed).iter().map(forest_json).collect();
-    for (i, (want, got)) in body.forests.iter().zip(&drawn).enumerate() {
-        diff::part(&format!("forest {} ({}x{})", i, want.size, want.size), want, got, seed)?;
-    }
-    let actions = body.steps.iter().map(|s| action_from(s.action)).collect();
-    let run = solo::play::<MagicForest>(
-        &settings,
-        seed,
-        &mut Recorded::<MagicForest>::new(replay, actions, "action"),
-    );
-    let again = from_record(&run, &settings, replay.players[0].clone());
-    let Body::MagicForest(resimulated) = &again.body else { unreachable!("built as Magic Forest") };
-    diff::steps("action", &body.steps, &resimulated.steps, seed)?;
-    diff::part("the final state", &body.final_state, &resimulated.final_state, seed)?;
-    diff::part("forests cleared", &body.cleared, &resimulated.cleared, seed)?;
-    diff::part("deaths", &body.deaths, &resimulated.deaths, seed)?;
-    diff::part("the result", &replay.result, &again.result, seed)?;
-    Ok(format!(
-        "verified: {} actions in {} forests re-simulated with seed {seed}; the forests, every request and event, and the result match ({})",
-        body.steps.len(),
-        body.forests.len(),
-        replay.summary()
-    ))
-}
-
-/// The run for the terminal: the start, then the forest after each action.
-pub fn frames(replay: &Replay, body: &ForestBody, paint: Paint) -> Vec<String> {
-    let name = replay.players.first().map_or("?", |p| p.name.as_str());
-    let total = body.steps.len();
-    let start = body.steps.first().map_or(&body.final_state, |s| &s.request);
-    let mut killed: Vec<CoordJson> = Vec::new();
-    let mut frames = vec![format!(
-        "{}\nstart: {name} in {} forests (3x3 to {n}x{n}), seed {}\n{}",
-        paint.on(BOLD, &replay.summary()),
-        body.forests.len(),
-        replay.seed,
-        forest(body, start, None, &killed, paint),
-        n = body.settings.rules.largest,
-    )];
-    for (i, step) in body.steps.iter().enumerate() {
-        let after = body.steps.get(i + 1).map_or(&body.final_state, |s| &s.request);
-        let target = coord(step.request.at).step(step.action.dir.into(), step.request.size);
-        if let (EventRecord::Stone { killed: true }, Some(t)) = (step.event, target) {
-            killed.push(coord_json(t));
-        }
-        if after.forest != step.request.forest {
-            killed.clear();
-        }
-        let line = format!("{name}: {} -> {}", action_from(step.action), event_text(step.event));
-        frames.push(format!(
-            "action {}/{total}  {}  [{}]\n{}",
-            i + 1,
-            paint.on("1;94", &line),
-            short(Duration::from_micros(step.time_us)),
-            forest(body, after, Some(step), &killed, paint)
-        ));
-    }
-    let last = frames.last_mut().expect("the start frame");
-    last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
-    frames
-}
-
 fn event_text(event: EventRecord) -> String {
     match event {
         EventRecord::Moved => "moved".to_string(),
@@ -434,11 +365,74 @@ impl ReplayBody for ForestBody {
         self.check_against(replay)
     }
 
+    /// Re-simulates the run through the referee with the recorded seed and
+    /// actions: the forests drawn, every request, every event, the ending and
+    /// the score must come out the same.
     fn verify(&self, replay: &Replay) -> Result<String, String> {
-        verify(replay, self)
+        let body = self;
+        let settings = body.settings();
+        let seed = replay.seed;
+        let drawn: Vec<ForestJson> =
+            solo::world::<MagicForest>(&settings.rules, seed).iter().map(forest_json).collect();
+        for (i, (want, got)) in body.forests.iter().zip(&drawn).enumerate() {
+            diff::part(&format!("forest {} ({}x{})", i, want.size, want.size), want, got, seed)?;
+        }
+        let actions = body.steps.iter().map(|s| action_from(s.action)).collect();
+        let run = solo::play::<MagicForest>(
+            &settings,
+            seed,
+            &mut Recorded::<MagicForest>::new(replay, actions, "action"),
+        );
+        let again = from_record(&run, &settings, replay.players[0].clone());
+        let Body::MagicForest(resimulated) = &again.body else { unreachable!("built as Magic Forest") };
+        diff::steps("action", &body.steps, &resimulated.steps, seed)?;
+        diff::part("the final state", &body.final_state, &resimulated.final_state, seed)?;
+        diff::part("forests cleared", &body.cleared, &resimulated.cleared, seed)?;
+        diff::part("deaths", &body.deaths, &resimulated.deaths, seed)?;
+        diff::part("the result", &replay.result, &again.result, seed)?;
+        Ok(format!(
+            "verified: {} actions in {} forests re-simulated with seed {seed}; the forests, every request and event, and the result match ({})",
+            body.steps.len(),
+            body.forests.len(),
+            replay.summary()
+        ))
     }
 
+    /// The run for the terminal: the start, then the forest after each action.
     fn frames(&self, replay: &Replay, paint: Paint) -> Vec<String> {
-        frames(replay, self, paint)
+        let body = self;
+        let name = replay.players.first().map_or("?", |p| p.name.as_str());
+        let total = body.steps.len();
+        let start = body.steps.first().map_or(&body.final_state, |s| &s.request);
+        let mut killed: Vec<CoordJson> = Vec::new();
+        let mut frames = vec![format!(
+            "{}\nstart: {name} in {} forests (3x3 to {n}x{n}), seed {}\n{}",
+            paint.on(BOLD, &replay.summary()),
+            body.forests.len(),
+            replay.seed,
+            forest(body, start, None, &killed, paint),
+            n = body.settings.rules.largest,
+        )];
+        for (i, step) in body.steps.iter().enumerate() {
+            let after = body.steps.get(i + 1).map_or(&body.final_state, |s| &s.request);
+            let target = coord(step.request.at).step(step.action.dir.into(), step.request.size);
+            if let (EventRecord::Stone { killed: true }, Some(t)) = (step.event, target) {
+                killed.push(coord_json(t));
+            }
+            if after.forest != step.request.forest {
+                killed.clear();
+            }
+            let line = format!("{name}: {} -> {}", action_from(step.action), event_text(step.event));
+            frames.push(format!(
+                "action {}/{total}  {}  [{}]\n{}",
+                i + 1,
+                paint.on("1;94", &line),
+                short(Duration::from_micros(step.time_us)),
+                forest(body, after, Some(step), &killed, paint)
+            ));
+        }
+        let last = frames.last_mut().expect("the start frame");
+        last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
+        frames
     }
 }

@@ -12,6 +12,7 @@ use player_api::{
     GameOver, Seat,
 };
 
+use self::referee::{Ending, TrapRecord, TrapSettings, Turn, TurnActions};
 use crate::{
     agent::{AbiGame, Constructor},
     clock::Spent,
@@ -24,7 +25,6 @@ use crate::{
     replay::{Replay, ReplayGame, ReplayPlayer},
     two_player::{MatchGame, MatchResult, TwoPlayerGame},
 };
-use self::referee::{Ending, TrapRecord, TrapSettings, Turn, TurnActions};
 
 /// Trap: 7x7, move then throw a trap.
 #[derive(Clone, Copy, Debug)]

@@ -11,12 +11,12 @@ use player_api::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::referee::calls::{judged, timed, Answer};
-pub use crate::fault::{Fault, FaultKind, Spot};
 use super::Trap;
+pub use crate::fault::{Fault, FaultKind, Spot};
+use crate::referee::calls::{judged, timed, Answer};
 use crate::{
     clock::{Clock, Spent},
-    game::{Agent},
+    game::Agent,
     protocol::{cell_pos, WireCell},
     seeds,
 };

@@ -10,16 +10,18 @@ use player_api::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::replay::{Body, FaultRecord, ReplayBody, ReplayPlayer, ReplayResult,
+use super::Trap;
+use crate::replay::{
     fault::{Numbered, SeatScript},
     terminal::Paint,
-    Replay,
+    Body, FaultRecord, Replay, ReplayBody, ReplayPlayer, ReplayResult,
 };
-use super::Trap;
 use crate::{
     clock::{Clock, Spent},
+    games::trap::referee::{
+        self as referee, FailedTurn, ThrowRecord, TrapRecord, TrapSettings, Turn, TurnActions,
+    },
     protocol::{cell_pos, seat_from_number, wire_cell, WireCell, WireState},
-    games::trap::referee::{self as referee, TurnActions, FailedTurn, ThrowRecord, TrapRecord, TrapSettings, Turn},
     units::short,
 };
 
@@ -226,37 +228,6 @@ impl Numbered for TrapRequest {
     }
 }
 
-/// Re-simulates the replay through the referee: the recorded seed and
-/// settings, the recorded answers; every request's state, every landing,
-/// the failure and the result must come out the same.
-pub fn verify(replay: &Replay, body: &TrapBody) -> Result<String, String> {
-    let settings = body.settings();
-    let start = body.start.to_state().map_err(|e| format!("start: {e}"))?;
-    let first = seat_from_number(body.first).ok_or("first: 1 or 2")?;
-    let moves: Vec<TurnActions> =
-        body.turns.iter().map(|t| TurnActions { step: t.to, trap: t.throw.map(|t| t.target) }).collect();
-    // A late answer fails as late, whatever it was; a rejected one is judged again.
-    let late = ended_late(replay);
-    let failed = body.failed_turn.as_ref().and_then(|f| {
-        let answer = f.reply.filter(|_| !late).map(|r| TurnActions { step: r.step, trap: r.trap });
-        Some((seat_from_number(f.seat)?, answer))
-    });
-    // A fault without a failed turn happened before the first turn.
-    let at_start = (body.failed_turn.is_none() && body.turns.is_empty())
-        .then(|| replay.result.fault.as_ref().map(|f| Seat::BOTH[f.player.min(1)]))
-        .flatten();
-    let [mut one, mut two] = SeatScript::<Trap>::seats(replay, &moves, failed, at_start, "turn");
-    let game = referee::play_from(&settings, replay.seed, start, first, [&mut one, &mut two], &mut |_, _| {});
-    compare(replay, body, &game)?;
-    let throws = game.turns.iter().filter(|t| t.throw.is_some()).count();
-    Ok(format!(
-        "verified: {} turns and {throws} throws re-simulated with seed {}; every state, landing and the result match ({})",
-        game.turns.len(),
-        replay.seed,
-        replay.summary()
-    ))
-}
-
 /// Whether the game ended on a timeout (an answer, if any, came too late).
 fn ended_late(replay: &Replay) -> bool {
     replay.result.fault.as_ref().is_some_and(|f| f.kind == "timeout")
@@ -365,54 +336,6 @@ fn failed_text(failed: &Option<(u8, Option<TrapState>, Option<TurnActions>)>) ->
     }
 }
 
-/// The game for the terminal: the start, then one frame per turn (the
-/// board after it, the move, the throw aimed and landed, the time), the
-/// result under the last.
-pub fn frames(replay: &Replay, body: &TrapBody, paint: Paint) -> Vec<String> {
-    let name = |seat: Seat| replay.players.get(seat.index()).map_or("?", |p| p.name.as_str());
-    let total = body.turns.len();
-    let start = body.start.to_state().expect("checked on reading");
-    let mut frames = vec![format!(
-        "{}\nstart: {} (player 1) vs {} (player 2), seed {}\n{}",
-        paint.on(BOLD, &replay.summary()),
-        name(Seat::One),
-        name(Seat::Two),
-        replay.seed,
-        board(&start, None, paint)
-    )];
-    // Each turn's board is the state the next request showed (the final
-    // state after the last): what the replay recorded, not recomputed.
-    let turns = body.referee_turns();
-    let boards = turns.iter().skip(1).map(|t| t.shown).chain(body.final_state.to_state().ok());
-    for (i, (turn, state)) in turns.iter().zip(boards).enumerate() {
-        let line = turn_line(turn, name(turn.seat));
-        frames.push(format!(
-            "turn {}/{total}  {}  [{}]\n{}",
-            i + 1,
-            seat_paint(paint, turn.seat, &line),
-            short(turn.time.wall),
-            board(&state, Some(turn), paint)
-        ));
-    }
-    if let Some(failed) = &body.failed_turn {
-        let seat = seat_from_number(failed.seat).unwrap_or(Seat::One);
-        let answer = failed.reply.map_or("no answer".to_string(), |r| match r.trap {
-            Some(t) => format!("answered move {:?}, trap {t:?}", r.step),
-            None => format!("answered move {:?}", r.step),
-        });
-        let line = format!(
-            "{seat} ({}) failed: {answer}  [{}]",
-            name(seat),
-            short(Duration::from_micros(failed.time_us))
-        );
-        let last = frames.last_mut().expect("the start frame");
-        last.push_str(&format!("\n{}", seat_paint(paint, seat, &line)));
-    }
-    let last = frames.last_mut().expect("the start frame");
-    last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
-    frames
-}
-
 /// The board, drawn with `1` and `2` for the players, `#` a trap, `.` a
 /// free cell, `*` the trap that just landed, `x` the target it missed, `o`
 /// where the mover came from.
@@ -505,12 +428,86 @@ impl ReplayBody for TrapBody {
         self.check_against(replay)
     }
 
+    /// Re-simulates the replay through the referee: the recorded seed and
+    /// settings, the recorded answers; every request's state, every landing,
+    /// the failure and the result must come out the same.
     fn verify(&self, replay: &Replay) -> Result<String, String> {
-        verify(replay, self)
+        let body = self;
+        let settings = body.settings();
+        let start = body.start.to_state().map_err(|e| format!("start: {e}"))?;
+        let first = seat_from_number(body.first).ok_or("first: 1 or 2")?;
+        let moves: Vec<TurnActions> =
+            body.turns.iter().map(|t| TurnActions { step: t.to, trap: t.throw.map(|t| t.target) }).collect();
+        // A late answer fails as late, whatever it was; a rejected one is judged again.
+        let late = ended_late(replay);
+        let failed = body.failed_turn.as_ref().and_then(|f| {
+            let answer = f.reply.filter(|_| !late).map(|r| TurnActions { step: r.step, trap: r.trap });
+            Some((seat_from_number(f.seat)?, answer))
+        });
+        // A fault without a failed turn happened before the first turn.
+        let at_start = (body.failed_turn.is_none() && body.turns.is_empty())
+            .then(|| replay.result.fault.as_ref().map(|f| Seat::BOTH[f.player.min(1)]))
+            .flatten();
+        let [mut one, mut two] = SeatScript::<Trap>::seats(replay, &moves, failed, at_start, "turn");
+        let game =
+            referee::play_from(&settings, replay.seed, start, first, [&mut one, &mut two], &mut |_, _| {});
+        compare(replay, body, &game)?;
+        let throws = game.turns.iter().filter(|t| t.throw.is_some()).count();
+        Ok(format!(
+            "verified: {} turns and {throws} throws re-simulated with seed {}; every state, landing and the result match ({})",
+            game.turns.len(),
+            replay.seed,
+            replay.summary()
+        ))
     }
 
+    /// The game for the terminal: the start, then one frame per turn (the
+    /// board after it, the move, the throw aimed and landed, the time), the
+    /// result under the last.
     fn frames(&self, replay: &Replay, paint: Paint) -> Vec<String> {
-        frames(replay, self, paint)
+        let body = self;
+        let name = |seat: Seat| replay.players.get(seat.index()).map_or("?", |p| p.name.as_str());
+        let total = body.turns.len();
+        let start = body.start.to_state().expect("checked on reading");
+        let mut frames = vec![format!(
+            "{}\nstart: {} (player 1) vs {} (player 2), seed {}\n{}",
+            paint.on(BOLD, &replay.summary()),
+            name(Seat::One),
+            name(Seat::Two),
+            replay.seed,
+            board(&start, None, paint)
+        )];
+        // Each turn's board is the state the next request showed (the final
+        // state after the last): what the replay recorded, not recomputed.
+        let turns = body.referee_turns();
+        let boards = turns.iter().skip(1).map(|t| t.shown).chain(body.final_state.to_state().ok());
+        for (i, (turn, state)) in turns.iter().zip(boards).enumerate() {
+            let line = turn_line(turn, name(turn.seat));
+            frames.push(format!(
+                "turn {}/{total}  {}  [{}]\n{}",
+                i + 1,
+                seat_paint(paint, turn.seat, &line),
+                short(turn.time.wall),
+                board(&state, Some(turn), paint)
+            ));
+        }
+        if let Some(failed) = &body.failed_turn {
+            let seat = seat_from_number(failed.seat).unwrap_or(Seat::One);
+            let answer = failed.reply.map_or("no answer".to_string(), |r| match r.trap {
+                Some(t) => format!("answered move {:?}, trap {t:?}", r.step),
+                None => format!("answered move {:?}", r.step),
+            });
+            let line = format!(
+                "{seat} ({}) failed: {answer}  [{}]",
+                name(seat),
+                short(Duration::from_micros(failed.time_us))
+            );
+            let last = frames.last_mut().expect("the start frame");
+            last.push_str(&format!("\n{}", seat_paint(paint, seat, &line)));
+        }
+        let last = frames.last_mut().expect("the start frame");
+        last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
+        frames
     }
 }
 

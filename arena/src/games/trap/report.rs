@@ -3,11 +3,14 @@
 use player_api::trap::TrapState;
 use serde::Serialize;
 
-use crate::report::{match_summary, ms};
 use super::Trap;
+use crate::report::{match_summary, ms};
 use crate::{
-    game::{GameId},
-    games::trap::{referee::Turn, replay::{turn_line, JsonSettings}},
+    game::GameId,
+    games::trap::{
+        referee::Turn,
+        replay::{turn_line, JsonSettings},
+    },
     two_player::{MatchGame, MatchResult, Tally},
 };
 

@@ -6,11 +6,12 @@ pub mod replay;
 use std::time::Duration;
 
 use player_api::{
-    abi::{wumpus_player_box, PlayerLibRef, FfiWumpusPlayer, WumpusPlayerBox},
+    abi::{wumpus_player_box, FfiWumpusPlayer, PlayerLibRef, WumpusPlayerBox},
     wumpus::{StepEnd, WumpusAction, WumpusConfig, WumpusGameInfo, WumpusOver, WumpusPlayer, WumpusRequest},
     GameOver,
 };
 
+use self::referee::{WumpusRecord, WumpusSettings};
 use crate::{
     agent::{AbiGame, Constructor},
     fault::FaultKind,
@@ -26,7 +27,6 @@ use crate::{
     replay::{Replay, ReplayGame, ReplayPlayer},
     solo::{cpu_us, fault_name, Budgeted, SinglePlayerGame, SoloScore, SoloSettings},
 };
-use self::referee::{WumpusRecord, WumpusSettings};
 
 /// Wumpus World.
 #[derive(Clone, Copy, Debug)]

@@ -126,7 +126,8 @@ impl SoloReferee for Wumpus {
         ending: Ending,
         state: &WumpusState,
     ) -> (WumpusRecord, WumpusOver) {
-        let record = WumpusRecord { seed, config: settings.rules, world, steps, ending, score: state.score() };
+        let record =
+            WumpusRecord { seed, config: settings.rules, world, steps, ending, score: state.score() };
         let over = WumpusOver {
             outcome: record.outcome(),
             score: record.score,

@@ -14,14 +14,14 @@ use player_api::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::replay::{ReplayBody, 
+use super::Wumpus;
+use crate::replay::{
     diff,
     fault::Recorded,
     grid::{area, area_json, arrow, coord, coord_json, off_grid, CoordJson, DirJson},
     terminal::Paint,
-    Body, Replay, ReplayPlayer, ReplayResult,
+    Body, Replay, ReplayBody, ReplayPlayer, ReplayResult,
 };
-use super::Wumpus;
 use crate::{
     games::wumpus::{
         preset_name,
@@ -337,58 +337,6 @@ fn action_from(action: ActionJson) -> WumpusAction {
     }
 }
 
-/// Re-simulates the game through the referee with the recorded seed and
-/// actions: the cave drawn, every request's percepts and state, the ending
-/// and the score must come out the same.
-pub fn verify(replay: &Replay, body: &WumpusBody) -> Result<String, String> {
-    let settings = body.settings();
-    let seed = replay.seed;
-    diff::part("the cave", &body.world, &cave_record(&solo::world::<Wumpus>(&settings.rules, seed)), seed)?;
-    let actions = body.steps.iter().map(|s| action_from(s.action)).collect();
-    let game = solo::play::<Wumpus>(&settings, seed, &mut Recorded::<Wumpus>::new(replay, actions, "action"));
-    let again = from_record(&game, &settings, replay.players[0].clone());
-    let Body::Wumpus(resimulated) = &again.body else { unreachable!("built as Wumpus World") };
-    diff::steps("action", &body.steps, &resimulated.steps, seed)?;
-    diff::part("the final state", &body.final_state, &resimulated.final_state, seed)?;
-    diff::part("the result", &replay.result, &again.result, seed)?;
-    Ok(format!(
-        "verified: {} actions re-simulated with seed {seed}; the cave, every percept and state, and the result match ({})",
-        body.steps.len(),
-        replay.summary()
-    ))
-}
-
-/// The game for the terminal: the start, then the cave after each action.
-pub fn frames(replay: &Replay, body: &WumpusBody, paint: Paint) -> Vec<String> {
-    let name = replay.players.first().map_or("?", |p| p.name.as_str());
-    let total = body.steps.len();
-    let rules = body.settings.rules.preset.clone().unwrap_or_else(|| "custom".to_string());
-    let start = body.steps.first().map_or(&body.final_state, |s| &s.request);
-    let mut visited = vec![start.at];
-    let mut frames = vec![format!(
-        "{}\nstart: {name} in a {n}x{n} cave ({rules} rules), seed {}\n{}",
-        paint.on(BOLD, &replay.summary()),
-        replay.seed,
-        cave(body, start, &visited, paint),
-        n = body.settings.rules.config.size,
-    )];
-    for (i, step) in body.steps.iter().enumerate() {
-        let after = body.steps.get(i + 1).map_or(&body.final_state, |s| &s.request);
-        visited.push(after.at);
-        let line = format!("{name}: {}", action_from(step.action));
-        frames.push(format!(
-            "action {}/{total}  {}  [{}]\n{}",
-            i + 1,
-            paint.on("1;94", &line),
-            short(Duration::from_micros(step.time_us)),
-            cave(body, after, &visited, paint)
-        ));
-    }
-    let last = frames.last_mut().expect("the start frame");
-    last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
-    frames
-}
-
 /// The cave, top row first: the agent as an arrow the way it faces, `P` a
 /// pit, `W` a wumpus, `#` an obstacle, `G` the gold (until grabbed), `,` a
 /// square the agent has been on, `.` the rest; then the percepts and state.
@@ -450,11 +398,63 @@ impl ReplayBody for WumpusBody {
         self.check_against(replay)
     }
 
+    /// Re-simulates the game through the referee with the recorded seed and
+    /// actions: the cave drawn, every request's percepts and state, the ending
+    /// and the score must come out the same.
     fn verify(&self, replay: &Replay) -> Result<String, String> {
-        verify(replay, self)
+        let body = self;
+        let settings = body.settings();
+        let seed = replay.seed;
+        diff::part(
+            "the cave",
+            &body.world,
+            &cave_record(&solo::world::<Wumpus>(&settings.rules, seed)),
+            seed,
+        )?;
+        let actions = body.steps.iter().map(|s| action_from(s.action)).collect();
+        let game =
+            solo::play::<Wumpus>(&settings, seed, &mut Recorded::<Wumpus>::new(replay, actions, "action"));
+        let again = from_record(&game, &settings, replay.players[0].clone());
+        let Body::Wumpus(resimulated) = &again.body else { unreachable!("built as Wumpus World") };
+        diff::steps("action", &body.steps, &resimulated.steps, seed)?;
+        diff::part("the final state", &body.final_state, &resimulated.final_state, seed)?;
+        diff::part("the result", &replay.result, &again.result, seed)?;
+        Ok(format!(
+            "verified: {} actions re-simulated with seed {seed}; the cave, every percept and state, and the result match ({})",
+            body.steps.len(),
+            replay.summary()
+        ))
     }
 
+    /// The game for the terminal: the start, then the cave after each action.
     fn frames(&self, replay: &Replay, paint: Paint) -> Vec<String> {
-        frames(replay, self, paint)
+        let body = self;
+        let name = replay.players.first().map_or("?", |p| p.name.as_str());
+        let total = body.steps.len();
+        let rules = body.settings.rules.preset.clone().unwrap_or_else(|| "custom".to_string());
+        let start = body.steps.first().map_or(&body.final_state, |s| &s.request);
+        let mut visited = vec![start.at];
+        let mut frames = vec![format!(
+            "{}\nstart: {name} in a {n}x{n} cave ({rules} rules), seed {}\n{}",
+            paint.on(BOLD, &replay.summary()),
+            replay.seed,
+            cave(body, start, &visited, paint),
+            n = body.settings.rules.config.size,
+        )];
+        for (i, step) in body.steps.iter().enumerate() {
+            let after = body.steps.get(i + 1).map_or(&body.final_state, |s| &s.request);
+            visited.push(after.at);
+            let line = format!("{name}: {}", action_from(step.action));
+            frames.push(format!(
+                "action {}/{total}  {}  [{}]\n{}",
+                i + 1,
+                paint.on("1;94", &line),
+                short(Duration::from_micros(step.time_us)),
+                cave(body, after, &visited, paint)
+            ));
+        }
+        let last = frames.last_mut().expect("the start frame");
+        last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
+        frames
     }
 }
