@@ -36,8 +36,10 @@ class FrameTest(unittest.TestCase):
         reader, writer = os.pipe()
         channel = Channel(reader, writer)
         late = threading.Timer(20 * SPIN_SECONDS, os.write, (writer, encode({"type": "quit"})))
-        late.start()
+        # The clock starts before the timer: on a loaded machine this thread
+        # can be descheduled past the timer's delay between the two.
         began = time.perf_counter()
+        late.start()
         self.assertEqual(channel.receive(), {"type": "quit"})
         self.assertGreaterEqual(time.perf_counter() - began, 20 * SPIN_SECONDS)
         late.join()
