@@ -26,7 +26,7 @@ use crate::{
 };
 
 /// A game two players play against each other, as a match plays it.
-/// Implemented in `games/<game>.rs`.
+/// Implemented in `games/<game>/mod.rs`.
 pub trait TwoPlayerGame: AbiGame + WireGame {
     type Settings: Copy + Debug + Send + Sync;
     /// One game as the referee recorded it.

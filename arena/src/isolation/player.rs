@@ -1,7 +1,7 @@
 //! IsolatedPlayer: an agent of every game whose player runs in a worker
 //! process (`process.rs`): each request as a protocol frame, each reply
 //! checked and turned back into the game's action. `WireGame` says how, for
-//! one game; each game's glue implements it in `games/<game>.rs`.
+//! one game; each game's glue implements it in `games/<game>/mod.rs`.
 
 use std::time::Duration;
 

@@ -17,7 +17,7 @@ use crate::{
 
 /// A game whose players can run in the arena's process as plain Rust
 /// objects (the game's player trait in `player_api`): how to call one.
-/// Implemented in `games/<game>.rs`.
+/// Implemented in `games/<game>/mod.rs`.
 pub trait LocalGame: Game {
     /// The player trait object (`dyn <Game>Player + 'a`).
     type Player<'a>: ?Sized;
