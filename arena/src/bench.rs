@@ -7,11 +7,9 @@
 use std::fmt::Write as _;
 
 use crate::{
-    games::{hexapawn::Hexapawn, trap::Trap},
     players::{Hosting, Level, Player},
     solo::{self, SoloSeries, SoloSettings},
-    stats::{mean_interval, score_interval, Wdl},
-    tournament::needed_wins,
+    stats::mean_interval,
     two_player::{self, MatchConfig, MatchResult, TwoPlayerGame},
 };
 
@@ -47,63 +45,11 @@ pub fn run<G: TwoPlayerGame>(
         .collect()
 }
 
-/// The report; `replay` is how the player was named on the command line.
-pub fn report(name: &str, replay: &str, runs: &[LevelRun<Trap>], seed: u64) -> String {
-    let mut text = String::new();
-    let games = runs.first().map_or(0, |r| r.result.games.len());
-    let _ = writeln!(text, "{name} against the reference levels, {games} games each (seed {seed}):\n");
-    let _ = writeln!(text, "level    W    D    L  score  95% interval  the course needs");
-    let mut passed_all = true;
-    for run in runs {
-        let t = &run.result.tallies[0];
-        let interval = score_interval(Wdl::new(t.wins, t.draws, t.losses));
-        // The course's marks are out of 10 games: scale them to this run.
-        let share = f64::from(needed_wins(run.level)) / 10.0;
-        let passed = f64::from(t.wins) >= share * games as f64;
-        passed_all &= passed;
-        let _ = writeln!(
-            text,
-            "{:<7} {:>3}  {:>3}  {:>3}  {:>4.0}%  {:>3.0}% - {:>3.0}%   {:.0}% wins: {}",
-            run.level.name(),
-            t.wins,
-            t.draws,
-            t.losses,
-            interval.score * 100.0,
-            interval.lower * 100.0,
-            interval.upper * 100.0,
-            share * 100.0,
-            if passed { "pass" } else { "FAIL" }
-        );
-    }
-    let _ = writeln!(
-        text,
-        "\nwould-be grade: {} (the course: at least 6/10 wins against easy, 4/10 against medium, 2/10 against hard)",
-        if passed_all { "PASS" } else { "FAIL" }
-    );
-    let lost: Vec<String> = runs
-        .iter()
-        .flat_map(|run| {
-            run.result.games.iter().filter(|g| g.winner() == Some(1)).take(2).map(move |g| {
-                format!(
-                    "  {}: arena play {replay} {} --seed {seed} --only-game {} --watch   ({})",
-                    run.level.name(),
-                    run.level.name(),
-                    g.index + 1,
-                    g.record.ending
-                )
-            })
-        })
-        .collect();
-    if !lost.is_empty() {
-        let _ = writeln!(text, "\nlost games to replay (up to two per level):\n{}", lost.join("\n"));
-    }
-    for run in runs {
-        let t = &run.result.tallies[0];
-        if let Some(failures) = t.failure_summary() {
-            let _ = writeln!(text, "\nfailures against {}: {failures}", run.level.name());
-        }
-    }
-    text
+/// A two-player game's `arena bench` report: its results against each
+/// level; `replay` is how the player was named on the command line (for
+/// the commands that replay its lost games). In `games/<game>/report.rs`.
+pub trait LadderReport: TwoPlayerGame {
+    fn ladder_report(name: &str, replay: &str, runs: &[LevelRun<Self>], seed: u64) -> String;
 }
 
 /// One series of a single-player ladder: the player's or a level's.
@@ -196,40 +142,4 @@ pub fn solo_report(name: &str, settings: &SoloSettings, runs: &[SoloLevelRun], s
 
 fn truncate(text: &str, width: usize) -> String {
     text.chars().take(width).collect()
-}
-
-/// The Hexapawn report: wins with a 95% interval per level, by colour.
-pub fn hexapawn_report(name: &str, runs: &[LevelRun<Hexapawn>], seed: u64) -> String {
-    let mut text = String::new();
-    let games = runs.first().map_or(0, |r| r.result.games.len());
-    let _ = writeln!(
-        text,
-        "{name} at hexapawn against the reference levels, {games} games each (seed {seed}):\n"
-    );
-    let _ = writeln!(text, "level    W    L  score  95% interval  won as White  won as Black");
-    for run in runs {
-        let t = &run.result.tallies[0];
-        let interval = score_interval(Wdl::new(t.wins, t.draws, t.losses));
-        let won_as = |seat: usize| {
-            let played = run.result.games.iter().filter(|g| g.seats[seat] == 0);
-            let (n, won) = played.fold((0, 0), |(n, w), g| (n + 1, w + u32::from(g.winner() == Some(0))));
-            format!("{won}/{n}")
-        };
-        let _ = writeln!(
-            text,
-            "{:<7} {:>3}  {:>3}  {:>4.0}%  {:>3.0}% - {:>3.0}%   {:>11}  {:>12}",
-            run.level.name(),
-            t.wins,
-            t.losses,
-            interval.score * 100.0,
-            interval.lower * 100.0,
-            interval.upper * 100.0,
-            won_as(0),
-            won_as(1),
-        );
-        if let Some(failures) = t.failure_summary() {
-            let _ = writeln!(text, "  failures against {}: {failures}", run.level.name());
-        }
-    }
-    text
 }

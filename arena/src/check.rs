@@ -8,13 +8,12 @@ use anyhow::{Context, Result};
 use player_api::abi::API_VERSION;
 
 use crate::{
-    game_rules::{Budgets, GameRules},
-    games::{hexapawn::Hexapawn, trap::Trap},
+    game_rules::{with_rules, Budgets, GameRules},
     players::{Hosting, Level, Player, PlayerSpec},
     protocol,
     sandbox::{self, Sandbox},
     solo::{self, SoloSettings},
-    two_player::{self, MatchConfig, MatchGame, TwoPlayerGame},
+    two_player::{self, MatchConfig, TwoPlayerGame},
 };
 
 /// The findings of a check; `passed` is false when the smoke games showed a fault.
@@ -60,19 +59,8 @@ pub fn check(
     let mut passed = true;
     let played: Vec<&GameRules> = games.iter().filter(|g| plays.iter().any(|p| p == g.name())).collect();
     for rules in &played {
-        let problems = match rules {
-            GameRules::Trap(settings) => {
-                smoke_match::<Trap>(&player, *settings, &hosting, &mut lines, |game| {
-                    game.fault().map(|(p, fault)| (p, fault.to_string()))
-                })
-            }
-            GameRules::Hexapawn(settings) => {
-                smoke_match::<Hexapawn>(&player, *settings, &hosting, &mut lines, |game| {
-                    game.failure().map(|(p, kind)| (p, kind.to_string()))
-                })
-            }
-            GameRules::Solo(settings) => smoke_series(&player, settings, &hosting, &mut lines),
-        };
+        let problems = with_rules!(rules, G, settings => smoke_match::<G>(&player, *settings, &hosting, &mut lines),
+            solo => smoke_series(&player, settings, &hosting, &mut lines));
         passed &= !problems;
     }
     if played.is_empty() {
@@ -84,14 +72,12 @@ pub fn check(
 }
 
 /// A smoke match of `G` against Easy, one game in each seat, its lines
-/// added to `lines` (`fault`: the player that failed a game, and how);
-/// whether `player` failed.
+/// added to `lines`; whether `player` failed.
 fn smoke_match<G: TwoPlayerGame>(
     player: &Player,
     settings: G::Settings,
     hosting: &Hosting,
     lines: &mut Vec<String>,
-    fault: impl Fn(&MatchGame<G>) -> Option<(usize, String)>,
 ) -> bool {
     let easy = Player::Builtin(Level::Easy);
     let config =
@@ -101,7 +87,7 @@ fn smoke_match<G: TwoPlayerGame>(
     let mut failed = false;
     for game in &result.games {
         lines.push(format!("  {}", G::line(game, 2, [player.name(), "easy"])));
-        if let Some((0, fault)) = fault(game) {
+        if let Some((0, fault)) = game.failure_text() {
             failed = true;
             lines.push(format!("  problem: {} lost by a fault: {fault}", player.name()));
         }

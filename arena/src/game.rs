@@ -15,6 +15,10 @@ impl GameId {
         GameId::ALL.into_iter().find(|g| g.name() == name)
     }
 
+    /// The game commands and files play when they name none: the table's
+    /// first line.
+    pub const DEFAULT: GameId = GameId::ALL[0];
+
     /// Every game's name, joined by `sep` (for messages).
     pub fn names(sep: &str) -> String {
         GameId::ALL.map(GameId::name).join(sep)
@@ -82,7 +86,10 @@ macro_rules! game_ids {
 pub(crate) use game_ids;
 
 /// The table's helpers: what a kind of game means, and a kind's lines only.
-macro_rules! games {
+/// (Exported for the binary's `with_rules!`, as `arena::game_lines!`.)
+#[doc(hidden)]
+#[macro_export]
+macro_rules! game_lines {
     (@single single_player) => { true };
     (@single two_player) => { false };
     // `{callback} (args) kind [kept] lines...`: calls `callback!{ (args) kept }`
@@ -109,7 +116,7 @@ macro_rules! games {
         $crate::game::games! { @only {$($callback)*} ($($args)*) $kind [] $($lines)* }
     };
 }
-pub(crate) use games;
+pub use crate::game_lines as games;
 
 /// `$body` with `$G` standing for the type of game `$id` (a `GameId`):
 /// the one place a game's id becomes its type. `$body` must compile for

@@ -6,7 +6,7 @@
 //! (`GameSettings`); the one check that an option belongs to the game
 //! played is `GameRules::build`'s.
 
-use std::time::Duration;
+use std::{collections::BTreeMap, time::Duration};
 
 use crate::{
     game::{with_game, Game, GameId},
@@ -16,45 +16,119 @@ use crate::{
 
 pub use crate::clock::Budgets;
 
+/// A rules option a game has, as the game declares it
+/// (`GameSettings::OPTIONS`): the command line's flags and tournament
+/// files' `[settings]` keys are made from these.
+#[derive(Debug)]
+pub struct GameOption {
+    /// Its key in tournament files (`board_size`); its flag is `--board-size`.
+    pub key: &'static str,
+    pub kind: OptionKind,
+    /// What `--help` says of it for this game ("the board size N (N x N),
+    /// 3 to 8; default 7"); the flag's help names each game that has it.
+    pub help: &'static str,
+}
+
+/// The values an option takes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum OptionKind {
+    /// A whole number (each game checks its range).
+    Number,
+    /// One of these words.
+    Word(&'static [&'static str]),
+}
+
+/// An option's value as given.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OptionValue {
+    Number(u64),
+    Word(String),
+}
+
 /// The rules options a command line or a tournament file gives, each of
-/// some games only (the games say which: `GameSettings::OPTIONS`); `None`
-/// means the game's default.
+/// some games only (the games say which: `GameSettings::OPTIONS`); an
+/// option not given means the game's default.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameOptions {
-    /// Trap, Intuitive AI: the board size N (N x N).
-    pub board_size: Option<u8>,
-    /// Trap: turns after which a game is a draw.
-    pub turn_cap: Option<u32>,
-    /// Wumpus World: `aima` (default) or `project`.
-    pub preset: Option<String>,
-    /// Magic Forest: the size of the last (largest) forest.
-    pub largest_forest: Option<u8>,
+    given: BTreeMap<&'static str, OptionValue>,
 }
 
 impl GameOptions {
+    /// Every game's options, one per key, in the table's order (a key two
+    /// games share is declared alike: a test checks it), with the games that
+    /// have each.
+    pub fn every() -> Vec<(&'static GameOption, Vec<GameId>)> {
+        let mut every: Vec<(&'static GameOption, Vec<GameId>)> = Vec::new();
+        for game in GameId::ALL {
+            for option in options_of(game) {
+                match every.iter_mut().find(|(o, _)| o.key == option.key) {
+                    Some((_, games)) => games.push(game),
+                    None => every.push((option, vec![game])),
+                }
+            }
+        }
+        every
+    }
+
     /// Every option's key, in the order errors check them.
-    pub const KEYS: [&'static str; 4] = ["board_size", "turn_cap", "preset", "largest_forest"];
+    pub fn keys() -> Vec<&'static str> {
+        GameOptions::every().into_iter().map(|(o, _)| o.key).collect()
+    }
+
+    /// Gives option `key` the value `value`; a key no game has, or a value
+    /// of the wrong kind, is an error (said without the key: the caller
+    /// names it as its user wrote it).
+    pub fn set(&mut self, key: &str, value: OptionValue) -> Result<(), String> {
+        let Some((option, _)) = GameOptions::every().into_iter().find(|(o, _)| o.key == key) else {
+            return Err(format!(
+                "no game has such an option (the options: {})",
+                GameOptions::keys().join(", ")
+            ));
+        };
+        match (&option.kind, &value) {
+            // Which words: the game's own check says (`GameSettings::rules`).
+            (OptionKind::Number, OptionValue::Number(_)) | (OptionKind::Word(_), OptionValue::Word(_)) => {}
+            (OptionKind::Number, _) => return Err("a whole number is expected".to_string()),
+            (OptionKind::Word(words), _) => return Err(format!("use {}", words.join(" or "))),
+        }
+        self.given.insert(option.key, value);
+        Ok(())
+    }
 
     /// Whether the option `key` is given.
     pub fn is_given(&self, key: &str) -> bool {
-        match key {
-            "board_size" => self.board_size.is_some(),
-            "turn_cap" => self.turn_cap.is_some(),
-            "preset" => self.preset.is_some(),
-            "largest_forest" => self.largest_forest.is_some(),
-            _ => false,
+        self.given.contains_key(key)
+    }
+
+    /// The number given for `key`, if any, as a `T`: too large a number is
+    /// an error.
+    pub fn number<T: TryFrom<u64>>(&self, key: &'static str) -> Result<Option<T>, OptionError> {
+        match self.given.get(key) {
+            Some(OptionValue::Number(n)) => T::try_from(*n)
+                .map(Some)
+                .map_err(|_| OptionError { key, message: format!("{n} is out of range") }),
+            _ => Ok(None),
+        }
+    }
+
+    /// The word given for `key`, if any.
+    pub fn word(&self, key: &str) -> Option<&str> {
+        match self.given.get(key) {
+            Some(OptionValue::Word(word)) => Some(word),
+            _ => None,
         }
     }
 
     /// Only the options `game` owns (the others left out, not errors).
     pub fn owned_by(&self, game: GameId) -> GameOptions {
-        let keep = |key: &str| options_of(game).contains(&key);
-        GameOptions {
-            board_size: self.board_size.filter(|_| keep("board_size")),
-            turn_cap: self.turn_cap.filter(|_| keep("turn_cap")),
-            preset: self.preset.clone().filter(|_| keep("preset")),
-            largest_forest: self.largest_forest.filter(|_| keep("largest_forest")),
-        }
+        let owned = options_of(game);
+        let given = self
+            .given
+            .iter()
+            .filter(|(key, _)| owned.iter().any(|o| o.key == **key))
+            .map(|(key, value)| (*key, value.clone()))
+            .collect();
+        GameOptions { given }
     }
 }
 
@@ -113,8 +187,8 @@ fn names(games: &[GameId]) -> String {
 /// its settings built from them and the budgets. Each game's impl is in
 /// `games/<game>/mod.rs`.
 pub trait GameSettings: Game {
-    /// The keys of the `GameOptions` it has.
-    const OPTIONS: &'static [&'static str];
+    /// The rules options it has.
+    const OPTIONS: &'static [GameOption];
 
     /// Its settings from `options` (only options it owns are given: the
     /// ownership check is done) and `budgets`; a bad value is an error.
@@ -122,13 +196,13 @@ pub trait GameSettings: Game {
 }
 
 /// The rules options game `game` owns.
-pub fn options_of(game: GameId) -> &'static [&'static str] {
+pub fn options_of(game: GameId) -> &'static [GameOption] {
     with_game!(game, G => <G as GameSettings>::OPTIONS)
 }
 
 /// The games that own the option `key`, in `GameId::ALL`'s order.
 pub fn owners(key: &str) -> Vec<GameId> {
-    GameId::ALL.into_iter().filter(|&g| options_of(g).contains(&key)).collect()
+    GameId::ALL.into_iter().filter(|&g| options_of(g).iter().any(|o| o.key == key)).collect()
 }
 
 /// `GameRules`: a variant per two-player line of the games table (its
@@ -159,6 +233,22 @@ macro_rules! game_rules {
                 }
             }
 
+            /// Whether the course grades it against the levels
+            /// (`TwoPlayerGame::COURSE_GRADING`).
+            pub fn course_graded(&self) -> bool {
+                match self {
+                    $(GameRules::$variant(_) => <$game as TwoPlayerGame>::COURSE_GRADING,)*
+                    GameRules::Solo(_) => false,
+                }
+            }
+
+            /// The games the course grades against the levels.
+            pub fn course_graded_games() -> Vec<GameId> {
+                let mut games = Vec::new();
+                $(if <$game as TwoPlayerGame>::COURSE_GRADING { games.push(<$game as Game>::ID); })*
+                games
+            }
+
             /// Whether its players learn across a pairing, which is then played
             /// whole and in order, on one thread (`TwoPlayerGame::LEARNS`).
             pub fn learns(&self) -> bool {
@@ -172,13 +262,43 @@ macro_rules! game_rules {
 }
 crate::games::table!({crate::game::games} only two_player {game_rules} ());
 
+/// `$two` with `$G` the type of the two-player game `$rules` (a
+/// `GameRules`, or a reference to one) plays and `$settings` its settings,
+/// or `$solo` with `$settings` the single-player game's: where rules become
+/// a game's type, as `with_game!` does for an id.
+#[macro_export]
+macro_rules! with_rules {
+    ($rules:expr, $G:ident, $settings:ident => $two:expr, solo => $solo:expr) => {
+        $crate::games::table!({$crate::game::games} only two_player {$crate::game_rules::with_rules_arms}
+            ($rules, $G, $settings, $two, $solo))
+    };
+}
+pub use crate::with_rules;
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! with_rules_arms {
+    (($rules:expr, $G:ident, $settings:ident, $two:expr, $solo:expr)
+        $($variant:ident = $game:path, $name:literal, $kind:ident;)*) => {
+        match $rules {
+            $($crate::game_rules::GameRules::$variant($settings) => {
+                type $G = $game;
+                $two
+            })*
+            $crate::game_rules::GameRules::Solo($settings) => $solo,
+        }
+    };
+}
+pub use crate::with_rules_arms;
+
 impl GameRules {
     /// The settings of `game` from `options` and `budgets`: an option the
     /// game does not have is an error (the one ownership check, for the
     /// command line and tournament files alike), and so is a bad value.
     pub fn build(game: GameId, options: &GameOptions, budgets: Budgets) -> Result<GameRules, SettingsError> {
         let owned = options_of(game);
-        if let Some(key) = GameOptions::KEYS.into_iter().find(|k| options.is_given(k) && !owned.contains(k)) {
+        let not_owned = |key: &&str| options.is_given(key) && !owned.iter().any(|o| o.key == *key);
+        if let Some(key) = GameOptions::keys().into_iter().find(not_owned) {
             return Err(SettingsError::NotOwned { key, game, owners: owners(key) });
         }
         with_game!(game, G => <G as GameSettings>::rules(options, budgets)).map_err(SettingsError::Bad)

@@ -44,8 +44,16 @@ pub trait TwoPlayerGame: AbiGame + WireGame {
     /// to draw it (`watch_turn`); if not, `--watch` draws a game's replay
     /// once it is over.
     const WATCHES_TURNS: bool;
+    /// Whether the course grades it against the reference levels (the
+    /// `grade` format: 10 games against each of Easy, Medium and Hard, 6, 4
+    /// and 2 wins to pass); the server grades submissions so.
+    const COURSE_GRADING: bool;
 
     fn startup_budget(settings: &Self::Settings) -> Duration;
+    /// The most turns a game can last, if its rules cap them (a plan's worst case).
+    fn turn_cap(settings: &Self::Settings) -> Option<u32>;
+    /// What a tournament's fingerprint holds of its settings.
+    fn settings_print(settings: &Self::Settings) -> SettingsPrint;
     /// The budget of one turn (a move, a ply).
     fn turn_budget(settings: &Self::Settings) -> Duration;
     /// Plays one game; `agents[0]` sits in seat 1.
@@ -63,6 +71,11 @@ pub trait TwoPlayerGame: AbiGame + WireGame {
     fn winner(record: &Self::Record) -> Option<Seat>;
     /// The seat that lost by failing, and the kind of failure (counted).
     fn failure(record: &Self::Record) -> Option<(Seat, &'static str)>;
+    /// The seat that lost by failing, and the failure as people read it (a
+    /// game whose records keep the whole fault says more than its kind).
+    fn failure_text(record: &Self::Record) -> Option<(Seat, String)> {
+        Self::failure(record).map(|(seat, kind)| (seat, kind.to_string()))
+    }
     /// The seat whose instance broke (its state is not trusted any more:
     /// it gets a fresh one for its next game).
     fn broken(record: &Self::Record) -> Option<Seat>;
@@ -85,6 +98,25 @@ pub trait TwoPlayerGame: AbiGame + WireGame {
     /// `--watch`'s view of one turn, `names` in seat order (for games that
     /// report turns as they are played: `WATCHES_TURNS`).
     fn watch_turn(state: &Self::State, turn: &Self::Turn, names: [&str; 2]) -> String;
+}
+
+/// What a tournament's fingerprint holds of a game's settings: a journal
+/// resumes only under the same text (`tournament::fingerprint`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SettingsPrint {
+    /// The board size and turn cap every fingerprint has begun with since
+    /// the first game's settings stood in for every game; a game without
+    /// them keeps the values they had then (the default).
+    pub head: (u8, u32),
+    /// Its own part, after the players ("" for none).
+    pub tail: String,
+}
+
+impl Default for SettingsPrint {
+    fn default() -> SettingsPrint {
+        // Frozen: changing these would orphan every journal written before.
+        SettingsPrint { head: (7, 400), tail: String::new() }
+    }
 }
 
 /// What to play, and where the players run.
@@ -121,6 +153,11 @@ impl<G: TwoPlayerGame> MatchGame<G> {
     /// The player that lost by failing, and the kind of failure.
     pub fn failure(&self) -> Option<(usize, &'static str)> {
         G::failure(&self.record).map(|(seat, kind)| (self.seats[seat.index()], kind))
+    }
+
+    /// The player that lost by failing, and the failure as people read it.
+    pub fn failure_text(&self) -> Option<(usize, String)> {
+        G::failure_text(&self.record).map(|(seat, text)| (self.seats[seat.index()], text))
     }
 }
 

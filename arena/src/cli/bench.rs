@@ -1,10 +1,14 @@
 //! `arena bench`: a player against the reference levels.
 
-use arena::games::{hexapawn::Hexapawn, trap::Trap};
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use arena::{bench, game_rules::GameRules, players::PlayerSpec, seeds};
+use arena::{
+    bench::{self, LadderReport},
+    game_rules::with_rules,
+    players::PlayerSpec,
+    seeds,
+};
 
 use super::options::{load, setup, GameArgs, GameId, Limits};
 
@@ -12,7 +16,7 @@ use super::options::{load, setup, GameArgs, GameId, Limits};
 #[derive(clap::Args)]
 pub(crate) struct BenchArgs {
     /// The game.
-    #[arg(long, value_enum, default_value_t = GameId::Trap)]
+    #[arg(long, value_enum, default_value_t = GameId::DEFAULT)]
     game: GameId,
     /// The player: a library path (or a built-in name).
     player: PlayerSpec,
@@ -32,7 +36,7 @@ pub(crate) struct BenchArgs {
 pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
     let BenchArgs { game, player: spec, games, seed, limits, options } = args;
     let setup = setup(game, &limits, &options)?;
-    let solo = matches!(setup, GameRules::Solo(_));
+    let solo = setup.id().is_single_player();
     let games = games.unwrap_or(if solo { 1000 } else { 20 });
     if games == 0 {
         let unit = if solo { "one world" } else { "one game per level" };
@@ -42,23 +46,15 @@ pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
     let player = load(&spec, &hosting, &limits.budgets())?;
     let seed = seed.unwrap_or_else(seeds::fresh);
     let name = player.name();
-    let text = match setup {
-        GameRules::Trap(settings) => {
-            let runs = bench::run::<Trap>(&player, games, seed, settings, &hosting);
-            bench::report(name, &spec.to_string(), &runs, seed)
-        }
-        GameRules::Hexapawn(settings) => bench::hexapawn_report(
-            name,
-            &bench::run::<Hexapawn>(&player, games, seed, settings, &hosting),
-            seed,
-        ),
-        GameRules::Solo(settings) => bench::solo_report(
-            name,
-            &settings,
-            &bench::solo_run(&player, &settings, games, seed, &hosting),
-            seed,
-        ),
-    };
+    let text = with_rules!(setup, G, settings => {
+        let runs = bench::run::<G>(&player, games, seed, settings, &hosting);
+        G::ladder_report(name, &spec.to_string(), &runs, seed)
+    }, solo => bench::solo_report(
+        name,
+        &settings,
+        &bench::solo_run(&player, &settings, games, seed, &hosting),
+        seed,
+    ));
     arena::outln!("{text}");
     Ok(ExitCode::SUCCESS)
 }

@@ -6,12 +6,11 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use arena::{
     clock::Clock,
-    game_rules::{Budgets, GameOptions, GameRules},
+    game_rules::{options_of, Budgets, GameOptions, GameRules, OptionKind, OptionValue},
     isolation::{environment, WorkerLimits},
     players::{Hosting, Player, PlayerSpec},
     sandbox::Sandbox,
 };
-use player_api::trap::{MAX_SIZE, MIN_SIZE};
 
 pub(crate) use arena::game::GameId;
 
@@ -21,33 +20,69 @@ pub(crate) fn setup(game: GameId, limits: &Limits, args: &GameArgs) -> Result<Ga
     GameRules::build(game, &args.options(), limits.budgets()).map_err(|e| anyhow::anyhow!(e.flag_line()))
 }
 
-/// Each game's own rules options (each an error for a game that does not
-/// have it: `GameSettings::OPTIONS` in `games/<game>/mod.rs` says which).
-#[derive(clap::Args)]
+/// Each game's own rules options: a flag per option (`--board-size`), made
+/// from the games' declarations (`GameSettings::OPTIONS` in
+/// `games/<game>/mod.rs`); each is an error for a game that does not have it.
 pub(crate) struct GameArgs {
-    /// Board size N (N x N): Trap (default 7), Intuitive AI (default 4).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
-    board_size: Option<u8>,
-    /// Trap: turns after which a game is a draw (default 400).
-    #[arg(long)]
-    turn_cap: Option<u32>,
-    /// Wumpus World: the rules preset.
-    #[arg(long, value_parser = ["aima", "project"])]
-    preset: Option<String>,
-    /// Magic Forest: the size of the last, largest forest (3 to 8; default 7).
-    #[arg(long)]
-    largest_forest: Option<u8>,
+    options: GameOptions,
 }
 
 impl GameArgs {
     /// The options as every game reads them.
     pub(crate) fn options(&self) -> GameOptions {
-        GameOptions {
-            board_size: self.board_size,
-            turn_cap: self.turn_cap,
-            preset: self.preset.clone(),
-            largest_forest: self.largest_forest,
+        self.options.clone()
+    }
+}
+
+impl clap::Args for GameArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        GameOptions::every().into_iter().fold(cmd, |cmd, (option, games)| {
+            // "trap: board size N (N x N), 3 to 8; default 7; intuitive-ai: ..."
+            let help = games
+                .iter()
+                .filter_map(|&g| {
+                    options_of(g).iter().find(|o| o.key == option.key).map(|o| format!("{g}: {}", o.help))
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+            let arg = clap::Arg::new(option.key)
+                .long(option.key.replace('_', "-"))
+                .value_name(option.key.to_uppercase())
+                .help(help);
+            cmd.arg(match option.kind {
+                OptionKind::Number => arg.value_parser(clap::value_parser!(u64)),
+                OptionKind::Word(words) => arg.value_parser(clap::builder::PossibleValuesParser::new(words)),
+            })
+        })
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl clap::FromArgMatches for GameArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut options = GameOptions::default();
+        for (option, _) in GameOptions::every() {
+            let value = match option.kind {
+                OptionKind::Number => matches.get_one::<u64>(option.key).map(|&n| OptionValue::Number(n)),
+                OptionKind::Word(_) => {
+                    matches.get_one::<String>(option.key).map(|w| OptionValue::Word(w.clone()))
+                }
+            };
+            if let Some(value) = value {
+                options
+                    .set(option.key, value)
+                    .map_err(|e| clap::Error::raw(clap::error::ErrorKind::ValueValidation, e))?;
+            }
         }
+        Ok(GameArgs { options })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = GameArgs::from_arg_matches(matches)?;
+        Ok(())
     }
 }
 
@@ -136,6 +171,5 @@ impl Limits {
 
 /// Loads the player `spec` names, its start-up within `budgets.startup`.
 pub(crate) fn load(spec: &PlayerSpec, hosting: &Hosting, budgets: &Budgets) -> Result<Player> {
-    Player::load(spec, hosting, budgets.startup)
-        .with_context(|| format!("cannot load player '{spec}'"))
+    Player::load(spec, hosting, budgets.startup).with_context(|| format!("cannot load player '{spec}'"))
 }

@@ -4,8 +4,7 @@ use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
 
 use anyhow::{bail, Result};
 use arena::{
-    games::{hexapawn::Hexapawn, trap::Trap},
-    game_rules::GameRules,
+    game_rules::with_rules,
     players::{Player, PlayerSpec},
     replay::{files::MatchReplays, terminal::Paint, Replay, ReplayPlayer},
     report, seeds,
@@ -19,7 +18,7 @@ use super::options::{load, setup, GameArgs, GameId, Limits};
 #[derive(clap::Args)]
 pub(crate) struct PlayArgs {
     /// The game to play.
-    #[arg(long, value_enum, default_value_t = GameId::Trap)]
+    #[arg(long, value_enum, default_value_t = GameId::DEFAULT)]
     game: GameId,
     /// The first player (seat 1 in odd-numbered games), or the only one.
     player1: PlayerSpec,
@@ -80,11 +79,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     }
     let setup = setup(game, &limits, &options)?;
     let run = Run { player1, player2, games, only_game, seed, concurrency, watch, json, replay };
-    match setup {
-        GameRules::Trap(settings) => play_match::<Trap>(settings, run, &limits),
-        GameRules::Hexapawn(settings) => play_match::<Hexapawn>(settings, run, &limits),
-        GameRules::Solo(settings) => play_series(settings, run, &limits),
-    }
+    with_rules!(setup, G, settings => play_match::<G>(settings, run, &limits), solo => play_series(settings, run, &limits))
 }
 
 /// What to play, from the command line.
@@ -104,7 +99,7 @@ struct Run {
 fn play_match<G: TwoPlayerGame>(settings: G::Settings, run: Run, limits: &Limits) -> Result<ExitCode> {
     let game = G::ID;
     let Some(player2) = run.player2 else {
-        let example = if game == GameId::Trap { String::new() } else { format!(" --game {game}") };
+        let example = if game == GameId::DEFAULT { String::new() } else { format!(" --game {game}") };
         bail!(
             "{game} is a two-player game: name two players (for example: arena play{example} my_bot.so hard)"
         )

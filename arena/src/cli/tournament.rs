@@ -130,7 +130,11 @@ pub(crate) fn plan(file: &Path, calibrate: usize, within: Duration, cpus: usize)
         arena::units::short(budget)
     );
     if plan.units != plan.games {
-        arena::outln!("  {} units (a Hexapawn pairing is played whole, on one machine)", plan.units);
+        arena::outln!(
+            "  {} units (a pairing of {} is played whole, on one machine: its players learn)",
+            plan.units,
+            tournament.game.name()
+        );
     }
     let turns = match (&plan.sample, plan.turns_per_game) {
         (plan::Sample::Journal(n), Some(t)) => format!("{t:.1} turns a game (mean of {n} journaled games)"),

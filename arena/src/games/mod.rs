@@ -16,8 +16,11 @@ pub mod wumpus;
 
 /// The table: a line per game, in the order lists show them. `table!({m}
 /// (args))` calls macro `m` with `(args)` and the lines; `game::games!(only
-/// single_player {m} (args) lines)` keeps one kind's lines.
-macro_rules! table {
+/// single_player {m} (args) lines)` keeps one kind's lines. (Exported for
+/// the binary's `with_rules!`, as `arena::game_table!`.)
+#[doc(hidden)]
+#[macro_export]
+macro_rules! game_table {
     ({$($callback:tt)*} $($args:tt)*) => {
         $($callback)*! {
             $($args)*
@@ -30,7 +33,7 @@ macro_rules! table {
         }
     };
 }
-pub(crate) use table;
+pub use crate::game_table as table;
 
 table!({ crate::game::game_ids }());
 
@@ -51,7 +54,7 @@ macro_rules! complete {
         is::<$game>();
     }};
     (@kind two_player $game:path) => {{
-        const fn is<G: crate::two_player::TwoPlayerGame>() {}
+        const fn is<G: crate::two_player::TwoPlayerGame + crate::bench::LadderReport>() {}
         is::<$game>();
     }};
 }
@@ -96,10 +99,21 @@ mod settings_tests {
         GameRules::build(game, &options, Budgets::default())
     }
 
+    fn given(key: &str, value: OptionValue) -> GameOptions {
+        let mut options = GameOptions::default();
+        options.set(key, value).unwrap();
+        options
+    }
+
     #[test]
     fn every_option_has_an_owner_and_every_game_its_settings() {
-        for key in GameOptions::KEYS {
-            assert!(!owners(key).is_empty(), "{key}");
+        assert_eq!(GameOptions::keys(), ["board_size", "turn_cap", "preset", "largest_forest"]);
+        for (option, games) in GameOptions::every() {
+            assert_eq!(owners(option.key), games);
+            for &game in &games {
+                let declared = options_of(game).iter().find(|o| o.key == option.key).unwrap();
+                assert_eq!(declared.kind, option.kind, "{game} declares {} as the others do", option.key);
+            }
         }
         assert_eq!(owners("board_size"), [GameId::Trap, GameId::IntuitiveAi]);
         for game in GameId::ALL {
@@ -114,14 +128,14 @@ mod settings_tests {
 
     #[test]
     fn an_option_of_another_game_is_named_with_its_owners() {
-        let board = GameOptions { board_size: Some(5), ..GameOptions::default() };
+        let board = given("board_size", OptionValue::Number(5));
         let e = build(GameId::Wumpus, board.clone()).unwrap_err();
         assert_eq!(e.flag_line(), "--board-size: wumpus has no such option (it is for trap, intuitive-ai)");
         assert_eq!(
             e.setting_line(),
             "settings.board_size: wumpus has no board size (it is for trap, intuitive-ai)"
         );
-        let cap = GameOptions { turn_cap: Some(9), ..GameOptions::default() };
+        let cap = given("turn_cap", OptionValue::Number(9));
         assert_eq!(
             build(GameId::Hexapawn, cap.clone()).unwrap_err().setting_line(),
             "settings.turn_cap: hexapawn has no turn cap (it is for trap)"
@@ -135,15 +149,28 @@ mod settings_tests {
 
     #[test]
     fn a_bad_value_is_the_games_own_error() {
-        let preset = GameOptions { preset: Some("huge".into()), ..GameOptions::default() };
+        let preset = given("preset", OptionValue::Word("huge".into()));
         assert_eq!(
             build(GameId::Wumpus, preset).unwrap_err().setting_line(),
             "settings.preset: unknown preset \"huge\": use aima or project"
         );
-        let board = GameOptions { board_size: Some(9), ..GameOptions::default() };
+        let board = given("board_size", OptionValue::Number(9));
         assert_eq!(
             build(GameId::Trap, board).unwrap_err().flag_line(),
             "--board-size: board size 9: Trap boards are 3 to 8"
+        );
+        let huge = given("board_size", OptionValue::Number(300));
+        assert_eq!(build(GameId::Trap, huge).unwrap_err().flag_line(), "--board-size: 300 is out of range");
+        let mut options = GameOptions::default();
+        assert_eq!(
+            options.set("colour", OptionValue::Word("red".into())),
+            Err("no game has such an option (the options: board_size, turn_cap, preset, largest_forest)"
+                .into())
+        );
+        assert_eq!(options.set("preset", OptionValue::Number(1)), Err("use aima or project".into()));
+        assert_eq!(
+            options.set("turn_cap", OptionValue::Word("x".into())),
+            Err("a whole number is expected".into())
         );
     }
 }

@@ -3,6 +3,7 @@
 //! key and its line; paths are relative to the file's own folder.
 
 use std::{
+    collections::BTreeMap,
     path::{Path, PathBuf},
     time::Duration,
 };
@@ -15,7 +16,7 @@ use crate::{
     clock::Clock,
     external::{Program, COURSE_FILE},
     game::GameId,
-    game_rules::{Budgets, GameOptions},
+    game_rules::{Budgets, GameOptions, OptionValue},
     isolation::environment,
     players::{Level, PlayerSpec},
     sandbox::Sandbox,
@@ -89,7 +90,7 @@ impl<'de> Deserialize<'de> for PlayerEntry {
 }
 
 fn default_game() -> String {
-    GameId::Trap.name().to_string()
+    GameId::DEFAULT.name().to_string()
 }
 
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,19 +103,13 @@ pub enum Format {
     Duplicate,
 }
 
+/// `[settings]`: the budgets and limits every game has, and the games' own
+/// rules options (`options`: any other key, checked against the games'
+/// declarations; serde cannot deny unknown fields beside a flattened map).
 #[derive(Deserialize, Debug, Default)]
-#[serde(deny_unknown_fields)]
 pub struct SettingsFile {
-    /// Trap, Intuitive AI: the board size.
-    pub board_size: Option<u8>,
     pub time_per_turn: Option<String>,
     pub startup_time: Option<String>,
-    /// Trap: turns after which a game is a draw.
-    pub turn_cap: Option<u32>,
-    /// Wumpus World: `aima` or `project`.
-    pub preset: Option<String>,
-    /// Magic Forest: the size of the last forest.
-    pub largest_forest: Option<u8>,
     pub memory_limit: Option<String>,
     /// Load libraries into the arena instead of worker processes.
     #[serde(default)]
@@ -128,6 +123,36 @@ pub struct SettingsFile {
     /// Variables of the arena's environment passed to the players.
     #[serde(default)]
     pub pass_env: Vec<String>,
+    /// The games' rules options (`board_size = 5`, `preset = "project"`).
+    #[serde(flatten)]
+    pub options: BTreeMap<String, toml::Value>,
+}
+
+impl SettingsFile {
+    /// The keys every game has, for the error naming an unknown one.
+    const COMMON: [&'static str; 7] =
+        ["time_per_turn", "startup_time", "memory_limit", "in_process", "sandbox", "clock", "pass_env"];
+
+    /// The rules options given, each of a key some game has.
+    fn game_options(&self) -> Result<GameOptions> {
+        let mut options = GameOptions::default();
+        for (key, value) in &self.options {
+            if !GameOptions::keys().contains(&key.as_str()) {
+                let known = SettingsFile::COMMON.into_iter().chain(GameOptions::keys()).collect::<Vec<_>>();
+                bail!("settings.{key}: no such setting (the settings: {})", known.join(", "));
+            }
+            let value = match value {
+                toml::Value::Integer(n) => match u64::try_from(*n) {
+                    Ok(n) => OptionValue::Number(n),
+                    Err(_) => bail!("settings.{key}: {n} is out of range"),
+                },
+                toml::Value::String(word) => OptionValue::Word(word.clone()),
+                other => bail!("settings.{key}: a {} is not a value of it", other.type_str()),
+            };
+            options.set(key, value).map_err(|e| anyhow::anyhow!("settings.{key}: {e}"))?;
+        }
+        Ok(options)
+    }
 }
 
 /// `[replays]`: which games get a replay file (and an HTML viewer) in
@@ -231,9 +256,6 @@ impl Tournament {
             (Some(Format::Duplicate), false) => {
                 bail!("format = \"duplicate\" is for single-player games; {game} plays round-robin or gauntlet")
             }
-            (Some(Format::Grade), false) if game != GameId::Trap => {
-                bail!("format = \"grade\" is the course's Trap grading; {game} plays round-robin or gauntlet")
-            }
             (Some(format), false) => format,
             (None, false) => {
                 bail!("missing field `format`: use \"round-robin\", \"gauntlet\" or \"grade\"")
@@ -324,13 +346,16 @@ impl Tournament {
             startup: duration("startup_time", &file.settings.startup_time, defaults.startup)?,
             clock: file.settings.clock,
         };
-        let options = GameOptions {
-            board_size: file.settings.board_size,
-            turn_cap: file.settings.turn_cap,
-            preset: file.settings.preset.clone(),
-            largest_forest: file.settings.largest_forest,
-        };
-        let rules = GameRules::build(game, &options, budgets).map_err(|e| anyhow::anyhow!(e.setting_line()))?;
+        let options = file.settings.game_options()?;
+        let rules =
+            GameRules::build(game, &options, budgets).map_err(|e| anyhow::anyhow!(e.setting_line()))?;
+        if format == Format::Grade && !rules.course_graded() {
+            let graded =
+                GameRules::course_graded_games().iter().map(|g| g.name()).collect::<Vec<_>>().join(", ");
+            bail!(
+                "format = \"grade\": the course grades {graded} so, not {game}; use round-robin or gauntlet"
+            );
+        }
         let memory_limit = match &file.settings.memory_limit {
             None => None,
             Some(text) => Some(

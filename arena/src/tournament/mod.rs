@@ -25,8 +25,10 @@ use std::{
 use anyhow::{bail, Result};
 
 use crate::{
+    game_rules::with_rules,
     isolation::WorkerLimits,
     players::{Hosting, Level, Player},
+    two_player::{SettingsPrint, TwoPlayerGame},
 };
 use config::{format_name, Format, GameRules, Tournament};
 use record::GameResult;
@@ -116,13 +118,9 @@ impl Observer for Quiet {}
 /// A stable fingerprint of everything that decides the games: a journal
 /// from a different fingerprint cannot be resumed.
 pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> String {
-    // Every game's begins with Trap's board size and turn cap (their
-    // defaults for other games), as when Trap's settings stood in for
-    // every game: journals written then still resume.
-    let (size, turn_cap) = match &tournament.game {
-        GameRules::Trap(settings) => (settings.size, settings.turn_cap),
-        _ => (player_api::trap::DEFAULT_SIZE, player_api::trap::DEFAULT_TURN_CAP),
-    };
+    let print = with_rules!(&tournament.game, G, settings => G::settings_print(settings),
+        solo => SettingsPrint { tail: format!("{}|", settings.fingerprint()), ..SettingsPrint::default() });
+    let (size, turn_cap) = print.head;
     let budgets = &tournament.budgets;
     let mut text = format!(
         "{}|{}|{}|{}|{:?}|",
@@ -135,13 +133,7 @@ pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> Strin
     for player in &tournament.players {
         text.push_str(&format!("{player}|"));
     }
-    // Trap's fingerprint is unchanged from before other games existed, so
-    // its journals still resume.
-    match &tournament.game {
-        GameRules::Trap(_) => {}
-        GameRules::Hexapawn(settings) => text.push_str(&format!("hexapawn|{settings:?}|")),
-        GameRules::Solo(settings) => text.push_str(&format!("{}|", settings.fingerprint())),
-    }
+    text.push_str(&print.tail);
     for game in schedule {
         text.push_str(&format!("{}:{}:{}|", game.seats[0], game.seats[1], game.seed));
     }

@@ -8,11 +8,11 @@ use std::{sync::atomic::AtomicBool, time::Duration};
 
 use anyhow::Result;
 
+use crate::{game_rules::with_rules, two_player::TwoPlayerGame};
+
 use super::{
-    config::{GameRules, Tournament},
-    fingerprint, hosting, load_players, merge,
-    record::GameResult,
-    runner, schedule, shard,
+    config::Tournament, fingerprint, hosting, load_players, merge, record::GameResult, runner, schedule,
+    shard,
 };
 
 /// Where the expected time comes from.
@@ -86,10 +86,7 @@ pub fn plan(tournament: &Tournament, calibration: usize) -> Result<Plan> {
         (Sample::None, Vec::new())
     };
     let budget = turn_budget(tournament);
-    let turn_cap = match &tournament.game {
-        GameRules::Trap(settings) => Some(settings.turn_cap),
-        _ => None,
-    };
+    let turn_cap = with_rules!(&tournament.game, G, settings => G::turn_cap(settings), solo => { let _ = settings; None });
     let turns_per_game = (!games.is_empty())
         .then(|| games.iter().map(|g| f64::from(g.turns)).sum::<f64>() / games.len() as f64);
     let worst_turns = turns_per_game.or(turn_cap.map(f64::from));

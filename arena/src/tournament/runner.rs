@@ -18,7 +18,7 @@ use anyhow::Result;
 
 use super::{config::GameRules, record::GameResult, replays::ReplaySink, schedule::ScheduledGame};
 use crate::{
-    games::{hexapawn::Hexapawn, trap::Trap},
+    game_rules::with_rules,
     players::{Hosting, Player},
     solo::SoloPool,
     two_player::{InstancePool, TwoPlayerGame},
@@ -81,33 +81,24 @@ pub fn run(
             // A worker process dies with the thread that started it
             // (PR_SET_PDEATHSIG): this thread lives until its last game is done.
             scope.spawn(move || {
-                let mut trap = InstancePool::<Trap>::new(plan.players, plan.hosting.clone());
-                let mut solo = SoloPool::new(plan.players, plan.hosting.clone());
-                'jobs: while !plan.stop.load(Ordering::SeqCst) {
-                    let Some(job) = jobs.get(cursor.fetch_add(1, Ordering::SeqCst)) else { break };
-                    // A pairing's own instances: a learner starts each match knowing nothing.
-                    let mut duel = InstancePool::<Hexapawn>::new(plan.players, plan.hosting.clone());
-                    for (game, wanted) in job {
-                        if plan.stop.load(Ordering::SeqCst) {
-                            break 'jobs;
+                with_rules!(plan.game, G, settings => {
+                    let new_pool = || InstancePool::<G>::new(plan.players, plan.hosting.clone());
+                    let mut pool = new_pool();
+                    work(plan, jobs, cursor, &sender, |game, sink, job_starts| {
+                        if job_starts && G::LEARNS {
+                            // A pairing's own instances: a learner starts each match knowing nothing.
+                            pool = new_pool();
                         }
-                        // The replay is on disk before its game is journaled; a
-                        // game journaled before (a resumed pairing's) keeps its file.
-                        let sink = plan.replays.filter(|_| *wanted);
-                        let result = match plan.game {
-                            GameRules::Trap(settings) => play_two_player(&mut trap, game, settings, sink),
-                            GameRules::Hexapawn(settings) => play_two_player(&mut duel, game, settings, sink),
-                            GameRules::Solo(settings) => {
-                                let (score, record) = solo.play(game.seats[0], game.seed, settings);
-                                sink.map_or(Ok(()), |sink| sink.save_solo(game, &record, settings))
-                                    .map(|()| GameResult::solo(game.index, game.seats[0], game.seed, score))
-                            }
-                        };
-                        if *wanted && sender.send(result).is_err() {
-                            break 'jobs;
-                        }
-                    }
-                }
+                        play_two_player(&mut pool, game, settings, sink)
+                    })
+                }, solo => {
+                    let mut pool = SoloPool::new(plan.players, plan.hosting.clone());
+                    work(plan, jobs, cursor, &sender, |game, sink, _| {
+                        let (score, record) = pool.play(game.seats[0], game.seed, settings);
+                        sink.map_or(Ok(()), |sink| sink.save_solo(game, &record, settings))
+                            .map(|()| GameResult::solo(game.index, game.seats[0], game.seed, score))
+                    })
+                })
             });
         }
         drop(sender);
@@ -154,4 +145,31 @@ fn play_two_player<G: TwoPlayerGame>(
         sink.save_two_player::<G>(game, &record)?;
     }
     Ok(GameResult::two_player::<G>(game.index, game.seats, &record))
+}
+
+/// One thread's share: takes jobs from `cursor` until none is left or the
+/// plan stops, plays each game of a job with `play` (told when a job
+/// starts) and sends the wanted ones' results on.
+fn work(
+    plan: &RunPlan,
+    jobs: &[Job],
+    cursor: &AtomicUsize,
+    sender: &mpsc::Sender<Result<GameResult>>,
+    mut play: impl FnMut(&ScheduledGame, Option<&ReplaySink>, bool) -> Result<GameResult>,
+) {
+    while !plan.stop.load(Ordering::SeqCst) {
+        let Some(job) = jobs.get(cursor.fetch_add(1, Ordering::SeqCst)) else { return };
+        for (i, (game, wanted)) in job.iter().enumerate() {
+            if plan.stop.load(Ordering::SeqCst) {
+                return;
+            }
+            // The replay is on disk before its game is journaled; a game
+            // journaled before (a resumed pairing's) keeps its file.
+            let sink = plan.replays.filter(|_| *wanted);
+            let result = play(game, sink, i == 0);
+            if *wanted && sender.send(result).is_err() {
+                return;
+            }
+        }
+    }
 }

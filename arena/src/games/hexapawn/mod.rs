@@ -18,13 +18,13 @@ use crate::{
     clock::Spent,
     fault::{Fault, FaultKind},
     game::{Agent, Game, GameId},
-    game_rules::{Budgets, GameOptions, GameRules, GameSettings, OptionError},
+    game_rules::{Budgets, GameOption, GameOptions, GameRules, GameSettings, OptionError},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     protocol::{hexapawn_move, hexapawn_reply, seat_from_number, Reply, Request, WireBoard},
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
-    two_player::{MatchGame, MatchResult, TwoPlayerGame},
+    two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
 };
 
 /// Hexapawn: 3x3 pawns.
@@ -152,7 +152,7 @@ impl WireGame for Hexapawn {
 
 /// It has no rules options: only the budgets.
 impl GameSettings for Hexapawn {
-    const OPTIONS: &'static [&'static str] = &[];
+    const OPTIONS: &'static [GameOption] = &[];
 
     fn rules(_: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
         Ok(GameRules::Hexapawn(HexapawnSettings {
@@ -171,6 +171,15 @@ impl TwoPlayerGame for Hexapawn {
 
     const LEARNS: bool = true;
     const WATCHES_TURNS: bool = false;
+    const COURSE_GRADING: bool = false;
+
+    fn turn_cap(_: &HexapawnSettings) -> Option<u32> {
+        None
+    }
+
+    fn settings_print(settings: &HexapawnSettings) -> SettingsPrint {
+        SettingsPrint { tail: format!("hexapawn|{settings:?}|"), ..SettingsPrint::default() }
+    }
 
     fn startup_budget(settings: &HexapawnSettings) -> Duration {
         settings.startup_budget

@@ -1,10 +1,13 @@
 //! Hexapawn: a line per game, the summary, the JSON object.
 
+use std::fmt::Write as _;
+
 use serde::Serialize;
 
 use super::Hexapawn;
 use crate::report::{match_summary, ms};
 use crate::{
+    bench::{LadderReport, LevelRun},
     game::GameId,
     stats::{score_interval, Wdl},
     two_player::{MatchGame, MatchResult, Tally},
@@ -113,4 +116,42 @@ pub fn json(result: &MatchResult<Hexapawn>, sources: [String; 2]) -> String {
 /// The player (0 or 1) that won a Hexapawn game: it has no draws.
 fn hexapawn_winner(game: &MatchGame<Hexapawn>) -> usize {
     game.seats[game.record.winner().index()]
+}
+
+/// `arena bench`: wins with a 95% interval per level, by colour.
+impl LadderReport for Hexapawn {
+    fn ladder_report(name: &str, _replay: &str, runs: &[LevelRun<Hexapawn>], seed: u64) -> String {
+        let mut text = String::new();
+        let games = runs.first().map_or(0, |r| r.result.games.len());
+        let _ = writeln!(
+            text,
+            "{name} at hexapawn against the reference levels, {games} games each (seed {seed}):\n"
+        );
+        let _ = writeln!(text, "level    W    L  score  95% interval  won as White  won as Black");
+        for run in runs {
+            let t = &run.result.tallies[0];
+            let interval = score_interval(Wdl::new(t.wins, t.draws, t.losses));
+            let won_as = |seat: usize| {
+                let played = run.result.games.iter().filter(|g| g.seats[seat] == 0);
+                let (n, won) = played.fold((0, 0), |(n, w), g| (n + 1, w + u32::from(g.winner() == Some(0))));
+                format!("{won}/{n}")
+            };
+            let _ = writeln!(
+                text,
+                "{:<7} {:>3}  {:>3}  {:>4.0}%  {:>3.0}% - {:>3.0}%   {:>11}  {:>12}",
+                run.level.name(),
+                t.wins,
+                t.losses,
+                interval.score * 100.0,
+                interval.lower * 100.0,
+                interval.upper * 100.0,
+                won_as(0),
+                won_as(1),
+            );
+            if let Some(failures) = t.failure_summary() {
+                let _ = writeln!(text, "  failures against {}: {failures}", run.level.name());
+            }
+        }
+        text
+    }
 }

@@ -16,7 +16,7 @@ use crate::{
     agent::{AbiGame, Constructor},
     fault::FaultKind,
     game::{Game, GameId},
-    game_rules::{Budgets, GameOptions, GameRules, GameSettings, OptionError},
+    game_rules::{Budgets, GameOption, GameOptions, GameRules, GameSettings, OptionError, OptionKind},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     protocol::{reveal_cell, wire_cell_of, Reply, Request, WireView},
@@ -157,11 +157,15 @@ impl WireGame for IntuitiveAi {
 
 /// Its options, declared once: `board_size`.
 impl GameSettings for IntuitiveAi {
-    const OPTIONS: &'static [&'static str] = &["board_size"];
+    const OPTIONS: &'static [GameOption] = &[GameOption {
+        key: "board_size",
+        kind: OptionKind::Number,
+        help: "board size N (N x N), 3 to 8; default 4",
+    }];
 
     fn rules(options: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
         use player_api::intuitive::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
-        let size = options.board_size.unwrap_or(DEFAULT_SIZE);
+        let size = options.number("board_size")?.unwrap_or(DEFAULT_SIZE);
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return Err(OptionError {
                 key: "board_size",

@@ -15,7 +15,7 @@ use self::referee::{ForestRecord, ForestSettings};
 use crate::{
     agent::{AbiGame, Constructor},
     game::{Game, GameId},
-    game_rules::{Budgets, GameOptions, GameRules, GameSettings, OptionError},
+    game_rules::{Budgets, GameOption, GameOptions, GameRules, GameSettings, OptionError, OptionKind},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     protocol::{
@@ -160,11 +160,15 @@ impl WireGame for MagicForest {
 
 /// Its options, declared once: `largest_forest`.
 impl GameSettings for MagicForest {
-    const OPTIONS: &'static [&'static str] = &["largest_forest"];
+    const OPTIONS: &'static [GameOption] = &[GameOption {
+        key: "largest_forest",
+        kind: OptionKind::Number,
+        help: "the size of the last, largest forest, 3 to 8; default 7",
+    }];
 
     fn rules(options: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
         let mut config = ForestConfig::default();
-        config.largest = options.largest_forest.unwrap_or(config.largest);
+        config.largest = options.number("largest_forest")?.unwrap_or(config.largest);
         config.check().map_err(|e| OptionError { key: "largest_forest", message: e.to_string() })?;
         Ok(GameRules::Solo(SoloSettings::MagicForest(Budgeted { rules: config, budgets })))
     }

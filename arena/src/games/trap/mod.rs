@@ -18,12 +18,12 @@ use crate::{
     clock::Spent,
     fault::Fault,
     game::{Agent, Game, GameId},
-    game_rules::{Budgets, GameOptions, GameRules, GameSettings, OptionError},
+    game_rules::{Budgets, GameOption, GameOptions, GameRules, GameSettings, OptionError, OptionKind},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     protocol::{seat_from_number, wire_cell, Reply, Request, WireState},
     replay::{Replay, ReplayGame, ReplayPlayer},
-    two_player::{MatchGame, MatchResult, TwoPlayerGame},
+    two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
 };
 
 /// Trap: 7x7, move then throw a trap.
@@ -161,10 +161,21 @@ pub fn play_turn(player: &mut TrapPlayerBox, request: TrapRequest) -> Result<Tur
 
 /// Its options, declared once: `board_size`, `turn_cap`.
 impl GameSettings for Trap {
-    const OPTIONS: &'static [&'static str] = &["board_size", "turn_cap"];
+    const OPTIONS: &'static [GameOption] = &[
+        GameOption {
+            key: "board_size",
+            kind: OptionKind::Number,
+            help: "board size N (N x N), 3 to 8; default 7",
+        },
+        GameOption {
+            key: "turn_cap",
+            kind: OptionKind::Number,
+            help: "turns after which a game is a draw; default 400",
+        },
+    ];
 
     fn rules(options: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
-        let size = options.board_size.unwrap_or(DEFAULT_SIZE);
+        let size = options.number("board_size")?.unwrap_or(DEFAULT_SIZE);
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return Err(OptionError {
                 key: "board_size",
@@ -175,7 +186,7 @@ impl GameSettings for Trap {
             size,
             turn_budget: budgets.turn,
             startup_budget: budgets.startup,
-            turn_cap: options.turn_cap.unwrap_or(DEFAULT_TURN_CAP),
+            turn_cap: options.number("turn_cap")?.unwrap_or(DEFAULT_TURN_CAP),
             clock: budgets.clock,
         }))
     }
@@ -189,6 +200,16 @@ impl TwoPlayerGame for Trap {
 
     const LEARNS: bool = false;
     const WATCHES_TURNS: bool = true;
+    const COURSE_GRADING: bool = true;
+
+    fn turn_cap(settings: &TrapSettings) -> Option<u32> {
+        Some(settings.turn_cap)
+    }
+
+    /// Unchanged since before other games existed: its journals still resume.
+    fn settings_print(settings: &TrapSettings) -> SettingsPrint {
+        SettingsPrint { head: (settings.size, settings.turn_cap), tail: String::new() }
+    }
 
     fn startup_budget(settings: &TrapSettings) -> Duration {
         settings.startup_budget
@@ -218,6 +239,10 @@ impl TwoPlayerGame for Trap {
 
     fn failure(record: &TrapRecord) -> Option<(Seat, &'static str)> {
         record.ending.fault().map(|(seat, fault)| (seat, fault.kind().name()))
+    }
+
+    fn failure_text(record: &TrapRecord) -> Option<(Seat, String)> {
+        record.ending.fault().map(|(seat, fault)| (seat, fault.to_string()))
     }
 
     /// Any failure, an illegal move or throw included.

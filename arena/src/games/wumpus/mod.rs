@@ -16,7 +16,7 @@ use crate::{
     agent::{AbiGame, Constructor},
     fault::FaultKind,
     game::{Game, GameId},
-    game_rules::{Budgets, GameOptions, GameRules, GameSettings, OptionError},
+    game_rules::{Budgets, GameOption, GameOptions, GameRules, GameSettings, OptionError, OptionKind},
     isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
     levels::Level,
     protocol::{
@@ -157,10 +157,14 @@ impl WireGame for Wumpus {
 
 /// Its options, declared once: `preset`.
 impl GameSettings for Wumpus {
-    const OPTIONS: &'static [&'static str] = &["preset"];
+    const OPTIONS: &'static [GameOption] = &[GameOption {
+        key: "preset",
+        kind: OptionKind::Word(&["aima", "project"]),
+        help: "the rules preset; default aima",
+    }];
 
     fn rules(options: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
-        let name = options.preset.as_deref().unwrap_or("aima");
+        let name = options.word("preset").unwrap_or("aima");
         let config = WumpusConfig::preset(name).ok_or_else(|| OptionError {
             key: "preset",
             message: format!("unknown preset \"{name}\": use aima or project"),

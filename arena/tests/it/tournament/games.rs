@@ -181,7 +181,7 @@ fn a_library_plays_beside_the_builtins_through_the_plugin_path() {
 #[test]
 fn bad_keys_of_the_new_games_are_one_line_with_its_number() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&str, &str); 9] = [
+    let cases: [(&str, &str); 11] = [
         (
             "seed = 1\ngame = \"chess\"\nplayers = [\"easy\"]\n",
             "line 3: game = \"chess\": unknown game; use one of trap, intuitive-ai",
@@ -196,7 +196,7 @@ fn bad_keys_of_the_new_games_are_one_line_with_its_number() {
         ),
         (
             "seed = 1\ngame = \"hexapawn\"\nformat = \"grade\"\nplayers = [\"easy\"]\n",
-            "line 4: format = \"grade\" is the course's Trap grading",
+            "line 4: format = \"grade\": the course grades trap so, not hexapawn; use round-robin or gauntlet",
         ),
         (
             "seed = 1\ngame = \"wumpus\"\nplayers = [\"easy\"]\n[settings]\npreset = \"huge\"\n",
@@ -205,6 +205,14 @@ fn bad_keys_of_the_new_games_are_one_line_with_its_number() {
         (
             "seed = 1\ngame = \"intuitive-ai\"\nplayers = [\"easy\"]\n[settings]\npreset = \"aima\"\n",
             "line 6: settings.preset: intuitive-ai has no preset",
+        ),
+        (
+            "seed = 1\ngame = \"wumpus\"\nplayers = [\"easy\"]\n[settings]\ntime_per_trun = \"1s\"\n",
+            "line 6: settings.time_per_trun: no such setting (the settings: time_per_turn, startup_time, memory_limit, in_process, sandbox, clock, pass_env, board_size, turn_cap, preset, largest_forest)",
+        ),
+        (
+            "seed = 1\ngame = \"trap\"\nformat = \"round-robin\"\nplayers = [\"easy\", \"hard\"]\n[settings]\nboard_size = \"big\"\n",
+            "line 7: settings.board_size: a whole number is expected",
         ),
         (
             "seed = 1\ngame = \"magic-forest\"\nplayers = [\"easy\"]\n[settings]\nlargest_forest = 12\n",
