@@ -45,6 +45,20 @@ pub enum OptionValue {
     Word(String),
 }
 
+impl OptionValue {
+    /// The value a TOML file gives (a tournament's or a course's
+    /// `[settings]`): a number or a word.
+    pub fn from_toml(value: &toml::Value) -> Result<OptionValue, String> {
+        match value {
+            toml::Value::Integer(n) => {
+                u64::try_from(*n).map(OptionValue::Number).map_err(|_| format!("{n} is out of range"))
+            }
+            toml::Value::String(word) => Ok(OptionValue::Word(word.clone())),
+            other => Err(format!("a {} is not a value of it", other.type_str())),
+        }
+    }
+}
+
 /// The rules options a command line or a tournament file gives, each of
 /// some games only (the games say which: `GameSettings::OPTIONS`); an
 /// option not given means the game's default.

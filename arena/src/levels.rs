@@ -26,4 +26,9 @@ impl Level {
             Level::Expert => "expert",
         }
     }
+
+    /// The built-in level named `name`.
+    pub fn parse(name: &str) -> Option<Level> {
+        Level::BUILTIN.into_iter().find(|l| l.name() == name)
+    }
 }

@@ -36,7 +36,7 @@ impl FromStr for PlayerSpec {
     /// path a library). A word that is none of these is an error that lists
     /// the built-in names (rather than a confusing "file not found").
     fn from_str(text: &str) -> Result<PlayerSpec, String> {
-        if let Some(level) = Level::BUILTIN.into_iter().find(|l| l.name() == text.to_ascii_lowercase()) {
+        if let Some(level) = Level::parse(&text.to_ascii_lowercase()) {
             return Ok(PlayerSpec::Builtin(level));
         }
         if let Some(program) = Program::parse(text) {

@@ -12,6 +12,7 @@
 pub mod accounts;
 pub mod archive;
 mod auth;
+pub mod course;
 mod board;
 pub mod db;
 pub mod executor;

@@ -141,14 +141,7 @@ impl SettingsFile {
                 let known = SettingsFile::COMMON.into_iter().chain(GameOptions::keys()).collect::<Vec<_>>();
                 bail!("settings.{key}: no such setting (the settings: {})", known.join(", "));
             }
-            let value = match value {
-                toml::Value::Integer(n) => match u64::try_from(*n) {
-                    Ok(n) => OptionValue::Number(n),
-                    Err(_) => bail!("settings.{key}: {n} is out of range"),
-                },
-                toml::Value::String(word) => OptionValue::Word(word.clone()),
-                other => bail!("settings.{key}: a {} is not a value of it", other.type_str()),
-            };
+            let value = OptionValue::from_toml(value).map_err(|e| anyhow::anyhow!("settings.{key}: {e}"))?;
             options.set(key, value).map_err(|e| anyhow::anyhow!("settings.{key}: {e}"))?;
         }
         Ok(options)
