@@ -93,7 +93,10 @@ enum ServeAction {
         #[arg(required_unless_present = "roster")]
         name: Option<String>,
         /// Add every student of a roster instead: a text or CSV file, one
-        /// student a line, the name first; prints `name,token` lines.
+        /// student a line, the name first, then optionally a group column
+        /// (students with the same value are one group, named by its
+        /// members' names joined by `_`; none: a group of one); prints
+        /// `name,token` lines.
         #[arg(long, value_name = "FILE", conflicts_with = "name")]
         roster: Option<PathBuf>,
         /// The data folder of the server.
@@ -102,6 +105,23 @@ enum ServeAction {
         /// A member of staff, not a student.
         #[arg(long)]
         staff: bool,
+    },
+    /// Add a group (the course's projects are by groups of 2 or 3): its
+    /// members submit for it, and each sees its submissions. Prints a
+    /// `member,token` line for each new member (a member who is a student
+    /// already keeps their token: `member,-`). A student moves to another
+    /// group only before either group has submitted.
+    ///
+    /// Example: arena serve add-group --members tc1234,gd5678 --data course-data
+    AddGroup {
+        /// The group's name (default: its members' names joined by `_`,
+        /// as the course names a group's folder: tc1234_gd5678).
+        name: Option<String>,
+        /// Its members, by name, comma-separated.
+        #[arg(long, value_delimiter = ',', required = true)]
+        members: Vec<String>,
+        #[arg(long, default_value = "arena-data")]
+        data: PathBuf,
     },
     /// Set the deadline (UTC): later submissions are graded, but the
     /// leaderboard and `finalize` ignore them.
@@ -161,17 +181,20 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
         Some(ServeAction::AddStudent { roster: Some(roster), data, staff, .. }) => {
             let text = std::fs::read_to_string(&roster)
                 .map_err(|e| anyhow::anyhow!("cannot read the roster {}: {e}", roster.display()))?;
-            let names: Vec<&str> = text
-                .lines()
-                .map(|line| line.split(',').next().unwrap_or("").trim().trim_matches('"'))
-                .filter(|name| !name.is_empty())
-                .collect();
             let mut added = 0;
-            for name in &names {
-                let token = server::accounts::add(&data, name, staff)
-                    .map_err(|e| e.context(format!("{} ({added} added before it)", roster.display())))?;
-                arena::outln!("{name},{token}");
-                added += 1;
+            for group in roster_groups(&text) {
+                let context =
+                    |e: anyhow::Error| e.context(format!("{} ({added} added before it)", roster.display()));
+                if group.len() == 1 {
+                    let token = server::accounts::add(&data, group[0], staff).map_err(context)?;
+                    arena::outln!("{},{token}", group[0]);
+                } else {
+                    let (_, tokens) = server::accounts::add_group(&data, None, &group).map_err(context)?;
+                    for (member, token) in tokens {
+                        arena::outln!("{member},{}", token.as_deref().unwrap_or("-"));
+                    }
+                }
+                added += group.len();
             }
             eprintln!(
                 "added {added} from {}; the tokens above are shown once: give each theirs",
@@ -179,6 +202,18 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             );
         }
         Some(ServeAction::AddStudent { .. }) => unreachable!("clap requires a name or a roster"),
+        Some(ServeAction::AddGroup { name, members, data }) => {
+            let members: Vec<&str> = members.iter().map(String::as_str).collect();
+            let (name, tokens) = server::accounts::add_group(&data, name.as_deref(), &members)?;
+            for (member, token) in &tokens {
+                arena::outln!("{member},{}", token.as_deref().unwrap_or("-"));
+            }
+            eprintln!(
+                "added group '{name}' of {} member(s) to {}; the tokens above are shown once: give each theirs",
+                tokens.len(),
+                data.display()
+            );
+        }
         Some(ServeAction::Deadline { when, data }) => {
             let db = server::db::open(&data)?;
             let deadline = server::db::set_deadline(&db, &when)?;
@@ -261,5 +296,39 @@ fn finalize_executor(
             executor.ready()?;
             Ok(executor)
         }
+    }
+}
+
+/// A roster's students, by group: a line is a student, the name first, then
+/// optionally a group column; the lines with the same group value are one
+/// group, in the roster's order, and a line without one is a group of one.
+fn roster_groups(text: &str) -> Vec<Vec<&str>> {
+    fn field(f: Option<&str>) -> Option<&str> {
+        f.map(|f| f.trim().trim_matches('"').trim()).filter(|f| !f.is_empty())
+    }
+    let mut groups: Vec<(Option<&str>, Vec<&str>)> = Vec::new();
+    for line in text.lines() {
+        let mut fields = line.split(',');
+        let Some(name) = field(fields.next()) else { continue };
+        match field(fields.next()) {
+            Some(key) => match groups.iter_mut().find(|(k, _)| *k == Some(key)) {
+                Some((_, members)) => members.push(name),
+                None => groups.push((Some(key), vec![name])),
+            },
+            None => groups.push((None, vec![name])),
+        }
+    }
+    groups.into_iter().map(|(_, members)| members).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_roster_groups_its_students_by_their_group_column() {
+        let text = "tc1234,1\nalice\ngd5678, 1\n\"bob\",\"2\"\ncarol,\nxy1,2\nzz9,2\n";
+        assert_eq!(
+            super::roster_groups(text),
+            [vec!["tc1234", "gd5678"], vec!["alice"], vec!["bob", "xy1", "zz9"], vec!["carol"]]
+        );
     }
 }

@@ -44,7 +44,10 @@ impl Ready {
         if fresh {
             return (StatusCode::NOT_MODIFIED, [(header::ETAG, self.etag.clone())]).into_response();
         }
-        let headers = [(header::ETAG, self.etag.clone()), (header::CONTENT_TYPE, HeaderValue::from_static("application/json"))];
+        let headers = [
+            (header::ETAG, self.etag.clone()),
+            (header::CONTENT_TYPE, HeaderValue::from_static("application/json")),
+        ];
         (headers, self.body.clone()).into_response()
     }
 }
@@ -94,7 +97,7 @@ impl Boards {
     }
 }
 
-/// The leaderboard (every student's latest grade as the public may see it,
+/// The leaderboard (every group's latest grade as the public may see it,
 /// the queue, the league's standings) and the crosstable, apart: its size
 /// grows with the square of the class.
 fn build(db: &Connection, live: &Mutex<league::Live>) -> Result<(Value, Value)> {
@@ -110,12 +113,12 @@ fn build(db: &Connection, live: &Mutex<league::Live>) -> Result<(Value, Value)> 
         .into_iter()
         .map(|s| {
             let grade = s.grade.as_ref().map(views::public_grade);
-            json!({ "student": s.student, "submission": s.id, "finished": s.finished, "grade": grade })
+            json!({ "group": s.group, "submission": s.id, "finished": s.finished, "grade": grade })
         })
         .collect();
     let grading = grading.map(|(played, total)| json!({ "played": played, "total": total }));
     let leaderboard = json!({
-        "students": rows,
+        "groups": rows,
         "queue": { "waiting": waiting, "grading": grading },
         "round_robin": {
             "games_per_pairing": league::GAMES,

@@ -86,6 +86,27 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX jobs_by_submission ON jobs(submission, id);
 ",
+    // Groups (the course's projects are by groups of 2 or 3): a submission
+    // is its group's, seen by every member; the hourly limit and the fair
+    // queue count per group. Every student of an older server becomes a
+    // group of one, named as they are; `note`: a group's contribution note.
+    "
+    CREATE TABLE groups (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        created TEXT NOT NULL DEFAULT (datetime('now'))
+    );
+    INSERT INTO groups (id, name) SELECT id, name FROM students;
+    ALTER TABLE students ADD COLUMN group_id INTEGER REFERENCES groups(id);
+    UPDATE students SET group_id = id;
+    ALTER TABLE submissions ADD COLUMN group_id INTEGER REFERENCES groups(id);
+    UPDATE submissions SET group_id = (SELECT group_id FROM students WHERE students.id = submissions.student);
+    ALTER TABLE submissions ADD COLUMN note TEXT;
+    ALTER TABLE uploads ADD COLUMN group_id INTEGER REFERENCES groups(id);
+    UPDATE uploads SET group_id = (SELECT group_id FROM students WHERE students.id = uploads.student);
+    CREATE INDEX submissions_by_group ON submissions(group_id, id);
+    CREATE INDEX uploads_by_group ON uploads(group_id, created);
+",
 ];
 
 /// Opens (creating if needed) the database of data folder `dir`, migrated.
@@ -129,30 +150,159 @@ pub struct Student {
     pub id: i64,
     pub name: String,
     pub staff: bool,
+    /// Their group's id: its submissions are theirs.
+    pub group: i64,
 }
 
-/// Adds a student whose token hashes to `token_hash`.
-pub fn add_student(db: &Connection, name: &str, token_hash: &str, staff: bool) -> Result<Student> {
-    db.execute(
-        "INSERT INTO students (name, token_hash, staff) VALUES (?1, ?2, ?3)",
-        params![name, token_hash, staff],
-    )
-    .map_err(|e| match e {
+/// A unique name already taken: says whose, and what to do.
+fn taken<'a>(what: &'static str, name: &'a str) -> impl FnOnce(rusqlite::Error) -> anyhow::Error + 'a {
+    move |e| match e {
         rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
-            anyhow::anyhow!("there is already a student named '{name}': pick another name")
+            anyhow::anyhow!("there is already a {what} named '{name}': pick another name")
         }
         e => e.into(),
-    })?;
-    Ok(Student { id: db.last_insert_rowid(), name: name.to_string(), staff })
+    }
+}
+
+/// Adds a student whose token hashes to `token_hash`, in group `group`
+/// (None: a group of their own, named as they are).
+pub fn add_student(
+    db: &Connection,
+    name: &str,
+    token_hash: &str,
+    staff: bool,
+    group: Option<i64>,
+) -> Result<Student> {
+    let tx = writing(db)?;
+    let student = add_student_in(&tx, name, token_hash, staff, group)?;
+    tx.commit()?;
+    Ok(student)
+}
+
+fn add_student_in(
+    db: &Connection,
+    name: &str,
+    token_hash: &str,
+    staff: bool,
+    group: Option<i64>,
+) -> Result<Student> {
+    if student_by_name(db, name)?.is_some() {
+        anyhow::bail!("there is already a student named '{name}': pick another name");
+    }
+    let group = match group {
+        Some(group) => group,
+        None => add_group_in(db, name)?,
+    };
+    db.execute(
+        "INSERT INTO students (name, token_hash, staff, group_id) VALUES (?1, ?2, ?3, ?4)",
+        params![name, token_hash, staff, group],
+    )
+    .map_err(taken("student", name))?;
+    Ok(Student { id: db.last_insert_rowid(), name: name.to_string(), staff, group })
+}
+
+/// Adds group `name` of `members`, all or none: a member with a token
+/// hash is a new student; one without is a student already, moved into it
+/// (`move_student`'s rule).
+pub fn add_group(db: &Connection, name: &str, members: &[(&str, Option<&str>)]) -> Result<i64> {
+    let tx = writing(db)?;
+    let group = add_group_in(&tx, name)?;
+    for (member, token_hash) in members {
+        match token_hash {
+            Some(hash) => drop(add_student_in(&tx, member, hash, false, Some(group))?),
+            None => move_student_in(&tx, member, group)?,
+        }
+    }
+    tx.commit()?;
+    Ok(group)
+}
+
+fn add_group_in(db: &Connection, name: &str) -> Result<i64> {
+    db.execute("INSERT INTO groups (name) VALUES (?1)", [name]).map_err(taken("group", name))?;
+    Ok(db.last_insert_rowid())
+}
+
+/// The group named `name`'s id, if there is one.
+pub fn group_by_name(db: &Connection, name: &str) -> Result<Option<i64>> {
+    Ok(db.query_row("SELECT id FROM groups WHERE name = ?1", [name], |row| row.get(0)).optional()?)
+}
+
+/// The student named `name`.
+pub fn student_by_name(db: &Connection, name: &str) -> Result<Option<Student>> {
+    Ok(db
+        .query_row("SELECT id, name, staff, group_id FROM students WHERE name = ?1", [name], |row| {
+            Ok(Student { id: row.get(0)?, name: row.get(1)?, staff: row.get(2)?, group: row.get(3)? })
+        })
+        .optional()?)
+}
+
+/// Moves student `name` into group `group`. Only before either group has
+/// a submission: after it, a group's history is its members' (staff see
+/// who uploaded what), and moving them would rewrite it. A group of one
+/// left empty by the move goes.
+pub fn move_student(db: &Connection, name: &str, group: i64) -> Result<()> {
+    let tx = writing(db)?;
+    move_student_in(&tx, name, group)?;
+    tx.commit()?;
+    Ok(())
+}
+
+fn move_student_in(tx: &Connection, name: &str, group: i64) -> Result<()> {
+    let Some(student) = student_by_name(tx, name)? else {
+        anyhow::bail!("no student named '{name}': add them with `arena serve add-student` or `add-group`");
+    };
+    if student.group == group {
+        return Ok(());
+    }
+    let submitted = |group: i64| -> Result<Option<String>> {
+        Ok(tx
+            .query_row(
+                "SELECT g.name FROM groups g WHERE g.id = ?1 AND EXISTS (SELECT 1 FROM uploads u WHERE u.group_id = g.id)",
+                [group],
+                |row| row.get(0),
+            )
+            .optional()?)
+    };
+    for group in [student.group, group] {
+        if let Some(name) = submitted(group)? {
+            anyhow::bail!(
+                "group '{name}' has submitted already: its members stay (its history is theirs); \
+                 add a new student instead"
+            );
+        }
+    }
+    tx.execute("UPDATE students SET group_id = ?2 WHERE id = ?1", params![student.id, group])?;
+    tx.execute(
+        "DELETE FROM groups WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM students WHERE group_id = ?1)",
+        [student.group],
+    )?;
+    Ok(())
 }
 
 /// The student whose token hashes to `token_hash`.
 pub fn student_by_token(db: &Connection, token_hash: &str) -> Result<Option<Student>> {
     Ok(db
-        .query_row("SELECT id, name, staff FROM students WHERE token_hash = ?1", [token_hash], |row| {
-            Ok(Student { id: row.get(0)?, name: row.get(1)?, staff: row.get(2)? })
-        })
+        .query_row(
+            "SELECT id, name, staff, group_id FROM students WHERE token_hash = ?1",
+            [token_hash],
+            |row| Ok(Student { id: row.get(0)?, name: row.get(1)?, staff: row.get(2)?, group: row.get(3)? }),
+        )
         .optional()?)
+}
+
+/// A group as its members see it: its name and its members, by name.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct Group {
+    pub name: String,
+    pub members: Vec<String>,
+}
+
+/// Group `id`.
+pub fn group(db: &Connection, id: i64) -> Result<Group> {
+    let name = db.query_row("SELECT name FROM groups WHERE id = ?1", [id], |row| row.get(0))?;
+    let mut query = db.prepare("SELECT name FROM students WHERE group_id = ?1 ORDER BY name")?;
+    let members = query.query_map([id], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?;
+    Ok(Group { name, members })
 }
 
 /// Where a submission is on its way to a grade.
@@ -163,8 +313,8 @@ pub mod status {
     pub const DONE: &str = "done";
     /// It could not be graded (not a player, a wrong player-api version, ...).
     pub const FAILED: &str = "failed";
-    /// A newer submission of the same student arrived while it waited: not
-    /// graded (the fair queue grades a student's newest only).
+    /// A newer submission of the same group arrived while it waited: not
+    /// graded (the fair queue grades a group's newest only).
     pub const SUPERSEDED: &str = "superseded";
 }
 
@@ -172,7 +322,10 @@ pub mod status {
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct Submission {
     pub id: i64,
+    /// The member who uploaded it.
     pub student: String,
+    /// The group it is of.
+    pub group: String,
     pub sha256: String,
     pub file_name: String,
     pub size: i64,
@@ -194,11 +347,14 @@ pub struct Submission {
     /// The order in which its grading started (1: the first on this
     /// server); None while it waits.
     pub grading_turn: Option<i64>,
+    /// The group's note on each member's contribution, if it sent one
+    /// (shown to staff only).
+    pub note: Option<String>,
 }
 
 const SUBMISSION: &str = "SELECT s.id, st.name, s.sha256, s.file_name, s.size, s.status, s.played, s.total,
-    s.error, s.grade, s.created, s.finished, s.late, s.player, s.grading_turn FROM submissions s
-    JOIN students st ON st.id = s.student";
+    s.error, s.grade, s.created, s.finished, s.late, s.player, s.grading_turn, g.name, s.note FROM submissions s
+    JOIN students st ON st.id = s.student JOIN groups g ON g.id = s.group_id";
 
 fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
     let grade: Option<String> = row.get(9)?;
@@ -218,6 +374,8 @@ fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
         late: row.get(12)?,
         player: row.get(13)?,
         grading_turn: row.get(14)?,
+        group: row.get(15)?,
+        note: row.get(16)?,
     })
 }
 
@@ -226,31 +384,32 @@ fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Upload(pub i64);
 
-/// Uploads a student may still start this hour, and when the oldest of
+/// Uploads a group may still start this hour, and when the oldest of
 /// those counted was made (SQLite's `datetime`, UTC).
-pub fn uploads_left(db: &Connection, student: i64, per_hour: u32) -> Result<(u32, Option<String>)> {
+pub fn uploads_left(db: &Connection, group: i64, per_hour: u32) -> Result<(u32, Option<String>)> {
     let (made, oldest): (u32, Option<String>) = db.query_row(
-        "SELECT COUNT(*), MIN(created) FROM uploads WHERE student = ?1 AND created > datetime('now', '-1 hour')",
-        [student],
+        "SELECT COUNT(*), MIN(created) FROM uploads WHERE group_id = ?1 AND created > datetime('now', '-1 hour')",
+        [group],
         |row| Ok((row.get(0)?, row.get(1)?)),
     )?;
     Ok((per_hour.saturating_sub(made), oldest))
 }
 
-/// Takes one of `student`'s `per_hour` places for an upload about to be
-/// read, counting and recording it in one transaction (uploads sent at
-/// once cannot all pass the count). `Err((made, oldest))` when none is left.
+/// Takes one of `student`'s group's `per_hour` places for an upload about
+/// to be read, counting and recording it in one transaction (uploads sent
+/// at once, by one member or several, cannot all pass the count).
+/// `Err((made, oldest))` when none is left.
 pub fn start_upload(
     db: &Connection,
-    student: i64,
+    student: &Student,
     per_hour: u32,
 ) -> Result<std::result::Result<Upload, (u32, Option<String>)>> {
     let tx = writing(db)?;
-    let (left, oldest) = uploads_left(&tx, student, per_hour)?;
+    let (left, oldest) = uploads_left(&tx, student.group, per_hour)?;
     if left == 0 {
         return Ok(Err((per_hour, oldest)));
     }
-    tx.execute("INSERT INTO uploads (student) VALUES (?1)", [student])?;
+    tx.execute("INSERT INTO uploads (student, group_id) VALUES (?1, ?2)", [student.id, student.group])?;
     let upload = Upload(tx.last_insert_rowid());
     tx.commit()?;
     Ok(Ok(upload))
@@ -262,22 +421,35 @@ pub fn refuse_upload(db: &Connection, upload: Upload, why: &str) -> Result<()> {
     Ok(())
 }
 
-/// Records an accepted upload, queued for grading; its id. `player`: see
-/// [`Submission::player`].
-pub fn add_submission(
-    db: &Connection,
-    upload: Upload,
-    student: i64,
-    (sha256, player): (&str, Option<&str>),
-    file_name: &str,
-    size: u64,
-) -> Result<i64> {
+/// What an accepted upload is: the stored file (its hash, and for a
+/// Python player where the player is in its folder), its name, size and
+/// the group's contribution note.
+pub struct Uploaded<'a> {
+    pub sha256: &'a str,
+    pub player: Option<&'a str>,
+    pub file_name: &'a str,
+    pub size: u64,
+    pub note: Option<&'a str>,
+}
+
+/// Records an accepted upload by `student`, their group's, queued for
+/// grading; its id.
+pub fn add_submission(db: &Connection, upload: Upload, student: &Student, file: &Uploaded) -> Result<i64> {
     let tx = writing(db)?;
     tx.execute(
-        "INSERT INTO submissions (student, sha256, player, file_name, size, status, late)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6,
+        "INSERT INTO submissions (student, group_id, sha256, player, file_name, size, note, status, late)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,
                  COALESCE(datetime('now') > (SELECT value FROM settings WHERE key = 'deadline'), 0))",
-        params![student, sha256, player, file_name, size as i64, status::QUEUED],
+        params![
+            student.id,
+            student.group,
+            file.sha256,
+            file.player,
+            file.file_name,
+            file.size as i64,
+            file.note,
+            status::QUEUED
+        ],
     )?;
     let id = tx.last_insert_rowid();
     tx.execute("UPDATE uploads SET submission = ?2 WHERE id = ?1", params![upload.0, id])?;
@@ -285,21 +457,21 @@ pub fn add_submission(
     Ok(id)
 }
 
-/// Submission `id` if it is `student`'s.
-pub fn submission_of(db: &Connection, id: i64, student: i64) -> Result<Option<Submission>> {
+/// Submission `id` if it is group `group`'s.
+pub fn submission_of(db: &Connection, id: i64, group: i64) -> Result<Option<Submission>> {
     Ok(db
         .query_row(
-            &format!("{SUBMISSION} WHERE s.id = ?1 AND s.student = ?2"),
-            params![id, student],
+            &format!("{SUBMISSION} WHERE s.id = ?1 AND s.group_id = ?2"),
+            params![id, group],
             submission,
         )
         .optional()?)
 }
 
-/// `student`'s submissions, newest first.
-pub fn submissions_of(db: &Connection, student: i64) -> Result<Vec<Submission>> {
-    let mut query = db.prepare(&format!("{SUBMISSION} WHERE s.student = ?1 ORDER BY s.id DESC"))?;
-    let rows = query.query_map([student], submission)?;
+/// Group `group`'s submissions, newest first.
+pub fn submissions_of(db: &Connection, group: i64) -> Result<Vec<Submission>> {
+    let mut query = db.prepare(&format!("{SUBMISSION} WHERE s.group_id = ?1 ORDER BY s.id DESC"))?;
+    let rows = query.query_map([group], submission)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -320,14 +492,14 @@ pub fn queue(db: &Connection) -> Result<(u32, Option<(i64, i64)>)> {
     Ok((waiting, grading))
 }
 
-/// The next submission to grade, fairly across students, none of `busy`
-/// (being graded now) nor of their students: one interrupted mid-way first
+/// The next submission to grade, fairly across groups, none of `busy`
+/// (being graded now) nor of their groups: one interrupted mid-way first
 /// (a crash left it checking or playing); else a waiting
-/// submission of the student whose last grading started longest ago (never
-/// graded first; ties: who has waited longest), so that one student's many
+/// submission of the group whose last grading started longest ago (never
+/// graded first; ties: who has waited longest), so that one group's many
 /// or slow submissions delay another's by one grading at most. With
-/// `supersede`, that student's newest waiting submission is taken and their
-/// older waiting ones are marked superseded; without, their oldest.
+/// `supersede`, that group's newest waiting submission is taken and its
+/// older waiting ones are marked superseded; without, its oldest.
 /// Marks the one taken as started (its `grading_turn`).
 pub fn next_to_grade(
     db: &Connection,
@@ -350,13 +522,13 @@ pub fn next_to_grade(
     if interrupted.is_some() {
         return Ok(interrupted);
     }
-    let student: Option<i64> = tx
+    let group: Option<i64> = tx
         .query_row(
             &format!(
-                "SELECT q.student FROM submissions q WHERE q.status = ?1
-                   AND q.student NOT IN (SELECT b.student FROM submissions b WHERE b.id IN ({busy_list}))
-                 GROUP BY q.student
-                 ORDER BY (SELECT MAX(g.grading_turn) FROM submissions g WHERE g.student = q.student) NULLS FIRST,
+                "SELECT q.group_id FROM submissions q WHERE q.status = ?1
+                   AND q.group_id NOT IN (SELECT b.group_id FROM submissions b WHERE b.id IN ({busy_list}))
+                 GROUP BY q.group_id
+                 ORDER BY (SELECT MAX(g.grading_turn) FROM submissions g WHERE g.group_id = q.group_id) NULLS FIRST,
                           MIN(q.id)
                  LIMIT 1"
             ),
@@ -364,18 +536,18 @@ pub fn next_to_grade(
             |row| row.get(0),
         )
         .optional()?;
-    let Some(student) = student else { return Ok(None) };
+    let Some(group) = group else { return Ok(None) };
     let order = if supersede { "DESC" } else { "ASC" };
     let mut next = tx.query_row(
-        &format!("{SUBMISSION} WHERE s.student = ?1 AND s.status = ?2 ORDER BY s.id {order} LIMIT 1"),
-        params![student, status::QUEUED],
+        &format!("{SUBMISSION} WHERE s.group_id = ?1 AND s.status = ?2 ORDER BY s.id {order} LIMIT 1"),
+        params![group, status::QUEUED],
         submission,
     )?;
     if supersede {
         tx.execute(
             "UPDATE submissions SET status = ?3, finished = datetime('now')
-             WHERE student = ?1 AND status = ?2 AND id < ?4",
-            params![student, status::QUEUED, status::SUPERSEDED, next.id],
+             WHERE group_id = ?1 AND status = ?2 AND id < ?4",
+            params![group, status::QUEUED, status::SUPERSEDED, next.id],
         )?;
     }
     tx.execute(
@@ -411,12 +583,12 @@ pub fn finish(db: &Connection, id: i64, grade: Result<&serde_json::Value, &str>)
     Ok(())
 }
 
-/// Each student's latest graded submission that counts (made before the
-/// deadline, if there is one), by name.
+/// Each group's latest graded submission that counts (made before the
+/// deadline, if there is one), by the group's name.
 pub fn latest_graded(db: &Connection) -> Result<Vec<Submission>> {
     let mut query = db.prepare(&format!(
-        "{SUBMISSION} WHERE s.id IN (SELECT MAX(id) FROM submissions WHERE status = ?1 AND NOT late GROUP BY student)
-         ORDER BY st.name"
+        "{SUBMISSION} WHERE s.id IN (SELECT MAX(id) FROM submissions WHERE status = ?1 AND NOT late GROUP BY group_id)
+         ORDER BY g.name"
     ))?;
     let rows = query.query_map([status::DONE], submission)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -446,35 +618,79 @@ pub fn deadline(db: &Connection) -> Result<Option<String>> {
 pub struct RosterEntry {
     pub name: String,
     pub staff: bool,
+    /// Their group's name.
+    pub group: String,
+    /// Their group's submissions.
     pub submissions: u32,
-    /// The latest submission's id and status, if any.
+    /// The group's latest submission's id and status, if any.
     pub latest: Option<(i64, String)>,
-    /// Whether a graded submission of theirs counts (made before any deadline).
+    /// Whether a graded submission of the group counts (made before any deadline).
     pub graded: bool,
 }
 
 /// Everyone, by name.
 pub fn roster(db: &Connection) -> Result<Vec<RosterEntry>> {
     let mut query = db.prepare(
-        "SELECT st.name, st.staff,
-                (SELECT COUNT(*) FROM submissions s WHERE s.student = st.id),
-                (SELECT s.id FROM submissions s WHERE s.student = st.id ORDER BY s.id DESC LIMIT 1),
-                (SELECT s.status FROM submissions s WHERE s.student = st.id ORDER BY s.id DESC LIMIT 1),
-                EXISTS (SELECT 1 FROM submissions s WHERE s.student = st.id AND s.status = ?1 AND NOT s.late)
-         FROM students st ORDER BY st.name",
+        "SELECT st.name, st.staff, g.name,
+                (SELECT COUNT(*) FROM submissions s WHERE s.group_id = g.id),
+                (SELECT s.id FROM submissions s WHERE s.group_id = g.id ORDER BY s.id DESC LIMIT 1),
+                (SELECT s.status FROM submissions s WHERE s.group_id = g.id ORDER BY s.id DESC LIMIT 1),
+                EXISTS (SELECT 1 FROM submissions s WHERE s.group_id = g.id AND s.status = ?1 AND NOT s.late)
+         FROM students st JOIN groups g ON g.id = st.group_id ORDER BY st.name",
     )?;
     let rows = query.query_map([status::DONE], |row| {
-        let id: Option<i64> = row.get(3)?;
-        let status: Option<String> = row.get(4)?;
+        let id: Option<i64> = row.get(4)?;
+        let status: Option<String> = row.get(5)?;
         Ok(RosterEntry {
             name: row.get(0)?,
             staff: row.get(1)?,
-            submissions: row.get(2)?,
+            group: row.get(2)?,
+            submissions: row.get(3)?,
             latest: id.zip(status),
-            graded: row.get(5)?,
+            graded: row.get(6)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A group as staff see it: its members, its submissions (who uploaded
+/// each) and the contribution notes it sent, newest first.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct GroupEntry {
+    pub name: String,
+    pub members: Vec<String>,
+    /// (submission id, uploaded by, status), newest first.
+    pub submissions: Vec<(i64, String, String)>,
+    /// (submission id, note), newest first.
+    pub notes: Vec<(i64, String)>,
+}
+
+/// Every group, by name.
+pub fn groups(db: &Connection) -> Result<Vec<GroupEntry>> {
+    let mut entries: Vec<GroupEntry> = Vec::new();
+    let mut ids = Vec::new();
+    let mut query = db.prepare("SELECT id, name FROM groups ORDER BY name")?;
+    for row in query.query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?)))? {
+        let (id, name) = row?;
+        ids.push(id);
+        entries.push(GroupEntry { name, members: Vec::new(), submissions: Vec::new(), notes: Vec::new() });
+    }
+    let mut members = db.prepare("SELECT name FROM students WHERE group_id = ?1 ORDER BY name")?;
+    let mut submissions = db.prepare(
+        "SELECT s.id, st.name, s.status, s.note FROM submissions s JOIN students st ON st.id = s.student
+         WHERE s.group_id = ?1 ORDER BY s.id DESC",
+    )?;
+    for (entry, id) in entries.iter_mut().zip(ids) {
+        entry.members = members.query_map([id], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?;
+        for row in submissions.query_map([id], |row| {
+            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?, row.get::<_, String>(2)?, row.get(3)?))
+        })? {
+            let (id, by, status, note): (i64, String, String, Option<String>) = row?;
+            entry.submissions.push((id, by, status));
+            entry.notes.extend(note.map(|n| (id, n)));
+        }
+    }
+    Ok(entries)
 }
 
 /// The submissions not finished, oldest first.
@@ -520,4 +736,82 @@ pub fn jobs_of(db: &Connection, submission: i64) -> Result<Vec<Job>> {
         Ok(Job { id: row.get(0)?, slurm_id: row.get(1)?, end: state.map(|s| (s, exit_code)) })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A data folder as the server before groups wrote it (schema 6): two
+    /// students and a staff member, their submissions and uploads.
+    fn before_groups(dir: &Path) {
+        let db = Connection::open(dir.join(FILE)).unwrap();
+        for migration in &MIGRATIONS[..6] {
+            db.execute_batch(migration).unwrap();
+        }
+        db.pragma_update(None, "user_version", 6).unwrap();
+        db.execute_batch(
+            "INSERT INTO students (name, token_hash, staff) VALUES ('bob', 'hb', 0), ('alice', 'ha', 0), ('boss', 'hs', 1);
+             INSERT INTO submissions (student, sha256, file_name, size, status, grade, grading_turn)
+                 VALUES (2, 'a1', 'lib.so', 10, 'done', '{\"passed_all\":true}', 1),
+                        (1, 'b1', 'lib.so', 11, 'failed', NULL, 2),
+                        (2, 'a2', 'lib.so', 12, 'queued', NULL, NULL);
+             INSERT INTO uploads (student, submission) VALUES (2, 1), (1, 2), (2, 3);
+             INSERT INTO uploads (student, refused) VALUES (1, 'too large');",
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn students_of_a_server_before_groups_become_groups_of_one_with_nothing_lost() {
+        let dir = tempfile::tempdir().unwrap();
+        before_groups(dir.path());
+        let db = open(dir.path()).unwrap();
+        let alice = student_by_token(&db, "ha").unwrap().unwrap();
+        assert_eq!(
+            group(&db, alice.group).unwrap(),
+            Group { name: "alice".into(), members: vec!["alice".into()] }
+        );
+        let mine = submissions_of(&db, alice.group).unwrap();
+        assert_eq!(
+            mine.iter().map(|s| (s.id, s.sha256.as_str())).collect::<Vec<_>>(),
+            [(3, "a2"), (1, "a1")]
+        );
+        assert!(mine.iter().all(|s| s.group == "alice" && s.student == "alice"));
+        assert_eq!(mine[1].grade, Some(serde_json::json!({ "passed_all": true })));
+        let bob = student_by_token(&db, "hb").unwrap().unwrap();
+        assert_eq!(submission_of(&db, 1, bob.group).unwrap(), None, "alice's is not bob's");
+        assert_eq!(uploads_left(&db, bob.group, 5).unwrap().0, 3, "bob's two uploads, the refused one too");
+        assert_eq!(uploads_left(&db, alice.group, 5).unwrap().0, 3);
+        let latest = latest_graded(&db).unwrap();
+        assert_eq!(latest.iter().map(|s| (s.id, s.group.as_str())).collect::<Vec<_>>(), [(1, "alice")]);
+        let roster = roster(&db).unwrap();
+        assert_eq!(
+            roster.iter().map(|r| (r.name.as_str(), r.group.as_str(), r.submissions)).collect::<Vec<_>>(),
+            [("alice", "alice", 2), ("bob", "bob", 1), ("boss", "boss", 0)]
+        );
+        // The fair queue goes on by group.
+        let next = next_to_grade(&db, true, &Default::default()).unwrap().unwrap();
+        assert_eq!((next.id, next.group.as_str()), (3, "alice"));
+    }
+
+    #[test]
+    fn a_group_is_made_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = open(dir.path()).unwrap();
+        let ann = add_student(&db, "ann", "h1", false, None).unwrap();
+        let upload = start_upload(&db, &ann, 5).unwrap().unwrap();
+        let file =
+            Uploaded { sha256: "s", player: None, file_name: "lib.so", size: 1, note: Some("all mine") };
+        add_submission(&db, upload, &ann, &file).unwrap();
+        let e = add_group(&db, "ann_ben", &[("ben", Some("h2")), ("ann", None)]).unwrap_err();
+        assert!(e.to_string().starts_with("group 'ann' has submitted already"), "{e}");
+        assert_eq!(group_by_name(&db, "ann_ben").unwrap(), None);
+        assert_eq!(student_by_name(&db, "ben").unwrap(), None);
+        add_student(&db, "cy", "h3", false, None).unwrap();
+        let group = add_group(&db, "cy_dee", &[("cy", None), ("dee", Some("h4"))]).unwrap();
+        assert_eq!(student_by_token(&db, "h3").unwrap().unwrap().group, group);
+        assert_eq!(group_by_name(&db, "cy").unwrap(), None, "the emptied group of one goes");
+        assert_eq!(groups(&db).unwrap()[0].notes, [(1, "all mine".to_string())]);
+    }
 }

@@ -61,7 +61,7 @@ pub fn finalize(dir: &Path, games_per_pairing: u32, executor: &Executor) -> Resu
         let _ = writeln!(
             csv,
             "{},{},{},{},{},{},{},{}",
-            csv_field(&submission.student),
+            csv_field(&submission.group),
             submission.id,
             submission.sha256,
             wins("easy"),

@@ -87,7 +87,7 @@ impl Live {
     /// a newly graded submission enters (with any games it already has in
     /// `db`: after a restart), one no longer current retires.
     pub fn sync(&mut self, db: &Connection, latest: &[Submission]) -> Result<()> {
-        let current: BTreeMap<i64, String> = latest.iter().map(|s| (s.id, s.student.clone())).collect();
+        let current: BTreeMap<i64, String> = latest.iter().map(|s| (s.id, s.group.clone())).collect();
         let gone: Vec<i64> = self.names.keys().filter(|id| !current.contains_key(id)).copied().collect();
         let new: Vec<i64> = current.keys().filter(|id| !self.names.contains_key(id)).copied().collect();
         for id in &gone {

@@ -12,8 +12,8 @@
 pub mod accounts;
 pub mod archive;
 mod auth;
-pub mod course;
 mod board;
+pub mod course;
 pub mod db;
 pub mod executor;
 pub mod finalize;
@@ -92,7 +92,14 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
     let wake = Arc::new(grader::Wake::default());
     let changed = Arc::new(grader::Wake::default());
     let executor = Arc::new(options.executor);
-    grader::spawn(data.clone(), wake.clone(), options.grading, executor.clone(), changed.clone(), live.clone())?;
+    grader::spawn(
+        data.clone(),
+        wake.clone(),
+        options.grading,
+        executor.clone(),
+        changed.clone(),
+        live.clone(),
+    )?;
     let app = Arc::new(App {
         pool: Arc::new(pool::Pool::new(data.clone())),
         boards: board::Boards::start(data.clone(), changed, live)?,
@@ -140,6 +147,7 @@ fn router(app: Arc<App>, limits: http::Limits) -> Router {
         .route("/student.js", get(|| async { script(include_str!("pages/student.js")) }))
         .route("/staff.js", get(|| async { script(include_str!("pages/staff.js")) }))
         .route("/api/staff/roster", get(staff::roster))
+        .route("/api/staff/groups", get(staff::groups))
         .route("/api/staff/queue", get(staff::queue))
         .route("/api/staff/deadline", post(staff::deadline).layer(deadline()))
         .route("/api/staff/finalize", post(staff::start_finalize).get(staff::finalize_status))
@@ -148,12 +156,18 @@ fn router(app: Arc<App>, limits: http::Limits) -> Router {
         .route("/api/submissions/{id}", get(show))
         .route("/api/submissions/{id}/replays", get(replays))
         .route("/api/submissions/{id}/replays/{name}", get(replay_viewer))
-        .route("/api/leaderboard", get(|State(app): State<Arc<App>>, headers: HeaderMap| async move {
-            app.boards.leaderboard().answer(&headers)
-        }))
-        .route("/api/leaderboard/crosstable", get(|State(app): State<Arc<App>>, headers: HeaderMap| async move {
-            app.boards.crosstable().answer(&headers)
-        }))
+        .route(
+            "/api/leaderboard",
+            get(|State(app): State<Arc<App>>, headers: HeaderMap| async move {
+                app.boards.leaderboard().answer(&headers)
+            }),
+        )
+        .route(
+            "/api/leaderboard/crosstable",
+            get(|State(app): State<Arc<App>>, headers: HeaderMap| async move {
+                app.boards.crosstable().answer(&headers)
+            }),
+        )
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(middleware::from_fn(headers::secure))
         .with_state(app)
@@ -211,22 +225,23 @@ impl App {
         Ok(self.pool.run(work).await?)
     }
 
-    /// Submission `id`, if it is `student`'s.
+    /// Submission `id`, if it is `student`'s group's.
     async fn own_submission(&self, student: &db::Student, id: i64) -> Result<db::Submission, ApiError> {
-        let owner = student.id;
-        self.db(move |db| db::submission_of(db, id, owner))
+        let group = student.group;
+        self.db(move |db| db::submission_of(db, id, group))
             .await?
-            .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("you have no submission {id}")))
+            .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("your group has no submission {id}")))
     }
 }
 
 /// `POST /api/submissions`: a player (a library, or a Python folder as an
-/// archive) as the multipart field `file`. The token is checked before the
-/// body is read (`Student`); every upload started counts against the
-/// hourly limit, accepted or refused.
+/// archive) as the multipart field `file`, for the member's group, and
+/// the group's contribution note as the field `note` if it sends one. The
+/// token is checked before the body is read (`Student`); every upload
+/// started counts against the group's hourly limit, accepted or refused.
 async fn submit(State(app): State<Arc<App>>, Student(student): Student, form: Multipart) -> Answer {
-    let (who, per_hour) = (student.id, app.per_hour);
-    let started = app.db(move |db| db::start_upload(db, who, per_hour)).await?;
+    let (who, per_hour) = (student.clone(), app.per_hour);
+    let started = app.db(move |db| db::start_upload(db, &who, per_hour)).await?;
     let upload = match started {
         Ok(upload) => upload,
         Err((made, oldest)) => {
@@ -246,7 +261,10 @@ async fn submit(State(app): State<Arc<App>>, Student(student): Student, form: Mu
     match accept(&app, &student, upload, form).await {
         Ok((id, sha256)) => {
             app.wake.notify();
-            Ok((StatusCode::CREATED, Json(json!({ "id": id, "status": db::status::QUEUED, "sha256": sha256 })))
+            Ok((
+                StatusCode::CREATED,
+                Json(json!({ "id": id, "status": db::status::QUEUED, "sha256": sha256 })),
+            )
                 .into_response())
         }
         Err(refused) => {
@@ -267,7 +285,12 @@ async fn discard(mut form: Multipart) {
 }
 
 /// Reads, checks and stores an upload; the new submission's id and hash.
-async fn accept(app: &App, student: &db::Student, upload: db::Upload, mut form: Multipart) -> Result<(i64, String), ApiError> {
+async fn accept(
+    app: &App,
+    student: &db::Student,
+    upload: db::Upload,
+    mut form: Multipart,
+) -> Result<(i64, String), ApiError> {
     let too_large = || {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -279,10 +302,18 @@ async fn accept(app: &App, student: &db::Student, upload: db::Upload, mut form: 
         status => ApiError::new(status, e.body_text()),
     };
     let mut upload_file = None;
+    let mut note = None;
     while let Some(field) = form.next_field().await.map_err(unreadable)? {
-        if field.name() == Some("file") {
-            let name = field.file_name().unwrap_or("player.so").to_string();
-            upload_file = Some((name, field.bytes().await.map_err(unreadable)?));
+        match field.name() {
+            Some("file") => {
+                let name = field.file_name().unwrap_or("player.so").to_string();
+                upload_file = Some((name, field.bytes().await.map_err(unreadable)?));
+            }
+            Some("note") => {
+                let bytes = field.bytes().await.map_err(unreadable)?;
+                note = Some(checked_note(&bytes).map_err(|why| ApiError::new(StatusCode::BAD_REQUEST, why))?);
+            }
+            _ => {}
         }
     }
     let (name, bytes) = upload_file.ok_or_else(|| {
@@ -307,22 +338,52 @@ async fn accept(app: &App, student: &db::Student, upload: db::Upload, mut form: 
     .await
     .map_err(|e| anyhow::anyhow!("storing the upload: {e}"))??;
     let (sha256, player) = stored.map_err(|why| ApiError::new(StatusCode::BAD_REQUEST, why))?;
-    let (who, hash) = (student.id, sha256.clone());
+    let (who, hash) = (student.clone(), sha256.clone());
     let id = app
-        .db(move |db| db::add_submission(db, upload, who, (&hash, player.as_deref()), &name, size))
+        .db(move |db| {
+            let file = db::Uploaded {
+                sha256: &hash,
+                player: player.as_deref(),
+                file_name: &name,
+                size,
+                note: note.as_deref().filter(|n| !n.is_empty()),
+            };
+            db::add_submission(db, upload, &who, &file)
+        })
         .await?;
     Ok((id, sha256))
+}
+
+/// The longest contribution note kept.
+const MAX_NOTE: usize = 20_000;
+
+/// A contribution note as sent: text, not too long (it is shown to staff,
+/// escaped, and never to other groups).
+fn checked_note(bytes: &[u8]) -> Result<String, String> {
+    if bytes.len() > MAX_NOTE {
+        return Err(format!("the note is {} bytes: keep it under {MAX_NOTE}", bytes.len()));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| "the note is not UTF-8 text".to_string())?;
+    Ok(text.trim().replace('\0', ""))
 }
 
 /// `GET /api/submissions`: the caller's own submissions, newest first, as
 /// their owner sees them, and the uploads they may still start this hour.
 async fn list(State(app): State<Arc<App>>, Student(student): Student) -> Answer {
-    let (who, per_hour) = (student.id, app.per_hour);
-    let (submissions, (left, oldest)) =
-        app.db(move |db| Ok((db::submissions_of(db, who)?, db::uploads_left(db, who, per_hour)?))).await?;
+    let (group, per_hour) = (student.group, app.per_hour);
+    let (info, submissions, (left, oldest)) = app
+        .db(move |db| {
+            Ok((
+                db::group(db, group)?,
+                db::submissions_of(db, group)?,
+                db::uploads_left(db, group, per_hour)?,
+            ))
+        })
+        .await?;
     let submissions: Vec<db::Submission> = submissions.into_iter().map(views::for_owner).collect();
     Ok(Json(json!({
         "student": student.name,
+        "group": info,
         "submissions": submissions,
         "uploads": { "left": left, "per_hour": app.per_hour, "oldest": oldest },
     }))

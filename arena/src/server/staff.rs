@@ -1,5 +1,5 @@
 //! The staff's side of the API (a token added with `--staff`): the roster,
-//! the queue, the deadline, and the final results (`finalize`, run in the
+//! the groups, the queue, the deadline, and the final results (`finalize`, run in the
 //! background; its grades as CSV).
 
 use std::sync::{Arc, Mutex};
@@ -25,6 +25,12 @@ pub struct Finalizing(Mutex<Value>);
 pub async fn roster(State(app): State<Arc<App>>, _: Staff) -> Answer {
     let (roster, deadline) = app.db(|db| Ok((db::roster(db)?, db::deadline(db)?))).await?;
     Ok(Json(json!({ "students": roster, "deadline": deadline })).into_response())
+}
+
+/// `GET /api/staff/groups`: every group, its members, its submissions
+/// (who uploaded each) and its contribution notes.
+pub async fn groups(State(app): State<Arc<App>>, _: Staff) -> Answer {
+    Ok(Json(json!({ "groups": app.db(db::groups).await? })).into_response())
 }
 
 /// `GET /api/staff/queue`: the submissions not finished, oldest first

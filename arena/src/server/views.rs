@@ -73,6 +73,7 @@ mod tests {
         Submission {
             id: 1,
             student: "alice".into(),
+            group: "alice".into(),
             sha256: "00".into(),
             file_name: "lib.so".into(),
             size: 1,
@@ -92,6 +93,7 @@ mod tests {
             late: false,
             player: None,
             grading_turn: Some(1),
+            note: None,
         }
     }
 

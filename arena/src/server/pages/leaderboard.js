@@ -15,13 +15,13 @@ function showQueue(queue) {
     box.append(queue.waiting ? queue.waiting + " submission(s) waiting" : "No grading running.");
   }
 }
-function showRows(students) {
+function showRows(groups) {
   const body = document.getElementById("rows");
   body.textContent = "";
-  for (const s of students) {
+  for (const s of groups) {
     const row = document.createElement("tr");
-    row.dataset.student = s.student;
-    row.append(text("td", s.student));
+    row.dataset.group = s.group;
+    row.append(text("td", s.group));
     for (const level of s.grade.levels) {
       row.append(text("td", level.wins + "/" + level.games, level.passed ? "pass" : "fail"));
     }
@@ -74,7 +74,7 @@ async function refresh() {
     const board = await response.json();
     if (!response.ok) throw new Error(board.error || response.statusText);
     showQueue(board.queue);
-    showRows(board.students);
+    showRows(board.groups);
     showRoundRobin(board.round_robin);
     // Apart: it grows with the square of the class (the browser asks with
     // the tag it has, and gets 304 while nothing changed).

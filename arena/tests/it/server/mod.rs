@@ -12,6 +12,8 @@ use std::{
 use crate::support::{self, arena, library, stdout};
 use serde_json::Value;
 
+mod groups;
+
 /// A running `arena serve`, killed when dropped.
 struct Server {
     child: Child,
@@ -239,10 +241,10 @@ fn a_library_is_graded_in_the_course_format_and_shows_on_the_leaderboard() {
     );
 
     // The leaderboard is rebuilt in memory a moment after a change.
-    let board = leaderboard_when(&server, |board| !board["students"].as_array().unwrap().is_empty());
-    let students = board["students"].as_array().unwrap();
+    let board = leaderboard_when(&server, |board| !board["groups"].as_array().unwrap().is_empty());
+    let students = board["groups"].as_array().unwrap();
     assert_eq!(students.len(), 1, "only graded submissions count: {board}");
-    assert_eq!(students[0]["student"], "alice");
+    assert_eq!(students[0]["group"], "alice", "a student of their own is a group of one");
     assert_eq!(students[0]["submission"], id);
     assert_eq!(grade_summary(&students[0]["grade"]), grade_summary(grade));
 }
@@ -390,7 +392,7 @@ fn the_pages_show_the_leaderboard_and_a_students_grades_in_a_real_browser() {
     // The leaderboard: alice's row, her wins against each level.
     let page = dump("/");
     let row = page
-        .split("<tr data-student=\"alice\">")
+        .split("<tr data-group=\"alice\">")
         .nth(1)
         .unwrap_or_else(|| panic!("no row for alice: {page}"));
     let row = row.split("</tr>").next().unwrap();
@@ -470,7 +472,7 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
     let standings = loop {
         let (_, board) = get(&server, "/api/leaderboard", None);
         let counted: Vec<i64> =
-            board["students"].as_array().unwrap().iter().map(|s| s["submission"].as_i64().unwrap()).collect();
+            board["groups"].as_array().unwrap().iter().map(|s| s["submission"].as_i64().unwrap()).collect();
         let rr = board["round_robin"].clone();
         if rr["standings"]["games"] == 10 {
             assert_eq!(counted, [alices["id"].as_i64().unwrap(), bobs["id"].as_i64().unwrap()], "{board}");
@@ -716,8 +718,8 @@ fn a_student_logs_in_uploads_through_the_page_and_sees_the_grade_and_the_leaderb
 
     browser.open(&format!("{}/", server.url));
     browser
-        .wait_for("document.querySelector('tr[data-student=\"alice\"]') !== null", Duration::from_secs(30));
-    let row = browser.eval("document.querySelector('tr[data-student=\"alice\"]').innerText");
+        .wait_for("document.querySelector('tr[data-group=\"alice\"]') !== null", Duration::from_secs(30));
+    let row = browser.eval("document.querySelector('tr[data-group=\"alice\"]').innerText");
     assert!(row.as_str().unwrap().contains(&format!("{}/10", easy["wins"])), "{row}");
 }
 
@@ -797,8 +799,8 @@ fn the_servers_environment_never_reaches_a_student_and_player_text_stays_private
     assert_eq!(code, 200);
     let public = board.to_string();
     assert!(!public.contains(SECRET) && !public.contains("RuntimeError") && !public.contains("<script"), "{public}");
-    assert_eq!(board["students"][0]["grade"]["levels"][2]["level"], "hard", "{board}");
-    assert!(board["students"][0]["grade"]["levels"][2]["wins"].is_number(), "{board}");
+    assert_eq!(board["groups"][0]["grade"]["levels"][2]["level"], "hard", "{board}");
+    assert!(board["groups"][0]["grade"]["levels"][2]["wins"].is_number(), "{board}");
     let (_, own) = get(&server, "/api/submissions/2", Some(&mallory));
     assert_eq!(own["grade"]["levels"][2]["lost"][0]["reason"], words.as_str());
 }
@@ -1101,7 +1103,7 @@ fn the_leaderboard_is_tagged_and_a_page_that_has_it_gets_304() {
             let new_tag = new_tag.unwrap();
             assert_ne!(new_tag, tag, "a new board under a new tag");
             tag = new_tag;
-            if body.contains("\"student\":\"alice\"") {
+            if body.contains("\"group\":\"alice\"") {
                 break;
             }
         }

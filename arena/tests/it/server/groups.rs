@@ -1,0 +1,182 @@
+//! Groups: the course's projects are by groups of 2 or 3. A submission is
+//! its group's (every member sees it, no one else does); the hourly limit
+//! counts per group; staff see the groups, who uploaded what, and the
+//! contribution notes, which the public never sees.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::{get, submit, Server};
+use crate::support::{self, arena, library, stdout};
+
+/// `arena serve add-group`: its `member,token` lines.
+fn add_group(data: &Path, args: &[&str]) -> Vec<(String, String)> {
+    let out = arena(&[&["serve", "add-group", "--data", data.to_str().unwrap()], args].concat(), &[]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    stdout(&out)
+        .lines()
+        .map(|l| {
+            let (member, token) = l.split_once(',').unwrap();
+            (member.to_string(), token.to_string())
+        })
+        .collect()
+}
+
+/// `POST /api/submissions` with a library and a contribution note.
+fn submit_with_note(server: &Server, token: &str, library: &[u8], note: &str) -> (u16, Value) {
+    let boundary = "groupnote";
+    let mut body = Vec::new();
+    body.extend(
+        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\n{note}\r\n").bytes(),
+    );
+    body.extend(
+        format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"libplayer.so\"\r\n\
+             Content-Type: application/octet-stream\r\n\r\n"
+        )
+        .bytes(),
+    );
+    body.extend(library);
+    body.extend(format!("\r\n--{boundary}--\r\n").bytes());
+    super::answer(
+        super::agent()
+            .post(format!("{}/api/submissions", server.url))
+            .header("Content-Type", format!("multipart/form-data; boundary={boundary}"))
+            .header("Authorization", format!("Bearer {token}"))
+            .send(&body[..]),
+    )
+}
+
+#[test]
+fn a_groups_members_share_its_submissions_and_its_hourly_limit_and_no_one_else_sees_them() {
+    let data = tempfile::tempdir().unwrap();
+    let pair = add_group(data.path(), &["--members", "tc1234,gd5678"]);
+    assert_eq!(pair.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>(), ["tc1234", "gd5678"]);
+    assert!(pair.iter().all(|(_, token)| token.len() == 48), "{pair:?}");
+    let trio = add_group(data.path(), &["team-3", "--members", "ann,ben,cat"]);
+    assert_eq!(trio.len(), 3);
+    let solo = super::add_student(data.path(), "solo");
+    let staff = {
+        let out =
+            arena(&["serve", "add-student", "boss", "--staff", "--data", data.path().to_str().unwrap()], &[]);
+        stdout(&out).trim().to_string()
+    };
+    let server = Server::start(data.path(), &["--per-hour", "2", "--round-robin", "off"]);
+    let easy = std::fs::read(library("easy")).unwrap();
+    let (first, second) = (&pair[0].1, &pair[1].1);
+
+    let note = "tc1234: move search <b>and</b> heuristics; gd5678: throw search";
+    let (code, body) = submit_with_note(&server, first, &easy, note);
+    assert_eq!(code, 201, "{body}");
+    let id = body["id"].as_i64().unwrap();
+
+    // Both members see it, and their group.
+    for token in [first, second] {
+        let (code, mine) = get(&server, "/api/submissions", Some(token));
+        assert_eq!(code, 200, "{mine}");
+        assert_eq!(mine["group"]["name"], "tc1234_gd5678", "{mine}");
+        assert_eq!(mine["group"]["members"], serde_json::json!(["gd5678", "tc1234"]), "{mine}");
+        assert_eq!(mine["submissions"][0]["id"], id, "{mine}");
+        assert_eq!(mine["submissions"][0]["student"], "tc1234", "who uploaded it: {mine}");
+        assert_eq!(get(&server, &format!("/api/submissions/{id}"), Some(token)).0, 200);
+    }
+    // Another group, or a student alone, does not.
+    for token in [&trio[0].1, &solo] {
+        let (code, body) = get(&server, &format!("/api/submissions/{id}"), Some(token));
+        assert_eq!(code, 404, "{body}");
+        assert_eq!(get(&server, &format!("/api/submissions/{id}/replays"), Some(token)).0, 404);
+        let (_, theirs) = get(&server, "/api/submissions", Some(token));
+        assert_eq!(theirs["submissions"], serde_json::json!([]), "{theirs}");
+    }
+
+    // The hourly limit is the group's: the second member's upload is its
+    // second, the first member's next its third.
+    assert_eq!(submit(&server, Some(second), "file", &easy).0, 201);
+    let (code, body) = submit(&server, Some(first), "file", &easy);
+    assert_eq!(code, 429, "{body}");
+    let (_, left) = get(&server, "/api/submissions", Some(second));
+    assert_eq!(left["uploads"]["left"], 0, "{left}");
+    // Another group's is its own.
+    assert_eq!(submit(&server, Some(&trio[2].1), "file", &easy).0, 201);
+
+    // Staff see the groups, who uploaded what, and the note; the roster
+    // has each student's group.
+    let (code, groups) = get(&server, "/api/staff/groups", Some(&staff));
+    assert_eq!(code, 200, "{groups}");
+    let pair_entry =
+        groups["groups"].as_array().unwrap().iter().find(|g| g["name"] == "tc1234_gd5678").unwrap();
+    assert_eq!(pair_entry["submissions"].as_array().unwrap().len(), 2, "{pair_entry}");
+    assert_eq!(pair_entry["notes"][0], serde_json::json!([id, note]), "{pair_entry}");
+    let (_, roster) = get(&server, "/api/staff/roster", Some(&staff));
+    let ann = roster["students"].as_array().unwrap().iter().find(|s| s["name"] == "ann").unwrap();
+    assert_eq!((ann["group"].as_str(), ann["submissions"].as_u64()), (Some("team-3"), Some(1)), "{ann}");
+    assert_eq!(get(&server, "/api/staff/groups", Some(first)).0, 403);
+
+    // The public never sees a note.
+    let (_, board) = get(&server, "/api/leaderboard", None);
+    assert!(!board.to_string().contains("heuristics"), "{board}");
+}
+
+#[test]
+fn a_student_moves_to_a_group_only_before_either_group_submitted() {
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().to_str().unwrap();
+    let fay = super::add_student(data.path(), "fay");
+    let hal = super::add_student(data.path(), "hal");
+    // Before any submission: fay moves, keeping her token; gil is new.
+    let moved = add_group(data.path(), &["--members", "fay,gil"]);
+    assert_eq!(moved[0], ("fay".to_string(), "-".to_string()));
+    assert_eq!(moved[1].1.len(), 48);
+    let server = Server::start(data.path(), &["--round-robin", "off"]);
+    let (_, mine) = get(&server, "/api/submissions", Some(&fay));
+    assert_eq!(mine["group"]["name"], "fay_gil", "{mine}");
+    assert_eq!(submit(&server, Some(&hal), "file", &std::fs::read(library("easy")).unwrap()).0, 201);
+    drop(server);
+
+    // hal's group has submitted: he stays, and nothing of the new group is made.
+    let out = arena(&["serve", "add-group", "--members", "hal,ivy", "--data", dir], &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", support::stderr(&out));
+    let error = support::stderr(&out);
+    assert!(error.contains("group 'hal' has submitted already: its members stay"), "{error}");
+    assert_eq!(error.trim().lines().count(), 1, "{error}");
+    let again = arena(&["serve", "add-student", "ivy", "--data", dir], &[]);
+    assert!(again.status.success(), "ivy was not added by the refused group: {}", support::stderr(&again));
+
+    // A name taken, a member named twice: one clear line each.
+    for (args, expected) in [
+        (&["--members", "jo,jo"][..], "'jo' is named twice in --members"),
+        (&["fay_gil", "--members", "kim"][..], "there is already a group named 'fay_gil'"),
+    ] {
+        let out = arena(&[&["serve", "add-group", "--data", dir], args].concat(), &[]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(support::stderr(&out).contains(expected), "{}", support::stderr(&out));
+    }
+}
+
+#[test]
+fn a_roster_with_a_group_column_makes_its_groups() {
+    let data = tempfile::tempdir().unwrap();
+    let roster = data.path().join("roster.csv");
+    std::fs::write(&roster, "tc1234,A\nsolo\ngd5678,A\n").unwrap();
+    let out = arena(
+        &[
+            "serve",
+            "add-student",
+            "--roster",
+            roster.to_str().unwrap(),
+            "--data",
+            data.path().to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let lines: Vec<(String, String)> =
+        stdout(&out).lines().map(|l| l.split_once(',').unwrap()).map(|(a, b)| (a.into(), b.into())).collect();
+    assert_eq!(lines.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>(), ["tc1234", "gd5678", "solo"]);
+    let server = Server::start(data.path(), &["--round-robin", "off"]);
+    let (_, mine) = get(&server, "/api/submissions", Some(&lines[1].1));
+    assert_eq!(mine["group"]["name"], "tc1234_gd5678", "{mine}");
+    let (_, alone) = get(&server, "/api/submissions", Some(&lines[2].1));
+    assert_eq!(alone["group"]["members"], serde_json::json!(["solo"]), "{alone}");
+}
