@@ -173,7 +173,7 @@ pub fn solo_report(name: &str, settings: &SoloSettings, runs: &[SoloLevelRun], s
             100.0 * s.death_rate,
         );
     }
-    if let Some(cleared) = you.series.summary.forests_cleared {
+    if let Some(cleared) = you.series.summary.progress.map(|p| p.mean) {
         let _ = writeln!(text, "\nforests cleared per run: {cleared:.2}");
     }
     let beaten: Vec<&str> = levels

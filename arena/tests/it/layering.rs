@@ -235,14 +235,11 @@ const NAMING_A_GAME: &[(&str, &[&str])] = &[
     ("protocol.rs", &["trap", "magic-forest"]),
     ("protocol/games.rs", &["trap", "intuitive-ai", "hexapawn", "wumpus", "magic-forest"]),
     ("replay/html/viewer.css", &["trap"]),
-    ("report/solo.rs", &["magic-forest"]),
     ("server/league.rs", &["trap"]),
-    ("solo.rs", &["magic-forest"]),
     ("tournament/config.rs", &["trap", "magic-forest"]),
     ("tournament/mod.rs", &["trap", "hexapawn"]),
     ("tournament/plan.rs", &["trap"]),
     ("tournament/runner.rs", &["trap", "hexapawn"]),
-    ("tournament/solo_standings.rs", &["magic-forest"]),
     ("worker.rs", &["magic-forest"]),
 ];
 
