@@ -15,6 +15,12 @@ impl GameId {
         GameId::ALL.into_iter().find(|g| g.name() == name)
     }
 
+    /// Its name as a title: "Hexapawn".
+    pub fn title(self) -> String {
+        let name = self.name();
+        name[..1].to_uppercase() + &name[1..]
+    }
+
     /// Every game's name, joined by `sep` (for messages).
     pub fn names(sep: &str) -> String {
         GameId::ALL.map(GameId::name).join(sep)
@@ -132,6 +138,30 @@ macro_rules! with_game_arms {
     };
 }
 pub(crate) use with_game_arms;
+
+/// `$body` with `$G` standing for the type of game `$id` if it is a
+/// two-player game (`$body` must compile for each), else `$other`.
+macro_rules! with_two_player_game {
+    ($id:expr, $G:ident => $body:expr, else => $other:expr) => {
+        $crate::games::table!({ $crate::game::games } only two_player { $crate::game::with_two_player_arms }
+            ($id, $G, $body, $other))
+    };
+}
+pub(crate) use with_two_player_game;
+
+macro_rules! with_two_player_arms {
+    (($id:expr, $G:ident, $body:expr, $other:expr) $($variant:ident = $game:path, $name:literal, $kind:ident;)*) => {
+        match $id {
+            $($crate::games::GameId::$variant => {
+                type $G = $game;
+                $body
+            })*
+            #[allow(unreachable_patterns)]
+            _ => $other,
+        }
+    };
+}
+pub(crate) use with_two_player_arms;
 
 /// A player of game `G` as a referee drives it, wherever it runs: in the
 /// arena's process (`referee::InProcess`, `agent::AbiPlayer`), in a worker

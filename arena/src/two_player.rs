@@ -44,6 +44,9 @@ pub trait TwoPlayerGame: AbiGame + WireGame {
     /// to draw it (`watch_turn`); if not, `--watch` draws a game's replay
     /// once it is over.
     const WATCHES_TURNS: bool;
+    /// Whether it has the course's graded format (10 games against each of
+    /// Easy, Medium and Hard): the submissions server grades its players.
+    const GRADED: bool = false;
 
     fn startup_budget(settings: &Self::Settings) -> Duration;
     /// The budget of one turn (a move, a ply).

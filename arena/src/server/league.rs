@@ -29,19 +29,27 @@ use super::{
     store,
 };
 use crate::{
-    games::trap::Trap,
+    game::{with_two_player_game, GameId},
+    game_rules::Budgets,
     isolation::WorkerLimits,
     matchmaking::{EntrantId, GamePair, League, Policy, GAMES_PER_PAIR},
     players::{Hosting, Player, PlayerSpec},
-    game_rules::Budgets,
-    games::trap::referee::TrapSettings,
     stats::Wdl,
     tournament::record::GameResult,
-    two_player::{self, MatchConfig},
+    two_player::{self, MatchConfig, TwoPlayerGame},
 };
 
 /// The most games one pairing plays in the live league.
 pub const GAMES: u32 = 10;
+
+/// The game the server grades and its league plays: the first in the
+/// games table with the course's graded format (`TwoPlayerGame::GRADED`).
+pub fn served_game() -> GameId {
+    GameId::ALL
+        .into_iter()
+        .find(|&game| with_two_player_game!(game, G => <G as TwoPlayerGame>::GRADED, else => false))
+        .expect("a game of the table has the course's graded format")
+}
 
 /// The league's results in memory: who plays (each student's current
 /// submission), the matchmaking league (ratings), and each pairing's
@@ -110,7 +118,8 @@ impl Live {
         let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
         let mut query =
             db.prepare(&format!("SELECT a, b, result FROM games WHERE a IN ({list}) OR b IN ({list})"))?;
-        let rows = query.query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?, row.get(2)?)))?;
+        let rows =
+            query.query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?, row.get(2)?)))?;
         for row in rows {
             let (a, b, text): (i64, i64, String) = row?;
             // (One row a game, even between two new ones.)
@@ -283,7 +292,12 @@ pub fn play_round(
 /// Plays the next [`GAMES_PER_PAIR`] games of pairing `pair` (older
 /// first), from its first missing game, storing and counting each as it
 /// ends.
-fn play_pairing(dir: &Path, pair: [&Submission; 2], live: &Mutex<Live>, changed: &super::grader::Wake) -> Result<()> {
+fn play_pairing(
+    dir: &Path,
+    pair: [&Submission; 2],
+    live: &Mutex<Live>,
+    changed: &super::grader::Wake,
+) -> Result<()> {
     let db = db::open(dir)?;
     let first = first_missing(&db, pair[0].id, pair[1].id)?;
     if first >= GAMES {
@@ -346,8 +360,25 @@ pub(super) fn play_games(
     hosting: &Hosting,
     on_game: &mut dyn FnMut(GameResult),
 ) {
-    let config = MatchConfig::<Trap> {
-        settings: TrapSettings::default(),
+    with_two_player_game!(
+        served_game(),
+        G => play_match::<G>(players, (first, games), hosting, on_game),
+        else => unreachable!("the served game is a two-player game")
+    )
+}
+
+/// `play_games` in game `G`, at its default settings (as grading runs
+/// play it).
+fn play_match<G: TwoPlayerGame>(
+    players: [&Player; 2],
+    (first, games): (u32, u32),
+    hosting: &Hosting,
+    on_game: &mut dyn FnMut(GameResult),
+) where
+    G::Settings: Default,
+{
+    let config = MatchConfig::<G> {
+        settings: G::Settings::default(),
         games,
         seed: SEED,
         hosting: hosting.clone(),
@@ -357,7 +388,7 @@ pub(super) fn play_games(
     two_player::play(
         players,
         &config,
-        &mut |game| on_game(GameResult::two_player::<Trap>(game.index as usize, game.seats, &game.record)),
+        &mut |game| on_game(GameResult::two_player::<G>(game.index as usize, game.seats, &game.record)),
         None,
     );
 }

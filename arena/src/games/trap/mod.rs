@@ -189,6 +189,7 @@ impl TwoPlayerGame for Trap {
 
     const LEARNS: bool = false;
     const WATCHES_TURNS: bool = true;
+    const GRADED: bool = true;
 
     fn startup_budget(settings: &TrapSettings) -> Duration {
         settings.startup_budget
