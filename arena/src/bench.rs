@@ -119,8 +119,8 @@ pub fn solo_report(name: &str, settings: &SoloSettings, runs: &[SoloLevelRun], s
             100.0 * s.death_rate,
         );
     }
-    if let Some(cleared) = you.series.summary.forests_cleared {
-        let _ = writeln!(text, "\nforests cleared per run: {cleared:.2}");
+    if let Some(progress) = you.series.summary.progress {
+        let _ = writeln!(text, "\n{} per run: {:.2}", progress.of.counted, progress.mean);
     }
     let beaten: Vec<&str> = levels
         .iter()

@@ -3,8 +3,6 @@
 
 use std::{fmt, time::Duration};
 
-use player_api::trap::{IllegalMove, IllegalTrap, Pos};
-
 use serde::{Serialize, Serializer};
 
 use crate::{clock::Clock, units::seconds};
@@ -17,12 +15,6 @@ pub struct Spot {
     pub col: i64,
 }
 
-impl From<Pos> for Spot {
-    fn from(pos: Pos) -> Spot {
-        Spot { row: pos.row.into(), col: pos.col.into() }
-    }
-}
-
 impl fmt::Display for Spot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "({},{})", self.row, self.col)
@@ -32,8 +24,10 @@ impl fmt::Display for Spot {
 /// A player's failure.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Fault {
-    IllegalMove(Spot, IllegalMove),
-    IllegalTrap(Spot, IllegalTrap),
+    /// An answer the rules forbid: the part of it that is (`what`, as the
+    /// game names it: "move", "trap"), the cell it named, and why, as the
+    /// game says it.
+    Illegal { what: &'static str, spot: Spot, why: String },
     /// An answer that is not a cell at all (None, a list, floats), as the
     /// player's host reported it (`invalid` in the protocol).
     InvalidAction(String),
@@ -54,9 +48,7 @@ pub enum Fault {
     /// The player's process answered with something that is not the protocol.
     Protocol(String),
     /// The player printed more than the per-game output limit.
-    OutputFlood {
-        limit: u64,
-    },
+    OutputFlood { limit: u64 },
     /// The player could not be started.
     Unavailable(String),
 }
@@ -76,7 +68,7 @@ pub enum FaultKind {
 impl Fault {
     pub fn kind(&self) -> FaultKind {
         match self {
-            Fault::IllegalMove(..) | Fault::IllegalTrap(..) | Fault::InvalidAction(_) => FaultKind::Illegal,
+            Fault::Illegal { .. } | Fault::InvalidAction(_) => FaultKind::Illegal,
             Fault::Timeout { .. } => FaultKind::Timeout,
             Fault::Panicked(_) => FaultKind::Panicked,
             Fault::Crashed(_) => FaultKind::Crashed,
@@ -114,8 +106,7 @@ impl FaultKind {
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Fault::IllegalMove(spot, why) => write!(f, "illegal move {spot}: {why}"),
-            Fault::IllegalTrap(spot, why) => write!(f, "illegal trap {spot}: {why}"),
+            Fault::Illegal { what, spot, why } => write!(f, "illegal {what} {spot}: {why}"),
             Fault::InvalidAction(what) => write!(f, "invalid action: {what}"),
             Fault::Timeout { what, used, budget, killed, clock } => {
                 write!(f, "timeout")?;

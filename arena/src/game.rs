@@ -19,6 +19,12 @@ impl GameId {
     /// first line.
     pub const DEFAULT: GameId = GameId::ALL[0];
 
+    /// Its name as a title: "Hexapawn".
+    pub fn title(self) -> String {
+        let name = self.name();
+        name[..1].to_uppercase() + &name[1..]
+    }
+
     /// Every game's name, joined by `sep` (for messages).
     pub fn names(sep: &str) -> String {
         GameId::ALL.map(GameId::name).join(sep)

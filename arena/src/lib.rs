@@ -5,10 +5,10 @@
 
 pub mod agent;
 pub mod bench;
+pub mod benchmarked;
 pub mod check;
 pub mod client;
 pub mod clock;
-pub mod engine_bench;
 pub mod external;
 pub mod fault;
 pub mod game;

@@ -1,6 +1,7 @@
 //! What the arena's own machinery costs: `arena bench-isolation` (isolation),
-//! `bench-tournament` and `bench-program` (below). Measures, in one run so
-//! the numbers compare as ratios on the same machine:
+//! `bench-tournament` and `bench-program` (below), playing the benchmarked
+//! game (`benchmarked.rs`). Measures, in one run so the numbers compare as
+//! ratios on the same machine:
 //! - one request's round trip, in process and in a worker, trivial bot;
 //! - a worker's start, sandboxed and not (what the sandbox costs);
 //! - isolated random-vs-random games per second, games run in parallel;
@@ -13,16 +14,14 @@ use std::{
     time::{Duration, Instant},
 };
 
-use player_api::{trap::TrapRequest, trap::TrapState, Seat};
-
 use crate::{
     agent::AbiPlayer,
+    benchmarked::{Benchmarked, BenchmarkedGame},
     external::Program,
-    game::Agent,
-    games::trap::Trap,
+    game::{Agent, Game},
+    game_rules::{Budgets, GameOptions, GameRules},
     isolation::{Hosted, IsolatedPlayer, Worker, WorkerLimits},
     players::{Hosting, Level, Player},
-    games::trap::referee::TrapSettings,
     sandbox::Sandbox,
     two_player::{self, MatchConfig},
 };
@@ -41,17 +40,21 @@ pub struct BenchConfig {
 /// Runs the measurements and returns the report (Markdown).
 pub fn run(config: &BenchConfig) -> Result<String, String> {
     let mut report = String::new();
-    let in_process = round_trips(&mut AbiPlayer::<Trap>::builtin(Level::Easy), config.requests);
+    let in_process = round_trips::<Benchmarked>(&mut AbiPlayer::builtin(Level::Easy), config.requests);
     let isolated = |limits: &WorkerLimits| -> Result<Timings, String> {
-        let mut agent = IsolatedPlayer::start::<Trap>(&Hosted::Builtin(Level::Easy), limits, Duration::from_secs(10))
-            .map_err(|f| f.to_string())?;
-        Ok(round_trips(&mut agent, config.requests))
+        let mut agent = IsolatedPlayer::start::<Benchmarked>(
+            &Hosted::Builtin(Level::Easy),
+            limits,
+            Duration::from_secs(10),
+        )
+        .map_err(|f| f.to_string())?;
+        Ok(round_trips::<Benchmarked>(&mut agent, config.requests))
     };
     let unsandboxed = WorkerLimits { sandbox: Sandbox::Off, ..config.limits.clone() };
     let limits = &config.limits;
     let isolated_off = isolated(&unsandboxed)?;
     let isolated = isolated(limits)?;
-    let _ = writeln!(report, "## Round trip per request (easy bot, one turn: move + throw)\n");
+    let _ = writeln!(report, "## Round trip per request (easy bot, {})\n", Benchmarked::REQUEST);
     let _ = writeln!(report, "| hosting | median | p90 | p99 |\n| --- | --- | --- | --- |");
     let shown = [("in process", &in_process), ("isolated worker, unsandboxed", &isolated_off)];
     let this = format!("isolated worker, sandbox {}", sandbox_name(limits.sandbox));
@@ -78,8 +81,8 @@ pub fn run(config: &BenchConfig) -> Result<String, String> {
         ms(start_on.median) - ms(start_off.median)
     );
 
-    let (rate_off, _) = parallel_games(&unsandboxed, config.threads, config.games)?;
-    let (games_per_second, elapsed) = parallel_games(limits, config.threads, config.games)?;
+    let (rate_off, _) = parallel_games::<Benchmarked>(&unsandboxed, config.threads, config.games)?;
+    let (games_per_second, elapsed) = parallel_games::<Benchmarked>(limits, config.threads, config.games)?;
     let _ = writeln!(report, "## Isolated games in parallel\n");
     let _ = writeln!(
         report,
@@ -92,7 +95,7 @@ pub fn run(config: &BenchConfig) -> Result<String, String> {
     );
 
     let before = Resources::now();
-    let (soak_rate, soak_elapsed) = parallel_games(limits, config.threads, config.soak_games)?;
+    let (soak_rate, soak_elapsed) = parallel_games::<Benchmarked>(limits, config.threads, config.soak_games)?;
     let after = Resources::now();
     let _ = writeln!(report, "## Soak: {} isolated games in a row\n", config.soak_games);
     let _ = writeln!(report, "| | before | after |\n| --- | --- | --- |");
@@ -131,18 +134,17 @@ struct Timings {
     total: Duration,
 }
 
-/// Times `n` turns from the start position (after a warm-up).
-fn round_trips(agent: &mut dyn Agent<Trap>, n: u32) -> Timings {
+/// Times `n` answers to the game's round-trip request (after a warm-up).
+fn round_trips<G: BenchmarkedGame>(agent: &mut dyn Agent<G>, n: u32) -> Timings {
     let budget = Duration::from_secs(5);
-    let info =
-        player_api::trap::TrapGameInfo { seat: Seat::One, size: 7, turn_budget_us: 5_000_000, seed: 1 };
+    let (info, request) = G::round_trip();
     agent.new_game(info, budget).expect("the bot starts");
-    let request = TrapRequest { state: TrapState::new(7), seat: Seat::One, turn: 0, time_left_us: 5_000_000 };
     for _ in 0..100 {
-        agent.act(request, budget).expect("warm-up turn");
+        agent.act(request.clone(), budget).expect("warm-up turn");
     }
     let times: Vec<Duration> = (0..n.max(1))
         .map(|_| {
+            let request = request.clone();
             let started = Instant::now();
             agent.act(request, budget).expect("a turn");
             started.elapsed()
@@ -177,9 +179,10 @@ pub fn program(programs: &[Program], requests: u32, limits: &WorkerLimits) -> Re
     );
     for (name, hosted) in &hosted {
         let started = Instant::now();
-        let mut agent = IsolatedPlayer::start::<Trap>(hosted, limits, startup).map_err(|f| format!("{name}: {f}"))?;
+        let mut agent = IsolatedPlayer::start::<Benchmarked>(hosted, limits, startup)
+            .map_err(|f| format!("{name}: {f}"))?;
         let start_up = started.elapsed();
-        let t = round_trips(&mut agent, requests);
+        let t = round_trips::<Benchmarked>(&mut agent, requests);
         let per_second = f64::from(requests.max(1)) / t.total.as_secs_f64();
         let _ = writeln!(
             report,
@@ -194,7 +197,11 @@ pub fn program(programs: &[Program], requests: u32, limits: &WorkerLimits) -> Re
 }
 
 /// Plays `games` isolated easy-vs-easy games split over the threads.
-fn parallel_games(limits: &WorkerLimits, threads: usize, games: u32) -> Result<(f64, Duration), String> {
+fn parallel_games<G: BenchmarkedGame>(
+    limits: &WorkerLimits,
+    threads: usize,
+    games: u32,
+) -> Result<(f64, Duration), String> {
     let hosting = Hosting { isolate_libraries: true, isolate_builtins: true, limits: Some(limits.clone()) };
     let players = [Player::Builtin(Level::Easy), Player::Builtin(Level::Easy)];
     let threads = threads.max(1);
@@ -203,8 +210,8 @@ fn parallel_games(limits: &WorkerLimits, threads: usize, games: u32) -> Result<(
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let share = games / threads as u32 + u32::from((t as u32) < games % threads as u32);
-                let config = MatchConfig {
-                    settings: TrapSettings::default(),
+                let config = MatchConfig::<G> {
+                    settings: G::Settings::default(),
                     games: share,
                     seed: t as u64,
                     hosting: hosting.clone(),
@@ -214,8 +221,8 @@ fn parallel_games(limits: &WorkerLimits, threads: usize, games: u32) -> Result<(
                 let players = &players;
                 scope.spawn(move || {
                     let result = two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None);
-                    match result.games.iter().find_map(|g| g.fault()) {
-                        Some((_, fault)) => Err(format!("an isolated game failed: {fault}")),
+                    match result.games.iter().find(|g| g.failure().is_some()) {
+                        Some(game) => Err(format!("an isolated game failed: {}", G::reason(&game.record))),
                         None => Ok(()),
                     }
                 })
@@ -242,9 +249,11 @@ pub fn tournament(
     };
     let scratch = std::env::temp_dir().join(format!("arena-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
+    let game = GameRules::build(Benchmarked::ID, &GameOptions::default(), Budgets::default())
+        .map_err(|e| e.flag_line())?;
     let tournament = Tournament {
         name: "bench".into(),
-        game: t::config::GameRules::Trap(TrapSettings::default()),
+        game,
         format: Format::RoundRobin,
         games_per_pairing,
         seed: 1,
@@ -252,7 +261,7 @@ pub fn tournament(
         output: scratch.clone(),
         players: vec![crate::players::PlayerSpec::Builtin(Level::Easy); players],
         fixed: Vec::new(),
-        budgets: crate::game_rules::Budgets::default(),
+        budgets: Budgets::default(),
         memory_limit: None,
         in_process: !isolated,
         sandbox: crate::sandbox::Sandbox::On,

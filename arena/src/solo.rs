@@ -46,6 +46,9 @@ pub trait SinglePlayerGame: AbiGame + WireGame {
     /// The name tournament fingerprints give its settings (older journals
     /// were fingerprinted with it: changing it stops them resuming).
     const FINGERPRINT_NAME: &'static str;
+    /// What it counts of how far a run got besides its score, if anything
+    /// (its `SoloScore::progress`), and how reports name it.
+    const PROGRESS: Option<Progress> = None;
 
     /// What decides the worlds, for people: "4x4 board", "aima preset", ...
     fn describe(rules: &Self::Rules) -> String;
@@ -80,6 +83,22 @@ macro_rules! solo_games {
         /// A live instance of a player of some single-player game.
         enum SoloAgent {
             $($variant(Box<dyn Agent<$game>>)),*
+        }
+
+        /// What game `game` counts of how far a run got, if it is a
+        /// single-player game that counts something.
+        pub fn progress_of(game: GameId) -> Option<Progress> {
+            match game {
+                $(GameId::$variant => <$game as SinglePlayerGame>::PROGRESS,)*
+                #[allow(unreachable_patterns)]
+                _ => None,
+            }
+        }
+
+        /// What the single-player games count of how far a run got, in the
+        /// table's order (one each at most).
+        pub fn progress_measures() -> Vec<Progress> {
+            [$(<$game as SinglePlayerGame>::PROGRESS),*].into_iter().flatten().collect()
         }
 
         impl SoloSettings {
@@ -136,6 +155,11 @@ macro_rules! solo_games {
 
             pub fn seed(&self) -> u64 {
                 match self { $(SoloRecord::$variant(r) => <$game as SinglePlayerGame>::seed(r)),* }
+            }
+
+            /// The game played.
+            pub fn id(&self) -> GameId {
+                match self { $(SoloRecord::$variant(_) => <$game as Game>::ID),* }
             }
 
             /// The game as results count it (`time_us` left 0: the caller times).
@@ -208,14 +232,43 @@ pub struct SoloScore {
     pub reason: String,
     /// The kind of failure that ended it ("timeout", "illegal", ...).
     pub fault: Option<String>,
-    /// Magic Forest: forests cleared.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cleared: Option<u32>,
+    /// How far it got, for the games that count it (`SinglePlayerGame::
+    /// PROGRESS`; journals and `--json` call it `cleared`).
+    #[serde(default, rename = "cleared", skip_serializing_if = "Option::is_none")]
+    pub progress: Option<u32>,
     /// Wall-clock time of the whole game (the player's answers and the referee).
     pub time_us: u64,
     /// CPU time the player's answers used (older journals: 0).
     #[serde(default)]
     pub cpu_us: u64,
+}
+
+/// What a single-player game counts of how far a run got besides its score
+/// (Magic Forest: the forests cleared), as reports name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// What is counted, after a number: "forests cleared".
+    pub counted: &'static str,
+    /// Its column in standings tables: "forests".
+    pub column: &'static str,
+    /// Its mean per run's key in JSON and CSV: "forests_cleared".
+    pub key: &'static str,
+}
+
+/// The mean count of a `Progress` per run; serialised as `{key: mean}`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeanProgress {
+    pub of: Progress,
+    pub mean: f64,
+}
+
+impl Serialize for MeanProgress {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry(self.of.key, &self.mean)?;
+        map.end()
+    }
 }
 
 /// The CPU time of a game's answers, in microseconds.
@@ -233,16 +286,20 @@ pub struct SoloSummary {
     pub win_rate: f64,
     /// Share of games with at least one death.
     pub death_rate: f64,
-    /// Magic Forest: mean forests cleared per run.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub forests_cleared: Option<f64>,
+    /// The mean progress per run, for games that count it.
+    #[serde(flatten)]
+    pub progress: Option<MeanProgress>,
     pub failures: Failures,
     pub mean_game_ms: f64,
     pub max_game_ms: f64,
 }
 
 impl SoloSummary {
-    pub fn of<'a>(scores: impl IntoIterator<Item = &'a SoloScore>) -> SoloSummary {
+    /// The summary of `scores`, games of a game counting `progress`.
+    pub fn of<'a>(
+        progress: Option<Progress>,
+        scores: impl IntoIterator<Item = &'a SoloScore>,
+    ) -> SoloSummary {
         let scores: Vec<&SoloScore> = scores.into_iter().collect();
         let n = scores.len().max(1) as f64;
         let share = |count: usize| count as f64 / n;
@@ -250,7 +307,7 @@ impl SoloSummary {
             mean_interval(&scores.iter().map(|s| s.score as f64).collect::<Vec<_>>());
         let mut failures = Failures::default();
         scores.iter().filter_map(|s| s.fault.as_deref()).for_each(|kind| failures.add(kind));
-        let cleared: Vec<u32> = scores.iter().filter_map(|s| s.cleared).collect();
+        let counts: Vec<u32> = scores.iter().filter_map(|s| s.progress).collect();
         let time_ms = |us: u64| us as f64 / 1e3;
         SoloSummary {
             games: scores.len() as u32,
@@ -258,8 +315,10 @@ impl SoloSummary {
             interval: [lower, upper],
             win_rate: share(scores.iter().filter(|s| s.won).count()),
             death_rate: share(scores.iter().filter(|s| s.deaths > 0).count()),
-            forests_cleared: (!cleared.is_empty())
-                .then(|| cleared.iter().map(|&c| f64::from(c)).sum::<f64>() / cleared.len() as f64),
+            progress: progress.filter(|_| !counts.is_empty()).map(|of| MeanProgress {
+                of,
+                mean: counts.iter().map(|&c| f64::from(c)).sum::<f64>() / counts.len() as f64,
+            }),
             failures,
             mean_game_ms: time_ms(scores.iter().map(|s| s.time_us).sum::<u64>()) / n,
             max_game_ms: time_ms(scores.iter().map(|s| s.time_us).max().unwrap_or(0)),
@@ -314,7 +373,7 @@ pub fn play_series(
             played.push(game);
         },
     );
-    let summary = SoloSummary::of(played.iter().map(|g| &g.result));
+    let summary = SoloSummary::of(progress_of(settings.id()), played.iter().map(|g| &g.result));
     SoloSeries { settings: *settings, seed, games: played, summary }
 }
 

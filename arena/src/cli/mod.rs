@@ -396,7 +396,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::BenchEngine { games, search_times } => {
-            arena::outln!("{}", arena::engine_bench::run(games, &search_times));
+            arena::outln!("{}", arena::benchmarked::engine(games, &search_times));
             Ok(ExitCode::SUCCESS)
         }
         Command::Tournament {

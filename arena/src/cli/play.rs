@@ -105,7 +105,7 @@ fn play_match<G: TwoPlayerGame>(settings: G::Settings, run: Run, limits: &Limits
         )
     };
     if G::LEARNS && run.only_game.is_some() {
-        bail!("--only-game: a {} match is played whole (its players learn from every game)", title(game));
+        bail!("--only-game: a {} match is played whole (its players learn from every game)", game.title());
     }
     let hosting = limits.hosting()?;
     let budgets = limits.budgets();
@@ -157,12 +157,6 @@ fn play_match<G: TwoPlayerGame>(settings: G::Settings, run: Run, limits: &Limits
         arena::outln!("{}", G::summary(&result));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A game's name as a title: "Hexapawn".
-fn title(game: GameId) -> String {
-    let name = game.name();
-    name[..1].to_uppercase() + &name[1..]
 }
 
 /// A series of a single-player game.

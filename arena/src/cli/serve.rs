@@ -51,7 +51,7 @@ pub(crate) struct ServeArgs {
     max_connections: usize,
     /// The game submissions play. Trap only, for now: the course's grading
     /// format (against Easy, Medium and Hard) is Trap's.
-    #[arg(long, value_enum, default_value_t = arena::game::GameId::Trap)]
+    #[arg(long, value_enum, default_value_t = server::league::served_game())]
     game: arena::game::GameId,
     /// Whether the current submissions play a round robin (shown on the
     /// leaderboard) whenever nothing waits to be graded.
@@ -229,12 +229,15 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 arena::outln!("  {}", path.display());
             }
         }
-        None if args.game != arena::game::GameId::Trap => anyhow::bail!(
-            "--game {}: the server grades Trap players only (the course's grading format is Trap's); \
-             run a tournament file for {} (arena tournament run)",
-            args.game,
-            args.game
-        ),
+        None if args.game != server::league::served_game() => {
+            let served = server::league::served_game().title();
+            anyhow::bail!(
+                "--game {}: the server grades {served} players only (the course's grading format is {served}'s); \
+                 run a tournament file for {} (arena tournament run)",
+                args.game,
+                args.game
+            )
+        }
         None => {
             // The server makes its workers' limits itself, from the defaults.
             WorkerLimits::pass_by_default(args.pass_env.names.clone());

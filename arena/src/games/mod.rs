@@ -37,6 +37,15 @@ pub use crate::game_table as table;
 
 table!({ crate::game::game_ids }());
 
+/// The table's first game: the one the arena's own benchmarks measure it
+/// with (`benchmarked::Benchmarked`; it implements `BenchmarkedGame`).
+macro_rules! first {
+    (() $variant:ident = $game:path, $name:literal, $kind:ident; $($rest:tt)*) => {
+        pub type First = $game;
+    };
+}
+table!({ first }());
+
 /// Each line's type is that game, with every piece the arena needs: a
 /// game missing one is a compile error here, not a failure at run time.
 macro_rules! complete {

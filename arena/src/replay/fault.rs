@@ -28,13 +28,6 @@ pub struct FaultRecord {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum FaultDetail {
-    /// The cell as the player named it. Re-simulation re-judges the answer.
-    IllegalMove {
-        cell: [i64; 2],
-    },
-    IllegalTrap {
-        cell: [i64; 2],
-    },
     /// An answer that was not a cell at all (the host's `invalid` reply).
     InvalidAction {
         what: String,
@@ -63,6 +56,36 @@ pub enum FaultDetail {
     Unavailable {
         why: String,
     },
+    /// An answer the rules forbid (`Fault::Illegal`): `type` is
+    /// `illegal_<what>` (`illegal_move`, `illegal_trap`: the part of the
+    /// answer, as the game names it), and the cell as the player named it.
+    /// Re-simulation re-judges the answer. (Untagged, last: its tag is the
+    /// game's, read by `illegal_type`.)
+    #[serde(untagged)]
+    Illegal {
+        #[serde(rename = "type", with = "illegal_type")]
+        what: String,
+        cell: [i64; 2],
+    },
+}
+
+/// `FaultDetail::Illegal`'s `type`: `illegal_` and the part of the answer.
+mod illegal_type {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    const PREFIX: &str = "illegal_";
+
+    pub fn serialize<S: Serializer>(what: &str, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&format!("{PREFIX}{what}"))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+        let tag = String::deserialize(deserializer)?;
+        match tag.strip_prefix(PREFIX) {
+            Some(what) if !what.is_empty() => Ok(what.to_string()),
+            _ => Err(D::Error::custom(format!("unknown fault type `{tag}`"))),
+        }
+    }
 }
 
 fn is_wall(clock: &Clock) -> bool {
@@ -201,8 +224,9 @@ where
 impl FaultRecord {
     pub fn new(player: usize, fault: &Fault) -> FaultRecord {
         let detail = match fault {
-            Fault::IllegalMove(spot, _) => FaultDetail::IllegalMove { cell: [spot.row, spot.col] },
-            Fault::IllegalTrap(spot, _) => FaultDetail::IllegalTrap { cell: [spot.row, spot.col] },
+            Fault::Illegal { what, spot, .. } => {
+                FaultDetail::Illegal { what: what.to_string(), cell: [spot.row, spot.col] }
+            }
             Fault::InvalidAction(what) => FaultDetail::InvalidAction { what: what.clone() },
             Fault::Timeout { what, used, budget, killed, clock } => FaultDetail::Timeout {
                 during: what.to_string(),
@@ -225,7 +249,7 @@ impl FaultRecord {
     /// referee judges the recorded answer again instead.
     pub fn to_fault(&self) -> Option<Fault> {
         Some(match &self.detail {
-            FaultDetail::IllegalMove { .. } | FaultDetail::IllegalTrap { .. } => return None,
+            FaultDetail::Illegal { .. } => return None,
             FaultDetail::Timeout { during, used_ns, budget_ns, killed, clock } => Fault::Timeout {
                 what: CALLS.iter().find(|c| *c == during)?,
                 used: Duration::from_nanos(*used_ns),
@@ -282,13 +306,26 @@ mod tests {
 
     #[test]
     fn an_illegal_answer_is_rejudged_not_replayed() {
-        let fault = Fault::IllegalMove(
-            crate::fault::Spot { row: -1, col: 3 },
-            player_api::trap::IllegalMove::OffBoard,
-        );
+        let fault = Fault::Illegal {
+            what: "move",
+            spot: crate::fault::Spot { row: -1, col: 3 },
+            why: "off the board".into(),
+        };
         let record = FaultRecord::new(0, &fault);
-        assert_eq!(record.detail, FaultDetail::IllegalMove { cell: [-1, 3] });
+        assert_eq!(record.detail, FaultDetail::Illegal { what: "move".into(), cell: [-1, 3] });
         assert_eq!(record.kind, "illegal");
         assert_eq!(record.to_fault(), None);
+        // As replays write it, and read it back.
+        let json = r#"{"player":0,"kind":"illegal","type":"illegal_move","cell":[-1,3]}"#;
+        assert_eq!(serde_json::to_string(&record).unwrap(), json);
+        assert_eq!(serde_json::from_str::<FaultRecord>(json).unwrap(), record);
+        let trap = r#"{"player":1,"kind":"illegal","type":"illegal_trap","cell":[9,9]}"#;
+        let back: FaultRecord = serde_json::from_str(trap).unwrap();
+        assert_eq!(back.detail, FaultDetail::Illegal { what: "trap".into(), cell: [9, 9] });
+        assert_eq!(serde_json::to_string(&back).unwrap(), trap);
+        assert!(serde_json::from_str::<FaultRecord>(
+            r#"{"player":0,"kind":"x","type":"nonsense","cell":[1,1]}"#
+        )
+        .is_err());
     }
 }

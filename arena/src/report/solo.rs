@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::solo::{SoloGame, SoloSeries, SoloSummary};
+use crate::solo::{progress_of, SoloGame, SoloSeries, SoloSummary};
 
 /// `game 3/10  seed 81  hard: score 1, won in 5 steps (found the monster)`
 pub fn line(game: &SoloGame, total: u32, name: &str) -> String {
@@ -15,9 +15,12 @@ pub fn line(game: &SoloGame, total: u32, name: &str) -> String {
     } else {
         "lost"
     };
-    let cleared = r.cleared.map_or_else(String::new, |c| format!(", {c} forests cleared"));
+    let progress = r
+        .progress
+        .zip(progress_of(game.record.id()))
+        .map_or_else(String::new, |(count, of)| format!(", {count} {}", of.counted));
     format!(
-        "game {}/{total}  seed {}  {name}: score {}, {verdict} in {} steps{cleared} ({})",
+        "game {}/{total}  seed {}  {name}: score {}, {verdict} in {} steps{progress} ({})",
         game.index + 1,
         game.record.seed(),
         r.score,
@@ -28,13 +31,13 @@ pub fn line(game: &SoloGame, total: u32, name: &str) -> String {
 
 /// One line for a player's series: mean with interval, rates, failures, time.
 pub fn summary_line(name: &str, s: &SoloSummary) -> String {
-    let cleared = s.forests_cleared.map_or_else(String::new, |c| format!("  forests cleared {c:.2}"));
+    let progress = s.progress.map_or_else(String::new, |p| format!("  {} {:.2}", p.of.counted, p.mean));
     let failures = match s.failures.total() {
         0 => "no failures".to_string(),
         _ => format!("failures: {}", s.failures.compact()),
     };
     format!(
-        "{name}  mean score {:.3} (95% {:.3} .. {:.3})  won {:.1}%  died {:.1}%{cleared}  {failures}  time per game: mean {:.2} ms, max {:.2} ms",
+        "{name}  mean score {:.3} (95% {:.3} .. {:.3})  won {:.1}%  died {:.1}%{progress}  {failures}  time per game: mean {:.2} ms, max {:.2} ms",
         s.mean_score,
         s.interval[0],
         s.interval[1],

@@ -140,10 +140,10 @@ impl Default for Course {
     /// of the groups a group defeats.
     fn default() -> Course {
         Course {
-            name: "Trap".to_string(),
+            name: GameId::DEFAULT.title(),
             assignments: vec![Assignment {
-                name: "trap".to_string(),
-                title: "Trap".to_string(),
+                name: GameId::DEFAULT.name().to_string(),
+                title: GameId::DEFAULT.title(),
                 game: GameId::DEFAULT,
                 rules: GameRules::build(GameId::DEFAULT, &GameOptions::default(), Budgets::default())
                     .expect("the default game's default settings"),

@@ -29,19 +29,25 @@ use super::{
     store,
 };
 use crate::{
-    games::trap::Trap,
+    game::GameId,
+    game_rules::{with_rules, Budgets, GameOptions, GameRules},
     isolation::WorkerLimits,
     matchmaking::{EntrantId, GamePair, League, Policy, GAMES_PER_PAIR},
     players::{Hosting, Player, PlayerSpec},
-    game_rules::Budgets,
-    games::trap::referee::TrapSettings,
     stats::Wdl,
     tournament::record::GameResult,
-    two_player::{self, MatchConfig},
+    two_player::{self, MatchConfig, TwoPlayerGame},
 };
 
 /// The most games one pairing plays in the live league.
 pub const GAMES: u32 = 10;
+
+/// The game the server grades and its league plays: the first in the
+/// games table the course grades against the levels
+/// (`TwoPlayerGame::COURSE_GRADING`).
+pub fn served_game() -> GameId {
+    GameRules::course_graded_games()[0]
+}
 
 /// The league's results in memory: who plays (each student's current
 /// submission), the matchmaking league (ratings), and each pairing's
@@ -110,7 +116,8 @@ impl Live {
         let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
         let mut query =
             db.prepare(&format!("SELECT a, b, result FROM games WHERE a IN ({list}) OR b IN ({list})"))?;
-        let rows = query.query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?, row.get(2)?)))?;
+        let rows =
+            query.query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?, row.get(2)?)))?;
         for row in rows {
             let (a, b, text): (i64, i64, String) = row?;
             // (One row a game, even between two new ones.)
@@ -283,7 +290,12 @@ pub fn play_round(
 /// Plays the next [`GAMES_PER_PAIR`] games of pairing `pair` (older
 /// first), from its first missing game, storing and counting each as it
 /// ends.
-fn play_pairing(dir: &Path, pair: [&Submission; 2], live: &Mutex<Live>, changed: &super::grader::Wake) -> Result<()> {
+fn play_pairing(
+    dir: &Path,
+    pair: [&Submission; 2],
+    live: &Mutex<Live>,
+    changed: &super::grader::Wake,
+) -> Result<()> {
     let db = db::open(dir)?;
     let first = first_missing(&db, pair[0].id, pair[1].id)?;
     if first >= GAMES {
@@ -346,8 +358,23 @@ pub(super) fn play_games(
     hosting: &Hosting,
     on_game: &mut dyn FnMut(GameResult),
 ) {
-    let config = MatchConfig::<Trap> {
-        settings: TrapSettings::default(),
+    let rules = GameRules::build(served_game(), &GameOptions::default(), Budgets::default())
+        .expect("a game's default settings");
+    with_rules!(rules, G, settings => play_match::<G>(players, settings, (first, games), hosting, on_game),
+        solo => unreachable!("the served game is a two-player game: {settings:?}"))
+}
+
+/// `play_games` in game `G`, at its default settings (as grading runs
+/// play it).
+fn play_match<G: TwoPlayerGame>(
+    players: [&Player; 2],
+    settings: G::Settings,
+    (first, games): (u32, u32),
+    hosting: &Hosting,
+    on_game: &mut dyn FnMut(GameResult),
+) {
+    let config = MatchConfig::<G> {
+        settings,
         games,
         seed: SEED,
         hosting: hosting.clone(),
@@ -357,7 +384,7 @@ pub(super) fn play_games(
     two_player::play(
         players,
         &config,
-        &mut |game| on_game(GameResult::two_player::<Trap>(game.index as usize, game.seats, &game.record)),
+        &mut |game| on_game(GameResult::two_player::<G>(game.index as usize, game.seats, &game.record)),
         None,
     );
 }

@@ -10,7 +10,10 @@ use super::{
     record::GameResult,
     standings::{csv_field, md_cell, md_table, text_table, Entrant},
 };
-use crate::solo::{SoloScore, SoloSummary};
+use crate::{
+    game::GameId,
+    solo::{progress_measures, progress_of, Progress, SoloScore, SoloSummary},
+};
 
 /// One player's line.
 #[derive(Serialize, Debug, Clone, PartialEq)]
@@ -36,6 +39,7 @@ pub struct SoloStandings {
 
 /// The standings of `entrants` (ids index it) from their games.
 pub fn compute(game: &'static str, entrants: &[(usize, Entrant)], results: &[GameResult]) -> SoloStandings {
+    let counted = GameId::parse(game).and_then(progress_of);
     let scores = |id: usize| -> Vec<&SoloScore> {
         results.iter().filter(|r| r.seats[0] == id).filter_map(|r| r.solo.as_ref()).collect()
     };
@@ -46,7 +50,7 @@ pub fn compute(game: &'static str, entrants: &[(usize, Entrant)], results: &[Gam
             id: *id,
             name: e.name.clone(),
             source: e.source.clone(),
-            summary: SoloSummary::of(scores(*id)),
+            summary: SoloSummary::of(counted, scores(*id)),
         })
         .collect();
     rows.sort_by(|a, b| {
@@ -64,17 +68,18 @@ pub fn compute(game: &'static str, entrants: &[(usize, Entrant)], results: &[Gam
 }
 
 impl SoloStandings {
-    fn has_forests(&self) -> bool {
-        self.rows.iter().any(|r| r.summary.forests_cleared.is_some())
+    /// What the game counts of how far a run got, if any row has it.
+    fn progress(&self) -> Option<Progress> {
+        self.rows.iter().find_map(|r| r.summary.progress.map(|p| p.of))
     }
 
     /// The column names and each row's cells (`names`: display names by id).
     pub fn table(&self, names: &[String]) -> (Vec<String>, Vec<Vec<String>>) {
-        let forests = self.has_forests();
+        let progress = self.progress();
         let mut header: Vec<String> =
             ["#", "player", "games", "mean", "95% interval", "won", "died"].map(String::from).to_vec();
-        if forests {
-            header.push("forests".into());
+        if let Some(of) = progress {
+            header.push(of.column.into());
         }
         header.extend(["failures", "time/game"].map(String::from));
         let rows = self
@@ -91,8 +96,8 @@ impl SoloStandings {
                     format!("{:.1}%", 100.0 * s.win_rate),
                     format!("{:.1}%", 100.0 * s.death_rate),
                 ];
-                if forests {
-                    cells.push(s.forests_cleared.map_or("-".into(), |c| format!("{c:.2}")));
+                if progress.is_some() {
+                    cells.push(s.progress.map_or("-".into(), |p| format!("{:.2}", p.mean)));
                 }
                 cells.push(s.failures.compact());
                 cells.push(format!("{:.2} ms", s.mean_game_ms));
@@ -126,15 +131,37 @@ impl SoloStandings {
         )
     }
 
+    /// The same columns for every single-player game: a progress column
+    /// for each that counts one (`progress_measures`), empty for the others.
     pub fn csv(&self) -> String {
-        let mut out = String::from(
-            "rank,id,name,source,games,mean_score,lower,upper,win_rate,death_rate,forests_cleared,failures,mean_game_ms\n",
-        );
+        let measures = progress_measures();
+        let mut header = vec![
+            "rank",
+            "id",
+            "name",
+            "source",
+            "games",
+            "mean_score",
+            "lower",
+            "upper",
+            "win_rate",
+            "death_rate",
+        ];
+        header.extend(measures.iter().map(|m| m.key));
+        header.extend(["failures", "mean_game_ms"]);
+        let mut out = header.join(",") + "\n";
         for r in &self.rows {
             let s = &r.summary;
+            let progress: Vec<String> = measures
+                .iter()
+                .map(|m| match s.progress {
+                    Some(p) if p.of == *m => format!("{:.4}", p.mean),
+                    _ => String::new(),
+                })
+                .collect();
             let _ = writeln!(
                 out,
-                "{},{},{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{},{},{:.3}",
+                "{},{},{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{}{},{:.3}",
                 r.rank,
                 r.id,
                 csv_field(&r.name),
@@ -145,7 +172,7 @@ impl SoloStandings {
                 s.interval[1],
                 s.win_rate,
                 s.death_rate,
-                s.forests_cleared.map_or(String::new(), |c| format!("{c:.4}")),
+                progress.iter().map(|cell| format!("{cell},")).collect::<String>(),
                 s.failures.total(),
                 s.mean_game_ms
             );
@@ -170,7 +197,7 @@ mod tests {
             steps: 3,
             reason: "r".into(),
             fault: None,
-            cleared: None,
+            progress: None,
             time_us: 10,
             cpu_us: 4,
         };

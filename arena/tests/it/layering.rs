@@ -223,20 +223,10 @@ fn process_control_and_the_sandbox_know_no_game() {
 /// module, its types, its name in text (`Trap`, `trap::`, `"trap"`, `Intuitive`, `Hexapawn`,
 /// `Wumpus`, `Forest`, ...).
 const NAMING_A_GAME: &[(&str, &[&str])] = &[
-    ("bench.rs", &["magic-forest"]),
-    ("cli/serve.rs", &["trap"]),
-    ("engine_bench.rs", &["trap"]),
-    ("fault.rs", &["trap"]),
     ("isolation/player.rs", &["magic-forest"]),
-    ("overhead.rs", &["trap"]),
     ("protocol.rs", &["trap", "magic-forest"]),
     ("protocol/games.rs", &["trap", "intuitive-ai", "hexapawn", "wumpus", "magic-forest"]),
-    ("replay/fault.rs", &["trap"]),
     ("replay/html/viewer.css", &["trap"]),
-    ("report/solo.rs", &["magic-forest"]),
-    ("server/league.rs", &["trap"]),
-    ("solo.rs", &["magic-forest"]),
-    ("tournament/solo_standings.rs", &["magic-forest"]),
     ("worker.rs", &["magic-forest"]),
 ];
 

@@ -205,7 +205,7 @@ impl SinglePlayerGame for IntuitiveAi {
                 Ending::Fault(f) => fault_name(f),
                 _ => None,
             },
-            cleared: None,
+            progress: None,
             time_us: 0,
             cpu_us: cpu_us(record.reveals.iter().map(|x| x.time)),
         }

@@ -24,7 +24,7 @@ use crate::{
     },
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
-    solo::{cpu_us, fault_name, Budgeted, SinglePlayerGame, SoloScore, SoloSettings},
+    solo::{cpu_us, fault_name, Budgeted, Progress, SinglePlayerGame, SoloScore, SoloSettings},
 };
 
 /// Magic Forest.
@@ -178,6 +178,8 @@ impl SinglePlayerGame for MagicForest {
     type Rules = ForestConfig;
     type Record = ForestRecord;
     const FINGERPRINT_NAME: &'static str = "Forest";
+    const PROGRESS: Option<Progress> =
+        Some(Progress { counted: "forests cleared", column: "forests", key: "forests_cleared" });
 
     fn describe(config: &ForestConfig) -> String {
         format!("forests 3x3 to {0}x{0}", config.largest)
@@ -202,7 +204,7 @@ impl SinglePlayerGame for MagicForest {
                 referee::Ending::Fault(f) => fault_name(f),
                 _ => None,
             },
-            cleared: Some(record.cleared),
+            progress: Some(record.cleared),
             time_us: 0,
             cpu_us: cpu_us(record.steps.iter().map(|x| x.time)),
         }

@@ -1,5 +1,6 @@
 //! Trap's glue: its types, its ABI box, its wire form, and its turn order.
 
+pub mod engine_bench;
 pub mod referee;
 pub mod replay;
 pub mod report;
@@ -15,6 +16,7 @@ use player_api::{
 use self::referee::{Ending, TrapRecord, TrapSettings, Turn, TurnActions};
 use crate::{
     agent::{AbiGame, Constructor},
+    benchmarked::BenchmarkedGame,
     clock::Spent,
     fault::Fault,
     game::{Agent, Game, GameId},
@@ -284,6 +286,22 @@ impl TwoPlayerGame for Trap {
 
     fn watch_turn(state: &TrapState, turn: &Turn, names: [&str; 2]) -> String {
         report::turn_view(state, turn, names[turn.seat.index()])
+    }
+}
+
+impl BenchmarkedGame for Trap {
+    const REQUEST: &'static str = "one turn: move + throw";
+
+    fn engine_report(games: u64, search_times: &[Duration]) -> String {
+        engine_bench::run(games, search_times)
+    }
+
+    /// The start of a 7x7 game, seat one to move, 5 s a turn.
+    fn round_trip() -> (TrapGameInfo, TrapRequest) {
+        let info = TrapGameInfo { seat: Seat::One, size: 7, turn_budget_us: 5_000_000, seed: 1 };
+        let request =
+            TrapRequest { state: TrapState::new(7), seat: Seat::One, turn: 0, time_left_us: 5_000_000 };
+        (info, request)
     }
 }
 

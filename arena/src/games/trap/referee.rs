@@ -234,6 +234,22 @@ fn spot([row, col]: WireCell) -> Spot {
     Spot { row, col }
 }
 
+impl From<Pos> for Spot {
+    fn from(pos: Pos) -> Spot {
+        Spot { row: pos.row.into(), col: pos.col.into() }
+    }
+}
+
+/// The fault of a move the rules forbid: `illegal move (r,c): why`.
+pub fn illegal_move(step: Spot, why: IllegalMove) -> Fault {
+    Fault::Illegal { what: "move", spot: step, why: why.to_string() }
+}
+
+/// The fault of a throw the rules forbid: `illegal trap (r,c): why`.
+pub fn illegal_trap(target: Spot, why: IllegalTrap) -> Fault {
+    Fault::Illegal { what: "trap", spot: target, why: why.to_string() }
+}
+
 struct Game<'a, 'w> {
     settings: TrapSettings,
     state: TrapState,
@@ -315,8 +331,8 @@ impl Game<'_, '_> {
         let from = self.state.position(seat);
         let to = match cell_pos(step).map(|to| (to, self.state.check_move(seat, to))) {
             Some((to, Ok(()))) => to,
-            Some((_, Err(why))) => return Err(Fault::IllegalMove(spot(step), why)),
-            None => return Err(Fault::IllegalMove(spot(step), IllegalMove::OffBoard)),
+            Some((_, Err(why))) => return Err(illegal_move(spot(step), why)),
+            None => return Err(illegal_move(spot(step), IllegalMove::OffBoard)),
         };
         self.state.move_player(seat, to);
 
@@ -331,8 +347,8 @@ impl Game<'_, '_> {
         };
         let target = match cell_pos(target).map(|t| (t, self.state.check_target(t))) {
             Some((t, Ok(()))) => t,
-            Some((_, Err(why))) => return Err(Fault::IllegalTrap(spot(target), why)),
-            None => return Err(Fault::IllegalTrap(spot(target), IllegalTrap::OffBoard)),
+            Some((_, Err(why))) => return Err(illegal_trap(spot(target), why)),
+            None => return Err(illegal_trap(spot(target), IllegalTrap::OffBoard)),
         };
         let throw = self.state.throw(seat, target);
         let roll = self.rng.random_range(0..20);

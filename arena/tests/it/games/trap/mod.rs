@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use arena::{
     agent::AbiPlayer,
+    games::trap::referee::{self as trap, player_seeds, Ending, TrapRecord, TrapSettings},
     games::trap::Trap,
     players::{Hosting, Level, Player},
-    games::trap::referee::{self as trap, player_seeds, Ending, Fault, TrapRecord, TrapSettings},
     two_player::{self, MatchConfig},
 };
 use player_api::{
@@ -145,7 +145,7 @@ fn moving_onto_the_opponent_is_illegal() {
         game.ending,
         Ending::Fault {
             loser: Seat::One,
-            fault: Fault::IllegalMove(Pos::new(3, 4).into(), IllegalMove::Opponent)
+            fault: trap::illegal_move(Pos::new(3, 4).into(), IllegalMove::Opponent)
         }
     );
     assert_eq!(game.ending.to_string(), "illegal move (3,4): the opponent is there");

@@ -1,5 +1,6 @@
-//! `arena bench-engine`: how fast the rules core and the Expert search are,
-//! on one core, in process (docs/benchmarks.md).
+//! Trap's engine benchmark (`arena bench-engine`, its
+//! `BenchmarkedGame::engine_report`): how fast the rules core and the
+//! Expert search are, on one core, in process (docs/benchmarks.md).
 //!
 //! - Random playouts: whole random-vs-random games on the fast core, the
 //!   landing drawn as the referee draws it (a roll in 0..20, a pick among
