@@ -231,10 +231,8 @@ const NAMING_A_GAME: &[(&str, &[&str])] = &[
     ("engine_bench.rs", &["trap"]),
     ("fault.rs", &["trap"]),
     ("game_rules.rs", &["magic-forest"]),
-    ("isolation/player.rs", &["magic-forest"]),
     ("overhead.rs", &["trap"]),
-    ("protocol.rs", &["trap", "magic-forest"]),
-    ("protocol/games.rs", &["trap", "intuitive-ai", "hexapawn", "wumpus", "magic-forest"]),
+    ("protocol.rs", &["magic-forest"]),
     ("replay/fault.rs", &["trap"]),
     ("replay/html/viewer.css", &["trap"]),
     ("report/solo.rs", &["magic-forest"]),
@@ -245,7 +243,6 @@ const NAMING_A_GAME: &[(&str, &[&str])] = &[
     ("tournament/plan.rs", &["trap"]),
     ("tournament/runner.rs", &["trap", "hexapawn"]),
     ("tournament/solo_standings.rs", &["magic-forest"]),
-    ("worker.rs", &["magic-forest"]),
 ];
 
 #[test]
