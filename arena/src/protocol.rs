@@ -4,17 +4,22 @@
 //! by N bytes of UTF-8 JSON: one object with a "type" field. The player
 //! speaks first (`hello`); then the arena sends requests and the player
 //! answers each with exactly one frame.
+//!
+//! What is one game's own (a position, a view, a step's state, its rules)
+//! travels as a `Payload` that the game's wire form (`games/<game>/wire.rs`)
+//! writes and reads: the messages here name no game's types.
 
 use std::io::{self, Read, Write};
 
-use player_api::{
-    trap::{Pos, TrapState},
-    GameOver, Outcome, Seat,
-};
+use player_api::{GameOver, Outcome, Seat};
 use serde::{Deserialize, Serialize};
 
-mod games;
-pub use games::*;
+mod grid;
+mod names;
+mod payload;
+pub use grid::{coord, wire_coord, WireCoord, WireDir, DIRS};
+pub use names::Names;
+pub use payload::Payload;
 
 /// The protocol version this arena speaks.
 pub const VERSION: u32 = 1;
@@ -28,70 +33,114 @@ pub const MAX_FRAME: usize = 1 << 20;
 pub type WireCell = [i64; 2];
 
 /// The arena's requests. A player is only ever sent the requests of the
-/// games it announced in its `hello`.
+/// games it announced in its `hello`. A request's `state` is the game's
+/// own (`Payload`: games/<game>/wire.rs writes and reads it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Request {
-    /// A game starts. Which fields are present depends on the game.
-    NewGame {
-        game: String,
-        /// Trap, Hexapawn.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        seat: Option<u8>,
-        /// Trap, Intuitive AI.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        size: Option<u8>,
-        /// The budget of one request (a turn, a reveal, a move, a step).
-        turn_budget_us: u64,
-        seed: u64,
-        /// Wumpus World, Magic Forest: the rules.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        config: Option<WireConfig>,
-        /// Wumpus World: the start square and the arrows carried.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        start: Option<WireCoord>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        arrows: Option<u8>,
-    },
+    NewGame(NewGameRequest),
     /// Trap: a whole turn (move and throw).
     Turn {
         seat: u8,
         turn: u32,
         time_left_us: u64,
-        state: WireState,
+        state: Payload,
     },
     /// Intuitive AI: the cell to open next.
     Reveal {
         turn: u32,
         time_left_us: u64,
-        state: WireView,
+        state: Payload,
     },
     /// Hexapawn: the move to play (or resign).
     GetMove {
         seat: u8,
         ply: u32,
         time_left_us: u64,
-        state: WireBoard,
+        state: Payload,
     },
     /// Wumpus World, Magic Forest: the next action.
     Step {
         time_left_us: u64,
-        state: WireStepState,
+        state: Payload,
     },
-    GameOver {
-        outcome: WireOutcome,
-        turns: u32,
-        reason: String,
-        /// The single-player games: the final score.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        score: Option<i32>,
-        /// Magic Forest: forests cleared and deaths.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        forests_cleared: Option<u32>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        deaths: Option<u32>,
-    },
+    GameOver(GameOverRequest),
     Quit,
+}
+
+/// A game starts. Which fields are present depends on the game.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+#[serde(deny_unknown_fields)]
+pub struct NewGameRequest {
+    pub game: String,
+    /// Trap, Hexapawn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+    /// Trap, Intuitive AI.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u8>,
+    /// The budget of one request (a turn, a reveal, a move, a step).
+    pub turn_budget_us: u64,
+    pub seed: u64,
+    /// Wumpus World, Magic Forest: the rules, in the game's wire form.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<Payload>,
+    /// Wumpus World: the start square and the arrows carried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<WireCoord>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrows: Option<u8>,
+}
+
+impl NewGameRequest {
+    /// The seat, for the games that have seats.
+    pub fn seat(&self) -> Result<Seat, String> {
+        let number = self.seat.ok_or("no seat")?;
+        seat_from_number(number).ok_or(format!("bad seat {number}"))
+    }
+
+    /// The board size, for the games that send one.
+    pub fn size(&self) -> Result<u8, String> {
+        self.size.ok_or("no size".to_string())
+    }
+}
+
+/// A game ended: how, and what the game scores. The fields past `reason`
+/// are the protocol's (docs/protocol.md); each game fills in its own.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct GameOverRequest {
+    pub outcome: WireOutcome,
+    pub turns: u32,
+    pub reason: String,
+    /// The single-player games: the final score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<i32>,
+    /// Magic Forest: forests cleared and deaths.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forests_cleared: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deaths: Option<u32>,
+}
+
+impl GameOverRequest {
+    /// What a two-player game tells its players.
+    pub fn game_over(self) -> GameOver {
+        GameOver { outcome: self.outcome.into(), turns: self.turns, reason: self.reason.into() }
+    }
+}
+
+impl From<GameOver> for GameOverRequest {
+    fn from(over: GameOver) -> GameOverRequest {
+        GameOverRequest {
+            outcome: over.outcome.into(),
+            turns: over.turns,
+            reason: over.reason.into(),
+            score: None,
+            forests_cleared: None,
+            deaths: None,
+        }
+    }
 }
 
 /// The player's answers.
@@ -146,60 +195,12 @@ pub enum Reply {
     },
 }
 
-/// A Trap position on the wire.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct WireState {
-    pub size: u8,
-    /// Player 1's cell, then player 2's.
-    pub players: [WireCell; 2],
-    pub traps: Vec<WireCell>,
-}
-
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
 #[serde(rename_all = "snake_case")]
 pub enum WireOutcome {
     Win,
     Loss,
     Draw,
-}
-
-impl From<&TrapState> for WireState {
-    fn from(state: &TrapState) -> WireState {
-        WireState {
-            size: state.size(),
-            players: Seat::BOTH.map(|s| wire_cell(state.position(s))),
-            traps: state.traps().map(wire_cell).collect(),
-        }
-    }
-}
-
-impl WireState {
-    /// The position, if it is a valid one.
-    pub fn to_state(&self) -> Result<TrapState, String> {
-        let size = self.size;
-        if !(player_api::trap::MIN_SIZE..=player_api::trap::MAX_SIZE).contains(&size) {
-            return Err(format!("board size {size} is not supported"));
-        }
-        let cell = |c: WireCell| {
-            cell_pos(c).filter(|p| p.is_on_board(size)).ok_or(format!("{c:?} is off the board"))
-        };
-        let players = [cell(self.players[0])?, cell(self.players[1])?];
-        if players[0] == players[1] {
-            return Err("both players on one cell".to_string());
-        }
-        let traps = self.traps.iter().map(|&t| cell(t)).collect::<Result<Vec<_>, _>>()?;
-        Ok(TrapState::from_parts(size, players, traps))
-    }
-}
-
-pub fn wire_cell(pos: Pos) -> WireCell {
-    [pos.row.into(), pos.col.into()]
-}
-
-/// The cell a wire pair names, if it fits a `Pos` at all.
-pub fn cell_pos([row, col]: WireCell) -> Option<Pos> {
-    Some(Pos::new(u8::try_from(row).ok()?, u8::try_from(col).ok()?))
 }
 
 pub fn seat_from_number(n: u8) -> Option<Seat> {
@@ -220,14 +221,13 @@ impl From<Outcome> for WireOutcome {
     }
 }
 
-impl WireOutcome {
-    pub fn to_game_over(self, turns: u32, reason: String) -> GameOver {
-        let outcome = match self {
+impl From<WireOutcome> for Outcome {
+    fn from(o: WireOutcome) -> Outcome {
+        match o {
             WireOutcome::Win => Outcome::Win,
             WireOutcome::Loss => Outcome::Loss,
             WireOutcome::Draw => Outcome::Draw,
-        };
-        GameOver { outcome, turns, reason: reason.into() }
+        }
     }
 }
 
@@ -315,6 +315,14 @@ pub fn write_frame<T: Serialize>(output: &mut impl Write, message: &T, buf: &mut
     output.flush()
 }
 
+/// Through a frame and back, as the other side reads it.
+#[cfg(test)]
+pub(crate) fn through_a_frame<T: Serialize + for<'de> Deserialize<'de>>(message: &T) -> T {
+    let mut frame = Vec::new();
+    encode(message, &mut frame);
+    decode::<T>(&frame).unwrap().expect("a whole frame").0
+}
+
 #[cfg(test)]
 mod tests {
     use rand::{Rng, SeedableRng};
@@ -325,34 +333,30 @@ mod tests {
     fn random_request(rng: &mut ChaCha8Rng) -> Request {
         let cell = |rng: &mut ChaCha8Rng| [rng.random_range(0..7), rng.random_range(0..7)];
         match rng.random_range(0..4) {
-            0 => Request::NewGame {
+            0 => Request::NewGame(NewGameRequest {
                 game: "trap".into(),
                 seat: Some(rng.random_range(1..=2)),
                 size: Some(7),
                 turn_budget_us: rng.random(),
                 seed: rng.random(),
-                config: None,
-                start: None,
-                arrows: None,
-            },
+                ..NewGameRequest::default()
+            }),
             1 => Request::Turn {
                 seat: 1,
                 turn: rng.random(),
                 time_left_us: rng.random(),
-                state: WireState {
-                    size: 7,
-                    players: [cell(rng), cell(rng)],
-                    traps: (0..rng.random_range(0..40)).map(|_| cell(rng)).collect(),
-                },
+                state: Payload::of(
+                    &(0..rng.random_range(0..40)).map(|_| cell(rng)).collect::<Vec<WireCell>>(),
+                ),
             },
-            2 => Request::GameOver {
+            2 => Request::GameOver(GameOverRequest {
                 outcome: WireOutcome::Draw,
                 turns: rng.random(),
                 reason: "trapped \u{1F600}\"\n".into(),
                 score: None,
-                forests_cleared: None,
+                forests_cleared: Some(rng.random()),
                 deaths: None,
-            },
+            }),
             _ => Request::Quit,
         }
     }
@@ -444,8 +448,6 @@ mod tests {
         frame.extend_from_slice(payload);
         let (reply, _) = decode::<Reply>(&frame).unwrap().unwrap();
         assert_eq!(reply, Reply::Turn { step: [-1, 3], trap: Some([99_999_999_999, 0]) });
-        assert_eq!(cell_pos([-1, 3]), None);
-        assert_eq!(cell_pos([2, 3]), Some(Pos::new(2, 3)));
     }
 
     #[test]
@@ -482,11 +484,35 @@ mod tests {
     }
 
     #[test]
-    fn a_state_survives_the_wire() {
-        let state =
-            TrapState::from_parts(7, [Pos::new(1, 1), Pos::new(5, 5)], [Pos::new(3, 3), Pos::new(0, 6)]);
-        assert_eq!(WireState::from(&state).to_state(), Ok(state));
-        let bad = WireState { size: 7, players: [[0, 0], [0, 0]], traps: vec![] };
-        assert!(bad.to_state().is_err());
+    fn a_payload_is_written_in_its_forms_order_and_read_strictly() {
+        #[derive(Serialize, Deserialize, Debug, PartialEq)]
+        #[serde(deny_unknown_fields)]
+        struct Form {
+            size: u8,
+            at: WireCoord,
+        }
+        let request = Request::Step { time_left_us: 5, state: Payload::of(&Form { size: 3, at: [0, 2] }) };
+        let json = r#"{"type":"step","time_left_us":5,"state":{"size":3,"at":[0,2]}}"#;
+        assert_eq!(serde_json::to_string(&request).unwrap(), json);
+        let Request::Step { state, .. } = through_a_frame(&request) else { panic!() };
+        assert_eq!(state.read::<Form>(), Ok(Form { size: 3, at: [0, 2] }));
+        let extra: Request =
+            serde_json::from_str(r#"{"type":"step","time_left_us":5,"state":{"size":3,"at":[0,2],"x":1}}"#)
+                .unwrap();
+        let Request::Step { state, .. } = extra else { panic!() };
+        let why = state.read::<Form>().unwrap_err();
+        assert!(why.starts_with("unknown field `x`"), "{why}");
+        assert!(Payload::of(&"garbage").read::<Form>().is_err());
+    }
+
+    #[test]
+    fn new_game_and_game_over_deny_unknown_fields() {
+        let new_game = r#"{"type":"new_game","game":"g","turn_budget_us":1,"seed":2}"#;
+        assert!(serde_json::from_str::<Request>(new_game).is_ok());
+        assert!(serde_json::from_str::<Request>(&new_game.replace("}", r#","colour":1}"#)).is_err());
+        let over = r#"{"type":"game_over","outcome":"win","turns":3,"reason":"r","score":-1}"#;
+        let Ok(Request::GameOver(told)) = serde_json::from_str::<Request>(over) else { panic!() };
+        assert_eq!((told.outcome, told.score, told.deaths), (WireOutcome::Win, Some(-1), None));
+        assert!(serde_json::from_str::<Request>(&over.replace("}", r#","colour":1}"#)).is_err());
     }
 }

@@ -16,10 +16,10 @@ use std::{
 use crate::{
     agent::AbiGame,
     game::{with_game, GameId},
-    isolation::{GameOverRequest, NewGameFrame, WireGame},
+    isolation::WireGame,
     players::{Level, Player},
     plugin::PlayerLibrary,
-    protocol::{self, read_frame, write_frame, Reply, Request},
+    protocol::{self, read_frame, write_frame, GameOverRequest, NewGameRequest, Reply, Request},
     sandbox,
 };
 
@@ -127,7 +127,7 @@ impl std::io::Read for PollingReader {
 /// another game replaces it.
 trait Instance {
     fn game(&self) -> GameId;
-    fn new_game(&mut self, frame: &NewGameFrame) -> Reply;
+    fn new_game(&mut self, new_game: &NewGameRequest) -> Reply;
     /// The answer to a turn or step; a frame of another game's is an error.
     fn act(&mut self, frame: Request) -> Reply;
     fn game_over(&mut self, over: GameOverRequest) -> Reply;
@@ -141,8 +141,8 @@ impl<G: AbiGame + WireGame> Instance for Hosted<G> {
         G::ID
     }
 
-    fn new_game(&mut self, frame: &NewGameFrame) -> Reply {
-        match G::info_of(frame) {
+    fn new_game(&mut self, new_game: &NewGameRequest) -> Reply {
+        match G::info_of(new_game) {
             Ok(info) => answered(G::box_new_game(&mut self.0, info), |()| Reply::Ok),
             Err(why) => Reply::Error { message: format!("bad new_game: {why}") },
         }
@@ -214,7 +214,7 @@ impl Server {
 
     fn answer(&mut self, player: &Player, request: Request) -> Reply {
         let failed = |message: String| Reply::Error { message };
-        if let Request::NewGame { game, .. } = &request {
+        if let Request::NewGame(NewGameRequest { game, .. }) = &request {
             if !player.games().contains(game) {
                 return failed(format!("this player does not play {game}"));
             }
@@ -227,13 +227,8 @@ impl Server {
         }
         let Some(instance) = self.instance.as_mut() else { return failed("no player".into()) };
         match request {
-            Request::NewGame { seat, size, turn_budget_us, seed, config, start, arrows, .. } => {
-                instance.new_game(&NewGameFrame { seat, size, turn_budget_us, seed, config, start, arrows })
-            }
-            Request::GameOver { outcome, turns, reason, score, forests_cleared, deaths } => {
-                let over = outcome.to_game_over(turns, reason);
-                instance.game_over(GameOverRequest { score, forests_cleared, deaths, ..over.into() })
-            }
+            Request::NewGame(new_game) => instance.new_game(&new_game),
+            Request::GameOver(over) => instance.game_over(over),
             frame => instance.act(frame),
         }
     }

@@ -12,5 +12,5 @@ pub mod environment;
 mod player;
 mod process;
 
-pub use player::{GameOverRequest, IsolatedPlayer, NewGameFrame, WireAnswer, WireGame};
+pub use player::{IsolatedPlayer, WireAnswer, WireGame};
 pub use process::{worker_program, CappedOutput, Hello, Hosted, Launch, Worker, WorkerLimits, WORKER_ARG};

@@ -5,13 +5,11 @@
 
 use std::time::Duration;
 
-use player_api::{GameOver, Outcome, Seat};
-
 use super::process::{Hosted, Worker, WorkerLimits};
 use crate::{
     fault::Fault,
     game::{Agent, Game, GameId},
-    protocol::{seat_from_number, Reply, Request, WireConfig, WireCoord},
+    protocol::{GameOverRequest, NewGameRequest, Reply, Request},
 };
 
 /// A player in its own worker process.
@@ -23,7 +21,11 @@ pub struct IsolatedPlayer {
 impl IsolatedPlayer {
     /// A player of game `G` in a new worker (`Unavailable` if it does not
     /// play `G`).
-    pub fn start<G: Game>(hosted: &Hosted, limits: &WorkerLimits, startup: Duration) -> Result<IsolatedPlayer, Fault> {
+    pub fn start<G: Game>(
+        hosted: &Hosted,
+        limits: &WorkerLimits,
+        startup: Duration,
+    ) -> Result<IsolatedPlayer, Fault> {
         IsolatedPlayer::start_for(G::ID, hosted, limits, startup)
     }
 
@@ -66,15 +68,7 @@ impl IsolatedPlayer {
         if self.worker.is_dead() {
             return;
         }
-        let request = Request::GameOver {
-            outcome: over.outcome.into(),
-            turns: over.turns,
-            reason: over.reason,
-            score: over.score,
-            forests_cleared: over.forests_cleared,
-            deaths: over.deaths,
-        };
-        if let Err(fault) = self.ask(&request, "game_over", Duration::from_secs(1)) {
+        if let Err(fault) = self.ask(&Request::GameOver(over), "game_over", Duration::from_secs(1)) {
             tracing::warn!(player = %self.name, "game_over failed: {fault}");
         }
     }
@@ -95,19 +89,19 @@ impl IsolatedPlayer {
 pub trait WireGame: Game {
     /// What the request for an action is called in errors and logs.
     const ACT: &'static str;
-    /// The `new_game` frame.
-    fn new_game_frame(info: &Self::Info) -> Request;
+    /// What the `new_game` frame says.
+    fn new_game_frame(info: &Self::Info) -> NewGameRequest;
     /// The frame asking for one turn or step, with the call's budget.
     fn act_frame(request: &Self::Request, budget: Duration) -> Request;
     /// What a reply to that frame answers.
     fn action(reply: Reply) -> WireAnswer<Self::Action>;
-    /// What `game_over` tells the player.
+    /// What the `game_over` frame tells the player.
     fn game_over_frame(over: Self::Over) -> GameOverRequest;
 
     // The worker's side, each the inverse of the one above.
 
     /// What the player is told, read from a `new_game` frame.
-    fn info_of(frame: &NewGameFrame) -> Result<Self::Info, String>;
+    fn info_of(new_game: &NewGameRequest) -> Result<Self::Info, String>;
     /// A request read from its frame (`Err` with why it is bad); None if
     /// the frame is not this game's request.
     fn request_of(frame: &Request) -> Option<Result<Self::Request, String>>;
@@ -115,30 +109,6 @@ pub trait WireGame: Game {
     fn reply_of(action: Self::Action) -> Reply;
     /// What the player is told at the end, read from its frame.
     fn over_of(over: GameOverRequest) -> Self::Over;
-}
-
-/// The fields of a `new_game` frame, for a game to read its start from.
-pub struct NewGameFrame {
-    pub seat: Option<u8>,
-    pub size: Option<u8>,
-    pub turn_budget_us: u64,
-    pub seed: u64,
-    pub config: Option<WireConfig>,
-    pub start: Option<WireCoord>,
-    pub arrows: Option<u8>,
-}
-
-impl NewGameFrame {
-    /// The seat, for the games that have seats.
-    pub fn seat(&self) -> Result<Seat, String> {
-        let number = self.seat.ok_or("no seat")?;
-        seat_from_number(number).ok_or(format!("bad seat {number}"))
-    }
-
-    /// The board size, for the games that send one.
-    pub fn size(&self) -> Result<u8, String> {
-        self.size.ok_or("no size".to_string())
-    }
 }
 
 /// A reply read as a game's action.
@@ -175,7 +145,7 @@ impl<A> WireAnswer<A> {
 
 impl<G: WireGame> Agent<G> for IsolatedPlayer {
     fn new_game(&mut self, info: G::Info, budget: Duration) -> Result<(), Fault> {
-        self.start_game(&G::new_game_frame(&info), budget)
+        self.start_game(&Request::NewGame(G::new_game_frame(&info)), budget)
     }
 
     fn act(&mut self, request: G::Request, budget: Duration) -> Result<G::Action, Fault> {
@@ -189,35 +159,5 @@ impl<G: WireGame> Agent<G> for IsolatedPlayer {
 
     fn game_over(&mut self, over: G::Over) {
         self.tell_game_over(G::game_over_frame(over));
-    }
-}
-
-/// What `game_over` tells a player, whatever the game.
-pub struct GameOverRequest {
-    pub outcome: Outcome,
-    pub turns: u32,
-    pub reason: String,
-    pub score: Option<i32>,
-    pub forests_cleared: Option<u32>,
-    pub deaths: Option<u32>,
-}
-
-impl GameOverRequest {
-    /// What a two-player game tells its players.
-    pub fn game_over(self) -> GameOver {
-        GameOver { outcome: self.outcome, turns: self.turns, reason: self.reason.into() }
-    }
-}
-
-impl From<GameOver> for GameOverRequest {
-    fn from(r: GameOver) -> GameOverRequest {
-        GameOverRequest {
-            outcome: r.outcome,
-            turns: r.turns,
-            reason: r.reason.into(),
-            score: None,
-            forests_cleared: None,
-            deaths: None,
-        }
     }
 }

@@ -223,11 +223,8 @@ fn process_control_and_the_sandbox_know_no_game() {
 /// module, its types, its name in text (`Trap`, `trap::`, `"trap"`, `Intuitive`, `Hexapawn`,
 /// `Wumpus`, `Forest`, ...).
 const NAMING_A_GAME: &[(&str, &[&str])] = &[
-    ("isolation/player.rs", &["magic-forest"]),
-    ("protocol.rs", &["trap", "magic-forest"]),
-    ("protocol/games.rs", &["trap", "intuitive-ai", "hexapawn", "wumpus", "magic-forest"]),
+    ("protocol.rs", &["magic-forest"]),
     ("replay/html/viewer.css", &["trap"]),
-    ("worker.rs", &["magic-forest"]),
 ];
 
 #[test]

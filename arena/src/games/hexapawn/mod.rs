@@ -3,6 +3,7 @@
 pub mod referee;
 pub mod replay;
 pub mod report;
+pub mod wire;
 
 use std::time::Duration;
 
@@ -12,16 +13,19 @@ use player_api::{
     GameOver, Seat,
 };
 
-use self::referee::{HexapawnEnding, HexapawnRecord, HexapawnSettings, Ply};
+use self::{
+    referee::{HexapawnEnding, HexapawnRecord, HexapawnSettings, Ply},
+    wire::WireBoard,
+};
 use crate::{
     agent::{AbiGame, Constructor},
     clock::Spent,
     fault::{Fault, FaultKind},
     game::{Agent, Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameRules, GameSettings, OptionError},
-    isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
+    isolation::{WireAnswer, WireGame},
     levels::Level,
-    protocol::{hexapawn_move, hexapawn_reply, seat_from_number, Reply, Request, WireBoard},
+    protocol::{seat_from_number, GameOverRequest, NewGameRequest, Payload, Reply, Request},
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
     two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
@@ -94,16 +98,13 @@ impl AbiGame for Hexapawn {
 impl WireGame for Hexapawn {
     const ACT: &'static str = "turn";
 
-    fn new_game_frame(info: &HexapawnGameInfo) -> Request {
-        Request::NewGame {
+    fn new_game_frame(info: &HexapawnGameInfo) -> NewGameRequest {
+        NewGameRequest {
             game: Hexapawn::ID.name().into(),
             seat: Some(info.seat.number()),
-            size: None,
             turn_budget_us: info.turn_budget_us,
             seed: info.seed,
-            config: None,
-            start: None,
-            arrows: None,
+            ..NewGameRequest::default()
         }
     }
 
@@ -112,13 +113,13 @@ impl WireGame for Hexapawn {
             seat: request.seat.number(),
             ply: request.ply,
             time_left_us: request.time_left_us,
-            state: WireBoard::from(&request.board),
+            state: Payload::of(&WireBoard::from(&request.board)),
         }
     }
 
     fn action(reply: Reply) -> WireAnswer<HexapawnAction> {
         match reply {
-            Reply::Move { from, to } => WireAnswer::read(hexapawn_move(from, to).map(HexapawnAction::Move)),
+            Reply::Move { from, to } => WireAnswer::read(wire::hex_move(from, to).map(HexapawnAction::Move)),
             Reply::Resign => WireAnswer::Action(HexapawnAction::Resign),
             got => WireAnswer::Unexpected { expected: "a move", got },
         }
@@ -128,21 +129,23 @@ impl WireGame for Hexapawn {
         over.into()
     }
 
-    fn info_of(frame: &NewGameFrame) -> Result<HexapawnGameInfo, String> {
-        Ok(HexapawnGameInfo { seat: frame.seat()?, turn_budget_us: frame.turn_budget_us, seed: frame.seed })
+    fn info_of(new_game: &NewGameRequest) -> Result<HexapawnGameInfo, String> {
+        let seat = new_game.seat()?;
+        Ok(HexapawnGameInfo { seat, turn_budget_us: new_game.turn_budget_us, seed: new_game.seed })
     }
 
     fn request_of(frame: &Request) -> Option<Result<HexapawnRequest, String>> {
         let Request::GetMove { seat, ply, time_left_us, ref state } = *frame else { return None };
         Some((|| {
             let seat = seat_from_number(seat).ok_or(format!("bad seat {seat}"))?;
-            let board = state.to_board().map_err(|why| format!("bad state: {why}"))?;
+            let board = state.read::<WireBoard>().and_then(|b| b.to_board());
+            let board = board.map_err(|why| format!("bad state: {why}"))?;
             Ok(HexapawnRequest { board, seat, ply, time_left_us })
         })())
     }
 
     fn reply_of(action: HexapawnAction) -> Reply {
-        hexapawn_reply(action)
+        wire::reply(action)
     }
 
     fn over_of(over: GameOverRequest) -> GameOver {

@@ -2,6 +2,7 @@
 
 pub mod referee;
 pub mod replay;
+pub mod wire;
 
 use std::time::Duration;
 
@@ -11,15 +12,18 @@ use player_api::{
     GameOver,
 };
 
-use self::referee::{IntuitiveEnd, IntuitiveRecord, IntuitiveRules, IntuitiveSettings};
+use self::{
+    referee::{IntuitiveEnd, IntuitiveRecord, IntuitiveRules, IntuitiveSettings},
+    wire::{reveal_cell, wire_cell, WireView},
+};
 use crate::{
     agent::{AbiGame, Constructor},
     fault::FaultKind,
     game::{Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameRules, GameSettings, OptionError, OptionKind},
-    isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
+    isolation::{WireAnswer, WireGame},
     levels::Level,
-    protocol::{reveal_cell, wire_cell_of, Reply, Request, WireView},
+    protocol::{GameOverRequest, NewGameRequest, Payload, Reply, Request},
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
     solo::{cpu_us, fault_name, Budgeted, Ending, SinglePlayerGame, SoloScore, SoloSettings},
@@ -93,16 +97,13 @@ impl AbiGame for IntuitiveAi {
 impl WireGame for IntuitiveAi {
     const ACT: &'static str = "turn";
 
-    fn new_game_frame(info: &IntuitiveGameInfo) -> Request {
-        Request::NewGame {
+    fn new_game_frame(info: &IntuitiveGameInfo) -> NewGameRequest {
+        NewGameRequest {
             game: IntuitiveAi::ID.name().into(),
-            seat: None,
             size: Some(info.size),
             turn_budget_us: info.turn_budget_us,
             seed: info.seed,
-            config: None,
-            start: None,
-            arrows: None,
+            ..NewGameRequest::default()
         }
     }
 
@@ -110,7 +111,7 @@ impl WireGame for IntuitiveAi {
         Request::Reveal {
             turn: request.turn,
             time_left_us: request.time_left_us,
-            state: WireView::from(&request.view),
+            state: Payload::of(&WireView::from(&request.view)),
         }
     }
 
@@ -126,28 +127,30 @@ impl WireGame for IntuitiveAi {
         GameOverRequest { score: Some(over.score.into()), ..told.into() }
     }
 
-    fn info_of(frame: &NewGameFrame) -> Result<IntuitiveGameInfo, String> {
-        Ok(IntuitiveGameInfo { size: frame.size()?, turn_budget_us: frame.turn_budget_us, seed: frame.seed })
+    fn info_of(new_game: &NewGameRequest) -> Result<IntuitiveGameInfo, String> {
+        let size = new_game.size()?;
+        Ok(IntuitiveGameInfo { size, turn_budget_us: new_game.turn_budget_us, seed: new_game.seed })
     }
 
     fn request_of(frame: &Request) -> Option<Result<IntuitiveRequest, String>> {
         let Request::Reveal { turn, time_left_us, ref state } = *frame else { return None };
         Some(
             state
-                .to_view()
+                .read::<WireView>()
+                .and_then(|view| view.to_view())
                 .map(|view| IntuitiveRequest { view, turn, time_left_us })
                 .map_err(|why| format!("bad state: {why}")),
         )
     }
 
     fn reply_of(cell: Cell) -> Reply {
-        Reply::Reveal { cell: wire_cell_of(cell) }
+        Reply::Reveal { cell: wire_cell(cell) }
     }
 
     fn over_of(over: GameOverRequest) -> IntuitiveGameOver {
         let score = over.score.unwrap_or(0);
         IntuitiveGameOver {
-            outcome: over.outcome,
+            outcome: over.outcome.into(),
             score: score.clamp(i8::MIN.into(), i8::MAX.into()) as i8,
             turns: over.turns,
             reason: over.reason.into(),

@@ -2,6 +2,7 @@
 
 pub mod referee;
 pub mod replay;
+pub mod wire;
 
 use std::time::Duration;
 
@@ -11,17 +12,17 @@ use player_api::{
     GameOver,
 };
 
-use self::referee::{ForestRecord, ForestSettings};
+use self::{
+    referee::{ForestRecord, ForestSettings},
+    wire::{WireForestConfig, WireForestState},
+};
 use crate::{
     agent::{AbiGame, Constructor},
     game::{Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameRules, GameSettings, OptionError, OptionKind},
-    isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
+    isolation::{WireAnswer, WireGame},
     levels::Level,
-    protocol::{
-        forest_action, forest_reply, Reply, Request, WireConfig, WireForestConfig, WireForestState,
-        WireStepState,
-    },
+    protocol::{GameOverRequest, NewGameRequest, Payload, Reply, Request},
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
     solo::{cpu_us, fault_name, Budgeted, Progress, SinglePlayerGame, SoloScore, SoloSettings},
@@ -93,26 +94,23 @@ impl AbiGame for MagicForest {
 impl WireGame for MagicForest {
     const ACT: &'static str = "step";
 
-    fn new_game_frame(info: &ForestGameInfo) -> Request {
-        Request::NewGame {
+    fn new_game_frame(info: &ForestGameInfo) -> NewGameRequest {
+        NewGameRequest {
             game: MagicForest::ID.name().into(),
-            seat: None,
-            size: None,
             turn_budget_us: info.step_budget_us,
             seed: info.seed,
-            config: Some(WireConfig::Forest(WireForestConfig::from(&info.config))),
-            start: None,
-            arrows: None,
+            config: Some(Payload::of(&WireForestConfig::from(&info.config))),
+            ..NewGameRequest::default()
         }
     }
 
     fn act_frame(request: &ForestRequest, budget: Duration) -> Request {
-        let state = WireStepState::Forest(WireForestState::from(request));
+        let state = Payload::of(&WireForestState::from(request));
         Request::Step { time_left_us: budget.as_micros() as u64, state }
     }
 
     fn action(reply: Reply) -> WireAnswer<ForestAction> {
-        WireAnswer::step(reply, forest_action)
+        WireAnswer::step(reply, wire::action)
     }
 
     fn game_over_frame(over: ForestOver) -> GameOverRequest {
@@ -125,30 +123,28 @@ impl WireGame for MagicForest {
         }
     }
 
-    fn info_of(frame: &NewGameFrame) -> Result<ForestGameInfo, String> {
-        let Some(WireConfig::Forest(config)) = &frame.config else {
+    fn info_of(new_game: &NewGameRequest) -> Result<ForestGameInfo, String> {
+        let Some(config) = &new_game.config else {
             return Err("a Magic Forest new_game needs its config".into());
         };
-        let config = ForestConfig::from(config);
-        Ok(ForestGameInfo { config, step_budget_us: frame.turn_budget_us, seed: frame.seed })
+        let config = config.read::<WireForestConfig>().map_err(|why| format!("config: {why}"))?;
+        let config = ForestConfig::from(&config);
+        Ok(ForestGameInfo { config, step_budget_us: new_game.turn_budget_us, seed: new_game.seed })
     }
 
     fn request_of(frame: &Request) -> Option<Result<ForestRequest, String>> {
-        match frame {
-            Request::Step { state: WireStepState::Forest(state), .. } => {
-                Some(state.to_request().map_err(|why| format!("bad state: {why}")))
-            }
-            _ => None,
-        }
+        let Request::Step { state, .. } = frame else { return None };
+        let request = state.read::<WireForestState>().and_then(|s| s.to_request());
+        Some(request.map_err(|why| format!("bad state: {why}")))
     }
 
     fn reply_of(action: ForestAction) -> Reply {
-        forest_reply(action)
+        wire::reply(action)
     }
 
     fn over_of(over: GameOverRequest) -> ForestOver {
         ForestOver {
-            outcome: over.outcome,
+            outcome: over.outcome.into(),
             score: over.score.unwrap_or(0),
             forests_cleared: over.forests_cleared.unwrap_or(0),
             deaths: over.deaths.unwrap_or(0),

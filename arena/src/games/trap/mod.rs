@@ -4,6 +4,7 @@ pub mod engine_bench;
 pub mod referee;
 pub mod replay;
 pub mod report;
+pub mod wire;
 
 use std::time::{Duration, Instant};
 
@@ -13,7 +14,10 @@ use player_api::{
     GameOver, Seat,
 };
 
-use self::referee::{Ending, TrapRecord, TrapSettings, Turn, TurnActions};
+use self::{
+    referee::{Ending, TrapRecord, TrapSettings, Turn, TurnActions},
+    wire::{wire_cell, WireState},
+};
 use crate::{
     agent::{AbiGame, Constructor},
     benchmarked::BenchmarkedGame,
@@ -21,9 +25,9 @@ use crate::{
     fault::Fault,
     game::{Agent, Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameRules, GameSettings, OptionError, OptionKind},
-    isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
+    isolation::{WireAnswer, WireGame},
     levels::Level,
-    protocol::{seat_from_number, wire_cell, Reply, Request, WireState},
+    protocol::{seat_from_number, GameOverRequest, NewGameRequest, Payload, Reply, Request},
     replay::{Replay, ReplayGame, ReplayPlayer},
     two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
 };
@@ -81,16 +85,14 @@ impl AbiGame for Trap {
 impl WireGame for Trap {
     const ACT: &'static str = "turn";
 
-    fn new_game_frame(info: &TrapGameInfo) -> Request {
-        Request::NewGame {
+    fn new_game_frame(info: &TrapGameInfo) -> NewGameRequest {
+        NewGameRequest {
             game: Trap::ID.name().into(),
             seat: Some(info.seat.number()),
             size: Some(info.size),
             turn_budget_us: info.turn_budget_us,
             seed: info.seed,
-            config: None,
-            start: None,
-            arrows: None,
+            ..NewGameRequest::default()
         }
     }
 
@@ -99,7 +101,7 @@ impl WireGame for Trap {
             seat: request.seat.number(),
             turn: request.turn,
             time_left_us: request.time_left_us,
-            state: WireState::from(&request.state),
+            state: Payload::of(&WireState::from(&request.state)),
         }
     }
 
@@ -114,16 +116,17 @@ impl WireGame for Trap {
         over.into()
     }
 
-    fn info_of(frame: &NewGameFrame) -> Result<TrapGameInfo, String> {
-        let seat = frame.seat()?;
-        Ok(TrapGameInfo { seat, size: frame.size()?, turn_budget_us: frame.turn_budget_us, seed: frame.seed })
+    fn info_of(new_game: &NewGameRequest) -> Result<TrapGameInfo, String> {
+        let (seat, size) = (new_game.seat()?, new_game.size()?);
+        Ok(TrapGameInfo { seat, size, turn_budget_us: new_game.turn_budget_us, seed: new_game.seed })
     }
 
     fn request_of(frame: &Request) -> Option<Result<TrapRequest, String>> {
         let Request::Turn { seat, turn, time_left_us, ref state } = *frame else { return None };
         Some((|| {
             let seat = seat_from_number(seat).ok_or(format!("bad seat {seat}"))?;
-            let state = state.to_state().map_err(|why| format!("bad state: {why}"))?;
+            let state = state.read::<WireState>().and_then(|s| s.to_state());
+            let state = state.map_err(|why| format!("bad state: {why}"))?;
             Ok(TrapRequest { state, seat, turn, time_left_us })
         })())
     }

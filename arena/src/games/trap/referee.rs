@@ -11,13 +11,13 @@ use player_api::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::Trap;
+use super::{wire::cell_pos, Trap};
 pub use crate::fault::{Fault, FaultKind, Spot};
 use crate::referee::calls::{judged, timed, Answer};
 use crate::{
     clock::{Clock, Spent},
     game::Agent,
-    protocol::{cell_pos, WireCell},
+    protocol::WireCell,
     seeds,
 };
 

@@ -18,10 +18,11 @@ use crate::replay::{
 };
 use crate::{
     clock::{Clock, Spent},
-    games::trap::referee::{
-        self as referee, FailedTurn, ThrowRecord, TrapRecord, TrapSettings, Turn, TurnActions,
+    games::trap::{
+        referee::{self as referee, FailedTurn, ThrowRecord, TrapRecord, TrapSettings, Turn, TurnActions},
+        wire::{cell_pos, wire_cell, WireState},
     },
-    protocol::{cell_pos, seat_from_number, wire_cell, WireCell, WireState},
+    protocol::{seat_from_number, WireCell},
     units::short,
 };
 

@@ -2,6 +2,7 @@
 
 pub mod referee;
 pub mod replay;
+pub mod wire;
 
 use std::time::Duration;
 
@@ -11,18 +12,18 @@ use player_api::{
     GameOver,
 };
 
-use self::referee::{WumpusRecord, WumpusSettings};
+use self::{
+    referee::{WumpusRecord, WumpusSettings},
+    wire::{WireWumpusConfig, WireWumpusState},
+};
 use crate::{
     agent::{AbiGame, Constructor},
     fault::FaultKind,
     game::{Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameRules, GameSettings, OptionError, OptionKind},
-    isolation::{GameOverRequest, NewGameFrame, WireAnswer, WireGame},
+    isolation::{WireAnswer, WireGame},
     levels::Level,
-    protocol::{
-        start_coord, wire_start, wumpus_action, wumpus_reply, Reply, Request, WireConfig, WireStepState,
-        WireWumpusConfig, WireWumpusState,
-    },
+    protocol::{coord, wire_coord, GameOverRequest, NewGameRequest, Payload, Reply, Request},
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
     solo::{cpu_us, fault_name, Budgeted, SinglePlayerGame, SoloScore, SoloSettings},
@@ -94,26 +95,25 @@ impl AbiGame for Wumpus {
 impl WireGame for Wumpus {
     const ACT: &'static str = "step";
 
-    fn new_game_frame(info: &WumpusGameInfo) -> Request {
-        Request::NewGame {
+    fn new_game_frame(info: &WumpusGameInfo) -> NewGameRequest {
+        NewGameRequest {
             game: Wumpus::ID.name().into(),
-            seat: None,
-            size: None,
             turn_budget_us: info.step_budget_us,
             seed: info.seed,
-            config: Some(WireConfig::Wumpus(WireWumpusConfig::from(&info.config))),
-            start: Some(wire_start(info.start)),
+            config: Some(Payload::of(&WireWumpusConfig::from(&info.config))),
+            start: Some(wire_coord(info.start)),
             arrows: Some(info.arrows),
+            ..NewGameRequest::default()
         }
     }
 
     fn act_frame(request: &WumpusRequest, budget: Duration) -> Request {
-        let state = WireStepState::Wumpus(WireWumpusState::from(request));
+        let state = Payload::of(&WireWumpusState::from(request));
         Request::Step { time_left_us: budget.as_micros() as u64, state }
     }
 
     fn action(reply: Reply) -> WireAnswer<WumpusAction> {
-        WireAnswer::step(reply, wumpus_action)
+        WireAnswer::step(reply, wire::action)
     }
 
     fn game_over_frame(over: WumpusOver) -> GameOverRequest {
@@ -121,33 +121,31 @@ impl WireGame for Wumpus {
         GameOverRequest { score: Some(over.score), ..told.into() }
     }
 
-    fn info_of(frame: &NewGameFrame) -> Result<WumpusGameInfo, String> {
-        let (Some(WireConfig::Wumpus(config)), Some(start), Some(arrows)) =
-            (&frame.config, frame.start, frame.arrows)
+    fn info_of(new_game: &NewGameRequest) -> Result<WumpusGameInfo, String> {
+        let (Some(config), Some(start), Some(arrows)) = (&new_game.config, new_game.start, new_game.arrows)
         else {
             return Err("a Wumpus World new_game needs config, start and arrows".into());
         };
-        let config = config.to_config()?;
-        let start = start_coord(start)?;
-        Ok(WumpusGameInfo { config, start, arrows, step_budget_us: frame.turn_budget_us, seed: frame.seed })
+        let config = config.read::<WireWumpusConfig>().and_then(|c| c.to_config());
+        let config = config.map_err(|why| format!("config: {why}"))?;
+        let start = coord(start)?;
+        let (step_budget_us, seed) = (new_game.turn_budget_us, new_game.seed);
+        Ok(WumpusGameInfo { config, start, arrows, step_budget_us, seed })
     }
 
     fn request_of(frame: &Request) -> Option<Result<WumpusRequest, String>> {
-        match frame {
-            Request::Step { state: WireStepState::Wumpus(state), .. } => {
-                Some(state.to_request().map_err(|why| format!("bad state: {why}")))
-            }
-            _ => None,
-        }
+        let Request::Step { state, .. } = frame else { return None };
+        let request = state.read::<WireWumpusState>().and_then(|s| s.to_request());
+        Some(request.map_err(|why| format!("bad state: {why}")))
     }
 
     fn reply_of(action: WumpusAction) -> Reply {
-        wumpus_reply(action)
+        wire::reply(action)
     }
 
     fn over_of(over: GameOverRequest) -> WumpusOver {
         WumpusOver {
-            outcome: over.outcome,
+            outcome: over.outcome.into(),
             score: over.score.unwrap_or(0),
             actions: over.turns,
             reason: over.reason.into(),
