@@ -52,13 +52,16 @@ async function refresh() {
   if (!token) return;
   try {
     const mine = await api("/api/submissions");
-    document.getElementById("who").textContent = "logged in as " + mine.student;
+    const group = mine.group.members.length > 1
+      ? ", group " + mine.group.name + " (" + mine.group.members.join(", ") + ")" : "";
+    document.getElementById("who").textContent = "logged in as " + mine.student + group;
     const body = document.getElementById("rows");
     body.textContent = "";
     for (const s of mine.submissions) {
       const row = document.createElement("tr");
       row.dataset.status = s.status;
-      row.append(text("td", String(s.id)), text("td", s.file_name), text("td", status(s)), grade(s), await replays(s));
+      row.append(text("td", String(s.id)), text("td", s.file_name + (s.student !== mine.student ? " (" + s.student + ")" : "")),
+        text("td", status(s)), grade(s), await replays(s));
       body.append(row);
     }
     say("");
