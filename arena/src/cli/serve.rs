@@ -93,10 +93,10 @@ enum ServeAction {
         #[arg(required_unless_present = "roster")]
         name: Option<String>,
         /// Add every student of a roster instead: a text or CSV file, one
-        /// student a line, the name first, then optionally a group column
-        /// (students with the same value are one group, named by its
-        /// members' names joined by `_`; none: a group of one); prints
-        /// `name,token` lines.
+        /// student a line, the name first; prints `name,token` lines. With
+        /// a header line naming a `group` column (`name,group`), students
+        /// with the same group are one group, named by its members' names
+        /// joined by `_`; else each is a group of one.
         #[arg(long, value_name = "FILE", conflicts_with = "name")]
         roster: Option<PathBuf>,
         /// The data folder of the server.
@@ -302,18 +302,34 @@ fn finalize_executor(
     }
 }
 
-/// A roster's students, by group: a line is a student, the name first, then
-/// optionally a group column; the lines with the same group value are one
-/// group, in the roster's order, and a line without one is a group of one.
+/// A roster's students, by group: a line is a student, the name first. A
+/// roster whose first line is a header naming a `group` column (and
+/// perhaps a `name` column) groups its students: the lines with the same
+/// group are one group, in the roster's order, and a line without one is a
+/// group of one. Without such a header every student is a group of one
+/// (rosters' other columns, an email or a section, group no one).
 fn roster_groups(text: &str) -> Vec<Vec<&str>> {
     fn field(f: Option<&str>) -> Option<&str> {
         f.map(|f| f.trim().trim_matches('"').trim()).filter(|f| !f.is_empty())
     }
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty()).peekable();
+    let header: Vec<String> = lines
+        .peek()
+        .map(|l| l.split(',').map(|f| field(Some(f)).unwrap_or("").to_ascii_lowercase()).collect())
+        .unwrap_or_default();
+    let group_column = header.iter().position(|h| h == "group");
+    let name_column = match group_column {
+        Some(_) => {
+            lines.next();
+            header.iter().position(|h| ["name", "student", "id"].contains(&h.as_str())).unwrap_or(0)
+        }
+        None => 0,
+    };
     let mut groups: Vec<(Option<&str>, Vec<&str>)> = Vec::new();
-    for line in text.lines() {
-        let mut fields = line.split(',');
-        let Some(name) = field(fields.next()) else { continue };
-        match field(fields.next()) {
+    for line in lines {
+        let fields: Vec<&str> = line.split(',').collect();
+        let Some(name) = field(fields.get(name_column).copied()) else { continue };
+        match group_column.and_then(|c| field(fields.get(c).copied())) {
             Some(key) => match groups.iter_mut().find(|(k, _)| *k == Some(key)) {
                 Some((_, members)) => members.push(name),
                 None => groups.push((Some(key), vec![name])),
@@ -327,11 +343,14 @@ fn roster_groups(text: &str) -> Vec<Vec<&str>> {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn a_roster_groups_its_students_by_their_group_column() {
-        let text = "tc1234,1\nalice\ngd5678, 1\n\"bob\",\"2\"\ncarol,\nxy1,2\nzz9,2\n";
+    fn a_roster_groups_its_students_by_its_group_column() {
+        let text = "Name,Email,Group\ntc1234,t@x,1\nalice,a@x\ngd5678,g@x, 1\n\"bob\",b@x,\"2\"\ncarol,c@x,\nxy1,,2\n";
         assert_eq!(
             super::roster_groups(text),
-            [vec!["tc1234", "gd5678"], vec!["alice"], vec!["bob", "xy1", "zz9"], vec!["carol"]]
+            [vec!["tc1234", "gd5678"], vec!["alice"], vec!["bob", "xy1"], vec!["carol"]]
         );
+        // Without a header naming a group column: a group of one each, whatever the other columns.
+        let text = "alice,section-A\nbob,section-A\n\ncarol\n";
+        assert_eq!(super::roster_groups(text), [vec!["alice"], vec!["bob"], vec!["carol"]]);
     }
 }

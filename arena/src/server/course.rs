@@ -19,6 +19,7 @@ use crate::{
     game::GameId,
     game_rules::{Budgets, GameOptions, GameRules, OptionValue},
     players::Level,
+    tournament::config::one_line,
 };
 
 /// A course: its assignments, in the order pages and CSV columns show them.
@@ -500,18 +501,6 @@ fn line_of(text: &str, index: usize, key: &str) -> Option<usize> {
         }
     }
     None
-}
-
-/// toml's errors span several lines; one line that starts with the line number.
-fn one_line(error: &toml::de::Error, text: &str) -> String {
-    let message = error.message().trim().replace('\n', " ");
-    match error.span() {
-        Some(span) => {
-            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
-            format!("line {line}: {message}")
-        }
-        None => message,
-    }
 }
 
 #[cfg(test)]

@@ -154,6 +154,12 @@ pub struct Student {
     pub group: i64,
 }
 
+const STUDENT: &str = "SELECT id, name, staff, group_id FROM students";
+
+fn student(row: &rusqlite::Row<'_>) -> rusqlite::Result<Student> {
+    Ok(Student { id: row.get(0)?, name: row.get(1)?, staff: row.get(2)?, group: row.get(3)? })
+}
+
 /// A unique name already taken: says whose, and what to do.
 fn taken<'a>(what: &'static str, name: &'a str) -> impl FnOnce(rusqlite::Error) -> anyhow::Error + 'a {
     move |e| match e {
@@ -229,11 +235,7 @@ pub fn group_by_name(db: &Connection, name: &str) -> Result<Option<i64>> {
 
 /// The student named `name`.
 pub fn student_by_name(db: &Connection, name: &str) -> Result<Option<Student>> {
-    Ok(db
-        .query_row("SELECT id, name, staff, group_id FROM students WHERE name = ?1", [name], |row| {
-            Ok(Student { id: row.get(0)?, name: row.get(1)?, staff: row.get(2)?, group: row.get(3)? })
-        })
-        .optional()?)
+    Ok(db.query_row(&format!("{STUDENT} WHERE name = ?1"), [name], student).optional()?)
 }
 
 /// Moves student `name` into group `group`. Only before either group has
@@ -281,13 +283,7 @@ fn move_student_in(tx: &Connection, name: &str, group: i64) -> Result<()> {
 
 /// The student whose token hashes to `token_hash`.
 pub fn student_by_token(db: &Connection, token_hash: &str) -> Result<Option<Student>> {
-    Ok(db
-        .query_row(
-            "SELECT id, name, staff, group_id FROM students WHERE token_hash = ?1",
-            [token_hash],
-            |row| Ok(Student { id: row.get(0)?, name: row.get(1)?, staff: row.get(2)?, group: row.get(3)? }),
-        )
-        .optional()?)
+    Ok(db.query_row(&format!("{STUDENT} WHERE token_hash = ?1"), [token_hash], student).optional()?)
 }
 
 /// A group as its members see it: its name and its members, by name.

@@ -530,8 +530,8 @@ fn line_of(text: &str, message: &str) -> Option<usize> {
 }
 
 /// toml's errors span several lines (a source excerpt); keep them to one
-/// line that starts with the line number.
-fn one_line(error: &toml::de::Error, text: &str) -> String {
+/// line that starts with the line number (tournament and course files).
+pub(crate) fn one_line(error: &toml::de::Error, text: &str) -> String {
     let message = error.message().trim().replace('\n', " ");
     match error.span() {
         Some(span) => {

@@ -157,22 +157,7 @@ fn a_student_moves_to_a_group_only_before_either_group_submitted() {
 #[test]
 fn a_roster_with_a_group_column_makes_its_groups() {
     let data = tempfile::tempdir().unwrap();
-    let roster = data.path().join("roster.csv");
-    std::fs::write(&roster, "tc1234,A\nsolo\ngd5678,A\n").unwrap();
-    let out = arena(
-        &[
-            "serve",
-            "add-student",
-            "--roster",
-            roster.to_str().unwrap(),
-            "--data",
-            data.path().to_str().unwrap(),
-        ],
-        &[],
-    );
-    assert!(out.status.success(), "{}", support::stderr(&out));
-    let lines: Vec<(String, String)> =
-        stdout(&out).lines().map(|l| l.split_once(',').unwrap()).map(|(a, b)| (a.into(), b.into())).collect();
+    let lines = super::add_roster(data.path(), "name,group\ntc1234,A\nsolo\ngd5678,A\n");
     assert_eq!(lines.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>(), ["tc1234", "gd5678", "solo"]);
     let server = Server::start(data.path(), &["--round-robin", "off"]);
     let (_, mine) = get(&server, "/api/submissions", Some(&lines[1].1));

@@ -75,6 +75,23 @@ fn add_student(data: &Path, name: &str) -> String {
     token
 }
 
+/// `arena serve add-student --roster` of a roster `text`: its `name,token` lines.
+fn add_roster(data: &Path, text: &str) -> Vec<(String, String)> {
+    let roster = support::write_file(data, "roster.csv", text);
+    let out = arena(
+        &["serve", "add-student", "--roster", roster.to_str().unwrap(), "--data", data.to_str().unwrap()],
+        &[],
+    );
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    stdout(&out)
+        .lines()
+        .map(|line| {
+            let (name, token) = line.split_once(',').unwrap();
+            (name.to_string(), token.to_string())
+        })
+        .collect()
+}
+
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder().http_status_as_error(false).build().into()
 }
@@ -421,26 +438,7 @@ fn the_pages_show_the_leaderboard_and_a_students_grades_in_a_real_browser() {
 #[test]
 fn a_roster_a_deadline_and_finalize_give_the_class_results() {
     let data = tempfile::tempdir().unwrap();
-    let roster = support::write_file(data.path(), "roster.csv", "alice,alice@example.org\n\"bob\",x\n\n");
-    let out = arena(
-        &[
-            "serve",
-            "add-student",
-            "--roster",
-            roster.to_str().unwrap(),
-            "--data",
-            data.path().to_str().unwrap(),
-        ],
-        &[],
-    );
-    assert!(out.status.success(), "{}", support::stderr(&out));
-    let tokens: Vec<(String, String)> = stdout(&out)
-        .lines()
-        .map(|line| {
-            let (name, token) = line.split_once(',').unwrap();
-            (name.to_string(), token.to_string())
-        })
-        .collect();
+    let tokens = add_roster(data.path(), "alice,alice@example.org\n\"bob\",x\n\n");
     let names: Vec<&str> = tokens.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["alice", "bob"]);
     let (alice, bob) = (&tokens[0].1, &tokens[1].1);
