@@ -141,9 +141,19 @@ enum ServeAction {
     Finalize {
         #[arg(long, default_value = "arena-data")]
         data: PathBuf,
-        /// Games per pairing of the round robin (seat-swapped pairs).
-        #[arg(long, default_value_t = 10)]
-        games_per_pairing: u32,
+        /// The course file whose points policy gives the points
+        /// (docs/server.md, "The course file"); default: the course's own
+        /// Trap project (30, 30 and 25 points for passing Easy, Medium and
+        /// Hard, 15 by the share of the groups a group defeats).
+        #[arg(long, value_name = "FILE")]
+        course: Option<PathBuf>,
+        /// Its assignment to finalize (default: its only one).
+        #[arg(long, value_name = "NAME")]
+        assignment: Option<String>,
+        /// Games per pairing of the round robin (seat-swapped pairs;
+        /// default: the assignment's, 10 for the course's Trap project).
+        #[arg(long)]
+        games_per_pairing: Option<u32>,
         /// Where the round robin's games are played: `local` (here) or
         /// `slurm` (sharded as `arena tournament slurm` does: a job array
         /// and a merge job, submitted from this machine, which must be one
@@ -219,13 +229,30 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             let deadline = server::db::set_deadline(&db, &when)?;
             arena::outln!("deadline {deadline} UTC: later submissions are graded but do not count");
         }
-        Some(ServeAction::Finalize { data, games_per_pairing, executor, shards, job }) => {
+        Some(ServeAction::Finalize {
+            data,
+            course,
+            assignment,
+            games_per_pairing,
+            executor,
+            shards,
+            job,
+        }) => {
+            let course = match &course {
+                Some(file) => server::course::Course::load(file)?,
+                None => server::course::Course::default(),
+            };
+            let assignment = finalized_assignment(&course, assignment.as_deref())?;
             let executor = finalize_executor(executor, shards, job)?;
-            let done = server::finalize::finalize(&data, games_per_pairing, &executor)?;
+            let done = server::finalize::finalize(&data, assignment, games_per_pairing, &executor)?;
             let deadline =
                 done.deadline.map_or("no deadline set".to_string(), |d| format!("deadline {d} UTC"));
-            arena::outln!("final results of {} student(s) ({deadline}); written:", done.students);
-            for path in done.written.iter().chain([&done.grades_csv]) {
+            arena::outln!(
+                "final results of {} group(s), {} student(s) ({deadline}); written:",
+                done.groups,
+                done.students
+            );
+            for path in done.written.iter().chain([&done.grades_csv, &done.gradebook_csv]) {
                 arena::outln!("  {}", path.display());
             }
         }
@@ -300,6 +327,35 @@ fn finalize_executor(
             Ok(executor)
         }
     }
+}
+
+/// The assignment `finalize` is asked for: `name`, or the course's only
+/// one; the server hosts the game it serves only.
+fn finalized_assignment<'a>(
+    course: &'a server::course::Course,
+    name: Option<&str>,
+) -> Result<&'a server::course::Assignment> {
+    let names = || course.assignments.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
+    let assignment = match name {
+        Some(name) => course.assignment(name).ok_or_else(|| {
+            anyhow::anyhow!("--assignment {name}: the course has no such assignment (it has {})", names())
+        })?,
+        None if course.assignments.len() == 1 => &course.assignments[0],
+        None => anyhow::bail!(
+            "the course has {} assignments: name one with --assignment ({})",
+            course.assignments.len(),
+            names()
+        ),
+    };
+    let served = server::league::served_game();
+    if assignment.game != served {
+        anyhow::bail!(
+            "assignment {} is {}: this server grades {served} submissions only (yet)",
+            assignment.name,
+            assignment.game
+        );
+    }
+    Ok(assignment)
 }
 
 /// A roster's students, by group: a line is a student, the name first. A

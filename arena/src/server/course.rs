@@ -568,6 +568,14 @@ by_rank = [3, 2, 1]
     }
 
     #[test]
+    fn the_example_in_the_docs_is_the_default() {
+        let docs = include_str!("../../../docs/server.md");
+        let section = docs.split("## The course file").nth(1).expect("docs/server.md has the section");
+        let example = section.split("```toml\n").nth(1).and_then(|s| s.split("```").next()).unwrap();
+        assert_eq!(Course::parse(example).unwrap(), Course::default());
+    }
+
+    #[test]
     fn points_follow_the_policy() {
         let results = |passed: [bool; 3], rank, defeated| Results {
             passed: passed.to_vec(),

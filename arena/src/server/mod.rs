@@ -152,6 +152,7 @@ fn router(app: Arc<App>, limits: http::Limits) -> Router {
         .route("/api/staff/deadline", post(staff::deadline).layer(deadline()))
         .route("/api/staff/finalize", post(staff::start_finalize).get(staff::finalize_status))
         .route("/api/staff/grades.csv", get(staff::grades_csv))
+        .route("/api/staff/gradebook.csv", get(staff::gradebook_csv))
         .route("/api/submissions", post(submit).layer(deadline()).get(list))
         .route("/api/submissions/{id}", get(show))
         .route("/api/submissions/{id}/replays", get(replays))

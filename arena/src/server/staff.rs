@@ -12,10 +12,7 @@ use axum::{
 };
 use serde_json::{json, Value};
 
-use super::{auth::Staff, db, finalize, Answer, ApiError, App};
-
-/// Games per pairing of the final round robin started from the API.
-const FINAL_GAMES_PER_PAIRING: u32 = 10;
+use super::{auth::Staff, course::Course, db, finalize, Answer, ApiError, App};
 
 /// Where the last `finalize` started from the API is.
 #[derive(Default)]
@@ -66,9 +63,11 @@ pub async fn start_finalize(State(app): State<Arc<App>>, _: Staff) -> Answer {
     }
     let app = app.clone();
     tokio::task::spawn_blocking(move || {
-        let outcome = match finalize::finalize(&app.data, FINAL_GAMES_PER_PAIRING, &app.executor) {
+        let course = Course::default();
+        let outcome = match finalize::finalize(&app.data, &course.assignments[0], None, &app.executor) {
             Ok(done) => json!({
                 "status": "done",
+                "groups": done.groups,
                 "students": done.students,
                 "deadline": done.deadline,
                 "written": done.written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
@@ -88,7 +87,17 @@ pub async fn finalize_status(State(app): State<Arc<App>>, _: Staff) -> Answer {
 
 /// `GET /api/staff/grades.csv`: the final grades, once `finalize` wrote them.
 pub async fn grades_csv(State(app): State<Arc<App>>, _: Staff) -> Answer {
-    let csv = std::fs::read_to_string(app.data.join(finalize::FOLDER).join("grades.csv"))
+    final_csv(&app, "grades.csv")
+}
+
+/// `GET /api/staff/gradebook.csv`: the points in a course-management
+/// system's import layout, once `finalize` wrote them.
+pub async fn gradebook_csv(State(app): State<Arc<App>>, _: Staff) -> Answer {
+    final_csv(&app, "gradebook.csv")
+}
+
+fn final_csv(app: &App, name: &str) -> Answer {
+    let csv = std::fs::read_to_string(app.data.join(finalize::FOLDER).join(name))
         .map_err(|_| ApiError::new(StatusCode::NOT_FOUND, "no final grades yet: run finalize first"))?;
     Ok(([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv).into_response())
 }

@@ -408,10 +408,8 @@ fn the_pages_show_the_leaderboard_and_a_students_grades_in_a_real_browser() {
 
     // The leaderboard: alice's row, her wins against each level.
     let page = dump("/");
-    let row = page
-        .split("<tr data-group=\"alice\">")
-        .nth(1)
-        .unwrap_or_else(|| panic!("no row for alice: {page}"));
+    let row =
+        page.split("<tr data-group=\"alice\">").nth(1).unwrap_or_else(|| panic!("no row for alice: {page}"));
     let row = row.split("</tr>").next().unwrap();
     for cell in &wins {
         assert!(row.contains(&format!(">{cell}</td>")), "{cell} not in {row}");
@@ -450,7 +448,7 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
         wait_for(&server, token, accepted["id"].as_i64().unwrap(), finished)
     };
     let alices = send(alice, "easy");
-    let bobs = send(bob, "medium");
+    let bobs = send(bob, "hard");
 
     // A deadline in the past: alice's next submission is graded, but late.
     let data_arg = data.path().to_str().unwrap();
@@ -508,45 +506,133 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
         assert!(row.split("</tr>").next().unwrap().contains(&cell), "{cell} in {row}");
     }
 
-    let out = arena(&["serve", "finalize", "--data", data_arg, "--games-per-pairing", "4"], &[]);
+    let out = arena(&["serve", "finalize", "--data", data_arg, "--games-per-pairing", "10"], &[]);
     assert!(out.status.success(), "{}", support::stderr(&out));
     assert!(
-        stdout(&out).starts_with("final results of 2 student(s) (deadline 2000-01-01 00:00:00 UTC)"),
+        stdout(&out)
+            .starts_with("final results of 2 group(s), 2 student(s) (deadline 2000-01-01 00:00:00 UTC)"),
         "{}",
         stdout(&out)
     );
     let csv = std::fs::read_to_string(data.path().join("final/grades.csv")).unwrap();
-    let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines[0], "student,submission,sha256,easy,medium,hard,passed,verdict");
-    assert_eq!(lines.len(), 3, "{csv}");
-    for (line, graded) in lines[1..].iter().zip([&alices, &bobs]) {
-        let fields: Vec<&str> = line.splitn(8, ',').collect();
-        assert_eq!(fields[0], graded["student"].as_str().unwrap());
-        assert_eq!(fields[1], graded["id"].to_string());
+    let rows = csv_rows(&csv);
+    assert_eq!(
+        rows[0].join(","),
+        "student,group,submission,sha256,easy,medium,hard,passed,verdict,rank,groups_defeated,points"
+    );
+    assert_eq!(rows.len(), 3, "{csv}");
+    // The course's own policy: 30, 30 and 25 points for the levels passed,
+    // 15 for defeating every other group.
+    let points = |row: &[String], per_level: [f64; 3], per_group: f64| {
+        let levels: f64 = (0..3)
+            .filter(|&i| {
+                let (wins, needed) = (row[4 + i].parse::<u32>().unwrap(), [6, 4, 2][i]);
+                wins >= needed
+            })
+            .map(|i| per_level[i])
+            .sum();
+        levels + per_group * row[10].parse::<f64>().unwrap()
+    };
+    for (row, graded) in rows[1..].iter().zip([&alices, &bobs]) {
+        assert_eq!(row[0], graded["student"].as_str().unwrap());
+        assert_eq!(row[1], row[0], "a student alone is a group of one");
+        assert_eq!(row[2], graded["id"].to_string());
         let wins: Vec<String> =
             graded["grade"]["levels"].as_array().unwrap().iter().map(|l| l["wins"].to_string()).collect();
-        assert_eq!(fields[3..6], wins[..], "the final grading agrees with the submission's: {line}");
+        assert_eq!(row[4..7], wins[..], "the final grading agrees with the submission's: {row:?}");
+        assert_eq!(row[11].parse::<f64>().unwrap(), points(row, [30.0, 30.0, 25.0], 15.0), "{row:?}");
     }
+    // bob's Hard defeats alice's Easy: rank 1, one group defeated.
+    assert_eq!((rows[2][9].as_str(), rows[2][10].as_str()), ("1", "1"), "{csv}");
+    assert_eq!((rows[1][9].as_str(), rows[1][10].as_str()), ("2", "0"), "{csv}");
+    let gradebook = std::fs::read_to_string(data.path().join("final/gradebook.csv")).unwrap();
+    assert_eq!(
+        gradebook,
+        format!("Student ID,Name,Trap Points\nalice,alice,{}\nbob,bob,{}\n", rows[1][11], rows[2][11])
+    );
     let standings = std::fs::read_to_string(data.path().join("final/round-robin/standings.csv")).unwrap();
     assert_eq!(standings.lines().count(), 3, "two students ranked: {standings}");
     // Run again: everything comes from the journals.
-    let again = arena(&["serve", "finalize", "--data", data_arg, "--games-per-pairing", "4"], &[]);
+    let again = arena(&["serve", "finalize", "--data", data_arg, "--games-per-pairing", "10"], &[]);
     assert!(again.status.success());
     assert_eq!(std::fs::read_to_string(data.path().join("final/grades.csv")).unwrap(), csv);
+
+    // Another policy from a course file: the same games, other points; the
+    // group that defeated more gets more.
+    let course = support::write_file(
+        data.path(),
+        "course.toml",
+        "[[assignment]]\nname = \"trap\"\ntitle = \"Project\"\ngame = \"trap\"\n\
+         [assignment.tournament]\ngames = 10\n[assignment.points]\nper_level = [1, 2, 3]\nper_group_defeated = 10\n",
+    );
+    let out = arena(&["serve", "finalize", "--data", data_arg, "--course", course.to_str().unwrap()], &[]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let rows = csv_rows(&std::fs::read_to_string(data.path().join("final/grades.csv")).unwrap());
+    for row in &rows[1..] {
+        assert_eq!(row[11].parse::<f64>().unwrap(), points(row, [1.0, 2.0, 3.0], 10.0), "{row:?}");
+    }
+    let tournament = |row: &[String]| row[11].parse::<f64>().unwrap() - points(row, [1.0, 2.0, 3.0], 0.0);
+    assert_eq!((tournament(&rows[2]), tournament(&rows[1])), (10.0, 0.0), "{rows:?}");
+    let gradebook = std::fs::read_to_string(data.path().join("final/gradebook.csv")).unwrap();
+    assert!(gradebook.starts_with("Student ID,Name,Project Points\n"), "{gradebook}");
+    let out = arena(
+        &["serve", "finalize", "--data", data_arg, "--course", course.to_str().unwrap(), "--assignment", "x"],
+        &[],
+    );
+    assert_eq!(
+        support::stderr(&out).trim(),
+        "error: --assignment x: the course has no such assignment (it has trap)"
+    );
+}
+
+/// The rows of a CSV text, quoted fields unquoted.
+fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .map(|line| {
+            let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
+            let mut chars = line.chars().peekable();
+            while let Some(c) = chars.next() {
+                match (c, quoted) {
+                    ('"', true) if chars.peek() == Some(&'"') => {
+                        field.push('"');
+                        chars.next();
+                    }
+                    ('"', _) => quoted = !quoted,
+                    (',', false) => fields.push(std::mem::take(&mut field)),
+                    (c, _) => field.push(c),
+                }
+            }
+            fields.push(field);
+            fields
+        })
+        .collect()
 }
 
 #[test]
 fn the_load_benchmark_grades_every_submission_and_reports_latencies() {
     let library = library("easy");
     let args = [
-        "bench-server", "--library", library.to_str().unwrap(), "--students", "6", "--league-games", "300",
-        "--submissions", "4", "--pages", "3", "--seconds", "3",
+        "bench-server",
+        "--library",
+        library.to_str().unwrap(),
+        "--students",
+        "6",
+        "--league-games",
+        "300",
+        "--submissions",
+        "4",
+        "--pages",
+        "3",
+        "--seconds",
+        "3",
     ];
     let out = arena(&args, &[]);
     assert!(out.status.success(), "{}", support::stderr(&out));
     let report = stdout(&out);
     assert!(
-        report.starts_with("submissions server on loopback: 6 students (300 league games stored), 3 open pages"),
+        report.starts_with(
+            "submissions server on loopback: 6 students (300 league games stored), 3 open pages"
+        ),
         "{report}"
     );
     assert!(report.contains("4 students submit libeasy.so"), "{report}");
@@ -658,7 +744,7 @@ fn staff_see_the_roster_set_the_deadline_and_finalize_from_the_api_and_page() {
     let wins: Vec<String> =
         graded["grade"]["levels"].as_array().unwrap().iter().map(|l| l["wins"].to_string()).collect();
     let row = csv.lines().nth(1).unwrap();
-    assert!(row.starts_with(&format!("alice,{},", graded["id"])), "{csv}");
+    assert!(row.starts_with(&format!("alice,alice,{},", graded["id"])), "{csv}");
     assert!(row.contains(&format!(",{},", wins.join(","))), "{row}");
 
     if let Some(browser) = support::browser::chromium() {
@@ -715,12 +801,10 @@ fn a_student_logs_in_uploads_through_the_page_and_sees_the_grade_and_the_leaderb
     );
 
     browser.open(&format!("{}/", server.url));
-    browser
-        .wait_for("document.querySelector('tr[data-group=\"alice\"]') !== null", Duration::from_secs(30));
+    browser.wait_for("document.querySelector('tr[data-group=\"alice\"]') !== null", Duration::from_secs(30));
     let row = browser.eval("document.querySelector('tr[data-group=\"alice\"]').innerText");
     assert!(row.as_str().unwrap().contains(&format!("{}/10", easy["wins"])), "{row}");
 }
-
 
 // ---------------------------------------------------------------------
 // What a student can do to the server (docs/security.md, "The server").
@@ -762,7 +846,8 @@ fn the_servers_environment_never_reaches_a_student_and_player_text_stays_private
     const SECRET: &str = "s3cret-value-of-the-server-7c1e";
     let data = tempfile::tempdir().unwrap();
     let mallory = add_student(data.path(), "mallory");
-    let server = Server::start_in(data.path(), &[], &[("ARENA_TEST_SECRET", SECRET), ("ARENA_TOKEN", SECRET)]);
+    let server =
+        Server::start_in(data.path(), &[], &[("ARENA_TEST_SECRET", SECRET), ("ARENA_TOKEN", SECRET)]);
 
     let (code, accepted) = submit(&server, Some(&mallory), "file", &environment_thief());
     assert_eq!(code, 201, "{accepted}");
@@ -796,7 +881,10 @@ fn the_servers_environment_never_reaches_a_student_and_player_text_stays_private
     let (code, board) = get(&server, "/api/leaderboard", None);
     assert_eq!(code, 200);
     let public = board.to_string();
-    assert!(!public.contains(SECRET) && !public.contains("RuntimeError") && !public.contains("<script"), "{public}");
+    assert!(
+        !public.contains(SECRET) && !public.contains("RuntimeError") && !public.contains("<script"),
+        "{public}"
+    );
     assert_eq!(board["groups"][0]["grade"]["levels"][2]["level"], "hard", "{board}");
     assert!(board["groups"][0]["grade"]["levels"][2]["wins"].is_number(), "{board}");
     let (_, own) = get(&server, "/api/submissions/2", Some(&mallory));
@@ -865,7 +953,9 @@ fn closed_by_server(stream: &mut std::net::TcpStream, within: Duration) -> bool 
         match stream.read(&mut buf) {
             Ok(0) => return true,
             Ok(_) => continue,
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut => {
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut =>
+            {
                 return false
             }
             Err(_) => return true,
@@ -1010,7 +1100,9 @@ fn every_answer_carries_the_security_headers() {
 /// Grading starts, in order, of the submissions in `ids` (their
 /// `grading_turn`), None for one never graded.
 fn turns(server: &Server, token: &str, ids: &[i64]) -> Vec<Option<i64>> {
-    ids.iter().map(|id| get(server, &format!("/api/submissions/{id}"), Some(token)).1["grading_turn"].as_i64()).collect()
+    ids.iter()
+        .map(|id| get(server, &format!("/api/submissions/{id}"), Some(token)).1["grading_turn"].as_i64())
+        .collect()
 }
 
 /// A Python course player that sleeps `seconds` before each move and
