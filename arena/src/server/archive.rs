@@ -214,7 +214,9 @@ fn untar(bytes: &[u8], into: &Path) -> Result<(), String> {
 }
 
 /// The player in an unpacked folder, relative to it: the folder holding
-/// `PlayerAI.py` (the root, or its one subfolder), or the only `.py` file.
+/// `PlayerAI.py` (the root, or its one subfolder: beside it, the root may
+/// hold other files but no Python, as the course's hand-in has the group's
+/// `<group>.txt`), or the only `.py` file.
 pub fn find_player(root: &Path) -> Result<PathBuf, String> {
     let listed = |dir: &Path| -> Vec<PathBuf> {
         let mut entries: Vec<PathBuf> =
@@ -224,12 +226,14 @@ pub fn find_player(root: &Path) -> Result<PathBuf, String> {
     };
     let mut base = PathBuf::new();
     let mut entries = listed(root);
-    // One folder at the top (an archive of the folder itself): look inside.
-    if let [only] = entries.as_slice() {
-        if only.is_dir() {
-            base = only.strip_prefix(root).unwrap_or(only).to_path_buf();
-            entries = listed(only);
-        }
+    // One folder at the top (an archive of the folder itself, perhaps with
+    // a text file beside it): look inside.
+    let folders: Vec<&PathBuf> = entries.iter().filter(|p| p.is_dir()).collect();
+    let python_at_top = entries.iter().any(|p| p.extension().is_some_and(|e| e == "py"));
+    if let ([only], false) = (folders.as_slice(), python_at_top) {
+        let only = (*only).clone();
+        base = only.strip_prefix(root).unwrap_or(&only).to_path_buf();
+        entries = listed(&only);
     }
     if entries.iter().any(|p| p.file_name().is_some_and(|n| n == "PlayerAI.py")) {
         return Ok(base);
@@ -284,6 +288,13 @@ mod tests {
         unpack(&bytes, Kind::Zip, &into).unwrap();
         assert_eq!(find_player(&into).unwrap(), PathBuf::from("mine"));
         assert_eq!(std::fs::read_to_string(into.join("mine/notes.txt")).unwrap(), "hi");
+
+        // The course's hand-in: the folder and the group's note beside it.
+        let hand_in =
+            zip_of(&[("tc1_gd2/PlayerAI.py", b"class PlayerAI: pass\n"), ("tc1_gd2.txt", b"who did what")]);
+        let into = dir.path().join("hand-in");
+        unpack(&hand_in, Kind::Zip, &into).unwrap();
+        assert_eq!(find_player(&into).unwrap(), PathBuf::from("tc1_gd2"));
 
         let single = zip_of(&[("bot.py", b"x = 1\n")]);
         let into = dir.path().join("b");

@@ -339,6 +339,18 @@ async fn accept(
     .await
     .map_err(|e| anyhow::anyhow!("storing the upload: {e}"))??;
     let (sha256, player) = stored.map_err(|why| ApiError::new(StatusCode::BAD_REQUEST, why))?;
+    // No note sent: the course's hand-in may hold it, as `<group>.txt`.
+    if let (None, Some(player)) = (&note, &player) {
+        let (group, data, hash, player) = (student.group, app.data.clone(), sha256.clone(), player.clone());
+        let archived = app
+            .db(move |db| Ok(store::archived_note(&data, &hash, &player, &db::group(db, group)?.name)))
+            .await?;
+        if let Some(bytes) = archived {
+            let why =
+                |why: String| ApiError::new(StatusCode::BAD_REQUEST, format!("the archive's note: {why}"));
+            note = Some(checked_note(&bytes).map_err(why)?);
+        }
+    }
     let (who, hash) = (student.clone(), sha256.clone());
     let id = app
         .db(move |db| {

@@ -97,6 +97,26 @@ pub fn save_archive(
     Ok(Ok((sha256, player)))
 }
 
+/// The group's contribution note in the unpacked archive `sha256` whose
+/// player is at `player`: `<group>.txt` beside the player's folder or in
+/// it (the course hands in the folder `tc1234_gd5678` with
+/// `tc1234_gd5678.txt`). Its bytes, if there is one.
+pub fn archived_note(dir: &Path, sha256: &str, player: &str, group: &str) -> Option<Vec<u8>> {
+    let name = format!("{group}.txt");
+    // A group name with a path in it names no file of the archive.
+    if Path::new(&name).file_name() != Some(std::ffi::OsStr::new(&name)) {
+        return None;
+    }
+    let unpacked = dir.join(PLAYERS).join(sha256);
+    let at = unpacked.join(player);
+    let folder =
+        if at.is_dir() { at } else { at.parent().map_or_else(|| unpacked.clone(), Path::to_path_buf) };
+    [unpacked.join(&name), folder.join(&name)]
+        .into_iter()
+        .find(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file()))
+        .and_then(|p| std::fs::read(p).ok())
+}
+
 /// The path of the stored file with hash `sha256`.
 pub fn path(dir: &Path, sha256: &str) -> PathBuf {
     dir.join(FOLDER).join(format!("{sha256}.so"))

@@ -9,6 +9,7 @@ function showFinal(state) {
   $("final-status").textContent = status === "done" ? "done: " + state.students + " student(s)"
     : status === "failed" ? "failed: " + state.error : status === "running" ? "running…" : "";
   $("grades").disabled = status !== "done";
+  $("gradebook").disabled = status !== "done";
   $("finalize").disabled = status === "running";
 }
 async function refresh() {
@@ -22,16 +23,27 @@ async function refresh() {
       const row = document.createElement("tr");
       row.dataset.name = s.name;
       const latest = s.latest ? "#" + s.latest[0] + " " + s.latest[1] : "";
-      row.append(text("td", s.name + (s.staff ? " (staff)" : "")), text("td", String(s.submissions)),
-        text("td", latest), text("td", s.graded ? "yes" : "no"));
+      row.append(text("td", s.name + (s.staff ? " (staff)" : "")), text("td", s.group),
+        text("td", String(s.submissions)), text("td", latest), text("td", s.graded ? "yes" : "no"));
       body.append(row);
+    }
+    const groups = await api("/api/staff/groups");
+    $("groups").textContent = "";
+    for (const g of groups.groups) {
+      const row = document.createElement("tr");
+      row.dataset.group = g.name;
+      const made = g.submissions.map(([id, by, status]) => "#" + id + " " + by + " " + status).join(", ");
+      const note = g.notes.length ? "#" + g.notes[0][0] + ": " + g.notes[0][1] : "";
+      row.append(text("td", g.name), text("td", g.members.join(", ")), text("td", made), text("td", note, "note"));
+      $("groups").append(row);
     }
     const queue = await api("/api/staff/queue");
     $("queue").textContent = "";
     for (const s of queue.submissions) {
       const row = document.createElement("tr");
       const status = s.status === "playing" ? "playing " + s.played + "/" + s.total : s.status;
-      row.append(text("td", String(s.id)), text("td", s.student), text("td", status), text("td", s.created));
+      row.append(text("td", String(s.id)), text("td", s.group + " (" + s.student + ")"), text("td", status),
+        text("td", s.created));
       $("queue").append(row);
     }
     showFinal(await api("/api/staff/finalize"));
@@ -59,12 +71,14 @@ $("deadline-form").addEventListener("submit", async event => {
 $("finalize").addEventListener("click", async () => {
   try { showFinal(await api("/api/staff/finalize", { method: "POST" })); } catch (e) { $("error").textContent = e.message; }
 });
-$("grades").addEventListener("click", async () => {
-  const response = await fetch("/api/staff/grades.csv", { headers: { Authorization: "Bearer " + token } });
+async function download(name) {
+  const response = await fetch("/api/staff/" + name, { headers: { Authorization: "Bearer " + token } });
   const link = document.createElement("a");
   link.href = URL.createObjectURL(new Blob([await response.text()], { type: "text/csv" }));
-  link.download = "grades.csv";
+  link.download = name;
   link.click();
-});
+}
+$("grades").addEventListener("click", () => download("grades.csv"));
+$("gradebook").addEventListener("click", () => download("gradebook.csv"));
 refresh();
 setInterval(refresh, 2000);

@@ -116,6 +116,23 @@ fn a_groups_members_share_its_submissions_and_its_hourly_limit_and_no_one_else_s
     // The public never sees a note.
     let (_, board) = get(&server, "/api/leaderboard", None);
     assert!(!board.to_string().contains("heuristics"), "{board}");
+
+    // A member's page shows the group; the staff page its members, who
+    // uploaded what, and the note as text (its markup never runs).
+    if let Some(browser) = support::browser::chromium() {
+        let page = super::dump(&browser, &format!("{}/me#token={second}", server.url));
+        assert!(page.contains("logged in as gd5678, group tc1234_gd5678 (gd5678, tc1234)"), "{page}");
+        assert!(page.contains("<td>libplayer.so (tc1234)</td>"), "who uploaded it: {page}");
+        let page = super::dump(&browser, &format!("{}/staff#token={staff}", server.url));
+        let row = page
+            .split("<tr data-group=\"tc1234_gd5678\">")
+            .nth(1)
+            .and_then(|r| r.split("</tr>").next())
+            .unwrap_or_else(|| panic!("{page}"));
+        assert!(row.contains("<td>gd5678, tc1234</td>"), "{row}");
+        assert!(row.contains(&format!("#{id} tc1234 ")), "{row}");
+        assert!(row.contains("move search &lt;b&gt;and&lt;/b&gt; heuristics"), "escaped: {row}");
+    }
 }
 
 #[test]
@@ -164,4 +181,41 @@ fn a_roster_with_a_group_column_makes_its_groups() {
     assert_eq!(mine["group"]["name"], "tc1234_gd5678", "{mine}");
     let (_, alone) = get(&server, "/api/submissions", Some(&lines[2].1));
     assert_eq!(alone["group"]["members"], serde_json::json!(["solo"]), "{alone}");
+}
+
+#[test]
+fn the_course_hand_in_a_folder_and_its_groups_note_is_a_submission_with_the_note() {
+    let data = tempfile::tempdir().unwrap();
+    let pair = add_group(data.path(), &["--members", "tc1234,gd5678"]);
+    let staff = {
+        let out =
+            arena(&["serve", "add-student", "boss", "--staff", "--data", data.path().to_str().unwrap()], &[]);
+        stdout(&out).trim().to_string()
+    };
+    let server = Server::start(data.path(), &["--round-robin", "off"]);
+    // As the course asks: the folder named by the members, and beside it
+    // the text file of the same name.
+    let player = std::fs::read(
+        support::workspace_root().join("players/python/examples/course/greedy_player/PlayerAI.py"),
+    )
+    .unwrap();
+    let mut bytes = Vec::new();
+    {
+        let mut zip = zip::ZipWriter::new(std::io::Cursor::new(&mut bytes));
+        let options = zip::write::SimpleFileOptions::default();
+        zip.start_file("tc1234_gd5678/PlayerAI.py", options).unwrap();
+        std::io::Write::write_all(&mut zip, &player).unwrap();
+        zip.start_file("tc1234_gd5678.txt", options).unwrap();
+        std::io::Write::write_all(&mut zip, b"tc1234: the move search\ngd5678: the throw search\n").unwrap();
+        zip.finish().unwrap();
+    }
+    let (code, body) = submit(&server, Some(&pair[1].1), "file", &bytes);
+    assert_eq!(code, 201, "{body}");
+    let id = body["id"].as_i64().unwrap();
+    let (_, mine) = get(&server, &format!("/api/submissions/{id}"), Some(&pair[0].1));
+    assert_eq!(mine["player"], "tc1234_gd5678", "{mine}");
+    assert_eq!(mine["note"], "tc1234: the move search\ngd5678: the throw search", "{mine}");
+    let (_, groups) = get(&server, "/api/staff/groups", Some(&staff));
+    let group = groups["groups"].as_array().unwrap().iter().find(|g| g["name"] == "tc1234_gd5678").unwrap();
+    assert_eq!(group["notes"][0][0], id, "{group}");
 }

@@ -749,7 +749,7 @@ fn staff_see_the_roster_set_the_deadline_and_finalize_from_the_api_and_page() {
 
     if let Some(browser) = support::browser::chromium() {
         let page = dump(&browser, &format!("{}/staff#token={prof}", server.url));
-        assert!(page.contains("<tr data-name=\"alice\"><td>alice</td><td>1</td>"), "{page}");
+        assert!(page.contains("<tr data-name=\"alice\"><td>alice</td><td>alice</td><td>1</td>"), "{page}");
         assert!(page.contains("2100-01-01 00:00:00 UTC"), "{page}");
         assert!(page.contains("done: 1 student(s)"), "{page}");
     }
