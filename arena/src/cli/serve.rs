@@ -3,7 +3,7 @@
 
 use std::{net::SocketAddr, path::PathBuf, process::ExitCode};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use arena::{isolation::WorkerLimits, server};
 
 /// `arena serve`: the options (the help text is on `Command::Serve`).
@@ -53,6 +53,13 @@ pub(crate) struct ServeArgs {
     /// format (against Easy, Medium and Hard) is Trap's.
     #[arg(long, value_enum, default_value_t = server::league::served_game())]
     game: arena::game::GameId,
+    /// The course file (docs/server.md, "The course file"): checked at
+    /// start; its assignment's deadline is set, and `finalize` from the
+    /// staff page gives its points. For now the server hosts one
+    /// assignment of the course's own format (Trap, 10 games a level, 6, 4
+    /// and 2 wins); another is refused at start, saying why.
+    #[arg(long, value_name = "FILE")]
+    course: Option<PathBuf>,
     /// Whether the current submissions play a round robin (shown on the
     /// leaderboard) whenever nothing waits to be graded.
     #[arg(long, default_value = "on", value_parser = ["on", "off"])]
@@ -266,9 +273,14 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             )
         }
         None => {
+            let course = match &args.course {
+                Some(file) => hosted_course(file, &args.data)?,
+                None => server::course::Course::default(),
+            };
             // The server makes its workers' limits itself, from the defaults.
             WorkerLimits::pass_by_default(args.pass_env.names.clone());
             server::serve(server::Options {
+                course,
                 executor: match args.executor {
                     ExecutorName::Local => server::executor::Executor::Local,
                     // Its jobs' workers get what the server's would.
@@ -327,6 +339,45 @@ fn finalize_executor(
             Ok(executor)
         }
     }
+}
+
+/// The course in `file`, if the server can host it as it is (one
+/// assignment, of the course's own grading format, on the game it serves);
+/// its assignment's deadline is set in data folder `data`.
+fn hosted_course(file: &std::path::Path, data: &std::path::Path) -> Result<server::course::Course> {
+    let course = server::course::Course::load(file)?;
+    let default = server::course::Course::default();
+    let hosted = &default.assignments[0];
+    let [assignment] = course.assignments.as_slice() else {
+        anyhow::bail!(
+            "{}: {} assignments: this server hosts one at a time (yet); run one server per assignment",
+            file.display(),
+            course.assignments.len()
+        );
+    };
+    let refuse = |what: &str| {
+        anyhow::anyhow!(
+            "{}: assignment {}: {what}: this server grades the course's own format only (yet: {} players, \
+             10 games against each of easy, medium and hard, 6, 4 and 2 wins)",
+            file.display(),
+            assignment.name,
+            hosted.game
+        )
+    };
+    if assignment.game != hosted.game {
+        return Err(refuse(&format!("its game is {}", assignment.game)));
+    }
+    if assignment.grading != hosted.grading {
+        return Err(refuse("its grading is another"));
+    }
+    if assignment.rules != hosted.rules {
+        return Err(refuse("its settings are not the game's defaults"));
+    }
+    if let Some(deadline) = &assignment.deadline {
+        std::fs::create_dir_all(data).with_context(|| format!("cannot create the data folder {}", data.display()))?;
+        server::db::set_deadline(&server::db::open(data)?, deadline)?;
+    }
+    Ok(course)
 }
 
 /// The assignment `finalize` is asked for: `name`, or the course's only

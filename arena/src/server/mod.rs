@@ -44,6 +44,8 @@ use auth::Student;
 
 /// How the server runs.
 pub struct Options {
+    /// The course: its one assignment's points policy is `finalize`'s.
+    pub course: course::Course,
     /// The data folder (created if missing).
     pub data: PathBuf,
     pub listen: SocketAddr,
@@ -68,6 +70,8 @@ struct App {
     per_hour: u32,
     wake: Arc<grader::Wake>,
     finalizing: staff::Finalizing,
+    /// The course hosted (docs/server.md, "The course file").
+    course: Arc<course::Course>,
     /// Where grading runs and `finalize`'s round robin play their games.
     executor: Arc<executor::Executor>,
 }
@@ -108,6 +112,7 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
         per_hour: options.per_hour,
         wake,
         finalizing: staff::Finalizing::default(),
+        course: Arc::new(options.course),
         executor,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -12,7 +12,7 @@ use axum::{
 };
 use serde_json::{json, Value};
 
-use super::{auth::Staff, course::Course, db, finalize, Answer, ApiError, App};
+use super::{auth::Staff, db, finalize, Answer, ApiError, App};
 
 /// Where the last `finalize` started from the API is.
 #[derive(Default)]
@@ -63,8 +63,7 @@ pub async fn start_finalize(State(app): State<Arc<App>>, _: Staff) -> Answer {
     }
     let app = app.clone();
     tokio::task::spawn_blocking(move || {
-        let course = Course::default();
-        let outcome = match finalize::finalize(&app.data, &course.assignments[0], None, &app.executor) {
+        let outcome = match finalize::finalize(&app.data, &app.course.assignments[0], None, &app.executor) {
             Ok(done) => json!({
                 "status": "done",
                 "groups": done.groups,

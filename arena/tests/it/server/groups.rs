@@ -219,3 +219,49 @@ fn the_course_hand_in_a_folder_and_its_groups_note_is_a_submission_with_the_note
     let group = groups["groups"].as_array().unwrap().iter().find(|g| g["name"] == "tc1234_gd5678").unwrap();
     assert_eq!(group["notes"][0][0], id, "{group}");
 }
+
+#[test]
+fn a_course_file_the_server_hosts_sets_its_deadline_and_one_it_cannot_is_refused_in_one_line() {
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().to_str().unwrap();
+    let staff = {
+        let out = arena(&["serve", "add-student", "boss", "--staff", "--data", dir], &[]);
+        stdout(&out).trim().to_string()
+    };
+    let course = support::write_file(
+        data.path(),
+        "course.toml",
+        "[[assignment]]\nname = \"project\"\ngame = \"trap\"\ndeadline = \"2031-05-02 12:00\"\n\
+         [assignment.points]\nper_level = [30, 30, 25]\nby_rank = [15, 10, 5]\n",
+    );
+    let server = Server::start(data.path(), &["--course", course.to_str().unwrap(), "--round-robin", "off"]);
+    let (_, roster) = get(&server, "/api/staff/roster", Some(&staff));
+    assert_eq!(roster["deadline"], "2031-05-02 12:00:00", "{roster}");
+    drop(server);
+
+    for (text, expected) in [
+        (
+            "[[assignment]]\nname = \"w\"\ngame = \"wumpus\"\n",
+            "assignment w: its game is wumpus: this server grades",
+        ),
+        (
+            "[[assignment]]\nname = \"t\"\ngame = \"trap\"\n[assignment.grading]\nwins_to_pass = [7, 4, 2]\n",
+            "assignment t: its grading is another",
+        ),
+        (
+            "[[assignment]]\nname = \"t\"\ngame = \"trap\"\n[assignment.settings]\nboard_size = 9\n",
+            "line 5: assignment[0].settings.board_size",
+        ),
+        (
+            "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[[assignment]]\nname = \"b\"\ngame = \"trap\"\n",
+            "2 assignments: this server hosts one at a time",
+        ),
+    ] {
+        let file = support::write_file(data.path(), "bad.toml", text);
+        let out = arena(&["serve", "--data", dir, "--course", file.to_str().unwrap()], &[]);
+        assert_eq!(out.status.code(), Some(2), "{text}");
+        let error = support::stderr(&out);
+        assert!(error.contains(expected), "expected {expected:?} in {error}");
+        assert_eq!(error.trim().lines().count(), 1, "{error}");
+    }
+}
