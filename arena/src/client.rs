@@ -9,13 +9,33 @@ use serde_json::Value;
 /// A multipart body carrying `bytes` as the file field `field`; its
 /// content type and bytes.
 pub fn multipart(field: &str, file_name: &str, bytes: &[u8]) -> (String, Vec<u8>) {
+    multipart_with(&[], field, file_name, bytes)
+}
+
+/// [`multipart`], with text fields (`name`, `value`) before the file.
+pub fn multipart_with(
+    texts: &[(&str, &str)],
+    field: &str,
+    file_name: &str,
+    bytes: &[u8],
+) -> (String, Vec<u8>) {
     let boundary = format!("arena-{}", &crate::server::store::sha256_hex(bytes)[..24]);
-    let mut body = format!(
-        "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{}\"\r\n\
-         Content-Type: application/octet-stream\r\n\r\n",
-        file_name.replace(['"', '\r', '\n'], "_")
-    )
-    .into_bytes();
+    let mut body = Vec::new();
+    for (name, value) in texts {
+        body.extend(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n").bytes(),
+        );
+        body.extend(value.bytes());
+        body.extend(b"\r\n");
+    }
+    body.extend(
+        format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{}\"\r\n\
+             Content-Type: application/octet-stream\r\n\r\n",
+            file_name.replace(['"', '\r', '\n'], "_")
+        )
+        .bytes(),
+    );
     body.extend_from_slice(bytes);
     body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
     (format!("multipart/form-data; boundary={boundary}"), body)
@@ -39,8 +59,9 @@ impl Client {
     }
 
     /// Uploads the library at `path`, or the Python player folder at
-    /// `path` (packed as a .tar.gz): the new submission (`id`, `status`).
-    pub fn submit(&self, path: &Path) -> Result<Value> {
+    /// `path` (packed as a .tar.gz), for `assignment` (None: the server's
+    /// one): the new submission (`id`, `status`).
+    pub fn submit(&self, path: &Path, assignment: Option<&str>) -> Result<Value> {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let (name, bytes) = if path.is_dir() {
             (format!("{name}.tar.gz"), pack(path)?)
@@ -58,7 +79,23 @@ impl Client {
                 mine["uploads"]["oldest"].as_str().unwrap_or("?")
             );
         }
-        let (content_type, body) = multipart("file", &name, &bytes);
+        if let Some(assignment) = assignment {
+            let course = self.answer(self.get("/api/assignments"), "the course's assignments")?;
+            let names: Vec<&str> = course["assignments"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|a| a["name"].as_str())
+                .collect();
+            if !names.contains(&assignment) {
+                bail!(
+                    "--assignment {assignment}: the server has no such assignment (it has {})",
+                    names.join(", ")
+                );
+            }
+        }
+        let texts: Vec<(&str, &str)> = assignment.map(|a| ("assignment", a)).into_iter().collect();
+        let (content_type, body) = multipart_with(&texts, "file", &name, &bytes);
         let response = self
             .agent
             .post(format!("{}/api/submissions", self.url))

@@ -104,7 +104,7 @@ pub fn run(load: &Load) -> Result<String> {
             let (client, library) = (Client::new(&url, token), load.library.clone());
             std::thread::spawn(move || {
                 let sent = Instant::now();
-                let accepted = client.submit(&library)?;
+                let accepted = client.submit(&library, None)?;
                 Ok::<_, anyhow::Error>((sent.elapsed(), accepted["id"].as_i64().unwrap_or_default(), client))
             })
         })

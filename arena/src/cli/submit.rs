@@ -21,11 +21,15 @@ pub(crate) struct SubmitArgs {
     /// Follow the submission until it is graded, and print the grade.
     #[arg(long)]
     wait: bool,
+    /// The course's assignment it is for (default: the server's one);
+    /// checked before the file is sent.
+    #[arg(long, value_name = "NAME")]
+    assignment: Option<String>,
 }
 
 pub(crate) fn run(args: SubmitArgs) -> Result<ExitCode> {
     let client = Client::new(&args.server, &args.token);
-    let accepted = client.submit(&args.path)?;
+    let accepted = client.submit(&args.path, args.assignment.as_deref())?;
     let id = accepted["id"].as_i64().unwrap_or_default();
     arena::outln!("submission {id}: {}", describe(&accepted));
     if !args.wait {

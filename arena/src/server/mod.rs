@@ -158,6 +158,7 @@ fn router(app: Arc<App>, limits: http::Limits) -> Router {
         .route("/api/staff/finalize", post(staff::start_finalize).get(staff::finalize_status))
         .route("/api/staff/grades.csv", get(staff::grades_csv))
         .route("/api/staff/gradebook.csv", get(staff::gradebook_csv))
+        .route("/api/assignments", get(assignments))
         .route("/api/submissions", post(submit).layer(deadline()).get(list))
         .route("/api/submissions/{id}", get(show))
         .route("/api/submissions/{id}/replays", get(replays))
@@ -309,11 +310,23 @@ async fn accept(
     };
     let mut upload_file = None;
     let mut note = None;
+    let mut wrong_assignment = None;
     while let Some(field) = form.next_field().await.map_err(unreadable)? {
         match field.name() {
             Some("file") => {
                 let name = field.file_name().unwrap_or("player.so").to_string();
                 upload_file = Some((name, field.bytes().await.map_err(unreadable)?));
+            }
+            Some("assignment") => {
+                let name = field.text().await.map_err(unreadable)?;
+                let hosted = &app.course.assignments[0].name;
+                if &name != hosted {
+                    // Refused once the body is read: a client still sending sees why.
+                    wrong_assignment = Some(ApiError::new(
+                        StatusCode::BAD_REQUEST,
+                        format!("no assignment '{name}' on this server: it takes '{hosted}'"),
+                    ));
+                }
             }
             Some("note") => {
                 let bytes = field.bytes().await.map_err(unreadable)?;
@@ -321,6 +334,9 @@ async fn accept(
             }
             _ => {}
         }
+    }
+    if let Some(refused) = wrong_assignment {
+        return Err(refused);
     }
     let (name, bytes) = upload_file.ok_or_else(|| {
         ApiError::new(StatusCode::BAD_REQUEST, "no file: send the library as the multipart field `file`")
@@ -383,6 +399,28 @@ fn checked_note(bytes: &[u8]) -> Result<String, String> {
     }
     let text = std::str::from_utf8(bytes).map_err(|_| "the note is not UTF-8 text".to_string())?;
     Ok(text.trim().replace('\0', ""))
+}
+
+/// `GET /api/assignments`: the course and its assignments, as anyone may
+/// see them (each with its game, its deadline and how it is graded).
+async fn assignments(State(app): State<Arc<App>>) -> Answer {
+    let deadline = app.db(db::deadline).await?;
+    let assignments: Vec<_> = app
+        .course
+        .assignments
+        .iter()
+        .map(|a| {
+            json!({
+                "name": a.name,
+                "title": a.title,
+                "game": a.game,
+                "deadline": deadline,
+                "levels": a.grading.levels.iter().map(|l| l.name()).collect::<Vec<_>>(),
+                "games_per_level": a.grading.games,
+            })
+        })
+        .collect();
+    Ok(Json(json!({ "course": app.course.name, "assignments": assignments })).into_response())
 }
 
 /// `GET /api/submissions`: the caller's own submissions, newest first, as

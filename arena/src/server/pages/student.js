@@ -48,9 +48,16 @@ async function replays(s) {
   }
   return cell;
 }
+async function showAssignments() {
+  const course = await api("/api/assignments");
+  const lines = course.assignments.map(a => a.title + " (" + a.game + "; against " + a.levels.join(", ")
+    + ", " + a.games_per_level + " games each" + (a.deadline ? "; deadline " + a.deadline + " UTC" : "") + ")");
+  document.getElementById("assignments").textContent = course.course + ": " + lines.join("; ");
+}
 async function refresh() {
   if (!token) return;
   try {
+    await showAssignments();
     const mine = await api("/api/submissions");
     const group = mine.group.members.length > 1
       ? ", group " + mine.group.name + " (" + mine.group.members.join(", ") + ")" : "";

@@ -25,24 +25,12 @@ fn add_group(data: &Path, args: &[&str]) -> Vec<(String, String)> {
 
 /// `POST /api/submissions` with a library and a contribution note.
 fn submit_with_note(server: &Server, token: &str, library: &[u8], note: &str) -> (u16, Value) {
-    let boundary = "groupnote";
-    let mut body = Vec::new();
-    body.extend(
-        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\n{note}\r\n").bytes(),
-    );
-    body.extend(
-        format!(
-            "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"libplayer.so\"\r\n\
-             Content-Type: application/octet-stream\r\n\r\n"
-        )
-        .bytes(),
-    );
-    body.extend(library);
-    body.extend(format!("\r\n--{boundary}--\r\n").bytes());
+    let (content_type, body) =
+        arena::client::multipart_with(&[("note", note)], "file", "libplayer.so", library);
     super::answer(
         super::agent()
             .post(format!("{}/api/submissions", server.url))
-            .header("Content-Type", format!("multipart/form-data; boundary={boundary}"))
+            .header("Content-Type", content_type)
             .header("Authorization", format!("Bearer {token}"))
             .send(&body[..]),
     )
@@ -237,6 +225,59 @@ fn a_course_file_the_server_hosts_sets_its_deadline_and_one_it_cannot_is_refused
     let server = Server::start(data.path(), &["--course", course.to_str().unwrap(), "--round-robin", "off"]);
     let (_, roster) = get(&server, "/api/staff/roster", Some(&staff));
     assert_eq!(roster["deadline"], "2031-05-02 12:00:00", "{roster}");
+    // Anyone sees the assignment; a submission names it, or another is refused.
+    let (code, course) = get(&server, "/api/assignments", None);
+    assert_eq!(code, 200, "{course}");
+    assert_eq!(course["assignments"][0]["name"], "project", "{course}");
+    assert_eq!(course["assignments"][0]["game"], "trap", "{course}");
+    assert_eq!(course["assignments"][0]["deadline"], "2031-05-02 12:00:00", "{course}");
+    let solo = super::add_student(data.path(), "solo");
+    let easy = library("easy");
+    let send = |assignment: &str| {
+        arena(
+            &[
+                "submit",
+                easy.to_str().unwrap(),
+                "--server",
+                &server.url,
+                "--token",
+                &solo,
+                "--assignment",
+                assignment,
+            ],
+            &[],
+        )
+    };
+    let out = send("project");
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    assert!(stdout(&out).starts_with("submission 1: queued"), "{}", stdout(&out));
+    let out = send("homework");
+    assert_eq!(
+        support::stderr(&out).trim(),
+        "error: --assignment homework: the server has no such assignment (it has project)"
+    );
+    let (content_type, body) = arena::client::multipart_with(
+        &[("assignment", "homework")],
+        "file",
+        "lib.so",
+        &std::fs::read(&easy).unwrap(),
+    );
+    let (code, refused) = super::answer(
+        super::agent()
+            .post(format!("{}/api/submissions", server.url))
+            .header("Content-Type", content_type)
+            .header("Authorization", format!("Bearer {solo}"))
+            .send(&body[..]),
+    );
+    assert_eq!(code, 400, "{refused}");
+    assert_eq!(refused["error"], "no assignment 'homework' on this server: it takes 'project'");
+    if let Some(browser) = support::browser::chromium() {
+        let page = super::dump(&browser, &format!("{}/me#token={solo}", server.url));
+        assert!(
+            page.contains("course: project (trap; against easy, medium, hard, 10 games each; deadline 2031-05-02 12:00:00 UTC)"),
+            "{page}"
+        );
+    }
     drop(server);
 
     for (text, expected) in [
