@@ -140,13 +140,14 @@ impl Default for Course {
     /// then a round robin among the groups whose 15 points go by the share
     /// of the groups a group defeats.
     fn default() -> Course {
+        let game = super::league::served_game();
         Course {
-            name: GameId::DEFAULT.title(),
+            name: game.title(),
             assignments: vec![Assignment {
-                name: GameId::DEFAULT.name().to_string(),
-                title: GameId::DEFAULT.title(),
-                game: GameId::DEFAULT,
-                rules: GameRules::build(GameId::DEFAULT, &GameOptions::default(), Budgets::default())
+                name: game.name().to_string(),
+                title: game.title(),
+                game,
+                rules: GameRules::build(game, &GameOptions::default(), Budgets::default())
                     .expect("the default game's default settings"),
                 deadline: None,
                 grading: Grading {

@@ -216,7 +216,7 @@ pub fn add_group(db: &Connection, name: &str, members: &[(&str, Option<&str>)]) 
     for (member, token_hash) in members {
         match token_hash {
             Some(hash) => drop(add_student_in(&tx, member, hash, false, Some(group))?),
-            None => move_student_in(&tx, member, group)?,
+            None => move_student(&tx, member, group)?,
         }
     }
     tx.commit()?;
@@ -228,11 +228,6 @@ fn add_group_in(db: &Connection, name: &str) -> Result<i64> {
     Ok(db.last_insert_rowid())
 }
 
-/// The group named `name`'s id, if there is one.
-pub fn group_by_name(db: &Connection, name: &str) -> Result<Option<i64>> {
-    Ok(db.query_row("SELECT id FROM groups WHERE name = ?1", [name], |row| row.get(0)).optional()?)
-}
-
 /// The student named `name`.
 pub fn student_by_name(db: &Connection, name: &str) -> Result<Option<Student>> {
     Ok(db.query_row(&format!("{STUDENT} WHERE name = ?1"), [name], student).optional()?)
@@ -242,14 +237,7 @@ pub fn student_by_name(db: &Connection, name: &str) -> Result<Option<Student>> {
 /// a submission: after it, a group's history is its members' (staff see
 /// who uploaded what), and moving them would rewrite it. A group of one
 /// left empty by the move goes.
-pub fn move_student(db: &Connection, name: &str, group: i64) -> Result<()> {
-    let tx = writing(db)?;
-    move_student_in(&tx, name, group)?;
-    tx.commit()?;
-    Ok(())
-}
-
-fn move_student_in(tx: &Connection, name: &str, group: i64) -> Result<()> {
+fn move_student(tx: &Connection, name: &str, group: i64) -> Result<()> {
     let Some(student) = student_by_name(tx, name)? else {
         anyhow::bail!("no student named '{name}': add them with `arena serve add-student` or `add-group`");
     };
@@ -791,6 +779,10 @@ mod tests {
         assert_eq!((next.id, next.group.as_str()), (3, "alice"));
     }
 
+    fn group_by_name(db: &Connection, name: &str) -> Option<i64> {
+        db.query_row("SELECT id FROM groups WHERE name = ?1", [name], |row| row.get(0)).optional().unwrap()
+    }
+
     #[test]
     fn a_group_is_made_whole_or_not_at_all() {
         let dir = tempfile::tempdir().unwrap();
@@ -802,12 +794,12 @@ mod tests {
         add_submission(&db, upload, &ann, &file).unwrap();
         let e = add_group(&db, "ann_ben", &[("ben", Some("h2")), ("ann", None)]).unwrap_err();
         assert!(e.to_string().starts_with("group 'ann' has submitted already"), "{e}");
-        assert_eq!(group_by_name(&db, "ann_ben").unwrap(), None);
+        assert_eq!(group_by_name(&db, "ann_ben"), None);
         assert_eq!(student_by_name(&db, "ben").unwrap(), None);
         add_student(&db, "cy", "h3", false, None).unwrap();
         let group = add_group(&db, "cy_dee", &[("cy", None), ("dee", Some("h4"))]).unwrap();
         assert_eq!(student_by_token(&db, "h3").unwrap().unwrap().group, group);
-        assert_eq!(group_by_name(&db, "cy").unwrap(), None, "the emptied group of one goes");
+        assert_eq!(group_by_name(&db, "cy"), None, "the emptied group of one goes");
         assert_eq!(groups(&db).unwrap()[0].notes, [(1, "all mine".to_string())]);
     }
 }
