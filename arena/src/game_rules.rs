@@ -247,16 +247,8 @@ macro_rules! game_rules {
                 }
             }
 
-            /// Whether the course grades it against the levels
-            /// (`TwoPlayerGame::COURSE_GRADING`).
-            pub fn course_graded(&self) -> bool {
-                match self {
-                    $(GameRules::$variant(_) => <$game as TwoPlayerGame>::COURSE_GRADING,)*
-                    GameRules::Solo(_) => false,
-                }
-            }
-
-            /// The games the course grades against the levels.
+            /// The course's own graded games (`TwoPlayerGame::COURSE_GRADING`):
+            /// the server's default course and its league play the first.
             pub fn course_graded_games() -> Vec<GameId> {
                 let mut games = Vec::new();
                 $(if <$game as TwoPlayerGame>::COURSE_GRADING { games.push(<$game as Game>::ID); })*

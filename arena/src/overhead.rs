@@ -261,6 +261,7 @@ pub fn tournament(
         output: scratch.clone(),
         players: vec![crate::players::PlayerSpec::Builtin(Level::Easy); players],
         fixed: Vec::new(),
+        grading: None,
         budgets: Budgets::default(),
         memory_limit: None,
         in_process: !isolated,

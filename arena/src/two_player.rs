@@ -44,9 +44,10 @@ pub trait TwoPlayerGame: AbiGame + WireGame {
     /// to draw it (`watch_turn`); if not, `--watch` draws a game's replay
     /// once it is over.
     const WATCHES_TURNS: bool;
-    /// Whether the course grades it against the reference levels (the
-    /// `grade` format: 10 games against each of Easy, Medium and Hard, 6, 4
-    /// and 2 wins to pass); the server grades submissions so.
+    /// Whether it is the course's own graded game (Trap): the submissions
+    /// server's default course and its league play the first such game.
+    /// Any game can be graded (the `grade` format); this only picks the
+    /// default.
     const COURSE_GRADING: bool;
 
     fn startup_budget(settings: &Self::Settings) -> Duration;

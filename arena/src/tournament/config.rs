@@ -11,6 +11,7 @@ use std::{
 use anyhow::{bail, Context, Result};
 use serde::{de::Error as _, Deserialize, Deserializer};
 
+use super::grade::{Grading, Pass};
 pub use crate::game_rules::GameRules;
 use crate::{
     clock::Clock,
@@ -29,11 +30,13 @@ pub struct TournamentFile {
     pub name: Option<String>,
     #[serde(default = "default_game")]
     pub game: String,
-    /// Required for two-player games; single-player games play `duplicate`.
+    /// Required for two-player games; single-player games play `duplicate`
+    /// unless told `grade`.
     pub format: Option<Format>,
-    /// Games per pairing (round-robin, gauntlet); seat-swapped pairs.
+    /// Games per pairing (round-robin, gauntlet; seat-swapped pairs) or per
+    /// level (grade) of two-player games.
     pub games_per_pairing: Option<u32>,
-    /// Duplicate format: worlds each player plays (the same for all).
+    /// Single-player games: worlds each player plays (the same for all).
     pub games_per_player: Option<u32>,
     pub seed: u64,
     /// Games run at once (default: one per core).
@@ -49,8 +52,14 @@ pub struct TournamentFile {
     /// each subfolder holding a course `PlayerAI.py`.
     #[serde(default)]
     pub player_folders: Vec<PathBuf>,
-    /// Gauntlet: the fixed opponents (default: easy, medium, hard).
+    /// Gauntlet: the fixed opponents; grade: the levels, built-in level
+    /// names only (default: easy, medium, hard).
     pub opponents: Option<Vec<String>>,
+    /// Grade, two-player games: the wins needed against each level.
+    pub wins_to_pass: Option<Vec<u32>>,
+    /// Grade, single-player games: how far below each level's mean score a
+    /// student's mean may be and pass.
+    pub score_margin: Option<Vec<f64>>,
     #[serde(default)]
     pub settings: SettingsFile,
     #[serde(default)]
@@ -195,7 +204,8 @@ pub struct Tournament {
     /// The game, with its own settings.
     pub game: GameRules,
     pub format: Format,
-    /// Games per pairing (two-player formats) or per player (duplicate).
+    /// Games per pairing (two-player formats; per level in a grade) or per
+    /// player (single-player games).
     pub games_per_pairing: u32,
     pub seed: u64,
     pub concurrency: usize,
@@ -204,6 +214,9 @@ pub struct Tournament {
     pub players: Vec<PlayerSpec>,
     /// Player ids that are opponents (gauntlet) or levels (grade), not entrants.
     pub fixed: Vec<usize>,
+    /// The grade format's levels (the players `fixed`, in order) and pass
+    /// marks; None in the other formats.
+    pub grading: Option<Grading>,
     /// The budgets every game has (the game's settings hold them too).
     pub budgets: Budgets,
     pub memory_limit: Option<u64>,
@@ -241,24 +254,35 @@ impl Tournament {
         let single = game.is_single_player();
         let format = match (file.format, single) {
             (None, true) => Format::Duplicate,
-            (Some(Format::Duplicate), true) => Format::Duplicate,
+            (Some(format @ (Format::Duplicate | Format::Grade)), true) => format,
             (Some(other), true) => bail!(
-                "format = \"{}\": {game} is a single-player game; its tournaments are \"duplicate\" (or leave format out)",
+                "format = \"{}\": {game} is a single-player game; use \"duplicate\" (the default) or \"grade\"",
                 format_name(other)
             ),
             (Some(Format::Duplicate), false) => {
-                bail!("format = \"duplicate\" is for single-player games; {game} plays round-robin or gauntlet")
+                bail!("format = \"duplicate\" is for single-player games; {game} plays round-robin, gauntlet or grade")
             }
             (Some(format), false) => format,
             (None, false) => {
                 bail!("missing field `format`: use \"round-robin\", \"gauntlet\" or \"grade\"")
             }
         };
-        if format == Format::Duplicate && file.games_per_pairing.is_some() {
-            bail!("games_per_pairing: a duplicate tournament has no pairings; use games_per_player");
+        if single && file.games_per_pairing.is_some() {
+            let what =
+                if format == Format::Grade { "a single-player grade" } else { "a duplicate tournament" };
+            bail!("games_per_pairing: {what} has no pairings; use games_per_player (the worlds each player plays)");
         }
-        if format != Format::Duplicate && file.games_per_player.is_some() {
-            bail!("games_per_player: only the duplicate format (single-player games) has it; use games_per_pairing");
+        if !single && file.games_per_player.is_some() {
+            bail!("games_per_player: only single-player games (duplicate, grade) have it; use games_per_pairing");
+        }
+        if format != Format::Grade {
+            for (key, given) in
+                [("wins_to_pass", file.wins_to_pass.is_some()), ("score_margin", file.score_margin.is_some())]
+            {
+                if given {
+                    bail!("{key}: only the grade format has pass marks; remove it or use format = \"grade\"");
+                }
+            }
         }
         let mut players = Vec::new();
         for (i, entry) in file.players.iter().enumerate() {
@@ -277,47 +301,49 @@ impl Tournament {
         for folder in &file.player_folders {
             players.extend(scan_folder(&base.join(folder))?);
         }
-        let mut fixed = Vec::new();
-        let games_per_pairing = match format {
-            Format::Duplicate => match file.games_per_player {
+        let games_per_pairing = if single {
+            match file.games_per_player {
                 Some(0) => bail!("games_per_player = 0: use 1 or more"),
                 Some(n) => n,
                 None => 100,
-            },
-            Format::RoundRobin | Format::Gauntlet => {
-                let n = file.games_per_pairing.unwrap_or(2);
-                if n == 0 {
-                    bail!("games_per_pairing = 0: use 1 or more (an even number keeps seats balanced)");
-                }
-                n
             }
-            Format::Grade => {
-                if file.games_per_pairing.is_some_and(|n| n != 10) {
-                    bail!(
-                        "games_per_pairing: the grade format always plays 10 games per level; remove the key"
-                    );
+        } else {
+            match (file.games_per_pairing, format) {
+                (Some(0), Format::Grade) => bail!("games_per_pairing = 0: use 1 or more games per level"),
+                (Some(0), _) => {
+                    bail!("games_per_pairing = 0: use 1 or more (an even number keeps seats balanced)")
                 }
-                10
+                (Some(n), _) => n,
+                (None, Format::Grade) => 10,
+                (None, _) => 2,
             }
         };
+        let mut fixed = Vec::new();
+        let mut grading = None;
         match format {
             Format::RoundRobin | Format::Duplicate => {
                 if file.opponents.is_some() {
-                    bail!("opponents: only the gauntlet format has fixed opponents");
+                    bail!("opponents: only the gauntlet and grade formats have fixed opponents");
                 }
             }
-            Format::Gauntlet | Format::Grade => {
-                let names: Vec<String> = match (format, file.opponents) {
-                    (Format::Gauntlet, Some(list)) => list,
-                    (Format::Grade, Some(_)) => {
-                        bail!("opponents: the grade format plays easy, medium and hard")
-                    }
-                    _ => Level::ALL.iter().map(|l| l.name().to_string()).collect(),
-                };
+            Format::Gauntlet => {
+                let names = file
+                    .opponents
+                    .unwrap_or_else(|| Level::ALL.iter().map(|l| l.name().to_string()).collect());
                 for (i, text) in names.iter().enumerate() {
                     fixed.push(players.len());
                     players.push(spec(text, base).with_context(|| format!("opponents[{i}]"))?);
                 }
+            }
+            Format::Grade => {
+                let levels = grade_levels(file.opponents)?;
+                let pass =
+                    pass_marks(&levels, games_per_pairing, single, file.wins_to_pass, file.score_margin)?;
+                for &level in &levels {
+                    fixed.push(players.len());
+                    players.push(PlayerSpec::Builtin(level));
+                }
+                grading = Some(Grading { levels, pass });
             }
         }
         let entrants = players.len() - fixed.len();
@@ -342,13 +368,6 @@ impl Tournament {
         let options = file.settings.game_options()?;
         let rules =
             GameRules::build(game, &options, budgets).map_err(|e| anyhow::anyhow!(e.setting_line()))?;
-        if format == Format::Grade && !rules.course_graded() {
-            let graded =
-                GameRules::course_graded_games().iter().map(|g| g.name()).collect::<Vec<_>>().join(", ");
-            bail!(
-                "format = \"grade\": the course grades {graded} so, not {game}; use round-robin or gauntlet"
-            );
-        }
         let memory_limit = match &file.settings.memory_limit {
             None => None,
             Some(text) => Some(
@@ -381,6 +400,7 @@ impl Tournament {
             output: base.join(file.output.unwrap_or_else(|| PathBuf::from("results").join(stem))),
             players,
             fixed,
+            grading,
             budgets,
             memory_limit,
             in_process: file.settings.in_process,
@@ -403,6 +423,73 @@ pub fn format_name(format: Format) -> &'static str {
         Format::Gauntlet => "gauntlet",
         Format::Grade => "grade",
         Format::Duplicate => "duplicate",
+    }
+}
+
+/// The grade format's levels, from `opponents`: built-in level names, each
+/// once (default: the course's easy, medium, hard).
+fn grade_levels(opponents: Option<Vec<String>>) -> Result<Vec<Level>> {
+    let Some(names) = opponents else { return Ok(Level::ALL.to_vec()) };
+    if names.is_empty() {
+        bail!("opponents = []: a grade needs one level at least (easy, medium, hard or expert)");
+    }
+    let mut levels = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let Some(level) = Level::parse(name) else {
+            bail!("opponents[{i}]: \"{name}\" is not a level; a grade is against built-in levels: easy, medium, hard or expert");
+        };
+        if levels.contains(&level) {
+            // Unquoted: the error's line is the key's, not an earlier player's of that name.
+            bail!("opponents[{i}]: {name} is there twice; name each level once");
+        }
+        levels.push(level);
+    }
+    Ok(levels)
+}
+
+/// A grade's pass marks, one per level: `wins_to_pass` for two-player
+/// games (default: the course's, scaled to the games), `score_margin` for
+/// single-player games (default 0: match the level's mean).
+fn pass_marks(
+    levels: &[Level],
+    games: u32,
+    single: bool,
+    wins: Option<Vec<u32>>,
+    margins: Option<Vec<f64>>,
+) -> Result<Pass> {
+    let one_per_level = |key: &str, n: usize| {
+        if n != levels.len() {
+            let names: Vec<&str> = levels.iter().map(|l| l.name()).collect();
+            bail!(
+                "{key}: {n} value(s) for {} level(s) ({}): give one per level",
+                levels.len(),
+                names.join(", ")
+            );
+        }
+        Ok(())
+    };
+    match (single, wins, margins) {
+        (true, Some(_), _) => {
+            bail!("wins_to_pass: a single-player game's grade passes on mean scores; use score_margin")
+        }
+        (false, _, Some(_)) => {
+            bail!("score_margin: a two-player game's grade passes on wins; use wins_to_pass")
+        }
+        (false, Some(wins), None) => {
+            one_per_level("wins_to_pass", wins.len())?;
+            if let Some(w) = wins.iter().find(|&&w| w > games) {
+                bail!("wins_to_pass: {w} wins out of {games} games per level cannot be had; use at most {games} (or more games_per_pairing)");
+            }
+            Ok(Pass::Wins(wins))
+        }
+        (true, None, Some(margins)) => {
+            one_per_level("score_margin", margins.len())?;
+            if let Some(m) = margins.iter().find(|m| !m.is_finite() || **m < 0.0) {
+                bail!("score_margin: {m} is not a margin; use 0 or more points");
+            }
+            Ok(Pass::Margin(margins))
+        }
+        (_, None, None) => Ok(Grading::default_pass(levels, games, single)),
     }
 }
 
@@ -510,13 +597,13 @@ fn is_library(path: &Path) -> bool {
 
 /// The line a checked-value error is about: the line of the quoted value it
 /// names (`players[1]: unknown player "gandalf"`), else of the key it names
-/// (`settings.time_per_turn: ...`).
+/// (`settings.time_per_turn: ...`, `opponents = []: ...`).
 fn line_of(text: &str, message: &str) -> Option<usize> {
     let quoted = message.split('"').nth(1).filter(|q| !q.is_empty()).map(|q| format!("\"{q}\""));
-    let key = message
-        .split(':')
-        .next()
-        .map(|k| k.rsplit('.').next().unwrap_or(k).split('[').next().unwrap_or(k).trim());
+    let key = message.split(':').next().map(|k| {
+        let k = k.split(['[', '=']).next().unwrap_or(k).trim();
+        k.rsplit('.').next().unwrap_or(k)
+    });
     let find = |needle: &str| text.lines().position(|l| l.contains(needle)).map(|i| i + 1);
     quoted.as_deref().and_then(find).or_else(|| {
         key.filter(|k| !k.is_empty() && !k.contains(' ')).and_then(|k| {
@@ -539,5 +626,95 @@ pub(crate) fn one_line(error: &toml::de::Error, text: &str) -> String {
             format!("line {line}: {message}")
         }
         None => message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> Result<Tournament> {
+        let file: TournamentFile = toml::from_str(text)?;
+        Tournament::from_file(file, Path::new(""), "t")
+    }
+
+    fn error(text: &str) -> String {
+        format!("{:#}", load(text).expect_err(text))
+    }
+
+    #[test]
+    fn a_grade_file_without_the_new_keys_is_the_courses_grading() {
+        let t = load("format = \"grade\"\nseed = 1\nplayers = [\"hard\"]\n").unwrap();
+        assert_eq!(t.games_per_pairing, 10);
+        assert_eq!(t.fixed, [1, 2, 3]);
+        let grading = t.grading.unwrap();
+        assert_eq!(grading.levels, Level::ALL);
+        assert_eq!(grading.pass, Pass::Wins(vec![6, 4, 2]));
+        assert!(load("format = \"gauntlet\"\nseed = 1\nplayers = [\"hard\"]\n").unwrap().grading.is_none());
+    }
+
+    #[test]
+    fn a_grade_takes_levels_games_and_pass_marks() {
+        let t = load(
+            "game = \"hexapawn\"\nformat = \"grade\"\nseed = 1\nplayers = [\"hard\"]\nopponents = [\"expert\", \"easy\"]\ngames_per_pairing = 4\n",
+        )
+        .unwrap();
+        assert_eq!(t.games_per_pairing, 4);
+        assert_eq!(t.players[1..], [PlayerSpec::Builtin(Level::Expert), PlayerSpec::Builtin(Level::Easy)]);
+        let grading = t.grading.unwrap();
+        assert_eq!(grading.levels, [Level::Expert, Level::Easy]);
+        // The course's 0 and 6 of 10, scaled to 4 games and rounded up.
+        assert_eq!(grading.pass, Pass::Wins(vec![0, 3]));
+        let t = load("format = \"grade\"\nseed = 1\nplayers = [\"hard\"]\nopponents = [\"easy\"]\ngames_per_pairing = 4\nwins_to_pass = [4]\n").unwrap();
+        assert_eq!(t.grading.unwrap().pass, Pass::Wins(vec![4]));
+    }
+
+    #[test]
+    fn a_single_player_grade_plays_worlds_and_passes_on_margins() {
+        let t = load("game = \"wumpus\"\nformat = \"grade\"\nseed = 1\nplayers = [\"hard\"]\n").unwrap();
+        assert_eq!((t.format, t.games_per_pairing, t.fixed.len()), (Format::Grade, 100, 3));
+        assert_eq!(t.grading.unwrap().pass, Pass::Margin(vec![0.0; 3]));
+        let t = load(
+            "game = \"magic-forest\"\nformat = \"grade\"\nseed = 1\nplayers = [\"hard\"]\ngames_per_player = 20\nopponents = [\"easy\", \"medium\"]\nscore_margin = [0, 2.5]\n",
+        )
+        .unwrap();
+        assert_eq!(t.games_per_pairing, 20);
+        let grading = t.grading.unwrap();
+        assert_eq!(grading.levels, [Level::Easy, Level::Medium]);
+        assert_eq!(grading.pass, Pass::Margin(vec![0.0, 2.5]));
+    }
+
+    #[test]
+    fn bad_grade_keys_are_one_clear_error_naming_the_key() {
+        let grade = "format = \"grade\"\nseed = 1\nplayers = [\"hard\"]\n";
+        let wumpus = "game = \"wumpus\"\nformat = \"grade\"\nseed = 1\nplayers = [\"hard\"]\n";
+        let cases = [
+            (format!("{grade}opponents = [\"easy\", \"gandalf\"]\n"), "opponents[1]: \"gandalf\" is not a level; a grade is against built-in levels: easy, medium, hard or expert"),
+            (format!("{grade}opponents = [\"bots/x.so\"]\n"), "opponents[0]: \"bots/x.so\" is not a level"),
+            (format!("{grade}opponents = [\"easy\", \"hard\", \"easy\"]\n"), "opponents[2]: easy is there twice; name each level once"),
+            (format!("{grade}opponents = []\n"), "opponents = []: a grade needs one level at least"),
+            (format!("{wumpus}opponents = [\"medium\", \"medium\"]\n"), "opponents[1]: medium is there twice"),
+            (format!("{grade}games_per_pairing = 0\n"), "games_per_pairing = 0: use 1 or more games per level"),
+            (format!("{grade}games_per_player = 5\n"), "games_per_player: only single-player games (duplicate, grade) have it; use games_per_pairing"),
+            (format!("{wumpus}games_per_pairing = 5\n"), "games_per_pairing: a single-player grade has no pairings; use games_per_player"),
+            (format!("{wumpus}games_per_player = 0\n"), "games_per_player = 0: use 1 or more"),
+            (format!("{grade}wins_to_pass = [6, 4]\n"), "wins_to_pass: 2 value(s) for 3 level(s) (easy, medium, hard): give one per level"),
+            (format!("{grade}games_per_pairing = 4\nwins_to_pass = [5, 1, 1]\n"), "wins_to_pass: 5 wins out of 4 games per level cannot be had; use at most 4"),
+            (format!("{grade}score_margin = [0, 0, 0]\n"), "score_margin: a two-player game's grade passes on wins; use wins_to_pass"),
+            (format!("{wumpus}wins_to_pass = [1, 1, 1]\n"), "wins_to_pass: a single-player game's grade passes on mean scores; use score_margin"),
+            (format!("{wumpus}score_margin = [1.0]\n"), "score_margin: 1 value(s) for 3 level(s) (easy, medium, hard): give one per level"),
+            (format!("{wumpus}score_margin = [1.0, -2, 0]\n"), "score_margin: -2 is not a margin; use 0 or more points"),
+            (format!("{wumpus}score_margin = [nan, 0, 0]\n"), "score_margin: NaN is not a margin"),
+            (format!("{wumpus}score_margin = [inf, 0, 0]\n"), "score_margin: inf is not a margin"),
+            ("format = \"gauntlet\"\nseed = 1\nplayers = [\"hard\"]\nwins_to_pass = [1, 1, 1]\n".into(), "wins_to_pass: only the grade format has pass marks; remove it or use format = \"grade\""),
+            ("game = \"wumpus\"\nseed = 1\nplayers = [\"hard\"]\nscore_margin = [1, 1, 1]\n".into(), "score_margin: only the grade format has pass marks"),
+            ("game = \"wumpus\"\nseed = 1\nplayers = [\"hard\"]\nopponents = [\"easy\"]\n".into(), "opponents: only the gauntlet and grade formats have fixed opponents"),
+            ("game = \"wumpus\"\nformat = \"gauntlet\"\nseed = 1\nplayers = [\"hard\"]\n".into(), "format = \"gauntlet\": wumpus is a single-player game; use \"duplicate\" (the default) or \"grade\""),
+        ];
+        for (text, expected) in &cases {
+            let message = error(text);
+            assert!(message.starts_with(expected), "expected {expected:?}, got {message:?} for:\n{text}");
+            assert_eq!(message.lines().count(), 1, "{message}");
+        }
     }
 }

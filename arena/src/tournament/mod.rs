@@ -23,14 +23,15 @@ use std::{
 };
 
 use anyhow::{bail, Result};
+pub use grade::needed_wins;
 
 use crate::{
     game_rules::with_rules,
     isolation::WorkerLimits,
-    players::{Hosting, Level, Player},
+    players::{Hosting, Player},
     two_player::{SettingsPrint, TwoPlayerGame},
 };
-use config::{format_name, Format, GameRules, Tournament};
+use config::{format_name, GameRules, Tournament};
 use record::GameResult;
 use schedule::ScheduledGame;
 use shard::Shard;
@@ -134,6 +135,9 @@ pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> Strin
         text.push_str(&format!("{player}|"));
     }
     text.push_str(&print.tail);
+    if let Some(grading) = &tournament.grading {
+        text.push_str(&grading.print(tournament.games_per_pairing));
+    }
     for game in schedule {
         text.push_str(&format!("{}:{}:{}|", game.seats[0], game.seats[1], game.seed));
     }
@@ -295,8 +299,8 @@ pub fn run_part(
     let interrupted = stop.load(Ordering::SeqCst) && part_done < part_total;
     let standings = match &tournament.game {
         GameRules::Solo(settings) => {
-            let players: Vec<(usize, standings::Entrant)> =
-                tournament.entrants().into_iter().map(|id| (id, entrants[id].clone())).collect();
+            // Every player: the entrants, and a grade's levels beside them.
+            let players: Vec<(usize, standings::Entrant)> = entrants.iter().cloned().enumerate().collect();
             let standings = solo_standings::compute(settings.game(), &players, &results);
             Table::Solo { standings, names: names.clone() }
         }
@@ -318,17 +322,8 @@ pub fn run_part(
         write(out.join("standings.json"), serde_json::to_string_pretty(&standings.json())?, &mut written)?;
         let page = index::page(&tournament.name, &standings, &results, &names, out);
         write(out.join("index.html"), page, &mut written)?;
-        if tournament.format == Format::Grade {
-            let levels: Vec<grade::Level> = tournament
-                .fixed
-                .iter()
-                .zip(Level::ALL)
-                .map(|(&id, level)| grade::Level {
-                    name: level.name().into(),
-                    id,
-                    needed_wins: needed_wins(level),
-                })
-                .collect();
+        if let Some(grading) = &tournament.grading {
+            let levels = grading.levels_of(&tournament.fixed);
             let reports = grade::reports(&entrants, &levels, &tournament.entrants(), &results);
             write(
                 out.join("grades.md"),
@@ -388,17 +383,6 @@ fn jobs(
         .collect()
 }
 
-/// The course's pass marks, out of 10 games per level.
-pub fn needed_wins(level: Level) -> u32 {
-    match level {
-        Level::Easy => 6,
-        Level::Medium => 4,
-        Level::Hard => 2,
-        // Not one of the course's levels: nothing to pass.
-        Level::Expert => 0,
-    }
-}
-
 fn write(path: PathBuf, text: String, written: &mut Vec<PathBuf>) -> Result<()> {
     std::fs::write(&path, text).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     written.push(path);
@@ -431,4 +415,29 @@ pub fn unique_names(entrants: &[standings::Entrant]) -> Vec<String> {
 
 fn file_safe(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fingerprints the arena gave before a grade took its own levels,
+    /// games and pass marks: the journals of such files still resume.
+    #[test]
+    fn the_fingerprints_of_files_without_the_new_grade_keys_are_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = [
+            (
+                "format = \"grade\"\nseed = 5\nplayers = [\"hard\", \"easy\"]\n[settings]\ntime_per_turn = \"1s\"\n",
+                "95c60194b2ef43d2",
+            ),
+            ("game = \"wumpus\"\nseed = 5\ngames_per_player = 10\nplayers = [\"hard\", \"easy\"]\n", "537ab6f996c8568a"),
+        ];
+        for (text, print) in files {
+            let path = dir.path().join("t.toml");
+            std::fs::write(&path, text).unwrap();
+            let tournament = Tournament::load(&path).unwrap();
+            assert_eq!(fingerprint(&tournament, &schedule::schedule(&tournament)), print, "{text}");
+        }
+    }
 }

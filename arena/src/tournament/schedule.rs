@@ -32,7 +32,11 @@ pub fn schedule(tournament: &Tournament) -> Vec<ScheduledGame> {
                 entrants.iter().flat_map(|&a| tournament.fixed.iter().map(move |&b| [a, b])).collect();
             paired(&pairings, games, seed)
         }
-        Format::Grade => grade(&entrants, &tournament.fixed, seed),
+        // A single-player grade: the levels play the students' worlds.
+        Format::Grade if tournament.game.id().is_single_player() => {
+            duplicate(&(0..tournament.players.len()).collect::<Vec<_>>(), games, seed)
+        }
+        Format::Grade => grade(&entrants, &tournament.fixed, games, seed),
         Format::Duplicate => duplicate(&entrants, games, seed),
     }
 }
@@ -72,14 +76,15 @@ pub fn paired(pairings: &[[usize; 2]], games: u32, seed: u64) -> Vec<ScheduledGa
     schedule
 }
 
-/// The course's grading: 10 games against each level; the student sits in
-/// seat 2 in games 3, 6 and 9 (counting from 1), seat 1 in the other seven.
-pub fn grade(students: &[usize], levels: &[usize], seed: u64) -> Vec<ScheduledGame> {
+/// The course's grading: `games` games against each level (the course
+/// plays 10); the student sits in seat 2 in every third game (games 3, 6
+/// and 9 of 10, counting from 1), seat 1 in the others.
+pub fn grade(students: &[usize], levels: &[usize], games: u32, seed: u64) -> Vec<ScheduledGame> {
     let mut schedule = Vec::new();
     for &student in students {
         for &level in levels {
             let pairing_seed = seeds::derive(seed, (student * 1000 + level) as u64);
-            for game in 1..=10u64 {
+            for game in 1..=u64::from(games) {
                 let seats = if game % 3 == 0 { [level, student] } else { [student, level] };
                 schedule.push(ScheduledGame {
                     index: schedule.len(),
@@ -169,7 +174,7 @@ mod tests {
 
     #[test]
     fn grade_is_ten_games_per_level_with_the_student_first_in_seven() {
-        let schedule = grade(&[0, 1], &[2, 3, 4], 7);
+        let schedule = grade(&[0, 1], &[2, 3, 4], 10, 7);
         assert_eq!(schedule.len(), 2 * 3 * 10);
         for chunk in schedule.chunks(10) {
             let student = chunk[0].seats[0];
@@ -194,6 +199,6 @@ mod tests {
     fn identical_inputs_give_identical_schedules() {
         assert_eq!(paired(&[[0, 1], [1, 2]], 4, 11), paired(&[[0, 1], [1, 2]], 4, 11));
         assert_ne!(paired(&[[0, 1]], 4, 11), paired(&[[0, 1]], 4, 12));
-        assert_eq!(grade(&[0], &[1, 2, 3], 5), grade(&[0], &[1, 2, 3], 5));
+        assert_eq!(grade(&[0], &[1, 2, 3], 10, 5), grade(&[0], &[1, 2, 3], 10, 5));
     }
 }

@@ -1,4 +1,4 @@
-//! Standings of a duplicate tournament (single-player games): each player's
+//! Standings of a single-player game's tournament (duplicate, grade): each player's
 //! mean score over the same worlds with its 95% interval, win and death
 //! rates, failures, time; ranked by mean score.
 

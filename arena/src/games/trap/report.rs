@@ -15,7 +15,7 @@ use crate::{
         replay::{turn_line, JsonSettings},
     },
     stats::{score_interval, Wdl},
-    tournament::needed_wins,
+    tournament::grade::{default_wins, needed_wins},
     two_player::{MatchGame, MatchResult, Tally},
 };
 
@@ -126,9 +126,9 @@ impl LadderReport for Trap {
         for run in runs {
             let t = &run.result.tallies[0];
             let interval = score_interval(Wdl::new(t.wins, t.draws, t.losses));
-            // The course's marks are out of 10 games: scale them to this run.
+            // The course's marks are out of 10 games: scaled to this run as a grade scales them.
             let share = f64::from(needed_wins(run.level)) / 10.0;
-            let passed = f64::from(t.wins) >= share * games as f64;
+            let passed = t.wins >= default_wins(&[run.level], games as u32)[0];
             passed_all &= passed;
             let _ = writeln!(
                 text,
