@@ -6,11 +6,7 @@
 //! replays (all, or a player's losses) are written, listed in index.html,
 //! and neither lost nor doubled nor rewritten when a run resumes.
 
-use std::{
-    path::{Path, PathBuf},
-    process::{Command, Stdio},
-    time::{Duration, Instant},
-};
+use std::path::{Path, PathBuf};
 
 use crate::support::{arena, journal_games, library, play_json, stderr, workspace_root, write_file};
 use arena::{
@@ -110,29 +106,9 @@ fn a_killed_single_player_run_resumes_to_the_same_games() {
     assert_eq!(expected.len(), 1200);
 
     let killed = file("killed");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["tournament", "run", killed.to_str().unwrap()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let journal_path = dir.path().join("killed").join(journal::FILE_NAME);
     let want = 20 + (std::process::id() as usize % 300);
-    let started = Instant::now();
-    while std::fs::read_to_string(&journal_path).map(|t| t.lines().count()).unwrap_or(0) <= want
-        && started.elapsed() < Duration::from_secs(60)
-    {
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
-    let partial = journal_games(&dir.path().join("killed"));
+    let (partial, resumed) = super::kill_and_resume(&killed, &dir.path().join("killed"), want);
     assert!(partial.len() < 1200, "the run must be cut short (it had {} games)", partial.len());
-
-    let output = arena(&["tournament", "run", killed.to_str().unwrap()], &[]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert!(stderr(&output).contains("resuming: "), "{}", stderr(&output));
-    let resumed = journal_games(&dir.path().join("killed"));
     assert_eq!(resumed.iter().map(|r| r.index).collect::<Vec<_>>(), (0..1200).collect::<Vec<_>>());
     assert_eq!(resumed, expected, "a resumed run gives the uninterrupted run's games");
 }
@@ -181,7 +157,7 @@ fn a_library_plays_beside_the_builtins_through_the_plugin_path() {
 #[test]
 fn bad_keys_of_the_new_games_are_one_line_with_its_number() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&str, &str); 11] = [
+    let cases: [(&str, &str); 13] = [
         (
             "seed = 1\ngame = \"chess\"\nplayers = [\"easy\"]\n",
             "line 3: game = \"chess\": unknown game; use one of trap, intuitive-ai",
@@ -195,8 +171,16 @@ fn bad_keys_of_the_new_games_are_one_line_with_its_number() {
             "line 4: format = \"duplicate\" is for single-player games",
         ),
         (
-            "seed = 1\ngame = \"hexapawn\"\nformat = \"grade\"\nplayers = [\"easy\"]\n",
-            "line 4: format = \"grade\": the course grades trap so, not hexapawn; use round-robin or gauntlet",
+            "seed = 1\ngame = \"wumpus\"\nformat = \"grade\"\nwins_to_pass = [1, 1, 1]\nplayers = [\"easy\"]\n",
+            "line 5: wins_to_pass: a single-player game's grade passes on mean scores; use score_margin",
+        ),
+        (
+            "seed = 1\ngame = \"hexapawn\"\nformat = \"grade\"\nplayers = [\"easy\"]\nopponents = [\"easy\", \"easy\"]\n",
+            "line 6: opponents[1]: easy is there twice; name each level once",
+        ),
+        (
+            "seed = 1\nformat = \"grade\"\nplayers = [\"easy\"]\ngames_per_pairing = 4\nwins_to_pass = [4, 5, 1]\n",
+            "line 6: wins_to_pass: 5 wins out of 4 games per level cannot be had",
         ),
         (
             "seed = 1\ngame = \"wumpus\"\nplayers = [\"easy\"]\n[settings]\npreset = \"huge\"\n",
@@ -224,7 +208,7 @@ fn bad_keys_of_the_new_games_are_one_line_with_its_number() {
         ),
         (
             "seed = 1\nformat = \"round-robin\"\ngames_per_player = 4\nplayers = [\"easy\", \"hard\"]\n",
-            "line 4: games_per_player: only the duplicate format",
+            "line 4: games_per_player: only single-player games (duplicate, grade) have it",
         ),
     ];
     for (i, (text, expected)) in cases.iter().enumerate() {
