@@ -79,20 +79,24 @@ impl Client {
                 mine["uploads"]["oldest"].as_str().unwrap_or("?")
             );
         }
-        if let Some(assignment) = assignment {
-            let course = self.answer(self.get("/api/assignments"), "the course's assignments")?;
-            let names: Vec<&str> = course["assignments"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|a| a["name"].as_str())
-                .collect();
-            if !names.contains(&assignment) {
-                bail!(
-                    "--assignment {assignment}: the server has no such assignment (it has {})",
-                    names.join(", ")
-                );
-            }
+        let course = self.answer(self.get("/api/assignments"), "the course's assignments")?;
+        let names: Vec<&str> = course["assignments"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|a| a["name"].as_str())
+            .collect();
+        match assignment {
+            Some(assignment) if !names.contains(&assignment) => bail!(
+                "--assignment {assignment}: the server has no such assignment (it has {})",
+                names.join(", ")
+            ),
+            None if names.len() > 1 => bail!(
+                "the server's course has {} assignments: say which with --assignment ({})",
+                names.len(),
+                names.join(", ")
+            ),
+            _ => {}
         }
         let texts: Vec<(&str, &str)> = assignment.map(|a| ("assignment", a)).into_iter().collect();
         let (content_type, body) = multipart_with(&texts, "file", &name, &bytes);

@@ -62,6 +62,7 @@ pub fn run(load: &Load) -> Result<String> {
     let (sender, receiver) = std::sync::mpsc::channel();
     let options = Options {
         course: Default::default(),
+        course_text: None,
         data: data.clone(),
         listen: "127.0.0.1:0".parse()?,
         max_upload: library.len() as u64 + 1,

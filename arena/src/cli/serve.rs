@@ -3,7 +3,7 @@
 
 use std::{net::SocketAddr, path::PathBuf, process::ExitCode};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use arena::{isolation::WorkerLimits, server};
 
 /// `arena serve`: the options (the help text is on `Command::Serve`).
@@ -49,15 +49,17 @@ pub(crate) struct ServeArgs {
     /// more wait until one ends.
     #[arg(long, default_value_t = 1024)]
     max_connections: usize,
-    /// The game submissions play. Trap only, for now: the course's grading
-    /// format (against Easy, Medium and Hard) is Trap's.
-    #[arg(long, value_enum, default_value_t = server::league::served_game())]
-    game: arena::game::GameId,
-    /// The course file (docs/server.md, "The course file"): checked at
-    /// start; its assignment's deadline is set, and `finalize` from the
-    /// staff page gives its points. For now the server hosts one
-    /// assignment of the course's own format (Trap, 10 games a level, 6, 4
-    /// and 2 wins); another is refused at start, saying why.
+    /// Without a course file: the one game submissions play, graded
+    /// against Easy, Medium and Hard with the course file's defaults (Trap:
+    /// the course's own project, 10 games a level, 6, 4 and 2 wins).
+    #[arg(long, value_enum, conflicts_with = "course")]
+    game: Option<arena::game::GameId>,
+    /// The course file (docs/server.md, "The course file"): its
+    /// assignments (any of the games, each graded as it says), their
+    /// deadlines and points policies. Checked at start and kept in the
+    /// data folder: later commands on it (`deadline`, `finalize`, a
+    /// restart) use it unless given another. Default: the one the data
+    /// folder was last served with, else the course's own Trap project.
     #[arg(long, value_name = "FILE")]
     course: Option<PathBuf>,
     /// Whether the current submissions play a round robin (shown on the
@@ -130,8 +132,8 @@ enum ServeAction {
         #[arg(long, default_value = "arena-data")]
         data: PathBuf,
     },
-    /// Set the deadline (UTC): later submissions are graded, but the
-    /// leaderboard and `finalize` ignore them.
+    /// Set an assignment's deadline (UTC): later submissions are graded,
+    /// but the leaderboard and `finalize` ignore them.
     ///
     /// Example: arena serve deadline "2026-12-01 23:59" --data course-data
     Deadline {
@@ -139,19 +141,28 @@ enum ServeAction {
         when: String,
         #[arg(long, default_value = "arena-data")]
         data: PathBuf,
+        /// The course file (default: the one the data folder was served
+        /// with, else the course's own Trap project).
+        #[arg(long, value_name = "FILE")]
+        course: Option<PathBuf>,
+        /// Its assignment (default: its only one).
+        #[arg(long, value_name = "NAME")]
+        assignment: Option<String>,
     },
-    /// The class's final results from each student's latest graded
-    /// submission before the deadline: its grade from its own grading run
-    /// (resumed, nothing played again), a round robin among the class
-    /// (DATA/final/round-robin, resumed if run again), and
-    /// DATA/final/grades.csv.
+    /// An assignment's final results from each group's latest graded
+    /// submission before its deadline: its grade from its own grading run
+    /// (resumed, nothing played again), the class tournament (a round
+    /// robin; a single-player game: every group on the same worlds) in
+    /// DATA/final/ASSIGNMENT (resumed if run again), its grades.csv, and
+    /// DATA/final/gradebook.csv (a column per assignment finalized).
     Finalize {
         #[arg(long, default_value = "arena-data")]
         data: PathBuf,
         /// The course file whose points policy gives the points
-        /// (docs/server.md, "The course file"); default: the course's own
-        /// Trap project (30, 30 and 25 points for passing Easy, Medium and
-        /// Hard, 15 by the share of the groups a group defeats).
+        /// (docs/server.md, "The course file"); default: the one the data
+        /// folder was served with, else the course's own Trap project (30,
+        /// 30 and 25 points for passing Easy, Medium and Hard, 15 by the
+        /// share of the groups a group defeats).
         #[arg(long, value_name = "FILE")]
         course: Option<PathBuf>,
         /// Its assignment to finalize (default: its only one).
@@ -231,10 +242,15 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 data.display()
             );
         }
-        Some(ServeAction::Deadline { when, data }) => {
+        Some(ServeAction::Deadline { when, data, course, assignment }) => {
+            let (course, _) = server::course_of(&data, course.as_deref())?;
+            let assignment = assignment_arg(&course, assignment.as_deref())?;
             let db = server::db::open(&data)?;
-            let deadline = server::db::set_deadline(&db, &when)?;
-            arena::outln!("deadline {deadline} UTC: later submissions are graded but do not count");
+            let deadline = server::db::set_deadline(&db, &assignment.name, &when)?;
+            arena::outln!(
+                "{}: deadline {deadline} UTC: later submissions are graded but do not count",
+                assignment.name
+            );
         }
         Some(ServeAction::Finalize {
             data,
@@ -245,13 +261,10 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             shards,
             job,
         }) => {
-            let course = match &course {
-                Some(file) => server::course::Course::load(file)?,
-                None => server::course::Course::default(),
-            };
-            let assignment = finalized_assignment(&course, assignment.as_deref())?;
+            let (course, _) = server::course_of(&data, course.as_deref())?;
+            let assignment = assignment_arg(&course, assignment.as_deref())?;
             let executor = finalize_executor(executor, shards, job)?;
-            let done = server::finalize::finalize(&data, assignment, games_per_pairing, &executor)?;
+            let done = server::finalize::finalize(&data, &course, assignment, games_per_pairing, &executor)?;
             let deadline =
                 done.deadline.map_or("no deadline set".to_string(), |d| format!("deadline {d} UTC"));
             arena::outln!(
@@ -263,24 +276,16 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 arena::outln!("  {}", path.display());
             }
         }
-        None if args.game != server::league::served_game() => {
-            let served = server::league::served_game().title();
-            anyhow::bail!(
-                "--game {}: the server grades {served} players only (the course's grading format is {served}'s); \
-                 run a tournament file for {} (arena tournament run)",
-                args.game,
-                args.game
-            )
-        }
         None => {
-            let course = match &args.course {
-                Some(file) => hosted_course(file, &args.data)?,
-                None => server::course::Course::default(),
+            let (course, course_text) = match args.game {
+                Some(game) => (server::course::Course::of_game(game), None),
+                None => server::course_of(&args.data, args.course.as_deref())?,
             };
             // The server makes its workers' limits itself, from the defaults.
             WorkerLimits::pass_by_default(args.pass_env.names.clone());
             server::serve(server::Options {
                 course,
+                course_text,
                 executor: match args.executor {
                     ExecutorName::Local => server::executor::Executor::Local,
                     // Its jobs' workers get what the server's would.
@@ -341,72 +346,15 @@ fn finalize_executor(
     }
 }
 
-/// The course in `file`, if the server can host it as it is (one
-/// assignment, of the course's own grading format, on the game it serves);
-/// its assignment's deadline is set in data folder `data`.
-fn hosted_course(file: &std::path::Path, data: &std::path::Path) -> Result<server::course::Course> {
-    let course = server::course::Course::load(file)?;
-    let default = server::course::Course::default();
-    let hosted = &default.assignments[0];
-    let [assignment] = course.assignments.as_slice() else {
-        anyhow::bail!(
-            "{}: {} assignments: this server hosts one at a time (yet); run one server per assignment",
-            file.display(),
-            course.assignments.len()
-        );
-    };
-    let refuse = |what: &str| {
-        anyhow::anyhow!(
-            "{}: assignment {}: {what}: this server grades the course's own format only (yet: {} players, \
-             10 games against each of easy, medium and hard, 6, 4 and 2 wins)",
-            file.display(),
-            assignment.name,
-            hosted.game
-        )
-    };
-    if assignment.game != hosted.game {
-        return Err(refuse(&format!("its game is {}", assignment.game)));
-    }
-    if assignment.grading != hosted.grading {
-        return Err(refuse("its grading is another"));
-    }
-    if assignment.rules != hosted.rules {
-        return Err(refuse("its settings are not the game's defaults"));
-    }
-    if let Some(deadline) = &assignment.deadline {
-        std::fs::create_dir_all(data).with_context(|| format!("cannot create the data folder {}", data.display()))?;
-        server::db::set_deadline(&server::db::open(data)?, deadline)?;
-    }
-    Ok(course)
-}
-
-/// The assignment `finalize` is asked for: `name`, or the course's only
-/// one; the server hosts the game it serves only.
-fn finalized_assignment<'a>(
+/// The assignment `--assignment` names, or the course's only one.
+fn assignment_arg<'a>(
     course: &'a server::course::Course,
     name: Option<&str>,
 ) -> Result<&'a server::course::Assignment> {
-    let names = || course.assignments.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
-    let assignment = match name {
-        Some(name) => course.assignment(name).ok_or_else(|| {
-            anyhow::anyhow!("--assignment {name}: the course has no such assignment (it has {})", names())
-        })?,
-        None if course.assignments.len() == 1 => &course.assignments[0],
-        None => anyhow::bail!(
-            "the course has {} assignments: name one with --assignment ({})",
-            course.assignments.len(),
-            names()
-        ),
-    };
-    let served = server::league::served_game();
-    if assignment.game != served {
-        anyhow::bail!(
-            "assignment {} is {}: this server grades {served} submissions only (yet)",
-            assignment.name,
-            assignment.game
-        );
-    }
-    Ok(assignment)
+    course.pick(name).map_err(|why| match name {
+        Some(name) => anyhow::anyhow!("--assignment {name}: {why}"),
+        None => anyhow::anyhow!("{why}: add --assignment NAME"),
+    })
 }
 
 /// A roster's students, by group: a line is a student, the name first. A

@@ -21,8 +21,8 @@ pub(crate) struct SubmitArgs {
     /// Follow the submission until it is graded, and print the grade.
     #[arg(long)]
     wait: bool,
-    /// The course's assignment it is for (default: the server's one);
-    /// checked before the file is sent.
+    /// The course's assignment it is for (needed when the server's course
+    /// has several; default: its one); checked before the file is sent.
     #[arg(long, value_name = "NAME")]
     assignment: Option<String>,
 }

@@ -1,4 +1,5 @@
-//! The leaderboard, kept ready in memory: a thread rebuilds it when
+//! The leaderboards (one per assignment), kept ready in memory: a thread
+//! rebuilds them when
 //! something changed (a grading moved on, a league game was stored), at
 //! most every `EVERY`, and a request only copies it out, or answers
 //! `304 Not Modified` to a page that already has it. No request touches
@@ -19,7 +20,13 @@ use axum::{
 use rusqlite::Connection;
 use serde_json::{json, Value};
 
-use super::{db, grader::Wake, league, views};
+use super::{
+    course::{Assignment, Course},
+    db,
+    grader::Wake,
+    league::{self, Leagues},
+    views,
+};
 
 /// The most often the leaderboard is rebuilt.
 const EVERY: Duration = Duration::from_millis(250);
@@ -52,35 +59,55 @@ impl Ready {
     }
 }
 
-/// The leaderboard and the round robin's crosstable, as last built.
-pub struct Boards {
+/// One assignment's leaderboard and its league's crosstable, as last built.
+struct Board {
+    assignment: String,
     leaderboard: RwLock<Arc<Ready>>,
     crosstable: RwLock<Arc<Ready>>,
+}
+
+/// Every assignment's board, in the course's order.
+pub struct Boards {
+    boards: Vec<Board>,
 }
 
 impl Boards {
     /// Builds the boards of data folder `dir` once, then keeps them current
     /// on a thread of their own, woken by `changed`.
-    pub fn start(dir: PathBuf, changed: Arc<Wake>, live: Arc<Mutex<league::Live>>) -> Result<Arc<Boards>> {
+    pub fn start(
+        dir: PathBuf,
+        course: Arc<Course>,
+        changed: Arc<Wake>,
+        leagues: Arc<Leagues>,
+    ) -> Result<Arc<Boards>> {
         let db = db::open(&dir)?;
-        let (leaderboard, crosstable) = build(&db, &live)?;
-        let boards = Arc::new(Boards {
-            leaderboard: RwLock::new(Arc::new(Ready::of(&leaderboard))),
-            crosstable: RwLock::new(Arc::new(Ready::of(&crosstable))),
-        });
+        let mut boards = Vec::new();
+        for assignment in &course.assignments {
+            let (leaderboard, crosstable) = build(&db, assignment, leagues.of(&assignment.name))?;
+            boards.push(Board {
+                assignment: assignment.name.clone(),
+                leaderboard: RwLock::new(Arc::new(Ready::of(&leaderboard))),
+                crosstable: RwLock::new(Arc::new(Ready::of(&crosstable))),
+            });
+        }
+        let boards = Arc::new(Boards { boards });
         let kept = boards.clone();
         std::thread::Builder::new().name("leaderboard".into()).spawn(move || {
             let mut seen = changed.generation();
             loop {
                 seen = changed.wait_after(seen, Duration::from_secs(5));
-                match build(&db, &live) {
-                    Ok((leaderboard, crosstable)) => {
-                        *kept.leaderboard.write().unwrap_or_else(|e| e.into_inner()) =
-                            Arc::new(Ready::of(&leaderboard));
-                        *kept.crosstable.write().unwrap_or_else(|e| e.into_inner()) =
-                            Arc::new(Ready::of(&crosstable));
+                for (assignment, board) in course.assignments.iter().zip(&kept.boards) {
+                    match build(&db, assignment, leagues.of(&assignment.name)) {
+                        Ok((leaderboard, crosstable)) => {
+                            *board.leaderboard.write().unwrap_or_else(|e| e.into_inner()) =
+                                Arc::new(Ready::of(&leaderboard));
+                            *board.crosstable.write().unwrap_or_else(|e| e.into_inner()) =
+                                Arc::new(Ready::of(&crosstable));
+                        }
+                        Err(e) => {
+                            tracing::error!("the leaderboard of {} cannot be built: {e:#}", assignment.name)
+                        }
                     }
-                    Err(e) => tracing::error!("the leaderboard cannot be built: {e:#}"),
                 }
                 std::thread::sleep(EVERY);
             }
@@ -88,43 +115,85 @@ impl Boards {
         Ok(boards)
     }
 
-    pub fn leaderboard(&self) -> Arc<Ready> {
-        self.leaderboard.read().unwrap_or_else(|e| e.into_inner()).clone()
+    fn board(&self, assignment: Option<&str>) -> Option<&Board> {
+        match assignment {
+            None => self.boards.first(),
+            Some(name) => self.boards.iter().find(|b| b.assignment == name),
+        }
     }
 
-    pub fn crosstable(&self) -> Arc<Ready> {
-        self.crosstable.read().unwrap_or_else(|e| e.into_inner()).clone()
+    /// The leaderboard of `assignment` (None: the course's first).
+    pub fn leaderboard(&self, assignment: Option<&str>) -> Option<Arc<Ready>> {
+        Some(self.board(assignment)?.leaderboard.read().unwrap_or_else(|e| e.into_inner()).clone())
+    }
+
+    /// The crosstable of `assignment`'s league (None: the course's first).
+    pub fn crosstable(&self, assignment: Option<&str>) -> Option<Arc<Ready>> {
+        Some(self.board(assignment)?.crosstable.read().unwrap_or_else(|e| e.into_inner()).clone())
     }
 }
 
-/// The leaderboard (every group's latest grade as the public may see it,
-/// the queue, the league's standings) and the crosstable, apart: its size
-/// grows with the square of the class.
-fn build(db: &Connection, live: &Mutex<league::Live>) -> Result<(Value, Value)> {
-    let latest = db::latest_graded(db)?;
+/// `assignment`'s leaderboard (every group's latest grade as the public
+/// may see it, the queue, and the league's standings or, for a
+/// single-player game, the mean scores against the levels') and the
+/// crosstable, apart: its size grows with the square of the class.
+fn build(
+    db: &Connection,
+    assignment: &Assignment,
+    live: Option<&Arc<Mutex<league::Live>>>,
+) -> Result<(Value, Value)> {
+    let latest = db::latest_graded(db, &assignment.name)?;
     let (waiting, grading) = db::queue(db)?;
-    let (standings, crosstable, full) = {
-        let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
-        live.sync(db, &latest)?;
-        let (standings, crosstable) = live.standings();
-        (standings, crosstable, live.round_robin_games())
-    };
     let rows: Vec<_> = latest
-        .into_iter()
+        .iter()
         .map(|s| {
             let grade = s.grade.as_ref().map(views::public_grade);
             json!({ "group": s.group, "submission": s.id, "finished": s.finished, "grade": grade })
         })
         .collect();
     let grading = grading.map(|(played, total)| json!({ "played": played, "total": total }));
-    let leaderboard = json!({
+    let mut leaderboard = json!({
+        "assignment": assignment.name,
+        "game": assignment.game.name(),
         "groups": rows,
         "queue": { "waiting": waiting, "grading": grading },
-        "round_robin": {
-            "games_per_pairing": league::GAMES,
-            "games_to_play": full,
-            "standings": standings,
-        },
     });
+    let mut crosstable = json!({ "rows": [], "crosstable": [] });
+    match live {
+        Some(live) => {
+            let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
+            live.sync_with(db, &latest)?;
+            let (standings, table) = live.standings();
+            crosstable = table;
+            leaderboard["round_robin"] = json!({
+                "games_per_pairing": league::GAMES,
+                "games_to_play": live.round_robin_games(),
+                "standings": standings,
+            });
+        }
+        None => leaderboard["scores"] = mean_scores(&latest),
+    }
     Ok((leaderboard, crosstable))
+}
+
+/// A single-player assignment's table: each group's mean score on the
+/// grading's worlds (every submission plays the same ones) ranked, and the
+/// levels' means on them.
+fn mean_scores(latest: &[db::Submission]) -> Value {
+    let mean = |s: &&db::Submission| s.grade.as_ref().and_then(|g| g["levels"][0]["mean"].as_f64());
+    let mut rows: Vec<(f64, &db::Submission)> = latest.iter().filter_map(|s| Some((mean(&s)?, s))).collect();
+    rows.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.group.cmp(&b.1.group)));
+    let levels = latest
+        .iter()
+        .find_map(|s| s.grade.as_ref()?["levels"].as_array().cloned())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|l| json!({ "level": l["level"], "mean": l["level_mean"] }))
+        .collect::<Vec<_>>();
+    let rows: Vec<Value> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, (mean, s))| json!({ "rank": i + 1, "group": s.group, "submission": s.id, "mean": mean }))
+        .collect();
+    json!({ "rows": rows, "levels": levels })
 }

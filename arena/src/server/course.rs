@@ -40,6 +40,9 @@ pub struct Assignment {
     pub game: GameId,
     /// The game with its rules options and the budgets of a turn and a start.
     pub rules: GameRules,
+    /// Those settings as the file gives them (a grading run's tournament
+    /// file carries them on).
+    pub settings: toml::Table,
     /// `YYYY-MM-DD HH:MM:SS`, UTC: submissions after it are graded but do not count.
     pub deadline: Option<String>,
     pub grading: Grading,
@@ -59,15 +62,9 @@ pub struct Grading {
     pub pass: Pass,
 }
 
-/// What passing a level takes, one value per level.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Pass {
-    /// Two-player games: at least this many wins against the level.
-    Wins(Vec<u32>),
-    /// Single-player games: a mean score at least the level's mean on the
-    /// same worlds, minus this margin (0: match the level).
-    Margin(Vec<f64>),
-}
+/// What passing a level takes, one value per level: as the grade format
+/// of tournament files has it (the grading run is one).
+pub use crate::tournament::grade::Pass;
 
 /// The class tournament among the groups' final submissions.
 #[derive(Debug, Clone, PartialEq)]
@@ -149,6 +146,7 @@ impl Default for Course {
                 game,
                 rules: GameRules::build(game, &GameOptions::default(), Budgets::default())
                     .expect("the default game's default settings"),
+                settings: toml::Table::new(),
                 deadline: None,
                 grading: Grading {
                     levels: COURSE_LEVELS.to_vec(),
@@ -172,9 +170,46 @@ const COURSE_LEVELS: [Level; 3] = Level::ALL;
 impl Course {
     /// The course in file `path`, checked.
     pub fn load(path: &Path) -> Result<Course> {
+        Ok(Course::read(path)?.0)
+    }
+
+    /// The course in file `path`, checked, and the file's text.
+    pub fn read(path: &Path) -> Result<(Course, String)> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read the course file {}", path.display()))?;
-        Course::parse(&text).with_context(|| format!("course file {}", path.display()))
+        let course = Course::parse(&text).with_context(|| format!("course file {}", path.display()))?;
+        Ok((course, text))
+    }
+
+    /// A course of one assignment, `game`, graded with the course file's
+    /// defaults (the served game: the course's own project,
+    /// `Course::default()`).
+    pub fn of_game(game: GameId) -> Course {
+        if game == super::league::served_game() {
+            return Course::default();
+        }
+        let text = format!(
+            "name = \"{}\"\n[[assignment]]\nname = \"{}\"\ntitle = \"{}\"\ngame = \"{}\"\n",
+            game.title(),
+            game.name(),
+            game.title(),
+            game.name()
+        );
+        Course::parse(&text).expect("a game's name is an assignment's and its defaults check")
+    }
+
+    /// The assignment named `name`, or the only one; an error lists them.
+    pub fn pick(&self, name: Option<&str>) -> Result<&Assignment, String> {
+        let names = || self.assignments.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
+        match name {
+            Some(name) => self
+                .assignment(name)
+                .ok_or_else(|| format!("the course has no assignment '{name}' (it has {})", names())),
+            None if self.assignments.len() == 1 => Ok(&self.assignments[0]),
+            None => {
+                Err(format!("the course has {} assignments: name one ({})", self.assignments.len(), names()))
+            }
+        }
     }
 
     /// The course `text` describes, checked; an error names its line and key.
@@ -348,7 +383,7 @@ impl AssignmentFile {
                 ))
             }
             (false, wins, None) => {
-                let wins = wins.unwrap_or_else(|| default_wins(&levels, games));
+                let wins = wins.unwrap_or_else(|| crate::tournament::grade::default_wins(&levels, games));
                 per_level("wins_to_pass", "grading.wins_to_pass", wins.len())?;
                 if let Some(w) = wins.iter().find(|&&w| w > games) {
                     return Err(error(
@@ -406,6 +441,7 @@ impl AssignmentFile {
             name: self.name,
             game,
             rules,
+            settings: self.settings,
             deadline,
             grading: Grading { levels, games, pass },
             tournament: ClassTournament { games: tournament_games },
@@ -414,10 +450,11 @@ impl AssignmentFile {
     }
 }
 
-/// The course's marks scaled to `games`: 6, 4 and 2 of 10 for Easy, Medium
-/// and Hard (another level: none needed).
-fn default_wins(levels: &[Level], games: u32) -> Vec<u32> {
-    levels.iter().map(|&l| (crate::tournament::needed_wins(l) * games).div_ceil(10)).collect()
+/// `game` under the `[settings]` of an assignment (its rules options and
+/// budgets): what a batch job that got them as the course file gives them
+/// plays.
+pub fn rules_of(game: GameId, table: &toml::Table) -> Result<GameRules, String> {
+    settings(game, table).map_err(|(_, message)| message)
 }
 
 /// The game's settings from an assignment's `[settings]`: its rules options
@@ -573,7 +610,11 @@ by_rank = [3, 2, 1]
         let docs = include_str!("../../../docs/server.md");
         let section = docs.split("## The course file").nth(1).expect("docs/server.md has the section");
         let example = section.split("```toml\n").nth(1).and_then(|s| s.split("```").next()).unwrap();
-        assert_eq!(Course::parse(example).unwrap(), Course::default());
+        let mut written = Course::parse(example).unwrap();
+        // The same rules, whether the settings are written out or not.
+        assert!(!written.assignments[0].settings.is_empty());
+        written.assignments[0].settings = toml::Table::new();
+        assert_eq!(written, Course::default());
     }
 
     #[test]

@@ -107,6 +107,35 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX submissions_by_group ON submissions(group_id, id);
     CREATE INDEX uploads_by_group ON uploads(group_id, created);
 ",
+    // Assignments (a course sets several games): a submission is for one.
+    // A server before them hosted one assignment: its submissions (NULL
+    // here) are the course's first assignment's, set when a server starts
+    // (`adopt_unassigned`), as is its deadline. Scrimmages: a group's
+    // challenge to another group's current submission of the same
+    // assignment, unranked; `result`: the games' W/D/L as JSON.
+    "
+    ALTER TABLE submissions ADD COLUMN assignment TEXT;
+    CREATE INDEX submissions_by_assignment ON submissions(assignment, group_id, id);
+    CREATE TABLE scrimmages (
+        id INTEGER PRIMARY KEY,
+        assignment TEXT NOT NULL,
+        challenger INTEGER NOT NULL REFERENCES groups(id),
+        opponent INTEGER NOT NULL REFERENCES groups(id),
+        by_student INTEGER NOT NULL REFERENCES students(id),
+        a INTEGER NOT NULL REFERENCES submissions(id),
+        b INTEGER NOT NULL REFERENCES submissions(id),
+        status TEXT NOT NULL,
+        played INTEGER NOT NULL DEFAULT 0,
+        total INTEGER NOT NULL DEFAULT 0,
+        result TEXT,
+        error TEXT,
+        created TEXT NOT NULL DEFAULT (datetime('now')),
+        finished TEXT
+    );
+    CREATE INDEX scrimmages_by_challenger ON scrimmages(challenger, created);
+    CREATE INDEX scrimmages_by_opponent ON scrimmages(opponent, id);
+    CREATE INDEX scrimmages_by_status ON scrimmages(status, id);
+",
 ];
 
 /// Opens (creating if needed) the database of data folder `dir`, migrated.
@@ -334,10 +363,13 @@ pub struct Submission {
     /// The group's note on each member's contribution, if it sent one
     /// (shown to staff only).
     pub note: Option<String>,
+    /// The assignment it is for (the course file's name of it).
+    pub assignment: String,
 }
 
 const SUBMISSION: &str = "SELECT s.id, st.name, s.sha256, s.file_name, s.size, s.status, s.played, s.total,
-    s.error, s.grade, s.created, s.finished, s.late, s.player, s.grading_turn, g.name, s.note FROM submissions s
+    s.error, s.grade, s.created, s.finished, s.late, s.player, s.grading_turn, g.name, s.note,
+    COALESCE(s.assignment, '') FROM submissions s
     JOIN students st ON st.id = s.student JOIN groups g ON g.id = s.group_id";
 
 fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
@@ -360,6 +392,7 @@ fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
         grading_turn: row.get(14)?,
         group: row.get(15)?,
         note: row.get(16)?,
+        assignment: row.get(17)?,
     })
 }
 
@@ -405,10 +438,11 @@ pub fn refuse_upload(db: &Connection, upload: Upload, why: &str) -> Result<()> {
     Ok(())
 }
 
-/// What an accepted upload is: the stored file (its hash, and for a
-/// Python player where the player is in its folder), its name, size and
-/// the group's contribution note.
+/// What an accepted upload is: the assignment it is for, the stored file
+/// (its hash, and for a Python player where the player is in its folder),
+/// its name, size and the group's contribution note.
 pub struct Uploaded<'a> {
+    pub assignment: &'a str,
     pub sha256: &'a str,
     pub player: Option<&'a str>,
     pub file_name: &'a str,
@@ -421,9 +455,9 @@ pub struct Uploaded<'a> {
 pub fn add_submission(db: &Connection, upload: Upload, student: &Student, file: &Uploaded) -> Result<i64> {
     let tx = writing(db)?;
     tx.execute(
-        "INSERT INTO submissions (student, group_id, sha256, player, file_name, size, note, status, late)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,
-                 COALESCE(datetime('now') > (SELECT value FROM settings WHERE key = 'deadline'), 0))",
+        "INSERT INTO submissions (student, group_id, sha256, player, file_name, size, note, status, assignment, late)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
+                 COALESCE(datetime('now') > (SELECT value FROM settings WHERE key = 'deadline:' || ?9), 0))",
         params![
             student.id,
             student.group,
@@ -432,7 +466,8 @@ pub fn add_submission(db: &Connection, upload: Upload, student: &Student, file: 
             file.file_name,
             file.size as i64,
             file.note,
-            status::QUEUED
+            status::QUEUED,
+            file.assignment
         ],
     )?;
     let id = tx.last_insert_rowid();
@@ -528,9 +563,11 @@ pub fn next_to_grade(
         submission,
     )?;
     if supersede {
+        // Only by a newer one for the same assignment.
         tx.execute(
             "UPDATE submissions SET status = ?3, finished = datetime('now')
-             WHERE group_id = ?1 AND status = ?2 AND id < ?4",
+             WHERE group_id = ?1 AND status = ?2 AND id < ?4
+               AND COALESCE(assignment, '') = (SELECT COALESCE(assignment, '') FROM submissions WHERE id = ?4)",
             params![group, status::QUEUED, status::SUPERSEDED, next.id],
         )?;
     }
@@ -567,34 +604,66 @@ pub fn finish(db: &Connection, id: i64, grade: Result<&serde_json::Value, &str>)
     Ok(())
 }
 
-/// Each group's latest graded submission that counts (made before the
-/// deadline, if there is one), by the group's name.
-pub fn latest_graded(db: &Connection) -> Result<Vec<Submission>> {
+/// Each group's latest graded submission for `assignment` that counts
+/// (made before its deadline, if there is one), by the group's name.
+pub fn latest_graded(db: &Connection, assignment: &str) -> Result<Vec<Submission>> {
     let mut query = db.prepare(&format!(
-        "{SUBMISSION} WHERE s.id IN (SELECT MAX(id) FROM submissions WHERE status = ?1 AND NOT late GROUP BY group_id)
+        "{SUBMISSION} WHERE s.id IN (SELECT MAX(id) FROM submissions
+                                     WHERE status = ?1 AND NOT late AND assignment = ?2 GROUP BY group_id)
          ORDER BY g.name"
     ))?;
-    let rows = query.query_map([status::DONE], submission)?;
+    let rows = query.query_map(params![status::DONE, assignment], submission)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// Sets the deadline (`YYYY-MM-DD HH:MM[:SS]`, UTC): submissions made after
-/// it are graded but do not count. Its normalised form.
-pub fn set_deadline(db: &Connection, when: &str) -> Result<String> {
+/// Gives the submissions and the deadline of a server from before
+/// assignments (it hosted one) to the course's first assignment, `first`.
+/// Nothing to do on a newer server.
+pub fn adopt_unassigned(db: &Connection, first: &str) -> Result<()> {
+    let tx = writing(db)?;
+    tx.execute("UPDATE submissions SET assignment = ?1 WHERE assignment IS NULL", [first])?;
+    tx.execute(
+        "INSERT OR IGNORE INTO settings (key, value) SELECT 'deadline:' || ?1, value FROM settings WHERE key = 'deadline'",
+        [first],
+    )?;
+    tx.execute("DELETE FROM settings WHERE key = 'deadline'", [])?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// Sets `assignment`'s deadline (`YYYY-MM-DD HH:MM[:SS]`, UTC): submissions
+/// made after it are graded but do not count. Its normalised form.
+pub fn set_deadline(db: &Connection, assignment: &str, when: &str) -> Result<String> {
     let normalised: Option<String> = db.query_row("SELECT datetime(?1)", [when], |row| row.get(0))?;
     let Some(normalised) = normalised else {
         anyhow::bail!("'{when}' is not a date and time: write it like 2026-12-01 23:59 (UTC)");
     };
     db.execute(
-        "INSERT INTO settings (key, value) VALUES ('deadline', ?1) ON CONFLICT(key) DO UPDATE SET value = ?1",
-        [&normalised],
+        "INSERT INTO settings (key, value) VALUES ('deadline:' || ?1, ?2) ON CONFLICT(key) DO UPDATE SET value = ?2",
+        [assignment, &normalised],
     )?;
     Ok(normalised)
 }
 
-/// The deadline, if one is set.
-pub fn deadline(db: &Connection) -> Result<Option<String>> {
-    Ok(db.query_row("SELECT value FROM settings WHERE key = 'deadline'", [], |row| row.get(0)).optional()?)
+/// `assignment`'s deadline, if one is set.
+pub fn deadline(db: &Connection, assignment: &str) -> Result<Option<String>> {
+    Ok(db
+        .query_row("SELECT value FROM settings WHERE key = 'deadline:' || ?1", [assignment], |row| row.get(0))
+        .optional()?)
+}
+
+/// A setting the server keeps (`course`: the course file it last ran with).
+pub fn setting(db: &Connection, key: &str) -> Result<Option<String>> {
+    Ok(db.query_row("SELECT value FROM settings WHERE key = ?1", [key], |row| row.get(0)).optional()?)
+}
+
+/// Keeps setting `key`.
+pub fn set_setting(db: &Connection, key: &str, value: &str) -> Result<()> {
+    db.execute(
+        "INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = ?2",
+        [key, value],
+    )?;
+    Ok(())
 }
 
 /// A student as the staff's roster shows them.
@@ -741,7 +810,8 @@ mod tests {
                         (1, 'b1', 'lib.so', 11, 'failed', NULL, 2),
                         (2, 'a2', 'lib.so', 12, 'queued', NULL, NULL);
              INSERT INTO uploads (student, submission) VALUES (2, 1), (1, 2), (2, 3);
-             INSERT INTO uploads (student, refused) VALUES (1, 'too large');",
+             INSERT INTO uploads (student, refused) VALUES (1, 'too large');
+             INSERT INTO settings (key, value) VALUES ('deadline', '2020-01-01 00:00:00');",
         )
         .unwrap();
     }
@@ -751,6 +821,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         before_groups(dir.path());
         let db = open(dir.path()).unwrap();
+        adopt_unassigned(&db, "project").unwrap();
+        adopt_unassigned(&db, "project").unwrap();
+        assert_eq!(
+            deadline(&db, "project").unwrap().as_deref(),
+            Some("2020-01-01 00:00:00"),
+            "the one deadline"
+        );
         let alice = student_by_token(&db, "ha").unwrap().unwrap();
         assert_eq!(
             group(&db, alice.group).unwrap(),
@@ -767,7 +844,8 @@ mod tests {
         assert_eq!(submission_of(&db, 1, bob.group).unwrap(), None, "alice's is not bob's");
         assert_eq!(uploads_left(&db, bob.group, 5).unwrap().0, 3, "bob's two uploads, the refused one too");
         assert_eq!(uploads_left(&db, alice.group, 5).unwrap().0, 3);
-        let latest = latest_graded(&db).unwrap();
+        assert!(mine.iter().all(|s| s.assignment == "project"), "the one assignment's");
+        let latest = latest_graded(&db, "project").unwrap();
         assert_eq!(latest.iter().map(|s| (s.id, s.group.as_str())).collect::<Vec<_>>(), [(1, "alice")]);
         let roster = roster(&db).unwrap();
         assert_eq!(
@@ -777,6 +855,43 @@ mod tests {
         // The fair queue goes on by group.
         let next = next_to_grade(&db, true, &Default::default()).unwrap().unwrap();
         assert_eq!((next.id, next.group.as_str()), (3, "alice"));
+        // A new submission for the assignment is late by its deadline;
+        // another assignment's is not.
+        for (assignment, late) in [("project", true), ("other", false)] {
+            let upload = start_upload(&db, &alice, 10).unwrap().unwrap();
+            let file =
+                Uploaded { assignment, sha256: "a3", player: None, file_name: "lib.so", size: 1, note: None };
+            let id = add_submission(&db, upload, &alice, &file).unwrap();
+            let made = submission_of(&db, id, alice.group).unwrap().unwrap();
+            assert_eq!((made.assignment.as_str(), made.late), (assignment, late));
+        }
+    }
+
+    #[test]
+    fn a_newer_submission_supersedes_a_waiting_one_of_its_assignment_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = open(dir.path()).unwrap();
+        let ann = add_student(&db, "ann", "h1", false, None).unwrap();
+        let mut ids = Vec::new();
+        for assignment in ["one", "two", "one"] {
+            let upload = start_upload(&db, &ann, 10).unwrap().unwrap();
+            let file =
+                Uploaded { assignment, sha256: "s", player: None, file_name: "lib.so", size: 1, note: None };
+            ids.push(add_submission(&db, upload, &ann, &file).unwrap());
+        }
+        let busy = std::collections::HashSet::new();
+        let first = next_to_grade(&db, true, &busy).unwrap().unwrap();
+        assert_eq!(first.id, ids[2], "the group's newest");
+        finish(&db, first.id, Ok(&serde_json::json!({}))).unwrap();
+        let second = next_to_grade(&db, true, &busy).unwrap().unwrap();
+        assert_eq!(
+            (second.id, second.assignment.as_str()),
+            (ids[1], "two"),
+            "not superseded by another assignment's"
+        );
+        let statuses: Vec<String> =
+            submissions_of(&db, ann.group).unwrap().into_iter().map(|s| s.status).collect();
+        assert_eq!(statuses, [status::DONE, status::CHECKING, status::SUPERSEDED]);
     }
 
     fn group_by_name(db: &Connection, name: &str) -> Option<i64> {
@@ -789,8 +904,14 @@ mod tests {
         let db = open(dir.path()).unwrap();
         let ann = add_student(&db, "ann", "h1", false, None).unwrap();
         let upload = start_upload(&db, &ann, 5).unwrap().unwrap();
-        let file =
-            Uploaded { sha256: "s", player: None, file_name: "lib.so", size: 1, note: Some("all mine") };
+        let file = Uploaded {
+            assignment: "project",
+            sha256: "s",
+            player: None,
+            file_name: "lib.so",
+            size: 1,
+            note: Some("all mine"),
+        };
         add_submission(&db, upload, &ann, &file).unwrap();
         let e = add_group(&db, "ann_ben", &[("ben", Some("h2")), ("ann", None)]).unwrap_err();
         assert!(e.to_string().starts_with("group 'ann' has submitted already"), "{e}");

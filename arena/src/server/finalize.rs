@@ -1,13 +1,15 @@
-//! `arena serve finalize`: the class's final results from the frozen
-//! submissions (each group's latest graded one made before the deadline),
-//! with the tournament runner: each group's grade from its submission's
-//! own grading run (resumed from its journal: the very games it was graded
-//! on, none played again), a round robin among the groups
-//! (`DATA/final/round-robin/`, resumed if run again), and the points of
-//! the course's policy (`course::Points`: each level passed, the groups a
-//! group defeats or its rank, a cap), written for the course's records:
-//! `grades.csv` (a row per student) and `gradebook.csv` (the layout
-//! course-management systems import).
+//! `arena serve finalize`: an assignment's final results from the frozen
+//! submissions (each group's latest graded one for it made before its
+//! deadline), with the tournament runner: each group's grade from its
+//! submission's own grading run (resumed from its journal: the very games
+//! it was graded on, none played again), the class tournament among the
+//! groups (`DATA/final/<assignment>/round-robin/`, or for a single-player
+//! game `scores/`: every group on the same worlds; resumed if run again),
+//! and the points of the course's policy (`course::Points`: each level
+//! passed, the groups a group defeats or its rank, a cap), written for the
+//! course's records: the assignment's `grades.csv` (a row per student)
+//! and `DATA/final/gradebook.csv` (the layout course-management systems
+//! import: a column per assignment finalized).
 
 use std::{
     collections::BTreeMap,
@@ -19,7 +21,7 @@ use std::{
 use anyhow::{bail, Context, Result};
 
 use super::{
-    course::{Assignment, Results},
+    course::{Assignment, Course, Results},
     db,
     executor::Executor,
     grader, store,
@@ -49,22 +51,27 @@ struct Placing {
     defeated: usize,
 }
 
-/// Runs (or resumes) the final grading and round robin of data folder
-/// `dir` for `assignment` (its round robin's games per pairing, unless
-/// `games_per_pairing` says otherwise, and its points policy), the round
-/// robin's games played through `executor` (here, or as Slurm jobs).
+/// Runs (or resumes) the final grading and class tournament of data
+/// folder `dir` for `course`'s assignment `assignment` (its tournament's
+/// games per pairing, or worlds, unless `games_per_pairing` says
+/// otherwise, and its points policy), the tournament's games played
+/// through `executor` (here, or as Slurm jobs).
 pub fn finalize(
     dir: &Path,
+    course: &Course,
     assignment: &Assignment,
     games_per_pairing: Option<u32>,
     executor: &Executor,
 ) -> Result<Finalized> {
     let db = db::open(dir)?;
-    let frozen = db::latest_graded(&db)?;
+    let frozen = db::latest_graded(&db, &assignment.name)?;
     if frozen.is_empty() {
-        bail!("no graded submission counts yet (none made before the deadline): nothing to finalize");
+        bail!(
+            "no graded submission for {} counts yet (none made before its deadline): nothing to finalize",
+            assignment.name
+        );
     }
-    let folder = dir.join(FOLDER);
+    let folder = dir.join(FOLDER).join(&assignment.name);
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
     let players = frozen
         .iter()
@@ -77,7 +84,13 @@ pub fn finalize(
     let mut written = Vec::new();
     let mut reports = Vec::new();
     for (submission, player) in frozen.iter().zip(&players) {
-        let file = grader::grading_file(dir, submission, player, grader::Grading::default().concurrency)?;
+        let file = grader::grading_file(
+            dir,
+            submission,
+            assignment,
+            player,
+            grader::Grading::default().concurrency,
+        )?;
         let outcome = tournament::run(Tournament::load(&file)?, &never, &mut Quiet)?;
         written.extend(outcome.written);
         reports
@@ -86,18 +99,34 @@ pub fn finalize(
     let mut placings = vec![Placing::default(); frozen.len()];
     if frozen.len() >= 2 {
         let games = games_per_pairing.unwrap_or(assignment.tournament.games);
+        let single = assignment.game.is_single_player();
+        // A two-player game's round robin; a single-player game's groups
+        // all on the same worlds (duplicate), ranked by mean score.
+        let (name, format, games_key, output) = match single {
+            false => ("final round robin", "round-robin", "games_per_pairing", "round-robin"),
+            true => ("final scores", "duplicate", "games_per_player", "scores"),
+        };
         let mut table = toml::Table::new();
-        table.insert("name".into(), "final round robin".into());
-        table.insert("format".into(), "round-robin".into());
+        table.insert("name".into(), name.into());
+        table.insert("game".into(), assignment.game.name().into());
+        table.insert("format".into(), format.into());
         table.insert("seed".into(), (grader::SEED as i64).into());
-        table.insert("output".into(), "round-robin".into());
-        table.insert("games_per_pairing".into(), i64::from(games).into());
+        table.insert("output".into(), output.into());
+        table.insert(games_key.into(), i64::from(games).into());
         table.insert("players".into(), toml::Value::Array(players.into_iter().map(Into::into).collect()));
-        let file = folder.join("round-robin.toml");
+        if !assignment.settings.is_empty() {
+            table.insert("settings".into(), assignment.settings.clone().into());
+        }
+        let file = folder.join(format!("{output}.toml"));
         std::fs::write(&file, toml::to_string(&table)?)
             .with_context(|| format!("cannot write {}", file.display()))?;
         written.extend(executor.play_tournament(&file)?);
-        placings = round_robin_placings(&folder.join("round-robin").join("standings.json"), frozen.len())?;
+        let standings = folder.join(output).join("standings.json");
+        placings = if single {
+            score_placings(&standings, frozen.len())?
+        } else {
+            round_robin_placings(&standings, frozen.len())?
+        };
     }
     // Each group's members, students only, by name.
     let mut members: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -109,8 +138,8 @@ pub fn finalize(
         "student,group,submission,sha256,{},passed,verdict,rank,groups_defeated,points\n",
         level_names.join(",")
     );
-    let mut gradebook = format!("Student ID,Name,{}\n", csv_field(&format!("{} Points", assignment.title)));
     let mut students = 0;
+    let mut points_of: BTreeMap<String, f64> = BTreeMap::new();
     for ((submission, report), placing) in frozen.iter().zip(&reports).zip(&placings) {
         let level = |name: &str| report.levels.iter().find(|l| l.level == name);
         let passed: Vec<bool> = level_names.iter().map(|n| level(n).is_some_and(|l| l.passed)).collect();
@@ -135,23 +164,82 @@ pub fn finalize(
                 placing.defeated,
                 points_text(points)
             );
-            let _ =
-                writeln!(gradebook, "{},{},{}", csv_field(student), csv_field(student), points_text(points));
+            points_of.insert(student.clone(), points);
         }
     }
     let grades_csv = folder.join("grades.csv");
     std::fs::write(&grades_csv, csv).with_context(|| format!("cannot write {}", grades_csv.display()))?;
-    let gradebook_csv = folder.join("gradebook.csv");
-    std::fs::write(&gradebook_csv, gradebook)
-        .with_context(|| format!("cannot write {}", gradebook_csv.display()))?;
+    let points_json = folder.join(POINTS);
+    std::fs::write(&points_json, serde_json::to_string_pretty(&points_of)?)
+        .with_context(|| format!("cannot write {}", points_json.display()))?;
+    let gradebook_csv = write_gradebook(dir, &db, course)?;
     Ok(Finalized {
         groups: frozen.len(),
         students,
-        deadline: db::deadline(&db)?,
+        deadline: db::deadline(&db, &assignment.name)?,
         grades_csv,
         gradebook_csv,
         written,
     })
+}
+
+/// Each student's points in a finalized assignment, in its folder.
+const POINTS: &str = "points.json";
+
+/// Writes `DATA/final/gradebook.csv`: a row per student (staff left out),
+/// a column per assignment of `course` that was finalized (a student
+/// whose group had no submission that counts: 0); its path.
+fn write_gradebook(dir: &Path, db: &rusqlite::Connection, course: &Course) -> Result<PathBuf> {
+    let mut columns = Vec::new();
+    for assignment in &course.assignments {
+        let file = dir.join(FOLDER).join(&assignment.name).join(POINTS);
+        let Ok(text) = std::fs::read_to_string(&file) else { continue };
+        let points: BTreeMap<String, f64> = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not the points finalize wrote", file.display()))?;
+        columns.push((assignment, points));
+    }
+    let mut gradebook = String::from("Student ID,Name");
+    for (assignment, _) in &columns {
+        let _ = write!(gradebook, ",{}", csv_field(&format!("{} Points", assignment.title)));
+    }
+    gradebook.push('\n');
+    for student in db::roster(db)?.into_iter().filter(|e| !e.staff) {
+        let _ = write!(gradebook, "{},{}", csv_field(&student.name), csv_field(&student.name));
+        for (_, points) in &columns {
+            let _ = write!(gradebook, ",{}", points_text(points.get(&student.name).copied().unwrap_or(0.0)));
+        }
+        gradebook.push('\n');
+    }
+    let path = dir.join(FOLDER).join("gradebook.csv");
+    std::fs::write(&path, gradebook).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(path)
+}
+
+/// Each player's placing in a single-player game's final scores (every
+/// group on the same worlds): the groups with a lower mean score are those
+/// it defeats, and its rank is one more than those with a higher one
+/// (equal means share a rank).
+fn score_placings(standings: &Path, players: usize) -> Result<Vec<Placing>> {
+    let text = std::fs::read_to_string(standings)
+        .with_context(|| format!("cannot read the final scores {}", standings.display()))?;
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("the final scores {} are not JSON", standings.display()))?;
+    let mut means = Vec::new();
+    for row in json["rows"].as_array().into_iter().flatten() {
+        let (Some(id), Some(mean)) = (row["id"].as_u64(), row["mean_score"].as_f64()) else {
+            bail!("the final scores {} lack a row's id or mean score", standings.display());
+        };
+        means.push((id as usize, mean));
+    }
+    let mut placings = vec![Placing::default(); players];
+    for &(id, mean) in &means {
+        if let Some(placing) = placings.get_mut(id) {
+            let above = means.iter().filter(|(_, m)| *m > mean).count();
+            let below = means.iter().filter(|(_, m)| *m < mean).count();
+            *placing = Placing { rank: Some(above + 1), defeated: below };
+        }
+    }
+    Ok(placings)
 }
 
 /// Each player's (by its index in the round robin's list) rank by groups

@@ -1,7 +1,8 @@
 //! The grading queue: `--grading-slots` background threads each take the
-//! next submission (fairly across students: `db::next_to_grade`) and grade
-//! it in the course format (10 games against each of Easy, Medium and
-//! Hard) with the tournament runner: isolated, sandboxed
+//! next submission (fairly across groups: `db::next_to_grade`) and grade
+//! it as its assignment says (the course's Trap project: 10 games against
+//! each of Easy, Medium and Hard; a single-player game: the levels' worlds,
+//! duplicate) with the tournament runner's grade format: isolated, sandboxed
 //! workers, the runner's limits, and a journal in `DIR/runs/<id>/`, so a
 //! submission interrupted by a crash is taken up again where it stopped.
 //! The check runs here; the run's games are played where the `Executor`
@@ -18,9 +19,10 @@ use anyhow::{Context, Result};
 use rusqlite::Connection;
 
 use super::{
+    course::{Assignment, Course, Pass},
     db::{self, status, Submission},
     executor::{Executor, GradingRun},
-    league, store,
+    league, scrimmage, store,
 };
 use crate::{
     players::PlayerSpec,
@@ -98,11 +100,12 @@ impl Default for Grading {
 /// a grade).
 pub fn spawn(
     dir: PathBuf,
+    course: Arc<Course>,
     wake: Arc<Wake>,
     grading: Grading,
     executor: Arc<Executor>,
     changed: Arc<Wake>,
-    live: Arc<Mutex<league::Live>>,
+    leagues: Arc<league::Leagues>,
 ) -> Result<()> {
     // Submissions being graded now: any other unfinished one was
     // interrupted (by a crash) and is taken up again first.
@@ -110,17 +113,26 @@ pub fn spawn(
     for slot in 0..grading.slots.max(1) {
         let db = db::open(&dir)?;
         let (dir, wake, busy, changed) = (dir.clone(), wake.clone(), busy.clone(), changed.clone());
-        let executor = executor.clone();
+        let (executor, course) = (executor.clone(), course.clone());
         std::thread::Builder::new().name(format!("grader-{slot}")).spawn(move || {
             play_below_the_server();
-            grade_forever(&dir, &db, &wake, &busy, &changed, &executor, grading)
+            grade_forever(&dir, &db, &course, &wake, &busy, &changed, &executor, grading)
+        })?;
+    }
+    {
+        // Scrimmages: one at a time, beside the gradings.
+        let (db, dir, wake, changed) = (db::open(&dir)?, dir.clone(), wake.clone(), changed.clone());
+        let course = course.clone();
+        std::thread::Builder::new().name("scrimmages".into()).spawn(move || {
+            play_below_the_server();
+            scrimmage::play_forever(&dir, &db, &course, &wake, &changed)
         })?;
     }
     if grading.round_robin {
         let db = db::open(&dir)?;
         std::thread::Builder::new().name("league".into()).spawn(move || {
             play_below_the_server();
-            play_league_forever(&dir, &db, &wake, &changed, &live, grading.slots, &executor)
+            play_league_forever(&dir, &db, &wake, &changed, &leagues, grading.slots, &executor)
         })?;
     }
     Ok(())
@@ -132,7 +144,7 @@ fn play_league_forever(
     db: &Connection,
     wake: &Wake,
     changed: &Wake,
-    live: &Arc<Mutex<league::Live>>,
+    leagues: &league::Leagues,
     slots: usize,
     executor: &Executor,
 ) {
@@ -140,7 +152,7 @@ fn play_league_forever(
         // Grading comes first: the league plays while nothing waits.
         let idle = db::queue(db).map(|(waiting, grading)| waiting == 0 && grading.is_none());
         let played = match idle {
-            Ok(true) => league::play_round(dir, live, slots, changed, executor),
+            Ok(true) => leagues.play_round(dir, slots, changed, executor),
             Ok(false) => Ok(false),
             Err(e) => Err(e),
         };
@@ -157,9 +169,11 @@ fn play_league_forever(
 
 /// A grading slot: takes the next submission (none of those `busy`, nor of
 /// their students), grades it, records the grade; forever.
+#[allow(clippy::too_many_arguments)]
 fn grade_forever(
     dir: &Path,
     db: &Connection,
+    course: &Course,
     wake: &Wake,
     busy: &Mutex<HashSet<i64>>,
     changed: &Wake,
@@ -178,7 +192,12 @@ fn grade_forever(
         match next {
             Ok(Some(submission)) => {
                 changed.notify();
-                let graded = grade(dir, db, &submission, grading.concurrency, executor, changed);
+                let graded = match course.pick(Some(&submission.assignment)) {
+                    Ok(assignment) => {
+                        grade(dir, db, &submission, assignment, grading.concurrency, executor, changed)
+                    }
+                    Err(why) => Err(anyhow::anyhow!("{why}: the server runs another course now")),
+                };
                 let recorded = match &graded {
                     Ok(grade) => db::finish(db, submission.id, Ok(grade)),
                     Err(e) => db::finish(db, submission.id, Err(&format!("{e:#}"))),
@@ -219,13 +238,14 @@ fn grade(
     dir: &Path,
     db: &Connection,
     submission: &Submission,
+    assignment: &Assignment,
     concurrency: usize,
     executor: &Executor,
     changed: &Wake,
 ) -> Result<serde_json::Value> {
     db::set_progress(db, submission.id, status::CHECKING, 0, 0)?;
     let player = store::player_entry(dir, &submission.sha256, submission.player.as_deref())?;
-    let file = grading_file(dir, submission, &player, concurrency)?;
+    let file = grading_file(dir, submission, assignment, &player, concurrency)?;
     let tournament = Tournament::load(&file)?;
     check(submission, &player, &tournament)?;
     let mut progress = Progress { db, id: submission.id, total: 0, played: 0, changed };
@@ -250,13 +270,14 @@ fn check(submission: &Submission, player: &str, tournament: &Tournament) -> Resu
     Ok(())
 }
 
-/// Writes the tournament file that grades `submission`, whose `player` is
-/// as [`store::player_entry`] names it, `concurrency` games at once (the
-/// same games at any; its folder holds the run's journal and reports); its
-/// path.
+/// Writes the tournament file that grades `submission` as `assignment`
+/// says, its `player` as [`store::player_entry`] names it, `concurrency`
+/// games at once (the same games at any; its folder holds the run's
+/// journal and reports); its path.
 pub(super) fn grading_file(
     dir: &Path,
     submission: &Submission,
+    assignment: &Assignment,
     player: &str,
     concurrency: usize,
 ) -> Result<PathBuf> {
@@ -264,11 +285,30 @@ pub(super) fn grading_file(
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
     let mut file = toml::Table::new();
     file.insert("name".into(), format!("submission {}", submission.id).into());
+    file.insert("game".into(), assignment.game.name().into());
     file.insert("format".into(), "grade".into());
     file.insert("seed".into(), (SEED as i64).into());
     file.insert("output".into(), "out".into());
     file.insert("players".into(), toml::Value::Array(vec![player.into()]));
     file.insert("concurrency".into(), (concurrency.max(1) as i64).into());
+    let grading = &assignment.grading;
+    let levels = grading.levels.iter().map(|l| toml::Value::from(l.name())).collect();
+    file.insert("opponents".into(), toml::Value::Array(levels));
+    match &grading.pass {
+        Pass::Wins(wins) => {
+            file.insert("games_per_pairing".into(), i64::from(grading.games).into());
+            let wins = wins.iter().map(|&w| toml::Value::from(i64::from(w))).collect();
+            file.insert("wins_to_pass".into(), toml::Value::Array(wins));
+        }
+        Pass::Margin(margins) => {
+            file.insert("games_per_player".into(), i64::from(grading.games).into());
+            let margins = margins.iter().map(|&m| toml::Value::from(m)).collect();
+            file.insert("score_margin".into(), toml::Value::Array(margins));
+        }
+    }
+    if !assignment.settings.is_empty() {
+        file.insert("settings".into(), assignment.settings.clone().into());
+    }
     // The games it lost, as replays with their viewers, for the student.
     let mut replays = toml::Table::new();
     replays.insert("save".into(), "losses".into());
@@ -282,7 +322,16 @@ pub(super) fn grading_file(
 /// The viewers of the games submission `id` lost while graded, by name
 /// (`game-03-mine-vs-easy`), in game order.
 pub fn lost_games(dir: &Path, id: i64) -> Vec<String> {
-    let folder = replay_folder(dir, id);
+    viewers_in(&replay_folder(dir, id))
+}
+
+/// The viewer of lost game `name` of submission `id`, if there is one.
+pub fn lost_game_viewer(dir: &Path, id: i64, name: &str) -> Option<String> {
+    viewer_in(&replay_folder(dir, id), name)
+}
+
+/// The games' viewers in a run's replay folder, by name, in game order.
+pub(super) fn viewers_in(folder: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(folder)
         .into_iter()
         .flatten()
@@ -293,14 +342,15 @@ pub fn lost_games(dir: &Path, id: i64) -> Vec<String> {
     names
 }
 
-/// The viewer of lost game `name` of submission `id`, if there is one.
-pub fn lost_game_viewer(dir: &Path, id: i64, name: &str) -> Option<String> {
+/// The viewer `name` in a run's replay folder, if there is one (a name of
+/// plain characters: no path).
+pub(super) fn viewer_in(folder: &Path, name: &str) -> Option<String> {
     let plain =
         name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) && !name.starts_with('.');
     if !plain {
         return None;
     }
-    std::fs::read_to_string(replay_folder(dir, id).join(format!("{name}.html"))).ok()
+    std::fs::read_to_string(folder.join(format!("{name}.html"))).ok()
 }
 
 fn replay_folder(dir: &Path, id: i64) -> PathBuf {

@@ -1,5 +1,6 @@
-//! The live league behind the leaderboard: each student's latest graded
-//! submission (made before any deadline) is an entrant, and matchmaking
+//! The live leagues behind the leaderboards, one per two-player
+//! assignment: each group's latest graded submission for it (made before
+//! its deadline) is an entrant, and matchmaking
 //! (`crate::matchmaking`) chooses the games by need: a new submission
 //! first plays placement games against a spread of ratings, then games go
 //! to the least-played and to the pairs whose result is least certain.
@@ -23,6 +24,7 @@ use rusqlite::{params, Connection};
 use serde_json::{json, Value};
 
 use super::{
+    course::{Assignment, Course},
     db::{self, Submission},
     executor::Executor,
     grader::SEED,
@@ -30,7 +32,7 @@ use super::{
 };
 use crate::{
     game::GameId,
-    game_rules::{with_rules, Budgets, GameOptions, GameRules},
+    game_rules::{with_rules, Budgets, GameRules},
     isolation::WorkerLimits,
     matchmaking::{EntrantId, GamePair, League, Policy, GAMES_PER_PAIR},
     players::{Hosting, Player, PlayerSpec},
@@ -49,10 +51,54 @@ pub fn served_game() -> GameId {
     GameRules::course_graded_games()[0]
 }
 
-/// The league's results in memory: who plays (each student's current
+/// The course's leagues: one per two-player assignment, in the course's
+/// order.
+pub struct Leagues {
+    leagues: Vec<Arc<Mutex<Live>>>,
+    /// Each league's assignment's name, in the same order.
+    names: Vec<String>,
+}
+
+impl Leagues {
+    /// The leagues of `course`'s two-player assignments, with every game
+    /// stored among their current submissions (read once).
+    pub fn load(db: &Connection, course: &Course) -> Result<Leagues> {
+        let mut leagues = Leagues { leagues: Vec::new(), names: Vec::new() };
+        for assignment in course.assignments.iter().filter(|a| !a.game.is_single_player()) {
+            leagues.leagues.push(Arc::new(Mutex::new(Live::load(db, assignment)?)));
+            leagues.names.push(assignment.name.clone());
+        }
+        Ok(leagues)
+    }
+
+    /// The league of assignment `name`, if it is a two-player one.
+    pub fn of(&self, name: &str) -> Option<&Arc<Mutex<Live>>> {
+        self.names.iter().position(|n| n == name).map(|i| &self.leagues[i])
+    }
+
+    /// Plays a round of each league that has something to play; whether
+    /// any game was played.
+    pub fn play_round(
+        &self,
+        dir: &Path,
+        slots: usize,
+        changed: &super::grader::Wake,
+        executor: &Executor,
+    ) -> Result<bool> {
+        let mut played = false;
+        for live in &self.leagues {
+            played |= play_round(dir, live, slots, changed, executor)?;
+        }
+        Ok(played)
+    }
+}
+
+/// The league's results in memory: who plays (each group's current
 /// submission), the matchmaking league (ratings), and each pairing's
 /// W/D/L and games stored.
 pub struct Live {
+    /// The assignment it is of (its game's rules).
+    assignment: Assignment,
     league: League,
     /// Current submissions: id -> the student's name.
     names: BTreeMap<i64, String>,
@@ -77,22 +123,34 @@ fn ordered(a: i64, b: i64) -> (i64, i64) {
 impl Live {
     /// The league of the current submissions, with every game stored among
     /// them (read once).
-    pub fn load(db: &Connection) -> Result<Live> {
+    pub fn load(db: &Connection, assignment: &Assignment) -> Result<Live> {
         let mut live = Live {
+            assignment: assignment.clone(),
             league: League::new(Policy::default()),
             names: BTreeMap::new(),
             pairings: HashMap::new(),
             played: 0,
             loaded: HashMap::new(),
         };
-        live.sync(db, &db::latest_graded(db)?)?;
+        live.sync(db)?;
         Ok(live)
     }
 
-    /// Brings the entrants up to date with `latest` (`db::latest_graded`):
-    /// a newly graded submission enters (with any games it already has in
+    /// Its current submissions (`db::latest_graded`).
+    pub fn latest(&self, db: &Connection) -> Result<Vec<Submission>> {
+        db::latest_graded(db, &self.assignment.name)
+    }
+
+    /// Brings the entrants up to date with the current submissions: a
+    /// newly graded submission enters (with any games it already has in
     /// `db`: after a restart), one no longer current retires.
-    pub fn sync(&mut self, db: &Connection, latest: &[Submission]) -> Result<()> {
+    pub fn sync(&mut self, db: &Connection) -> Result<()> {
+        let latest = self.latest(db)?;
+        self.sync_with(db, &latest)
+    }
+
+    /// `sync` with the current submissions read already.
+    pub fn sync_with(&mut self, db: &Connection, latest: &[Submission]) -> Result<()> {
         let current: BTreeMap<i64, String> = latest.iter().map(|s| (s.id, s.group.clone())).collect();
         let gone: Vec<i64> = self.names.keys().filter(|id| !current.contains_key(id)).copied().collect();
         let new: Vec<i64> = current.keys().filter(|id| !self.names.contains_key(id)).copied().collect();
@@ -245,12 +303,12 @@ pub fn play_round(
     executor: &Executor,
 ) -> Result<bool> {
     let db = db::open(dir)?;
-    let latest = db::latest_graded(&db)?;
-    let pairs = {
+    let (latest, pairs, assignment) = {
         let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
-        live.sync(&db, &latest)?;
+        let latest = live.latest(&db)?;
+        live.sync_with(&db, &latest)?;
         let seed = live.played;
-        live.next(slots.max(1), &[], seed)
+        (latest, live.next(slots.max(1), &[], seed), live.assignment.clone())
     };
     if pairs.is_empty() {
         return Ok(false);
@@ -264,7 +322,7 @@ pub fn play_round(
                 Some([submissions.get(&a)?, submissions.get(&b)?])
             })
             .collect();
-        slurm.play_league_batch(dir, &pairings, live, changed)?;
+        slurm.play_league_batch(dir, &assignment, &pairings, live, changed)?;
         return Ok(true);
     }
     std::thread::scope(|scope| {
@@ -273,7 +331,8 @@ pub fn play_round(
             .filter_map(|pair| {
                 let (a, b) = ordered(pair.first.0, pair.second.0);
                 let pair = [submissions.get(&a)?, submissions.get(&b)?];
-                Some(scope.spawn(move || play_pairing(dir, pair, live, changed)))
+                let rules = &assignment.rules;
+                Some(scope.spawn(move || play_pairing(dir, rules, pair, live, changed)))
             })
             .collect();
         for thread in playing {
@@ -292,6 +351,7 @@ pub fn play_round(
 /// ends.
 fn play_pairing(
     dir: &Path,
+    rules: &GameRules,
     pair: [&Submission; 2],
     live: &Mutex<Live>,
     changed: &super::grader::Wake,
@@ -312,8 +372,11 @@ fn play_pairing(
         Ok(player)
     };
     let players = [load(pair[0])?, load(pair[1])?];
+    // Learning players (Hexapawn) play the rest of the pairing at once: what
+    // they learn lasts as long as their workers.
+    let games = if rules.learns() { GAMES - first } else { next_games(first) };
     let mut stored = Ok(());
-    play_games([&players[0], &players[1]], first, next_games(first), &hosting, &mut |result| {
+    play_games(rules, [&players[0], &players[1]], first, games, &hosting, &mut |result| {
         if stored.is_ok() {
             stored = record_game(&db, live, changed, pair[0].id, pair[1].id, &result).map(|_| ());
         }
@@ -348,23 +411,23 @@ pub(super) fn next_games(first: u32) -> u32 {
     GAMES_PER_PAIR.min(GAMES.saturating_sub(first))
 }
 
-/// Plays `games` games of a pairing (older first) from game `first`,
-/// telling `on_game` each as it ends: the same seeds and seats wherever
-/// they are played (here, or in a Slurm batch job).
+/// Plays `games` games of a pairing (older first) from game `first` under
+/// `rules` (a two-player game's), telling `on_game` each as it ends: the
+/// same seeds and seats wherever they are played (here, or in a Slurm
+/// batch job).
 pub(super) fn play_games(
+    rules: &GameRules,
     players: [&Player; 2],
     first: u32,
     games: u32,
     hosting: &Hosting,
     on_game: &mut dyn FnMut(GameResult),
 ) {
-    let rules = GameRules::build(served_game(), &GameOptions::default(), Budgets::default())
-        .expect("a game's default settings");
-    with_rules!(rules, G, settings => play_match::<G>(players, settings, (first, games), hosting, on_game),
-        solo => unreachable!("the served game is a two-player game: {settings:?}"))
+    with_rules!(rules.clone(), G, settings => play_match::<G>(players, settings, (first, games), hosting, on_game),
+        solo => tracing::error!("a league of a single-player game ({settings:?}) plays nothing"))
 }
 
-/// `play_games` in game `G`, at its default settings (as grading runs
+/// `play_games` in game `G`, at the assignment's settings (as grading runs
 /// play it).
 fn play_match<G: TwoPlayerGame>(
     players: [&Player; 2],

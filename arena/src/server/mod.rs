@@ -22,6 +22,7 @@ mod headers;
 pub mod http;
 pub mod league;
 mod pool;
+mod scrimmage;
 mod staff;
 pub mod store;
 pub mod views;
@@ -30,7 +31,7 @@ use std::{net::SocketAddr, path::PathBuf, sync::Arc};
 
 use anyhow::{Context, Result};
 use axum::{
-    extract::{DefaultBodyLimit, Multipart, Path, State},
+    extract::{DefaultBodyLimit, Multipart, Path, Query, State},
     http::{header, HeaderMap, HeaderValue, StatusCode},
     middleware,
     response::{Html, IntoResponse, Response},
@@ -38,14 +39,18 @@ use axum::{
     Json, Router,
 };
 use rusqlite::Connection;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use auth::Student;
 
 /// How the server runs.
 pub struct Options {
-    /// The course: its one assignment's points policy is `finalize`'s.
+    /// The course: its assignments, each graded as it says, and their
+    /// points policies (`finalize`'s).
     pub course: course::Course,
+    /// The course file's text, if the course is from one: kept in the
+    /// data folder, the course of the commands run on it later.
+    pub course_text: Option<String>,
     /// The data folder (created if missing).
     pub data: PathBuf,
     pub listen: SocketAddr,
@@ -69,6 +74,8 @@ struct App {
     max_upload: u64,
     per_hour: u32,
     wake: Arc<grader::Wake>,
+    /// Told of every change the server's threads make (a board to rebuild).
+    changed: Arc<grader::Wake>,
     finalizing: staff::Finalizing,
     /// The course hosted (docs/server.md, "The course file").
     course: Arc<course::Course>,
@@ -91,28 +98,32 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
     std::fs::create_dir_all(data)
         .with_context(|| format!("cannot create the data folder {}", data.display()))?;
     let data = std::fs::canonicalize(data)?;
-    let live = Arc::new(std::sync::Mutex::new(league::Live::load(&db::open(&data)?)?));
+    let course = Arc::new(options.course);
+    host(&db::open(&data)?, &course, options.course_text.as_deref())?;
+    let leagues = Arc::new(league::Leagues::load(&db::open(&data)?, &course)?);
     options.executor.ready()?;
     let wake = Arc::new(grader::Wake::default());
     let changed = Arc::new(grader::Wake::default());
     let executor = Arc::new(options.executor);
     grader::spawn(
         data.clone(),
+        course.clone(),
         wake.clone(),
         options.grading,
         executor.clone(),
         changed.clone(),
-        live.clone(),
+        leagues.clone(),
     )?;
     let app = Arc::new(App {
         pool: Arc::new(pool::Pool::new(data.clone())),
-        boards: board::Boards::start(data.clone(), changed, live)?,
+        boards: board::Boards::start(data.clone(), course.clone(), changed.clone(), leagues)?,
         data: data.clone(),
         max_upload: options.max_upload,
         per_hour: options.per_hour,
         wake,
+        changed,
         finalizing: staff::Finalizing::default(),
-        course: Arc::new(options.course),
+        course,
         executor,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -127,6 +138,51 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
         listening(listener.local_addr()?, &data);
         http::serve(listener, router(app, options.http), options.http).await.context("the server stopped")
     })
+}
+
+/// Makes data folder `db` host `course`: an older server's submissions and
+/// deadline become the first assignment's; each assignment's deadline in
+/// the course file is set; the file's text (`text`) is kept, the course of
+/// later commands on the folder ([`course_of`]).
+fn host(db: &Connection, course: &course::Course, text: Option<&str>) -> Result<()> {
+    db::adopt_unassigned(db, &course.assignments[0].name)?;
+    for assignment in &course.assignments {
+        if let Some(deadline) = &assignment.deadline {
+            db::set_deadline(db, &assignment.name, deadline)?;
+        }
+    }
+    if let Some(text) = text {
+        db::set_setting(db, COURSE_SETTING, text)?;
+    }
+    Ok(())
+}
+
+/// Where the data folder keeps the course file it was last served with.
+const COURSE_SETTING: &str = "course";
+
+/// The course of data folder `dir`: course file `file`'s if given (with
+/// its text), else the one the folder was last served with, else the
+/// course's own Trap project (`Course::default()`).
+pub fn course_of(
+    dir: &std::path::Path,
+    file: Option<&std::path::Path>,
+) -> Result<(course::Course, Option<String>)> {
+    if let Some(file) = file {
+        let (course, text) = course::Course::read(file)?;
+        return Ok((course, Some(text)));
+    }
+    if dir.join(db::FILE).exists() {
+        if let Some(text) = db::setting(&db::open(dir)?, COURSE_SETTING)? {
+            let course = course::Course::parse(&text).with_context(|| {
+                format!(
+                    "the course file the data folder {} was served with no longer reads: give it again with --course",
+                    dir.display()
+                )
+            })?;
+            return Ok((course, Some(text)));
+        }
+    }
+    Ok((course::Course::default(), None))
 }
 
 /// A page of the server: its HTML under the pages' policy.
@@ -163,21 +219,46 @@ fn router(app: Arc<App>, limits: http::Limits) -> Router {
         .route("/api/submissions/{id}", get(show))
         .route("/api/submissions/{id}/replays", get(replays))
         .route("/api/submissions/{id}/replays/{name}", get(replay_viewer))
+        .route("/api/scrimmages", post(scrimmage::challenge).get(scrimmage::list))
+        .route("/api/scrimmages/{id}/replays/{name}", get(scrimmage::replay_viewer))
         .route(
             "/api/leaderboard",
-            get(|State(app): State<Arc<App>>, headers: HeaderMap| async move {
-                app.boards.leaderboard().answer(&headers)
+            get(|State(app): State<Arc<App>>, Query(of): Query<Of>, headers: HeaderMap| async move {
+                app.boards
+                    .leaderboard(of.assignment.as_deref())
+                    .map(|r| r.answer(&headers))
+                    .ok_or_else(|| of.unknown())
             }),
         )
         .route(
             "/api/leaderboard/crosstable",
-            get(|State(app): State<Arc<App>>, headers: HeaderMap| async move {
-                app.boards.crosstable().answer(&headers)
+            get(|State(app): State<Arc<App>>, Query(of): Query<Of>, headers: HeaderMap| async move {
+                app.boards
+                    .crosstable(of.assignment.as_deref())
+                    .map(|r| r.answer(&headers))
+                    .ok_or_else(|| of.unknown())
             }),
         )
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(middleware::from_fn(headers::secure))
         .with_state(app)
+}
+
+/// `?assignment=NAME`: which assignment a request is about (none: the
+/// course's first).
+#[derive(serde::Deserialize)]
+struct Of {
+    assignment: Option<String>,
+}
+
+impl Of {
+    fn unknown(&self) -> ApiError {
+        let name = self.assignment.as_deref().unwrap_or_default();
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no assignment '{name}' on this server (GET /api/assignments lists them)"),
+        )
+    }
 }
 
 /// An error as the API gives it: a status and `{"error": "..."}`. A
@@ -310,24 +391,14 @@ async fn accept(
     };
     let mut upload_file = None;
     let mut note = None;
-    let mut wrong_assignment = None;
+    let mut named = None;
     while let Some(field) = form.next_field().await.map_err(unreadable)? {
         match field.name() {
             Some("file") => {
                 let name = field.file_name().unwrap_or("player.so").to_string();
                 upload_file = Some((name, field.bytes().await.map_err(unreadable)?));
             }
-            Some("assignment") => {
-                let name = field.text().await.map_err(unreadable)?;
-                let hosted = &app.course.assignments[0].name;
-                if &name != hosted {
-                    // Refused once the body is read: a client still sending sees why.
-                    wrong_assignment = Some(ApiError::new(
-                        StatusCode::BAD_REQUEST,
-                        format!("no assignment '{name}' on this server: it takes '{hosted}'"),
-                    ));
-                }
-            }
+            Some("assignment") => named = Some(field.text().await.map_err(unreadable)?),
             Some("note") => {
                 let bytes = field.bytes().await.map_err(unreadable)?;
                 note = Some(checked_note(&bytes).map_err(|why| ApiError::new(StatusCode::BAD_REQUEST, why))?);
@@ -335,9 +406,10 @@ async fn accept(
             _ => {}
         }
     }
-    if let Some(refused) = wrong_assignment {
-        return Err(refused);
-    }
+    // Checked once the body is read: a client still sending sees why.
+    let assignment = app.course.pick(named.as_deref()).map_err(|why| {
+        ApiError::new(StatusCode::BAD_REQUEST, format!("{why}: send it as the field `assignment`"))
+    })?;
     let (name, bytes) = upload_file.ok_or_else(|| {
         ApiError::new(StatusCode::BAD_REQUEST, "no file: send the library as the multipart field `file`")
     })?;
@@ -372,10 +444,11 @@ async fn accept(
             note = Some(checked_note(&bytes).map_err(why)?);
         }
     }
-    let (who, hash) = (student.clone(), sha256.clone());
+    let (who, hash, assignment) = (student.clone(), sha256.clone(), assignment.name.clone());
     let id = app
         .db(move |db| {
             let file = db::Uploaded {
+                assignment: &assignment,
                 sha256: &hash,
                 player: player.as_deref(),
                 file_name: &name,
@@ -404,19 +477,28 @@ fn checked_note(bytes: &[u8]) -> Result<String, String> {
 /// `GET /api/assignments`: the course and its assignments, as anyone may
 /// see them (each with its game, its deadline and how it is graded).
 async fn assignments(State(app): State<Arc<App>>) -> Answer {
-    let deadline = app.db(db::deadline).await?;
+    let names: Vec<String> = app.course.assignments.iter().map(|a| a.name.clone()).collect();
+    let deadlines =
+        app.db(move |db| names.iter().map(|n| db::deadline(db, n)).collect::<Result<Vec<_>>>()).await?;
     let assignments: Vec<_> = app
         .course
         .assignments
         .iter()
-        .map(|a| {
+        .zip(deadlines)
+        .map(|(a, deadline)| {
+            let (pass_key, pass): (&str, Value) = match &a.grading.pass {
+                course::Pass::Wins(wins) => ("wins_to_pass", json!(wins)),
+                course::Pass::Margin(margins) => ("score_margin", json!(margins)),
+            };
             json!({
                 "name": a.name,
                 "title": a.title,
                 "game": a.game,
+                "single_player": a.game.is_single_player(),
                 "deadline": deadline,
                 "levels": a.grading.levels.iter().map(|l| l.name()).collect::<Vec<_>>(),
                 "games_per_level": a.grading.games,
+                pass_key: pass,
             })
         })
         .collect();

@@ -5,23 +5,41 @@
 use std::sync::{Arc, Mutex};
 
 use axum::{
-    extract::State,
+    extract::{Query, State},
     http::{header, StatusCode},
     response::IntoResponse,
     Json,
 };
 use serde_json::{json, Value};
 
-use super::{auth::Staff, db, finalize, Answer, ApiError, App};
+use super::{auth::Staff, course::Assignment, db, finalize, Answer, ApiError, App, Of};
 
 /// Where the last `finalize` started from the API is.
 #[derive(Default)]
 pub struct Finalizing(Mutex<Value>);
 
-/// `GET /api/staff/roster`: everyone, with their latest submission.
+/// The assignment `?assignment=` names (none: the course's first).
+fn assignment<'a>(app: &'a App, of: &Of) -> Result<&'a Assignment, ApiError> {
+    app.course
+        .pick(Some(of.assignment.as_deref().unwrap_or(&app.course.assignments[0].name)))
+        .map_err(|_| of.unknown())
+}
+
+/// `GET /api/staff/roster`: everyone, with their latest submission, and
+/// each assignment's deadline.
 pub async fn roster(State(app): State<Arc<App>>, _: Staff) -> Answer {
-    let (roster, deadline) = app.db(|db| Ok((db::roster(db)?, db::deadline(db)?))).await?;
-    Ok(Json(json!({ "students": roster, "deadline": deadline })).into_response())
+    let names: Vec<String> = app.course.assignments.iter().map(|a| a.name.clone()).collect();
+    let first = names[0].clone();
+    let (roster, deadline, deadlines) = app
+        .db(move |db| {
+            let mut deadlines = serde_json::Map::new();
+            for name in &names {
+                deadlines.insert(name.clone(), json!(db::deadline(db, name)?));
+            }
+            Ok((db::roster(db)?, db::deadline(db, &first)?, deadlines))
+        })
+        .await?;
+    Ok(Json(json!({ "students": roster, "deadline": deadline, "deadlines": deadlines })).into_response())
 }
 
 /// `GET /api/staff/groups`: every group, its members, its submissions
@@ -36,24 +54,34 @@ pub async fn queue(State(app): State<Arc<App>>, _: Staff) -> Answer {
     Ok(Json(json!({ "submissions": app.db(db::unfinished).await? })).into_response())
 }
 
-/// `POST /api/staff/deadline` with `{"deadline": "2026-12-01 23:59"}` (UTC).
-/// The token is checked before the body is read.
-pub async fn deadline(State(app): State<Arc<App>>, _: Staff, Json(body): Json<Value>) -> Answer {
+/// `POST /api/staff/deadline?assignment=NAME` with `{"deadline":
+/// "2026-12-01 23:59"}` (UTC): that assignment's (none: the course's
+/// first). The token is checked before the body is read.
+pub async fn deadline(
+    State(app): State<Arc<App>>,
+    _: Staff,
+    Query(of): Query<Of>,
+    Json(body): Json<Value>,
+) -> Answer {
+    let name = assignment(&app, &of)?.name.clone();
     let when = body["deadline"].as_str().ok_or_else(|| {
         ApiError::new(StatusCode::BAD_REQUEST, "send {\"deadline\": \"YYYY-MM-DD HH:MM\"} (UTC)")
     })?;
     let when = when.to_string();
     let deadline = app
         .pool
-        .run(move |db| db::set_deadline(db, &when))
+        .run(move |db| db::set_deadline(db, &name, &when))
         .await
         .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("{e:#}")))?;
+    app.changed.notify();
     Ok(Json(json!({ "deadline": deadline })).into_response())
 }
 
-/// `POST /api/staff/finalize`: starts the final results in the background
-/// (`202`); `GET` tells where they are.
-pub async fn start_finalize(State(app): State<Arc<App>>, _: Staff) -> Answer {
+/// `POST /api/staff/finalize?assignment=NAME`: starts that assignment's
+/// final results (none: the course's first) in the background (`202`);
+/// `GET` tells where they are.
+pub async fn start_finalize(State(app): State<Arc<App>>, _: Staff, Query(of): Query<Of>) -> Answer {
+    let name = assignment(&app, &of)?.name.clone();
     {
         let mut state = app.finalizing.0.lock().unwrap_or_else(|e| e.into_inner());
         if state["status"] == "running" {
@@ -63,9 +91,11 @@ pub async fn start_finalize(State(app): State<Arc<App>>, _: Staff) -> Answer {
     }
     let app = app.clone();
     tokio::task::spawn_blocking(move || {
-        let outcome = match finalize::finalize(&app.data, &app.course.assignments[0], None, &app.executor) {
+        let assignment = app.course.assignment(&name).expect("an assignment of the course");
+        let outcome = match finalize::finalize(&app.data, &app.course, assignment, None, &app.executor) {
             Ok(done) => json!({
                 "status": "done",
+                "assignment": name,
                 "groups": done.groups,
                 "students": done.students,
                 "deadline": done.deadline,
@@ -84,18 +114,21 @@ pub async fn finalize_status(State(app): State<Arc<App>>, _: Staff) -> Answer {
     Ok(Json(if state.is_null() { json!({ "status": null }) } else { state }).into_response())
 }
 
-/// `GET /api/staff/grades.csv`: the final grades, once `finalize` wrote them.
-pub async fn grades_csv(State(app): State<Arc<App>>, _: Staff) -> Answer {
-    final_csv(&app, "grades.csv")
+/// `GET /api/staff/grades.csv?assignment=NAME`: that assignment's final
+/// grades (none: the course's first), once `finalize` wrote them.
+pub async fn grades_csv(State(app): State<Arc<App>>, _: Staff, Query(of): Query<Of>) -> Answer {
+    let name = assignment(&app, &of)?.name.clone();
+    final_csv(&app, &std::path::Path::new(&name).join("grades.csv"))
 }
 
 /// `GET /api/staff/gradebook.csv`: the points in a course-management
-/// system's import layout, once `finalize` wrote them.
+/// system's import layout (a column per assignment finalized), once
+/// `finalize` wrote them.
 pub async fn gradebook_csv(State(app): State<Arc<App>>, _: Staff) -> Answer {
-    final_csv(&app, "gradebook.csv")
+    final_csv(&app, std::path::Path::new("gradebook.csv"))
 }
 
-fn final_csv(app: &App, name: &str) -> Answer {
+fn final_csv(app: &App, name: &std::path::Path) -> Answer {
     let csv = std::fs::read_to_string(app.data.join(finalize::FOLDER).join(name))
         .map_err(|_| ApiError::new(StatusCode::NOT_FOUND, "no final grades yet: run finalize first"))?;
     Ok(([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv).into_response())

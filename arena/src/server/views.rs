@@ -22,10 +22,17 @@ pub fn public_grade(grade: &Value) -> Value {
             levels
                 .iter()
                 .map(|l| {
-                    json!({
+                    let mut level = json!({
                         "level": l["level"], "games": l["games"], "wins": l["wins"], "draws": l["draws"],
                         "losses": l["losses"], "needed": l["needed"], "passed": l["passed"],
-                    })
+                    });
+                    // A single-player game's: the mean scores on the same worlds.
+                    for key in ["mean", "level_mean", "margin"] {
+                        if let Some(number) = l.get(key).filter(|v| v.is_number()) {
+                            level[key] = number.clone();
+                        }
+                    }
+                    level
                 })
                 .collect()
         })
@@ -94,6 +101,7 @@ mod tests {
             player: None,
             grading_turn: Some(1),
             note: None,
+            assignment: "project".into(),
         }
     }
 
@@ -107,6 +115,24 @@ mod tests {
         assert_eq!(public["levels"][0]["passed"], false);
         assert_eq!(public["verdict"], "FAIL: needs 2 wins against hard, has 0");
         assert_eq!(public["failures"]["crashed"], 1);
+    }
+
+    #[test]
+    fn the_public_sees_a_single_player_levels_means_as_numbers_only() {
+        let grade = json!({
+            "passed_all": true, "verdict": "PASS", "failures": {},
+            "levels": [{"level": "easy", "games": 20, "wins": 9, "draws": 2, "losses": 9, "needed": 0,
+                        "passed": true, "mean": 12.5, "level_mean": 10.0, "margin": 0.0,
+                        "lost": [{"index": 3, "seed": 1, "seat": 1, "reason": "died: <b>secret</b>"}]}],
+        });
+        let public = public_grade(&grade);
+        assert_eq!(public["levels"][0]["mean"], 12.5);
+        assert_eq!(public["levels"][0]["level_mean"], 10.0);
+        assert_eq!(public["levels"][0]["margin"], 0.0);
+        assert!(!public.to_string().contains("secret"), "{public}");
+        // A two-player grade has none of them.
+        let duel = public_grade(graded("r", None).grade.as_ref().unwrap());
+        assert!(duel["levels"][0].get("mean").is_none(), "{duel}");
     }
 
     #[test]

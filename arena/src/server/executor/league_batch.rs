@@ -33,9 +33,12 @@ use serde::{Deserialize, Serialize};
 
 use super::slurm::{SlurmExecutor, RESUBMISSIONS};
 use crate::{
+    game::GameId,
+    game_rules::GameRules,
     isolation::WorkerLimits,
     players::Hosting,
     server::{
+        course::{self, Assignment},
         db::{self, Submission},
         grader::Wake,
         league::{self, Live},
@@ -47,12 +50,22 @@ use crate::{
     },
 };
 
+fn served_game_name() -> String {
+    league::served_game().name().to_string()
+}
+
 /// The league's batches inside the data folder.
 const FOLDER: &str = "league";
 
 /// What a batch job plays (`batch.json`).
 #[derive(Serialize, Deserialize, Debug)]
 struct Batch {
+    /// The game and its settings as the course file gives them (a batch
+    /// written before assignments: the served game, at its defaults).
+    #[serde(default = "served_game_name")]
+    game: String,
+    #[serde(default)]
+    settings: toml::Table,
     pairings: Vec<Pairing>,
     /// Pairings played at once (the job's CPUs).
     at_once: usize,
@@ -88,6 +101,7 @@ impl SlurmExecutor {
     pub(in crate::server) fn play_league_batch(
         &self,
         dir: &Path,
+        assignment: &Assignment,
         pairings: &[[&Submission; 2]],
         live: &Mutex<Live>,
         changed: &Wake,
@@ -114,8 +128,13 @@ impl SlurmExecutor {
         if chosen.is_empty() {
             return Ok(());
         }
-        let batch =
-            Batch { pairings: chosen, at_once: self.job.cpus_per_task, pass_env: self.pass_env.clone() };
+        let batch = Batch {
+            game: assignment.game.name().to_string(),
+            settings: assignment.settings.clone(),
+            pairings: chosen,
+            at_once: self.job.cpus_per_task,
+            pass_env: self.pass_env.clone(),
+        };
         let folder = new_batch_folder(&folder)?;
         write_json(&folder.join("batch.json"), &batch)?;
         self.finish_batch(&db, &folder, live, changed)
@@ -328,6 +347,10 @@ pub fn run_batch(file: &Path) -> Result<()> {
             .with_context(|| format!("cannot write {}", games.display()))?,
     );
     let hosting = league::hosting()?;
+    let game = GameId::parse(&batch.game)
+        .with_context(|| format!("{}: no game '{}'", file.display(), batch.game))?;
+    let rules = course::rules_of(game, &batch.settings)
+        .map_err(|e| anyhow::anyhow!("{}: the game's settings: {e}", file.display()))?;
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -336,7 +359,7 @@ pub fn run_batch(file: &Path) -> Result<()> {
                 while let Some(pairing) = batch.pairings.get(next.fetch_add(1, Ordering::SeqCst)) {
                     // Games come in order: those already journaled are its first ones.
                     let skip = done.get(&(pairing.ids[0], pairing.ids[1])).copied().unwrap_or(0);
-                    if let Err(e) = play_pairing(pairing, pairing.first + skip, &hosting, &out) {
+                    if let Err(e) = play_pairing(&rules, pairing, pairing.first + skip, &hosting, &out) {
                         failures
                             .lock()
                             .unwrap_or_else(|e| e.into_inner())
@@ -355,7 +378,13 @@ pub fn run_batch(file: &Path) -> Result<()> {
 
 /// Plays `pairing`'s games from `first` on (none if its batch's are all
 /// played), appending each to `out`.
-fn play_pairing(pairing: &Pairing, first: u32, hosting: &Hosting, out: &Mutex<std::fs::File>) -> Result<()> {
+fn play_pairing(
+    rules: &GameRules,
+    pairing: &Pairing,
+    first: u32,
+    hosting: &Hosting,
+    out: &Mutex<std::fs::File>,
+) -> Result<()> {
     if first >= pairing.first + pairing.games {
         return Ok(());
     }
@@ -366,7 +395,7 @@ fn play_pairing(pairing: &Pairing, first: u32, hosting: &Hosting, out: &Mutex<st
     let players = [load(0)?, load(1)?];
     let games = pairing.first + pairing.games - first;
     let mut written = Ok(());
-    league::play_games([&players[0], &players[1]], first, games, hosting, &mut |result| {
+    league::play_games(rules, [&players[0], &players[1]], first, games, hosting, &mut |result| {
         if written.is_ok() {
             written = append_line(out, &PlayedGame { a: pairing.ids[0], b: pairing.ids[1], result });
         }

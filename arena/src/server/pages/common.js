@@ -24,7 +24,8 @@ function storedToken(key) {
 // A call to the API with the page's `token`: its JSON, or an Error with
 // the server's reason.
 async function api(path, options) {
-  const response = await fetch(path, Object.assign({ headers: { Authorization: "Bearer " + token } }, options));
+  const headers = Object.assign({ Authorization: "Bearer " + token }, options && options.headers);
+  const response = await fetch(path, Object.assign({}, options, { headers }));
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(body.error || response.status + " " + response.statusText);
   return body;

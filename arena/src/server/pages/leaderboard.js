@@ -15,6 +15,46 @@ function showQueue(queue) {
     box.append(queue.waiting ? queue.waiting + " submission(s) waiting" : "No grading running.");
   }
 }
+// The assignment shown: ?assignment=NAME, else the course's first.
+const shown = new URLSearchParams(location.search).get("assignment");
+const query = shown ? "?assignment=" + encodeURIComponent(shown) : "";
+async function showAssignments() {
+  const course = await (await fetch("/api/assignments")).json();
+  const nav = document.getElementById("assignments");
+  const current = course.assignments.find(a => a.name === shown) || course.assignments[0];
+  nav.textContent = "";
+  if (course.assignments.length > 1) {
+    for (const a of course.assignments) {
+      const link = text(a === current ? "strong" : "a", a.title);
+      if (a !== current) link.href = "/?assignment=" + encodeURIComponent(a.name);
+      nav.append(link, " ");
+    }
+  }
+  const head = document.getElementById("head");
+  head.textContent = "";
+  head.append(text("th", "Group"));
+  for (const level of current.levels) head.append(text("th", level[0].toUpperCase() + level.slice(1)));
+  head.append(text("th", "Verdict"), text("th", "Graded"));
+  const pass = current.single_player
+    ? ": " + current.games_per_level + " worlds, a mean score against each level's on the same worlds"
+    : ": " + current.games_per_level + " games against each level (passing at " + current.wins_to_pass.join(", ") + " wins)";
+  document.getElementById("grading").textContent = " for " + current.title + pass;
+}
+function showScores(scores) {
+  const body = document.getElementById("score-rows");
+  body.textContent = "";
+  for (const r of scores.rows) {
+    const row = document.createElement("tr");
+    row.dataset.scoreGroup = r.group;
+    row.append(text("td", String(r.rank)), text("td", r.group), text("td", r.mean.toFixed(2)));
+    body.append(row);
+  }
+  for (const l of scores.levels) {
+    const row = document.createElement("tr");
+    row.append(text("td", ""), text("td", l.level + " (level)"), text("td", l.mean === null ? "" : l.mean.toFixed(2)));
+    body.append(row);
+  }
+}
 function showRows(groups) {
   const body = document.getElementById("rows");
   body.textContent = "";
@@ -23,7 +63,9 @@ function showRows(groups) {
     row.dataset.group = s.group;
     row.append(text("td", s.group));
     for (const level of s.grade.levels) {
-      row.append(text("td", level.wins + "/" + level.games, level.passed ? "pass" : "fail"));
+      const cell = level.mean === undefined || level.mean === null
+        ? level.wins + "/" + level.games : level.mean.toFixed(1) + " vs " + level.level_mean.toFixed(1);
+      row.append(text("td", cell, level.passed ? "pass" : "fail"));
     }
     row.append(text("td", s.grade.verdict, s.grade.passed_all ? "pass" : "fail"));
     row.append(text("td", s.finished || ""));
@@ -70,15 +112,24 @@ function showCrosstable(standings) {  // {rows, crosstable}
 }
 async function refresh() {
   try {
-    const response = await fetch("/api/leaderboard");
+    if (!document.getElementById("head").dataset.shown) {
+      await showAssignments();
+      document.getElementById("head").dataset.shown = "yes";
+    }
+    const response = await fetch("/api/leaderboard" + query);
     const board = await response.json();
     if (!response.ok) throw new Error(board.error || response.statusText);
     showQueue(board.queue);
     showRows(board.groups);
+    document.getElementById("league").hidden = !board.round_robin;
+    document.getElementById("scores").hidden = !board.scores;
+    if (board.scores) showScores(board.scores);
+    document.getElementById("error").textContent = "";
+    if (!board.round_robin) return;
     showRoundRobin(board.round_robin);
     // Apart: it grows with the square of the class (the browser asks with
     // the tag it has, and gets 304 while nothing changed).
-    const cross = await fetch("/api/leaderboard/crosstable");
+    const cross = await fetch("/api/leaderboard/crosstable" + query);
     if (cross.ok) showCrosstable(await cross.json());
     document.getElementById("error").textContent = "";
   } catch (e) {

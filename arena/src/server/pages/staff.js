@@ -12,11 +12,24 @@ function showFinal(state) {
   $("gradebook").disabled = status !== "done";
   $("finalize").disabled = status === "running";
 }
+// The assignment the deadline, finalize and grades.csv are about.
+const chosen = () => "?assignment=" + encodeURIComponent($("assignment").value);
+async function showAssignments() {
+  if ($("assignment").options.length) return;
+  const course = await api("/api/assignments");
+  for (const a of course.assignments) {
+    const option = text("option", a.title + " (" + a.game + ")");
+    option.value = a.name;
+    $("assignment").append(option);
+  }
+}
 async function refresh() {
   if (!token) return;
   try {
+    await showAssignments();
     const roster = await api("/api/staff/roster");
-    $("deadline").textContent = roster.deadline ? roster.deadline + " UTC" : "none";
+    const deadline = roster.deadlines[$("assignment").value];
+    $("deadline").textContent = deadline ? deadline + " UTC" : "none";
     const body = $("roster");
     body.textContent = "";
     for (const s of roster.students) {
@@ -42,7 +55,7 @@ async function refresh() {
     for (const s of queue.submissions) {
       const row = document.createElement("tr");
       const status = s.status === "playing" ? "playing " + s.played + "/" + s.total : s.status;
-      row.append(text("td", String(s.id)), text("td", s.group + " (" + s.student + ")"), text("td", status),
+      row.append(text("td", String(s.id)), text("td", s.assignment), text("td", s.group + " (" + s.student + ")"), text("td", status),
         text("td", s.created));
       $("queue").append(row);
     }
@@ -61,7 +74,7 @@ $("login").addEventListener("submit", event => {
 $("deadline-form").addEventListener("submit", async event => {
   event.preventDefault();
   try {
-    await api("/api/staff/deadline", { method: "POST", headers: { Authorization: "Bearer " + token,
+    await api("/api/staff/deadline" + chosen(), { method: "POST", headers: { Authorization: "Bearer " + token,
       "Content-Type": "application/json" }, body: JSON.stringify({ deadline: $("deadline-input").value }) });
   } catch (e) {
     $("error").textContent = e.message;
@@ -69,16 +82,16 @@ $("deadline-form").addEventListener("submit", async event => {
   refresh();
 });
 $("finalize").addEventListener("click", async () => {
-  try { showFinal(await api("/api/staff/finalize", { method: "POST" })); } catch (e) { $("error").textContent = e.message; }
+  try { showFinal(await api("/api/staff/finalize" + chosen(), { method: "POST" })); } catch (e) { $("error").textContent = e.message; }
 });
-async function download(name) {
-  const response = await fetch("/api/staff/" + name, { headers: { Authorization: "Bearer " + token } });
+async function download(name, query) {
+  const response = await fetch("/api/staff/" + name + (query || ""), { headers: { Authorization: "Bearer " + token } });
   const link = document.createElement("a");
   link.href = URL.createObjectURL(new Blob([await response.text()], { type: "text/csv" }));
   link.download = name;
   link.click();
 }
-$("grades").addEventListener("click", () => download("grades.csv"));
+$("grades").addEventListener("click", () => download("grades.csv", chosen()));
 $("gradebook").addEventListener("click", () => download("gradebook.csv"));
 refresh();
 setInterval(refresh, 2000);

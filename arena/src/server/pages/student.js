@@ -14,10 +14,17 @@ function status(s) {
   if (s.status === "superseded") return "superseded: a newer one of yours was waiting" + late;
   return s.status + late;
 }
+function level(l) {
+  // A single-player game's level: the mean score against the level's on the same worlds.
+  if (l.mean !== undefined && l.mean !== null) {
+    return l.level + " " + l.mean.toFixed(1) + " vs " + l.level_mean.toFixed(1) + (l.passed ? " ✓" : " ✗");
+  }
+  return l.level + " " + l.wins + "/" + l.games + (l.passed ? " ✓" : " ✗");
+}
 function grade(s) {
   const cell = document.createElement("td");
   if (s.grade) {
-    const levels = s.grade.levels.map(l => l.level + " " + l.wins + "/" + l.games + (l.passed ? " ✓" : " ✗"));
+    const levels = s.grade.levels.map(level);
     cell.append(text("div", levels.join(", ")));
     cell.append(text("div", s.grade.verdict, s.grade.passed_all ? "pass" : "fail"));
   } else if (s.error) {
@@ -37,10 +44,8 @@ async function openReplay(url) {
   const page = URL.createObjectURL(new Blob([await response.text()], { type: "text/html" }));
   window.open(page, "_blank");
 }
-async function replays(s) {
-  const cell = document.createElement("td");
-  if (s.status !== "done") return cell;
-  for (const game of await lostGames(s)) {
+function replayButtons(cell, games) {
+  for (const game of games) {
     const button = text("button", game.name.replace(/^game-0*/, "game "));
     button.dataset.replay = game.name;
     button.addEventListener("click", () => openReplay(game.url));
@@ -48,11 +53,49 @@ async function replays(s) {
   }
   return cell;
 }
+async function replays(s) {
+  const cell = document.createElement("td");
+  if (s.status !== "done") return cell;
+  return replayButtons(cell, await lostGames(s));
+}
+// The course's assignments, listed and offered in the forms' choices.
+let course = null;
+function options(select, assignments) {
+  if (select.options.length === assignments.length) return;
+  select.textContent = "";
+  for (const a of assignments) {
+    const option = text("option", a.title);
+    option.value = a.name;
+    select.append(option);
+  }
+}
 async function showAssignments() {
-  const course = await api("/api/assignments");
+  course = await api("/api/assignments");
   const lines = course.assignments.map(a => a.title + " (" + a.game + "; against " + a.levels.join(", ")
-    + ", " + a.games_per_level + " games each" + (a.deadline ? "; deadline " + a.deadline + " UTC" : "") + ")");
+    + ", " + a.games_per_level + (a.single_player ? " worlds" : " games each")
+    + (a.deadline ? "; deadline " + a.deadline + " UTC" : "") + ")");
   document.getElementById("assignments").textContent = course.course + ": " + lines.join("; ");
+  options(document.getElementById("assignment"), course.assignments);
+  options(document.getElementById("scrimmage-assignment"), course.assignments.filter(a => !a.single_player));
+}
+function titleOf(name) {
+  const a = course && course.assignments.find(a => a.name === name);
+  return a ? a.title : name;
+}
+async function showScrimmages() {
+  const mine = await api("/api/scrimmages");
+  const body = document.getElementById("scrimmages");
+  body.textContent = "";
+  for (const s of mine.scrimmages) {
+    const row = document.createElement("tr");
+    row.dataset.status = s.status;
+    const result = s.result ? s.result.wins + "/" + s.result.draws + "/" + s.result.losses
+      : s.status === "playing" ? s.played + "/" + s.total + " played" : (s.error || "");
+    row.append(text("td", String(s.id)), text("td", titleOf(s.assignment)), text("td", s.challenger),
+      text("td", s.opponent), text("td", s.status), text("td", result),
+      replayButtons(document.createElement("td"), s.replays));
+    body.append(row);
+  }
 }
 async function refresh() {
   if (!token) return;
@@ -67,10 +110,12 @@ async function refresh() {
     for (const s of mine.submissions) {
       const row = document.createElement("tr");
       row.dataset.status = s.status;
-      row.append(text("td", String(s.id)), text("td", s.file_name + (s.student !== mine.student ? " (" + s.student + ")" : "")),
+      row.append(text("td", String(s.id)), text("td", titleOf(s.assignment)),
+        text("td", s.file_name + (s.student !== mine.student ? " (" + s.student + ")" : "")),
         text("td", status(s)), grade(s), await replays(s));
       body.append(row);
     }
+    await showScrimmages();
     say("");
   } catch (e) {
     say(e.message);
@@ -87,10 +132,26 @@ document.getElementById("upload").addEventListener("submit", async event => {
   const file = document.getElementById("file").files[0];
   if (!file) return;
   const form = new FormData();
+  form.append("assignment", document.getElementById("assignment").value);
   form.append("file", file, file.name);
   try {
     const accepted = await api("/api/submissions", { method: "POST", body: form });
     document.getElementById("sent").textContent = "submission " + accepted.id + " queued";
+    say("");
+  } catch (e) {
+    say(e.message);
+  }
+  refresh();
+});
+document.getElementById("challenge").addEventListener("submit", async event => {
+  event.preventDefault();
+  const body = JSON.stringify({
+    opponent: document.getElementById("opponent").value.trim(),
+    assignment: document.getElementById("scrimmage-assignment").value,
+  });
+  try {
+    const made = await api("/api/scrimmages", { method: "POST", body, headers: { "Content-Type": "application/json" } });
+    document.getElementById("challenged").textContent = "scrimmage " + made.id + " queued";
     say("");
   } catch (e) {
     say(e.message);

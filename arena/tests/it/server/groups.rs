@@ -209,7 +209,7 @@ fn the_course_hand_in_a_folder_and_its_groups_note_is_a_submission_with_the_note
 }
 
 #[test]
-fn a_course_file_the_server_hosts_sets_its_deadline_and_one_it_cannot_is_refused_in_one_line() {
+fn a_course_file_sets_its_deadline_names_its_assignments_and_a_wrong_one_is_refused_in_one_line() {
     let data = tempfile::tempdir().unwrap();
     let dir = data.path().to_str().unwrap();
     let staff = {
@@ -270,7 +270,10 @@ fn a_course_file_the_server_hosts_sets_its_deadline_and_one_it_cannot_is_refused
             .send(&body[..]),
     );
     assert_eq!(code, 400, "{refused}");
-    assert_eq!(refused["error"], "no assignment 'homework' on this server: it takes 'project'");
+    assert_eq!(
+        refused["error"],
+        "the course has no assignment 'homework' (it has project): send it as the field `assignment`"
+    );
     if let Some(browser) = support::browser::chromium() {
         let page = super::dump(&browser, &format!("{}/me#token={solo}", server.url));
         assert!(
@@ -280,22 +283,30 @@ fn a_course_file_the_server_hosts_sets_its_deadline_and_one_it_cannot_is_refused
     }
     drop(server);
 
+    // The data folder keeps the course: a restart without --course, and
+    // `serve deadline`, use it.
+    let server = Server::start(data.path(), &["--round-robin", "off"]);
+    let (_, course) = get(&server, "/api/assignments", None);
+    assert_eq!(course["assignments"][0]["name"], "project", "{course}");
+    drop(server);
+    let out = arena(&["serve", "deadline", "2031-06-01 08:00", "--data", dir], &[]);
+    assert_eq!(
+        stdout(&out).trim(),
+        "project: deadline 2031-06-01 08:00:00 UTC: later submissions are graded but do not count"
+    );
+
     for (text, expected) in [
         (
-            "[[assignment]]\nname = \"w\"\ngame = \"wumpus\"\n",
-            "assignment w: its game is wumpus: this server grades",
-        ),
-        (
-            "[[assignment]]\nname = \"t\"\ngame = \"trap\"\n[assignment.grading]\nwins_to_pass = [7, 4, 2]\n",
-            "assignment t: its grading is another",
+            "[[assignment]]\nname = \"t\"\ngame = \"trap\"\n[assignment.grading]\nwins_to_pass = [7, 4, 20]\n",
+            "line 5: assignment[0].grading.wins_to_pass: 20 wins out of 10 games cannot be had",
         ),
         (
             "[[assignment]]\nname = \"t\"\ngame = \"trap\"\n[assignment.settings]\nboard_size = 9\n",
             "line 5: assignment[0].settings.board_size",
         ),
         (
-            "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[[assignment]]\nname = \"b\"\ngame = \"trap\"\n",
-            "2 assignments: this server hosts one at a time",
+            "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[[assignment]]\nname = \"a\"\ngame = \"wumpus\"\n",
+            "names another assignment too",
         ),
     ] {
         let file = support::write_file(data.path(), "bad.toml", text);

@@ -12,6 +12,7 @@ use std::{
 use crate::support::{self, arena, library, stdout};
 use serde_json::Value;
 
+mod course;
 mod groups;
 
 /// A running `arena serve`, killed when dropped.
@@ -297,10 +298,23 @@ fn bad_requests_get_one_clear_error_and_store_nothing() {
     let stored = data.path().join("files");
     assert!(!stored.exists() || std::fs::read_dir(&stored).unwrap().count() == 0, "nothing stored");
 
-    // The server grades Trap: another game is refused in one line.
-    let out = arena(&["serve", "--game", "wumpus", "--data", data.path().to_str().unwrap()], &[]);
+    // A course file or a game, not both.
+    let dir = data.path().to_str().unwrap();
+    let out = arena(&["serve", "--game", "wumpus", "--course", "course.toml", "--data", dir], &[]);
     assert!(!out.status.success());
-    assert!(support::stderr(&out).starts_with("error: --game wumpus: the server grades Trap players only"));
+    let error = support::stderr(&out);
+    assert!(
+        error.starts_with("error: the argument '--game <GAME>' cannot be used with '--course <FILE>'"),
+        "{error}"
+    );
+    // A course file that is not there is one line naming it.
+    let out = arena(&["serve", "--course", "missing.toml", "--data", dir], &[]);
+    assert_eq!(support::stderr(&out).trim().lines().count(), 1, "{}", support::stderr(&out));
+    assert!(
+        support::stderr(&out).contains("cannot read the course file missing.toml"),
+        "{}",
+        support::stderr(&out)
+    );
 
     // A second student of the same name is refused in one line.
     let out = arena(&["serve", "add-student", "alice", "--data", data.path().to_str().unwrap()], &[]);
@@ -455,7 +469,7 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
     let out = arena(&["serve", "deadline", "2000-01-01 00:00", "--data", data_arg], &[]);
     assert_eq!(
         stdout(&out).trim(),
-        "deadline 2000-01-01 00:00:00 UTC: later submissions are graded but do not count"
+        "trap: deadline 2000-01-01 00:00:00 UTC: later submissions are graded but do not count"
     );
     let out = arena(&["serve", "deadline", "next tuesday", "--data", data_arg], &[]);
     assert!(support::stderr(&out).contains("is not a date and time"), "{}", support::stderr(&out));
@@ -514,7 +528,7 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
         "{}",
         stdout(&out)
     );
-    let csv = std::fs::read_to_string(data.path().join("final/grades.csv")).unwrap();
+    let csv = std::fs::read_to_string(data.path().join("final/trap/grades.csv")).unwrap();
     let rows = csv_rows(&csv);
     assert_eq!(
         rows[0].join(","),
@@ -550,12 +564,13 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
         gradebook,
         format!("Student ID,Name,Trap Points\nalice,alice,{}\nbob,bob,{}\n", rows[1][11], rows[2][11])
     );
-    let standings = std::fs::read_to_string(data.path().join("final/round-robin/standings.csv")).unwrap();
+    let standings =
+        std::fs::read_to_string(data.path().join("final/trap/round-robin/standings.csv")).unwrap();
     assert_eq!(standings.lines().count(), 3, "two students ranked: {standings}");
     // Run again: everything comes from the journals.
     let again = arena(&["serve", "finalize", "--data", data_arg, "--games-per-pairing", "10"], &[]);
     assert!(again.status.success());
-    assert_eq!(std::fs::read_to_string(data.path().join("final/grades.csv")).unwrap(), csv);
+    assert_eq!(std::fs::read_to_string(data.path().join("final/trap/grades.csv")).unwrap(), csv);
 
     // Another policy from a course file: the same games, other points; the
     // group that defeated more gets more.
@@ -567,7 +582,7 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
     );
     let out = arena(&["serve", "finalize", "--data", data_arg, "--course", course.to_str().unwrap()], &[]);
     assert!(out.status.success(), "{}", support::stderr(&out));
-    let rows = csv_rows(&std::fs::read_to_string(data.path().join("final/grades.csv")).unwrap());
+    let rows = csv_rows(&std::fs::read_to_string(data.path().join("final/trap/grades.csv")).unwrap());
     for row in &rows[1..] {
         assert_eq!(row[11].parse::<f64>().unwrap(), points(row, [1.0, 2.0, 3.0], 10.0), "{row:?}");
     }
@@ -581,7 +596,7 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
     );
     assert_eq!(
         support::stderr(&out).trim(),
-        "error: --assignment x: the course has no such assignment (it has trap)"
+        "error: --assignment x: the course has no assignment 'x' (it has trap)"
     );
 }
 
@@ -1401,7 +1416,8 @@ fn finalize_through_slurm_writes_local_finalizes_grades_and_games_and_says_why_w
     let finalize = |extra: &[&str]| arena(&[&["serve", "finalize", "--data", data_arg], extra].concat(), &[]);
     let out = finalize(&[]);
     assert!(out.status.success(), "{}", support::stderr(&out));
-    let (on_slurm, local) = (data.path().join("final"), data.path().join("final-local"));
+    // The default course's one assignment.
+    let (on_slurm, local) = (data.path().join("final/trap"), data.path().join("final-trap-local"));
     std::fs::rename(&on_slurm, &local).unwrap();
 
     // Slurm cannot open this output file: every job fails at once; the
