@@ -53,16 +53,15 @@ pub fn group_name(members: &[&str]) -> String {
     members.iter().map(|m| m.trim()).collect::<Vec<_>>().join("_")
 }
 
+/// A member and their new token (None: a student already, who keeps theirs).
+pub type NewToken = (String, Option<String>);
+
 /// Adds group `name` (None: its members' names joined by `_`) of
 /// `members` to data folder `dir`: a member who is not a student yet is
 /// added, with a token; one who is moves into it (only before either group
 /// has submitted: `db::move_student`). The group's name, and each member
 /// with their new token (None: a student already, who keeps theirs).
-pub fn add_group(
-    dir: &Path,
-    name: Option<&str>,
-    members: &[&str],
-) -> Result<(String, Vec<(String, Option<String>)>)> {
+pub fn add_group(dir: &Path, name: Option<&str>, members: &[&str]) -> Result<(String, Vec<NewToken>)> {
     let members = members.iter().map(|m| checked_name(m)).collect::<Result<Vec<_>>>()?;
     if members.is_empty() {
         anyhow::bail!("a group has one member at least: name them with --members a,b,c");

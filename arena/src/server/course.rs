@@ -19,7 +19,7 @@ use crate::{
     game::GameId,
     game_rules::{Budgets, GameOptions, GameRules, OptionValue},
     players::Level,
-    tournament::config::one_line,
+    tournament::config::{one_line, pass_marks},
 };
 
 /// A course: its assignments, in the order pages and CSV columns show them.
@@ -362,47 +362,16 @@ impl AssignmentFile {
         if games == 0 {
             return Err(error("games", "grading.games = 0: use 1 or more".to_string()));
         }
+        // The grade format's own check: the grading run is one.
+        let pass = pass_marks(&levels, games, single, g.wins_to_pass, g.score_margin).map_err(|e| {
+            let key = if e.to_string().starts_with("score_margin") { "score_margin" } else { "wins_to_pass" };
+            error(key, format!("grading.{e}"))
+        })?;
         let per_level = |key: &'static str, what: &str, n: usize| -> std::result::Result<(), KeyError> {
             if n == levels.len() {
                 Ok(())
             } else {
                 Err(error(key, format!("{what}: {n} values for {} levels: give one per level", levels.len())))
-            }
-        };
-        let pass = match (single, g.wins_to_pass, g.score_margin) {
-            (false, _, Some(_)) => {
-                return Err(error(
-                    "score_margin",
-                    format!("grading.score_margin: {game} is a two-player game: use wins_to_pass"),
-                ))
-            }
-            (true, Some(_), _) => {
-                return Err(error(
-                    "wins_to_pass",
-                    format!("grading.wins_to_pass: {game} is a single-player game: use score_margin"),
-                ))
-            }
-            (false, wins, None) => {
-                let wins = wins.unwrap_or_else(|| crate::tournament::grade::default_wins(&levels, games));
-                per_level("wins_to_pass", "grading.wins_to_pass", wins.len())?;
-                if let Some(w) = wins.iter().find(|&&w| w > games) {
-                    return Err(error(
-                        "wins_to_pass",
-                        format!("grading.wins_to_pass: {w} wins out of {games} games cannot be had"),
-                    ));
-                }
-                Pass::Wins(wins)
-            }
-            (true, None, margin) => {
-                let margin = margin.unwrap_or_else(|| vec![0.0; levels.len()]);
-                per_level("score_margin", "grading.score_margin", margin.len())?;
-                if margin.iter().any(|m| !m.is_finite() || *m < 0.0) {
-                    return Err(error(
-                        "score_margin",
-                        "grading.score_margin: margins are 0 or more points".to_string(),
-                    ));
-                }
-                Pass::Margin(margin)
             }
         };
         let tournament_games = self.tournament.games.unwrap_or(if single { 100 } else { 10 });
@@ -658,15 +627,15 @@ by_rank = [3, 2, 1]
             ),
             (
                 "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[assignment.grading]\nwins_to_pass = [6, 4]\n",
-                "line 5: assignment[0].grading.wins_to_pass: 2 values for 3 levels",
+                "line 5: assignment[0].grading.wins_to_pass: 2 value(s) for 3 level(s) (easy, medium, hard)",
             ),
             (
                 "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[assignment.grading]\ngames = 4\nwins_to_pass = [6, 4, 2]\n",
-                "line 6: assignment[0].grading.wins_to_pass: 6 wins out of 4 games cannot be had",
+                "line 6: assignment[0].grading.wins_to_pass: 6 wins out of 4 games per level cannot be had",
             ),
             (
                 "[[assignment]]\nname = \"a\"\ngame = \"magic-forest\"\n[assignment.grading]\nwins_to_pass = [1, 1, 1]\n",
-                "line 5: assignment[0].grading.wins_to_pass: magic-forest is a single-player game: use score_margin",
+                "line 5: assignment[0].grading.wins_to_pass: a single-player game's grade passes on mean scores; use score_margin",
             ),
             (
                 "[[assignment]]\nname = \"a\"\ngame = \"wumpus\"\n[assignment.settings]\nboard_size = 5\n",

@@ -276,7 +276,7 @@ fn move_student(tx: &Connection, name: &str, group: i64) -> Result<()> {
     let submitted = |group: i64| -> Result<Option<String>> {
         Ok(tx
             .query_row(
-                "SELECT g.name FROM groups g WHERE g.id = ?1 AND EXISTS (SELECT 1 FROM uploads u WHERE u.group_id = g.id)",
+                "SELECT g.name FROM groups g WHERE g.id = ?1 AND EXISTS (SELECT 1 FROM submissions s WHERE s.group_id = g.id)",
                 [group],
                 |row| row.get(0),
             )
@@ -291,6 +291,9 @@ fn move_student(tx: &Connection, name: &str, group: i64) -> Result<()> {
         }
     }
     tx.execute("UPDATE students SET group_id = ?2 WHERE id = ?1", params![student.id, group])?;
+    // Their refused uploads (no submission) go with them: the hourly limit
+    // counts them in the new group.
+    tx.execute("UPDATE uploads SET group_id = ?2 WHERE student = ?1", params![student.id, group])?;
     tx.execute(
         "DELETE FROM groups WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM students WHERE group_id = ?1)",
         [student.group],
@@ -922,5 +925,11 @@ mod tests {
         assert_eq!(student_by_token(&db, "h3").unwrap().unwrap().group, group);
         assert_eq!(group_by_name(&db, "cy"), None, "the emptied group of one goes");
         assert_eq!(groups(&db).unwrap()[0].notes, [(1, "all mine".to_string())]);
+        // A refused upload is no submission: its student still moves.
+        let gus = add_student(&db, "gus", "h5", false, None).unwrap();
+        let upload = start_upload(&db, &gus, 5).unwrap().unwrap();
+        refuse_upload(&db, upload, "not a player library").unwrap();
+        let group = add_group(&db, "gus_hal", &[("gus", None), ("hal", Some("h6"))]).unwrap();
+        assert_eq!(student_by_token(&db, "h5").unwrap().unwrap().group, group);
     }
 }

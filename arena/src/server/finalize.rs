@@ -215,17 +215,25 @@ fn write_gradebook(dir: &Path, db: &rusqlite::Connection, course: &Course) -> Re
     Ok(path)
 }
 
+/// The rows of the class tournament's standings (`what` they are, for errors).
+fn standings_rows(standings: &Path, what: &str) -> Result<Vec<serde_json::Value>> {
+    let text = std::fs::read_to_string(standings)
+        .with_context(|| format!("cannot read the {what} {}", standings.display()))?;
+    let mut json: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("the {what} {} are not JSON", standings.display()))?;
+    Ok(match json["rows"].take() {
+        serde_json::Value::Array(rows) => rows,
+        _ => Vec::new(),
+    })
+}
+
 /// Each player's placing in a single-player game's final scores (every
 /// group on the same worlds): the groups with a lower mean score are those
 /// it defeats, and its rank is one more than those with a higher one
 /// (equal means share a rank).
 fn score_placings(standings: &Path, players: usize) -> Result<Vec<Placing>> {
-    let text = std::fs::read_to_string(standings)
-        .with_context(|| format!("cannot read the final scores {}", standings.display()))?;
-    let json: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("the final scores {} are not JSON", standings.display()))?;
     let mut means = Vec::new();
-    for row in json["rows"].as_array().into_iter().flatten() {
+    for row in &standings_rows(standings, "final scores")? {
         let (Some(id), Some(mean)) = (row["id"].as_u64(), row["mean_score"].as_f64()) else {
             bail!("the final scores {} lack a row's id or mean score", standings.display());
         };
@@ -245,12 +253,8 @@ fn score_placings(standings: &Path, players: usize) -> Result<Vec<Placing>> {
 /// Each player's (by its index in the round robin's list) rank by groups
 /// defeated and groups defeated, from the round robin's standings.
 fn round_robin_placings(standings: &Path, players: usize) -> Result<Vec<Placing>> {
-    let text = std::fs::read_to_string(standings)
-        .with_context(|| format!("cannot read the round robin's standings {}", standings.display()))?;
-    let json: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("the round robin's standings {} are not JSON", standings.display()))?;
     let mut placings = vec![Placing::default(); players];
-    for row in json["rows"].as_array().into_iter().flatten() {
+    for row in &standings_rows(standings, "round robin's standings")? {
         let (Some(id), Some(rank), Some(defeated)) =
             (row["id"].as_u64(), row["rank_by_defeated"].as_u64(), row["opponents_defeated"].as_u64())
         else {

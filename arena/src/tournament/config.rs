@@ -449,8 +449,9 @@ fn grade_levels(opponents: Option<Vec<String>>) -> Result<Vec<Level>> {
 
 /// A grade's pass marks, one per level: `wins_to_pass` for two-player
 /// games (default: the course's, scaled to the games), `score_margin` for
-/// single-player games (default 0: match the level's mean).
-fn pass_marks(
+/// single-player games (default 0: match the level's mean). An error
+/// begins with the key it is about (the course file reads them too).
+pub(crate) fn pass_marks(
     levels: &[Level],
     games: u32,
     single: bool,

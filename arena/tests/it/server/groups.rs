@@ -298,7 +298,7 @@ fn a_course_file_sets_its_deadline_names_its_assignments_and_a_wrong_one_is_refu
     for (text, expected) in [
         (
             "[[assignment]]\nname = \"t\"\ngame = \"trap\"\n[assignment.grading]\nwins_to_pass = [7, 4, 20]\n",
-            "line 5: assignment[0].grading.wins_to_pass: 20 wins out of 10 games cannot be had",
+            "line 5: assignment[0].grading.wins_to_pass: 20 wins out of 10 games per level cannot be had",
         ),
         (
             "[[assignment]]\nname = \"t\"\ngame = \"trap\"\n[assignment.settings]\nboard_size = 9\n",
