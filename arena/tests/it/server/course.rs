@@ -375,3 +375,57 @@ fn a_server_killed_mid_way_through_a_single_player_grading_resumes_playing_no_ga
     assert_eq!(level["games"], 40, "{graded}");
     assert!(level["mean"].is_number() && level["level_mean"].is_number(), "{graded}");
 }
+
+#[test]
+fn each_two_player_assignment_has_its_own_league() {
+    let data = tempfile::tempdir().unwrap();
+    let course = support::write_file(
+        data.path(),
+        "course.toml",
+        "[[assignment]]\nname = \"small-trap\"\ngame = \"trap\"\n[assignment.settings]\nboard_size = 5\n\
+         [assignment.grading]\nlevels = [\"easy\"]\ngames = 2\n\
+         [[assignment]]\nname = \"pawns\"\ngame = \"hexapawn\"\n[assignment.grading]\nlevels = [\"easy\"]\ngames = 2\n",
+    );
+    let tokens = [add_student(data.path(), "ann"), add_student(data.path(), "bob")];
+    let server = Server::start(data.path(), &["--course", course.to_str().unwrap()]);
+    for (token, level) in tokens.iter().zip(["easy", "hard"]) {
+        for assignment in ["small-trap", "pawns"] {
+            let id = submit_for(&server, token, assignment, level);
+            let done = wait_for(&server, token, id, finished);
+            assert_eq!(done["status"], "done", "{done}");
+        }
+    }
+    // Each league plays its one pairing's 10 games, in its own game.
+    for assignment in ["small-trap", "pawns"] {
+        let started = Instant::now();
+        let board = loop {
+            let (_, board) = get(&server, &format!("/api/leaderboard?assignment={assignment}"), None);
+            if board["round_robin"]["standings"]["games"] == 10 {
+                break board;
+            }
+            assert!(started.elapsed() < Duration::from_secs(120), "{board}");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let rows = board["round_robin"]["standings"]["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 2, "{board}");
+        assert!(rows.iter().all(|r| r["games"] == 10), "{board}");
+    }
+    // The games stored are each assignment's own pairing's.
+    let db = rusqlite::Connection::open(data.path().join("arena.db")).unwrap();
+    let mut query = db
+        .prepare("SELECT s.assignment, g.result FROM games g JOIN submissions s ON s.id = g.a ORDER BY g.a, g.game")
+        .unwrap();
+    let stored: Vec<(String, Value)> = query
+        .query_map([], |r| Ok((r.get(0)?, serde_json::from_str(&r.get::<_, String>(1)?).unwrap())))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(stored.len(), 20);
+    assert_eq!(stored.iter().filter(|(a, _)| a == "pawns").count(), 10);
+    // Played on the assignment's 5x5 board: easy against hard lasts about
+    // 12-13 turns there, 18-19 on the default 7x7 (`arena play`, 40 games).
+    let turns: Vec<u64> =
+        stored.iter().filter(|(a, _)| a == "small-trap").map(|(_, r)| r["turns"].as_u64().unwrap()).collect();
+    let mean = turns.iter().sum::<u64>() as f64 / turns.len() as f64;
+    assert!(mean < 15.5, "{turns:?}");
+}
