@@ -329,6 +329,24 @@ fn a_course_of_two_assignments_grades_each_as_it_says_with_groups_scrimmages_and
         let board = super::dump(&browser, &format!("{}/?assignment=cave", server.url));
         assert!(board.contains(r#"<tr data-score-group="di_ed_fa">"#), "{board}");
         assert!(board.contains("easy (level)"), "{board}");
+        // A member challenges another group from the page, and sees it played.
+        let mut page = support::devtools::Browser::start(&browser);
+        page.open(&format!("{}/me#token={}", server.url, trio[0]));
+        page.wait_for(
+            "document.getElementById('scrimmage-assignment').options.length === 1",
+            Duration::from_secs(30),
+        );
+        page.eval("document.getElementById('opponent').value = 'ann'; document.getElementById('challenge').requestSubmit(); true");
+        page.wait_for(
+            "[...document.querySelectorAll('#scrimmages tr[data-status=\"done\"]')].some(r => r.cells[2].textContent === 'di_ed_fa')",
+            Duration::from_secs(120),
+        );
+        let (_, theirs) = get(&server, "/api/scrimmages", Some(&ann));
+        let played = &theirs["scrimmages"][0];
+        assert_eq!(
+            (played["challenger"].as_str(), played["status"].as_str()),
+            (Some("di_ed_fa"), Some("done"))
+        );
         let staff_page = super::dump(&browser, &format!("{}/staff#token={staff}", server.url));
         assert!(
             staff_page.contains(r#"<tr data-group="di_ed_fa"><td>di_ed_fa</td><td>di, ed, fa</td>"#),
