@@ -186,12 +186,14 @@ pub fn describe(submission: &Value) -> String {
                         .iter()
                         .map(|l| {
                             let mark = if l["passed"].as_bool() == Some(true) { "passed" } else { "failed" };
-                            format!(
-                                "{} {}/{} {mark}",
-                                l["level"].as_str().unwrap_or("?"),
-                                l["wins"],
-                                l["games"]
-                            )
+                            let level = l["level"].as_str().unwrap_or("?");
+                            // A single-player game: the mean score against the level's.
+                            match (l["mean"].as_f64(), l["level_mean"].as_f64()) {
+                                (Some(mean), Some(theirs)) => {
+                                    format!("{level} {mean:.1} vs {theirs:.1} {mark}")
+                                }
+                                _ => format!("{level} {}/{} {mark}", l["wins"], l["games"]),
+                            }
                         })
                         .collect()
                 })

@@ -246,6 +246,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             let (course, _) = server::course_of(&data, course.as_deref())?;
             let assignment = assignment_arg(&course, assignment.as_deref())?;
             let db = server::db::open(&data)?;
+            server::adopt(&data, &db, &course)?;
             let deadline = server::db::set_deadline(&db, &assignment.name, &when)?;
             arena::outln!(
                 "{}: deadline {deadline} UTC: later submissions are graded but do not count",

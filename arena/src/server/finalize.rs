@@ -64,6 +64,7 @@ pub fn finalize(
     executor: &Executor,
 ) -> Result<Finalized> {
     let db = db::open(dir)?;
+    super::adopt(dir, &db, course)?;
     let frozen = db::latest_graded(&db, &assignment.name)?;
     if frozen.is_empty() {
         bail!(
@@ -181,6 +182,28 @@ pub fn finalize(
         gradebook_csv,
         written,
     })
+}
+
+/// Moves the final results of a server from before assignments
+/// (`DATA/final/round-robin.toml`, `round-robin/`, `grades.csv`) into the
+/// folder of the course's first assignment, `first`, the one it hosted:
+/// finalizing it again resumes that round robin instead of playing it
+/// anew. Nothing to do when there are none, or the folder exists.
+pub(super) fn adopt_unassigned(dir: &Path, first: &str) -> Result<()> {
+    let old = dir.join(FOLDER);
+    let new = old.join(first);
+    if !old.join("round-robin.toml").is_file() || new.exists() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(&new).with_context(|| format!("cannot create {}", new.display()))?;
+    for name in ["round-robin.toml", "round-robin", "grades.csv"] {
+        if old.join(name).exists() {
+            std::fs::rename(old.join(name), new.join(name)).with_context(|| {
+                format!("cannot move {} into {}", old.join(name).display(), new.display())
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// Each student's points in a finalized assignment, in its folder.

@@ -99,7 +99,7 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
         .with_context(|| format!("cannot create the data folder {}", data.display()))?;
     let data = std::fs::canonicalize(data)?;
     let course = Arc::new(options.course);
-    host(&db::open(&data)?, &course, options.course_text.as_deref())?;
+    host(&data, &db::open(&data)?, &course, options.course_text.as_deref())?;
     let leagues = Arc::new(league::Leagues::load(&db::open(&data)?, &course)?);
     options.executor.ready()?;
     let wake = Arc::new(grader::Wake::default());
@@ -140,12 +140,13 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
     })
 }
 
-/// Makes data folder `db` host `course`: an older server's submissions and
-/// deadline become the first assignment's; each assignment's deadline in
+/// Makes data folder `dir` (its database `db`) host `course`: an older
+/// server's submissions, deadline and final results become the first
+/// assignment's; each assignment's deadline in
 /// the course file is set; the file's text (`text`) is kept, the course of
 /// later commands on the folder ([`course_of`]).
-fn host(db: &Connection, course: &course::Course, text: Option<&str>) -> Result<()> {
-    db::adopt_unassigned(db, &course.assignments[0].name)?;
+fn host(dir: &std::path::Path, db: &Connection, course: &course::Course, text: Option<&str>) -> Result<()> {
+    adopt(dir, db, course)?;
     for assignment in &course.assignments {
         if let Some(deadline) = &assignment.deadline {
             db::set_deadline(db, &assignment.name, deadline)?;
@@ -155,6 +156,15 @@ fn host(db: &Connection, course: &course::Course, text: Option<&str>) -> Result<
         db::set_setting(db, COURSE_SETTING, text)?;
     }
     Ok(())
+}
+
+/// Gives what a server from before assignments left in data folder `dir`
+/// (its database `db`: the submissions, the deadline, the final results)
+/// to `course`'s first assignment, the one it hosted. Nothing to do on a
+/// newer folder.
+pub fn adopt(dir: &std::path::Path, db: &Connection, course: &course::Course) -> Result<()> {
+    db::adopt_unassigned(db, &course.assignments[0].name)?;
+    finalize::adopt_unassigned(dir, &course.assignments[0].name)
 }
 
 /// Where the data folder keeps the course file it was last served with.

@@ -391,7 +391,10 @@ fn a_server_killed_mid_way_through_a_single_player_grading_resumes_playing_no_ga
     assert_eq!(indices.len(), total as usize, "no game journaled twice");
     let level = &graded["grade"]["levels"][0];
     assert_eq!(level["games"], 40, "{graded}");
-    assert!(level["mean"].is_number() && level["level_mean"].is_number(), "{graded}");
+    let (mean, theirs) = (level["mean"].as_f64().unwrap(), level["level_mean"].as_f64().unwrap());
+    // `arena submit --wait` tells it so.
+    let told = arena::client::describe(&graded);
+    assert!(told.starts_with(&format!("done: easy {mean:.1} vs {theirs:.1} ")), "{told}");
 }
 
 #[test]

@@ -571,6 +571,26 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
     let again = arena(&["serve", "finalize", "--data", data_arg, "--games-per-pairing", "10"], &[]);
     assert!(again.status.success());
     assert_eq!(std::fs::read_to_string(data.path().join("final/trap/grades.csv")).unwrap(), csv);
+    // As a server before assignments left them (in `final/` itself), the
+    // results become the one assignment's, and its round robin resumes
+    // from its journal: no game played again.
+    let (folder, top) = (data.path().join("final/trap"), data.path().join("final"));
+    // The journals as written, times and all: a game played again differs.
+    let journal = || -> Vec<String> {
+        let files = arena::tournament::merge::journal_files(&folder.join("round-robin")).unwrap();
+        files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect()
+    };
+    let games = journal();
+    for name in ["round-robin.toml", "round-robin", "grades.csv"] {
+        std::fs::rename(folder.join(name), top.join(name)).unwrap();
+    }
+    std::fs::remove_dir_all(&folder).unwrap();
+    let again = arena(&["serve", "finalize", "--data", data_arg, "--games-per-pairing", "10"], &[]);
+    assert!(again.status.success(), "{}", support::stderr(&again));
+    assert!(!games.is_empty());
+    assert_eq!(journal(), games, "the same games, none played again");
+    assert!(!top.join("round-robin").exists());
+    assert_eq!(std::fs::read_to_string(folder.join("grades.csv")).unwrap(), csv);
 
     // Another policy from a course file: the same games, other points; the
     // group that defeated more gets more.
