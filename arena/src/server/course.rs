@@ -265,6 +265,8 @@ struct GradingFile {
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct TournamentFile {
+    /// Said for clarity only: each kind of game has one class tournament.
+    format: Option<String>,
     games: Option<u32>,
 }
 
@@ -374,6 +376,17 @@ impl AssignmentFile {
                 Err(error(key, format!("{what}: {n} values for {} levels: give one per level", levels.len())))
             }
         };
+        // The formats that rank groups by the groups they defeat.
+        let format = if single { "duplicate" } else { "round-robin" };
+        if let Some(other) = self.tournament.format.as_deref().filter(|f| *f != format) {
+            return Err(error(
+                "format",
+                format!(
+                    "tournament.format: \"{other}\": {game}'s class tournament is \"{format}\" (it ranks the \
+                     groups by the groups they defeat); leave the key out or write that"
+                ),
+            ));
+        }
         let tournament_games = self.tournament.games.unwrap_or(if single { 100 } else { 10 });
         if tournament_games == 0 {
             return Err(error("games", "tournament.games = 0: use 1 or more".to_string()));
@@ -654,6 +667,10 @@ by_rank = [3, 2, 1]
                 "line 5: assignment[1].name: \"a\" names another assignment too",
             ),
             ("[[assignment]]\nname = \"a\"\ngame = \"trap\"\ncolour = 1\n", "line 4: unknown field `colour`"),
+            (
+                "[[assignment]]\nname = \"a\"\ngame = \"wumpus\"\n[assignment.tournament]\nformat = \"round-robin\"\n",
+                "line 5: assignment[0].tournament.format: \"round-robin\": wumpus's class tournament is \"duplicate\"",
+            ),
             ("name = \"empty\"\n", "no [[assignment]]"),
         ];
         for (text, expected) in cases {
