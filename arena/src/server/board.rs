@@ -115,20 +115,17 @@ impl Boards {
         Ok(boards)
     }
 
-    fn board(&self, assignment: Option<&str>) -> Option<&Board> {
-        match assignment {
-            None => self.boards.first(),
-            Some(name) => self.boards.iter().find(|b| b.assignment == name),
-        }
+    fn board(&self, assignment: &str) -> Option<&Board> {
+        self.boards.iter().find(|b| b.assignment == assignment)
     }
 
-    /// The leaderboard of `assignment` (None: the course's first).
-    pub fn leaderboard(&self, assignment: Option<&str>) -> Option<Arc<Ready>> {
+    /// The leaderboard of `assignment`.
+    pub fn leaderboard(&self, assignment: &str) -> Option<Arc<Ready>> {
         Some(self.board(assignment)?.leaderboard.read().unwrap_or_else(|e| e.into_inner()).clone())
     }
 
-    /// The crosstable of `assignment`'s league (None: the course's first).
-    pub fn crosstable(&self, assignment: Option<&str>) -> Option<Arc<Ready>> {
+    /// The crosstable of `assignment`'s league.
+    pub fn crosstable(&self, assignment: &str) -> Option<Arc<Ready>> {
         Some(self.board(assignment)?.crosstable.read().unwrap_or_else(|e| e.into_inner()).clone())
     }
 }

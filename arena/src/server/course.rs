@@ -168,11 +168,6 @@ impl Default for Course {
 const COURSE_LEVELS: [Level; 3] = Level::ALL;
 
 impl Course {
-    /// The course in file `path`, checked.
-    pub fn load(path: &Path) -> Result<Course> {
-        Ok(Course::read(path)?.0)
-    }
-
     /// The course in file `path`, checked, and the file's text.
     pub fn read(path: &Path) -> Result<(Course, String)> {
         let text = std::fs::read_to_string(path)

@@ -460,7 +460,7 @@ pub fn add_submission(db: &Connection, upload: Upload, student: &Student, file: 
     tx.execute(
         "INSERT INTO submissions (student, group_id, sha256, player, file_name, size, note, status, assignment, late)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
-                 COALESCE(datetime('now') > (SELECT value FROM settings WHERE key = 'deadline:' || ?9), 0))",
+                 COALESCE(datetime('now') > (SELECT value FROM settings WHERE key = ?10), 0))",
         params![
             student.id,
             student.group,
@@ -470,7 +470,8 @@ pub fn add_submission(db: &Connection, upload: Upload, student: &Student, file: 
             file.size as i64,
             file.note,
             status::QUEUED,
-            file.assignment
+            file.assignment,
+            deadline_key(file.assignment)
         ],
     )?;
     let id = tx.last_insert_rowid();
@@ -569,9 +570,8 @@ pub fn next_to_grade(
         // Only by a newer one for the same assignment.
         tx.execute(
             "UPDATE submissions SET status = ?3, finished = datetime('now')
-             WHERE group_id = ?1 AND status = ?2 AND id < ?4
-               AND COALESCE(assignment, '') = (SELECT COALESCE(assignment, '') FROM submissions WHERE id = ?4)",
-            params![group, status::QUEUED, status::SUPERSEDED, next.id],
+             WHERE group_id = ?1 AND status = ?2 AND id < ?4 AND COALESCE(assignment, '') = ?5",
+            params![group, status::QUEUED, status::SUPERSEDED, next.id, next.assignment],
         )?;
     }
     tx.execute(
@@ -626,8 +626,8 @@ pub fn adopt_unassigned(db: &Connection, first: &str) -> Result<()> {
     let tx = writing(db)?;
     tx.execute("UPDATE submissions SET assignment = ?1 WHERE assignment IS NULL", [first])?;
     tx.execute(
-        "INSERT OR IGNORE INTO settings (key, value) SELECT 'deadline:' || ?1, value FROM settings WHERE key = 'deadline'",
-        [first],
+        "INSERT OR IGNORE INTO settings (key, value) SELECT ?1, value FROM settings WHERE key = 'deadline'",
+        [deadline_key(first)],
     )?;
     tx.execute("DELETE FROM settings WHERE key = 'deadline'", [])?;
     tx.commit()?;
@@ -641,18 +641,18 @@ pub fn set_deadline(db: &Connection, assignment: &str, when: &str) -> Result<Str
     let Some(normalised) = normalised else {
         anyhow::bail!("'{when}' is not a date and time: write it like 2026-12-01 23:59 (UTC)");
     };
-    db.execute(
-        "INSERT INTO settings (key, value) VALUES ('deadline:' || ?1, ?2) ON CONFLICT(key) DO UPDATE SET value = ?2",
-        [assignment, &normalised],
-    )?;
+    set_setting(db, &deadline_key(assignment), &normalised)?;
     Ok(normalised)
 }
 
 /// `assignment`'s deadline, if one is set.
 pub fn deadline(db: &Connection, assignment: &str) -> Result<Option<String>> {
-    Ok(db
-        .query_row("SELECT value FROM settings WHERE key = 'deadline:' || ?1", [assignment], |row| row.get(0))
-        .optional()?)
+    setting(db, &deadline_key(assignment))
+}
+
+/// The setting of `assignment`'s deadline.
+fn deadline_key(assignment: &str) -> String {
+    format!("deadline:{assignment}")
 }
 
 /// A setting the server keeps (`course`: the course file it last ran with).

@@ -54,26 +54,24 @@ pub fn served_game() -> GameId {
 /// The course's leagues: one per two-player assignment, in the course's
 /// order.
 pub struct Leagues {
-    leagues: Vec<Arc<Mutex<Live>>>,
-    /// Each league's assignment's name, in the same order.
-    names: Vec<String>,
+    /// Each league, by its assignment's name.
+    leagues: Vec<(String, Arc<Mutex<Live>>)>,
 }
 
 impl Leagues {
     /// The leagues of `course`'s two-player assignments, with every game
     /// stored among their current submissions (read once).
     pub fn load(db: &Connection, course: &Course) -> Result<Leagues> {
-        let mut leagues = Leagues { leagues: Vec::new(), names: Vec::new() };
+        let mut leagues = Vec::new();
         for assignment in course.assignments.iter().filter(|a| !a.game.is_single_player()) {
-            leagues.leagues.push(Arc::new(Mutex::new(Live::load(db, assignment)?)));
-            leagues.names.push(assignment.name.clone());
+            leagues.push((assignment.name.clone(), Arc::new(Mutex::new(Live::load(db, assignment)?))));
         }
-        Ok(leagues)
+        Ok(Leagues { leagues })
     }
 
     /// The league of assignment `name`, if it is a two-player one.
     pub fn of(&self, name: &str) -> Option<&Arc<Mutex<Live>>> {
-        self.names.iter().position(|n| n == name).map(|i| &self.leagues[i])
+        self.leagues.iter().find(|(n, _)| n == name).map(|(_, live)| live)
     }
 
     /// Plays a round of each league that has something to play; whether
@@ -86,7 +84,7 @@ impl Leagues {
         executor: &Executor,
     ) -> Result<bool> {
         let mut played = false;
-        for live in &self.leagues {
+        for (_, live) in &self.leagues {
             played |= play_round(dir, live, slots, changed, executor)?;
         }
         Ok(played)

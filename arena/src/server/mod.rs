@@ -234,19 +234,15 @@ fn router(app: Arc<App>, limits: http::Limits) -> Router {
         .route(
             "/api/leaderboard",
             get(|State(app): State<Arc<App>>, Query(of): Query<Of>, headers: HeaderMap| async move {
-                app.boards
-                    .leaderboard(of.assignment.as_deref())
-                    .map(|r| r.answer(&headers))
-                    .ok_or_else(|| of.unknown())
+                let name = &of.in_course(&app.course)?.name;
+                app.boards.leaderboard(name).map(|r| r.answer(&headers)).ok_or_else(|| of.unknown())
             }),
         )
         .route(
             "/api/leaderboard/crosstable",
             get(|State(app): State<Arc<App>>, Query(of): Query<Of>, headers: HeaderMap| async move {
-                app.boards
-                    .crosstable(of.assignment.as_deref())
-                    .map(|r| r.answer(&headers))
-                    .ok_or_else(|| of.unknown())
+                let name = &of.in_course(&app.course)?.name;
+                app.boards.crosstable(name).map(|r| r.answer(&headers)).ok_or_else(|| of.unknown())
             }),
         )
         .layer(DefaultBodyLimit::max(body_limit))
@@ -262,6 +258,14 @@ struct Of {
 }
 
 impl Of {
+    /// The assignment of `course` it names (none: the first), or `404`.
+    fn in_course<'a>(&self, course: &'a course::Course) -> Result<&'a course::Assignment, ApiError> {
+        match &self.assignment {
+            None => Ok(&course.assignments[0]),
+            Some(name) => course.assignment(name).ok_or_else(|| self.unknown()),
+        }
+    }
+
     fn unknown(&self) -> ApiError {
         let name = self.assignment.as_deref().unwrap_or_default();
         ApiError::new(
@@ -321,6 +325,12 @@ impl App {
         work: impl FnOnce(&Connection) -> Result<T> + Send + 'static,
     ) -> Result<T, ApiError> {
         Ok(self.pool.run(work).await?)
+    }
+
+    /// Each assignment's deadline, in the course's order.
+    async fn deadlines(&self) -> Result<Vec<Option<String>>, ApiError> {
+        let names: Vec<String> = self.course.assignments.iter().map(|a| a.name.clone()).collect();
+        self.db(move |db| names.iter().map(|n| db::deadline(db, n)).collect()).await
     }
 
     /// Submission `id`, if it is `student`'s group's.
@@ -487,9 +497,7 @@ fn checked_note(bytes: &[u8]) -> Result<String, String> {
 /// `GET /api/assignments`: the course and its assignments, as anyone may
 /// see them (each with its game, its deadline and how it is graded).
 async fn assignments(State(app): State<Arc<App>>) -> Answer {
-    let names: Vec<String> = app.course.assignments.iter().map(|a| a.name.clone()).collect();
-    let deadlines =
-        app.db(move |db| names.iter().map(|n| db::deadline(db, n)).collect::<Result<Vec<_>>>()).await?;
+    let deadlines = app.deadlines().await?;
     let assignments: Vec<_> = app
         .course
         .assignments

@@ -12,34 +12,25 @@ use axum::{
 };
 use serde_json::{json, Value};
 
-use super::{auth::Staff, course::Assignment, db, finalize, Answer, ApiError, App, Of};
+use super::{auth::Staff, db, finalize, Answer, ApiError, App, Of};
 
 /// Where the last `finalize` started from the API is.
 #[derive(Default)]
 pub struct Finalizing(Mutex<Value>);
 
-/// The assignment `?assignment=` names (none: the course's first).
-fn assignment<'a>(app: &'a App, of: &Of) -> Result<&'a Assignment, ApiError> {
-    app.course
-        .pick(Some(of.assignment.as_deref().unwrap_or(&app.course.assignments[0].name)))
-        .map_err(|_| of.unknown())
-}
-
 /// `GET /api/staff/roster`: everyone, with their latest submission, and
 /// each assignment's deadline.
 pub async fn roster(State(app): State<Arc<App>>, _: Staff) -> Answer {
-    let names: Vec<String> = app.course.assignments.iter().map(|a| a.name.clone()).collect();
-    let first = names[0].clone();
-    let (roster, deadline, deadlines) = app
-        .db(move |db| {
-            let mut deadlines = serde_json::Map::new();
-            for name in &names {
-                deadlines.insert(name.clone(), json!(db::deadline(db, name)?));
-            }
-            Ok((db::roster(db)?, db::deadline(db, &first)?, deadlines))
-        })
-        .await?;
-    Ok(Json(json!({ "students": roster, "deadline": deadline, "deadlines": deadlines })).into_response())
+    let roster = app.db(db::roster).await?;
+    let deadlines: serde_json::Map<String, Value> = app
+        .course
+        .assignments
+        .iter()
+        .map(|a| a.name.clone())
+        .zip(app.deadlines().await?.into_iter().map(Value::from))
+        .collect();
+    let first = &deadlines[&app.course.assignments[0].name];
+    Ok(Json(json!({ "students": roster, "deadline": first, "deadlines": deadlines })).into_response())
 }
 
 /// `GET /api/staff/groups`: every group, its members, its submissions
@@ -63,7 +54,7 @@ pub async fn deadline(
     Query(of): Query<Of>,
     Json(body): Json<Value>,
 ) -> Answer {
-    let name = assignment(&app, &of)?.name.clone();
+    let name = of.in_course(&app.course)?.name.clone();
     let when = body["deadline"].as_str().ok_or_else(|| {
         ApiError::new(StatusCode::BAD_REQUEST, "send {\"deadline\": \"YYYY-MM-DD HH:MM\"} (UTC)")
     })?;
@@ -81,7 +72,7 @@ pub async fn deadline(
 /// final results (none: the course's first) in the background (`202`);
 /// `GET` tells where they are.
 pub async fn start_finalize(State(app): State<Arc<App>>, _: Staff, Query(of): Query<Of>) -> Answer {
-    let name = assignment(&app, &of)?.name.clone();
+    let name = of.in_course(&app.course)?.name.clone();
     {
         let mut state = app.finalizing.0.lock().unwrap_or_else(|e| e.into_inner());
         if state["status"] == "running" {
@@ -117,7 +108,7 @@ pub async fn finalize_status(State(app): State<Arc<App>>, _: Staff) -> Answer {
 /// `GET /api/staff/grades.csv?assignment=NAME`: that assignment's final
 /// grades (none: the course's first), once `finalize` wrote them.
 pub async fn grades_csv(State(app): State<Arc<App>>, _: Staff, Query(of): Query<Of>) -> Answer {
-    let name = assignment(&app, &of)?.name.clone();
+    let name = of.in_course(&app.course)?.name.clone();
     final_csv(&app, &std::path::Path::new(&name).join("grades.csv"))
 }
 

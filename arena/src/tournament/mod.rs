@@ -23,7 +23,6 @@ use std::{
 };
 
 use anyhow::{bail, Result};
-pub use grade::needed_wins;
 
 use crate::{
     game_rules::with_rules,
