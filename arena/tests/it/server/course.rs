@@ -316,13 +316,27 @@ fn a_course_of_two_assignments_grades_each_as_it_says_with_groups_scrimmages_and
         .call()
         .unwrap();
     assert_eq!(response.status().as_u16(), 200);
+    // Each assignment has its own deadline.
+    let deadline = json!({ "deadline": "2031-01-02 03:04" });
+    let (code, set) = post_json(&server, "/api/staff/deadline?assignment=cave", &staff, &deadline);
+    assert_eq!(code, 200, "{set}");
+    let (code, _) = post_json(&server, "/api/staff/deadline?assignment=nope", &staff, &deadline);
+    assert_eq!(code, 404);
+    let (_, roster) = get(&server, "/api/staff/roster", Some(&staff));
+    assert_eq!(roster["deadlines"], json!({ "project": null, "cave": "2031-01-02 03:04:00" }), "{roster}");
+    assert_eq!(roster["deadline"], Value::Null, "the first assignment's: {roster}");
     if let Some(browser) = support::browser::chromium() {
         let page = super::dump(&browser, &format!("{}/me#token={}", server.url, pair[1]));
         assert!(
             page.contains("AI course: Trap project (trap; against easy, medium, 4 games each)"),
             "{page}"
         );
-        assert!(page.contains("Wumpus World (wumpus; against easy, medium, 20 worlds)"), "{page}");
+        assert!(
+            page.contains(
+                "Wumpus World (wumpus; against easy, medium, 20 worlds; deadline 2031-01-02 03:04:00 UTC)"
+            ),
+            "{page}"
+        );
         assert!(page.contains("bo_cy"), "{page}");
         assert!(page.contains(r#"<option value="cave">Wumpus World</option>"#), "{page}");
         assert!(page.contains(">bo_cy</td><td>ann</td><td>done</td>"), "the scrimmage: {page}");
