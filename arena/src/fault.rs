@@ -51,6 +51,10 @@ pub enum Fault {
     OutputFlood { limit: u64 },
     /// The player could not be started.
     Unavailable(String),
+    /// Not the player's fault: the machine kept it from a core until the
+    /// cap of its call (`clock::Limits`), while its own time was within its
+    /// limits. Its game is played again (`replayed`).
+    Overloaded { what: &'static str, wall: Duration, waited: Duration, budget: Duration },
 }
 
 /// Failures by kind, as tallies count them.
@@ -63,6 +67,8 @@ pub enum FaultKind {
     Protocol,
     Output,
     Unavailable,
+    /// The machine's fault, not the player's (`Fault::Overloaded`).
+    Machine,
 }
 
 impl Fault {
@@ -75,11 +81,14 @@ impl Fault {
             Fault::Protocol(_) => FaultKind::Protocol,
             Fault::OutputFlood { .. } => FaultKind::Output,
             Fault::Unavailable(_) => FaultKind::Unavailable,
+            Fault::Overloaded { .. } => FaultKind::Machine,
         }
     }
 }
 
 impl FaultKind {
+    /// The player's faults, as tallies list them (the machine's are counted
+    /// apart, and shown only where there are any).
     pub const ALL: [FaultKind; 7] = [
         FaultKind::Timeout,
         FaultKind::Illegal,
@@ -99,6 +108,7 @@ impl FaultKind {
             FaultKind::Protocol => "protocol",
             FaultKind::Output => "output",
             FaultKind::Unavailable => "unavailable",
+            FaultKind::Machine => "machine",
         }
     }
 }
@@ -130,6 +140,19 @@ impl fmt::Display for Fault {
                 write!(f, "output flood: printed more than {} KiB in one game", limit >> 10)
             }
             Fault::Unavailable(why) => write!(f, "could not start: {why}"),
+            Fault::Overloaded { what, wall, waited, budget } => {
+                write!(f, "the machine was overloaded")?;
+                if *what != "turn" {
+                    write!(f, " in {what}")?;
+                }
+                write!(
+                    f,
+                    ": no answer in {} of which {} waiting for a core (budget {}): not the player's fault",
+                    seconds(*wall),
+                    seconds(*waited),
+                    seconds(*budget)
+                )
+            }
         }
     }
 }
@@ -141,6 +164,8 @@ impl fmt::Display for Fault {
 pub struct Failures {
     /// Counts in the order of [`FaultKind::ALL`].
     pub counts: [u32; 7],
+    /// Games the machine spoiled (`FaultKind::Machine`): not the player's.
+    pub machine: u32,
     /// Faults of a kind not in [`FaultKind::ALL`] (a newer journal).
     pub other: u32,
 }
@@ -150,6 +175,7 @@ impl Failures {
     pub fn add(&mut self, kind: &str) {
         match FaultKind::ALL.iter().position(|k| k.name() == kind) {
             Some(i) => self.counts[i] += 1,
+            None if kind == FaultKind::Machine.name() => self.machine += 1,
             None => self.other += 1,
         }
     }
@@ -160,7 +186,7 @@ impl Failures {
     }
 
     pub fn total(&self) -> u32 {
-        self.counts.iter().sum::<u32>() + self.other
+        self.counts.iter().sum::<u32>() + self.machine + self.other
     }
 
     /// `(kind, count)` for all seven kinds, in [`FaultKind::ALL`] order.
@@ -172,6 +198,9 @@ impl Failures {
     pub fn compact(&self) -> String {
         let mut parts: Vec<String> =
             self.iter().filter(|&(_, n)| n > 0).map(|(k, n)| format!("{n} {k}")).collect();
+        if self.machine > 0 {
+            parts.push(format!("{} machine", self.machine));
+        }
         if self.other > 0 {
             parts.push(format!("{} other", self.other));
         }
@@ -186,10 +215,13 @@ impl Failures {
 impl Serialize for Failures {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        let extra = usize::from(self.other > 0);
+        let extra = usize::from(self.machine > 0) + usize::from(self.other > 0);
         let mut map = serializer.serialize_map(Some(FaultKind::ALL.len() + extra))?;
         for (kind, n) in self.iter() {
             map.serialize_entry(kind, &n)?;
+        }
+        if self.machine > 0 {
+            map.serialize_entry(FaultKind::Machine.name(), &self.machine)?;
         }
         if self.other > 0 {
             map.serialize_entry("other", &self.other)?;

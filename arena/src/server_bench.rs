@@ -272,6 +272,7 @@ fn prepare_class(dir: &std::path::Path, library: &[u8], load: &Load) -> Result<V
             fault: None,
             clock: Default::default(),
             solo: None,
+            replayed: 0,
         };
         tx.execute(
             "INSERT INTO games (a, b, game, result) VALUES (?1, ?2, ?3, ?4)",

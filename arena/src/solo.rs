@@ -31,6 +31,7 @@ use crate::{
     replay::{Replay, ReplayPlayer},
     seeds,
     stats::{mean_interval, MeanInterval},
+    two_player::MACHINE_REPLAYS,
 };
 
 /// A single-player game as the one single-player driver plays it: its
@@ -241,6 +242,9 @@ pub struct SoloScore {
     /// CPU time the player's answers used (older journals: 0).
     #[serde(default)]
     pub cpu_us: u64,
+    /// Times the game was played again because the machine spoiled it.
+    #[serde(default, skip_serializing_if = "crate::tournament::record::is_zero")]
+    pub replayed: u32,
 }
 
 /// What a single-player game counts of how far a run got besides its score
@@ -390,8 +394,24 @@ impl<'p> SoloPool<'p> {
         SoloPool { players, hosting, live: HashMap::new() }
     }
 
-    /// Plays game `seed` with player `id`: its result (timed) and its record.
+    /// Plays game `seed` with player `id`: its result (timed) and its
+    /// record. A game the machine spoiled is played again, on the same
+    /// seed, up to `MACHINE_REPLAYS` times (`replayed` counts them).
     pub fn play(&mut self, id: usize, seed: u64, settings: &SoloSettings) -> (SoloScore, SoloRecord) {
+        let mut replayed = 0;
+        loop {
+            let (mut result, record) = self.play_once(id, seed, settings);
+            let spoiled = result.fault.as_deref() == Some(FaultKind::Machine.name());
+            if !spoiled || replayed == MACHINE_REPLAYS {
+                result.replayed = replayed;
+                return (result, record);
+            }
+            tracing::warn!("{}: played again on the same seed", result.reason);
+            replayed += 1;
+        }
+    }
+
+    fn play_once(&mut self, id: usize, seed: u64, settings: &SoloSettings) -> (SoloScore, SoloRecord) {
         let started = Instant::now();
         let live = self.live.remove(&id);
         let (record, agent) = settings.play(seed, live, &self.players[id], &self.hosting);

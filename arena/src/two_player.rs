@@ -143,12 +143,14 @@ pub struct MatchGame<G: TwoPlayerGame> {
     /// Which player (0 or 1, in the order given) sat in seat 1 and seat 2.
     pub seats: [usize; 2],
     pub record: G::Record,
+    /// Times it was played again because the machine spoiled it.
+    pub replayed: u32,
 }
 
 impl<G: TwoPlayerGame> MatchGame<G> {
     /// The winning player (0 or 1), or None for a draw.
     pub fn winner(&self) -> Option<usize> {
-        G::winner(&self.record).map(|seat| self.seats[seat.index()])
+        winner::<G>(&self.record).map(|seat| self.seats[seat.index()])
     }
 
     /// The player that lost by failing, and the kind of failure.
@@ -218,6 +220,25 @@ impl<G: TwoPlayerGame> MatchResult<G> {
 pub type TurnWatcher<'a, G> =
     &'a mut dyn FnMut([usize; 2], &<G as TwoPlayerGame>::State, &<G as TwoPlayerGame>::Turn);
 
+/// The winning seat of a game as it counts: a game the machine spoiled
+/// (`FaultKind::Machine`, still so after its replays) is no one's loss,
+/// and counts as a draw.
+pub fn winner<G: TwoPlayerGame>(record: &G::Record) -> Option<Seat> {
+    match G::failure(record) {
+        Some((_, kind)) if kind == FaultKind::Machine.name() => None,
+        _ => G::winner(record),
+    }
+}
+
+/// How many times a game the machine spoiled is played again, on the same
+/// seed and seats, before it is left a draw (and shown to staff as such).
+pub const MACHINE_REPLAYS: u32 = 3;
+
+/// Whether a player lost `record`'s game by the machine's fault.
+fn spoiled<G: TwoPlayerGame>(record: &G::Record) -> bool {
+    G::failure(record).is_some_and(|(_, kind)| kind == FaultKind::Machine.name())
+}
+
 /// Seat assignment and seed of game `index`: pairs share a seed, seats swap.
 pub fn schedule(base_seed: u64, index: u32) -> ([usize; 2], u64) {
     let seats = if index.is_multiple_of(2) { [0, 1] } else { [1, 0] };
@@ -244,7 +265,8 @@ pub fn play<G: TwoPlayerGame>(
     let new_pool = || InstancePool::new(&list, config.hosting.clone());
     let play_game = |pool: &mut InstancePool<G>, index, see: &mut dyn FnMut(&G::State, &G::Turn)| {
         let (seats, seed) = schedule(config.seed, index);
-        MatchGame { index, seats, record: pool.play(seats, seed, &config.settings, see) }
+        let (record, replayed) = pool.play(seats, seed, &config.settings, see);
+        MatchGame { index, seats, record, replayed }
     };
     match watch {
         Some(watch) => {
@@ -279,8 +301,28 @@ impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
         InstancePool { players, hosting, live: HashMap::new() }
     }
 
-    /// Plays one game between players `seats[0]` (seat 1) and `seats[1]`.
+    /// Plays one game between players `seats[0]` (seat 1) and `seats[1]`:
+    /// its record, and the times it was played again because the machine
+    /// spoiled it (up to `MACHINE_REPLAYS`, on the same seed and seats).
     pub fn play(
+        &mut self,
+        seats: [usize; 2],
+        seed: u64,
+        settings: &G::Settings,
+        watch: &mut dyn FnMut(&G::State, &G::Turn),
+    ) -> (G::Record, u32) {
+        let mut replayed = 0;
+        loop {
+            let record = self.play_once(seats, seed, settings, watch);
+            if !spoiled::<G>(&record) || replayed == MACHINE_REPLAYS {
+                return (record, replayed);
+            }
+            tracing::warn!("{}: played again on the same seed", G::reason(&record));
+            replayed += 1;
+        }
+    }
+
+    fn play_once(
         &mut self,
         seats: [usize; 2],
         seed: u64,

@@ -299,7 +299,15 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Play(args) => play::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Submit(args) => submit::run(args),
-        Command::BenchServer { library, students, league_games, submissions, pages, seconds, grading_slots } => {
+        Command::BenchServer {
+            library,
+            students,
+            league_games,
+            submissions,
+            pages,
+            seconds,
+            grading_slots,
+        } => {
             let library = match library {
                 Some(path) => path,
                 None => std::env::current_exe()?.with_file_name("libeasy.so"),
@@ -307,8 +315,15 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             if submissions > students {
                 anyhow::bail!("--submissions {submissions}: at most --students ({students}) can submit");
             }
-            let load =
-                arena::server_bench::Load { library, students, league_games, submissions, pages, seconds, grading_slots };
+            let load = arena::server_bench::Load {
+                library,
+                students,
+                league_games,
+                submissions,
+                pages,
+                seconds,
+                grading_slots,
+            };
             arena::outln!("{}", arena::server_bench::run(&load)?);
             Ok(ExitCode::SUCCESS)
         }
@@ -318,7 +333,9 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             let budgets = limits.budgets();
             let games = arena::game::GameId::ALL
                 .into_iter()
-                .map(|game| arena::game_rules::GameRules::build(game, &options.options().owned_by(game), budgets))
+                .map(|game| {
+                    arena::game_rules::GameRules::build(game, &options.options().owned_by(game), budgets)
+                })
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|e| anyhow::anyhow!(e.flag_line()))?;
             let report = check::check(&player, &games, budgets, limits.hosting()?)?;

@@ -22,7 +22,7 @@ use std::{
 use serde::{de::DeserializeOwned, Serialize};
 
 use crate::{
-    clock::{Clock, ProcessClock},
+    clock::{self, Clock, Limits, MainThread, ProcessClock, Scheduled, Starvation, WorkerSpent},
     fault::Fault,
     levels::Level,
     protocol::{self, decode, encode, Reply},
@@ -52,9 +52,8 @@ pub struct WorkerLimits {
     pub program: PathBuf,
     /// Whether workers run in the sandbox (`sandbox/`).
     pub sandbox: Sandbox,
-    /// The clock a request's budget is enforced on (`clock.rs`): on `cpu`,
-    /// a worker is killed once its player has used budget + grace of CPU
-    /// time, or at the wall-clock backstop.
+    /// The clock a request's budget is enforced on, and so when a worker
+    /// that has not answered is killed (`clock::Limits`).
     pub clock: Clock,
     /// The arena's environment variables passed to workers by name
     /// (`--pass-env`, the tournament file's `pass_env`), besides the few
@@ -172,6 +171,31 @@ pub struct Hello {
     pub player_api: String,
 }
 
+/// What a worker's player had used when it last answered: where the next
+/// request's CPU time and wait are counted from.
+#[derive(Clone, Copy, Debug, Default)]
+struct Seen {
+    cpu: Option<Duration>,
+    main: Option<Scheduled>,
+}
+
+impl Seen {
+    /// How long the machine kept the player from a core between `self`
+    /// and `now` (zero where either is unknown).
+    fn machine_wait(self, now: Seen) -> Duration {
+        match (self.cpu, now.cpu, self.main, now.main) {
+            (Some(cpu0), Some(cpu1), Some(main0), Some(main1)) => clock::machine_wait(
+                cpu1.saturating_sub(cpu0),
+                Scheduled {
+                    ran: main1.ran.saturating_sub(main0.ran),
+                    waited: main1.waited.saturating_sub(main0.waited),
+                },
+            ),
+            _ => Duration::ZERO,
+        }
+    }
+}
+
 /// A running worker process.
 pub struct Worker {
     child: Child,
@@ -186,8 +210,10 @@ pub struct Worker {
     /// The CPU clock of the process that runs the player (inside the
     /// sandbox, the keeper's child); None if it cannot be found.
     player_clock: Option<ProcessClock>,
-    /// Its CPU time when it last answered.
-    cpu_seen: Option<Duration>,
+    /// That process's main thread, for its wait for a core (None if unknown).
+    player_main: Option<MainThread>,
+    /// Its CPU time and wait when it last answered.
+    seen: Seen,
     memory_bytes: u64,
     output_limit: u64,
     /// Bytes printed since the game started.
@@ -305,7 +331,8 @@ impl Worker {
             grace: limits.grace,
             clock: limits.clock,
             player_clock: None,
-            cpu_seen: None,
+            player_main: None,
+            seen: Seen::default(),
             memory_bytes: limits.memory_bytes,
             output_limit: limits.output_limit,
             printed: 0,
@@ -318,7 +345,8 @@ impl Worker {
             },
             _quarters: quarters,
         };
-        match worker.await_reply::<Reply>(Instant::now() + startup, "start-up", startup, None) {
+        let limits = Limits { own: startup, cpu: None, cap: Duration::MAX };
+        match worker.await_reply::<Reply>("start-up", startup, limits, Seen::default()) {
             Ok(Reply::Hello { protocol, name, author, games, player_api }) => {
                 if protocol != protocol::VERSION {
                     return Err(Fault::Unavailable(format!(
@@ -329,7 +357,8 @@ impl Worker {
                 worker.hello = Hello { name, author, games, player_api };
                 let player = player_process(worker.child.id() as libc::pid_t, sandboxed);
                 worker.player_clock = player.and_then(ProcessClock::of);
-                worker.cpu_seen = worker.player_cpu();
+                worker.player_main = player.and_then(MainThread::of);
+                worker.seen = worker.player_seen();
                 Ok(worker)
             }
             Ok(Reply::Error { message }) => Err(Fault::Unavailable(message)),
@@ -347,7 +376,8 @@ impl Worker {
     }
 
     /// Sends `request` (a protocol message, as one frame) and waits for the
-    /// reply until `budget` + grace (on the CPU clock: see `WorkerLimits`).
+    /// reply within the limits of `budget` on the worker's clock
+    /// (`clock::Limits`).
     pub fn request<A: DeserializeOwned>(
         &mut self,
         request: &impl Serialize,
@@ -357,11 +387,11 @@ impl Worker {
         if let Some(fault) = &self.dead {
             return Err(fault.clone());
         }
-        let deadline = Instant::now() + self.clock.wall_deadline(budget, self.grace);
-        // One clock reading per request: the CPU time since its last answer
-        // (an idle worker uses none; one that thinks between turns is
-        // charged for it on its next turn).
-        let cpu_before = self.cpu_seen;
+        let limits = self.clock.limits(budget, self.grace);
+        // One reading of each clock per request: the CPU time and wait since
+        // its last answer (an idle worker uses none; one that thinks between
+        // turns is charged for it on its next turn).
+        let before = self.seen;
         self.outbox.clear();
         encode(request, &mut self.outbox);
         if let Err(e) = self.stdin.write_all(&self.outbox) {
@@ -369,10 +399,11 @@ impl Worker {
             tracing::debug!("writing to the worker failed: {e}");
             return Err(self.died());
         }
-        let reply = self.await_reply(deadline, what, budget, cpu_before);
-        self.cpu_seen = self.player_cpu();
-        if let (Some(before), Some(after)) = (cpu_before, self.cpu_seen) {
-            crate::clock::report_worker_cpu(after.saturating_sub(before));
+        let reply = self.await_reply(what, budget, limits, before);
+        self.seen = self.player_seen();
+        if let (Some(cpu_before), Some(cpu_after)) = (before.cpu, self.seen.cpu) {
+            let waited = before.machine_wait(self.seen);
+            clock::report_worker(WorkerSpent { cpu: cpu_after.saturating_sub(cpu_before), waited });
         }
         reply
     }
@@ -382,26 +413,28 @@ impl Worker {
         self.player_clock.and_then(ProcessClock::read)
     }
 
+    /// Its player's CPU time and main thread's schedule so far.
+    fn player_seen(&self) -> Seen {
+        Seen { cpu: self.player_cpu(), main: self.player_main.as_ref().and_then(MainThread::read) }
+    }
+
     /// Takes the output printed since the last call.
     pub fn take_output(&mut self) -> CappedOutput {
         let fresh = CappedOutput::new(self.output.cap);
         std::mem::replace(&mut self.output, fresh)
     }
 
-    /// Waits for the reply until `deadline`; on the CPU clock, also until
-    /// the player has used `budget` + grace of CPU time since `cpu_before`.
+    /// Waits for the reply within `limits`, counting the player's CPU time
+    /// and wait from `before`.
     fn await_reply<A: DeserializeOwned>(
         &mut self,
-        deadline: Instant,
         what: &'static str,
         budget: Duration,
-        cpu_before: Option<Duration>,
+        limits: Limits,
+        before: Seen,
     ) -> Result<A, Fault> {
         let started = Instant::now();
-        let cpu_limit = match (self.clock, cpu_before) {
-            (Clock::Cpu, Some(before)) => Some((before, budget + self.grace)),
-            _ => None,
-        };
+        let mut starvation = Starvation::default();
         let mut chunk = [0u8; 16 << 10];
         loop {
             match decode::<A>(&self.inbox) {
@@ -412,14 +445,39 @@ impl Worker {
                 Ok(None) => {}
                 Err(error) => return Err(self.fail(Fault::Protocol(error.to_string()))),
             }
-            let now = Instant::now();
-            if now >= deadline {
-                let used = now - started;
-                let clock = Clock::Wall;
-                return Err(self.fail(Fault::Timeout { what, used, budget, killed: true, clock }));
+            let elapsed = started.elapsed();
+            // Own time is at most the wall time: nothing to judge before the
+            // wall time reaches the limit. A wait for a core shows only once
+            // the player gets one, so a call that lasts is looked at every
+            // few milliseconds for a starvation still under way.
+            let mut wait = limits.own.saturating_sub(elapsed);
+            if elapsed >= Starvation::LOOK && self.player_main.is_some() {
+                let now = self.player_seen();
+                let starved = match (&self.player_main, now.main) {
+                    (Some(thread), Some(main)) => starvation.look(thread, main),
+                    _ => Duration::ZERO,
+                };
+                let waited = (before.machine_wait(now) + starved).min(elapsed);
+                let own = elapsed - waited;
+                if own > limits.own {
+                    let fault = Fault::Timeout { what, used: own, budget, killed: true, clock: Clock::Wall };
+                    return Err(self.fail(fault));
+                }
+                if elapsed >= limits.cap {
+                    let fault = Fault::Overloaded { what, wall: elapsed, waited, budget };
+                    return Err(self.fail(fault));
+                }
+                wait = (limits.own - own)
+                    .clamp(Duration::from_millis(1), Starvation::LOOK)
+                    .min(limits.cap - elapsed);
+            } else if wait.is_zero() {
+                // Nothing known of its waits: its own time is the wall time.
+                let fault = Fault::Timeout { what, used: elapsed, budget, killed: true, clock: Clock::Wall };
+                return Err(self.fail(fault));
+            } else if self.player_main.is_some() {
+                wait = wait.min(Starvation::LOOK);
             }
-            let mut wait = deadline - now;
-            if let Some((before, allowed)) = cpu_limit {
+            if let (Some(allowed), Some(before)) = (limits.cpu, before.cpu) {
                 let used = self.player_cpu().unwrap_or(before).saturating_sub(before);
                 if used > allowed {
                     let clock = Clock::Cpu;

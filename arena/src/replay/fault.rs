@@ -56,6 +56,14 @@ pub enum FaultDetail {
     Unavailable {
         why: String,
     },
+    /// The machine's fault (`Fault::Overloaded`): no answer by the cap,
+    /// most of it spent waiting for a core.
+    Overloaded {
+        during: String,
+        wall_ns: u64,
+        waited_ns: u64,
+        budget_ns: u64,
+    },
     /// An answer the rules forbid (`Fault::Illegal`): `type` is
     /// `illegal_<what>` (`illegal_move`, `illegal_trap`: the part of the
     /// answer, as the game names it), and the cell as the player named it.
@@ -240,6 +248,12 @@ impl FaultRecord {
             Fault::Protocol(what) => FaultDetail::Protocol { what: what.clone() },
             Fault::OutputFlood { limit } => FaultDetail::OutputFlood { limit_bytes: *limit },
             Fault::Unavailable(why) => FaultDetail::Unavailable { why: why.clone() },
+            Fault::Overloaded { what, wall, waited, budget } => FaultDetail::Overloaded {
+                during: what.to_string(),
+                wall_ns: wall.as_nanos() as u64,
+                waited_ns: waited.as_nanos() as u64,
+                budget_ns: budget.as_nanos() as u64,
+            },
         };
         FaultRecord { player, kind: fault.kind().name().to_string(), detail }
     }
@@ -263,6 +277,12 @@ impl FaultRecord {
             FaultDetail::Protocol { what } => Fault::Protocol(what.clone()),
             FaultDetail::OutputFlood { limit_bytes } => Fault::OutputFlood { limit: *limit_bytes },
             FaultDetail::Unavailable { why } => Fault::Unavailable(why.clone()),
+            FaultDetail::Overloaded { during, wall_ns, waited_ns, budget_ns } => Fault::Overloaded {
+                what: CALLS.iter().find(|c| *c == during)?,
+                wall: Duration::from_nanos(*wall_ns),
+                waited: Duration::from_nanos(*waited_ns),
+                budget: Duration::from_nanos(*budget_ns),
+            },
         })
     }
 }
@@ -294,6 +314,12 @@ mod tests {
             Fault::Protocol("the turn has a move but no trap".into()),
             Fault::OutputFlood { limit: 1 << 20 },
             Fault::Unavailable("no such file".into()),
+            Fault::Overloaded {
+                what: "turn",
+                wall: Duration::from_secs(30),
+                waited: Duration::from_millis(27_500),
+                budget: Duration::from_secs(5),
+            },
         ];
         for fault in faults {
             let record = FaultRecord::new(1, &fault);

@@ -12,7 +12,10 @@ use seccompiler::{
 
 /// The calls denied outright: debugging other processes, mounting and
 /// namespaces, kernel modules and kexec, eBPF, perf, keyrings, the clock,
-/// swap and the like, io_uring (which would bypass this filter).
+/// swap and the like, io_uring (which would bypass this filter), and its
+/// own scheduling (cores, policy, priority): a player keeps the cores and
+/// priority its game was given, and cannot make itself wait for a core to
+/// pass its waiting off as the machine's (`clock::machine_wait`).
 const DENIED: &[libc::c_long] = &[
     libc::SYS_ptrace,
     libc::SYS_process_vm_readv,
@@ -62,6 +65,11 @@ const DENIED: &[libc::c_long] = &[
     libc::SYS_vhangup,
     libc::SYS_sethostname,
     libc::SYS_setdomainname,
+    libc::SYS_sched_setaffinity,
+    libc::SYS_sched_setscheduler,
+    libc::SYS_sched_setparam,
+    libc::SYS_sched_setattr,
+    libc::SYS_setpriority,
     #[cfg(target_arch = "x86_64")]
     libc::SYS_iopl,
     #[cfg(target_arch = "x86_64")]

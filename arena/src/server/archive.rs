@@ -164,7 +164,11 @@ fn untar(bytes: &[u8], into: &Path) -> Result<(), String> {
     for entry in entries {
         let mut entry = entry.map_err(damaged)?;
         let kind = entry.header().entry_type();
-        if kind.is_gnu_longname() || kind.is_gnu_longlink() || kind.is_pax_local_extensions() || kind.is_pax_global_extensions() {
+        if kind.is_gnu_longname()
+            || kind.is_gnu_longlink()
+            || kind.is_pax_local_extensions()
+            || kind.is_pax_global_extensions()
+        {
             metadata += 1;
             let size = entry.header().size().map_err(damaged)?;
             if size > MAX_METADATA || metadata > MAX_FILES {

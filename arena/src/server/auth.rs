@@ -47,7 +47,10 @@ impl FromRequestParts<Arc<App>> for Staff {
     async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Self, ApiError> {
         let Student(member) = Student::from_request_parts(parts, app).await?;
         if !member.staff {
-            return Err(ApiError::new(StatusCode::FORBIDDEN, "this is for the course staff (a --staff token)"));
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "this is for the course staff (a --staff token)",
+            ));
         }
         Ok(Staff(member))
     }

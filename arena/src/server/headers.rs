@@ -66,7 +66,10 @@ fn policy(pages: &[&str]) -> String {
     let mut styles = Vec::new();
     for page in pages {
         for (tag, code) in inline_blocks(page) {
-            let hash = format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(Sha256::digest(code)));
+            let hash = format!(
+                "'sha256-{}'",
+                base64::engine::general_purpose::STANDARD.encode(Sha256::digest(code))
+            );
             let list = if tag == "script" { &mut scripts } else { &mut styles };
             if !list.contains(&hash) {
                 list.push(hash);

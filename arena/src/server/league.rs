@@ -445,7 +445,9 @@ fn play_match<G: TwoPlayerGame>(
     two_player::play(
         players,
         &config,
-        &mut |game| on_game(GameResult::two_player::<G>(game.index as usize, game.seats, &game.record)),
+        &mut |game| {
+            on_game(GameResult::two_player::<G>(game.index as usize, game.seats, &game.record, game.replayed))
+        },
         None,
     );
 }

@@ -577,6 +577,7 @@ mod tests {
                     fault: None,
                     clock: [SeatClock::default(); 2],
                     solo: None,
+                    replayed: 0,
                 }
             })
             .collect()
@@ -721,6 +722,7 @@ mod tests {
             progress: None,
             time_us: 5,
             cpu_us: 5,
+            replayed: 0,
         };
         GameResult::solo(index, id, 1000 + k, result)
     }

@@ -134,6 +134,7 @@ mod tests {
             fault: None,
             clock: [SeatClock { turns: 5, total_us: 100, max_us: 30, ..SeatClock::default() }; 2],
             solo: None,
+            replayed: 0,
         }
     }
 

@@ -27,6 +27,15 @@ pub struct GameResult {
     /// `winner` is that player if it won).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solo: Option<SoloScore>,
+    /// Times the game was played again, on the same seed, because the
+    /// machine spoiled it (`Fault::Overloaded`); a game still spoiled after
+    /// that is a draw with the fault kind "machine".
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub replayed: u32,
+}
+
+pub(crate) fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -65,14 +74,20 @@ impl SeatClock {
 
 impl GameResult {
     /// The record of `game` of a two-player game, played as schedule
-    /// entry `index` with the players `seats` (ids) in seat 1 and seat 2.
-    pub fn two_player<G: TwoPlayerGame>(index: usize, seats: [usize; 2], game: &G::Record) -> GameResult {
+    /// entry `index` with the players `seats` (ids) in seat 1 and seat 2,
+    /// after `replayed` replays the machine caused.
+    pub fn two_player<G: TwoPlayerGame>(
+        index: usize,
+        seats: [usize; 2],
+        game: &G::Record,
+        replayed: u32,
+    ) -> GameResult {
         let seat_id = |seat: player_api::Seat| seats[seat.index()];
         GameResult {
             index,
             seed: G::seed(game),
             seats,
-            winner: G::winner(game).map(seat_id),
+            winner: crate::two_player::winner::<G>(game).map(seat_id),
             turns: G::moves(game) as u32,
             reason: G::reason(game),
             fault: G::failure(game)
@@ -82,11 +97,13 @@ impl GameResult {
                 SeatClock::of(turns, total, max)
             }),
             solo: None,
+            replayed,
         }
     }
 
     /// The record of player `id`'s single-player game seeded `seed`.
     pub fn solo(index: usize, id: usize, seed: u64, result: SoloScore) -> GameResult {
+        let replayed = result.replayed;
         let clock = SeatClock {
             turns: result.steps,
             total_us: result.time_us,
@@ -104,6 +121,7 @@ impl GameResult {
             fault: result.fault.as_ref().map(|kind| FaultRecord { player: id, kind: kind.clone() }),
             clock: [clock, SeatClock::default()],
             solo: Some(result),
+            replayed,
         }
     }
 

@@ -140,11 +140,11 @@ fn play_two_player<G: TwoPlayerGame>(
     settings: &G::Settings,
     sink: Option<&ReplaySink>,
 ) -> Result<GameResult> {
-    let record = pool.play(game.seats, game.seed, settings, &mut |_, _| {});
+    let (record, replayed) = pool.play(game.seats, game.seed, settings, &mut |_, _| {});
     if let Some(sink) = sink {
         sink.save_two_player::<G>(game, &record)?;
     }
-    Ok(GameResult::two_player::<G>(game.index, game.seats, &record))
+    Ok(GameResult::two_player::<G>(game.index, game.seats, &record, replayed))
 }
 
 /// One thread's share: takes jobs from `cursor` until none is left or the

@@ -472,6 +472,7 @@ mod tests {
                 fault: None,
                 clock: Default::default(),
                 solo: None,
+                replayed: 0,
             })
             .collect();
         let (mut journal, _) = crate::tournament::journal::Journal::open(

@@ -200,6 +200,7 @@ mod tests {
             progress: None,
             time_us: 10,
             cpu_us: 4,
+            replayed: 0,
         };
         GameResult::solo(index, id, 7, solo)
     }

@@ -651,6 +651,7 @@ mod tests {
             fault: None,
             clock: [SeatClock::default(); 2],
             solo: None,
+            replayed: 0,
         }
     }
 

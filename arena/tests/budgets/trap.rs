@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use arena::{
-    players::{Hosting, Level, Player},
     games::trap::referee::TrapSettings,
+    players::{Hosting, Level, Player},
     two_player::{self, MatchConfig},
 };
 use player_api::Seat;

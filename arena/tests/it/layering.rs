@@ -222,10 +222,8 @@ fn process_control_and_the_sandbox_know_no_game() {
 /// leave it; a new one fails). Naming a game, in code (`code_of`): its
 /// module, its types, its name in text (`Trap`, `trap::`, `"trap"`, `Intuitive`, `Hexapawn`,
 /// `Wumpus`, `Forest`, ...).
-const NAMING_A_GAME: &[(&str, &[&str])] = &[
-    ("protocol.rs", &["magic-forest"]),
-    ("replay/html/viewer.css", &["trap"]),
-];
+const NAMING_A_GAME: &[(&str, &[&str])] =
+    &[("protocol.rs", &["magic-forest"]), ("replay/html/viewer.css", &["trap"])];
 
 #[test]
 fn only_the_table_names_a_game() {

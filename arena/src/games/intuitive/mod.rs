@@ -211,6 +211,7 @@ impl SinglePlayerGame for IntuitiveAi {
             progress: None,
             time_us: 0,
             cpu_us: cpu_us(record.reveals.iter().map(|x| x.time)),
+            replayed: 0,
         }
     }
 

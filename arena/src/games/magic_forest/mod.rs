@@ -203,6 +203,7 @@ impl SinglePlayerGame for MagicForest {
             progress: Some(record.cleared),
             time_us: 0,
             cpu_us: cpu_us(record.steps.iter().map(|x| x.time)),
+            replayed: 0,
         }
     }
 

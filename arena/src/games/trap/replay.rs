@@ -200,6 +200,7 @@ impl TurnRecord {
             time: Spent {
                 wall: Duration::from_micros(self.time_us),
                 cpu: Duration::from_micros(self.cpu_us),
+                waited: Duration::ZERO,
             },
         })
     }

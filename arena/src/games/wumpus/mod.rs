@@ -206,6 +206,7 @@ impl SinglePlayerGame for Wumpus {
             progress: None,
             time_us: 0,
             cpu_us: cpu_us(record.steps.iter().map(|x| x.time)),
+            replayed: 0,
         }
     }
 

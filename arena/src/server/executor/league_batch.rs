@@ -451,6 +451,7 @@ mod tests {
             fault: None,
             clock: Default::default(),
             solo: None,
+            replayed: 0,
         };
         format!("{}\n", serde_json::to_string(&PlayedGame { a, b, result }).unwrap())
     }

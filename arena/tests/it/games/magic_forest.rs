@@ -8,8 +8,8 @@ use std::time::Duration;
 use arena::{
     fault::Fault,
     game::Agent,
-    games::magic_forest::MagicForest,
     games::magic_forest::referee::{Ending, ForestSettings},
+    games::magic_forest::MagicForest,
     seeds,
 };
 use player_api::{

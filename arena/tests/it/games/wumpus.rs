@@ -7,8 +7,8 @@ use std::time::Duration;
 use arena::{
     fault::Fault,
     game::Agent,
-    games::wumpus::Wumpus,
     games::wumpus::referee::{Ending, WumpusSettings},
+    games::wumpus::Wumpus,
     referee::InProcess,
     seeds, solo,
 };

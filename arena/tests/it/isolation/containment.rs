@@ -9,16 +9,14 @@
 
 use arena::games::intuitive::IntuitiveAi;
 use arena::solo::{self, Budgets};
-use std::{
-    time::{Duration, Instant},
-};
+use std::time::{Duration, Instant};
 
 use crate::alone;
 use crate::support::{self, library};
 use arena::{
     fault::{Fault, FaultKind},
-    games::trap::Trap,
     games::trap::referee::TrapSettings,
+    games::trap::Trap,
     isolation::WorkerLimits,
     players::{Hosting, Level, Player, PlayerSpec},
     plugin::LoadError,

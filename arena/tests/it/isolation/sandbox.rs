@@ -229,6 +229,18 @@ fn ptrace_of_its_parent_is_denied() {
     }
 }
 
+#[test]
+fn its_cores_and_priority_are_not_its_own_to_change() {
+    for player in escapers() {
+        for report in reports(&escape(&player, "reschedule", "", &[])) {
+            assert!(
+                report.starts_with("escape reschedule: blocked: Operation not permitted"),
+                "{player}: {report}"
+            );
+        }
+    }
+}
+
 /// The variables a worker may have: the allow-list (isolation/environment.rs),
 /// what the arena sets for Python players, the orders passed here, and what
 /// Python itself adds (its locale coercion sets LC_CTYPE).

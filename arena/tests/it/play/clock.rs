@@ -1,8 +1,11 @@
 //! `--clock cpu`: a turn is charged the CPU time the player used, so a
-//! player that sleeps is not charged (but is killed at the wall-clock
-//! backstop, 3 x budget + grace) and one that spins is; both times are in
-//! the output whatever the clock. Real workers (sandboxed and not) running
-//! the misbehaving fixture library.
+//! player that sleeps is not charged (but is killed at the backstop,
+//! max(3 x budget, budget + 10 s) of its own time) and one that spins is;
+//! both times are in the output whatever the clock. Neither clock charges
+//! a player for the time the machine kept it from a core, and a player the
+//! machine starves is the machine's fault: its game is played again, and
+//! never lost. Real workers (sandboxed and not) running the misbehaving
+//! fixture library.
 
 use std::time::{Duration, Instant};
 
@@ -55,12 +58,58 @@ fn a_player_that_sleeps_forever_is_killed_at_the_backstop() {
     let (doc, took) = play_bad("sleep-forever", 0, &["--clock", "cpu"]);
     assert_eq!(timeouts(&doc), 2);
     for reason in reasons(&doc) {
-        // On the wall clock, past 3 x 300 ms + 100 ms.
+        // Its own time past max(3 x 300 ms, 300 ms + 10 s).
         assert!(reason.contains("no answer: killed") && !reason.contains("of CPU"), "{reason}");
         let used: f64 = reason["timeout: ".len()..].split(' ').next().unwrap().parse().unwrap();
-        assert!((1.0..1.5).contains(&used), "{reason}");
+        assert!((10.3..11.5).contains(&used), "{reason}");
     }
-    assert!(took >= Duration::from_secs(1), "each game killed at 1 s: {took:?}");
+    assert!(took >= Duration::from_millis(10_300), "each game killed at 10.3 s: {took:?}");
+}
+
+#[test]
+fn a_player_kept_from_a_core_is_not_charged_for_the_wait() {
+    // A busy loop shares core 0 with the player's first move, 200 ms of CPU
+    // time: about 400 ms on the wall, over its 300 ms budget; the machine's
+    // share of that is not the player's.
+    let _load = support::BusyLoops::start(1, Some(0));
+    let bad = library("bad-player");
+    let mut args =
+        vec![bad.to_str().unwrap(), "easy", "--games", "2", "--seed", "5", "--time-per-turn", "300ms"];
+    args.extend(["--clock", "wall", "--sandbox", "off"]);
+    args.extend(support::pass_env(&support::BAD_PLAYER_ORDERS));
+    let doc = play_json(&args, &[("BAD_PLAYER_MODE", "crowded"), ("BAD_PLAYER_SPIN_MS", "200")]);
+    assert_eq!(timeouts(&doc), 0, "{:?}", reasons(&doc));
+    let player = &doc["players"][0];
+    // It did wait: its longest turn took longer on the wall than its budget.
+    assert!(player["max_turn_ms"].as_f64().unwrap() > 300.0, "{player}");
+    assert!(player["max_turn_cpu_ms"].as_f64().unwrap() >= 200.0, "{player}");
+}
+
+#[test]
+fn a_player_the_machine_starves_is_played_again_and_never_loses() {
+    // The player runs only when core 0 is idle, and a busy loop keeps it
+    // busy: every move waits for a core past the cap (10 x 200 ms).
+    let _load = support::BusyLoops::start(1, Some(0));
+    let bad = library("bad-player");
+    let mut args =
+        vec![bad.to_str().unwrap(), "easy", "--games", "1", "--seed", "5", "--time-per-turn", "100ms"];
+    args.extend(["--clock", "wall", "--sandbox", "off"]);
+    args.extend(support::pass_env(&support::BAD_PLAYER_ORDERS));
+    let started = Instant::now();
+    let doc = play_json(&args, &[("BAD_PLAYER_MODE", "starved"), ("BAD_PLAYER_SPIN_MS", "50")]);
+    let game = &doc["games"][0];
+    assert_eq!(game["replayed"], 3, "{game}");
+    assert!(game["winner"].is_null(), "a draw, not the player's loss: {game}");
+    let reason = game["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("the machine was overloaded: no answer in 2.")
+            && reason.contains("not the player's fault"),
+        "{reason}"
+    );
+    assert_eq!(doc["players"][0]["failures"]["machine"], 1, "{doc}");
+    assert_eq!(doc["players"][0]["losses"], 0, "{doc}");
+    // Four plays, each stopped at the cap.
+    assert!(started.elapsed() >= Duration::from_secs(8), "{:?}", started.elapsed());
 }
 
 #[test]

@@ -2,12 +2,13 @@
 //! disk through the ABI, playing each other; and every way a file can fail
 //! to be a player.
 
-
-use arena::solo::{self, Budgets};
 use crate::support::{arena, library, stderr, stdout};
+use arena::solo::{self, Budgets};
 use arena::{
     agent::AbiPlayer,
-    games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, trap::Trap, wumpus::Wumpus},
+    games::{
+        hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, trap::Trap, wumpus::Wumpus,
+    },
 };
 use arena::{
     fault::Fault,

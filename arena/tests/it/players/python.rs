@@ -4,7 +4,6 @@
 //! players. Needs python3 with numpy (`.ci/run` installs it); the package
 //! is taken from the repository (PYTHONPATH), not from an installed copy.
 
-
 use arena::games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus};
 use arena::solo;
 use std::{

@@ -7,7 +7,6 @@
 //! Without Chromium the test prints a notice and passes, unless
 //! ARENA_REQUIRE_BROWSER=1 (set by .ci/run, which installs it).
 
-
 use arena::solo;
 use std::path::Path;
 
@@ -18,15 +17,15 @@ use crate::support::{
 };
 use arena::{
     agent::AbiPlayer,
-    games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus},
     games::trap::replay::TrapBody,
-    players::Level,
     games::{
         hexapawn::referee::{self as hexapawn, HexapawnSettings},
         intuitive::referee::IntuitiveSettings,
         magic_forest::referee::ForestSettings,
         wumpus::referee::WumpusSettings,
     },
+    games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus},
+    players::Level,
     replay::{Body, Replay, ReplayPlayer},
 };
 use serde_json::Value;

@@ -10,14 +10,14 @@ use arena::{
     agent::AbiPlayer,
     fault::Fault,
     game::Agent,
-    games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus},
-    players::Level,
     games::{
         hexapawn::referee::{self as hexapawn, HexapawnSettings},
         intuitive::referee::{IntuitiveRules, IntuitiveSettings},
         magic_forest::referee::ForestSettings,
         wumpus::referee::WumpusSettings,
     },
+    games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus},
+    players::Level,
     replay::{self, terminal::Paint, Replay, ReplayPlayer},
 };
 use player_api::{

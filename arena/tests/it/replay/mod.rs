@@ -13,11 +13,11 @@ use crate::support::{arena, stderr, stdout};
 use arena::{
     agent::AbiPlayer,
     fault::Fault,
-    game::{Agent},
-    games::{trap::Trap},
-    players::{Hosting, Level, Player},
+    game::Agent,
     games::trap::referee::TurnActions,
     games::trap::referee::{self as trap, TrapRecord, TrapSettings},
+    games::trap::Trap,
+    players::{Hosting, Level, Player},
     replay::{self, Replay, ReplayPlayer},
     two_player::{self, MatchConfig},
 };
@@ -110,7 +110,8 @@ fn every_game_round_trips_and_verifies_on_many_seeds() {
 #[test]
 fn a_replay_records_every_request_target_and_landing() {
     let (record, seated) = trap_games([Level::Easy, Level::Hard], 1, 42, 7).remove(0);
-    let doc: Value = serde_json::from_str(&arena::games::trap::replay::from_record(&record, seated).to_json()).unwrap();
+    let doc: Value =
+        serde_json::from_str(&arena::games::trap::replay::from_record(&record, seated).to_json()).unwrap();
     assert_eq!(doc["format"], "arena-replay");
     assert_eq!(doc["version"], 1);
     assert_eq!(doc["game"], "trap");
@@ -145,7 +146,8 @@ fn the_same_seed_and_actions_give_the_same_replay() {
             .into_iter()
             .map(|(record, seated)| {
                 let mut doc: Value =
-                    serde_json::from_str(&arena::games::trap::replay::from_record(&record, seated).to_json()).unwrap();
+                    serde_json::from_str(&arena::games::trap::replay::from_record(&record, seated).to_json())
+                        .unwrap();
                 for turn in doc["turns"].as_array_mut().unwrap() {
                     turn["time_us"] = Value::Null;
                     turn["cpu_us"] = Value::Null;

@@ -6,10 +6,10 @@
 
 use arena::solo;
 use arena::{
-    games::intuitive::IntuitiveAi,
     games::intuitive::referee::{
         IntuitiveEnd, IntuitiveEnding, IntuitiveRecord, IntuitiveRules, IntuitiveSettings,
     },
+    games::intuitive::IntuitiveAi,
     referee::InProcess,
     seeds,
 };

@@ -6,9 +6,9 @@
 use std::time::Duration;
 
 use arena::{
+    games::trap::referee::TrapSettings,
     games::trap::Trap,
     players::{Hosting, Level, Player},
-    games::trap::referee::TrapSettings,
     two_player::{self, MatchConfig, MatchResult},
 };
 
