@@ -56,21 +56,34 @@ pub fn unpack(bytes: &[u8], kind: Kind, into: &Path) -> Result<(), String> {
     result
 }
 
-/// Where an entry named `name` goes under `root`, if it may go anywhere.
+/// Where an entry named `name` goes under `root`, if it may go anywhere:
+/// `./` steps are dropped (`tar -C folder .` writes `./PlayerAI.py`, and
+/// `./` for the folder itself, which is `root`).
 fn place(root: &Path, name: &str) -> Result<PathBuf, String> {
-    let path = Path::new(name);
-    if path.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
-        return Err(format!("the archive has an entry outside its folder ('{name}'): refused"));
+    let mut path = root.to_path_buf();
+    for component in Path::new(name).components() {
+        match component {
+            Component::Normal(part) => path.push(part),
+            Component::CurDir => {}
+            _ => return Err(format!("the archive has an entry outside its folder ('{name}'): refused")),
+        }
     }
-    Ok(root.join(path))
+    Ok(path)
 }
 
-/// Copies at most what is left of the budget from `from` into a new file.
-fn write_file(path: &Path, from: &mut dyn Read, budget: &mut u64) -> Result<(), String> {
+/// A folder of the archive (entry `name`) at `path`, and the folders above it.
+fn make_folder(path: &Path, name: &str) -> Result<(), String> {
+    std::fs::create_dir_all(path).map_err(|e| format!("cannot unpack the entry '{name}': {e}"))
+}
+
+/// Copies at most what is left of the budget from `from` into a new file
+/// at `path` (the archive's entry `name`).
+fn write_file(path: &Path, name: &str, from: &mut dyn Read, budget: &mut u64) -> Result<(), String> {
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| format!("cannot unpack: {e}"))?;
+        make_folder(parent, name)?;
     }
-    let mut file = std::fs::File::create(path).map_err(|e| format!("cannot unpack: {e}"))?;
+    let mut file =
+        std::fs::File::create(path).map_err(|e| format!("cannot unpack the entry '{name}': {e}"))?;
     let mut limited = from.take(*budget + 1);
     let copied =
         std::io::copy(&mut limited, &mut file).map_err(|e| format!("the archive is damaged: {e}"))?;
@@ -110,9 +123,9 @@ fn unzip(bytes: &[u8], into: &Path) -> Result<(), String> {
             return Err(format!("the archive has a symbolic link ('{name}'): refused"));
         }
         if entry.is_dir() {
-            std::fs::create_dir_all(&path).map_err(|e| format!("cannot unpack: {e}"))?;
+            make_folder(&path, &name)?;
         } else {
-            write_file(&path, &mut entry, &mut budget)?;
+            write_file(&path, &name, &mut entry, &mut budget)?;
         }
     }
     Ok(())
@@ -202,11 +215,9 @@ fn untar(bytes: &[u8], into: &Path) -> Result<(), String> {
         };
         let path = place(into, &name)?;
         match kind {
-            tar::EntryType::Directory => {
-                std::fs::create_dir_all(&path).map_err(|e| format!("cannot unpack: {e}"))?
-            }
+            tar::EntryType::Directory => make_folder(&path, &name)?,
             tar::EntryType::Regular | tar::EntryType::Continuous => {
-                write_file(&path, &mut entry, &mut budget)?
+                write_file(&path, &name, &mut entry, &mut budget)?
             }
             tar::EntryType::Symlink | tar::EntryType::Link => {
                 return Err(format!("the archive has a link ('{name}'): refused"))
@@ -309,6 +320,47 @@ mod tests {
         let into = dir.path().join("c");
         unpack(&none, Kind::Zip, &into).unwrap();
         assert!(find_player(&into).unwrap_err().contains("no Python player"));
+    }
+
+    /// A tar entry named exactly `name` (the crate's own path setter would
+    /// tidy it), a folder if `bytes` is None.
+    fn raw_entry(builder: &mut tar::Builder<Vec<u8>>, name: &str, bytes: Option<&[u8]>) {
+        let mut header = tar::Header::new_ustar();
+        header.as_mut_bytes()[..name.len()].copy_from_slice(name.as_bytes());
+        header.set_entry_type(if bytes.is_some() {
+            tar::EntryType::Regular
+        } else {
+            tar::EntryType::Directory
+        });
+        header.set_mode(0o755);
+        header.set_size(bytes.map_or(0, |b| b.len() as u64));
+        header.set_cksum();
+        builder.append(&header, bytes.unwrap_or_default()).unwrap();
+    }
+
+    #[test]
+    fn a_folder_packed_from_inside_unpacks() {
+        // `tar -czf p.tar.gz -C my_player .`: `./`, then `./PlayerAI.py`, `./lib/x.py`.
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = tar_gz_of(|b| {
+            raw_entry(b, "./", None);
+            raw_entry(b, "./PlayerAI.py", Some(b"class PlayerAI: pass\n"));
+            raw_entry(b, "./lib/", None);
+            raw_entry(b, "./lib/x.py", Some(b"x = 1\n"));
+        });
+        let into = dir.path().join("a");
+        unpack(&bytes, Kind::TarGz, &into).unwrap();
+        assert_eq!(find_player(&into).unwrap(), PathBuf::new());
+        assert_eq!(std::fs::read_to_string(into.join("lib/x.py")).unwrap(), "x = 1\n");
+        // The same in a zip.
+        let zip = zip_of(&[("./PlayerAI.py", b"class PlayerAI: pass\n"), ("./lib/x.py", b"x = 1\n")]);
+        let into = dir.path().join("b");
+        unpack(&zip, Kind::Zip, &into).unwrap();
+        assert_eq!(find_player(&into).unwrap(), PathBuf::new());
+        // A refused entry is named.
+        let bad = tar_gz_of(|b| raw_entry(b, "./../x.py", Some(b"x")));
+        let refused = unpack(&bad, Kind::TarGz, &dir.path().join("c")).unwrap_err();
+        assert!(refused.contains("'./../x.py'") && refused.contains("outside its folder"), "{refused}");
     }
 
     #[test]
