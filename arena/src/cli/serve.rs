@@ -149,11 +149,37 @@ enum ServeAction {
         #[arg(long, value_name = "NAME")]
         assignment: Option<String>,
     },
+    /// Grade again each group's latest finished submission of an
+    /// assignment: those graded under other settings than its own now
+    /// (`--changed`, as the server says at start), or all of them
+    /// (`--all`). They go back in the grading queue (taken fairly, as new
+    /// ones are) and a running server grades them; their earlier grading
+    /// runs are kept beside the new ones.
+    ///
+    /// Example: arena serve regrade --data course-data --assignment trap --changed
+    Regrade {
+        #[arg(long, default_value = "arena-data")]
+        data: PathBuf,
+        /// The course file (default: the one the data folder was served
+        /// with, else the course's own Trap project).
+        #[arg(long, value_name = "FILE")]
+        course: Option<PathBuf>,
+        /// Its assignment (default: its only one).
+        #[arg(long, value_name = "NAME")]
+        assignment: Option<String>,
+        /// Every group's latest finished submission.
+        #[arg(long, conflicts_with = "changed", required_unless_present = "changed")]
+        all: bool,
+        /// Only those graded under other settings.
+        #[arg(long)]
+        changed: bool,
+    },
     /// An assignment's final results from each group's latest graded
-    /// submission before its deadline: its grade from its own grading run
-    /// (resumed, nothing played again), the class tournament (a round
+    /// submission before its deadline: its grade as it was made (with the
+    /// budget and clock it was made under), the class tournament (a round
     /// robin; a single-player game: every group on the same worlds) in
-    /// DATA/final/ASSIGNMENT (resumed if run again), its grades.csv, and
+    /// DATA/final/ASSIGNMENT (resumed if run again; played afresh in a
+    /// folder of its own if the settings changed), its grades.csv, and
     /// DATA/final/gradebook.csv (a column per assignment finalized).
     Finalize {
         #[arg(long, default_value = "arena-data")]
@@ -253,6 +279,21 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 assignment.name
             );
         }
+        Some(ServeAction::Regrade { data, course, assignment, all, .. }) => {
+            let (course, _) = server::course_of(&data, course.as_deref())?;
+            let assignment = assignment_arg(&course, assignment.as_deref())?;
+            let db = server::db::open(&data)?;
+            server::adopt(&data, &db, &course)?;
+            let queued = server::regrade::regrade(&db, assignment, all)?;
+            for graded in &queued {
+                arena::outln!("{},{}", graded.id, graded.group);
+            }
+            eprintln!(
+                "{}: {} submission(s) queued to be graded again (a running server grades them)",
+                assignment.name,
+                queued.len()
+            );
+        }
         Some(ServeAction::Finalize {
             data,
             course,
@@ -275,6 +316,9 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             );
             for path in done.written.iter().chain([&done.grades_csv, &done.gradebook_csv]) {
                 arena::outln!("  {}", path.display());
+            }
+            if let Some(fresh) = &done.fresh {
+                eprintln!("note: {fresh}");
             }
         }
         None => {

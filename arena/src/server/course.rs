@@ -16,6 +16,7 @@ use anyhow::{Context, Result};
 use serde::Deserialize;
 
 use crate::{
+    clock::Clock,
     game::GameId,
     game_rules::{Budgets, GameOptions, GameRules, OptionValue},
     players::Level,
@@ -144,9 +145,13 @@ impl Default for Course {
                 name: game.name().to_string(),
                 title: game.title(),
                 game,
-                rules: GameRules::build(game, &GameOptions::default(), Budgets::default())
-                    .expect("the default game's default settings"),
-                settings: toml::Table::new(),
+                rules: GameRules::build(
+                    game,
+                    &GameOptions::default(),
+                    Budgets { clock: SERVER_CLOCK, ..Budgets::default() },
+                )
+                .expect("the default game's default settings"),
+                settings: with_server_defaults(toml::Table::new()),
                 deadline: None,
                 grading: Grading {
                     levels: COURSE_LEVELS.to_vec(),
@@ -166,6 +171,31 @@ impl Default for Course {
 
 /// The course's levels.
 const COURSE_LEVELS: [Level; 3] = Level::ALL;
+
+/// The clock the server charges unless an assignment says otherwise: the
+/// CPU time, as the course's referee did (`time.process_time()`), so that a
+/// grade does not depend on what else the machine is doing.
+pub const SERVER_CLOCK: Clock = Clock::Cpu;
+
+/// An assignment's `[settings]` with the server's defaults filled in: the
+/// grading, league, scrimmage and final tournament files carry them on.
+fn with_server_defaults(mut table: toml::Table) -> toml::Table {
+    table.entry("clock").or_insert_with(|| SERVER_CLOCK.name().into());
+    table
+}
+
+impl Assignment {
+    /// What its grades are made under, as stored with each grade and
+    /// compared at start: the budget of a turn, the clock, and the whole
+    /// `[settings]`.
+    pub fn graded_under(&self) -> serde_json::Value {
+        serde_json::json!({
+            "time_per_turn": crate::units::seconds(self.rules.turn_budget()),
+            "clock": self.settings.get("clock").and_then(|c| c.as_str()).unwrap_or(SERVER_CLOCK.name()),
+            "settings": self.settings,
+        })
+    }
+}
 
 impl Course {
     /// The course in file `path`, checked, and the file's text.
@@ -334,7 +364,8 @@ impl AssignmentFile {
                 format!("game: \"{}\": unknown game; use one of {}", self.game, GameId::names(", ")),
             )
         })?;
-        let rules = settings(game, &self.settings).map_err(|(key, message)| error(key, message))?;
+        let settings_table = with_server_defaults(self.settings);
+        let rules = settings(game, &settings_table).map_err(|(key, message)| error(key, message))?;
         let deadline = self.deadline.map(|d| deadline(&d).map_err(|m| error("deadline", m))).transpose()?;
         let single = game.is_single_player();
         let g = self.grading;
@@ -418,7 +449,7 @@ impl AssignmentFile {
             name: self.name,
             game,
             rules,
-            settings: self.settings,
+            settings: settings_table,
             deadline,
             grading: Grading { levels, games, pass },
             tournament: ClassTournament { games: tournament_games },
@@ -449,12 +480,19 @@ fn settings(game: GameId, table: &toml::Table) -> std::result::Result<GameRules,
                 budgets.startup = crate::units::parse_duration(text)
                     .map_err(|e| ("startup_time", format!("settings.startup_time: {e}")))?;
             }
+            ("clock", value) => {
+                budgets.clock = match value.as_str() {
+                    Some("wall") => Clock::Wall,
+                    Some("cpu") => Clock::Cpu,
+                    _ => return Err(("clock", format!("settings.clock: {value}: `wall` or `cpu`"))),
+                };
+            }
             (key, value) => {
                 let Some(known) = GameOptions::keys().into_iter().find(|k| *k == key) else {
                     return Err((
                         "settings",
                         format!(
-                            "settings.{key}: no such setting (the settings: time_per_turn, startup_time, {})",
+                            "settings.{key}: no such setting (the settings: time_per_turn, startup_time, clock, {})",
                             GameOptions::keys().join(", ")
                         ),
                     ));
@@ -588,9 +626,9 @@ by_rank = [3, 2, 1]
         let section = docs.split("## The course file").nth(1).expect("docs/server.md has the section");
         let example = section.split("```toml\n").nth(1).and_then(|s| s.split("```").next()).unwrap();
         let mut written = Course::parse(example).unwrap();
-        // The same rules, whether the settings are written out or not.
-        assert!(!written.assignments[0].settings.is_empty());
-        written.assignments[0].settings = toml::Table::new();
+        // The same rules, whether the settings are written out or not (the
+        // server's clock is always written in).
+        assert!(written.assignments[0].settings.remove("time_per_turn").is_some());
         assert_eq!(written, Course::default());
     }
 
@@ -623,6 +661,27 @@ by_rank = [3, 2, 1]
             cap: 100.0,
         };
         assert_eq!(each.of(&results([false; 3], 1, 4)), 2.0);
+    }
+
+    #[test]
+    fn the_server_charges_the_cpu_clock_unless_an_assignment_says_otherwise() {
+        let course = Course::parse(
+            "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n\
+             [[assignment]]\nname = \"b\"\ngame = \"trap\"\n[assignment.settings]\nclock = \"wall\"\ntime_per_turn = \"2s\"\n",
+        )
+        .unwrap();
+        let [a, b] = [&course.assignments[0], &course.assignments[1]];
+        assert_eq!(a.settings.get("clock").and_then(|c| c.as_str()), Some("cpu"));
+        assert_eq!(
+            (a.graded_under()["time_per_turn"].as_str(), a.graded_under()["clock"].as_str()),
+            (Some("5.00 s"), Some("cpu"))
+        );
+        assert_eq!(
+            (b.graded_under()["time_per_turn"].as_str(), b.graded_under()["clock"].as_str()),
+            (Some("2.00 s"), Some("wall"))
+        );
+        assert_ne!(a.graded_under(), b.graded_under());
+        assert_eq!(Course::default().assignments[0].graded_under()["clock"], "cpu");
     }
 
     #[test]
@@ -662,6 +721,10 @@ by_rank = [3, 2, 1]
                 "line 5: assignment[1].name: \"a\" names another assignment too",
             ),
             ("[[assignment]]\nname = \"a\"\ngame = \"trap\"\ncolour = 1\n", "line 4: unknown field `colour`"),
+            (
+                "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[assignment.settings]\nclock = \"process\"\n",
+                "line 5: assignment[0].settings.clock: \"process\": `wall` or `cpu`",
+            ),
             (
                 "[[assignment]]\nname = \"a\"\ngame = \"wumpus\"\n[assignment.tournament]\nformat = \"round-robin\"\n",
                 "line 5: assignment[0].tournament.format: \"round-robin\": wumpus's class tournament is \"duplicate\"",

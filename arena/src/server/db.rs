@@ -136,6 +136,9 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX scrimmages_by_opponent ON scrimmages(opponent, id);
     CREATE INDEX scrimmages_by_status ON scrimmages(status, id);
 ",
+    // What a grade was made under (`Assignment::graded_under`: the budget,
+    // the clock, the settings), as JSON; NULL for grades from before.
+    "ALTER TABLE submissions ADD COLUMN graded_under TEXT;",
 ];
 
 /// Opens (creating if needed) the database of data folder `dir`, migrated.
@@ -366,13 +369,17 @@ pub struct Submission {
     /// The group's note on each member's contribution, if it sent one
     /// (shown to staff only).
     pub note: Option<String>,
+    /// What it was graded under (`Assignment::graded_under`: the budget,
+    /// the clock, the settings); None before it is, or for a grade made
+    /// before grades kept it.
+    pub graded_under: Option<serde_json::Value>,
     /// The assignment it is for (the course file's name of it).
     pub assignment: String,
 }
 
 const SUBMISSION: &str = "SELECT s.id, st.name, s.sha256, s.file_name, s.size, s.status, s.played, s.total,
     s.error, s.grade, s.created, s.finished, s.late, s.player, s.grading_turn, g.name, s.note,
-    COALESCE(s.assignment, '') FROM submissions s
+    COALESCE(s.assignment, ''), s.graded_under FROM submissions s
     JOIN students st ON st.id = s.student JOIN groups g ON g.id = s.group_id";
 
 fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
@@ -396,6 +403,7 @@ fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
         group: row.get(15)?,
         note: row.get(16)?,
         assignment: row.get(17)?,
+        graded_under: row.get::<_, Option<String>>(18)?.and_then(|g| serde_json::from_str(&g).ok()),
     })
 }
 
@@ -595,16 +603,58 @@ pub fn set_progress(db: &Connection, id: i64, status: &str, played: usize, total
 }
 
 /// Ends submission `id`: graded (`grade`), or failed (`error`).
-pub fn finish(db: &Connection, id: i64, grade: Result<&serde_json::Value, &str>) -> Result<()> {
+pub fn finish(
+    db: &Connection,
+    id: i64,
+    grade: Result<&serde_json::Value, &str>,
+    under: &serde_json::Value,
+) -> Result<()> {
     let (status, grade, error) = match grade {
         Ok(grade) => (status::DONE, Some(grade.to_string()), None),
         Err(error) => (status::FAILED, None, Some(error)),
     };
     db.execute(
-        "UPDATE submissions SET status = ?2, grade = ?3, error = ?4, finished = datetime('now') WHERE id = ?1",
-        params![id, status, grade, error],
+        "UPDATE submissions SET status = ?2, grade = ?3, error = ?4, graded_under = ?5,
+         finished = datetime('now') WHERE id = ?1",
+        params![id, status, grade, error, under.to_string()],
     )?;
     Ok(())
+}
+
+/// Each group's latest finished submission (graded or failed) of
+/// `assignment`, for a regrade: (id, group, what it was graded under).
+pub fn latest_finished(
+    db: &Connection,
+    assignment: &str,
+) -> Result<Vec<(i64, String, Option<serde_json::Value>)>> {
+    let mut query = db.prepare(
+        "SELECT s.id, g.name, s.graded_under FROM submissions s JOIN groups g ON g.id = s.group_id
+         WHERE s.id IN (SELECT MAX(id) FROM submissions
+                        WHERE status IN (?1, ?2) AND assignment = ?3 GROUP BY group_id)
+         ORDER BY s.id",
+    )?;
+    let rows = query.query_map(params![status::DONE, status::FAILED, assignment], |row| {
+        let under: Option<String> = row.get(2)?;
+        Ok((row.get(0)?, row.get(1)?, under.and_then(|u| serde_json::from_str(&u).ok())))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Puts finished submissions `ids` back in the grading queue (the fair
+/// queue takes them as it takes new ones); how many it put back.
+pub fn requeue(db: &Connection, ids: &[i64]) -> Result<usize> {
+    let tx = writing(db)?;
+    let mut requeued = 0;
+    for id in ids {
+        requeued += tx.execute(
+            "UPDATE submissions SET status = ?2, grade = NULL, error = NULL, graded_under = NULL,
+             played = 0, total = 0, grading_turn = NULL, finished = NULL
+             WHERE id = ?1 AND status IN (?3, ?4)",
+            params![id, status::QUEUED, status::DONE, status::FAILED],
+        )?;
+    }
+    tx.commit()?;
+    Ok(requeued)
 }
 
 /// Each group's latest graded submission for `assignment` that counts
@@ -885,7 +935,7 @@ mod tests {
         let busy = std::collections::HashSet::new();
         let first = next_to_grade(&db, true, &busy).unwrap().unwrap();
         assert_eq!(first.id, ids[2], "the group's newest");
-        finish(&db, first.id, Ok(&serde_json::json!({}))).unwrap();
+        finish(&db, first.id, Ok(&serde_json::json!({})), &serde_json::json!({})).unwrap();
         let second = next_to_grade(&db, true, &busy).unwrap().unwrap();
         assert_eq!(
             (second.id, second.assignment.as_str()),

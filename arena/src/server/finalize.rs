@@ -1,8 +1,8 @@
 //! `arena serve finalize`: an assignment's final results from the frozen
 //! submissions (each group's latest graded one for it made before its
-//! deadline), with the tournament runner: each group's grade from its
-//! submission's own grading run (resumed from its journal: the very games
-//! it was graded on, none played again), the class tournament among the
+//! deadline), with the tournament runner: each group's grade as its
+//! grading run made it (stored with the settings it was made under), the
+//! class tournament among the
 //! groups (`DATA/final/<assignment>/round-robin/`, or for a single-player
 //! game `scores/`: every group on the same worlds; resumed if run again),
 //! and the points of the course's policy (`course::Points`: each level
@@ -15,7 +15,6 @@ use std::{
     collections::BTreeMap,
     fmt::Write as _,
     path::{Path, PathBuf},
-    sync::atomic::AtomicBool,
 };
 
 use anyhow::{bail, Context, Result};
@@ -26,7 +25,6 @@ use super::{
     executor::Executor,
     grader, store,
 };
-use crate::tournament::{self, config::Tournament, Quiet};
 
 /// The folder of the final results inside the data folder.
 pub const FOLDER: &str = "final";
@@ -41,6 +39,9 @@ pub struct Finalized {
     pub grades_csv: PathBuf,
     pub gradebook_csv: PathBuf,
     pub written: Vec<PathBuf>,
+    /// Said when the class tournament was begun under other settings and
+    /// is played afresh in a folder of its own.
+    pub fresh: Option<String>,
 }
 
 /// A group's place in the round robin.
@@ -78,51 +79,71 @@ pub fn finalize(
         .iter()
         .map(|s| store::player_entry(dir, &s.sha256, s.player.as_deref()))
         .collect::<Result<Vec<String>>>()?;
-    let never = AtomicBool::new(false);
-    // Each group's grade is its submission's own grading run, taken up
-    // again from its journal (nothing is played again): the course's 30
-    // games do not depend on who else is in the class.
+    // Each group's grade as it was made (its grading run's, stored with
+    // the settings it was made under): the course's games do not depend on
+    // who else is in the class, and a grade made under other settings is
+    // shown as such (`serve regrade` grades it again).
+    let reports = frozen
+        .iter()
+        .map(|s| {
+            let grade = s.grade.clone().context("a graded submission without its grade")?;
+            serde_json::from_value::<StoredGrade>(grade)
+                .with_context(|| format!("submission {}: its grade is not one the grader wrote", s.id))
+        })
+        .collect::<Result<Vec<StoredGrade>>>()?;
     let mut written = Vec::new();
-    let mut reports = Vec::new();
-    for (submission, player) in frozen.iter().zip(&players) {
-        let file = grader::grading_file(
-            dir,
-            submission,
-            assignment,
-            player,
-            grader::Grading::default().concurrency,
-        )?;
-        let outcome = tournament::run(Tournament::load(&file)?, &never, &mut Quiet)?;
-        written.extend(outcome.written);
-        reports
-            .push(outcome.grades.and_then(|g| g.into_iter().next()).context("a grading run gave no grade")?);
-    }
+    let mut fresh = None;
     let mut placings = vec![Placing::default(); frozen.len()];
     if frozen.len() >= 2 {
         let games = games_per_pairing.unwrap_or(assignment.tournament.games);
         let single = assignment.game.is_single_player();
         // A two-player game's round robin; a single-player game's groups
         // all on the same worlds (duplicate), ranked by mean score.
-        let (name, format, games_key, output) = match single {
+        let (name, format, games_key, first_output) = match single {
             false => ("final round robin", "round-robin", "games_per_pairing", "round-robin"),
             true => ("final scores", "duplicate", "games_per_player", "scores"),
         };
-        let mut table = toml::Table::new();
-        table.insert("name".into(), name.into());
-        table.insert("game".into(), assignment.game.name().into());
-        table.insert("format".into(), format.into());
-        table.insert("seed".into(), (grader::SEED as i64).into());
-        table.insert("output".into(), output.into());
-        table.insert(games_key.into(), i64::from(games).into());
-        table.insert("players".into(), toml::Value::Array(players.into_iter().map(Into::into).collect()));
-        if !assignment.settings.is_empty() {
-            table.insert("settings".into(), assignment.settings.clone().into());
+        let table = |output: &str| -> Result<String> {
+            let mut table = toml::Table::new();
+            table.insert("name".into(), name.into());
+            table.insert("game".into(), assignment.game.name().into());
+            table.insert("format".into(), format.into());
+            table.insert("seed".into(), (grader::SEED as i64).into());
+            table.insert("output".into(), output.into());
+            table.insert(games_key.into(), i64::from(games).into());
+            table.insert(
+                "players".into(),
+                toml::Value::Array(players.iter().map(|p| p.as_str().into()).collect()),
+            );
+            if !assignment.settings.is_empty() {
+                table.insert("settings".into(), assignment.settings.clone().into());
+            }
+            Ok(toml::to_string(&table)?)
+        };
+        // Resumed where the same tournament was begun; a tournament of other
+        // settings (or games, or groups) is played afresh in a folder of its
+        // own, and the earlier one kept.
+        let mut output = first_output.to_string();
+        for n in 2.. {
+            let file = folder.join(format!("{output}.toml"));
+            match std::fs::read_to_string(&file) {
+                Ok(before) if before != table(&output)? => output = format!("{first_output}-{n}"),
+                _ => break,
+            }
+        }
+        if output != first_output && !folder.join(format!("{output}.toml")).exists() {
+            let said = format!(
+                "the class tournament in {} was played under other settings (or games, or groups): a fresh one is played in {}",
+                folder.join(first_output).display(),
+                folder.join(&output).display()
+            );
+            tracing::warn!("{said}");
+            fresh = Some(said);
         }
         let file = folder.join(format!("{output}.toml"));
-        std::fs::write(&file, toml::to_string(&table)?)
-            .with_context(|| format!("cannot write {}", file.display()))?;
+        std::fs::write(&file, table(&output)?).with_context(|| format!("cannot write {}", file.display()))?;
         written.extend(executor.play_tournament(&file)?);
-        let standings = folder.join(output).join("standings.json");
+        let standings = folder.join(&output).join("standings.json");
         placings = if single {
             score_placings(&standings, frozen.len())?
         } else {
@@ -136,7 +157,7 @@ pub fn finalize(
     }
     let level_names: Vec<&str> = assignment.grading.levels.iter().map(|l| l.name()).collect();
     let mut csv = format!(
-        "student,group,submission,sha256,{},passed,verdict,rank,groups_defeated,points\n",
+        "student,group,submission,sha256,{},passed,verdict,rank,groups_defeated,points,time_per_turn,clock\n",
         level_names.join(",")
     );
     let mut students = 0;
@@ -149,11 +170,15 @@ pub fn finalize(
         let points = assignment.points.of(&results);
         let wins: Vec<String> =
             level_names.iter().map(|n| level(n).map(|l| l.wins.to_string()).unwrap_or_default()).collect();
+        // What the grade was made under ("" for a grade from before grades kept it).
+        let under = |key: &str| {
+            submission.graded_under.as_ref().and_then(|u| u[key].as_str()).unwrap_or_default().to_string()
+        };
         for student in members.get(&submission.group).into_iter().flatten() {
             students += 1;
             let _ = writeln!(
                 csv,
-                "{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{}",
                 csv_field(student),
                 csv_field(&submission.group),
                 submission.id,
@@ -163,7 +188,9 @@ pub fn finalize(
                 csv_field(&report.verdict),
                 placing.rank.map(|r| r.to_string()).unwrap_or_default(),
                 placing.defeated,
-                points_text(points)
+                points_text(points),
+                csv_field(&under("time_per_turn")),
+                csv_field(&under("clock"))
             );
             points_of.insert(student.clone(), points);
         }
@@ -181,7 +208,23 @@ pub fn finalize(
         grades_csv,
         gradebook_csv,
         written,
+        fresh,
     })
+}
+
+/// A grade as the grader stored it (`GradeReport`'s JSON), what finalize reads of it.
+#[derive(serde::Deserialize)]
+struct StoredGrade {
+    levels: Vec<StoredLevel>,
+    passed_all: bool,
+    verdict: String,
+}
+
+#[derive(serde::Deserialize)]
+struct StoredLevel {
+    level: String,
+    wins: u32,
+    passed: bool,
 }
 
 /// Moves the final results of a server from before assignments

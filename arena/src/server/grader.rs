@@ -192,15 +192,17 @@ fn grade_forever(
         match next {
             Ok(Some(submission)) => {
                 changed.notify();
-                let graded = match course.pick(Some(&submission.assignment)) {
+                let assignment = course.pick(Some(&submission.assignment));
+                let graded = match &assignment {
                     Ok(assignment) => {
                         grade(dir, db, &submission, assignment, grading.concurrency, executor, changed)
                     }
                     Err(why) => Err(anyhow::anyhow!("{why}: the server runs another course now")),
                 };
+                let under = assignment.map(Assignment::graded_under).unwrap_or_default();
                 let recorded = match &graded {
-                    Ok(grade) => db::finish(db, submission.id, Ok(grade)),
-                    Err(e) => db::finish(db, submission.id, Err(&format!("{e:#}"))),
+                    Ok(grade) => db::finish(db, submission.id, Ok(grade), &under),
+                    Err(e) => db::finish(db, submission.id, Err(&format!("{e:#}")), &under),
                 };
                 busy.lock().unwrap_or_else(|e| e.into_inner()).remove(&submission.id);
                 changed.notify();
@@ -314,8 +316,22 @@ pub(super) fn grading_file(
     replays.insert("save".into(), "losses".into());
     file.insert("replays".into(), replays.into());
     let path = folder.join("grade.toml");
-    std::fs::write(&path, toml::to_string(&file)?)
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    let text = toml::to_string(&file)?;
+    if std::fs::read_to_string(&path).is_ok_and(|before| before != text) {
+        // Graded before under other settings (a regrade): that run's
+        // journal is not this one's. It is kept aside, not lost.
+        let aside = (1..).map(|n| folder.with_extension(format!("before-{n}"))).find(|p| !p.exists());
+        let aside = aside.expect("a free name");
+        std::fs::rename(&folder, &aside)
+            .with_context(|| format!("cannot move {} aside to {}", folder.display(), aside.display()))?;
+        std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
+        tracing::info!(
+            "submission {}: its earlier grading run is kept in {}",
+            submission.id,
+            aside.display()
+        );
+    }
+    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(path)
 }
 

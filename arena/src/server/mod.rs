@@ -22,6 +22,7 @@ mod headers;
 pub mod http;
 pub mod league;
 mod pool;
+pub mod regrade;
 mod scrimmage;
 mod staff;
 pub mod store;
@@ -150,6 +151,9 @@ fn host(dir: &std::path::Path, db: &Connection, course: &course::Course, text: O
     for assignment in &course.assignments {
         if let Some(deadline) = &assignment.deadline {
             db::set_deadline(db, &assignment.name, deadline)?;
+        }
+        if let Some(warning) = regrade::warning(assignment, &regrade::changed(db, assignment)?) {
+            tracing::warn!("{warning}");
         }
     }
     if let Some(text) = text {

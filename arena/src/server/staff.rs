@@ -91,6 +91,7 @@ pub async fn start_finalize(State(app): State<Arc<App>>, _: Staff, Query(of): Qu
                 "students": done.students,
                 "deadline": done.deadline,
                 "written": done.written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+                "fresh": done.fresh,
             }),
             Err(e) => json!({ "status": "failed", "error": format!("{e:#}") }),
         };

@@ -101,6 +101,7 @@ mod tests {
             player: None,
             grading_turn: Some(1),
             note: None,
+            graded_under: None,
             assignment: "project".into(),
         }
     }

@@ -8,6 +8,7 @@ function showFinal(state) {
   const status = state.status;
   $("final-status").textContent = status === "done" ? "done: " + state.students + " student(s)"
     : status === "failed" ? "failed: " + state.error : status === "running" ? "running…" : "";
+  if (status === "done" && state.fresh) $("final-status").textContent += " (" + state.fresh + ")";
   $("grades").disabled = status !== "done";
   $("gradebook").disabled = status !== "done";
   $("finalize").disabled = status === "running";

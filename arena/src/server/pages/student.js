@@ -30,6 +30,9 @@ function grade(s) {
   } else if (s.error) {
     cell.append(text("pre", s.error, "error"));
   }
+  if (s.graded_under) {
+    cell.append(text("div", "graded at " + s.graded_under.time_per_turn + " a turn, " + s.graded_under.clock + " clock", "under"));
+  }
   return cell;
 }
 // The lost games' viewers of graded submissions, fetched once each.

@@ -13,6 +13,7 @@ use crate::support::{self, arena, library, stdout};
 use serde_json::Value;
 
 mod course;
+mod fairness;
 mod groups;
 
 /// A running `arena serve`, killed when dropped.
@@ -35,13 +36,18 @@ impl Server {
 
     /// With the variables `env` in the server's environment only.
     fn start_in(data: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
+        Server::start_logging(data, extra, env, Stdio::inherit())
+    }
+
+    /// With what it logs going to `log`.
+    fn start_logging(data: &Path, extra: &[&str], env: &[(&str, &str)], log: Stdio) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
             .args(["serve", "--data", data.to_str().unwrap(), "--listen", "127.0.0.1:0"])
             .args(extra)
             .envs(env.iter().copied())
             .env_remove("RUST_LOG")
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(log)
             .spawn()
             .expect("arena serve starts");
         let mut line = String::new();

@@ -1,0 +1,103 @@
+//! Fair verdicts: a grade says what it was made under (the budget and the
+//! clock, the CPU clock by default), settings changed after grading are
+//! found at start and graded again on request, and finalize under other
+//! settings plays its class tournament afresh instead of failing.
+
+use std::process::Stdio;
+
+use serde_json::Value;
+
+use super::{add_student, finished, get, submit, wait_for, Server};
+use crate::support::{self, arena, library, stdout};
+
+/// A quick Trap assignment at `budget` a turn, on `clock` (None: the server's default).
+fn course(budget: &str, clock: Option<&str>) -> String {
+    let clock = clock.map(|c| format!("clock = \"{c}\"\n")).unwrap_or_default();
+    format!(
+        "[[assignment]]\nname = \"trap\"\ngame = \"trap\"\n[assignment.settings]\ntime_per_turn = \"{budget}\"\n{clock}\
+         [assignment.grading]\nlevels = [\"easy\"]\ngames = 2\nwins_to_pass = [0]\n[assignment.tournament]\ngames = 2\n"
+    )
+}
+
+fn under(submission: &Value) -> (String, String) {
+    let under = &submission["graded_under"];
+    (under["time_per_turn"].as_str().unwrap_or("").into(), under["clock"].as_str().unwrap_or("").into())
+}
+
+#[test]
+fn a_grade_says_what_it_was_made_under_and_a_change_of_settings_is_found_and_graded_again() {
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().to_str().unwrap();
+    let (ann, bo) = (add_student(data.path(), "ann"), add_student(data.path(), "bo"));
+    let first = support::write_file(data.path(), "first.toml", &course("2s", None));
+    let server = Server::start(data.path(), &["--course", first.to_str().unwrap(), "--round-robin", "off"]);
+    let send = |token: &str, level: &str| {
+        let (code, accepted) = submit(&server, Some(token), "file", &std::fs::read(library(level)).unwrap());
+        assert_eq!(code, 201, "{accepted}");
+        accepted["id"].as_i64().unwrap()
+    };
+    let (a, b) = (send(&ann, "easy"), send(&bo, "hard"));
+    for (token, id) in [(&ann, a), (&bo, b)] {
+        let graded = wait_for(&server, token, id, finished);
+        assert_eq!(graded["status"], "done", "{graded}");
+        // The server's default clock is the CPU time.
+        assert_eq!(under(&graded), ("2.00 s".into(), "cpu".into()), "{graded}");
+    }
+    let out = arena(&["serve", "finalize", "--data", dir], &[]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let grades = std::fs::read_to_string(data.path().join("final/trap/grades.csv")).unwrap();
+    assert!(grades.lines().next().unwrap().ends_with(",points,time_per_turn,clock"), "{grades}");
+    assert!(grades.lines().skip(1).all(|l| l.ends_with(",2.00 s,cpu")), "{grades}");
+    drop(server);
+
+    // The course changes its budget and clock: the server says at start
+    // which grades were made under other settings.
+    let second = support::write_file(data.path(), "second.toml", &course("3s", Some("wall")));
+    let log_path = data.path().join("server.log");
+    let log = std::fs::File::create(&log_path).unwrap();
+    let server = Server::start_logging(
+        data.path(),
+        &["--course", second.to_str().unwrap(), "--round-robin", "off"],
+        &[],
+        Stdio::from(log),
+    );
+    let logged = std::fs::read_to_string(&log_path).unwrap();
+    assert!(
+        logged.contains("assignment trap: 2 group(s) were graded under other settings than its own now (3.00 s a turn, wall clock)")
+            && logged.contains(&format!("{a} (ann), {b} (bo)"))
+            && logged.contains("arena serve regrade --assignment trap --changed"),
+        "{logged}"
+    );
+    // Nothing is graded again until staff say so.
+    let (_, still) = get(&server, &format!("/api/submissions/{a}"), Some(&ann));
+    assert_eq!(under(&still), ("2.00 s".into(), "cpu".into()), "{still}");
+
+    let out = arena(&["serve", "regrade", "--data", dir, "--changed"], &[]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    assert_eq!(stdout(&out), format!("{a},ann\n{b},bo\n"));
+    for (token, id) in [(&ann, a), (&bo, b)] {
+        let graded = wait_for(&server, token, id, |s| finished(s) && !s["graded_under"].is_null());
+        assert_eq!(graded["status"], "done", "{graded}");
+        assert_eq!(under(&graded), ("3.00 s".into(), "wall".into()), "{graded}");
+    }
+    // The earlier grading run is kept beside the new one.
+    assert!(data.path().join(format!("runs/{a}.before-1/out/journal.jsonl")).is_file());
+    // Every grade is current now: nothing to regrade.
+    let out = arena(&["serve", "regrade", "--data", dir, "--changed"], &[]);
+    assert_eq!(stdout(&out), "", "{}", support::stderr(&out));
+    let out = arena(&["serve", "regrade", "--data", dir], &[]);
+    assert!(support::stderr(&out).contains("--all") && !out.status.success(), "{}", support::stderr(&out));
+
+    // Finalize under the new settings: a fresh class tournament, saying so.
+    let out = arena(&["serve", "finalize", "--data", dir], &[]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    assert!(support::stderr(&out).contains("a fresh one is played in"), "{}", support::stderr(&out));
+    assert!(data.path().join("final/trap/round-robin-2/standings.csv").is_file());
+    assert!(data.path().join("final/trap/round-robin/standings.csv").is_file(), "the earlier one is kept");
+    let grades = std::fs::read_to_string(data.path().join("final/trap/grades.csv")).unwrap();
+    assert!(grades.lines().skip(1).all(|l| l.ends_with(",3.00 s,wall")), "{grades}");
+    // Run again: resumed, not played afresh again.
+    let out = arena(&["serve", "finalize", "--data", dir], &[]);
+    assert!(out.status.success() && !support::stderr(&out).contains("fresh"), "{}", support::stderr(&out));
+    assert!(!data.path().join("final/trap/round-robin-3").exists());
+}
