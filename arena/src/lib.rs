@@ -9,6 +9,7 @@ pub mod benchmarked;
 pub mod check;
 pub mod client;
 pub mod clock;
+pub mod cores;
 pub mod external;
 pub mod fault;
 pub mod game;

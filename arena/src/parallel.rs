@@ -23,12 +23,14 @@ pub fn play_in_order<S, R: Send>(
     }
     let next = std::sync::atomic::AtomicU32::new(indices.start);
     let (sender, receiver) = mpsc::channel();
+    let priority = crate::cores::inherited();
     thread::scope(|scope| {
         for _ in 0..threads {
             let (sender, next, make, play, end) = (sender.clone(), &next, &make, &play, indices.end);
             // A worker dies with the thread that started it (PR_SET_PDEATHSIG):
             // this thread lives until its last game is done.
             scope.spawn(move || {
+                crate::cores::set_inherited(priority);
                 let mut state = make();
                 loop {
                     let index = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);

@@ -73,6 +73,7 @@ pub fn run(load: &Load) -> Result<String> {
         },
         http: crate::server::http::Limits::default(),
         executor: Default::default(),
+        cores: crate::cores::of_machine(),
     };
     let starting = Instant::now();
     std::thread::spawn(move || {

@@ -398,6 +398,8 @@ impl<'p> SoloPool<'p> {
     /// record. A game the machine spoiled is played again, on the same
     /// seed, up to `MACHINE_REPLAYS` times (`replayed` counts them).
     pub fn play(&mut self, id: usize, seed: u64, settings: &SoloSettings) -> (SoloScore, SoloRecord) {
+        // The core pool's slot, if this process has one (the server).
+        let _slot = crate::cores::take();
         let mut replayed = 0;
         loop {
             let (mut result, record) = self.play_once(id, seed, settings);

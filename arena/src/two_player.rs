@@ -311,6 +311,8 @@ impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
         settings: &G::Settings,
         watch: &mut dyn FnMut(&G::State, &G::Turn),
     ) -> (G::Record, u32) {
+        // The core pool's slot, if this process has one (the server).
+        let _slot = crate::cores::take();
         let mut replayed = 0;
         loop {
             let record = self.play_once(seats, seed, settings, watch);

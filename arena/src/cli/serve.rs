@@ -33,6 +33,12 @@ pub(crate) struct ServeArgs {
     /// Games of one grading played at once (the same games at any).
     #[arg(long, value_name = "N", default_value_t = 1)]
     grading_concurrency: usize,
+    /// Games the server plays at once, all kinds together: grading first,
+    /// then scrimmages, the class tournament (finalize from the staff
+    /// page), the league last. Each game runs on a core of its own
+    /// (default: one per core of the machine).
+    #[arg(long, value_name = "N")]
+    cores: Option<usize>,
     /// Whether a student's newer waiting submission supersedes their older
     /// waiting ones (only the newest is graded; the others show
     /// `superseded`). The queue takes students in turn either way.
@@ -212,6 +218,26 @@ enum ServeAction {
         /// For --executor slurm: each shard's resources.
         #[command(flatten)]
         job: super::slurm::JobArgs,
+        /// Games played here at once (default: one per core). A server on
+        /// the same data folder holds its league while this runs, but its
+        /// grading and scrimmages go on: leave them cores (e.g. --cores 1).
+        #[arg(long, value_name = "N")]
+        cores: Option<usize>,
+    },
+    /// Pause the league (the matchmade games between current submissions),
+    /// or let it play again. It plays when nothing waits to be graded, and
+    /// is held while a class tournament runs unless resumed with
+    /// --during-finalize. A running server follows within seconds.
+    ///
+    /// Example: arena serve league pause --data course-data
+    League {
+        #[arg(value_parser = ["pause", "resume"])]
+        action: String,
+        /// With resume: play even while a class tournament runs.
+        #[arg(long)]
+        during_finalize: bool,
+        #[arg(long, default_value = "arena-data")]
+        data: PathBuf,
     },
 }
 
@@ -294,6 +320,25 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 queued.len()
             );
         }
+        Some(ServeAction::League { action, during_finalize, data }) => {
+            use arena::cores::LeagueState;
+            let state = match (action.as_str(), during_finalize) {
+                ("pause", false) => LeagueState::Paused,
+                ("resume", false) => LeagueState::Auto,
+                ("resume", true) => LeagueState::Running,
+                _ => anyhow::bail!("--during-finalize goes with resume"),
+            };
+            let db = server::db::open(&data)?;
+            server::db::set_setting(&db, server::grader::LEAGUE_SETTING, state.name())?;
+            arena::outln!(
+                "league: {}",
+                match state {
+                    LeagueState::Paused => "paused",
+                    LeagueState::Auto => "playing (held while a class tournament runs)",
+                    LeagueState::Running => "playing, even while a class tournament runs",
+                }
+            );
+        }
         Some(ServeAction::Finalize {
             data,
             course,
@@ -302,11 +347,24 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             executor,
             shards,
             job,
+            cores,
         }) => {
             let (course, _) = server::course_of(&data, course.as_deref())?;
             let assignment = assignment_arg(&course, assignment.as_deref())?;
             let executor = finalize_executor(executor, shards, job)?;
-            let done = server::finalize::finalize(&data, &course, assignment, games_per_pairing, &executor)?;
+            // A pool of its own; a server on the folder holds its league meanwhile.
+            arena::cores::Cores::new(cores.unwrap_or_else(arena::cores::of_machine)).install();
+            arena::cores::set_priority(arena::cores::Priority::Final);
+            let db = server::db::open(&data)?;
+            server::db::set_setting(
+                &db,
+                server::grader::FINALIZING_SETTING,
+                &std::process::id().to_string(),
+            )?;
+            let finalized =
+                server::finalize::finalize(&data, &course, assignment, games_per_pairing, &executor);
+            server::db::set_setting(&db, server::grader::FINALIZING_SETTING, "")?;
+            let done = finalized?;
             let deadline =
                 done.deadline.map_or("no deadline set".to_string(), |d| format!("deadline {d} UTC"));
             arena::outln!(
@@ -351,6 +409,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                     supersede: args.supersede == "on",
                     round_robin: args.round_robin == "on",
                 },
+                cores: args.cores.unwrap_or_else(arena::cores::of_machine).max(1),
                 http: server::http::Limits {
                     header_timeout: args.header_timeout,
                     body_timeout: args.body_timeout,

@@ -8,9 +8,11 @@
 //! turns each game's requests into frames and the replies back.
 //! `environment` is what a worker's environment holds (never the arena's).
 
+mod affinity;
 pub mod environment;
 mod player;
 mod process;
 
+pub use affinity::move_workers;
 pub use player::{IsolatedPlayer, WireAnswer, WireGame};
 pub use process::{worker_program, CappedOutput, Hello, Hosted, Launch, Worker, WorkerLimits, WORKER_ARG};

@@ -320,6 +320,7 @@ impl Worker {
         let mut child = command.spawn().map_err(|e| {
             Fault::Unavailable(format!("cannot start the worker program {}: {e}", program.display()))
         })?;
+        super::affinity::started(child.id() as libc::pid_t);
         let mut worker = Worker {
             stdin: child.stdin.take().expect("piped"),
             stdout: child.stdout.take().expect("piped"),
@@ -582,6 +583,7 @@ impl Worker {
 
 impl Drop for Worker {
     fn drop(&mut self) {
+        super::affinity::gone(self.child.id() as libc::pid_t);
         // The whole group: a dead worker's forked children die too.
         self.kill();
         if self.dead.is_none() {

@@ -25,6 +25,7 @@ use super::{
     league, scrimmage, store,
 };
 use crate::{
+    cores::{self, Priority},
     players::PlayerSpec,
     tournament::{self, config::Tournament, record::GameResult, Observer},
 };
@@ -116,6 +117,7 @@ pub fn spawn(
         let (executor, course) = (executor.clone(), course.clone());
         std::thread::Builder::new().name(format!("grader-{slot}")).spawn(move || {
             play_below_the_server();
+            cores::set_priority(Priority::Grading);
             grade_forever(&dir, &db, &course, &wake, &busy, &changed, &executor, grading)
         })?;
     }
@@ -125,6 +127,7 @@ pub fn spawn(
         let course = course.clone();
         std::thread::Builder::new().name("scrimmages".into()).spawn(move || {
             play_below_the_server();
+            cores::set_priority(Priority::Scrimmage);
             scrimmage::play_forever(&dir, &db, &course, &wake, &changed)
         })?;
     }
@@ -132,6 +135,7 @@ pub fn spawn(
         let db = db::open(&dir)?;
         std::thread::Builder::new().name("league".into()).spawn(move || {
             play_below_the_server();
+            cores::set_priority(Priority::League);
             play_league_forever(&dir, &db, &wake, &changed, &leagues, grading.slots, &executor)
         })?;
     }
@@ -149,6 +153,15 @@ fn play_league_forever(
     executor: &Executor,
 ) {
     loop {
+        // Staff's word on the league, and a finalize run from a shell.
+        if let Some(pool) = cores::pool() {
+            pool.set_league(league_state(db));
+            pool.set_final_elsewhere(finalizing_elsewhere(db));
+            if pool.league_held_now() {
+                wake.wait(Duration::from_secs(2));
+                continue;
+            }
+        }
         // Grading comes first: the league plays while nothing waits.
         let idle = db::queue(db).map(|(waiting, grading)| waiting == 0 && grading.is_none());
         let played = match idle {
@@ -165,6 +178,27 @@ fn play_league_forever(
             }
         }
     }
+}
+
+/// The `db` setting that says whether the league plays (`serve league`,
+/// the staff API): `auto`, `running` or `paused`.
+pub const LEAGUE_SETTING: &str = "league";
+
+/// The `db` setting a `serve finalize` run from a shell holds while it
+/// runs: its process id.
+pub const FINALIZING_SETTING: &str = "finalizing";
+
+/// What staff last said of the league (auto if nothing).
+pub fn league_state(db: &Connection) -> cores::LeagueState {
+    let said = db::setting(db, LEAGUE_SETTING).ok().flatten();
+    said.as_deref().and_then(cores::LeagueState::parse).unwrap_or_default()
+}
+
+/// Whether a `serve finalize` of another process runs now.
+fn finalizing_elsewhere(db: &Connection) -> bool {
+    let pid = db::setting(db, FINALIZING_SETTING).ok().flatten().and_then(|p| p.parse::<libc::pid_t>().ok());
+    // SAFETY: signal 0 only asks whether the process exists.
+    pid.is_some_and(|pid| pid > 0 && unsafe { libc::kill(pid, 0) } == 0)
 }
 
 /// A grading slot: takes the next submission (none of those `busy`, nor of

@@ -323,6 +323,7 @@ pub fn play_round(
         slurm.play_league_batch(dir, &assignment, &pairings, live, changed)?;
         return Ok(true);
     }
+    let priority = crate::cores::inherited();
     std::thread::scope(|scope| {
         let playing: Vec<_> = pairs
             .iter()
@@ -330,7 +331,10 @@ pub fn play_round(
                 let (a, b) = ordered(pair.first.0, pair.second.0);
                 let pair = [submissions.get(&a)?, submissions.get(&b)?];
                 let rules = &assignment.rules;
-                Some(scope.spawn(move || play_pairing(dir, rules, pair, live, changed)))
+                Some(scope.spawn(move || {
+                    crate::cores::set_inherited(priority);
+                    play_pairing(dir, rules, pair, live, changed)
+                }))
             })
             .collect();
         for thread in playing {

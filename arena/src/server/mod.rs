@@ -66,6 +66,8 @@ pub struct Options {
     pub http: http::Limits,
     /// Where grading runs are played: here, or on a Slurm cluster.
     pub executor: executor::Executor,
+    /// Games the server plays at once, all kinds together (`cores.rs`).
+    pub cores: usize,
 }
 
 struct App {
@@ -101,6 +103,8 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
     let data = std::fs::canonicalize(data)?;
     let course = Arc::new(options.course);
     host(&data, &db::open(&data)?, &course, options.course_text.as_deref())?;
+    let pool = crate::cores::Cores::new(options.cores).install();
+    pool.set_league(grader::league_state(&db::open(&data)?));
     let leagues = Arc::new(league::Leagues::load(&db::open(&data)?, &course)?);
     options.executor.ready()?;
     let wake = Arc::new(grader::Wake::default());
@@ -224,6 +228,8 @@ fn router(app: Arc<App>, limits: http::Limits) -> Router {
         .route("/api/staff/roster", get(staff::roster))
         .route("/api/staff/groups", get(staff::groups))
         .route("/api/staff/queue", get(staff::queue))
+        .route("/api/staff/cores", get(staff::cores))
+        .route("/api/staff/league", post(staff::league).layer(deadline()))
         .route("/api/staff/deadline", post(staff::deadline).layer(deadline()))
         .route("/api/staff/finalize", post(staff::start_finalize).get(staff::finalize_status))
         .route("/api/staff/grades.csv", get(staff::grades_csv))

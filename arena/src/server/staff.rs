@@ -45,6 +45,28 @@ pub async fn queue(State(app): State<Arc<App>>, _: Staff) -> Answer {
     Ok(Json(json!({ "submissions": app.db(db::unfinished).await? })).into_response())
 }
 
+/// `GET /api/staff/cores`: the core pool's games running and waiting by
+/// kind, and the league's state.
+pub async fn cores(_: Staff) -> Answer {
+    let usage = crate::cores::pool().map(|pool| pool.usage());
+    Ok(Json(json!({ "pool": usage })).into_response())
+}
+
+/// `POST /api/staff/league` with `{"state": "paused" | "auto" | "running"}`:
+/// pauses the league, lets it play (held while a class tournament runs),
+/// or lets it play even then.
+pub async fn league(State(app): State<Arc<App>>, _: Staff, Json(body): Json<Value>) -> Answer {
+    let state = body["state"].as_str().and_then(crate::cores::LeagueState::parse).ok_or_else(|| {
+        ApiError::new(StatusCode::BAD_REQUEST, "send {\"state\": \"paused\"}, \"auto\" or \"running\"")
+    })?;
+    app.db(move |db| db::set_setting(db, super::grader::LEAGUE_SETTING, state.name())).await?;
+    if let Some(pool) = crate::cores::pool() {
+        pool.set_league(state);
+    }
+    app.wake.notify();
+    Ok(Json(json!({ "league": state })).into_response())
+}
+
 /// `POST /api/staff/deadline?assignment=NAME` with `{"deadline":
 /// "2026-12-01 23:59"}` (UTC): that assignment's (none: the course's
 /// first). The token is checked before the body is read.
@@ -83,7 +105,12 @@ pub async fn start_finalize(State(app): State<Arc<App>>, _: Staff, Query(of): Qu
     let app = app.clone();
     tokio::task::spawn_blocking(move || {
         let assignment = app.course.assignment(&name).expect("an assignment of the course");
-        let outcome = match finalize::finalize(&app.data, &app.course, assignment, None, &app.executor) {
+        // Its games take the pool's slots after grading and scrimmages,
+        // before the league (which waits while it runs, unless staff say).
+        crate::cores::set_inherited(Some(crate::cores::Priority::Final));
+        let finalized = finalize::finalize(&app.data, &app.course, assignment, None, &app.executor);
+        crate::cores::set_inherited(None);
+        let outcome = match finalized {
             Ok(done) => json!({
                 "status": "done",
                 "assignment": name,

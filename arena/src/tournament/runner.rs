@@ -74,6 +74,7 @@ pub fn run(
     let cursor = AtomicUsize::new(0);
     let threads = plan.concurrency.clamp(1, jobs.len().max(1));
     let (sender, receiver) = mpsc::channel::<Result<GameResult>>();
+    let priority = crate::cores::inherited();
     thread::scope(|scope| {
         for _ in 0..threads {
             let sender = sender.clone();
@@ -81,6 +82,7 @@ pub fn run(
             // A worker process dies with the thread that started it
             // (PR_SET_PDEATHSIG): this thread lives until its last game is done.
             scope.spawn(move || {
+                crate::cores::set_inherited(priority);
                 with_rules!(plan.game, G, settings => {
                     let new_pool = || InstancePool::<G>::new(plan.players, plan.hosting.clone());
                     let mut pool = new_pool();

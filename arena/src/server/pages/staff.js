@@ -61,10 +61,33 @@ async function refresh() {
       $("queue").append(row);
     }
     showFinal(await api("/api/staff/finalize"));
+    showPool((await api("/api/staff/cores")).pool);
     $("error").textContent = "";
   } catch (e) {
     $("error").textContent = e.message;
   }
+}
+// The core pool: games running and waiting by kind, and the league's state.
+function showPool(pool) {
+  $("pool").textContent = "";
+  if (!pool) return;
+  $("cores").textContent = pool.cores + " game(s) at once";
+  for (const [what, counts] of [["running", pool.running], ["waiting", pool.waiting]]) {
+    const row = document.createElement("tr");
+    row.append(text("td", what));
+    for (const kind of ["grading", "scrimmage", "final", "league"]) row.append(text("td", String(counts[kind])));
+    $("pool").append(row);
+  }
+  $("league-state").textContent = pool.league + (pool.league_held ? " (held now)" : "");
+}
+for (const state of ["pause", "auto", "running"]) {
+  $("league-" + state).addEventListener("click", async () => {
+    try {
+      await api("/api/staff/league", { method: "POST", headers: { Authorization: "Bearer " + token,
+        "Content-Type": "application/json" }, body: JSON.stringify({ state: state === "pause" ? "paused" : state }) });
+      refresh();
+    } catch (e) { $("error").textContent = e.message; }
+  });
 }
 $("login").addEventListener("submit", event => {
   event.preventDefault();

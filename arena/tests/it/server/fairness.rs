@@ -101,3 +101,99 @@ fn a_grade_says_what_it_was_made_under_and_a_change_of_settings_is_found_and_gra
     assert!(out.status.success() && !support::stderr(&out).contains("fresh"), "{}", support::stderr(&out));
     assert!(!data.path().join("final/trap/round-robin-3").exists());
 }
+
+/// The cores each running `arena __worker` (or sandbox keeper) below
+/// process `pid` may run on, as `/proc` lists them ("0", "0-1").
+fn workers_cores(pid: u32) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut todo = vec![pid];
+    while let Some(pid) = todo.pop() {
+        let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).into_iter().flatten().flatten();
+        for task in tasks {
+            let children = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+            for child in children.split_whitespace().filter_map(|c| c.parse::<u32>().ok()) {
+                let command = std::fs::read_to_string(format!("/proc/{child}/cmdline")).unwrap_or_default();
+                if command.contains("__worker") || command.contains("__sandbox") {
+                    let status = std::fs::read_to_string(format!("/proc/{child}/status")).unwrap_or_default();
+                    if let Some(list) = status.lines().find_map(|l| l.strip_prefix("Cpus_allowed_list:")) {
+                        found.push(list.trim().to_string());
+                    }
+                }
+                todo.push(child);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_server_plays_no_more_games_than_its_cores_each_on_a_core_of_its_own_and_staff_hold_the_league() {
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().to_str().unwrap();
+    let staff = {
+        let out = arena(&["serve", "add-student", "boss", "--staff", "--data", dir], &[]);
+        stdout(&out).trim().to_string()
+    };
+    let (ann, bo) = (add_student(data.path(), "ann"), add_student(data.path(), "bo"));
+    let course = support::write_file(data.path(), "course.toml", &course("1s", None));
+    let server = Server::start(
+        data.path(),
+        &["--course", course.to_str().unwrap(), "--cores", "1", "--grading-slots", "2"],
+    );
+    let (code, pool) = get(&server, "/api/staff/cores", Some(&staff));
+    assert_eq!((code, pool["pool"]["cores"].as_u64()), (200, Some(1)), "{pool}");
+    assert_eq!(get(&server, "/api/staff/cores", Some(&ann)).0, 403);
+    let bytes = std::fs::read(library("medium")).unwrap();
+    let ids: Vec<i64> = [&ann, &bo]
+        .iter()
+        .map(|t| submit(&server, Some(t), "file", &bytes).1["id"].as_i64().unwrap())
+        .collect();
+    // Two grading slots, one core: one game at a time, the other waits;
+    // each game's workers on one core.
+    let (mut most, mut saw_waiting, mut pinned) = (0, false, Vec::new());
+    loop {
+        let (_, pool) = get(&server, "/api/staff/cores", Some(&staff));
+        let running: u64 =
+            pool["pool"]["running"].as_object().unwrap().values().map(|v| v.as_u64().unwrap()).sum();
+        most = most.max(running);
+        saw_waiting |= pool["pool"]["waiting"]["grading"].as_u64().unwrap() > 0;
+        pinned.extend(workers_cores(server.child.id()));
+        let done: Vec<bool> = [(&ann, ids[0]), (&bo, ids[1])]
+            .iter()
+            .map(|(t, id)| finished(&get(&server, &format!("/api/submissions/{id}"), Some(t)).1))
+            .collect();
+        if done.iter().all(|d| *d) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(most, 1, "never more games than cores");
+    assert!(saw_waiting, "the second grading waited for the core");
+    assert!(
+        !pinned.is_empty() && pinned.iter().all(|c| !c.contains(['-', ','])),
+        "one core each: {pinned:?}"
+    );
+
+    // Staff pause the league from the shell and resume it from the API.
+    let out = arena(&["serve", "league", "pause", "--data", dir], &[]);
+    assert_eq!(stdout(&out), "league: paused\n", "{}", support::stderr(&out));
+    let started = std::time::Instant::now();
+    loop {
+        let (_, pool) = get(&server, "/api/staff/cores", Some(&staff));
+        if pool["pool"]["league"] == "paused" && pool["pool"]["league_held"] == true {
+            assert_eq!(pool["pool"]["running"]["league"], 0, "{pool}");
+            break;
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{pool}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let resumed = super::agent()
+        .post(format!("{}/api/staff/league", server.url))
+        .header("Authorization", format!("Bearer {staff}"))
+        .header("Content-Type", "application/json")
+        .send(r#"{"state": "auto"}"#.as_bytes());
+    let (code, said) = super::answer(resumed);
+    assert_eq!((code, said["league"].as_str()), (200, Some("auto")), "{said}");
+    let (_, pool) = get(&server, "/api/staff/cores", Some(&staff));
+    assert_eq!(pool["pool"]["league"], "auto", "{pool}");
+}

@@ -538,7 +538,7 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
     let rows = csv_rows(&csv);
     assert_eq!(
         rows[0].join(","),
-        "student,group,submission,sha256,easy,medium,hard,passed,verdict,rank,groups_defeated,points"
+        "student,group,submission,sha256,easy,medium,hard,passed,verdict,rank,groups_defeated,points,time_per_turn,clock"
     );
     assert_eq!(rows.len(), 3, "{csv}");
     // The course's own policy: 30, 30 and 25 points for the levels passed,

@@ -1,0 +1,369 @@
+//! One budget of cores for every game a process plays: the server's
+//! grading, scrimmages, class tournament and league take their games from
+//! one pool, so that no more games run at once than it has cores, and a
+//! game's players get a core of their own whatever else is played.
+//!
+//! A thread that plays says what for (`Priority`, inherited by the threads
+//! it starts for its games); each game then takes a slot (`take`), waiting
+//! while none is free or a game of a higher priority waits: grading first,
+//! then scrimmages, then the class tournament, the league last. The league
+//! is also held while a class tournament runs or waits (unless staff let it
+//! run: `LeagueState::Running`) and while staff pause it.
+//!
+//! A slot is a core: the thread that holds it, and so every worker it
+//! starts and anything those fork, runs on that core only
+//! (`sched_setaffinity`, inherited across fork; the sandbox forbids a
+//! player to change it), and workers the thread started for an earlier
+//! game are moved onto it (`isolation::move_workers`). A process without a
+//! pool (the command line) plays as it always did.
+
+use std::{
+    cell::Cell,
+    sync::{Arc, Condvar, Mutex, OnceLock},
+};
+
+use serde::Serialize;
+
+/// What a game is played for, in the order slots are given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Priority {
+    Grading,
+    Scrimmage,
+    Final,
+    League,
+}
+
+impl Priority {
+    pub const ALL: [Priority; 4] =
+        [Priority::Grading, Priority::Scrimmage, Priority::Final, Priority::League];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Priority::Grading => "grading",
+            Priority::Scrimmage => "scrimmage",
+            Priority::Final => "final",
+            Priority::League => "league",
+        }
+    }
+}
+
+/// Whether the league may take slots.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LeagueState {
+    /// It plays when nothing else waits, and not while a class tournament runs.
+    #[default]
+    Auto,
+    /// Staff let it play even while a class tournament runs.
+    Running,
+    /// Staff paused it.
+    Paused,
+}
+
+impl LeagueState {
+    pub fn parse(text: &str) -> Option<LeagueState> {
+        match text {
+            "auto" => Some(LeagueState::Auto),
+            "running" => Some(LeagueState::Running),
+            "paused" => Some(LeagueState::Paused),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LeagueState::Auto => "auto",
+            LeagueState::Running => "running",
+            LeagueState::Paused => "paused",
+        }
+    }
+}
+
+/// The pool.
+pub struct Cores {
+    /// The cores slots map onto, in order (slot k runs on `cpus[k % len]`).
+    cpus: Vec<usize>,
+    state: Mutex<State>,
+    freed: Condvar,
+}
+
+#[derive(Default)]
+struct State {
+    /// Which slots are taken.
+    taken: Vec<bool>,
+    running: [usize; 4],
+    waiting: [usize; 4],
+    league: LeagueState,
+    /// Class tournaments run by other processes of the same data folder
+    /// (`serve finalize` from a shell), as the league thread last saw.
+    final_elsewhere: bool,
+}
+
+/// What staff see of the pool.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Usage {
+    pub cores: usize,
+    pub running: std::collections::BTreeMap<&'static str, usize>,
+    pub waiting: std::collections::BTreeMap<&'static str, usize>,
+    pub league: LeagueState,
+    /// Whether the league is held now (paused, or a class tournament runs).
+    pub league_held: bool,
+}
+
+static POOL: OnceLock<Arc<Cores>> = OnceLock::new();
+
+thread_local! {
+    static PRIORITY: Cell<Option<Priority>> = const { Cell::new(None) };
+    /// The core this thread was last pinned to.
+    static PINNED: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+impl Cores {
+    /// A pool of `slots` games at once (at least one).
+    pub fn new(slots: usize) -> Cores {
+        let slots = slots.max(1);
+        Cores {
+            cpus: allowed_cpus(),
+            state: Mutex::new(State { taken: vec![false; slots], ..State::default() }),
+            freed: Condvar::new(),
+        }
+    }
+
+    /// Makes `self` this process's pool (the first call decides); the pool.
+    pub fn install(self) -> Arc<Cores> {
+        POOL.get_or_init(|| Arc::new(self)).clone()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether a game of `priority` may start now.
+    fn may_start(state: &State, priority: Priority) -> bool {
+        let free = state.taken.iter().any(|t| !t);
+        let before =
+            Priority::ALL.iter().take_while(|p| **p < priority).any(|p| state.waiting[*p as usize] > 0);
+        free && !before && !(priority == Priority::League && Self::league_held(state))
+    }
+
+    fn league_held(state: &State) -> bool {
+        let final_on = state.running[Priority::Final as usize] + state.waiting[Priority::Final as usize] > 0
+            || state.final_elsewhere;
+        match state.league {
+            LeagueState::Paused => true,
+            LeagueState::Auto => final_on,
+            LeagueState::Running => false,
+        }
+    }
+
+    /// Waits for a slot for a game of `priority`.
+    pub fn take(self: &Arc<Self>, priority: Priority) -> Slot {
+        let mut state = self.lock();
+        state.waiting[priority as usize] += 1;
+        while !Self::may_start(&state, priority) {
+            state = self.freed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        state.waiting[priority as usize] -= 1;
+        state.running[priority as usize] += 1;
+        let index = state.taken.iter().position(|t| !t).expect("a free slot");
+        state.taken[index] = true;
+        drop(state);
+        // Others of lower priority may have been waiting on this one's turn.
+        self.freed.notify_all();
+        let cpu = (!self.cpus.is_empty()).then(|| self.cpus[index % self.cpus.len()]);
+        if let Some(cpu) = cpu {
+            pin_thread(cpu);
+        }
+        Slot { cores: self.clone(), priority, index }
+    }
+
+    /// Sets whether the league may play.
+    pub fn set_league(&self, league: LeagueState) {
+        self.lock().league = league;
+        self.freed.notify_all();
+    }
+
+    /// Tells whether another process runs a class tournament now.
+    pub fn set_final_elsewhere(&self, on: bool) {
+        self.lock().final_elsewhere = on;
+        self.freed.notify_all();
+    }
+
+    /// Whether a league game would be held now.
+    pub fn league_held_now(&self) -> bool {
+        Self::league_held(&self.lock())
+    }
+
+    pub fn usage(&self) -> Usage {
+        let state = self.lock();
+        let by_kind =
+            |counts: &[usize; 4]| Priority::ALL.iter().map(|p| (p.name(), counts[*p as usize])).collect();
+        Usage {
+            cores: state.taken.len(),
+            running: by_kind(&state.running),
+            waiting: by_kind(&state.waiting),
+            league: state.league,
+            league_held: Self::league_held(&state),
+        }
+    }
+}
+
+/// A game's place in the pool, given back when dropped.
+pub struct Slot {
+    cores: Arc<Cores>,
+    priority: Priority,
+    index: usize,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut state = self.cores.lock();
+        state.taken[self.index] = false;
+        state.running[self.priority as usize] -= 1;
+        drop(state);
+        self.cores.freed.notify_all();
+    }
+}
+
+/// The cores this machine gives this process: the default pool.
+pub fn of_machine() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// This process's pool, if it has one.
+pub fn pool() -> Option<Arc<Cores>> {
+    POOL.get().cloned()
+}
+
+/// Says what the calling thread's games are played for.
+pub fn set_priority(priority: Priority) {
+    PRIORITY.with(|p| p.set(Some(priority)));
+}
+
+/// What the calling thread's games are played for, to hand on to the
+/// threads it starts (`set_inherited`).
+pub fn inherited() -> Option<Priority> {
+    PRIORITY.with(Cell::get)
+}
+
+/// In a thread started to play another's games: plays them for the same.
+pub fn set_inherited(priority: Option<Priority>) {
+    PRIORITY.with(|p| p.set(priority));
+}
+
+/// A slot for one game of the calling thread, if this process has a pool
+/// and the thread plays for something; held until dropped.
+pub fn take() -> Option<Slot> {
+    let priority = inherited()?;
+    Some(pool()?.take(priority))
+}
+
+/// The cores this process may run on.
+fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: plain syscall writing one cpu_set_t.
+    let set = unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return Vec::new();
+        }
+        set
+    };
+    // SAFETY: CPU_ISSET reads the set.
+    (0..libc::CPU_SETSIZE as usize).filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) }).collect()
+}
+
+/// Runs the calling thread (and what it starts from now on) on `cpu` only,
+/// and moves the workers it started before there too.
+fn pin_thread(cpu: usize) {
+    if PINNED.with(Cell::get) == Some(cpu) {
+        return;
+    }
+    if let Err(e) = pin(0, cpu) {
+        tracing::debug!("cannot pin a game's thread to core {cpu}: {e}");
+        return;
+    }
+    PINNED.with(|p| p.set(Some(cpu)));
+    crate::isolation::move_workers(cpu);
+}
+
+/// Runs thread (or process) `tid` (0: the calling thread) on `cpu` only.
+pub(crate) fn pin(tid: libc::pid_t, cpu: usize) -> std::io::Result<()> {
+    // SAFETY: CPU_SET on a zeroed set; a plain syscall reading it.
+    let done = unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        libc::sched_setaffinity(tid, std::mem::size_of::<libc::cpu_set_t>(), &set)
+    };
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn waiting_for(cores: &Arc<Cores>, priority: Priority, n: usize) {
+        for _ in 0..500 {
+            if cores.usage().waiting[priority.name()] == n {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        panic!("{:?}", cores.usage());
+    }
+
+    #[test]
+    fn slots_go_by_priority_and_never_past_the_pool() {
+        let cores = Arc::new(Cores::new(1));
+        let first = cores.take(Priority::League);
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let started: Vec<_> = [Priority::League, Priority::Scrimmage, Priority::Grading]
+            .into_iter()
+            .map(|priority| {
+                let (pool, order) = (cores.clone(), order.clone());
+                let handle = std::thread::spawn(move || {
+                    let slot = pool.take(priority);
+                    assert_eq!(pool.usage().running.values().sum::<usize>(), 1, "one at a time");
+                    order.lock().unwrap().push(priority);
+                    std::thread::sleep(Duration::from_millis(5));
+                    drop(slot);
+                });
+                waiting_for(&cores, priority, 1);
+                handle
+            })
+            .collect();
+        assert_eq!(cores.usage().running["league"], 1);
+        drop(first);
+        started.into_iter().for_each(|h| h.join().unwrap());
+        assert_eq!(*order.lock().unwrap(), [Priority::Grading, Priority::Scrimmage, Priority::League]);
+    }
+
+    #[test]
+    fn the_league_is_held_while_a_final_runs_or_staff_pause_it() {
+        let cores = Arc::new(Cores::new(2));
+        let final_game = cores.take(Priority::Final);
+        assert!(cores.league_held_now(), "auto: held while a class tournament runs");
+        cores.set_league(LeagueState::Running);
+        assert!(!cores.league_held_now(), "staff let it run");
+        drop(cores.take(Priority::League));
+        cores.set_league(LeagueState::Auto);
+        let league = {
+            let cores = cores.clone();
+            std::thread::spawn(move || drop(cores.take(Priority::League)))
+        };
+        waiting_for(&cores, Priority::League, 1);
+        drop(final_game);
+        league.join().unwrap();
+        cores.set_league(LeagueState::Paused);
+        assert!(cores.league_held_now());
+        cores.set_league(LeagueState::Auto);
+        cores.set_final_elsewhere(true);
+        assert!(cores.league_held_now(), "a finalize of another process holds it too");
+        assert_eq!(cores.usage().cores, 2);
+    }
+}
