@@ -13,9 +13,10 @@
 //! A slot is a core: the thread that holds it, and so every worker it
 //! starts and anything those fork, runs on that core only
 //! (`sched_setaffinity`, inherited across fork; the sandbox forbids a
-//! player to change it), and workers the thread started for an earlier
-//! game are moved onto it (`isolation::move_workers`). A process without a
-//! pool (the command line) plays as it always did.
+//! player to change it), and a worker started before (for an earlier game,
+//! or to load its player) is moved onto its caller's core at its next
+//! request. A process without a pool (the command line) plays as it
+//! always did.
 
 use std::{
     cell::Cell,
@@ -284,7 +285,11 @@ fn pin_thread(cpu: usize) {
         return;
     }
     PINNED.with(|p| p.set(Some(cpu)));
-    crate::isolation::move_workers(cpu);
+}
+
+/// The core the calling thread was last pinned to by the pool, if any.
+pub fn pinned() -> Option<usize> {
+    PINNED.with(Cell::get)
 }
 
 /// Runs thread (or process) `tid` (0: the calling thread) on `cpu` only.

@@ -1,34 +1,13 @@
-//! The workers a thread started, and moving them (every process of their
-//! groups, every thread of those) onto one core: the core pool's slot of
-//! the thread's next game (`cores.rs`).
+//! A worker's processes (every process of its group, every thread of
+//! those) moved onto one core: a worker follows the core of the thread
+//! that talks to it, the core pool's slot of that thread's game
+//! (`cores.rs`), whichever thread started it.
 
-use std::cell::RefCell;
-
-thread_local! {
-    /// The process groups of the workers this thread started and has not
-    /// dropped (a worker's group id is its pid).
-    static STARTED: RefCell<Vec<libc::pid_t>> = const { RefCell::new(Vec::new()) };
-}
-
-/// A worker `group` was started by the calling thread.
-pub(super) fn started(group: libc::pid_t) {
-    STARTED.with(|s| s.borrow_mut().push(group));
-}
-
-/// Worker `group` is gone.
-pub(super) fn gone(group: libc::pid_t) {
-    STARTED.with(|s| s.borrow_mut().retain(|g| *g != group));
-}
-
-/// Moves every process of the calling thread's workers' groups onto `cpu`.
-pub fn move_workers(cpu: usize) {
-    let groups = STARTED.with(|s| s.borrow().clone());
-    if groups.is_empty() {
-        return;
-    }
+/// Moves every process of process group `group` onto `cpu`.
+pub(super) fn move_group(group: libc::pid_t, cpu: usize) {
     let Ok(processes) = std::fs::read_dir("/proc") else { return };
     for pid in processes.flatten().filter_map(|e| e.file_name().to_str()?.parse::<libc::pid_t>().ok()) {
-        if process_group(pid).is_some_and(|g| groups.contains(&g)) {
+        if process_group(pid) == Some(group) {
             let Ok(threads) = std::fs::read_dir(format!("/proc/{pid}/task")) else { continue };
             for tid in threads.flatten().filter_map(|e| e.file_name().to_str()?.parse::<libc::pid_t>().ok()) {
                 let _ = crate::cores::pin(tid, cpu);

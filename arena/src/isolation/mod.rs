@@ -13,6 +13,5 @@ pub mod environment;
 mod player;
 mod process;
 
-pub use affinity::move_workers;
 pub use player::{IsolatedPlayer, WireAnswer, WireGame};
 pub use process::{worker_program, CappedOutput, Hello, Hosted, Launch, Worker, WorkerLimits, WORKER_ARG};

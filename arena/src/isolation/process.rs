@@ -214,6 +214,8 @@ pub struct Worker {
     player_main: Option<MainThread>,
     /// Its CPU time and wait when it last answered.
     seen: Seen,
+    /// The core it was moved onto, following its caller's (`cores.rs`).
+    core: Option<usize>,
     memory_bytes: u64,
     output_limit: u64,
     /// Bytes printed since the game started.
@@ -320,7 +322,6 @@ impl Worker {
         let mut child = command.spawn().map_err(|e| {
             Fault::Unavailable(format!("cannot start the worker program {}: {e}", program.display()))
         })?;
-        super::affinity::started(child.id() as libc::pid_t);
         let mut worker = Worker {
             stdin: child.stdin.take().expect("piped"),
             stdout: child.stdout.take().expect("piped"),
@@ -334,6 +335,7 @@ impl Worker {
             player_clock: None,
             player_main: None,
             seen: Seen::default(),
+            core: None,
             memory_bytes: limits.memory_bytes,
             output_limit: limits.output_limit,
             printed: 0,
@@ -388,6 +390,12 @@ impl Worker {
         if let Some(fault) = &self.dead {
             return Err(fault.clone());
         }
+        // It runs where the game that asks runs (a slot of the core pool).
+        let core = crate::cores::pinned();
+        if let Some(cpu) = core.filter(|_| core != self.core) {
+            super::affinity::move_group(self.child.id() as libc::pid_t, cpu);
+            self.core = core;
+        }
         let limits = self.clock.limits(budget, self.grace);
         // One reading of each clock per request: the CPU time and wait since
         // its last answer (an idle worker uses none; one that thinks between
@@ -404,7 +412,9 @@ impl Worker {
         self.seen = self.player_seen();
         if let (Some(cpu_before), Some(cpu_after)) = (before.cpu, self.seen.cpu) {
             let waited = before.machine_wait(self.seen);
-            clock::report_worker(WorkerSpent { cpu: cpu_after.saturating_sub(cpu_before), waited });
+            let cpu = cpu_after.saturating_sub(cpu_before);
+            tracing::trace!("{what}: {cpu:?} of CPU, {waited:?} waiting for a core");
+            clock::report_worker(WorkerSpent { cpu, waited });
         }
         reply
     }
@@ -583,7 +593,6 @@ impl Worker {
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        super::affinity::gone(self.child.id() as libc::pid_t);
         // The whole group: a dead worker's forked children die too.
         self.kill();
         if self.dead.is_none() {

@@ -102,30 +102,6 @@ fn a_grade_says_what_it_was_made_under_and_a_change_of_settings_is_found_and_gra
     assert!(!data.path().join("final/trap/round-robin-3").exists());
 }
 
-/// The cores each running `arena __worker` (or sandbox keeper) below
-/// process `pid` may run on, as `/proc` lists them ("0", "0-1").
-fn workers_cores(pid: u32) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut todo = vec![pid];
-    while let Some(pid) = todo.pop() {
-        let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).into_iter().flatten().flatten();
-        for task in tasks {
-            let children = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
-            for child in children.split_whitespace().filter_map(|c| c.parse::<u32>().ok()) {
-                let command = std::fs::read_to_string(format!("/proc/{child}/cmdline")).unwrap_or_default();
-                if command.contains("__worker") || command.contains("__sandbox") {
-                    let status = std::fs::read_to_string(format!("/proc/{child}/status")).unwrap_or_default();
-                    if let Some(list) = status.lines().find_map(|l| l.strip_prefix("Cpus_allowed_list:")) {
-                        found.push(list.trim().to_string());
-                    }
-                }
-                todo.push(child);
-            }
-        }
-    }
-    found
-}
-
 #[test]
 fn the_server_plays_no_more_games_than_its_cores_each_on_a_core_of_its_own_and_staff_hold_the_league() {
     let data = tempfile::tempdir().unwrap();
@@ -143,21 +119,20 @@ fn the_server_plays_no_more_games_than_its_cores_each_on_a_core_of_its_own_and_s
     let (code, pool) = get(&server, "/api/staff/cores", Some(&staff));
     assert_eq!((code, pool["pool"]["cores"].as_u64()), (200, Some(1)), "{pool}");
     assert_eq!(get(&server, "/api/staff/cores", Some(&ann)).0, 403);
-    let bytes = std::fs::read(library("medium")).unwrap();
+    // A player that fails any move made on more than one core.
+    let bytes = std::fs::read(library("bad-player")).unwrap();
     let ids: Vec<i64> = [&ann, &bo]
         .iter()
         .map(|t| submit(&server, Some(t), "file", &bytes).1["id"].as_i64().unwrap())
         .collect();
-    // Two grading slots, one core: one game at a time, the other waits;
-    // each game's workers on one core.
-    let (mut most, mut saw_waiting, mut pinned) = (0, false, Vec::new());
+    // Two grading slots, one core: one game at a time (the order of the
+    // waiting ones is the pool's unit test); each game's workers on one core.
+    let mut most = 0;
     loop {
         let (_, pool) = get(&server, "/api/staff/cores", Some(&staff));
         let running: u64 =
             pool["pool"]["running"].as_object().unwrap().values().map(|v| v.as_u64().unwrap()).sum();
         most = most.max(running);
-        saw_waiting |= pool["pool"]["waiting"]["grading"].as_u64().unwrap() > 0;
-        pinned.extend(workers_cores(server.child.id()));
         let done: Vec<bool> = [(&ann, ids[0]), (&bo, ids[1])]
             .iter()
             .map(|(t, id)| finished(&get(&server, &format!("/api/submissions/{id}"), Some(t)).1))
@@ -168,11 +143,11 @@ fn the_server_plays_no_more_games_than_its_cores_each_on_a_core_of_its_own_and_s
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     assert_eq!(most, 1, "never more games than cores");
-    assert!(saw_waiting, "the second grading waited for the core");
-    assert!(
-        !pinned.is_empty() && pinned.iter().all(|c| !c.contains(['-', ','])),
-        "one core each: {pinned:?}"
-    );
+    for (token, id) in [(&ann, ids[0]), (&bo, ids[1])] {
+        let (_, graded) = get(&server, &format!("/api/submissions/{id}"), Some(token));
+        assert_eq!(graded["status"], "done", "its smoke games each on one core: {graded}");
+        assert_eq!(graded["grade"]["failures"]["panicked"], 0, "every game on one core: {graded}");
+    }
 
     // Staff pause the league from the shell and resume it from the API.
     let out = arena(&["serve", "league", "pause", "--data", dir], &[]);
@@ -196,4 +171,86 @@ fn the_server_plays_no_more_games_than_its_cores_each_on_a_core_of_its_own_and_s
     assert_eq!((code, said["league"].as_str()), (200, Some("auto")), "{said}");
     let (_, pool) = get(&server, "/api/staff/cores", Some(&staff));
     assert_eq!(pool["pool"]["league"], "auto", "{pool}");
+}
+
+/// A course-style `PlayerAI.py` folder, packed, that plays the first free
+/// cell (moves and traps alike: deterministic) and computes for `cpu`
+/// seconds of CPU time a turn (half before its move, half before its trap).
+fn computing_player(cpu: f64) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join(format!("computes_{}", (cpu * 1000.0) as u32));
+    std::fs::create_dir(&folder).unwrap();
+    support::write_file(
+        &folder,
+        "PlayerAI.py",
+        &format!(
+            "import time\nfrom BaseAI import BaseAI\n\n\
+             def think():\n\
+             \x20   start = time.process_time()\n\
+             \x20   while time.process_time() - start < {half}:\n\
+             \x20       pass\n\n\
+             class PlayerAI(BaseAI):\n\
+             \x20   def setPlayerNum(self, num):\n\
+             \x20       self.num = num\n\
+             \x20   def getMove(self, grid):\n\
+             \x20       think()\n\
+             \x20       return grid.get_neighbors(grid.find(self.num), only_available=True)[0]\n\
+             \x20   def getTrap(self, grid):\n\
+             \x20       think()\n\
+             \x20       return grid.get_neighbors(grid.find(3 - self.num), only_available=True)[0]\n",
+            half = cpu / 2.0
+        ),
+    );
+    arena::client::pack(&folder).unwrap()
+}
+
+/// Grades the computing players spending `shares` of a 200 ms budget on a
+/// fresh server (two grading slots on two cores; Trap on a 5x5 board, for
+/// short games), with `load` busy loops beside it: each one's grade, in order.
+fn grade_computing_players(shares: &[f64], load: usize) -> Vec<Value> {
+    let data = tempfile::tempdir().unwrap();
+    let text = course("200ms", None).replace("[assignment.grading]", "board_size = 5\n[assignment.grading]");
+    let course = support::write_file(data.path(), "course.toml", &text);
+    let _load = support::BusyLoops::start(load, None);
+    let server = Server::start(
+        data.path(),
+        &[
+            "--course",
+            course.to_str().unwrap(),
+            "--round-robin",
+            "off",
+            "--cores",
+            "2",
+            "--grading-slots",
+            "2",
+        ],
+    );
+    let students: Vec<(String, i64)> = shares
+        .iter()
+        .enumerate()
+        .map(|(i, share)| {
+            let token = add_student(data.path(), &format!("s{i}"));
+            let (code, accepted) = submit(&server, Some(&token), "file", &computing_player(0.2 * share));
+            assert_eq!(code, 201, "{accepted}");
+            (token, accepted["id"].as_i64().unwrap())
+        })
+        .collect();
+    students.iter().map(|(token, id)| wait_for(&server, token, *id, finished)).collect()
+}
+
+#[test]
+fn course_style_python_players_are_graded_the_same_beside_busy_loops_as_on_an_idle_machine() {
+    // 40, 50 and 60% of the budget in CPU time a move.
+    let shares = [0.4, 0.5, 0.6];
+    let idle = grade_computing_players(&shares, 0);
+    let loaded = grade_computing_players(&shares, 2);
+    for (quiet, busy) in idle.iter().zip(&loaded) {
+        assert_eq!(busy["status"], "done", "graded beside the load, its check passed: {busy}");
+        assert_eq!(quiet["status"], "done", "{quiet}");
+        let grade = &busy["grade"];
+        assert_eq!(grade["failures"]["timeout"], 0, "no game lost on time: {grade}");
+        assert!(grade["failures"].get("machine").is_none(), "{grade}");
+        // The same games, the same results.
+        assert_eq!(super::grade_summary(grade), super::grade_summary(&quiet["grade"]), "{grade}");
+    }
 }
