@@ -243,7 +243,7 @@ pub struct SoloScore {
     #[serde(default)]
     pub cpu_us: u64,
     /// Times the game was played again because the machine spoiled it.
-    #[serde(default, skip_serializing_if = "crate::tournament::record::is_zero")]
+    #[serde(default, skip_serializing_if = "crate::units::is_zero")]
     pub replayed: u32,
 }
 

@@ -72,6 +72,12 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
+/// For serde's `skip_serializing_if`: a count left out of the output when
+/// it is zero (fields added later, so that older outputs stay as they were).
+pub(crate) fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

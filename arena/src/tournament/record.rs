@@ -30,12 +30,8 @@ pub struct GameResult {
     /// Times the game was played again, on the same seed, because the
     /// machine spoiled it (`Fault::Overloaded`); a game still spoiled after
     /// that is a draw with the fault kind "machine".
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::units::is_zero")]
     pub replayed: u32,
-}
-
-pub(crate) fn is_zero(n: &u32) -> bool {
-    *n == 0
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]

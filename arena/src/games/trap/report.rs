@@ -76,7 +76,7 @@ struct JsonGame {
     turns: usize,
     reason: String,
     /// Times it was played again because the machine spoiled it (shown when any).
-    #[serde(skip_serializing_if = "crate::tournament::record::is_zero")]
+    #[serde(skip_serializing_if = "crate::units::is_zero")]
     replayed: u32,
 }
 
