@@ -237,13 +237,15 @@ fn prepare_class(dir: &std::path::Path, library: &[u8], load: &Load) -> Result<V
         .collect();
     let grade =
         serde_json::json!({ "levels": levels, "passed_all": true, "failures": {}, "verdict": "PASS" });
+    // Graded under the default course's settings, as the server grades.
+    let under = crate::server::course::Course::default().assignments[0].graded_under();
     let mut ids = Vec::new();
     for student in 1..=load.students as i64 {
         tx.execute(
-            "INSERT INTO submissions (student, group_id, sha256, file_name, size, status, played, total, grade, finished, grading_turn)
+            "INSERT INTO submissions (student, group_id, sha256, file_name, size, status, played, total, grade, finished, grading_turn, graded_under)
              VALUES (?1, (SELECT group_id FROM students WHERE id = ?1), ?2, 'libplayer.so', ?3, 'done', 30, 30, ?4,
-                     datetime('now'), ?1)",
-            rusqlite::params![student, sha256, library.len() as i64, grade.to_string()],
+                     datetime('now'), ?1, ?5)",
+            rusqlite::params![student, sha256, library.len() as i64, grade.to_string(), under.to_string()],
         )?;
         ids.push(tx.last_insert_rowid());
     }
