@@ -224,9 +224,10 @@ pub type TurnWatcher<'a, G> =
 /// (`FaultKind::Machine`, still so after its replays) is no one's loss,
 /// and counts as a draw.
 pub fn winner<G: TwoPlayerGame>(record: &G::Record) -> Option<Seat> {
-    match G::failure(record) {
-        Some((_, kind)) if kind == FaultKind::Machine.name() => None,
-        _ => G::winner(record),
+    if spoiled::<G>(record) {
+        None
+    } else {
+        G::winner(record)
     }
 }
 
