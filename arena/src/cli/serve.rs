@@ -145,15 +145,8 @@ enum ServeAction {
     Deadline {
         /// `YYYY-MM-DD HH:MM`, UTC.
         when: String,
-        #[arg(long, default_value = "arena-data")]
-        data: PathBuf,
-        /// The course file (default: the one the data folder was served
-        /// with, else the course's own Trap project).
-        #[arg(long, value_name = "FILE")]
-        course: Option<PathBuf>,
-        /// Its assignment (default: its only one).
-        #[arg(long, value_name = "NAME")]
-        assignment: Option<String>,
+        #[command(flatten)]
+        of: AssignmentOf,
     },
     /// Grade again each group's latest finished submission of an
     /// assignment: those graded under other settings than its own now
@@ -164,15 +157,8 @@ enum ServeAction {
     ///
     /// Example: arena serve regrade --data course-data --assignment trap --changed
     Regrade {
-        #[arg(long, default_value = "arena-data")]
-        data: PathBuf,
-        /// The course file (default: the one the data folder was served
-        /// with, else the course's own Trap project).
-        #[arg(long, value_name = "FILE")]
-        course: Option<PathBuf>,
-        /// Its assignment (default: its only one).
-        #[arg(long, value_name = "NAME")]
-        assignment: Option<String>,
+        #[command(flatten)]
+        of: AssignmentOf,
         /// Every group's latest finished submission.
         #[arg(long, conflicts_with = "changed", required_unless_present = "changed")]
         all: bool,
@@ -241,6 +227,32 @@ enum ServeAction {
     },
 }
 
+/// An assignment of the course a data folder is served with.
+#[derive(clap::Args)]
+struct AssignmentOf {
+    #[arg(long, default_value = "arena-data")]
+    data: PathBuf,
+    /// The course file (default: the one the data folder was served
+    /// with, else the course's own Trap project).
+    #[arg(long, value_name = "FILE")]
+    course: Option<PathBuf>,
+    /// Its assignment (default: its only one).
+    #[arg(long, value_name = "NAME")]
+    assignment: Option<String>,
+}
+
+impl AssignmentOf {
+    /// The course, the assignment, and the data folder's database (an older
+    /// folder's results adopted by the course first).
+    fn open(&self) -> Result<(server::course::Course, String, rusqlite::Connection)> {
+        let (course, _) = server::course_of(&self.data, self.course.as_deref())?;
+        let name = assignment_arg(&course, self.assignment.as_deref())?.name.clone();
+        let db = server::db::open(&self.data)?;
+        server::adopt(&self.data, &db, &course)?;
+        Ok((course, name, db))
+    }
+}
+
 pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
     if let (None, ExecutorName::Local, Some(option)) = (&args.action, args.executor, args.job.first_given()) {
         anyhow::bail!(
@@ -294,22 +306,14 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 data.display()
             );
         }
-        Some(ServeAction::Deadline { when, data, course, assignment }) => {
-            let (course, _) = server::course_of(&data, course.as_deref())?;
-            let assignment = assignment_arg(&course, assignment.as_deref())?;
-            let db = server::db::open(&data)?;
-            server::adopt(&data, &db, &course)?;
-            let deadline = server::db::set_deadline(&db, &assignment.name, &when)?;
-            arena::outln!(
-                "{}: deadline {deadline} UTC: later submissions are graded but do not count",
-                assignment.name
-            );
+        Some(ServeAction::Deadline { when, of }) => {
+            let (_, name, db) = of.open()?;
+            let deadline = server::db::set_deadline(&db, &name, &when)?;
+            arena::outln!("{name}: deadline {deadline} UTC: later submissions are graded but do not count");
         }
-        Some(ServeAction::Regrade { data, course, assignment, all, .. }) => {
-            let (course, _) = server::course_of(&data, course.as_deref())?;
-            let assignment = assignment_arg(&course, assignment.as_deref())?;
-            let db = server::db::open(&data)?;
-            server::adopt(&data, &db, &course)?;
+        Some(ServeAction::Regrade { of, all, .. }) => {
+            let (course, name, db) = of.open()?;
+            let assignment = course.assignment(&name).expect("the assignment just picked");
             let queued = server::regrade::regrade(&db, assignment, all)?;
             for graded in &queued {
                 arena::outln!("{},{}", graded.id, graded.group);
