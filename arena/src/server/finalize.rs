@@ -25,6 +25,7 @@ use super::{
     executor::Executor,
     grader, store,
 };
+use crate::tournament::standings::csv_field;
 
 /// The folder of the final results inside the data folder.
 pub const FOLDER: &str = "final";
@@ -337,13 +338,4 @@ fn round_robin_placings(standings: &Path, players: usize) -> Result<Vec<Placing>
 fn points_text(points: f64) -> String {
     let text = format!("{points:.2}");
     text.trim_end_matches('0').trim_end_matches('.').to_string()
-}
-
-/// A CSV field, quoted when it must be.
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
 }

@@ -395,13 +395,21 @@ pub(crate) fn text_table(header: &[String], rows: &[Vec<String>], left: impl Fn(
     out
 }
 
-/// A CSV field, quoted as RFC 4180 asks when it holds a comma, a quote or a
-/// line break.
+/// A CSV text field, quoted as RFC 4180 asks when it holds a comma, a quote
+/// or a line break. A field a spreadsheet would run as a formula (one that
+/// begins with `=`, `+`, `-`, `@`, a tab or a carriage return: a player's or
+/// a student's name may) gets a `'` before it, so that it is shown as text.
+/// The one CSV writer of text: standings, grades.csv, gradebook.csv.
 pub(crate) fn csv_field(text: &str) -> String {
+    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        std::borrow::Cow::Owned(format!("'{text}"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
-        text.to_string()
+        text.into_owned()
     }
 }
 
@@ -629,6 +637,25 @@ impl Standings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_csv_field_is_quoted_and_never_runs_as_a_formula() {
+        assert_eq!(csv_field("alice"), "alice");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        for (name, shown) in [
+            ("=HYPERLINK(\"http://x\")", "\"'=HYPERLINK(\"\"http://x\"\")\""),
+            ("+1", "'+1"),
+            ("-2+3", "'-2+3"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tcmd", "'\tcmd"),
+            ("\rcmd", "\"'\rcmd\""),
+        ] {
+            assert_eq!(csv_field(name), shown, "{name:?}");
+        }
+        // Inside, the characters are harmless.
+        assert_eq!(csv_field("a=b"), "a=b");
+    }
     use crate::{
         stats::elo_from_pentanomial,
         tournament::record::{FaultRecord, SeatClock},

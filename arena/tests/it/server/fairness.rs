@@ -254,3 +254,41 @@ fn course_style_python_players_are_graded_the_same_beside_busy_loops_as_on_an_id
         assert_eq!(super::grade_summary(grade), super::grade_summary(&quiet["grade"]), "{grade}");
     }
 }
+
+#[test]
+fn names_a_spreadsheet_would_run_are_written_as_text_in_every_csv() {
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().to_str().unwrap();
+    // A roster as an instructor exports it, names and all.
+    let roster = super::add_roster(data.path(), "=1+2,x\n@SUM(A1),x\n+1,x\n-1,x\n");
+    let tokens: Vec<String> = roster.into_iter().map(|(_, token)| token).collect();
+    let course = support::write_file(data.path(), "course.toml", &course("1s", None));
+    let server = Server::start(data.path(), &["--course", course.to_str().unwrap(), "--round-robin", "off"]);
+    let bytes = std::fs::read(library("easy")).unwrap();
+    for token in &tokens {
+        let (code, accepted) = submit(&server, Some(token), "file", &bytes);
+        assert_eq!(code, 201, "{accepted}");
+        wait_for(&server, token, accepted["id"].as_i64().unwrap(), finished);
+    }
+    drop(server);
+    let out = arena(&["serve", "finalize", "--data", dir], &[]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let grades = std::fs::read_to_string(data.path().join("final/trap/grades.csv")).unwrap();
+    let gradebook = std::fs::read_to_string(data.path().join("final/gradebook.csv")).unwrap();
+    let standings =
+        std::fs::read_to_string(data.path().join("final/trap/round-robin/standings.csv")).unwrap();
+    for text in [&grades, &gradebook, &standings] {
+        // No line, and no field after a comma, begins with what a spreadsheet runs.
+        for line in text.lines().skip(1) {
+            for field in line.split(',') {
+                let field = field.trim_start_matches('"');
+                assert!(
+                    !field.starts_with(['=', '+', '-', '@', '\t', '\r']),
+                    "{field:?} in {line:?}\n{text}"
+                );
+            }
+        }
+    }
+    assert!(gradebook.contains("'=1+2,'=1+2,") && gradebook.contains("'@SUM(A1),'@SUM(A1),"), "{gradebook}");
+    assert!(grades.contains("'+1,'+1,") && grades.contains("'-1,'-1,"), "{grades}");
+}
