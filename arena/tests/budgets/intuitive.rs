@@ -7,7 +7,8 @@
 //! leaves room for the machine all the same: on a 2-core
 //! machine at load 5, Expert's reveals here took up to about 20 ms, but
 //! about one in 5000 was stalled past 50 ms (and Hard's 10 us reveals were
-//! seen past 20 ms), which no player can prevent.
+//! seen past 20 ms), which no player can prevent: the reveals are charged on
+//! the CPU clock, as the server charges, so such a stall is not Expert's.
 
 use arena::{
     games::intuitive::IntuitiveAi,
@@ -26,7 +27,7 @@ fn expert_answers_every_reveal_within_a_100ms_budget_over_200_games() {
     let _machine = super::machine();
     let budget = Duration::from_millis(100);
     let settings = IntuitiveSettings {
-        budgets: Budgets { turn: budget, ..Budgets::default() },
+        budgets: Budgets { turn: budget, clock: arena::clock::Clock::Cpu, ..Budgets::default() },
         ..IntuitiveSettings::default()
     };
     let games = 200;
@@ -37,7 +38,7 @@ fn expert_answers_every_reveal_within_a_100ms_budget_over_200_games() {
         // A reveal over budget ends its game as a fault.
         assert!(!matches!(record.ending, IntuitiveEnding::Fault(_)), "game {i}: {}", record.ending);
         reveals += record.reveals.len() as u64;
-        slowest = slowest.max(record.reveals.iter().map(|r| r.time.wall).max().unwrap_or_default());
+        slowest = slowest.max(record.reveals.iter().map(|r| r.time.cpu).max().unwrap_or_default());
         total += i64::from(record.score);
     }
     assert!(slowest <= budget, "Expert's slowest reveal took {slowest:?} of {budget:?}");
