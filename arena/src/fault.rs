@@ -57,6 +57,31 @@ pub enum Fault {
     Overloaded { what: &'static str, wall: Duration, waited: Duration, budget: Duration },
 }
 
+/// How many times a game the machine spoiled is played again, on the same
+/// seed (and seats), before it is left as it is (shown to staff as such).
+pub const MACHINE_REPLAYS: u32 = 3;
+
+/// Plays a game with `play` again while the machine spoils it (`spoiled`:
+/// the game's ending, for the log, if so), at most `MACHINE_REPLAYS` times:
+/// the last play, and how many times it was played again. The one replay
+/// loop of two-player and single-player games.
+pub(crate) fn replayed_while_spoiled<R>(
+    mut play: impl FnMut() -> R,
+    spoiled: impl Fn(&R) -> Option<String>,
+) -> (R, u32) {
+    let mut replayed = 0;
+    loop {
+        let played = play();
+        match spoiled(&played) {
+            Some(ending) if replayed < MACHINE_REPLAYS => {
+                tracing::warn!("{ending}: played again on the same seed");
+                replayed += 1;
+            }
+            _ => return (played, replayed),
+        }
+    }
+}
+
 /// Failures by kind, as tallies count them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FaultKind {

@@ -31,7 +31,6 @@ use crate::{
     replay::{Replay, ReplayPlayer},
     seeds,
     stats::{mean_interval, MeanInterval},
-    two_player::MACHINE_REPLAYS,
 };
 
 /// A single-player game as the one single-player driver plays it: its
@@ -396,21 +395,18 @@ impl<'p> SoloPool<'p> {
 
     /// Plays game `seed` with player `id`: its result (timed) and its
     /// record. A game the machine spoiled is played again, on the same
-    /// seed, up to `MACHINE_REPLAYS` times (`replayed` counts them).
+    /// seed, up to `fault::MACHINE_REPLAYS` times (`replayed` counts them).
     pub fn play(&mut self, id: usize, seed: u64, settings: &SoloSettings) -> (SoloScore, SoloRecord) {
         // The core pool's slot, if this process has one (the server).
         let _slot = crate::cores::take();
-        let mut replayed = 0;
-        loop {
-            let (mut result, record) = self.play_once(id, seed, settings);
-            let spoiled = result.fault.as_deref() == Some(FaultKind::Machine.name());
-            if !spoiled || replayed == MACHINE_REPLAYS {
-                result.replayed = replayed;
-                return (result, record);
-            }
-            tracing::warn!("{}: played again on the same seed", result.reason);
-            replayed += 1;
-        }
+        let ((mut result, record), replayed) = crate::fault::replayed_while_spoiled(
+            || self.play_once(id, seed, settings),
+            |(result, _)| {
+                (result.fault.as_deref() == Some(FaultKind::Machine.name())).then(|| result.reason.clone())
+            },
+        );
+        result.replayed = replayed;
+        (result, record)
     }
 
     fn play_once(&mut self, id: usize, seed: u64, settings: &SoloSettings) -> (SoloScore, SoloRecord) {

@@ -231,10 +231,6 @@ pub fn winner<G: TwoPlayerGame>(record: &G::Record) -> Option<Seat> {
     }
 }
 
-/// How many times a game the machine spoiled is played again, on the same
-/// seed and seats, before it is left a draw (and shown to staff as such).
-pub const MACHINE_REPLAYS: u32 = 3;
-
 /// Whether a player lost `record`'s game by the machine's fault.
 fn spoiled<G: TwoPlayerGame>(record: &G::Record) -> bool {
     G::failure(record).is_some_and(|(_, kind)| kind == FaultKind::Machine.name())
@@ -304,7 +300,8 @@ impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
 
     /// Plays one game between players `seats[0]` (seat 1) and `seats[1]`:
     /// its record, and the times it was played again because the machine
-    /// spoiled it (up to `MACHINE_REPLAYS`, on the same seed and seats).
+    /// spoiled it (up to `fault::MACHINE_REPLAYS`, on the same seed and seats;
+    /// still spoiled, it counts as a draw: `winner`).
     pub fn play(
         &mut self,
         seats: [usize; 2],
@@ -314,15 +311,10 @@ impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
     ) -> (G::Record, u32) {
         // The core pool's slot, if this process has one (the server).
         let _slot = crate::cores::take();
-        let mut replayed = 0;
-        loop {
-            let record = self.play_once(seats, seed, settings, watch);
-            if !spoiled::<G>(&record) || replayed == MACHINE_REPLAYS {
-                return (record, replayed);
-            }
-            tracing::warn!("{}: played again on the same seed", G::reason(&record));
-            replayed += 1;
-        }
+        crate::fault::replayed_while_spoiled(
+            || self.play_once(seats, seed, settings, watch),
+            |record| spoiled::<G>(record).then(|| G::reason(record)),
+        )
     }
 
     fn play_once(
