@@ -22,14 +22,19 @@ pub struct CheckReport {
     pub passed: bool,
 }
 
+/// The seed of `arena check`'s smoke games (the server draws its own).
+pub const SEED: u64 = 1;
+
 /// Checks the player `spec` names, loaded within `budgets`' start-up
-/// budget, and smoke-tests it at each of `games` it plays. A player that
-/// does not load is an error (the message says why and what to do).
+/// budget, and smoke-tests it at each of `games` it plays, on games seeded
+/// `seed`. A player that does not load is an error (the message says why
+/// and what to do).
 pub fn check(
     spec: &PlayerSpec,
     games: &[GameRules],
     budgets: Budgets,
     hosting: Hosting,
+    seed: u64,
 ) -> Result<CheckReport> {
     let player = Player::load(spec, &hosting, budgets.startup)
         .with_context(|| format!("cannot load player '{spec}'"))?;
@@ -59,8 +64,8 @@ pub fn check(
     let mut passed = true;
     let played: Vec<&GameRules> = games.iter().filter(|g| plays.iter().any(|p| p == g.name())).collect();
     for rules in &played {
-        let problems = with_rules!(rules, G, settings => smoke_match::<G>(&player, *settings, &hosting, &mut lines),
-            solo => smoke_series(&player, settings, &hosting, &mut lines));
+        let problems = with_rules!(rules, G, settings => smoke_match::<G>(&player, *settings, &hosting, seed, &mut lines),
+            solo => smoke_series(&player, settings, &hosting, seed, &mut lines));
         passed &= !problems;
     }
     if played.is_empty() {
@@ -77,11 +82,12 @@ fn smoke_match<G: TwoPlayerGame>(
     player: &Player,
     settings: G::Settings,
     hosting: &Hosting,
+    seed: u64,
     lines: &mut Vec<String>,
 ) -> bool {
     let easy = Player::Builtin(Level::Easy);
     let config =
-        MatchConfig { settings, games: 2, seed: 1, hosting: hosting.clone(), first_game: 0, concurrency: 1 };
+        MatchConfig { settings, games: 2, seed, hosting: hosting.clone(), first_game: 0, concurrency: 1 };
     let result = two_player::play([player, &easy], &config, &mut |_| {}, None);
     lines.push(format!("smoke test  {} vs easy, one game in each seat:", G::ID));
     let mut failed = false;
@@ -101,9 +107,10 @@ fn smoke_series(
     player: &Player,
     settings: &SoloSettings,
     hosting: &Hosting,
+    seed: u64,
     lines: &mut Vec<String>,
 ) -> bool {
-    let series = solo::play_series(player, settings, (0, 2), 1, (hosting, 1), &mut |_| {});
+    let series = solo::play_series(player, settings, (0, 2), seed, (hosting, 1), &mut |_| {});
     lines.push(format!("smoke test  {}, two worlds ({}):", settings.game(), settings.describe()));
     let mut failed = false;
     for game in &series.games {

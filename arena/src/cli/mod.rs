@@ -338,7 +338,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
                 })
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|e| anyhow::anyhow!(e.flag_line()))?;
-            let report = check::check(&player, &games, budgets, limits.hosting()?)?;
+            let report = check::check(&player, &games, budgets, limits.hosting()?, check::SEED)?;
             arena::outln!("{}", report.text);
             Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }

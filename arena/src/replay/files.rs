@@ -21,8 +21,15 @@ pub fn stem(number: usize, total: usize, names: &[&str]) -> String {
 
 /// Writes `replay` into `folder` as `<stem>.json`, or `<stem>.json.gz` when
 /// large (the other one is removed, so a game written again never leaves
-/// two files); with `viewer`, also `<stem>.html`. Returns the files written.
-pub fn save(replay: &Replay, folder: &Path, stem: &str, viewer: bool) -> Result<Vec<PathBuf>> {
+/// two files); with `viewer`, also `<stem>.html` (showing the seed or not:
+/// `show_seed`). Returns the files written.
+pub fn save(
+    replay: &Replay,
+    folder: &Path,
+    stem: &str,
+    viewer: bool,
+    show_seed: bool,
+) -> Result<Vec<PathBuf>> {
     let json = replay.to_json();
     let plain = folder.join(format!("{stem}.json"));
     let packed = folder.join(format!("{stem}.json.gz"));
@@ -38,7 +45,7 @@ pub fn save(replay: &Replay, folder: &Path, stem: &str, viewer: bool) -> Result<
     let mut written = vec![path];
     if viewer {
         let page = folder.join(format!("{stem}.html"));
-        write_synced(&page, html::page(replay).as_bytes())?;
+        write_synced(&page, html::page_with(replay, show_seed).as_bytes())?;
         written.push(page);
     }
     Ok(written)
@@ -116,7 +123,7 @@ impl MatchReplays {
         let names: Vec<&str> = replay.players.iter().map(|p| p.name.as_str()).collect();
         let stem = stem(index as usize + 1, self.total, &names);
         let result = if self.into_folder {
-            save(replay, &self.path, &stem, false).map(|_| ())
+            save(replay, &self.path, &stem, false, true).map(|_| ())
         } else {
             replay.write(&self.path)
         };

@@ -16,14 +16,50 @@ fn game_script(body: &Body) -> &'static str {
 
 /// The viewer page of `replay`.
 pub fn page(replay: &Replay) -> String {
+    page_with(replay, true)
+}
+
+/// What a viewer shows in place of a seed kept secret.
+pub const HIDDEN_SEED: &str = "kept by the server";
+
+/// The viewer page of `replay`, showing its seed or not (`show_seed`: a
+/// server's grading games share their seeds, which must stay its own).
+pub fn page_with(replay: &Replay, show_seed: bool) -> String {
+    let mut data = serde_json::to_value(replay).expect("plain data serialises");
+    let seed = match show_seed {
+        true => replay.seed.to_string(),
+        false => {
+            data["seed"] = serde_json::Value::Null;
+            HIDDEN_SEED.to_string()
+        }
+    };
     // Inside <script>, "</script>" or "<!--" in the data would end it early:
     // JSON may spell '<' as \u003c, so no '<' is left at all.
-    let data = serde_json::to_string(replay).expect("plain data serialises").replace('<', "\\u003c");
-    let mut page = code(game_script(&replay.body));
-    page =
-        page.replacen("<title>Replay</title>", &format!("<title>{}</title>", escape(&replay.summary())), 1);
-    page = page.replacen("/*SEED*/", &replay.seed.to_string(), 1);
-    page.replacen("/*DATA*/", &data, 1)
+    let data = data.to_string().replace('<', "\\u003c");
+    let title = format!("<title>{}</title>", escape(&replay.summary()));
+    fill(
+        &code(game_script(&replay.body)),
+        &[("<title>Replay</title>", &title), ("/*SEED*/", &seed), ("/*DATA*/", &data)],
+    )
+}
+
+/// `template` with the first of each placeholder replaced by its value, in
+/// one pass over the template: a value that holds a placeholder's text (a
+/// player named `/*DATA*/`) is never filled in again.
+fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len() + values.iter().map(|(_, v)| v.len()).sum::<usize>());
+    let mut rest = template;
+    let mut left: Vec<&(&str, &str)> = values.iter().collect();
+    while let Some((at, i)) =
+        left.iter().enumerate().filter_map(|(i, (holder, _))| Some((rest.find(holder)?, i))).min()
+    {
+        let (holder, value) = left.remove(i);
+        out.push_str(&rest[..at]);
+        out.push_str(value);
+        rest = &rest[at + holder.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The page with its style and scripts for the game drawn by `game`, not
@@ -58,4 +94,17 @@ pub fn escape(text: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_placeholder_is_filled_once_and_never_inside_a_value() {
+        let template = "<title>T</title> [A] [B] [A]";
+        let filled = fill(template, &[("[B]", "b"), ("<title>T</title>", "<title>[B][A]</title>"), ("[A]", "a")]);
+        assert_eq!(filled, "<title>[B][A]</title> a b [A]");
+        assert_eq!(fill("no holders", &[("[A]", "a")]), "no holders");
+    }
 }

@@ -23,7 +23,8 @@ use super::{
     course::{Assignment, Course, Results},
     db,
     executor::Executor,
-    grader, store,
+    secret::{Purpose, Secret},
+    store,
 };
 use crate::tournament::standings::csv_field;
 
@@ -74,6 +75,7 @@ pub fn finalize(
             assignment.name
         );
     }
+    let seed = Secret::of(&db)?.seed(Purpose::Final, &assignment.name);
     let folder = dir.join(FOLDER).join(&assignment.name);
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
     let players = frozen
@@ -109,7 +111,7 @@ pub fn finalize(
             table.insert("name".into(), name.into());
             table.insert("game".into(), assignment.game.name().into());
             table.insert("format".into(), format.into());
-            table.insert("seed".into(), (grader::SEED as i64).into());
+            table.insert("seed".into(), (seed as i64).into());
             table.insert("output".into(), output.into());
             table.insert(games_key.into(), i64::from(games).into());
             table.insert(

@@ -22,16 +22,15 @@ use super::{
     course::{Assignment, Course, Pass},
     db::{self, status, Submission},
     executor::{Executor, GradingRun},
-    league, scrimmage, store,
+    league, scrimmage,
+    secret::{Purpose, Secret},
+    store,
 };
 use crate::{
     cores::{self, Priority},
     players::PlayerSpec,
     tournament::{self, config::Tournament, record::GameResult, Observer},
 };
-
-/// The seed of every grading run: the same games for every submission.
-pub const SEED: u64 = 2021;
 
 /// The folder of grading runs inside the data folder.
 pub const RUNS: &str = "runs";
@@ -281,9 +280,11 @@ fn grade(
 ) -> Result<serde_json::Value> {
     db::set_progress(db, submission.id, status::CHECKING, 0, 0)?;
     let player = store::player_entry(dir, &submission.sha256, submission.player.as_deref())?;
-    let file = grading_file(dir, submission, assignment, &player, concurrency)?;
+    let secret = Secret::of(db)?;
+    let seed = secret.seed(Purpose::Grading, &assignment.name);
+    let file = grading_file(dir, submission, assignment, &player, concurrency, seed)?;
     let tournament = Tournament::load(&file)?;
-    check(submission, &player, &tournament)?;
+    check(submission, &player, &tournament, secret.seed(Purpose::Check, &assignment.name))?;
     let mut progress = Progress { db, id: submission.id, total: 0, played: 0, changed };
     let run = GradingRun { db, submission: submission.id, file: &file, tournament };
     Ok(serde_json::to_value(executor.grade_run(run, &mut progress)?)?)
@@ -291,14 +292,15 @@ fn grade(
 
 /// `arena check`'s logic on the submission, in a worker hosted as the
 /// grading run's players are (isolated, sandboxed): loads it and plays a
-/// smoke game in each seat against Easy. A player that does not load, or
-/// fails its smoke games, gets why, naming its file as uploaded.
-fn check(submission: &Submission, player: &str, tournament: &Tournament) -> Result<()> {
+/// smoke game in each seat against Easy, on games seeded `seed`. A player
+/// that does not load, or fails its smoke games, gets why, naming its file
+/// as uploaded.
+fn check(submission: &Submission, player: &str, tournament: &Tournament, seed: u64) -> Result<()> {
     let stored = player.strip_prefix("python:").unwrap_or(player);
     let as_uploaded = |text: String| text.replace(stored, &submission.file_name);
     let spec: PlayerSpec = player.parse().map_err(anyhow::Error::msg)?;
     let games = [tournament.game.clone()];
-    let report = crate::check::check(&spec, &games, tournament.budgets, tournament::hosting(tournament)?)
+    let report = crate::check::check(&spec, &games, tournament.budgets, tournament::hosting(tournament)?, seed)
         .map_err(|e| anyhow::anyhow!(as_uploaded(format!("{e:#}"))))?;
     if !report.passed {
         anyhow::bail!("it failed its smoke games against easy:\n{}", as_uploaded(report.text));
@@ -309,13 +311,15 @@ fn check(submission: &Submission, player: &str, tournament: &Tournament) -> Resu
 /// Writes the tournament file that grades `submission` as `assignment`
 /// says, its `player` as [`store::player_entry`] names it, `concurrency`
 /// games at once (the same games at any; its folder holds the run's
-/// journal and reports); its path.
+/// journal and reports), on the assignment's grading seed `seed` (the
+/// same games for every submission); its path.
 pub(super) fn grading_file(
     dir: &Path,
     submission: &Submission,
     assignment: &Assignment,
     player: &str,
     concurrency: usize,
+    seed: u64,
 ) -> Result<PathBuf> {
     let folder = dir.join(RUNS).join(submission.id.to_string());
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
@@ -323,7 +327,7 @@ pub(super) fn grading_file(
     file.insert("name".into(), format!("submission {}", submission.id).into());
     file.insert("game".into(), assignment.game.name().into());
     file.insert("format".into(), "grade".into());
-    file.insert("seed".into(), (SEED as i64).into());
+    file.insert("seed".into(), (seed as i64).into());
     file.insert("output".into(), "out".into());
     file.insert("players".into(), toml::Value::Array(vec![player.into()]));
     file.insert("concurrency".into(), (concurrency.max(1) as i64).into());
@@ -345,9 +349,11 @@ pub(super) fn grading_file(
     if !assignment.settings.is_empty() {
         file.insert("settings".into(), assignment.settings.clone().into());
     }
-    // The games it lost, as replays with their viewers, for the student.
+    // The games it lost, as replays with their viewers, for the student;
+    // without the seed, which every submission's grading shares.
     let mut replays = toml::Table::new();
     replays.insert("save".into(), "losses".into());
+    replays.insert("show_seed".into(), false.into());
     file.insert("replays".into(), replays.into());
     let path = folder.join("grade.toml");
     let text = toml::to_string(&file)?;

@@ -27,7 +27,7 @@ use super::{
     course::{Assignment, Course},
     db::{self, Submission},
     executor::Executor,
-    grader::SEED,
+    secret::{Purpose, Secret},
     store,
 };
 use crate::{
@@ -378,7 +378,8 @@ fn play_pairing(
     // they learn lasts as long as their workers.
     let games = if rules.learns() { GAMES - first } else { next_games(first) };
     let mut stored = Ok(());
-    play_games(rules, [&players[0], &players[1]], first, games, &hosting, &mut |result| {
+    let seed = pairing_seed(&db, pair[0].id, pair[1].id)?;
+    play_games(rules, [&players[0], &players[1]], (first, games), seed, &hosting, &mut |result| {
         if stored.is_ok() {
             stored = record_game(&db, live, changed, pair[0].id, pair[1].id, &result).map(|_| ());
         }
@@ -413,19 +414,26 @@ pub(super) fn next_games(first: u32) -> u32 {
     GAMES_PER_PAIR.min(GAMES.saturating_sub(first))
 }
 
+/// The seed of pairing (`a` older, `b`)'s games: from the data folder's
+/// secret, its own (no player can tell a league game from another, or
+/// predict one).
+pub(super) fn pairing_seed(db: &Connection, a: i64, b: i64) -> Result<u64> {
+    Ok(Secret::of(db)?.seed(Purpose::League, &format!("{a}/{b}")))
+}
+
 /// Plays `games` games of a pairing (older first) from game `first` under
-/// `rules` (a two-player game's), telling `on_game` each as it ends: the
-/// same seeds and seats wherever they are played (here, or in a Slurm
-/// batch job).
+/// `rules` (a two-player game's), on the pairing's `seed`, telling
+/// `on_game` each as it ends: the same seeds and seats wherever they are
+/// played (here, or in a Slurm batch job).
 pub(super) fn play_games(
     rules: &GameRules,
     players: [&Player; 2],
-    first: u32,
-    games: u32,
+    (first, games): (u32, u32),
+    seed: u64,
     hosting: &Hosting,
     on_game: &mut dyn FnMut(GameResult),
 ) {
-    with_rules!(rules.clone(), G, settings => play_match::<G>(players, settings, (first, games), hosting, on_game),
+    with_rules!(rules.clone(), G, settings => play_match::<G>(players, settings, (first, games), seed, hosting, on_game),
         solo => tracing::error!("a league of a single-player game ({settings:?}) plays nothing"))
 }
 
@@ -435,13 +443,14 @@ fn play_match<G: TwoPlayerGame>(
     players: [&Player; 2],
     settings: G::Settings,
     (first, games): (u32, u32),
+    seed: u64,
     hosting: &Hosting,
     on_game: &mut dyn FnMut(GameResult),
 ) {
     let config = MatchConfig::<G> {
         settings,
         games,
-        seed: SEED,
+        seed,
         hosting: hosting.clone(),
         first_game: first,
         concurrency: 1,

@@ -24,6 +24,7 @@ pub mod league;
 mod pool;
 pub mod regrade;
 mod scrimmage;
+pub mod secret;
 mod staff;
 pub mod store;
 pub mod views;
@@ -152,6 +153,15 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
 /// later commands on the folder ([`course_of`]).
 fn host(dir: &std::path::Path, db: &Connection, course: &course::Course, text: Option<&str>) -> Result<()> {
     adopt(dir, db, course)?;
+    let (_, made) = secret::Secret::made(db)?;
+    let graded: i64 =
+        db.query_row("SELECT COUNT(*) FROM submissions WHERE status = ?1", [db::status::DONE], |r| r.get(0))?;
+    if made && graded > 0 {
+        tracing::warn!(
+            "{graded} submission(s) were graded on the seeds of an older arena, which anyone could compute: \
+             grade them again on this folder's secret seeds with `arena serve regrade --assignment NAME --all`"
+        );
+    }
     for assignment in &course.assignments {
         if let Some(deadline) = &assignment.deadline {
             db::set_deadline(db, &assignment.name, deadline)?;

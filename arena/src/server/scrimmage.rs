@@ -32,7 +32,9 @@ use super::{
     course::Course,
     db::{self, status},
     grader::{self, Wake},
-    headers, store, Answer, ApiError, App,
+    headers,
+    secret::{Purpose, Secret},
+    store, Answer, ApiError, App,
 };
 use crate::tournament::{self, config::Tournament, record::GameResult, Observer};
 
@@ -249,8 +251,10 @@ fn play(
     file.insert("name".into(), format!("scrimmage {}", scrimmage.id).into());
     file.insert("game".into(), assignment.game.name().into());
     file.insert("format".into(), "round-robin".into());
-    // The server's seeds: each scrimmage its own, neither group's choice.
-    file.insert("seed".into(), (grader::SEED as i64 + scrimmage.id).into());
+    // The server's seeds: each scrimmage its own, from the folder's secret
+    // (no player can predict them), neither group's choice.
+    let seed = Secret::of(db)?.seed(Purpose::Scrimmage, &scrimmage.id.to_string());
+    file.insert("seed".into(), (seed as i64).into());
     file.insert("output".into(), "out".into());
     file.insert("games_per_pairing".into(), i64::from(GAMES).into());
     file.insert("concurrency".into(), 1.into());

@@ -46,13 +46,17 @@ pub fn public_grade(grade: &Value) -> Value {
 }
 
 /// `submission` as its owner sees it: its error and each lost game's
-/// reason cut to [`OWNER_TEXT`] characters.
+/// reason cut to [`OWNER_TEXT`] characters; no lost game's seed (every
+/// submission of the assignment is graded on the same secret seeds).
 pub fn for_owner(mut submission: Submission) -> Submission {
     if let Some(error) = submission.error.as_mut() {
         cut(error);
     }
     if let Some(levels) = submission.grade.as_mut().and_then(|g| g["levels"].as_array_mut()) {
         for lost in levels.iter_mut().filter_map(|l| l["lost"].as_array_mut()).flatten() {
+            if let Some(lost) = lost.as_object_mut() {
+                lost.remove("seed");
+            }
             if let Some(reason) = lost["reason"].as_str() {
                 let mut reason = reason.to_string();
                 cut(&mut reason);
@@ -147,6 +151,9 @@ mod tests {
         assert!(error.starts_with('é') && error.ends_with("[... 501 more characters cut]"), "{error}");
         let short = for_owner(graded("timeout: 5.2 s > 5 s", Some("short")));
         assert_eq!(short.error.as_deref(), Some("short"));
-        assert_eq!(short.grade.unwrap()["levels"][0]["lost"][0]["reason"], "timeout: 5.2 s > 5 s");
+        let lost = &short.grade.unwrap()["levels"][0]["lost"][0];
+        assert_eq!(lost["reason"], "timeout: 5.2 s > 5 s");
+        assert!(lost.get("seed").is_none(), "the grading seed stays the server's: {lost}");
+        assert_eq!(lost["seat"], 1);
     }
 }

@@ -154,7 +154,7 @@ pub fn world<G: SoloReferee>(rules: &G::Rules, seed: u64) -> G::World {
 
 /// The seed of the player's own generator in a game seeded `seed`.
 pub fn player_seed(seed: u64) -> u64 {
-    seeds::derive(seed, u64::MAX)
+    seeds::player(seed, 0)
 }
 
 /// Plays game `seed` (its world drawn from the seed). The player is told the

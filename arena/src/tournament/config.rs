@@ -168,6 +168,9 @@ pub struct ReplaysFile {
     pub player: Option<String>,
     /// Write an HTML viewer beside each replay (default true).
     pub viewers: Option<bool>,
+    /// Show each game's seed in its viewer (default true; a server's
+    /// grading, whose seeds every submission shares, hides them).
+    pub show_seed: Option<bool>,
 }
 
 /// Which games are saved as replays.
@@ -188,12 +191,13 @@ pub struct ReplayPolicy {
     /// A player's name or source (resolved once the players are loaded).
     pub player: Option<String>,
     pub viewers: bool,
+    pub show_seed: bool,
 }
 
 impl ReplayPolicy {
     /// No replays (what a file without `[replays]` means).
     pub fn none() -> ReplayPolicy {
-        ReplayPolicy { save: SaveReplays::None, player: None, viewers: true }
+        ReplayPolicy { save: SaveReplays::None, player: None, viewers: true, show_seed: true }
     }
 }
 
@@ -389,6 +393,7 @@ impl Tournament {
             save: file.replays.save,
             player: file.replays.player,
             viewers: file.replays.viewers.unwrap_or(true),
+            show_seed: file.replays.show_seed.unwrap_or(true),
         };
         Ok(Tournament {
             name: file.name.unwrap_or_else(|| stem.to_string()),

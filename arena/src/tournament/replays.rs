@@ -32,6 +32,7 @@ pub struct ReplaySink {
     players: Vec<ReplayPlayer>,
     total: usize,
     viewers: bool,
+    show_seed: bool,
 }
 
 impl ReplaySink {
@@ -70,7 +71,15 @@ impl ReplaySink {
             .zip(entrants)
             .map(|(name, e)| ReplayPlayer { name: name.clone(), source: e.source.clone() })
             .collect();
-        Ok(Some(ReplaySink { folder, save: policy.save, losers, players, total, viewers: policy.viewers }))
+        Ok(Some(ReplaySink {
+            folder,
+            save: policy.save,
+            losers,
+            players,
+            total,
+            viewers: policy.viewers,
+            show_seed: policy.show_seed,
+        }))
     }
 
     /// Whether a game that `loser` lost (None: a draw) is to be kept.
@@ -114,7 +123,7 @@ impl ReplaySink {
         }
         let names: Vec<String> = self.players.iter().map(|p| p.name.clone()).collect();
         let stem = stem(game.index, named_seats(&game.seats, solo), self.total, &names);
-        files::save(&replay(), &self.folder, &stem, self.viewers)
+        files::save(&replay(), &self.folder, &stem, self.viewers, self.show_seed)
             .context("a replay could not be written; the game will be played again when the run resumes")?;
         Ok(())
     }

@@ -133,7 +133,7 @@ impl HexapawnEnding {
 
 /// The seeds of the two players' own generators in a game seeded `seed`.
 pub fn player_seeds(seed: u64) -> [u64; 2] {
-    [seeds::derive(seed, u64::MAX), seeds::derive(seed, u64::MAX - 1)]
+    seeds::players(seed)
 }
 
 /// Plays one game with both players in the arena's process. `players[0]`

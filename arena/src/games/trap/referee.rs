@@ -172,7 +172,7 @@ impl TrapRecord {
 /// The seeds of the two players' own generators in a game seeded `seed`:
 /// drawn apart from the arena's own stream, which players never see.
 pub fn player_seeds(seed: u64) -> [u64; 2] {
-    [seeds::derive(seed, u64::MAX), seeds::derive(seed, u64::MAX - 1)]
+    seeds::players(seed)
 }
 
 /// Plays one game from the start position. `players[0]` sits in seat 1

@@ -84,6 +84,16 @@ struct Pairing {
     /// The index of its first game to play, and how many.
     first: u32,
     games: u32,
+    /// Its games' seed (a batch from before seeds were secret: the
+    /// constant they had then).
+    #[serde(default = "public_seed")]
+    seed: u64,
+}
+
+/// The seed every league pairing had before seeds came from the data
+/// folder's secret.
+fn public_seed() -> u64 {
+    2021
 }
 
 /// A line of `games.jsonl`: a game of pairing (`a`, `b`).
@@ -123,6 +133,7 @@ impl SlurmExecutor {
                 players: [entry(pair[0])?, entry(pair[1])?],
                 first,
                 games: league::next_games(first),
+                seed: league::pairing_seed(&db, pair[0].id, pair[1].id)?,
             });
         }
         if chosen.is_empty() {
@@ -395,7 +406,7 @@ fn play_pairing(
     let players = [load(0)?, load(1)?];
     let games = pairing.first + pairing.games - first;
     let mut written = Ok(());
-    league::play_games(rules, [&players[0], &players[1]], first, games, hosting, &mut |result| {
+    league::play_games(rules, [&players[0], &players[1]], (first, games), pairing.seed, hosting, &mut |result| {
         if written.is_ok() {
             written = append_line(out, &PlayedGame { a: pairing.ids[0], b: pairing.ids[1], result });
         }

@@ -404,3 +404,30 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
         assert!(info.contains(&format!("Forest{} of {}", at.forest + 1, body.forests.len())), "{info}");
     }
 }
+
+/// Players named to break the page that fills a viewer in: a placeholder
+/// of its template, the end of its data's script, a comment's start, and
+/// JavaScript's line separator. The viewer still draws every turn, and the
+/// names reach the page as text.
+#[test]
+fn a_viewer_of_players_with_hostile_names_still_draws() {
+    let Some(browser) = chromium() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let output = arena(&["play", "easy", "hard", "--seed", "31", "--replay", file.to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let mut replay = Replay::read(&file).unwrap();
+    let hostile = ["/*DATA*/ </script><script>document.title='ran'</script>", "/*SEED*/ <!-- a\u{2028}b"];
+    for (player, name) in replay.players.iter_mut().zip(hostile) {
+        *player = named(name);
+    }
+    let html = arena::replay::html::page(&replay);
+    assert_eq!(html.matches("</script>").count(), 3, "the data's block and the two scripts' ends, no more");
+    let turns = replay.result.turns;
+    let report = drive(&browser, &replay, 2);
+    assert_eq!(report[1]["counter"], "Turn 2 / ".to_string() + &turns.to_string(), "{report:?}");
+    assert_eq!(report[2]["counter"], format!("Turn {turns} / {turns}"), "{report:?}");
+    let winner = hostile[replay.result.winner.expect("seed 31 has a winner")];
+    let result = report[2]["result"].as_str().unwrap();
+    assert!(result.contains(winner.split(' ').next().unwrap()), "the name as text: {result}");
+}

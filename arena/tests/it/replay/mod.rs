@@ -569,3 +569,19 @@ fn a_game_from_a_hand_made_position_verifies() {
     let replay = arena::games::trap::replay::from_record(&record, players(["hard", "easy"]));
     round_trip(&replay);
 }
+
+/// A server's grading games share their seeds, so their viewers keep the
+/// seed back: not in the page's data, not in its text.
+#[test]
+fn a_viewer_can_keep_its_games_seed_back() {
+    let seed = 987_654_321_987;
+    let (record, seated) = trap_games([Level::Easy, Level::Medium], 1, seed, 7).remove(0);
+    let replay = arena::games::trap::replay::from_record(&record, seated);
+    assert_eq!(replay.seed, arena::seeds::derive(seed, 0), "game 0's seed");
+    let shown = arena::replay::html::page(&replay);
+    assert!(shown.contains(&replay.seed.to_string()));
+    let hidden = arena::replay::html::page_with(&replay, false);
+    assert!(!hidden.contains(&replay.seed.to_string()), "the seed is nowhere in the page");
+    assert!(hidden.contains(arena::replay::html::HIDDEN_SEED));
+    assert!(hidden.contains("\"seed\":null"));
+}

@@ -10,6 +10,7 @@ use std::{
 };
 
 use crate::support::{self, arena, library, stdout};
+use arena::server::secret::{Purpose, Secret};
 use serde_json::Value;
 
 mod course;
@@ -180,7 +181,9 @@ fn a_library_is_graded_in_the_course_format_and_shows_on_the_leaderboard() {
     let data = tempfile::tempdir().unwrap();
     let alice = add_student(data.path(), "alice");
     let bob = add_student(data.path(), "bob");
-    let server = Server::start(data.path(), &[]);
+    // A known secret, so that the test can compute the grading seed.
+    let secret = "5e".repeat(32);
+    let server = Server::start_in(data.path(), &[], &[("ARENA_SERVER_SECRET", &secret)]);
 
     let easy = std::fs::read(library("easy")).unwrap();
     let (code, accepted) = submit(&server, Some(&alice), "file", &easy);
@@ -219,7 +222,22 @@ fn a_library_is_graded_in_the_course_format_and_shows_on_the_leaderboard() {
         .call()
         .unwrap();
     assert_eq!(viewer.status().as_u16(), 200);
-    assert!(viewer.body_mut().read_to_string().unwrap().contains("<html"), "an HTML viewer");
+    let page = viewer.body_mut().read_to_string().unwrap();
+    assert!(page.contains("<html"), "an HTML viewer");
+    // Every submission is graded on the same seeds, derived from the data
+    // folder's secret: neither the viewer nor the grade gives one away.
+    let (_, course) = get(&server, "/api/assignments", None);
+    let assignment = course["assignments"][0]["name"].as_str().unwrap();
+    let seed = Secret::from_bytes([0x5e; 32]).seed(Purpose::Grading, assignment);
+    let run = std::fs::read_to_string(data.path().join(format!("runs/{id}/grade.toml"))).unwrap();
+    assert!(run.contains(&format!("seed = {seed}\n")), "{run}");
+    assert!(page.contains(arena::replay::html::HIDDEN_SEED));
+    assert!(!page.contains(&seed.to_string()), "the viewer holds no seed");
+    for level in levels {
+        for lost in level["lost"].as_array().into_iter().flatten() {
+            assert!(lost.get("seed").is_none(), "{lost}");
+        }
+    }
     assert_eq!(get(&server, url, Some(&bob)).0, 404);
     assert_eq!(get(&server, &format!("/api/submissions/{id}/replays"), Some(&bob)).0, 404);
     assert_eq!(
@@ -229,7 +247,7 @@ fn a_library_is_graded_in_the_course_format_and_shows_on_the_leaderboard() {
 
     // The same grade as the course's grading tournament on the same seed.
     let toml = format!(
-        "format = \"grade\"\nseed = 2021\noutput = \"out\"\nplayers = [{:?}]\n",
+        "format = \"grade\"\nseed = {seed}\noutput = \"out\"\nplayers = [{:?}]\n",
         library("easy").to_str().unwrap()
     );
     let local = tempfile::tempdir().unwrap();
