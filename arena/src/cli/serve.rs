@@ -72,6 +72,11 @@ pub(crate) struct ServeArgs {
     /// leaderboard) whenever nothing waits to be graded.
     #[arg(long, default_value = "on", value_parser = ["on", "off"])]
     round_robin: String,
+    /// How long a scrimmage may take: its games at N turns each, at the
+    /// assignment's time per turn (plus one start-up). Past it, the game
+    /// under way ends and the scrimmage is cut: the games played count.
+    #[arg(long, value_name = "N", default_value_t = arena::server::scrimmage::TURNS_PER_GAME)]
+    scrimmage_turns: u32,
     #[command(flatten)]
     pass_env: super::options::PassEnv,
     /// Where grading runs (and finalize's round robin, started from the
@@ -412,6 +417,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                     concurrency: args.grading_concurrency.max(1),
                     supersede: args.supersede == "on",
                     round_robin: args.round_robin == "on",
+                    scrimmage_turns: args.scrimmage_turns.max(1),
                 },
                 cores: args.cores.unwrap_or_else(arena::cores::of_machine).max(1),
                 http: server::http::Limits {

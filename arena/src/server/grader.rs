@@ -85,12 +85,21 @@ pub struct Grading {
     pub supersede: bool,
     /// Current submissions play the round robin when nothing waits.
     pub round_robin: bool,
+    /// A scrimmage may take its games' time at this many turns each (at
+    /// the assignment's time per turn), then it is cut (`scrimmage.rs`).
+    pub scrimmage_turns: u32,
 }
 
 impl Default for Grading {
     fn default() -> Self {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Grading { slots: cores, concurrency: 1, supersede: true, round_robin: true }
+        Grading {
+            slots: cores,
+            concurrency: 1,
+            supersede: true,
+            round_robin: true,
+            scrimmage_turns: scrimmage::TURNS_PER_GAME,
+        }
     }
 }
 
@@ -127,7 +136,7 @@ pub fn spawn(
         std::thread::Builder::new().name("scrimmages".into()).spawn(move || {
             play_below_the_server();
             cores::set_priority(Priority::Scrimmage);
-            scrimmage::play_forever(&dir, &db, &course, &wake, &changed)
+            scrimmage::play_forever(&dir, &db, &course, (&wake, &changed), grading.scrimmage_turns)
         })?;
     }
     if grading.round_robin {
@@ -300,8 +309,9 @@ fn check(submission: &Submission, player: &str, tournament: &Tournament, seed: u
     let as_uploaded = |text: String| text.replace(stored, &submission.file_name);
     let spec: PlayerSpec = player.parse().map_err(anyhow::Error::msg)?;
     let games = [tournament.game.clone()];
-    let report = crate::check::check(&spec, &games, tournament.budgets, tournament::hosting(tournament)?, seed)
-        .map_err(|e| anyhow::anyhow!(as_uploaded(format!("{e:#}"))))?;
+    let report =
+        crate::check::check(&spec, &games, tournament.budgets, tournament::hosting(tournament)?, seed)
+            .map_err(|e| anyhow::anyhow!(as_uploaded(format!("{e:#}"))))?;
     if !report.passed {
         anyhow::bail!("it failed its smoke games against easy:\n{}", as_uploaded(report.text));
     }

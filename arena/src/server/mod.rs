@@ -23,7 +23,7 @@ pub mod http;
 pub mod league;
 mod pool;
 pub mod regrade;
-mod scrimmage;
+pub mod scrimmage;
 pub mod secret;
 mod staff;
 pub mod store;
@@ -239,6 +239,8 @@ fn router(app: Arc<App>, limits: http::Limits) -> Router {
         .route("/api/staff/groups", get(staff::groups))
         .route("/api/staff/queue", get(staff::queue))
         .route("/api/staff/cores", get(staff::cores))
+        .route("/api/staff/scrimmages", get(staff::scrimmages))
+        .route("/api/staff/scrimmages/{id}/cancel", post(staff::cancel_scrimmage))
         .route("/api/staff/league", post(staff::league).layer(deadline()))
         .route("/api/staff/deadline", post(staff::deadline).layer(deadline()))
         .route("/api/staff/finalize", post(staff::start_finalize).get(staff::finalize_status))

@@ -8,12 +8,21 @@
 //! A scrimmage is a round-robin tournament file of the two players in
 //! `DATA/scrimmages/<id>/`, played by one thread, one at a time, through
 //! the tournament runner (isolated, sandboxed workers, a journal: one
-//! interrupted by a crash resumes, playing no game twice).
+//! interrupted by a crash resumes, playing no game twice), on a core of
+//! the server's pool (after grading, before the league).
+//!
+//! No group can hold the queue: the next scrimmage is the challenger's
+//! that was served least recently, and each is a bounded job (its games
+//! at [`TURNS_PER_GAME`] turns each, by default): past it, it is cut,
+//! and the games played count. Staff can cancel one, waiting or playing.
 
 use std::{
     path::{Path, PathBuf},
-    sync::{atomic::AtomicBool, Arc},
-    time::Duration,
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        Arc,
+    },
+    time::{Duration, Instant},
 };
 
 use anyhow::{Context, Result};
@@ -46,6 +55,17 @@ pub const PER_HOUR: u32 = 4;
 
 /// The folder of scrimmages inside the data folder.
 pub const FOLDER: &str = "scrimmages";
+
+/// The turns' time a scrimmage's game may take on average (`serve
+/// --scrimmage-turns`): a Trap game is about 20 turns, half of them each
+/// player's, so a scrimmage of players that think for their whole budget
+/// fits.
+pub const TURNS_PER_GAME: u32 = 15;
+
+/// A scrimmage staff cancelled (waiting, or stopped after its game under
+/// way), and one cut at its time bound: the games played count.
+pub const CANCELLED: &str = "cancelled";
+pub const CUT: &str = "cut";
 
 /// A scrimmage as both groups see it.
 #[derive(Serialize, Debug, Clone, PartialEq)]
@@ -175,13 +195,22 @@ fn of_group_one(db: &Connection, id: i64, group: i64) -> Result<Option<Scrimmage
         .optional()?)
 }
 
-/// The next scrimmage to play: one a crash interrupted first, else the
-/// oldest waiting; marked playing.
+/// The next scrimmage to play: one a crash interrupted first, else a
+/// waiting one of the challenger served least recently (whose latest
+/// scrimmage played is oldest; never served first), its oldest; marked
+/// playing. A group that asks for many waits its turn behind the others.
 fn next(db: &Connection) -> Result<Option<Scrimmage>> {
     let found = db
         .query_row(
-            &format!("{SCRIMMAGE} WHERE s.status IN (?1, ?2) ORDER BY s.status = ?1, s.id LIMIT 1"),
-            params![status::QUEUED, status::PLAYING],
+            &format!(
+                "{SCRIMMAGE} WHERE s.status IN (?1, ?2)
+                 ORDER BY s.status = ?1,
+                          (SELECT MAX(p.id) FROM scrimmages p WHERE p.challenger = s.challenger
+                                AND p.status NOT IN (?1, ?3)),
+                          s.id
+                 LIMIT 1"
+            ),
+            params![status::QUEUED, status::PLAYING, CANCELLED],
             scrimmage,
         )
         .optional()?;
@@ -191,17 +220,26 @@ fn next(db: &Connection) -> Result<Option<Scrimmage>> {
     Ok(found)
 }
 
-/// Plays scrimmages as they are asked for, forever (one at a time).
-pub fn play_forever(dir: &Path, db: &Connection, course: &Course, wake: &Wake, changed: &Wake) {
+/// Plays scrimmages as they are asked for, forever (one at a time), each
+/// within its games at `turns` turns each.
+pub fn play_forever(
+    dir: &Path,
+    db: &Connection,
+    course: &Course,
+    (wake, changed): (&Wake, &Wake),
+    turns: u32,
+) {
     loop {
         match next(db) {
             Ok(Some(scrimmage)) => {
                 changed.notify();
-                let played = play(dir, db, course, &scrimmage, changed);
+                let played = play(dir, db, course, &scrimmage, changed, turns);
+                // Staff's cancel stands; a scrimmage stopped at its bound is cut.
                 let recorded = match played {
-                    Ok(result) => db.execute(
-                        "UPDATE scrimmages SET status = ?2, result = ?3, finished = datetime('now') WHERE id = ?1",
-                        params![scrimmage.id, status::DONE, result.to_string()],
+                    Ok((result, ended)) => db.execute(
+                        "UPDATE scrimmages SET status = CASE status WHEN ?4 THEN ?4 ELSE ?2 END, result = ?3,
+                         finished = datetime('now') WHERE id = ?1",
+                        params![scrimmage.id, ended, result.to_string(), CANCELLED],
                     ),
                     Err(e) => db.execute(
                         "UPDATE scrimmages SET status = ?2, error = ?3, finished = datetime('now') WHERE id = ?1",
@@ -223,14 +261,17 @@ pub fn play_forever(dir: &Path, db: &Connection, course: &Course, wake: &Wake, c
     }
 }
 
-/// Plays (or resumes) `scrimmage`: the challenger's W/D/L.
+/// Plays (or resumes) `scrimmage` within its games at `turns` turns
+/// each: the challenger's W/D/L, and how it ended (done, or cut at the
+/// bound or by staff's cancel, the game under way finished).
 fn play(
     dir: &Path,
     db: &Connection,
     course: &Course,
     scrimmage: &Scrimmage,
     changed: &Wake,
-) -> Result<Value> {
+    turns: u32,
+) -> Result<(Value, &'static str)> {
     let assignment = course
         .assignment(&scrimmage.assignment)
         .with_context(|| format!("the server's course has no assignment {} now", scrimmage.assignment))?;
@@ -268,10 +309,77 @@ fn play(
     let path = folder.join("scrimmage.toml");
     std::fs::write(&path, toml::to_string(&file)?)
         .with_context(|| format!("cannot write {}", path.display()))?;
-    let never = AtomicBool::new(false);
+    let tournament = Tournament::load(&path)?;
+    let bound = tournament.budgets.turn * GAMES * turns + tournament.budgets.startup;
+    let stop = AtomicBool::new(false);
+    let cut = AtomicBool::new(false);
     let mut progress = Progress { db, id: scrimmage.id, played: 0, changed };
-    let outcome = tournament::run(Tournament::load(&path)?, &never, &mut progress)?;
-    Ok(challenger_wdl(&outcome.results))
+    let outcome = std::thread::scope(|scope| {
+        let watch = scope.spawn(|| watch(dir, scrimmage.id, bound, &stop, &cut));
+        let outcome = tournament::run(tournament, &stop, &mut progress);
+        stop.store(true, Ordering::SeqCst);
+        let _ = watch.join();
+        outcome
+    })?;
+    let ended = match outcome.interrupted {
+        false => status::DONE,
+        true if cut.load(Ordering::SeqCst) => CUT,
+        true => CANCELLED,
+    };
+    if ended == CUT {
+        tracing::info!(
+            "scrimmage {}: cut after {:.0} s ({} of {} games played)",
+            scrimmage.id,
+            bound.as_secs_f64(),
+            outcome.results.len(),
+            GAMES
+        );
+    }
+    Ok((challenger_wdl(&outcome.results), ended))
+}
+
+/// Stops scrimmage `id` (sets `stop`) once it has run for `bound` (and
+/// says so in `cut`) or staff cancelled it; returns when `stop` is set.
+fn watch(dir: &Path, id: i64, bound: Duration, stop: &AtomicBool, cut: &AtomicBool) {
+    let started = Instant::now();
+    let db = db::open(dir);
+    while !stop.load(Ordering::SeqCst) {
+        if started.elapsed() >= bound {
+            cut.store(true, Ordering::SeqCst);
+            stop.store(true, Ordering::SeqCst);
+            return;
+        }
+        let cancelled = db.as_ref().ok().and_then(|db| {
+            db.query_row("SELECT status = ?2 FROM scrimmages WHERE id = ?1", params![id, CANCELLED], |row| {
+                row.get::<_, bool>(0)
+            })
+            .ok()
+        });
+        if cancelled == Some(true) {
+            stop.store(true, Ordering::SeqCst);
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// Staff's cancel of scrimmage `id`: a waiting one ends now, a playing one
+/// after its game under way. Its status then, or None if there is no
+/// such scrimmage; one already over keeps its status.
+pub fn cancel(db: &Connection, id: i64) -> Result<Option<String>> {
+    db.execute(
+        "UPDATE scrimmages SET status = ?2, finished = CASE status WHEN ?3 THEN datetime('now') END
+         WHERE id = ?1 AND status IN (?3, ?4)",
+        params![id, CANCELLED, status::QUEUED, status::PLAYING],
+    )?;
+    Ok(db.query_row("SELECT status FROM scrimmages WHERE id = ?1", [id], |row| row.get(0)).optional()?)
+}
+
+/// Every scrimmage, newest first (the latest `limit`), for staff.
+pub fn all(db: &Connection, limit: u32) -> Result<Vec<Scrimmage>> {
+    let mut query = db.prepare(&format!("{SCRIMMAGE} ORDER BY s.id DESC LIMIT ?1"))?;
+    let rows = query.query_map([limit], scrimmage)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// The challenger's (player 0's) wins, draws and losses in `results`.
@@ -393,4 +501,83 @@ pub(super) async fn replay_viewer(
     })?;
     let policy = headers::page_policy(&html);
     Ok(([(header::CONTENT_SECURITY_POLICY, policy)], Html(html)).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Groups of one `m`, `v` and `o`, each with a graded submission of
+    /// `project`.
+    fn class() -> (tempfile::TempDir, Connection, [db::Student; 3]) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = db::open(dir.path()).unwrap();
+        let students = ["m", "v", "o"].map(|name| {
+            let student = db::add_student(&db, name, &format!("h{name}"), false, None).unwrap();
+            db.execute(
+                "INSERT INTO submissions (student, group_id, sha256, file_name, size, status, assignment)
+                 VALUES (?1, ?2, 'aa', 'lib.so', 1, ?3, 'project')",
+                params![student.id, student.group, status::DONE],
+            )
+            .unwrap();
+            student
+        });
+        (dir, db, students)
+    }
+
+    fn challenge(db: &Connection, by: &db::Student, opponent: &str) -> i64 {
+        challenge_in(db, by, opponent, "project").unwrap().unwrap()
+    }
+
+    fn finish(db: &Connection, id: i64) {
+        db.execute("UPDATE scrimmages SET status = ?2 WHERE id = ?1", params![id, status::DONE]).unwrap();
+    }
+
+    #[test]
+    fn the_next_scrimmage_is_the_one_of_the_group_served_least_recently() {
+        let (_dir, db, [m, v, _]) = class();
+        let ms = [challenge(&db, &m, "o"), challenge(&db, &m, "o"), challenge(&db, &m, "o")];
+        let vs = challenge(&db, &v, "o");
+        let mut order = Vec::new();
+        while let Some(next) = next(&db).unwrap() {
+            assert_eq!(next.status, status::QUEUED);
+            order.push(next.id);
+            finish(&db, next.id);
+        }
+        // v asked last, but waits for one of m's only.
+        assert_eq!(order, [ms[0], vs, ms[1], ms[2]]);
+    }
+
+    #[test]
+    fn one_a_crash_interrupted_is_taken_up_first() {
+        let (_dir, db, [m, v, _]) = class();
+        let first = challenge(&db, &m, "o");
+        let second = challenge(&db, &v, "o");
+        db.execute("UPDATE scrimmages SET status = ?2 WHERE id = ?1", params![second, status::PLAYING])
+            .unwrap();
+        assert_eq!(next(&db).unwrap().unwrap().id, second);
+        assert_eq!(next(&db).unwrap().unwrap().id, second, "still playing: taken up again");
+        finish(&db, second);
+        assert_eq!(next(&db).unwrap().unwrap().id, first);
+    }
+
+    #[test]
+    fn a_cancelled_scrimmage_is_never_played_and_one_over_keeps_its_status() {
+        let (_dir, db, [m, v, _]) = class();
+        let waiting = challenge(&db, &m, "o");
+        let over = challenge(&db, &v, "o");
+        finish(&db, over);
+        assert_eq!(cancel(&db, waiting).unwrap().as_deref(), Some(CANCELLED));
+        assert_eq!(cancel(&db, over).unwrap().as_deref(), Some(status::DONE));
+        assert_eq!(cancel(&db, 999).unwrap(), None);
+        assert!(next(&db).unwrap().is_none(), "nothing left to play");
+        // A cancelled scrimmage does not count as the group's turn served.
+        let again = challenge(&db, &m, "o");
+        let theirs = challenge(&db, &v, "o");
+        assert_eq!(next(&db).unwrap().unwrap().id, again, "m was never served; v was");
+        finish(&db, again);
+        assert_eq!(next(&db).unwrap().unwrap().id, theirs);
+        let listed: Vec<i64> = all(&db, 2).unwrap().iter().map(|s| s.id).collect();
+        assert_eq!(listed, [theirs, again], "newest first, as many as asked");
+    }
 }

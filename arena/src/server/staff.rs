@@ -5,14 +5,14 @@
 use std::sync::{Arc, Mutex};
 
 use axum::{
-    extract::{Query, State},
+    extract::{Path, Query, State},
     http::{header, StatusCode},
     response::IntoResponse,
     Json,
 };
 use serde_json::{json, Value};
 
-use super::{auth::Staff, db, finalize, Answer, ApiError, App, Of};
+use super::{auth::Staff, db, finalize, scrimmage, Answer, ApiError, App, Of};
 
 /// Where the last `finalize` started from the API is.
 #[derive(Default)]
@@ -43,6 +43,27 @@ pub async fn groups(State(app): State<Arc<App>>, _: Staff) -> Answer {
 /// (staff see every word: nothing is cut).
 pub async fn queue(State(app): State<Arc<App>>, _: Staff) -> Answer {
     Ok(Json(json!({ "submissions": app.db(db::unfinished).await? })).into_response())
+}
+
+/// The scrimmages the staff page lists.
+const SCRIMMAGES_LISTED: u32 = 200;
+
+/// `GET /api/staff/scrimmages`: the latest scrimmages, newest first, every
+/// group's (staff see every word: nothing is cut).
+pub async fn scrimmages(State(app): State<Arc<App>>, _: Staff) -> Answer {
+    let listed = app.db(|db| scrimmage::all(db, SCRIMMAGES_LISTED)).await?;
+    Ok(Json(json!({ "scrimmages": listed })).into_response())
+}
+
+/// `POST /api/staff/scrimmages/{id}/cancel`: a waiting scrimmage ends now,
+/// a playing one after its game under way (its games played count); one
+/// already over is left as it is. Its status then.
+pub async fn cancel_scrimmage(State(app): State<Arc<App>>, _: Staff, Path(id): Path<i64>) -> Answer {
+    let status = app.db(move |db| scrimmage::cancel(db, id)).await?;
+    let status =
+        status.ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("there is no scrimmage {id}")))?;
+    app.changed.notify();
+    Ok(Json(json!({ "id": id, "status": status })).into_response())
 }
 
 /// `GET /api/staff/cores`: the core pool's games running and waiting by

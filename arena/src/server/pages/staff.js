@@ -60,11 +60,36 @@ async function refresh() {
         text("td", s.created));
       $("queue").append(row);
     }
+    showScrimmages((await api("/api/staff/scrimmages")).scrimmages);
     showFinal(await api("/api/staff/finalize"));
     showPool((await api("/api/staff/cores")).pool);
     $("error").textContent = "";
   } catch (e) {
     $("error").textContent = e.message;
+  }
+}
+// Scrimmages, newest first: a waiting or playing one can be cancelled.
+function showScrimmages(scrimmages) {
+  $("scrimmages").textContent = "";
+  for (const s of scrimmages) {
+    const row = document.createElement("tr");
+    row.dataset.scrimmage = s.id;
+    const status = s.status === "playing" ? "playing " + s.played + "/" + s.total : s.status;
+    row.append(text("td", String(s.id)), text("td", s.assignment), text("td", s.challenger), text("td", s.opponent),
+      text("td", status), text("td", s.created));
+    const cell = document.createElement("td");
+    if (s.status === "queued" || s.status === "playing") {
+      const cancel = text("button", "Cancel");
+      cancel.addEventListener("click", async () => {
+        try {
+          await api("/api/staff/scrimmages/" + s.id + "/cancel", { method: "POST" });
+        } catch (e) { $("error").textContent = e.message; }
+        refresh();
+      });
+      cell.append(cancel);
+    }
+    row.append(cell);
+    $("scrimmages").append(row);
   }
 }
 // The core pool: games running and waiting by kind, and the league's state.

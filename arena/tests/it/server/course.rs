@@ -11,7 +11,7 @@ use std::{
 
 use serde_json::{json, Value};
 
-use super::{add_student, agent, answer, finished, get, wait_for, Server};
+use super::{add_student, agent, answer, finished, get, post_json, wait_for, Server};
 use crate::support::{self, arena, library, stdout};
 
 /// Trap graded against Easy and Medium (4 games each), and Wumpus World
@@ -71,16 +71,6 @@ fn submit_for(server: &Server, token: &str, assignment: &str, level: &str) -> i6
     );
     assert_eq!(code, 201, "{accepted}");
     accepted["id"].as_i64().unwrap()
-}
-
-fn post_json(server: &Server, path: &str, token: &str, body: &Value) -> (u16, Value) {
-    answer(
-        agent()
-            .post(format!("{}{path}", server.url))
-            .header("Content-Type", "application/json")
-            .header("Authorization", format!("Bearer {token}"))
-            .send(body.to_string().as_bytes()),
-    )
 }
 
 /// A grading run's mean scores (`DATA/runs/<id>/out/standings.json`) by

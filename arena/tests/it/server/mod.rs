@@ -16,6 +16,7 @@ use serde_json::Value;
 mod course;
 mod fairness;
 mod groups;
+mod scrimmages;
 
 /// A running `arena serve`, killed when dropped.
 struct Server {
@@ -110,6 +111,17 @@ fn answer(response: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> (u
     let status = response.status().as_u16();
     let text = response.body_mut().read_to_string().unwrap();
     (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")))
+}
+
+/// POSTs `body` as JSON to `path` with `token`.
+fn post_json(server: &Server, path: &str, token: &str, body: &Value) -> (u16, Value) {
+    answer(
+        agent()
+            .post(format!("{}{path}", server.url))
+            .header("Content-Type", "application/json")
+            .header("Authorization", format!("Bearer {token}"))
+            .send(body.to_string().as_bytes()),
+    )
 }
 
 fn get(server: &Server, path: &str, token: Option<&str>) -> (u16, Value) {

@@ -1,0 +1,132 @@
+//! Scrimmages no group can use to hold the machine: each is a bounded job
+//! (cut at its games' time, the games played counting), and staff cancel
+//! one, waiting or playing. (The queue's order across groups is tested on
+//! the database: `server::scrimmage`'s unit tests.)
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use super::{add_student, finished, get, post_json, sleepy_player, submit, wait_for, Server};
+use crate::support::{self, arena, library};
+
+/// The scrimmage `id` as `token`'s group sees it.
+fn scrimmage(server: &Server, token: &str, id: i64) -> Value {
+    let (code, mine) = get(server, "/api/scrimmages", Some(token));
+    assert_eq!(code, 200, "{mine}");
+    mine["scrimmages"].as_array().unwrap().iter().find(|s| s["id"] == id).cloned().unwrap()
+}
+
+/// Waits until scrimmage `id` is `status`.
+fn wait_until(server: &Server, token: &str, id: i64, status: &str) -> Value {
+    let started = Instant::now();
+    loop {
+        let seen = scrimmage(server, token, id);
+        if seen["status"] == status {
+            return seen;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "never {status}: {seen}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Waits until scrimmage `id` is over (its finish recorded).
+fn wait_until_over(server: &Server, token: &str, id: i64) -> Value {
+    let started = Instant::now();
+    loop {
+        let seen = scrimmage(server, token, id);
+        if seen["finished"].is_string() {
+            return seen;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "never over: {seen}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_scrimmage_is_cut_at_its_bound_and_staff_cancel_one_waiting_or_playing() {
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().to_str().unwrap();
+    // 200 ms a turn and 2 s to start: at one turn a game, a scrimmage may
+    // take 10 x 0.2 + 2 = 4 s.
+    let course = support::write_file(
+        data.path(),
+        "course.toml",
+        "[[assignment]]\nname = \"trap\"\ngame = \"trap\"\n[assignment.settings]\ntime_per_turn = \"200ms\"\n\
+         startup_time = \"2s\"\nboard_size = 5\n[assignment.grading]\nlevels = [\"easy\"]\ngames = 2\n\
+         wins_to_pass = [0]\n[assignment.tournament]\ngames = 2\n",
+    );
+    let slow = add_student(data.path(), "slow");
+    let quick = add_student(data.path(), "quick");
+    let out = arena(&["serve", "add-student", "boss", "--staff", "--data", dir], &[]);
+    let staff = support::stdout(&out).trim().to_string();
+    let server = Server::start(
+        data.path(),
+        &["--course", course.to_str().unwrap(), "--round-robin", "off", "--scrimmage-turns", "1"],
+    );
+    // 0.6 s of each of its turns slept out (a move and a throw): a few
+    // seconds a game, within the budget on the CPU clock.
+    for (token, bytes) in [(&slow, sleepy_player(0.3)), (&quick, std::fs::read(library("easy")).unwrap())] {
+        let (code, accepted) = submit(&server, Some(token), "file", &bytes);
+        assert_eq!(code, 201, "{accepted}");
+        let graded = wait_for(&server, token, accepted["id"].as_i64().unwrap(), finished);
+        assert_eq!(graded["status"], "done", "{graded}");
+    }
+
+    // Cut at its bound: the games played count, the rest are not played.
+    let asked = Instant::now();
+    let (code, made) = post_json(&server, "/api/scrimmages", &slow, &json!({ "opponent": "quick" }));
+    assert_eq!(code, 201, "{made}");
+    let first = made["id"].as_i64().unwrap();
+    let cut = wait_until(&server, &slow, first, "cut");
+    let took = asked.elapsed();
+    let played = cut["played"].as_i64().unwrap();
+    assert!(played < 10, "cut before its 10 games: {cut}");
+    let result = &cut["result"];
+    let counted: i64 = ["wins", "draws", "losses"].iter().map(|k| result[k].as_i64().unwrap()).sum();
+    assert_eq!(counted, played, "the games played count: {cut}");
+    assert!(took >= Duration::from_secs(4), "not before its bound: {took:?}");
+    assert!(took < Duration::from_secs(40), "its bound and the game under way: {took:?}");
+    // Both groups see it cut.
+    assert_eq!(scrimmage(&server, &quick, first)["status"], "cut");
+
+    // Staff cancel one playing and one waiting behind it.
+    let challenge = || {
+        let (code, made) = post_json(&server, "/api/scrimmages", &quick, &json!({ "opponent": "slow" }));
+        assert_eq!(code, 201, "{made}");
+        made["id"].as_i64().unwrap()
+    };
+    let (playing, waiting) = (challenge(), challenge());
+    wait_until(&server, &quick, playing, "playing");
+    let cancel = |id: i64, token: &str| {
+        post_json(&server, &format!("/api/staff/scrimmages/{id}/cancel"), token, &json!({}))
+    };
+    assert_eq!(cancel(waiting, &quick).0, 403, "staff's only");
+    let (code, said) = cancel(waiting, &staff);
+    assert_eq!((code, said["status"].as_str()), (200, Some("cancelled")), "{said}");
+    let (code, said) = cancel(playing, &staff);
+    assert_eq!(code, 200, "{said}");
+    // Cancelled at once; over once its game under way ends.
+    assert_eq!(scrimmage(&server, &quick, playing)["status"], "cancelled");
+    let stopped = wait_until_over(&server, &quick, playing);
+    assert_eq!(stopped["status"], "cancelled", "{stopped}");
+    assert!(stopped["result"].is_object(), "the games played count: {stopped}");
+    assert!(stopped["played"].as_i64().unwrap() < 10, "{stopped}");
+    assert_eq!(cancel(9999, &staff).0, 404);
+    // The waiting one was never played; both are over, so cancelling again changes nothing.
+    let never = scrimmage(&server, &quick, waiting);
+    assert_eq!((never["played"].as_i64(), never["result"].is_null()), (Some(0), true), "{never}");
+    assert_eq!(cancel(playing, &staff).1["status"], "cancelled");
+
+    // Staff see every group's, newest first.
+    let (code, all) = get(&server, "/api/staff/scrimmages", Some(&staff));
+    assert_eq!(code, 200, "{all}");
+    let listed: Vec<(i64, &str)> = all["scrimmages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["id"].as_i64().unwrap(), s["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(listed, [(waiting, "cancelled"), (playing, "cancelled"), (first, "cut")]);
+    assert_eq!(get(&server, "/api/staff/scrimmages", Some(&slow)).0, 403);
+}
