@@ -93,7 +93,9 @@ type Refusal = (StatusCode, String);
 
 /// Records `student`'s group's challenge to group `opponent` in
 /// `assignment`: its id, or why not (no such group, no current submission
-/// on either side, the hourly limit).
+/// on either side, the hourly limit). Only competing groups play
+/// (`db::competes`): staff's testing group neither challenges nor is
+/// challenged, nor shows that it exists.
 pub fn challenge_in(
     db: &Connection,
     student: &db::Student,
@@ -102,11 +104,18 @@ pub fn challenge_in(
 ) -> Result<std::result::Result<i64, Refusal>> {
     let tx = rusqlite::Transaction::new_unchecked(db, rusqlite::TransactionBehavior::Immediate)?;
     let refuse = |status: StatusCode, why: String| Ok(Err((status, why)));
-    let Some(them) = tx
+    if !db::competes(&tx, student.group)? {
+        return refuse(
+            StatusCode::FORBIDDEN,
+            "your group is staff's, for testing: it plays no scrimmage (`--compete` makes it compete)".into(),
+        );
+    }
+    let named = tx
         .query_row("SELECT id FROM groups WHERE name = ?1", [opponent], |row| row.get::<_, i64>(0))
-        .optional()?
-    else {
-        return refuse(StatusCode::NOT_FOUND, format!("no group named '{opponent}'"));
+        .optional()?;
+    let them = match named {
+        Some(them) if them == student.group || db::competes(&tx, them)? => them,
+        _ => return refuse(StatusCode::NOT_FOUND, format!("no group named '{opponent}'")),
     };
     if them == student.group {
         return refuse(StatusCode::BAD_REQUEST, "a group cannot challenge itself: name another group".into());
