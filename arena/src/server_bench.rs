@@ -220,7 +220,7 @@ pub fn run(load: &Load) -> Result<String> {
 fn prepare_class(dir: &std::path::Path, library: &[u8], load: &Load) -> Result<Vec<String>> {
     use rand::{Rng, SeedableRng};
     let tokens = (0..load.students)
-        .map(|i| accounts::add(dir, &format!("student-{i:03}"), false))
+        .map(|i| accounts::add(dir, &format!("student-{i:03}"), false, false))
         .collect::<Result<Vec<String>>>()?;
     let sha256 = crate::server::store::save(dir, library)?;
     let db = crate::server::db::open(dir)?;

@@ -122,9 +122,15 @@ enum ServeAction {
         /// The data folder of the server.
         #[arg(long, default_value = "arena-data")]
         data: PathBuf,
-        /// A member of staff, not a student.
+        /// A member of staff, not a student: their submissions are for
+        /// testing (graded, seen by them only), off the leaderboard, the
+        /// league, scrimmages and `finalize`, unless --compete.
         #[arg(long)]
         staff: bool,
+        /// With --staff: their submissions compete as a student's do (a
+        /// reference player the class plays against, say).
+        #[arg(long, requires = "staff")]
+        compete: bool,
     },
     /// Add a group (the course's projects are by groups of 2 or 3): its
     /// members submit for it, and each sees its submissions. Prints a
@@ -140,6 +146,10 @@ enum ServeAction {
         /// Its members, by name, comma-separated.
         #[arg(long, value_delimiter = ',', required = true)]
         members: Vec<String>,
+        /// A group of staff members only competes too (else it is for
+        /// testing, as a staff member alone is: see add-student --staff).
+        #[arg(long)]
+        compete: bool,
         #[arg(long, default_value = "arena-data")]
         data: PathBuf,
     },
@@ -265,8 +275,8 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
         );
     }
     match args.action {
-        Some(ServeAction::AddStudent { name: Some(name), data, staff, .. }) => {
-            let token = server::accounts::add(&data, &name, staff)?;
+        Some(ServeAction::AddStudent { name: Some(name), data, staff, compete, .. }) => {
+            let token = server::accounts::add(&data, &name, staff, compete)?;
             arena::outln!("{token}");
             eprintln!(
                 "added {} '{}' to {}; the token above is shown once: give it to them",
@@ -275,7 +285,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 data.display()
             );
         }
-        Some(ServeAction::AddStudent { roster: Some(roster), data, staff, .. }) => {
+        Some(ServeAction::AddStudent { roster: Some(roster), data, staff, compete, .. }) => {
             let text = std::fs::read_to_string(&roster)
                 .map_err(|e| anyhow::anyhow!("cannot read the roster {}: {e}", roster.display()))?;
             let mut added = 0;
@@ -283,10 +293,11 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 let context =
                     |e: anyhow::Error| e.context(format!("{} ({added} added before it)", roster.display()));
                 if group.len() == 1 {
-                    let token = server::accounts::add(&data, group[0], staff).map_err(context)?;
+                    let token = server::accounts::add(&data, group[0], staff, compete).map_err(context)?;
                     arena::outln!("{},{token}", group[0]);
                 } else {
-                    let (_, tokens) = server::accounts::add_group(&data, None, &group).map_err(context)?;
+                    let (_, tokens) =
+                        server::accounts::add_group(&data, None, &group, compete).map_err(context)?;
                     for (member, token) in tokens {
                         arena::outln!("{member},{}", token.as_deref().unwrap_or("-"));
                     }
@@ -299,9 +310,9 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             );
         }
         Some(ServeAction::AddStudent { .. }) => unreachable!("clap requires a name or a roster"),
-        Some(ServeAction::AddGroup { name, members, data }) => {
+        Some(ServeAction::AddGroup { name, members, compete, data }) => {
             let members: Vec<&str> = members.iter().map(String::as_str).collect();
-            let (name, tokens) = server::accounts::add_group(&data, name.as_deref(), &members)?;
+            let (name, tokens) = server::accounts::add_group(&data, name.as_deref(), &members, compete)?;
             for (member, token) in &tokens {
                 arena::outln!("{member},{}", token.as_deref().unwrap_or("-"));
             }

@@ -139,7 +139,22 @@ const MIGRATIONS: &[&str] = &[
     // What a grade was made under (`Assignment::graded_under`: the budget,
     // the clock, the settings), as JSON; NULL for grades from before.
     "ALTER TABLE submissions ADD COLUMN graded_under TEXT;",
+    // A group of staff only tests the server: it competes (the
+    // leaderboard, the league, scrimmages, `finalize`) only if marked so
+    // (`--compete`). A group with a student always competes: [`COMPETES`].
+    "ALTER TABLE groups ADD COLUMN compete INTEGER NOT NULL DEFAULT 0;",
 ];
+
+/// Whether group `g` competes: it has a student, or its staff marked it
+/// (`--compete`). A group of staff only is for testing: its members see
+/// their grading, no one else does.
+const COMPETES: &str =
+    "(g.compete OR EXISTS (SELECT 1 FROM students m WHERE m.group_id = g.id AND NOT m.staff))";
+
+/// Whether group `group` competes ([`COMPETES`]).
+pub fn competes(db: &Connection, group: i64) -> Result<bool> {
+    Ok(db.query_row(&format!("SELECT {COMPETES} FROM groups g WHERE g.id = ?1"), [group], |row| row.get(0))?)
+}
 
 /// Opens (creating if needed) the database of data folder `dir`, migrated.
 pub fn open(dir: &Path) -> Result<Connection> {
@@ -202,17 +217,24 @@ fn taken<'a>(what: &'static str, name: &'a str) -> impl FnOnce(rusqlite::Error) 
     }
 }
 
-/// Adds a student whose token hashes to `token_hash`, in group `group`
-/// (None: a group of their own, named as they are).
+/// Where a new student goes: into a group of their own, named as they are
+/// (`compete`: it competes even if they are staff), or into group `In`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Joining {
+    Alone { compete: bool },
+    In(i64),
+}
+
+/// Adds a student whose token hashes to `token_hash`, into a group as `joining` says.
 pub fn add_student(
     db: &Connection,
     name: &str,
     token_hash: &str,
     staff: bool,
-    group: Option<i64>,
+    joining: Joining,
 ) -> Result<Student> {
     let tx = writing(db)?;
-    let student = add_student_in(&tx, name, token_hash, staff, group)?;
+    let student = add_student_in(&tx, name, token_hash, staff, joining)?;
     tx.commit()?;
     Ok(student)
 }
@@ -222,14 +244,14 @@ fn add_student_in(
     name: &str,
     token_hash: &str,
     staff: bool,
-    group: Option<i64>,
+    joining: Joining,
 ) -> Result<Student> {
     if student_by_name(db, name)?.is_some() {
         anyhow::bail!("there is already a student named '{name}': pick another name");
     }
-    let group = match group {
-        Some(group) => group,
-        None => add_group_in(db, name)?,
+    let group = match joining {
+        Joining::In(group) => group,
+        Joining::Alone { compete } => add_group_in(db, name, compete)?,
     };
     db.execute(
         "INSERT INTO students (name, token_hash, staff, group_id) VALUES (?1, ?2, ?3, ?4)",
@@ -241,13 +263,19 @@ fn add_student_in(
 
 /// Adds group `name` of `members`, all or none: a member with a token
 /// hash is a new student; one without is a student already, moved into it
-/// (`move_student`'s rule).
-pub fn add_group(db: &Connection, name: &str, members: &[(&str, Option<&str>)]) -> Result<i64> {
+/// (`move_student`'s rule). `compete`: it competes even if its members
+/// are all staff ([`COMPETES`]).
+pub fn add_group(
+    db: &Connection,
+    name: &str,
+    members: &[(&str, Option<&str>)],
+    compete: bool,
+) -> Result<i64> {
     let tx = writing(db)?;
-    let group = add_group_in(&tx, name)?;
+    let group = add_group_in(&tx, name, compete)?;
     for (member, token_hash) in members {
         match token_hash {
-            Some(hash) => drop(add_student_in(&tx, member, hash, false, Some(group))?),
+            Some(hash) => drop(add_student_in(&tx, member, hash, false, Joining::In(group))?),
             None => move_student(&tx, member, group)?,
         }
     }
@@ -255,8 +283,9 @@ pub fn add_group(db: &Connection, name: &str, members: &[(&str, Option<&str>)]) 
     Ok(group)
 }
 
-fn add_group_in(db: &Connection, name: &str) -> Result<i64> {
-    db.execute("INSERT INTO groups (name) VALUES (?1)", [name]).map_err(taken("group", name))?;
+fn add_group_in(db: &Connection, name: &str, compete: bool) -> Result<i64> {
+    db.execute("INSERT INTO groups (name, compete) VALUES (?1, ?2)", params![name, compete])
+        .map_err(taken("group", name))?;
     Ok(db.last_insert_rowid())
 }
 
@@ -268,7 +297,8 @@ pub fn student_by_name(db: &Connection, name: &str) -> Result<Option<Student>> {
 /// Moves student `name` into group `group`. Only before either group has
 /// a submission: after it, a group's history is its members' (staff see
 /// who uploaded what), and moving them would rewrite it. A group of one
-/// left empty by the move goes.
+/// left empty by the move goes. Their uploads go with them, one in flight
+/// too: `add_submission` puts it in the group they are in when it commits.
 fn move_student(tx: &Connection, name: &str, group: i64) -> Result<()> {
     let Some(student) = student_by_name(tx, name)? else {
         anyhow::bail!("no student named '{name}': add them with `arena serve add-student` or `add-group`");
@@ -302,6 +332,12 @@ fn move_student(tx: &Connection, name: &str, group: i64) -> Result<()> {
         [student.group],
     )?;
     Ok(())
+}
+
+/// The group student `id` is in now (they may have moved since their
+/// request was authorised).
+pub fn group_of(db: &Connection, id: i64) -> Result<i64> {
+    Ok(db.query_row("SELECT group_id FROM students WHERE id = ?1", [id], |row| row.get(0))?)
 }
 
 /// The student whose token hashes to `token_hash`.
@@ -461,17 +497,54 @@ pub struct Uploaded<'a> {
     pub note: Option<&'a str>,
 }
 
-/// Records an accepted upload by `student`, their group's, queued for
-/// grading; its id.
-pub fn add_submission(db: &Connection, upload: Upload, student: &Student, file: &Uploaded) -> Result<i64> {
+/// An upload whose uploader was moved into group `group` while it was
+/// sent, when that group has no upload left this hour (`made` in it, the
+/// oldest of them at `oldest`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MovedOverLimit {
+    pub group: String,
+    pub made: u32,
+    pub oldest: Option<String>,
+}
+
+/// Records an accepted upload by `student`, queued for grading; its id.
+/// It is the group's the student is in as it commits: one transaction
+/// reads it and inserts the submission, so a move (`move_student`, which
+/// takes the same write lock) comes wholly before or after. Moved while it
+/// was sent, it is charged to the new group, which must have a place left
+/// of its `per_hour` (else `MovedOverLimit`). The group's notes are kept
+/// to [`NOTES_KEPT`] bytes.
+pub fn add_submission(
+    db: &Connection,
+    upload: Upload,
+    student: &Student,
+    per_hour: u32,
+    file: &Uploaded,
+) -> Result<std::result::Result<i64, MovedOverLimit>> {
     let tx = writing(db)?;
+    let group = group_of(&tx, student.id)?;
+    if group != student.group {
+        // The places the new group used, this upload left out.
+        let (made, oldest): (u32, Option<String>) = tx.query_row(
+            "SELECT COUNT(*), MIN(created) FROM uploads
+             WHERE group_id = ?1 AND id != ?2 AND created > datetime('now', '-1 hour')",
+            params![group, upload.0],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )?;
+        tx.execute("UPDATE uploads SET group_id = ?2 WHERE id = ?1", params![upload.0, group])?;
+        if made >= per_hour {
+            let name = tx.query_row("SELECT name FROM groups WHERE id = ?1", [group], |row| row.get(0))?;
+            tx.commit()?;
+            return Ok(Err(MovedOverLimit { group: name, made, oldest }));
+        }
+    }
     tx.execute(
         "INSERT INTO submissions (student, group_id, sha256, player, file_name, size, note, status, assignment, late)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
                  COALESCE(datetime('now') > (SELECT value FROM settings WHERE key = ?10), 0))",
         params![
             student.id,
-            student.group,
+            group,
             file.sha256,
             file.player,
             file.file_name,
@@ -484,8 +557,39 @@ pub fn add_submission(db: &Connection, upload: Upload, student: &Student, file: 
     )?;
     let id = tx.last_insert_rowid();
     tx.execute("UPDATE uploads SET submission = ?2 WHERE id = ?1", params![upload.0, id])?;
+    if file.note.is_some() {
+        trim_notes(&tx, group)?;
+    }
     tx.commit()?;
-    Ok(id)
+    Ok(Ok(id))
+}
+
+/// The most of a group's contribution notes kept, in bytes: its latest
+/// ones. A group may send a note with every upload; older ones beyond
+/// this are replaced by [`NOTE_DROPPED`].
+pub const NOTES_KEPT: i64 = 64 * 1024;
+
+/// What is left of a note dropped to keep its group's to [`NOTES_KEPT`].
+pub const NOTE_DROPPED: &str = "[note dropped: a group's latest notes are kept, 64 KiB in all]";
+
+/// Drops group `group`'s oldest notes beyond [`NOTES_KEPT`] bytes.
+fn trim_notes(tx: &Connection, group: i64) -> Result<()> {
+    let mut query = tx.prepare(
+        "SELECT id, length(CAST(note AS BLOB)) FROM submissions
+         WHERE group_id = ?1 AND note IS NOT NULL AND note != ?2 ORDER BY id DESC",
+    )?;
+    let notes = query
+        .query_map(params![group, NOTE_DROPPED], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut kept = 0;
+    for (i, (id, bytes)) in notes.into_iter().enumerate() {
+        kept += bytes;
+        // The newest is always kept (a note is far under the bound).
+        if kept > NOTES_KEPT && i > 0 {
+            tx.execute("UPDATE submissions SET note = ?2 WHERE id = ?1", params![id, NOTE_DROPPED])?;
+        }
+    }
+    Ok(())
 }
 
 /// Submission `id` if it is group `group`'s.
@@ -657,12 +761,14 @@ pub fn requeue(db: &Connection, ids: &[i64]) -> Result<usize> {
     Ok(requeued)
 }
 
-/// Each group's latest graded submission for `assignment` that counts
-/// (made before its deadline, if there is one), by the group's name.
+/// Each competing group's latest graded submission for `assignment` that
+/// counts (made before its deadline, if there is one), by the group's
+/// name: the leaderboard's, the league's and `finalize`'s ([`COMPETES`]).
 pub fn latest_graded(db: &Connection, assignment: &str) -> Result<Vec<Submission>> {
     let mut query = db.prepare(&format!(
         "{SUBMISSION} WHERE s.id IN (SELECT MAX(id) FROM submissions
                                      WHERE status = ?1 AND NOT late AND assignment = ?2 GROUP BY group_id)
+           AND {COMPETES}
          ORDER BY g.name"
     ))?;
     let rows = query.query_map(params![status::DONE, assignment], submission)?;
@@ -759,44 +865,102 @@ pub fn roster(db: &Connection) -> Result<Vec<RosterEntry>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// A group as staff see it: its members, its submissions (who uploaded
-/// each) and the contribution notes it sent, newest first.
+/// A group as staff see it: its members, its latest submissions (who
+/// uploaded each) and its latest contribution notes, each cut to a
+/// preview: the staff page fetches every group's every 2 s, and a group
+/// may send a note with every upload ([`note_of`] has a whole one).
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct GroupEntry {
     pub name: String,
     pub members: Vec<String>,
-    /// (submission id, uploaded by, status), newest first.
+    /// Whether it competes ([`COMPETES`]); a group of staff only that does
+    /// not is for testing.
+    pub competes: bool,
+    /// Its submissions, all of them.
+    pub submission_count: u32,
+    /// (submission id, uploaded by, status), newest first, the latest
+    /// [`SUBMISSIONS_LISTED`].
     pub submissions: Vec<(i64, String, String)>,
-    /// (submission id, note), newest first.
-    pub notes: Vec<(i64, String)>,
+    /// The latest [`NOTES_LISTED`] notes, newest first.
+    pub notes: Vec<NotePreview>,
+}
+
+/// The submissions [`groups`] lists of each group.
+pub const SUBMISSIONS_LISTED: u32 = 20;
+
+/// The notes [`groups`] lists of each group.
+pub const NOTES_LISTED: u32 = 3;
+
+/// The characters of a note [`groups`] shows.
+pub const NOTE_PREVIEW: u32 = 500;
+
+/// The start of a contribution note.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct NotePreview {
+    /// The submission it came with.
+    pub submission: i64,
+    /// Its first [`NOTE_PREVIEW`] characters.
+    pub text: String,
+    /// Whether there is more ([`note_of`] has it).
+    pub cut: bool,
 }
 
 /// Every group, by name.
 pub fn groups(db: &Connection) -> Result<Vec<GroupEntry>> {
     let mut entries: Vec<GroupEntry> = Vec::new();
     let mut ids = Vec::new();
-    let mut query = db.prepare("SELECT id, name FROM groups ORDER BY name")?;
-    for row in query.query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?)))? {
-        let (id, name) = row?;
+    let mut query = db.prepare(&format!(
+        "SELECT g.id, g.name, {COMPETES}, (SELECT COUNT(*) FROM submissions s WHERE s.group_id = g.id)
+         FROM groups g ORDER BY g.name"
+    ))?;
+    let rows = query.query_map([], |row| {
+        Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?, row.get(2)?, row.get(3)?))
+    })?;
+    for row in rows {
+        let (id, name, competes, submission_count) = row?;
         ids.push(id);
-        entries.push(GroupEntry { name, members: Vec::new(), submissions: Vec::new(), notes: Vec::new() });
+        entries.push(GroupEntry {
+            name,
+            members: Vec::new(),
+            competes,
+            submission_count,
+            submissions: Vec::new(),
+            notes: Vec::new(),
+        });
     }
     let mut members = db.prepare("SELECT name FROM students WHERE group_id = ?1 ORDER BY name")?;
     let mut submissions = db.prepare(
-        "SELECT s.id, st.name, s.status, s.note FROM submissions s JOIN students st ON st.id = s.student
-         WHERE s.group_id = ?1 ORDER BY s.id DESC",
+        "SELECT s.id, st.name, s.status FROM submissions s JOIN students st ON st.id = s.student
+         WHERE s.group_id = ?1 ORDER BY s.id DESC LIMIT ?2",
+    )?;
+    let mut notes = db.prepare(
+        "SELECT id, substr(note, 1, ?2), length(note) > ?2 FROM submissions
+         WHERE group_id = ?1 AND note IS NOT NULL ORDER BY id DESC LIMIT ?3",
     )?;
     for (entry, id) in entries.iter_mut().zip(ids) {
         entry.members = members.query_map([id], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?;
-        for row in submissions.query_map([id], |row| {
-            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?, row.get::<_, String>(2)?, row.get(3)?))
-        })? {
-            let (id, by, status, note): (i64, String, String, Option<String>) = row?;
-            entry.submissions.push((id, by, status));
-            entry.notes.extend(note.map(|n| (id, n)));
-        }
+        entry.submissions = submissions
+            .query_map(params![id, SUBMISSIONS_LISTED], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        entry.notes = notes
+            .query_map(params![id, NOTE_PREVIEW, NOTES_LISTED], |row| {
+                Ok(NotePreview { submission: row.get(0)?, text: row.get(1)?, cut: row.get(2)? })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
     }
     Ok(entries)
+}
+
+/// Submission `id`'s group and whole contribution note (None: it sent
+/// none); None if there is no such submission.
+pub fn note_of(db: &Connection, id: i64) -> Result<Option<(String, Option<String>)>> {
+    Ok(db
+        .query_row(
+            "SELECT g.name, s.note FROM submissions s JOIN groups g ON g.id = s.group_id WHERE s.id = ?1",
+            [id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()?)
 }
 
 /// The submissions not finished, oldest first.
@@ -847,6 +1011,8 @@ pub fn jobs_of(db: &Connection, submission: i64) -> Result<Vec<Job>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const ALONE: Joining = Joining::Alone { compete: false };
 
     /// A data folder as the server before groups wrote it (schema 6): two
     /// students and a staff member, their submissions and uploads.
@@ -914,7 +1080,7 @@ mod tests {
             let upload = start_upload(&db, &alice, 10).unwrap().unwrap();
             let file =
                 Uploaded { assignment, sha256: "a3", player: None, file_name: "lib.so", size: 1, note: None };
-            let id = add_submission(&db, upload, &alice, &file).unwrap();
+            let id = add_submission(&db, upload, &alice, 10, &file).unwrap().unwrap();
             let made = submission_of(&db, id, alice.group).unwrap().unwrap();
             assert_eq!((made.assignment.as_str(), made.late), (assignment, late));
         }
@@ -924,13 +1090,13 @@ mod tests {
     fn a_newer_submission_supersedes_a_waiting_one_of_its_assignment_only() {
         let dir = tempfile::tempdir().unwrap();
         let db = open(dir.path()).unwrap();
-        let ann = add_student(&db, "ann", "h1", false, None).unwrap();
+        let ann = add_student(&db, "ann", "h1", false, ALONE).unwrap();
         let mut ids = Vec::new();
         for assignment in ["one", "two", "one"] {
             let upload = start_upload(&db, &ann, 10).unwrap().unwrap();
             let file =
                 Uploaded { assignment, sha256: "s", player: None, file_name: "lib.so", size: 1, note: None };
-            ids.push(add_submission(&db, upload, &ann, &file).unwrap());
+            ids.push(add_submission(&db, upload, &ann, 10, &file).unwrap().unwrap());
         }
         let busy = std::collections::HashSet::new();
         let first = next_to_grade(&db, true, &busy).unwrap().unwrap();
@@ -955,7 +1121,7 @@ mod tests {
     fn a_group_is_made_whole_or_not_at_all() {
         let dir = tempfile::tempdir().unwrap();
         let db = open(dir.path()).unwrap();
-        let ann = add_student(&db, "ann", "h1", false, None).unwrap();
+        let ann = add_student(&db, "ann", "h1", false, ALONE).unwrap();
         let upload = start_upload(&db, &ann, 5).unwrap().unwrap();
         let file = Uploaded {
             assignment: "project",
@@ -965,21 +1131,24 @@ mod tests {
             size: 1,
             note: Some("all mine"),
         };
-        add_submission(&db, upload, &ann, &file).unwrap();
-        let e = add_group(&db, "ann_ben", &[("ben", Some("h2")), ("ann", None)]).unwrap_err();
+        add_submission(&db, upload, &ann, 10, &file).unwrap().unwrap();
+        let e = add_group(&db, "ann_ben", &[("ben", Some("h2")), ("ann", None)], false).unwrap_err();
         assert!(e.to_string().starts_with("group 'ann' has submitted already"), "{e}");
         assert_eq!(group_by_name(&db, "ann_ben"), None);
         assert_eq!(student_by_name(&db, "ben").unwrap(), None);
-        add_student(&db, "cy", "h3", false, None).unwrap();
-        let group = add_group(&db, "cy_dee", &[("cy", None), ("dee", Some("h4"))]).unwrap();
+        add_student(&db, "cy", "h3", false, ALONE).unwrap();
+        let group = add_group(&db, "cy_dee", &[("cy", None), ("dee", Some("h4"))], false).unwrap();
         assert_eq!(student_by_token(&db, "h3").unwrap().unwrap().group, group);
         assert_eq!(group_by_name(&db, "cy"), None, "the emptied group of one goes");
-        assert_eq!(groups(&db).unwrap()[0].notes, [(1, "all mine".to_string())]);
+        assert_eq!(
+            groups(&db).unwrap()[0].notes,
+            [NotePreview { submission: 1, text: "all mine".into(), cut: false }]
+        );
         // A refused upload is no submission: its student still moves.
-        let gus = add_student(&db, "gus", "h5", false, None).unwrap();
+        let gus = add_student(&db, "gus", "h5", false, ALONE).unwrap();
         let upload = start_upload(&db, &gus, 5).unwrap().unwrap();
         refuse_upload(&db, upload, "not a player library").unwrap();
-        let group = add_group(&db, "gus_hal", &[("gus", None), ("hal", Some("h6"))]).unwrap();
+        let group = add_group(&db, "gus_hal", &[("gus", None), ("hal", Some("h6"))], false).unwrap();
         assert_eq!(student_by_token(&db, "h5").unwrap().unwrap().group, group);
     }
 }

@@ -237,6 +237,7 @@ fn router(app: Arc<App>, limits: http::Limits) -> Router {
         .route("/staff.js", get(|| async { script(include_str!("pages/staff.js")) }))
         .route("/api/staff/roster", get(staff::roster))
         .route("/api/staff/groups", get(staff::groups))
+        .route("/api/staff/notes/{id}", get(staff::note))
         .route("/api/staff/queue", get(staff::queue))
         .route("/api/staff/cores", get(staff::cores))
         .route("/api/staff/scrimmages", get(staff::scrimmages))
@@ -437,7 +438,7 @@ async fn accept(
     while let Some(field) = form.next_field().await.map_err(unreadable)? {
         match field.name() {
             Some("file") => {
-                let name = field.file_name().unwrap_or("player.so").to_string();
+                let name = accounts::without_hidden(field.file_name().unwrap_or("player.so"));
                 upload_file = Some((name, field.bytes().await.map_err(unreadable)?));
             }
             Some("assignment") => named = Some(field.text().await.map_err(unreadable)?),
@@ -474,11 +475,15 @@ async fn accept(
     .await
     .map_err(|e| anyhow::anyhow!("storing the upload: {e}"))??;
     let (sha256, player) = stored.map_err(|why| ApiError::new(StatusCode::BAD_REQUEST, why))?;
-    // No note sent: the course's hand-in may hold it, as `<group>.txt`.
+    // No note sent: the course's hand-in may hold it, as `<group>.txt`
+    // (the group the student is in now: they may have moved meanwhile).
     if let (None, Some(player)) = (&note, &player) {
-        let (group, data, hash, player) = (student.group, app.data.clone(), sha256.clone(), player.clone());
+        let (id, data, hash, player) = (student.id, app.data.clone(), sha256.clone(), player.clone());
         let archived = app
-            .db(move |db| Ok(store::archived_note(&data, &hash, &player, &db::group(db, group)?.name)))
+            .db(move |db| {
+                let group = db::group(db, db::group_of(db, id)?)?;
+                Ok(store::archived_note(&data, &hash, &player, &group.name))
+            })
             .await?;
         if let Some(bytes) = archived {
             let why =
@@ -486,8 +491,9 @@ async fn accept(
             note = Some(checked_note(&bytes).map_err(why)?);
         }
     }
-    let (who, hash, assignment) = (student.clone(), sha256.clone(), assignment.name.clone());
-    let id = app
+    let (who, hash, assignment, per_hour) =
+        (student.clone(), sha256.clone(), assignment.name.clone(), app.per_hour);
+    let added = app
         .db(move |db| {
             let file = db::Uploaded {
                 assignment: &assignment,
@@ -497,23 +503,37 @@ async fn accept(
                 size,
                 note: note.as_deref().filter(|n| !n.is_empty()),
             };
-            db::add_submission(db, upload, &who, &file)
+            db::add_submission(db, upload, &who, per_hour, &file)
         })
         .await?;
-    Ok((id, sha256))
+    match added {
+        Ok(id) => Ok((id, sha256)),
+        Err(moved) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!(
+                "you were moved to group '{}' while this upload was sent, and it has made {} uploads in the \
+                 last hour, the most this server takes: the next is accepted an hour after {} (UTC)",
+                moved.group,
+                moved.made,
+                moved.oldest.unwrap_or_default()
+            ),
+        )),
+    }
 }
 
 /// The longest contribution note kept.
 const MAX_NOTE: usize = 20_000;
 
 /// A contribution note as sent: text, not too long (it is shown to staff,
-/// escaped, and never to other groups).
+/// escaped, and never to other groups), without control or formatting
+/// characters but its line breaks and tabs (`accounts::without_hidden`: a
+/// bidi control would show staff its text reversed).
 fn checked_note(bytes: &[u8]) -> Result<String, String> {
     if bytes.len() > MAX_NOTE {
         return Err(format!("the note is {} bytes: keep it under {MAX_NOTE}", bytes.len()));
     }
     let text = std::str::from_utf8(bytes).map_err(|_| "the note is not UTF-8 text".to_string())?;
-    Ok(text.trim().replace('\0', ""))
+    Ok(accounts::without_hidden(text).trim().to_string())
 }
 
 /// `GET /api/assignments`: the course and its assignments, as anyone may

@@ -115,7 +115,9 @@ type Refusal = (StatusCode, String);
 
 /// Records `student`'s group's challenge to group `opponent` in
 /// `assignment`: its id, or why not (no such group, no current submission
-/// on either side, the hourly limit).
+/// on either side, the hourly limit). Only competing groups play
+/// (`db::competes`): staff's testing group neither challenges nor is
+/// challenged, nor shows that it exists.
 pub fn challenge_in(
     db: &Connection,
     student: &db::Student,
@@ -124,11 +126,18 @@ pub fn challenge_in(
 ) -> Result<std::result::Result<i64, Refusal>> {
     let tx = rusqlite::Transaction::new_unchecked(db, rusqlite::TransactionBehavior::Immediate)?;
     let refuse = |status: StatusCode, why: String| Ok(Err((status, why)));
-    let Some(them) = tx
+    if !db::competes(&tx, student.group)? {
+        return refuse(
+            StatusCode::FORBIDDEN,
+            "your group is staff's, for testing: it plays no scrimmage (`--compete` makes it compete)".into(),
+        );
+    }
+    let named = tx
         .query_row("SELECT id FROM groups WHERE name = ?1", [opponent], |row| row.get::<_, i64>(0))
-        .optional()?
-    else {
-        return refuse(StatusCode::NOT_FOUND, format!("no group named '{opponent}'"));
+        .optional()?;
+    let them = match named {
+        Some(them) if them == student.group || db::competes(&tx, them)? => them,
+        _ => return refuse(StatusCode::NOT_FOUND, format!("no group named '{opponent}'")),
     };
     if them == student.group {
         return refuse(StatusCode::BAD_REQUEST, "a group cannot challenge itself: name another group".into());
@@ -513,7 +522,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = db::open(dir.path()).unwrap();
         let students = ["m", "v", "o"].map(|name| {
-            let student = db::add_student(&db, name, &format!("h{name}"), false, None).unwrap();
+            let student = db::add_student(&db, name, &format!("h{name}"), false, db::Joining::Alone { compete: false }).unwrap();
             db.execute(
                 "INSERT INTO submissions (student, group_id, sha256, file_name, size, status, assignment)
                  VALUES (?1, ?2, 'aa', 'lib.so', 1, ?3, 'project')",

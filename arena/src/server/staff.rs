@@ -33,10 +33,21 @@ pub async fn roster(State(app): State<Arc<App>>, _: Staff) -> Answer {
     Ok(Json(json!({ "students": roster, "deadline": first, "deadlines": deadlines })).into_response())
 }
 
-/// `GET /api/staff/groups`: every group, its members, its submissions
-/// (who uploaded each) and its contribution notes.
+/// `GET /api/staff/groups`: every group, its members, its latest
+/// submissions (who uploaded each) and the start of its latest
+/// contribution notes (`db::groups`: bounded, the page asks every 2 s).
 pub async fn groups(State(app): State<Arc<App>>, _: Staff) -> Answer {
     Ok(Json(json!({ "groups": app.db(db::groups).await? })).into_response())
+}
+
+/// `GET /api/staff/notes/{id}`: the whole contribution note submission
+/// `id` came with (`null`: none), and its group.
+pub async fn note(State(app): State<Arc<App>>, _: Staff, Path(id): Path<i64>) -> Answer {
+    let (group, note) = app
+        .db(move |db| db::note_of(db, id))
+        .await?
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no submission {id}")))?;
+    Ok(Json(json!({ "submission": id, "group": group, "note": note })).into_response())
 }
 
 /// `GET /api/staff/queue`: the submissions not finished, oldest first

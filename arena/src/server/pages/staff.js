@@ -46,9 +46,10 @@ async function refresh() {
     for (const g of groups.groups) {
       const row = document.createElement("tr");
       row.dataset.group = g.name;
-      const made = g.submissions.map(([id, by, status]) => "#" + id + " " + by + " " + status).join(", ");
-      const note = g.notes.length ? "#" + g.notes[0][0] + ": " + g.notes[0][1] : "";
-      row.append(text("td", g.name), text("td", g.members.join(", ")), text("td", made), text("td", note, "note"));
+      let made = g.submissions.map(([id, by, status]) => "#" + id + " " + by + " " + status).join(", ");
+      if (g.submission_count > g.submissions.length) made += ", … (" + g.submission_count + " in all)";
+      row.append(text("td", g.name + (g.competes ? "" : " (staff, testing)")), text("td", g.members.join(", ")),
+        text("td", made), noteCell(g.notes[0]));
       $("groups").append(row);
     }
     const queue = await api("/api/staff/queue");
@@ -91,6 +92,25 @@ function showScrimmages(scrimmages) {
     row.append(cell);
     $("scrimmages").append(row);
   }
+}
+// Whole notes asked for, by submission: the groups' list has their start only.
+const wholeNotes = {};
+function noteCell(note) {
+  const cell = text("td", "", "note");
+  if (!note) return cell;
+  const whole = wholeNotes[note.submission];
+  cell.textContent = "#" + note.submission + ": " + (whole !== undefined ? whole : note.text + (note.cut ? " …" : ""));
+  if (note.cut && whole === undefined) {
+    const more = text("button", "whole note");
+    more.addEventListener("click", async () => {
+      try {
+        wholeNotes[note.submission] = (await api("/api/staff/notes/" + note.submission)).note;
+        refresh();
+      } catch (e) { $("error").textContent = e.message; }
+    });
+    cell.append(" ", more);
+  }
+  return cell;
 }
 // The core pool: games running and waiting by kind, and the league's state.
 function showPool(pool) {

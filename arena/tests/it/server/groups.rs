@@ -11,7 +11,7 @@ use super::{get, submit, Server};
 use crate::support::{self, arena, library, stdout};
 
 /// `arena serve add-group`: its `member,token` lines.
-fn add_group(data: &Path, args: &[&str]) -> Vec<(String, String)> {
+pub(super) fn add_group(data: &Path, args: &[&str]) -> Vec<(String, String)> {
     let out = arena(&[&["serve", "add-group", "--data", data.to_str().unwrap()], args].concat(), &[]);
     assert!(out.status.success(), "{}", support::stderr(&out));
     stdout(&out)
@@ -24,7 +24,7 @@ fn add_group(data: &Path, args: &[&str]) -> Vec<(String, String)> {
 }
 
 /// `POST /api/submissions` with a library and a contribution note.
-fn submit_with_note(server: &Server, token: &str, library: &[u8], note: &str) -> (u16, Value) {
+pub(super) fn submit_with_note(server: &Server, token: &str, library: &[u8], note: &str) -> (u16, Value) {
     let (content_type, body) =
         arena::client::multipart_with(&[("note", note)], "file", "libplayer.so", library);
     super::answer(
@@ -95,7 +95,11 @@ fn a_groups_members_share_its_submissions_and_its_hourly_limit_and_no_one_else_s
     let pair_entry =
         groups["groups"].as_array().unwrap().iter().find(|g| g["name"] == "tc1234_gd5678").unwrap();
     assert_eq!(pair_entry["submissions"].as_array().unwrap().len(), 2, "{pair_entry}");
-    assert_eq!(pair_entry["notes"][0], serde_json::json!([id, note]), "{pair_entry}");
+    assert_eq!(
+        pair_entry["notes"][0],
+        serde_json::json!({ "submission": id, "text": note, "cut": false }),
+        "{pair_entry}"
+    );
     let (_, roster) = get(&server, "/api/staff/roster", Some(&staff));
     let ann = roster["students"].as_array().unwrap().iter().find(|s| s["name"] == "ann").unwrap();
     assert_eq!((ann["group"].as_str(), ann["submissions"].as_u64()), (Some("team-3"), Some(1)), "{ann}");
@@ -205,7 +209,7 @@ fn the_course_hand_in_a_folder_and_its_groups_note_is_a_submission_with_the_note
     assert_eq!(mine["note"], "tc1234: the move search\ngd5678: the throw search", "{mine}");
     let (_, groups) = get(&server, "/api/staff/groups", Some(&staff));
     let group = groups["groups"].as_array().unwrap().iter().find(|g| g["name"] == "tc1234_gd5678").unwrap();
-    assert_eq!(group["notes"][0][0], id, "{group}");
+    assert_eq!(group["notes"][0]["submission"], id, "{group}");
 }
 
 #[test]

@@ -13,6 +13,7 @@ use crate::support::{self, arena, library, stdout};
 use arena::server::secret::{Purpose, Secret};
 use serde_json::Value;
 
+mod accounts;
 mod course;
 mod fairness;
 mod groups;
