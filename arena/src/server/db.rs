@@ -139,6 +139,23 @@ const MIGRATIONS: &[&str] = &[
     // What a grade was made under (`Assignment::graded_under`: the budget,
     // the clock, the settings), as JSON; NULL for grades from before.
     "ALTER TABLE submissions ADD COLUMN graded_under TEXT;",
+    // Every challenge a group starts counts against its hourly scrimmages,
+    // refused or not (as `uploads` does for uploads), so that naming groups
+    // at random to learn which exist costs what a scrimmage does;
+    // `scrimmage`: the one it made. The scrimmages made before are counted.
+    "
+    CREATE TABLE challenges (
+        id INTEGER PRIMARY KEY,
+        group_id INTEGER NOT NULL REFERENCES groups(id),
+        student INTEGER NOT NULL REFERENCES students(id),
+        created TEXT NOT NULL DEFAULT (datetime('now')),
+        scrimmage INTEGER REFERENCES scrimmages(id),
+        refused TEXT
+    );
+    CREATE INDEX challenges_by_group ON challenges(group_id, created);
+    INSERT INTO challenges (group_id, student, created, scrimmage)
+        SELECT challenger, by_student, created, id FROM scrimmages;
+",
 ];
 
 /// Opens (creating if needed) the database of data folder `dir`, migrated.
@@ -172,7 +189,7 @@ pub fn open(dir: &Path) -> Result<Connection> {
 /// A transaction that will write: it takes the write lock at once (waiting
 /// for it up to the busy timeout), where a deferred one that read first
 /// would fail when another connection wrote in between.
-fn writing(db: &Connection) -> Result<rusqlite::Transaction<'_>> {
+pub(super) fn writing(db: &Connection) -> Result<rusqlite::Transaction<'_>> {
     Ok(rusqlite::Transaction::new_unchecked(db, rusqlite::TransactionBehavior::Immediate)?)
 }
 

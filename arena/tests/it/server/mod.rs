@@ -12,6 +12,7 @@ use std::{
 use crate::support::{self, arena, library, stdout};
 use serde_json::Value;
 
+mod attacks;
 mod course;
 mod fairness;
 mod groups;
