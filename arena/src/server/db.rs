@@ -143,6 +143,23 @@ const MIGRATIONS: &[&str] = &[
     // leaderboard, the league, scrimmages, `finalize`) only if marked so
     // (`--compete`). A group with a student always competes: [`COMPETES`].
     "ALTER TABLE groups ADD COLUMN compete INTEGER NOT NULL DEFAULT 0;",
+    // Every challenge a group starts counts against its hourly scrimmages,
+    // refused or not (as `uploads` does for uploads), so that naming groups
+    // at random to learn which exist costs what a scrimmage does;
+    // `scrimmage`: the one it made. The scrimmages made before are counted.
+    "
+    CREATE TABLE challenges (
+        id INTEGER PRIMARY KEY,
+        group_id INTEGER NOT NULL REFERENCES groups(id),
+        student INTEGER NOT NULL REFERENCES students(id),
+        created TEXT NOT NULL DEFAULT (datetime('now')),
+        scrimmage INTEGER REFERENCES scrimmages(id),
+        refused TEXT
+    );
+    CREATE INDEX challenges_by_group ON challenges(group_id, created);
+    INSERT INTO challenges (group_id, student, created, scrimmage)
+        SELECT challenger, by_student, created, id FROM scrimmages;
+",
 ];
 
 /// Whether group `g` competes: it has a student, or its staff marked it
@@ -187,7 +204,7 @@ pub fn open(dir: &Path) -> Result<Connection> {
 /// A transaction that will write: it takes the write lock at once (waiting
 /// for it up to the busy timeout), where a deferred one that read first
 /// would fail when another connection wrote in between.
-fn writing(db: &Connection) -> Result<rusqlite::Transaction<'_>> {
+pub(super) fn writing(db: &Connection) -> Result<rusqlite::Transaction<'_>> {
     Ok(rusqlite::Transaction::new_unchecked(db, rusqlite::TransactionBehavior::Immediate)?)
 }
 

@@ -33,7 +33,7 @@ use std::{net::SocketAddr, path::PathBuf, sync::Arc};
 
 use anyhow::{Context, Result};
 use axum::{
-    extract::{DefaultBodyLimit, Multipart, Path, Query, State},
+    extract::{Multipart, Path, Query, State},
     http::{header, HeaderMap, HeaderValue, StatusCode},
     middleware,
     response::{Html, IntoResponse, Response},
@@ -225,9 +225,10 @@ fn script(code: &'static str) -> Response {
 
 fn router(app: Arc<App>, limits: http::Limits) -> Router {
     // Multipart framing on top of the file itself.
-    let body_limit = usize::try_from(app.max_upload).unwrap_or(usize::MAX).saturating_add(64 * 1024);
-    let deadline = || middleware::from_fn_with_state(limits.body_timeout, http::body_deadline);
-    Router::new()
+    let upload_limit = usize::try_from(app.max_upload).unwrap_or(usize::MAX).saturating_add(64 * 1024);
+    let uploads = Router::new().route("/api/submissions", post(submit).get(list));
+    // Every other route reads at most a small JSON body.
+    let small = Router::new()
         .route("/", get(|| async { page(include_str!("pages/leaderboard.html")) }))
         .route("/me", get(|| async { page(include_str!("pages/student.html")) }))
         .route("/staff", get(|| async { page(include_str!("pages/staff.html")) }))
@@ -242,13 +243,12 @@ fn router(app: Arc<App>, limits: http::Limits) -> Router {
         .route("/api/staff/cores", get(staff::cores))
         .route("/api/staff/scrimmages", get(staff::scrimmages))
         .route("/api/staff/scrimmages/{id}/cancel", post(staff::cancel_scrimmage))
-        .route("/api/staff/league", post(staff::league).layer(deadline()))
-        .route("/api/staff/deadline", post(staff::deadline).layer(deadline()))
+        .route("/api/staff/league", post(staff::league))
+        .route("/api/staff/deadline", post(staff::deadline))
         .route("/api/staff/finalize", post(staff::start_finalize).get(staff::finalize_status))
         .route("/api/staff/grades.csv", get(staff::grades_csv))
         .route("/api/staff/gradebook.csv", get(staff::gradebook_csv))
         .route("/api/assignments", get(assignments))
-        .route("/api/submissions", post(submit).layer(deadline()).get(list))
         .route("/api/submissions/{id}", get(show))
         .route("/api/submissions/{id}/replays", get(replays))
         .route("/api/submissions/{id}/replays/{name}", get(replay_viewer))
@@ -267,8 +267,11 @@ fn router(app: Arc<App>, limits: http::Limits) -> Router {
                 let name = &of.in_course(&app.course)?.name;
                 app.boards.crosstable(name).map(|r| r.answer(&headers)).ok_or_else(|| of.unknown())
             }),
-        )
-        .layer(DefaultBodyLimit::max(body_limit))
+        );
+    http::bounded(uploads, upload_limit)
+        .merge(http::bounded(small, http::JSON_BODY_LIMIT))
+        // Every request, whatever its route, is read and answered in time.
+        .layer(middleware::from_fn_with_state(limits.body_timeout, http::body_deadline))
         .layer(middleware::from_fn(headers::secure))
         .with_state(app)
 }
@@ -305,9 +308,37 @@ impl Of {
 struct ApiError(StatusCode, String);
 
 impl ApiError {
+    /// A refusal; a server error's words (an extractor's, say) go to the
+    /// log as [`ApiError::internal`]'s do, never to the client.
     fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        if status.is_server_error() {
+            return ApiError::internal(anyhow::anyhow!("{status}: {}", message.into()));
+        }
         ApiError(status, message.into())
     }
+
+    /// The server's fault (`500`): what went wrong (paths, queries, the
+    /// database's words) goes to the server's log under a short id, and
+    /// the client is told only that id, to quote to the staff.
+    fn internal(e: anyhow::Error) -> ApiError {
+        let id = incident_id();
+        tracing::error!("internal error #{id}: {e:#}");
+        ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("internal error (logged as #{id})"))
+    }
+}
+
+/// A short id for an internal error: 8 hex digits, different for each
+/// (a counter, hashed with keys the process draws at random, so that ids
+/// from one run do not repeat those of the last).
+fn incident_id() -> String {
+    use std::{
+        hash::BuildHasher,
+        sync::atomic::{AtomicU64, Ordering},
+    };
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    static KEYS: std::sync::OnceLock<std::collections::hash_map::RandomState> = std::sync::OnceLock::new();
+    let hash = KEYS.get_or_init(Default::default).hash_one(NEXT.fetch_add(1, Ordering::Relaxed));
+    format!("{:08x}", hash as u32)
 }
 
 impl IntoResponse for ApiError {
@@ -329,7 +360,7 @@ impl IntoResponse for ApiError {
 /// Anything else that went wrong: the server's fault (500).
 impl From<anyhow::Error> for ApiError {
     fn from(e: anyhow::Error) -> ApiError {
-        ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}"))
+        ApiError::internal(e)
     }
 }
 
@@ -618,4 +649,35 @@ async fn replay_viewer(
     })?;
     let policy = headers::page_policy(&html);
     Ok(([(header::CONTENT_SECURITY_POLICY, policy)], Html(html)).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_error_tells_the_client_an_id_and_nothing_of_what_went_wrong() {
+        let secret = "cannot open /srv/arena-secret/arena.db: disk I/O error";
+        let errors = [
+            ApiError::from(anyhow::anyhow!("{secret}")),
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, secret),
+            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, secret),
+        ];
+        let mut ids = Vec::new();
+        for ApiError(status, words) in errors {
+            assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+            let id = words
+                .strip_prefix("internal error (logged as #")
+                .and_then(|rest| rest.strip_suffix(')'))
+                .unwrap_or_else(|| panic!("{words}"));
+            assert!(id.len() == 8 && id.chars().all(|c| c.is_ascii_hexdigit()), "{words}");
+            ids.push(id.to_string());
+        }
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), 3, "{ids:?}");
+        // A refusal keeps its words.
+        let ApiError(status, words) = ApiError::new(StatusCode::NOT_FOUND, "no such thing");
+        assert_eq!((status, words.as_str()), (StatusCode::NOT_FOUND, "no such thing"));
+    }
 }

@@ -2,8 +2,9 @@
 //! latest graded one) of the same two-player assignment to a short,
 //! unranked match: [`GAMES`] games, seat-swapped pairs on shared seeds
 //! the server draws (neither group chooses anything but the opponent).
-//! A group starts at most [`PER_HOUR`] an hour; both groups see the
-//! scrimmage in their history, and open its replays.
+//! A group makes at most [`PER_HOUR`] challenges an hour, refused ones
+//! too (`challenges`); both groups see the scrimmage in their history,
+//! and open its replays.
 //!
 //! A scrimmage is a round-robin tournament file of the two players in
 //! `DATA/scrimmages/<id>/`, played by one thread, one at a time, through
@@ -27,7 +28,7 @@ use std::{
 
 use anyhow::{Context, Result};
 use axum::{
-    extract::{Path as UrlPath, State},
+    extract::{FromRequest, Path as UrlPath, Request, State},
     http::{header, StatusCode},
     response::{Html, IntoResponse},
     Json,
@@ -42,6 +43,7 @@ use super::{
     db::{self, status},
     grader::{self, Wake},
     headers,
+    http::{self, JsonBody},
     secret::{Purpose, Secret},
     store, Answer, ApiError, App,
 };
@@ -113,34 +115,66 @@ fn scrimmage(row: &rusqlite::Row<'_>) -> rusqlite::Result<Scrimmage> {
 /// Why a challenge is refused: a status and the words.
 type Refusal = (StatusCode, String);
 
-/// Records `student`'s group's challenge to group `opponent` in
-/// `assignment`: its id, or why not (no such group, no current submission
-/// on either side, the hourly limit). Only competing groups play
+/// A challenge under way: it holds one of its group's places in the
+/// hourly limit, whatever comes of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Attempt(i64);
+
+/// Takes one of `student`'s group's [`PER_HOUR`] places for a challenge
+/// about to be read, counting and recording it in one transaction (before
+/// its body is read, as `db::start_upload` does for uploads): a refused
+/// challenge counts as a made one. `Err` (`429`) when none is left.
+pub fn start_challenge(
+    db: &Connection,
+    student: &db::Student,
+) -> Result<std::result::Result<Attempt, Refusal>> {
+    let tx = db::writing(db)?;
+    let (made, oldest): (u32, Option<String>) = tx.query_row(
+        "SELECT COUNT(*), MIN(created) FROM challenges WHERE group_id = ?1 AND created > datetime('now', '-1 hour')",
+        [student.group],
+        |row| Ok((row.get(0)?, row.get(1)?)),
+    )?;
+    if made >= PER_HOUR {
+        return Ok(Err((
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "{made} challenges in the last hour, refused ones too, the most a group may make: the next \
+                 an hour after {} (UTC)",
+                oldest.unwrap_or_default()
+            ),
+        )));
+    }
+    tx.execute("INSERT INTO challenges (group_id, student) VALUES (?1, ?2)", [student.group, student.id])?;
+    let attempt = Attempt(tx.last_insert_rowid());
+    tx.commit()?;
+    Ok(Ok(attempt))
+}
+
+/// Records why `attempt` was refused (it still counts).
+pub fn refuse_challenge(db: &Connection, attempt: Attempt, why: &str) -> Result<()> {
+    db.execute("UPDATE challenges SET refused = ?2 WHERE id = ?1", params![attempt.0, why])?;
+    Ok(())
+}
+
+/// Records `attempt`, `student`'s group's challenge to group `opponent` in
+/// `assignment`, as a scrimmage: its id, or why not (the group itself, no
+/// current submission on either side). Only competing groups play
 /// (`db::competes`): staff's testing group neither challenges nor is
 /// challenged, nor shows that it exists.
 pub fn challenge_in(
     db: &Connection,
+    attempt: Attempt,
     student: &db::Student,
     opponent: &str,
     assignment: &str,
 ) -> Result<std::result::Result<i64, Refusal>> {
-    let tx = rusqlite::Transaction::new_unchecked(db, rusqlite::TransactionBehavior::Immediate)?;
+    let tx = db::writing(db)?;
     let refuse = |status: StatusCode, why: String| Ok(Err((status, why)));
     if !db::competes(&tx, student.group)? {
         return refuse(
             StatusCode::FORBIDDEN,
             "your group is staff's, for testing: it plays no scrimmage (`--compete` makes it compete)".into(),
         );
-    }
-    let named = tx
-        .query_row("SELECT id FROM groups WHERE name = ?1", [opponent], |row| row.get::<_, i64>(0))
-        .optional()?;
-    let them = match named {
-        Some(them) if them == student.group || db::competes(&tx, them)? => them,
-        _ => return refuse(StatusCode::NOT_FOUND, format!("no group named '{opponent}'")),
-    };
-    if them == student.group {
-        return refuse(StatusCode::BAD_REQUEST, "a group cannot challenge itself: name another group".into());
     }
     let current = |group: i64| -> rusqlite::Result<Option<i64>> {
         tx.query_row(
@@ -149,38 +183,44 @@ pub fn challenge_in(
             |row| row.get(0),
         )
     };
+    let named = tx
+        .query_row("SELECT id FROM groups WHERE name = ?1", [opponent], |row| row.get::<_, i64>(0))
+        .optional()?;
+    if named == Some(student.group) {
+        return refuse(StatusCode::BAD_REQUEST, "a group cannot challenge itself: name another group".into());
+    }
+    // A group that does not compete (staff's testing) is no opponent either.
+    let them = match named {
+        Some(them) if db::competes(&tx, them)? => Some(them),
+        _ => None,
+    };
     let Some(ours) = current(student.group)? else {
         return refuse(
             StatusCode::CONFLICT,
             format!("your group has no graded submission for {assignment} yet: a scrimmage plays it"),
         );
     };
-    let Some(theirs) = current(them)? else {
+    // No such group and a group with nothing graded get one answer: group
+    // names are students' ids, and two answers would tell which exist.
+    // 404, as there is no opponent to play under that name either way (a
+    // 409 would say that the group is there, in the wrong state).
+    let theirs = match them {
+        Some(them) => current(them)?.map(|theirs| (them, theirs)),
+        None => None,
+    };
+    let Some((them, theirs)) = theirs else {
         return refuse(
-            StatusCode::CONFLICT,
-            format!("group '{opponent}' has no graded submission for {assignment} yet"),
+            StatusCode::NOT_FOUND,
+            format!("no group named '{opponent}' has a graded submission for {assignment}"),
         );
     };
-    let (started, oldest): (u32, Option<String>) = tx.query_row(
-        "SELECT COUNT(*), MIN(created) FROM scrimmages WHERE challenger = ?1 AND created > datetime('now', '-1 hour')",
-        [student.group],
-        |row| Ok((row.get(0)?, row.get(1)?)),
-    )?;
-    if started >= PER_HOUR {
-        return refuse(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!(
-                "{started} scrimmages in the last hour, the most a group may start: the next an hour after {} (UTC)",
-                oldest.unwrap_or_default()
-            ),
-        );
-    }
     tx.execute(
         "INSERT INTO scrimmages (assignment, challenger, opponent, by_student, a, b, status, total)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         params![assignment, student.group, them, student.id, ours, theirs, status::QUEUED, GAMES],
     )?;
     let id = tx.last_insert_rowid();
+    tx.execute("UPDATE challenges SET scrimmage = ?2 WHERE id = ?1", params![attempt.0, id])?;
     tx.commit()?;
     Ok(Ok(id))
 }
@@ -443,12 +483,50 @@ fn replay_folder(dir: &Path, id: i64) -> PathBuf {
 
 /// `POST /api/scrimmages` with `{"opponent": GROUP, "assignment": NAME}`
 /// (the assignment may be left out when the course has one): `201` and
-/// the scrimmage's id.
+/// the scrimmage's id. The token is checked and the challenge counted
+/// against the group's hourly limit before the body is read; every
+/// challenge counts, accepted or refused.
 pub(super) async fn challenge(
     State(app): State<Arc<App>>,
     Student(student): Student,
-    Json(body): Json<Value>,
+    request: Request,
 ) -> Answer {
+    let who = student.clone();
+    let started = app.db(move |db| start_challenge(db, &who)).await?;
+    let attempt = match started {
+        Ok(attempt) => attempt,
+        Err((status, why)) => {
+            // Over the limit: the body (small: `http::bounded`) is read and
+            // dropped, so that a client still sending sees why.
+            let _ = axum::body::to_bytes(request.into_body(), http::JSON_BODY_LIMIT).await;
+            return Err(ApiError::new(status, why));
+        }
+    };
+    match record_challenge(&app, student, attempt, request).await {
+        Ok(id) => {
+            app.wake.notify();
+            app.changed.notify();
+            Ok((StatusCode::CREATED, Json(json!({ "id": id, "status": status::QUEUED }))).into_response())
+        }
+        Err(refused) => {
+            let why = refused.1.clone();
+            if let Err(e) = app.db(move |db| refuse_challenge(db, attempt, &why)).await {
+                tracing::warn!("challenge {}: its refusal not recorded: {}", attempt.0, e.1);
+            }
+            Err(refused)
+        }
+    }
+}
+
+/// Reads and checks challenge `attempt` (its body is `request`'s), and
+/// records the scrimmage it asks for: its id.
+async fn record_challenge(
+    app: &Arc<App>,
+    student: db::Student,
+    attempt: Attempt,
+    request: Request,
+) -> Result<i64, ApiError> {
+    let JsonBody(body) = JsonBody::<Value>::from_request(request, app).await?;
     let bad = |why: String| ApiError::new(StatusCode::BAD_REQUEST, why);
     let opponent = body["opponent"]
         .as_str()
@@ -465,11 +543,8 @@ pub(super) async fn challenge(
         )));
     }
     let name = assignment.name.clone();
-    let made = app.db(move |db| challenge_in(db, &student, &opponent, &name)).await?;
-    let id = made.map_err(|(status, why)| ApiError::new(status, why))?;
-    app.wake.notify();
-    app.changed.notify();
-    Ok((StatusCode::CREATED, Json(json!({ "id": id, "status": status::QUEUED }))).into_response())
+    let made = app.db(move |db| challenge_in(db, attempt, &student, &opponent, &name)).await?;
+    made.map_err(|(status, why)| ApiError::new(status, why))
 }
 
 /// `GET /api/scrimmages`: the caller's group's scrimmages, either side,
@@ -535,7 +610,8 @@ mod tests {
     }
 
     fn challenge(db: &Connection, by: &db::Student, opponent: &str) -> i64 {
-        challenge_in(db, by, opponent, "project").unwrap().unwrap()
+        let attempt = start_challenge(db, by).unwrap().unwrap();
+        challenge_in(db, attempt, by, opponent, "project").unwrap().unwrap()
     }
 
     fn finish(db: &Connection, id: i64) {

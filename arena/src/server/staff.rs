@@ -12,7 +12,7 @@ use axum::{
 };
 use serde_json::{json, Value};
 
-use super::{auth::Staff, db, finalize, scrimmage, Answer, ApiError, App, Of};
+use super::{auth::Staff, db, finalize, http::JsonBody, scrimmage, Answer, ApiError, App, Of};
 
 /// Where the last `finalize` started from the API is.
 #[derive(Default)]
@@ -87,7 +87,7 @@ pub async fn cores(_: Staff) -> Answer {
 /// `POST /api/staff/league` with `{"state": "paused" | "auto" | "running"}`:
 /// pauses the league, lets it play (held while a class tournament runs),
 /// or lets it play even then.
-pub async fn league(State(app): State<Arc<App>>, _: Staff, Json(body): Json<Value>) -> Answer {
+pub async fn league(State(app): State<Arc<App>>, _: Staff, JsonBody(body): JsonBody<Value>) -> Answer {
     let state = body["state"].as_str().and_then(crate::cores::LeagueState::parse).ok_or_else(|| {
         ApiError::new(StatusCode::BAD_REQUEST, "send {\"state\": \"paused\"}, \"auto\" or \"running\"")
     })?;
@@ -106,7 +106,7 @@ pub async fn deadline(
     State(app): State<Arc<App>>,
     _: Staff,
     Query(of): Query<Of>,
-    Json(body): Json<Value>,
+    JsonBody(body): JsonBody<Value>,
 ) -> Answer {
     let name = of.in_course(&app.course)?.name.clone();
     let when = body["deadline"].as_str().ok_or_else(|| {

@@ -14,6 +14,7 @@ use arena::server::secret::{Purpose, Secret};
 use serde_json::Value;
 
 mod accounts;
+mod attacks;
 mod course;
 mod fairness;
 mod groups;
