@@ -20,6 +20,9 @@ mod fairness;
 mod groups;
 mod scrimmages;
 
+/// The data folders' secret in tests (`ARENA_SERVER_SECRET`).
+const TEST_SECRET: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
 /// A running `arena serve`, killed when dropped.
 struct Server {
     child: Child,
@@ -48,6 +51,9 @@ impl Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
             .args(["serve", "--data", data.to_str().unwrap(), "--listen", "127.0.0.1:0"])
             .args(extra)
+            // A known secret, the same for every test's data folder: two
+            // folders grade alike (a test may give its own).
+            .env(arena::server::secret::VARIABLE, TEST_SECRET)
             .envs(env.iter().copied())
             .env_remove("RUST_LOG")
             .stdout(Stdio::piped())
