@@ -14,7 +14,7 @@ use std::{
 
 use serde_json::{json, Value};
 
-use super::{add_student, answer, finished, get, peak_memory, wait_for, Server};
+use super::{add_student, answer, finished, get, peak_memory, post_json, wait_for, Server};
 use crate::support::{self, arena, library, stdout};
 
 /// One assignment of Trap, graded on 2 games against Easy: a submission is
@@ -42,17 +42,6 @@ fn patient_agent() -> ureq::Agent {
         .timeout_global(Some(Duration::from_secs(20)))
         .build()
         .into()
-}
-
-/// `POST path` with the JSON `body` and `token`.
-fn post_json(server: &Server, path: &str, token: &str, body: &Value) -> (u16, Value) {
-    answer(
-        patient_agent()
-            .post(format!("{}{path}", server.url))
-            .header("Content-Type", "application/json")
-            .header("Authorization", format!("Bearer {token}"))
-            .send(body.to_string().as_bytes()),
-    )
 }
 
 /// A connection to `server` on which `head` (a request's line and headers,

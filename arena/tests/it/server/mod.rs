@@ -109,8 +109,14 @@ fn add_roster(data: &Path, text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// An agent that gives up after two minutes: a server that stops
+/// answering fails its test instead of hanging it.
 fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder().http_status_as_error(false).build().into()
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(120)))
+        .build()
+        .into()
 }
 
 /// The status and JSON body of a response.
