@@ -168,6 +168,9 @@ pub struct ReplaysFile {
     pub player: Option<String>,
     /// Write an HTML viewer beside each replay (default true).
     pub viewers: Option<bool>,
+    /// The most the run's replays (and viewers) may take on disk: a size
+    /// (`"5MiB"`) or bytes. Past it, further replays are left out.
+    pub max_bytes: Option<toml::Value>,
 }
 
 /// Which games are saved as replays.
@@ -188,13 +191,25 @@ pub struct ReplayPolicy {
     /// A player's name or source (resolved once the players are loaded).
     pub player: Option<String>,
     pub viewers: bool,
+    /// The most the output folder's replays may take, bytes (None: no bound).
+    pub max_bytes: Option<u64>,
 }
 
 impl ReplayPolicy {
     /// No replays (what a file without `[replays]` means).
     pub fn none() -> ReplayPolicy {
-        ReplayPolicy { save: SaveReplays::None, player: None, viewers: true }
+        ReplayPolicy { save: SaveReplays::None, player: None, viewers: true, max_bytes: None }
     }
+}
+
+/// `replays.max_bytes`: a size such as `"5MiB"`, or a number of bytes.
+fn replay_budget(value: &toml::Value) -> Result<u64> {
+    let bytes = match value {
+        toml::Value::Integer(n) if *n >= 0 => Ok(*n as u64),
+        toml::Value::String(text) => crate::units::parse_size(text),
+        _ => Err(format!("{value} is not a size")),
+    };
+    bytes.map_err(|e| anyhow::anyhow!("replays.max_bytes: {e}: write it like \"5MiB\" or a number of bytes"))
 }
 
 /// A checked tournament, ready to schedule.
@@ -389,6 +404,7 @@ impl Tournament {
             save: file.replays.save,
             player: file.replays.player,
             viewers: file.replays.viewers.unwrap_or(true),
+            max_bytes: file.replays.max_bytes.as_ref().map(replay_budget).transpose()?,
         };
         Ok(Tournament {
             name: file.name.unwrap_or_else(|| stem.to_string()),
