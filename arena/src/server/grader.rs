@@ -36,6 +36,20 @@ pub const SEED: u64 = 2021;
 /// The folder of grading runs inside the data folder.
 pub const RUNS: &str = "runs";
 
+/// The most a grading run's (or a scrimmage's) replays may take on disk
+/// (`replays.max_bytes`): a player that loses every game with a long
+/// replay fills no more than this per upload.
+pub const REPLAY_BYTES: u64 = 5 << 20;
+
+/// The `[replays]` table of the server's tournament files: `save` ("losses",
+/// "all") within [`REPLAY_BYTES`].
+pub(super) fn replays_table(save: &str) -> toml::Value {
+    let mut replays = toml::Table::new();
+    replays.insert("save".into(), save.into());
+    replays.insert("max_bytes".into(), (REPLAY_BYTES as i64).into());
+    replays.into()
+}
+
 /// Tells whoever waits that something changed (a submission arrived, a
 /// grading moved on): every waiter wakes. A generation count, so that a
 /// change made while a waiter was busy is not missed.
@@ -346,9 +360,7 @@ pub(super) fn grading_file(
         file.insert("settings".into(), assignment.settings.clone().into());
     }
     // The games it lost, as replays with their viewers, for the student.
-    let mut replays = toml::Table::new();
-    replays.insert("save".into(), "losses".into());
-    file.insert("replays".into(), replays.into());
+    file.insert("replays".into(), replays_table("losses"));
     let path = folder.join("grade.toml");
     let text = toml::to_string(&file)?;
     if std::fs::read_to_string(&path).is_ok_and(|before| before != text) {

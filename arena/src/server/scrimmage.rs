@@ -255,9 +255,7 @@ fn play(
     file.insert("games_per_pairing".into(), i64::from(GAMES).into());
     file.insert("concurrency".into(), 1.into());
     file.insert("players".into(), toml::Value::Array(players.into_iter().map(Into::into).collect()));
-    let mut replays = toml::Table::new();
-    replays.insert("save".into(), "all".into());
-    file.insert("replays".into(), replays.into());
+    file.insert("replays".into(), grader::replays_table("all"));
     if !assignment.settings.is_empty() {
         file.insert("settings".into(), assignment.settings.clone().into());
     }
@@ -267,7 +265,11 @@ fn play(
     let never = AtomicBool::new(false);
     let mut progress = Progress { db, id: scrimmage.id, played: 0, changed };
     let outcome = tournament::run(Tournament::load(&path)?, &never, &mut progress)?;
-    Ok(challenger_wdl(&outcome.results))
+    let mut result = challenger_wdl(&outcome.results);
+    if outcome.replays_left_out > 0 {
+        result["replays_left_out"] = outcome.replays_left_out.into();
+    }
+    Ok(result)
 }
 
 /// The challenger's (player 0's) wins, draws and losses in `results`.

@@ -48,7 +48,8 @@ async function refresh() {
       row.dataset.group = g.name;
       const made = g.submissions.map(([id, by, status]) => "#" + id + " " + by + " " + status).join(", ");
       const note = g.notes.length ? "#" + g.notes[0][0] + ": " + g.notes[0][1] : "";
-      row.append(text("td", g.name), text("td", g.members.join(", ")), text("td", made), text("td", note, "note"));
+      row.append(text("td", g.name), text("td", g.members.join(", ")), text("td", made), text("td", note, "note"),
+        storage(g.storage, groups.storage_at));
       $("groups").append(row);
     }
     const queue = await api("/api/staff/queue");
@@ -66,6 +67,21 @@ async function refresh() {
   } catch (e) {
     $("error").textContent = e.message;
   }
+}
+// A size as people read it.
+function size(n) {
+  const units = ["B", "KiB", "MiB", "GiB"];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) { n /= 1024; i++; }
+  return (i ? n.toFixed(1) : String(n)) + " " + units[i];
+}
+// A group's bytes on disk (measured every 30 s), its parts on hover.
+function storage(bytes, at) {
+  if (!bytes) return text("td", "measuring…");
+  const cell = text("td", size(bytes.total), "storage");
+  cell.title = "runs " + size(bytes.runs) + ", uploads " + size(bytes.uploads) + ", scrimmages "
+    + size(bytes.scrimmages) + ", database " + size(bytes.database) + " (measured " + at + " UTC)";
+  return cell;
 }
 // The core pool: games running and waiting by kind, and the league's state.
 function showPool(pool) {

@@ -15,6 +15,7 @@ use serde_json::Value;
 mod course;
 mod fairness;
 mod groups;
+mod storage;
 
 /// A running `arena serve`, killed when dropped.
 struct Server {
