@@ -116,6 +116,7 @@ fn merge_time(sharded: bool) -> (f64, f64) {
         clock: [SeatClock { turns: 20, total_us: 1_234_567, max_us: 98_765, ..SeatClock::default() }; 2],
         solo: None,
         replayed: 0,
+        replay_left_out: false,
     };
     let count = if sharded { 16 } else { 1 };
     for index in 1..=count {

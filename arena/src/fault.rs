@@ -82,6 +82,29 @@ pub(crate) fn replayed_while_spoiled<R>(
     }
 }
 
+/// The most of a player's own words kept (a panic's message, a garbage
+/// reply, its name): what a journal, a replay, a report and the server's
+/// database keep of each. A player that says more loses nothing by it but
+/// the rest of its words, which would otherwise fill the disk.
+pub const PLAYER_TEXT_LIMIT: usize = 4 << 10;
+
+/// `text`, words a player wrote, cut to [`PLAYER_TEXT_LIMIT`] bytes (on a
+/// char boundary) with a marker saying how many bytes were cut: the one
+/// rule for every such text, applied where the arena takes it in.
+pub fn player_text(mut text: String) -> String {
+    if text.len() <= PLAYER_TEXT_LIMIT {
+        return text;
+    }
+    let mut end = PLAYER_TEXT_LIMIT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = text.len() - end;
+    text.truncate(end);
+    text.push_str(&format!(" ... (cut: {cut} bytes)"));
+    text
+}
+
 /// Failures by kind, as tallies count them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FaultKind {
@@ -107,6 +130,21 @@ impl Fault {
             Fault::OutputFlood { .. } => FaultKind::Output,
             Fault::Unavailable(_) => FaultKind::Unavailable,
             Fault::Overloaded { .. } => FaultKind::Machine,
+        }
+    }
+
+    /// The fault with the words its player wrote cut ([`player_text`]):
+    /// every fault a player's call or start-up ends on passes here, so
+    /// what is kept of it is bounded whatever the player said.
+    pub fn cut(self) -> Fault {
+        match self {
+            Fault::Illegal { what, spot, why } => Fault::Illegal { what, spot, why: player_text(why) },
+            Fault::InvalidAction(what) => Fault::InvalidAction(player_text(what)),
+            Fault::Panicked(message) => Fault::Panicked(player_text(message)),
+            Fault::Crashed(how) => Fault::Crashed(player_text(how)),
+            Fault::Protocol(what) => Fault::Protocol(player_text(what)),
+            Fault::Unavailable(why) => Fault::Unavailable(player_text(why)),
+            other @ (Fault::Timeout { .. } | Fault::OutputFlood { .. } | Fault::Overloaded { .. }) => other,
         }
     }
 }
@@ -252,5 +290,56 @@ impl Serialize for Failures {
             map.serialize_entry("other", &self.other)?;
         }
         map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_players_words_are_cut_on_a_char_boundary_with_a_marker() {
+        let short = "ValueError: no move (at PlayerAI.py:12, in getMove)".to_string();
+        assert_eq!(player_text(short.clone()), short);
+        let exactly = "x".repeat(PLAYER_TEXT_LIMIT);
+        assert_eq!(player_text(exactly.clone()), exactly);
+        let long = "y".repeat(400_000);
+        let cut = player_text(long);
+        assert_eq!(
+            cut,
+            format!("{} ... (cut: {} bytes)", "y".repeat(PLAYER_TEXT_LIMIT), 400_000 - PLAYER_TEXT_LIMIT)
+        );
+        // A 3-byte char across the limit is kept whole or not at all.
+        let wide = format!("{}{}", "a".repeat(PLAYER_TEXT_LIMIT - 1), "€".repeat(10));
+        let cut = player_text(wide.clone());
+        let kept = cut.split(" ... (cut: ").next().unwrap();
+        assert_eq!(kept, "a".repeat(PLAYER_TEXT_LIMIT - 1));
+        assert!(cut.ends_with(&format!("(cut: {} bytes)", wide.len() - kept.len())), "{cut}");
+    }
+
+    #[test]
+    fn every_fault_that_carries_a_players_words_is_cut() {
+        let huge = "z".repeat(100_000);
+        let bounded = PLAYER_TEXT_LIMIT + 40;
+        for fault in [
+            Fault::Panicked(huge.clone()),
+            Fault::InvalidAction(huge.clone()),
+            Fault::Crashed(huge.clone()),
+            Fault::Protocol(huge.clone()),
+            Fault::Unavailable(huge.clone()),
+            Fault::Illegal { what: "move", spot: Spot { row: 1, col: 2 }, why: huge.clone() },
+        ] {
+            let kind = fault.kind();
+            let cut = fault.cut();
+            assert_eq!(cut.kind(), kind);
+            let shown = cut.to_string();
+            assert!(
+                shown.len() < bounded + 30 && shown.contains("(cut: 95904 bytes)"),
+                "{kind:?}: {}",
+                shown.len()
+            );
+        }
+        let flood = Fault::OutputFlood { limit: 1 << 20 };
+        assert_eq!(flood.clone().cut(), flood);
     }
 }

@@ -11,7 +11,7 @@ use crate::{
     agent::{AbiGame, AbiPlayer},
     clock::Clock,
     external::Program,
-    fault::Fault,
+    fault::{player_text, Fault},
     game::{with_game, Agent, GameId},
     isolation::{Hello, Hosted, IsolatedPlayer, Launch, WireGame, Worker, WorkerLimits},
     plugin::{LoadError, PlayerLibrary},
@@ -94,7 +94,7 @@ impl Player {
                     Ok(worker) => {
                         Ok(Player::Program { program: program.clone(), launch, hello: worker.hello.clone() })
                     }
-                    Err(fault) => Err(failed(program.explain(&launch, fault))),
+                    Err(fault) => Err(failed(program.explain(&launch, fault.cut()))),
                 }
             }
             (PlayerSpec::Library(path), Some(limits)) if hosting.isolate_libraries => {
@@ -106,7 +106,7 @@ impl Player {
                 match Worker::spawn(&hosted, limits, startup) {
                     Ok(worker) => Ok(Player::Isolated { path, hello: worker.hello.clone() }),
                     Err(fault) => {
-                        let message = match fault {
+                        let message = match fault.cut() {
                             Fault::Unavailable(message) => message,
                             other => other.to_string(),
                         };
@@ -123,7 +123,7 @@ impl Player {
                     Some(game) => with_game!(game, G => library.new_player::<G>().map(drop)),
                     None => Err("it exports no player of any game".to_string()),
                 };
-                made.map_err(|detail| LoadError::Failed { path: path.clone(), detail })?;
+                made.map_err(|detail| LoadError::Failed { path: path.clone(), detail: player_text(detail) })?;
                 Ok(Player::Library(library))
             }
         }
@@ -172,10 +172,13 @@ impl Player {
         hosting: &Hosting,
         startup: Duration,
     ) -> Result<Box<dyn Agent<G>>, Fault> {
+        // A start that fails is the player's fault like a call's: its words cut.
         if let Some((hosted, limits)) = self.worker_for(hosting)? {
-            return Ok(Box::new(IsolatedPlayer::start_for(G::ID, &hosted, &limits, startup)?));
+            let player = IsolatedPlayer::start_for(G::ID, &hosted, &limits, startup).map_err(Fault::cut)?;
+            return Ok(Box::new(player));
         }
-        Ok(Box::new(AbiPlayer::<G>(self.player_box::<G>().map_err(Fault::Unavailable)?)))
+        let player = self.player_box::<G>().map_err(|why| Fault::Unavailable(why).cut())?;
+        Ok(Box::new(AbiPlayer::<G>(player)))
     }
 
     /// A new player object of game `G` in this process, through the ABI: a

@@ -276,6 +276,7 @@ fn prepare_class(dir: &std::path::Path, library: &[u8], load: &Load) -> Result<V
             clock: Default::default(),
             solo: None,
             replayed: 0,
+            replay_left_out: false,
         };
         tx.execute(
             "INSERT INTO games (a, b, game, result) VALUES (?1, ?2, ?3, ?4)",

@@ -72,6 +72,16 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
+/// A size as people read it: `812 B`, `3.4 KiB`, `12.0 MiB`, `1.50 GiB`.
+pub fn bytes(n: u64) -> String {
+    match n {
+        0..1024 => format!("{n} B"),
+        1024..0x10_0000 => format!("{:.1} KiB", n as f64 / 1024.0),
+        0x10_0000..0x4000_0000 => format!("{:.1} MiB", n as f64 / f64::from(1 << 20)),
+        _ => format!("{:.2} GiB", n as f64 / f64::from(1 << 30)),
+    }
+}
+
 /// For serde's `skip_serializing_if`: a count left out of the output when
 /// it is zero (fields added later, so that older outputs stay as they were).
 pub(crate) fn is_zero(n: &u32) -> bool {
@@ -113,5 +123,9 @@ mod tests {
         assert_eq!(short(Duration::from_micros(12)), "12 us");
         assert_eq!(short(Duration::from_micros(3450)), "3.5 ms");
         assert_eq!(short(Duration::from_millis(1200)), "1.20 s");
+        assert_eq!(bytes(812), "812 B");
+        assert_eq!(bytes(3500), "3.4 KiB");
+        assert_eq!(bytes(5 << 20), "5.0 MiB");
+        assert_eq!(bytes(3 << 29), "1.50 GiB");
     }
 }

@@ -225,6 +225,31 @@ enum ServeAction {
         #[arg(long, value_name = "N")]
         cores: Option<usize>,
     },
+    /// Remove old grading runs' replays and their viewers, the bulk of the
+    /// data folder: those of every finished submission but each group's
+    /// --keep newest graded ones of an assignment (its current one always)
+    /// and the one `finalize` takes (its newest graded before the
+    /// deadline). Grades, journals and reports stay, and so do uploads and
+    /// scrimmages; a submission still waiting or being graded is never
+    /// touched, so it may run beside a server. Prints each run's replays
+    /// removed and the bytes freed.
+    ///
+    /// Example: arena serve prune --data course-data --older-than 14 --dry-run
+    Prune {
+        #[arg(long, default_value = "arena-data")]
+        data: PathBuf,
+        /// Each group's newest graded submissions (of each assignment)
+        /// whose replays are kept; at least 1, its current one.
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        keep: usize,
+        /// Only runs of submissions graded at least this many days ago
+        /// (a fraction is fine: 0.5 is twelve hours).
+        #[arg(long, value_name = "DAYS")]
+        older_than: Option<f64>,
+        /// Say what would be removed, and remove nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// Pause the league (the matchmade games between current submissions),
     /// or let it play again. It plays when nothing waits to be graded, and
     /// is held while a class tournament runs unless resumed with
@@ -338,6 +363,44 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 "{}: {} submission(s) queued to be graded again (a running server grades them)",
                 assignment.name,
                 queued.len()
+            );
+        }
+        Some(ServeAction::Prune { data, keep, older_than, dry_run }) => {
+            if keep == 0 {
+                anyhow::bail!(
+                    "--keep 0: a group's current submission's replays are always kept; use 1 or more"
+                );
+            }
+            if older_than.is_some_and(|days| !(days >= 0.0 && days.is_finite())) {
+                anyhow::bail!("--older-than takes a number of days, 0 or more");
+            }
+            if !data.join(server::db::FILE).exists() {
+                anyhow::bail!(
+                    "{} holds no server's data (no {}): check --data",
+                    data.display(),
+                    server::db::FILE
+                );
+            }
+            let db = server::db::open(&data)?;
+            let options = server::storage::Prune { keep, older_than_days: older_than, dry_run };
+            let pruned = server::storage::prune(&data, &db, options)?;
+            for run in &pruned {
+                arena::outln!(
+                    "{}: {} file(s), {} (submission {}, group {})",
+                    run.folder.display(),
+                    run.files,
+                    arena::units::bytes(run.bytes),
+                    run.submission,
+                    run.group
+                );
+            }
+            let (files, bytes) = pruned.iter().fold((0, 0), |(f, b), run| (f + run.files, b + run.bytes));
+            let done = if dry_run { "would remove" } else { "removed" };
+            let freed = if dry_run { "would free" } else { "freed" };
+            eprintln!(
+                "{done} {files} file(s) of {} grading run(s); {freed} {}",
+                pruned.len(),
+                arena::units::bytes(bytes)
             );
         }
         Some(ServeAction::League { action, during_finalize, data }) => {

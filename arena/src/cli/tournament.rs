@@ -113,6 +113,13 @@ fn print_outcome(outcome: &RunOutcome, json: bool) -> Result<ExitCode> {
             eprintln!("  {}", path.display());
         }
     }
+    if outcome.replays_left_out > 0 {
+        eprintln!(
+            "{} replay(s) left out: the run's replays reached replays.max_bytes ({})",
+            outcome.replays_left_out,
+            outcome.tournament.replays.max_bytes.map_or("?".into(), arena::units::bytes)
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -23,7 +23,7 @@ use serde::{de::DeserializeOwned, Serialize};
 
 use crate::{
     clock::{self, Clock, Limits, MainThread, ProcessClock, Scheduled, Starvation, WorkerSpent},
-    fault::Fault,
+    fault::{player_text, Fault},
     levels::Level,
     protocol::{self, decode, encode, Reply},
     sandbox::{self, Confinement, Sandbox, Scratch},
@@ -357,6 +357,9 @@ impl Worker {
                         protocol::VERSION
                     )));
                 }
+                // Its words, kept in standings and replays: cut as a fault's are.
+                let (name, author, player_api) =
+                    (player_text(name), player_text(author), player_text(player_api));
                 worker.hello = Hello { name, author, games, player_api };
                 let player = player_process(worker.child.id() as libc::pid_t, sandboxed);
                 worker.player_clock = player.and_then(ProcessClock::of);

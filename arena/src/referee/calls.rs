@@ -57,7 +57,8 @@ pub(crate) fn judged<T>(
     let spent = watch.stop();
     let used = clock.charged(spent);
     let answer = match answer {
-        Err(fault) => Answer::Failed(fault),
+        // What is kept of the player's words is cut here, once, for every call.
+        Err(fault) => Answer::Failed(fault.cut()),
         Ok(answer) if used > budget => {
             Answer::Late(answer, Fault::Timeout { what, used, budget, killed: false, clock })
         }

@@ -21,34 +21,62 @@ pub fn stem(number: usize, total: usize, names: &[&str]) -> String {
 
 /// Writes `replay` into `folder` as `<stem>.json`, or `<stem>.json.gz` when
 /// large (the other one is removed, so a game written again never leaves
-/// two files); with `viewer`, also `<stem>.html` (showing the seed or not:
-/// `show_seed`). Returns the files written.
-pub fn save(
-    replay: &Replay,
-    folder: &Path,
-    stem: &str,
-    viewer: bool,
-    show_seed: bool,
-) -> Result<Vec<PathBuf>> {
-    let json = replay.to_json();
-    let plain = folder.join(format!("{stem}.json"));
-    let packed = folder.join(format!("{stem}.json.gz"));
-    let (path, bytes, stale) = if json.len() > COMPRESS_OVER {
-        (packed, gzip(json.as_bytes()), plain)
-    } else {
-        (plain, json.into_bytes(), packed)
-    };
-    write_synced(&path, &bytes)?;
-    if stale.exists() {
-        std::fs::remove_file(&stale).with_context(|| format!("cannot remove {}", stale.display()))?;
+/// two files); with `viewer`, also `<stem>.html`. Returns the files written.
+pub fn save(replay: &Replay, folder: &Path, stem: &str, viewer: bool) -> Result<Vec<PathBuf>> {
+    ReplayFiles::make(replay, folder, stem, viewer, true).write()
+}
+
+/// A game's replay files (as [`save`] writes them), made but not yet
+/// written: their size can be weighed first (a run's replay budget).
+pub struct ReplayFiles {
+    /// Each file's path and bytes.
+    files: Vec<(PathBuf, Vec<u8>)>,
+    /// The replay's other name (`.json` beside `.json.gz`), removed once written.
+    stale: PathBuf,
+}
+
+impl ReplayFiles {
+    /// With `viewer`, its page shows the seed or not (`show_seed`: a
+    /// server's grading games share their seeds).
+    pub fn make(replay: &Replay, folder: &Path, stem: &str, viewer: bool, show_seed: bool) -> ReplayFiles {
+        let json = replay.to_json();
+        let plain = folder.join(format!("{stem}.json"));
+        let packed = folder.join(format!("{stem}.json.gz"));
+        let (path, bytes, stale) = if json.len() > COMPRESS_OVER {
+            (packed, gzip(json.as_bytes()), plain)
+        } else {
+            (plain, json.into_bytes(), packed)
+        };
+        let mut files = vec![(path, bytes)];
+        if viewer {
+            files.push((folder.join(format!("{stem}.html")), html::page_with(replay, show_seed).into_bytes()));
+        }
+        ReplayFiles { files, stale }
     }
-    let mut written = vec![path];
-    if viewer {
-        let page = folder.join(format!("{stem}.html"));
-        write_synced(&page, html::page_with(replay, show_seed).as_bytes())?;
-        written.push(page);
+
+    /// The bytes they take.
+    pub fn bytes(&self) -> u64 {
+        self.files.iter().map(|(_, bytes)| bytes.len() as u64).sum()
     }
-    Ok(written)
+
+    /// The bytes files of the same names take on disk now (a game written
+    /// before, being written again): what writing these frees.
+    pub fn replaced(&self) -> u64 {
+        let paths = self.files.iter().map(|(path, _)| path).chain([&self.stale]);
+        paths.filter_map(|path| std::fs::metadata(path).ok()).map(|m| m.len()).sum()
+    }
+
+    /// Writes them (each synced); the files written.
+    pub fn write(self) -> Result<Vec<PathBuf>> {
+        for (path, bytes) in &self.files {
+            write_synced(path, bytes)?;
+        }
+        if self.stale.exists() {
+            std::fs::remove_file(&self.stale)
+                .with_context(|| format!("cannot remove {}", self.stale.display()))?;
+        }
+        Ok(self.files.into_iter().map(|(path, _)| path).collect())
+    }
 }
 
 /// Writes a file whole and syncs it: once a game's result is journaled,
@@ -123,7 +151,7 @@ impl MatchReplays {
         let names: Vec<&str> = replay.players.iter().map(|p| p.name.as_str()).collect();
         let stem = stem(index as usize + 1, self.total, &names);
         let result = if self.into_folder {
-            save(replay, &self.path, &stem, false, true).map(|_| ())
+            save(replay, &self.path, &stem, false).map(|_| ())
         } else {
             replay.write(&self.path)
         };

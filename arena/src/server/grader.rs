@@ -35,6 +35,20 @@ use crate::{
 /// The folder of grading runs inside the data folder.
 pub const RUNS: &str = "runs";
 
+/// The most a grading run's (or a scrimmage's) replays may take on disk
+/// (`replays.max_bytes`): a player that loses every game with a long
+/// replay fills no more than this per upload.
+pub const REPLAY_BYTES: u64 = 5 << 20;
+
+/// The `[replays]` table of the server's tournament files: `save` ("losses",
+/// "all") within [`REPLAY_BYTES`].
+pub(super) fn replays_table(save: &str) -> toml::Table {
+    let mut replays = toml::Table::new();
+    replays.insert("save".into(), save.into());
+    replays.insert("max_bytes".into(), (REPLAY_BYTES as i64).into());
+    replays
+}
+
 /// Tells whoever waits that something changed (a submission arrived, a
 /// grading moved on): every waiter wakes. A generation count, so that a
 /// change made while a waiter was busy is not missed.
@@ -361,8 +375,7 @@ pub(super) fn grading_file(
     }
     // The games it lost, as replays with their viewers, for the student;
     // without the seed, which every submission's grading shares.
-    let mut replays = toml::Table::new();
-    replays.insert("save".into(), "losses".into());
+    let mut replays = replays_table("losses");
     replays.insert("show_seed".into(), false.into());
     file.insert("replays".into(), replays.into());
     let path = folder.join("grade.toml");

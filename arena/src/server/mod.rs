@@ -26,6 +26,7 @@ pub mod regrade;
 pub mod scrimmage;
 pub mod secret;
 mod staff;
+pub mod storage;
 pub mod store;
 pub mod views;
 
@@ -85,6 +86,8 @@ struct App {
     course: Arc<course::Course>,
     /// Where grading runs and `finalize`'s round robin play their games.
     executor: Arc<executor::Executor>,
+    /// The groups' bytes on disk, last measured (staff see them).
+    storage: Arc<storage::Totals>,
 }
 
 /// Runs the server until the process ends. Prints the address it listens
@@ -131,6 +134,7 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
         finalizing: staff::Finalizing::default(),
         course,
         executor,
+        storage: Arc::default(),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

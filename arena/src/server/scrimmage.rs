@@ -349,9 +349,7 @@ fn play(
     file.insert("games_per_pairing".into(), i64::from(GAMES).into());
     file.insert("concurrency".into(), 1.into());
     file.insert("players".into(), toml::Value::Array(players.into_iter().map(Into::into).collect()));
-    let mut replays = toml::Table::new();
-    replays.insert("save".into(), "all".into());
-    file.insert("replays".into(), replays.into());
+    file.insert("replays".into(), grader::replays_table("all").into());
     if !assignment.settings.is_empty() {
         file.insert("settings".into(), assignment.settings.clone().into());
     }
@@ -384,7 +382,11 @@ fn play(
             GAMES
         );
     }
-    Ok((challenger_wdl(&outcome.results), ended))
+    let mut result = challenger_wdl(&outcome.results);
+    if outcome.replays_left_out > 0 {
+        result["replays_left_out"] = outcome.replays_left_out.into();
+    }
+    Ok((result, ended))
 }
 
 /// Stops scrimmage `id` (sets `stop`) once it has run for `bound` (and

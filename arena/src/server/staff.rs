@@ -34,10 +34,24 @@ pub async fn roster(State(app): State<Arc<App>>, _: Staff) -> Answer {
 }
 
 /// `GET /api/staff/groups`: every group, its members, its latest
-/// submissions (who uploaded each) and the start of its latest
-/// contribution notes (`db::groups`: bounded, the page asks every 2 s).
+/// submissions (who uploaded each), the start of its latest contribution
+/// notes (`db::groups`: bounded, the page asks every 2 s), and the bytes it
+/// takes on disk (`storage`, as last measured: `storage::Totals`; null
+/// until the first measure is done, `storage_at` says when it was taken).
 pub async fn groups(State(app): State<Arc<App>>, _: Staff) -> Answer {
-    Ok(Json(json!({ "groups": app.db(db::groups).await? })).into_response())
+    let groups = app.db(db::groups).await?;
+    let measured = app.storage.latest(&app.data);
+    let groups: Vec<Value> = groups
+        .into_iter()
+        .map(|group| {
+            let bytes = measured.as_ref().map(|m| m.groups.get(&group.name).cloned().unwrap_or_default());
+            let mut value = serde_json::to_value(&group).unwrap_or_default();
+            value["storage"] = serde_json::to_value(bytes).unwrap_or_default();
+            value
+        })
+        .collect();
+    let at = measured.as_ref().map(|m| m.at.clone());
+    Ok(Json(json!({ "groups": groups, "storage_at": at })).into_response())
 }
 
 /// `GET /api/staff/notes/{id}`: the whole contribution note submission

@@ -171,6 +171,9 @@ pub struct ReplaysFile {
     /// Show each game's seed in its viewer (default true; a server's
     /// grading, whose seeds every submission shares, hides them).
     pub show_seed: Option<bool>,
+    /// The most the run's replays (and viewers) may take on disk: a size
+    /// (`"5MiB"`) or bytes. Past it, further replays are left out.
+    pub max_bytes: Option<toml::Value>,
 }
 
 /// Which games are saved as replays.
@@ -191,14 +194,27 @@ pub struct ReplayPolicy {
     /// A player's name or source (resolved once the players are loaded).
     pub player: Option<String>,
     pub viewers: bool,
+    /// Show each game's seed in its viewer.
     pub show_seed: bool,
+    /// The most the output folder's replays may take, bytes (None: no bound).
+    pub max_bytes: Option<u64>,
 }
 
 impl ReplayPolicy {
     /// No replays (what a file without `[replays]` means).
     pub fn none() -> ReplayPolicy {
-        ReplayPolicy { save: SaveReplays::None, player: None, viewers: true, show_seed: true }
+        ReplayPolicy { save: SaveReplays::None, player: None, viewers: true, show_seed: true, max_bytes: None }
     }
+}
+
+/// `replays.max_bytes`: a size such as `"5MiB"`, or a number of bytes.
+fn replay_budget(value: &toml::Value) -> Result<u64> {
+    let bytes = match value {
+        toml::Value::Integer(n) if *n >= 0 => Ok(*n as u64),
+        toml::Value::String(text) => crate::units::parse_size(text),
+        _ => Err(format!("{value} is not a size")),
+    };
+    bytes.map_err(|e| anyhow::anyhow!("replays.max_bytes: {e}: write it like \"5MiB\" or a number of bytes"))
 }
 
 /// A checked tournament, ready to schedule.
@@ -394,6 +410,7 @@ impl Tournament {
             player: file.replays.player,
             viewers: file.replays.viewers.unwrap_or(true),
             show_seed: file.replays.show_seed.unwrap_or(true),
+            max_bytes: file.replays.max_bytes.as_ref().map(replay_budget).transpose()?,
         };
         Ok(Tournament {
             name: file.name.unwrap_or_else(|| stem.to_string()),

@@ -187,6 +187,10 @@ pub struct GradeReport {
     /// "PASS", or "FAIL: needs 6 wins against easy, has 4" (each level
     /// failed, separated by "; ").
     pub verdict: String,
+    /// The student's games whose replay was asked for but left out: the
+    /// run's replays had reached `replays.max_bytes`.
+    #[serde(skip_serializing_if = "crate::units::is_zero")]
+    pub replays_left_out: u32,
 }
 
 /// "1 win", "4 wins".
@@ -236,6 +240,7 @@ fn report(entrants: &[Entrant], levels: &[Level], student: usize, games: &[&Game
         let missing: Vec<String> = levels.iter().filter(|l| !l.passed).map(LevelResult::missing).collect();
         format!("FAIL: {}", missing.join("; "))
     };
+    let left_out = games.iter().filter(|g| g.replay_left_out && g.seats.contains(&student)).count();
     GradeReport {
         student,
         name: entrants.get(student).map_or_else(|| format!("player {student}"), |e| e.name.clone()),
@@ -243,6 +248,7 @@ fn report(entrants: &[Entrant], levels: &[Level], student: usize, games: &[&Game
         passed_all,
         failures,
         verdict,
+        replays_left_out: left_out as u32,
     }
 }
 
@@ -412,6 +418,14 @@ impl GradeReport {
             }
         }
 
+        if self.replays_left_out > 0 {
+            let _ = writeln!(
+                out,
+                "The replays of {} of these games were not kept: the run's replays reached their size limit \
+                 (its seeds above replay them).\n",
+                self.replays_left_out
+            );
+        }
         let _ = writeln!(out, "## Failures\n");
         if self.failures.total() == 0 {
             let _ = writeln!(out, "No failures.");
@@ -578,6 +592,7 @@ mod tests {
                     clock: [SeatClock::default(); 2],
                     solo: None,
                     replayed: 0,
+                    replay_left_out: false,
                 }
             })
             .collect()

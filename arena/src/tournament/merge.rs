@@ -135,6 +135,7 @@ mod tests {
             clock: [SeatClock { turns: 5, total_us: 100, max_us: 30, ..SeatClock::default() }; 2],
             solo: None,
             replayed: 0,
+            replay_left_out: false,
         }
     }
 

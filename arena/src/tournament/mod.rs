@@ -56,6 +56,9 @@ pub struct RunOutcome {
     pub written: Vec<PathBuf>,
     pub standings: Table,
     pub grades: Option<Vec<grade::GradeReport>>,
+    /// Games whose replay was asked for but left out: the run's replays
+    /// had reached `replays.max_bytes` (the journals say which).
+    pub replays_left_out: usize,
 }
 
 /// The standings, by kind of game.
@@ -337,6 +340,7 @@ pub fn run_part(
         }
     }
     Ok(RunOutcome {
+        replays_left_out: results.iter().filter(|r| r.replay_left_out).count(),
         total: schedule.len(),
         tournament,
         entrants,

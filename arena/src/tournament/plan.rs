@@ -275,6 +275,7 @@ mod tests {
             clock: [clock(1_000_000), clock(0)],
             solo: None,
             replayed: 0,
+            replay_left_out: false,
         }];
         // Player 2 counts at the measured mean (0.5 s): 2 x (1 + 0) + 2 x (1 + 0.5) + 2 x (0 + 0.5).
         assert_eq!(expected_time(&schedule, &sample), Some(Duration::from_secs(6)));

@@ -32,6 +32,10 @@ pub struct GameResult {
     /// that is a draw with the fault kind "machine".
     #[serde(default, skip_serializing_if = "crate::units::is_zero")]
     pub replayed: u32,
+    /// Its replay was asked for (`[replays]`) but not written: the run's
+    /// replays had reached `replays.max_bytes`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub replay_left_out: bool,
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -94,6 +98,7 @@ impl GameResult {
             }),
             solo: None,
             replayed,
+            replay_left_out: false,
         }
     }
 
@@ -118,6 +123,7 @@ impl GameResult {
             clock: [clock, SeatClock::default()],
             solo: Some(result),
             replayed,
+            replay_left_out: false,
         }
     }
 

@@ -4,8 +4,15 @@
 //! game is written under a name fixed by its place in the schedule, so a
 //! resumed run that plays a game again overwrites its file: no replay is
 //! lost or doubled.
+//!
+//! `replays.max_bytes` bounds what the folder's replays take: a replay
+//! that would take the folder past it is not written, and its game's
+//! journal line says so (`replay_left_out`). The bytes already in the
+//! folder count, so a resumed run goes on from where it stopped. Which
+//! games' replays are kept is then the order the games finished in: the
+//! first under the budget (with `concurrency = 1`, schedule order).
 
-use std::path::PathBuf;
+use std::{path::PathBuf, sync::Mutex};
 
 use anyhow::{bail, Context, Result};
 
@@ -15,7 +22,7 @@ use super::{
     standings::Entrant,
 };
 use crate::{
-    replay::{files, Replay, ReplayPlayer},
+    replay::{files, files::ReplayFiles, Replay, ReplayPlayer},
     solo::{SoloRecord, SoloSettings},
     two_player::TwoPlayerGame,
 };
@@ -33,6 +40,19 @@ pub struct ReplaySink {
     total: usize,
     viewers: bool,
     show_seed: bool,
+    /// `replays.max_bytes`, and the bytes the folder's replays take so far.
+    budget: Option<(u64, Mutex<u64>)>,
+}
+
+/// What became of a game's replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Saved {
+    Written,
+    /// Not asked for (`replays.save`).
+    NotWanted,
+    /// Asked for, but left out: it would have taken the folder's replays
+    /// past `replays.max_bytes`.
+    OverBudget,
 }
 
 impl ReplaySink {
@@ -71,6 +91,7 @@ impl ReplaySink {
             .zip(entrants)
             .map(|(name, e)| ReplayPlayer { name: name.clone(), source: e.source.clone() })
             .collect();
+        let budget = policy.max_bytes.map(|max| (max, Mutex::new(folder_bytes(&folder))));
         Ok(Some(ReplaySink {
             folder,
             save: policy.save,
@@ -79,6 +100,7 @@ impl ReplaySink {
             total,
             viewers: policy.viewers,
             show_seed: policy.show_seed,
+            budget,
         }))
     }
 
@@ -93,7 +115,11 @@ impl ReplaySink {
 
     /// Writes the replay of `record`, a two-player game played as schedule
     /// entry `game`, if it is wanted.
-    pub fn save_two_player<G: TwoPlayerGame>(&self, game: &ScheduledGame, record: &G::Record) -> Result<()> {
+    pub fn save_two_player<G: TwoPlayerGame>(
+        &self,
+        game: &ScheduledGame,
+        record: &G::Record,
+    ) -> Result<Saved> {
         let loser = G::winner(record).map(|seat| game.seats[seat.other().index()]);
         self.save(game, loser, false, || G::replay(record, game.seats.map(|id| self.players[id].clone())))
     }
@@ -105,7 +131,7 @@ impl ReplaySink {
         game: &ScheduledGame,
         record: &SoloRecord,
         settings: &SoloSettings,
-    ) -> Result<()> {
+    ) -> Result<Saved> {
         // A single-player game is lost unless won.
         let loser = (!record.score().won).then_some(game.seats[0]);
         self.save(game, loser, true, || record.replay(settings, self.players[game.seats[0]].clone()))
@@ -117,16 +143,36 @@ impl ReplaySink {
         loser: Option<usize>,
         solo: bool,
         replay: impl FnOnce() -> Replay,
-    ) -> Result<()> {
+    ) -> Result<Saved> {
         if !self.wanted(loser) {
-            return Ok(());
+            return Ok(Saved::NotWanted);
         }
         let names: Vec<String> = self.players.iter().map(|p| p.name.clone()).collect();
         let stem = stem(game.index, named_seats(&game.seats, solo), self.total, &names);
-        files::save(&replay(), &self.folder, &stem, self.viewers, self.show_seed)
+        let files = ReplayFiles::make(&replay(), &self.folder, &stem, self.viewers, self.show_seed);
+        if let Some((max, used)) = &self.budget {
+            let mut used = used.lock().unwrap_or_else(|e| e.into_inner());
+            let after = (*used).saturating_sub(files.replaced()) + files.bytes();
+            if after > *max {
+                return Ok(Saved::OverBudget);
+            }
+            // Taken before the files are written, so that two games never
+            // both take the last room (a write that fails stops the run,
+            // which counts the folder again when it resumes).
+            *used = after;
+        }
+        files
+            .write()
             .context("a replay could not be written; the game will be played again when the run resumes")?;
-        Ok(())
+        Ok(Saved::Written)
     }
+}
+
+/// The bytes the files in `folder` take (not its subfolders: a replays
+/// folder has none).
+pub fn folder_bytes(folder: &std::path::Path) -> u64 {
+    let entries = std::fs::read_dir(folder).into_iter().flatten().flatten();
+    entries.filter_map(|e| e.metadata().ok()).filter(|m| m.is_file()).map(|m| m.len()).sum()
 }
 
 /// The players a replay's name lists: both seats, or a single-player

@@ -16,7 +16,12 @@ use std::{
 
 use anyhow::Result;
 
-use super::{config::GameRules, record::GameResult, replays::ReplaySink, schedule::ScheduledGame};
+use super::{
+    config::GameRules,
+    record::GameResult,
+    replays::{ReplaySink, Saved},
+    schedule::ScheduledGame,
+};
 use crate::{
     game_rules::with_rules,
     players::{Hosting, Player},
@@ -97,8 +102,9 @@ pub fn run(
                     let mut pool = SoloPool::new(plan.players, plan.hosting.clone());
                     work(plan, jobs, cursor, &sender, |game, sink, _| {
                         let (score, record) = pool.play(game.seats[0], game.seed, settings);
-                        sink.map_or(Ok(()), |sink| sink.save_solo(game, &record, settings))
-                            .map(|()| GameResult::solo(game.index, game.seats[0], game.seed, score))
+                        let saved = sink.map_or(Ok(Saved::NotWanted), |sink| sink.save_solo(game, &record, settings))?;
+                        let result = GameResult::solo(game.index, game.seats[0], game.seed, score);
+                        Ok(GameResult { replay_left_out: saved == Saved::OverBudget, ..result })
                     })
                 })
             });
@@ -143,10 +149,9 @@ fn play_two_player<G: TwoPlayerGame>(
     sink: Option<&ReplaySink>,
 ) -> Result<GameResult> {
     let (record, replayed) = pool.play(game.seats, game.seed, settings, &mut |_, _| {});
-    if let Some(sink) = sink {
-        sink.save_two_player::<G>(game, &record)?;
-    }
-    Ok(GameResult::two_player::<G>(game.index, game.seats, &record, replayed))
+    let saved = sink.map_or(Ok(Saved::NotWanted), |sink| sink.save_two_player::<G>(game, &record))?;
+    let result = GameResult::two_player::<G>(game.index, game.seats, &record, replayed);
+    Ok(GameResult { replay_left_out: saved == Saved::OverBudget, ..result })
 }
 
 /// One thread's share: takes jobs from `cursor` until none is left or the

@@ -473,6 +473,7 @@ mod tests {
                 clock: Default::default(),
                 solo: None,
                 replayed: 0,
+                replay_left_out: false,
             })
             .collect();
         let (mut journal, _) = crate::tournament::journal::Journal::open(

@@ -679,6 +679,7 @@ mod tests {
             clock: [SeatClock::default(); 2],
             solo: None,
             replayed: 0,
+            replay_left_out: false,
         }
     }
 

@@ -470,6 +470,7 @@ mod tests {
             clock: Default::default(),
             solo: None,
             replayed: 0,
+            replay_left_out: false,
         };
         format!("{}\n", serde_json::to_string(&PlayedGame { a, b, result }).unwrap())
     }

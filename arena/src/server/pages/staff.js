@@ -49,7 +49,8 @@ async function refresh() {
       let made = g.submissions.map(([id, by, status]) => "#" + id + " " + by + " " + status).join(", ");
       if (g.submission_count > g.submissions.length) made += ", … (" + g.submission_count + " in all)";
       row.append(text("td", g.name + (g.competes ? "" : " (staff, testing)")), text("td", g.members.join(", ")),
-        text("td", made), noteCell(g.notes[0]));
+        text("td", made), noteCell(g.notes[0]),
+        storage(g.storage, groups.storage_at));
       $("groups").append(row);
     }
     const queue = await api("/api/staff/queue");
@@ -110,6 +111,21 @@ function noteCell(note) {
     });
     cell.append(" ", more);
   }
+  return cell;
+}
+// A size as people read it.
+function size(n) {
+  const units = ["B", "KiB", "MiB", "GiB"];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) { n /= 1024; i++; }
+  return (i ? n.toFixed(1) : String(n)) + " " + units[i];
+}
+// A group's bytes on disk (measured every 30 s), its parts on hover.
+function storage(bytes, at) {
+  if (!bytes) return text("td", "measuring…");
+  const cell = text("td", size(bytes.total), "storage");
+  cell.title = "runs " + size(bytes.runs) + ", uploads " + size(bytes.uploads) + ", scrimmages "
+    + size(bytes.scrimmages) + ", database " + size(bytes.database) + " (measured " + at + " UTC)";
   return cell;
 }
 // The core pool: games running and waiting by kind, and the league's state.

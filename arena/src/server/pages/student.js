@@ -56,10 +56,15 @@ function replayButtons(cell, games) {
   }
   return cell;
 }
+// Replays the run's size limit left out, said after the ones kept.
+function leftOut(cell, n) {
+  if (n) cell.append(text("div", n + " more not kept (the run's replays reached their size limit)", "under"));
+  return cell;
+}
 async function replays(s) {
   const cell = document.createElement("td");
   if (s.status !== "done") return cell;
-  return replayButtons(cell, await lostGames(s));
+  return leftOut(replayButtons(cell, await lostGames(s)), s.grade && s.grade.replays_left_out);
 }
 // The course's assignments, listed and offered in the forms' choices.
 let course = null;
@@ -96,7 +101,7 @@ async function showScrimmages() {
       : s.status === "playing" ? s.played + "/" + s.total + " played" : (s.error || "");
     row.append(text("td", String(s.id)), text("td", titleOf(s.assignment)), text("td", s.challenger),
       text("td", s.opponent), text("td", s.status), text("td", result),
-      replayButtons(document.createElement("td"), s.replays));
+      leftOut(replayButtons(document.createElement("td"), s.replays), s.result && s.result.replays_left_out));
     body.append(row);
   }
 }

@@ -22,6 +22,7 @@ mod scrimmages;
 
 /// The data folders' secret in tests (`ARENA_SERVER_SECRET`).
 const TEST_SECRET: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+mod storage;
 
 /// A running `arena serve`, killed when dropped.
 struct Server {

@@ -376,3 +376,66 @@ fn a_hexapawn_tournament_saves_replays_and_a_resumed_pairing_keeps_its_files() {
     assert_eq!(replays_in(&folder).len(), 12);
     assert_eq!(journal_games(&out), games);
 }
+
+#[test]
+fn replays_stop_at_the_runs_byte_budget_the_report_says_so_and_a_resumed_run_keeps_counting() {
+    let dir = tempfile::tempdir().unwrap();
+    // Medium against the levels: it loses several games, each a replay of
+    // some 35 KB with its viewer; 100 KiB is room for two.
+    let text = "format = \"grade\"\ngames_per_pairing = 4\nseed = 8\nconcurrency = 1\noutput = \"out\"\n\
+                players = [\"medium\"]\n[replays]\nsave = \"losses\"\nmax_bytes = \"100KiB\"\n";
+    let file = write_file(dir.path(), "budget.toml", text);
+    let output = arena(&["tournament", "run", file.to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let out = dir.path().join("out");
+    let folder = out.join("replays");
+    let bytes = |folder: &Path| -> u64 {
+        files_in(folder).iter().map(|f| std::fs::metadata(folder.join(f)).unwrap().len()).sum()
+    };
+    let check = |games: &[GameResult], err: &str| {
+        assert!(bytes(&folder) <= 100 << 10, "{}", bytes(&folder));
+        let left_out: Vec<usize> = games.iter().filter(|g| g.replay_left_out).map(|g| g.index).collect();
+        assert!(!left_out.is_empty(), "the budget is reached: {games:?}");
+        // Each lost game has its replay, or says it was left out.
+        for game in games.iter().filter(|g| g.winner.is_some_and(|w| w != 0)) {
+            let stem = format!("game-{:02}-", game.index + 1);
+            let kept = files_in(&folder).iter().any(|f| f.starts_with(&stem));
+            assert_eq!(kept, !game.replay_left_out, "{stem}: {:?}", files_in(&folder));
+        }
+        assert!(
+            err.contains(&format!(
+                "{} replay(s) left out: the run's replays reached replays.max_bytes (100.0 KiB)",
+                left_out.len()
+            )),
+            "{err}"
+        );
+        let report = std::fs::read_to_string(out.join("grade-medium.md")).unwrap();
+        assert!(
+            report.contains(&format!("The replays of {} of these games were not kept", left_out.len())),
+            "{report}"
+        );
+        left_out.len()
+    };
+    let games = journal_games(&out);
+    let left_out = check(&games, &stderr(&output));
+    let kept = files_in(&folder);
+    assert!(kept.len() >= 4, "two replays and their viewers: {kept:?}");
+    // Resumed after its first game: the replays in the folder still count
+    // (a game played again replacing its own), so the same ones are kept.
+    cut_after(&out, 1);
+    let output = arena(&["tournament", "run", file.to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let resumed = journal_games(&out);
+    assert_eq!(resumed.len(), games.len());
+    assert_eq!(check(&resumed, &stderr(&output)), left_out);
+    assert_eq!(files_in(&folder), kept);
+
+    let bad = text.replace("\"100KiB\"", "\"lots\"");
+    let output =
+        arena(&["tournament", "run", write_file(dir.path(), "bad.toml", &bad).to_str().unwrap()], &[]);
+    let err = stderr(&output);
+    assert!(
+        !output.status.success() && err.contains("replays.max_bytes") && err.trim_end().lines().count() == 1,
+        "{err}"
+    );
+}
