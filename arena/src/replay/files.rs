@@ -49,7 +49,8 @@ impl ReplayFiles {
         };
         let mut files = vec![(path, bytes)];
         if viewer {
-            files.push((folder.join(format!("{stem}.html")), html::page_with(replay, show_seed).into_bytes()));
+            files
+                .push((folder.join(format!("{stem}.html")), html::page_with(replay, show_seed).into_bytes()));
         }
         ReplayFiles { files, stale }
     }
@@ -173,9 +174,24 @@ impl MatchReplays {
     }
 }
 
-/// Letters, digits, '-' and '_' kept; anything else becomes '_'.
+/// The longest file-safe name kept whole: a player names itself (up to
+/// 4 KiB), and a file name may not pass 255 bytes.
+const FILE_SAFE_MAX: usize = 48;
+
+/// Letters, digits, '-' and '_' kept; anything else becomes '_'. A name
+/// longer than [`FILE_SAFE_MAX`] keeps its start and gains a hash of the
+/// whole, so that long names stay apart.
 pub fn file_safe(name: &str) -> String {
-    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+    let safe: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .collect();
+    if safe.len() <= FILE_SAFE_MAX {
+        return safe;
+    }
+    use sha2::{Digest, Sha256};
+    let hash: String = Sha256::digest(name.as_bytes())[..4].iter().map(|b| format!("{b:02x}")).collect();
+    format!("{}-{hash}", &safe[..FILE_SAFE_MAX - 9])
 }
 
 #[cfg(test)]
@@ -187,5 +203,19 @@ mod tests {
         assert_eq!(stem(7, 120, &["easy", "my bot/2"]), "game-007-easy-vs-my_bot_2");
         assert_eq!(stem(1, 1, &["a", "b"]), "game-1-a-vs-b");
         assert_eq!(stem(12, 300, &["hard (bots/x.so)"]), "game-012-hard__bots_x_so_");
+    }
+
+    #[test]
+    fn a_long_name_is_cut_to_a_file_name_and_kept_apart() {
+        let long = |c: char| format!("{}{c}", "x".repeat(4000));
+        let (one, two) = (file_safe(&long('a')), file_safe(&long('b')));
+        assert_eq!(one.len(), FILE_SAFE_MAX);
+        assert_ne!(one, two, "names that differ past the cut stay apart");
+        assert!(stem(1, 1000, &[&long('a'), &long('b')]).len() < 255);
+        assert_eq!(
+            file_safe(&"y".repeat(FILE_SAFE_MAX)),
+            "y".repeat(FILE_SAFE_MAX),
+            "a name that fits is kept"
+        );
     }
 }

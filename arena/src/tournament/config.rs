@@ -203,7 +203,13 @@ pub struct ReplayPolicy {
 impl ReplayPolicy {
     /// No replays (what a file without `[replays]` means).
     pub fn none() -> ReplayPolicy {
-        ReplayPolicy { save: SaveReplays::None, player: None, viewers: true, show_seed: true, max_bytes: None }
+        ReplayPolicy {
+            save: SaveReplays::None,
+            player: None,
+            viewers: true,
+            show_seed: true,
+            max_bytes: None,
+        }
     }
 }
 

@@ -24,6 +24,7 @@ use std::{
 
 use anyhow::{bail, Result};
 
+use crate::replay::files::file_safe;
 use crate::{
     game_rules::with_rules,
     isolation::WorkerLimits,
@@ -414,10 +415,6 @@ pub fn unique_names(entrants: &[standings::Entrant]) -> Vec<String> {
             }
         })
         .collect()
-}
-
-fn file_safe(name: &str) -> String {
-    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
 }
 
 #[cfg(test)]

@@ -24,6 +24,14 @@ mod scrimmages;
 const TEST_SECRET: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 mod storage;
 
+/// [`TEST_SECRET`] as the server reads it: a test can compute the seeds
+/// the server plays on (as no player can).
+fn test_secret() -> Secret {
+    let bytes: Vec<u8> =
+        (0..32).map(|i| u8::from_str_radix(&TEST_SECRET[2 * i..2 * i + 2], 16).unwrap()).collect();
+    Secret::from_bytes(bytes.try_into().unwrap())
+}
+
 /// A running `arena serve`, killed when dropped.
 struct Server {
     child: Child,

@@ -36,11 +36,13 @@ fn files_under(path: &Path) -> Vec<(PathBuf, u64)> {
 }
 
 /// A native Python Trap player, packed, that plays the first legal move
-/// in the check's smoke games (told apart by their seeds) and in every
-/// other game raises an exception with a 400 KB message (hex, so that it
-/// does not compress, after a 2-byte char).
+/// in the check's smoke games (told apart by their seeds, which only a
+/// test that knows the server's secret can compute) and in every other
+/// game raises an exception with a 400 KB message (hex, so that it does
+/// not compress, after a 2-byte char).
 fn loud_player() -> Vec<u8> {
-    let check = arena::games::trap::referee::player_seeds(arena::seeds::derive(1, 0));
+    let check_seed = super::test_secret().seed(arena::server::secret::Purpose::Check, "trap");
+    let check = arena::games::trap::referee::player_seeds(arena::seeds::derive(check_seed, 0));
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("loud");
     std::fs::create_dir(&folder).unwrap();
