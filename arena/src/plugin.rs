@@ -4,6 +4,11 @@
 //! second, different player library would silently come back as the first.
 //! We load with `lib_header_from_path` + `init_root_module` instead, which
 //! checks the player-api version and the ABI layout of each library itself.
+//!
+//! A loaded library is never unloaded (`lib_header_from_path` leaks it),
+//! and the instances of one library in one process share its statics: a
+//! reason, with crashes and hangs, that a library from a path runs in a
+//! worker of its own unless `--in-process` says otherwise.
 
 use std::{
     fmt,

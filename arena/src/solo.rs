@@ -4,6 +4,10 @@
 //! Game `k` of a series seeded `s` is played on the world of seed
 //! `seeds::derive(s, k)`, whoever plays it: `arena play`, `arena bench` and
 //! a tournament's duplicate format all give players identical worlds.
+//!
+//! `solo_games!`, fed the table's single-player lines, generates
+//! `SoloSettings` and `SoloRecord` (a game's settings or record, for the
+//! CLI and tournaments) and their dispatch.
 
 use std::{
     collections::HashMap,

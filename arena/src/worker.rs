@@ -5,6 +5,10 @@
 //! The protocol runs on private copies of the descriptors the arena gave
 //! as stdin and stdout. Descriptor 1 is then pointed at the output pipe
 //! (stderr), so a player that prints cannot corrupt a reply.
+//!
+//! A worker holds one instance of one game's player (`Hosted<G>`): the
+//! frames are read through the game's `WireGame`, the calls made through
+//! its `AbiGame`, as the arena's own process makes them.
 
 use std::{
     fs::File,

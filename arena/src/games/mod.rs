@@ -7,6 +7,36 @@
 //! traits, and what must list every game (`GameId`, `with_game!`, the
 //! replay `Body`, the single-player registries) is generated from the
 //! table (`game::games!`). A game missing a piece is a compile error.
+//!
+//! Adding a game, in order:
+//!
+//! 1. `player-api/src/<game>.rs` (and its folder): its rules as plain
+//!    values, its player trait and request types; in `abi.rs` one
+//!    `ffi_player!` call, a constructor field appended to `PlayerLib` and
+//!    its `export_player!` key (then bless `player-api/tests/abi_layout.txt`:
+//!    appending is compatible, changing is not).
+//! 2. Reference levels in `players/reference/src/<game>/`, and a line in
+//!    each level crate's `export_player!`.
+//! 3. Its folder here, `games/<game>/`: `mod.rs` (the game as a type, `pub
+//!    enum NewGame {}`, and its `Game`, `LocalGame`, `AbiGame`, `WireGame`
+//!    both ways, `ReplayGame`, `GameSettings` (the rules options it owns),
+//!    and `SinglePlayerGame` with its `SoloReferee`, or `TwoPlayerGame`);
+//!    `referee.rs` (every call through `referee::calls`); `wire.rs` (its
+//!    typed wire forms, each with `deny_unknown_fields`, carried as a
+//!    `protocol::Payload`, and a test that its frames are
+//!    docs/protocol.md's); `replay.rs` (its `ReplayBody`); `viewer.js`;
+//!    for a two-player game `report.rs` (`arena play`'s lines, its
+//!    `LadderReport`).
+//! 4. Here: `pub mod <game>;` and its line in the table.
+//! 5. Outside the folder, only what the wire lacks: a new kind of request
+//!    or reply is a variant of `protocol.rs`'s `Request`/`Reply`. Its rules
+//!    options become flags and `[settings]` keys by themselves, and the
+//!    drivers play it through `with_rules!`. (A throwaway sixth game needed
+//!    no other edit in `arena/src`: docs/benchmarks.md, "A game is one
+//!    folder".)
+//! 6. Tests: its rules, its referee, its replays' round trip
+//!    (`arena/tests/it/replay/`), cases in `arena/tests/it/golden.rs`.
+//!    `arena/tests/it/layering.rs` fails if code outside the folder names it.
 
 pub mod hexapawn;
 pub mod intuitive;

@@ -7,6 +7,8 @@
 //! worker, and moves frames; it knows no game. `player` (IsolatedPlayer)
 //! turns each game's requests into frames and the replies back.
 //! `environment` is what a worker's environment holds (never the arena's).
+//! `affinity` moves a worker's processes onto the core of the thread that
+//! talks to it (the core pool's slot of its game, `cores.rs`).
 
 mod affinity;
 pub mod environment;

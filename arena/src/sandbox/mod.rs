@@ -9,6 +9,10 @@
 //! and hands the worker a [`Spec`]; the worker side (`enter.rs`) applies it
 //! in the worker process itself, before it loads a player or runs a
 //! program, so no daemon or container runtime is involved.
+//!
+//! The sandbox knows no game. With `--sandbox on` (the default), a machine
+//! that cannot sandbox refuses to start workers ([`require`]) rather than
+//! run them unconfined.
 
 mod cgroup;
 mod enter;

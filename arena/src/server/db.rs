@@ -1,6 +1,9 @@
-//! The server's state in one SQLite file (`DIR/arena.db`, WAL): students
-//! (tokens stored hashed) and submissions (status, progress, grade).
-//! Migrations are numbered by `PRAGMA user_version`.
+//! The server's state in one SQLite file (`DIR/arena.db`, WAL): groups,
+//! students (tokens stored hashed) and submissions (each a group's:
+//! status, progress, grade); uploads and challenges (counted against the
+//! hourly limits), league games, scrimmages, Slurm jobs, and settings (the
+//! secret among them). The grading queue is fair by group
+//! (`next_to_grade`). Migrations are numbered by `PRAGMA user_version`.
 
 use std::{path::Path, time::Duration};
 

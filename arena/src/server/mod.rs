@@ -1,13 +1,20 @@
 //! `arena serve`: the submissions server. Students submit a player (a
 //! library, or a Python folder as an archive) over HTTP (docs/server.md)
 //! and see it graded at once against Easy, Medium and Hard; the
-//! leaderboard shows every student's latest grade and a round robin.
+//! leaderboard shows every group's latest grade and the live league.
 //! State lives in one folder: `arena.db` (SQLite, WAL), `files/` (uploads,
 //! by content), `players/` (Python archives, unpacked), `runs/` (each
-//! grading run's tournament folder and journal), `final/` (`finalize`).
+//! grading run's tournament folder and journal), `final/` (`finalize`),
+//! `scrimmages/` (each scrimmage's tournament folder), `league/` (the
+//! league's Slurm batches, with `--executor slurm`).
 //!
 //! Student code never runs here: grading goes through the tournament
 //! runner, whose players run in isolated, sandboxed workers.
+//!
+//! This is the arena's only async code (axum on tokio), and it only
+//! answers HTTP: handlers return `Result<Response, ApiError>` and do their
+//! database work on the blocking pool (`pool.rs`); games are played on
+//! plain threads (`grader.rs`), so the referees' loops stay synchronous.
 
 pub mod accounts;
 pub mod archive;

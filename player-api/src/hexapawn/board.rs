@@ -1,3 +1,6 @@
+//! `HexapawnBoard`: the position; legal moves, the check of a move, the
+//! winner, and the mirrored board.
+
 use std::fmt;
 
 use abi_stable::StableAbi;

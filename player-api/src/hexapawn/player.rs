@@ -1,3 +1,6 @@
+//! `HexapawnPlayer`, the trait a Hexapawn player implements, its request
+//! types, and `HexapawnAction`: a move, or resigning.
+
 use std::time::Duration;
 
 use abi_stable::StableAbi;

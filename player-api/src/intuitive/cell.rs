@@ -1,3 +1,5 @@
+//! `Cell` (a cell of the grid) and `CellSet` (a set of cells as a `u64`).
+
 use std::fmt;
 
 use abi_stable::StableAbi;

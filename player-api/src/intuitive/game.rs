@@ -1,3 +1,6 @@
+//! `IntuitiveGame`: a game in progress (the hidden world and the view): a
+//! reveal, and a forfeit.
+
 use std::fmt;
 
 use super::{

@@ -1,3 +1,6 @@
+//! `IntuitivePlayer`, the trait an Intuitive AI player implements, and its
+//! request types.
+
 use std::time::Duration;
 
 use abi_stable::{std_types::RString, StableAbi};

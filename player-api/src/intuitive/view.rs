@@ -1,3 +1,6 @@
+//! `Hint` and `IntuitiveView`: what the player has seen, and whether a world
+//! is consistent with it.
+
 use std::fmt;
 
 use abi_stable::StableAbi;

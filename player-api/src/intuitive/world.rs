@@ -1,3 +1,6 @@
+//! `IntuitiveWorld`: the hidden grid (where the pits, the gold and the
+//! monster are), its seeded generation, and the hint each cell shows.
+
 use std::fmt;
 
 use abi_stable::StableAbi;

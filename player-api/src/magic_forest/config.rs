@@ -1,3 +1,5 @@
+//! `ForestConfig`: the parameters of a Magic Forest run.
+
 use std::fmt;
 
 use abi_stable::StableAbi;

@@ -1,3 +1,6 @@
+//! `Forest`: one forest (its hazards, its portal, the start), and its seeded
+//! generation.
+
 use std::fmt;
 
 use abi_stable::StableAbi;

@@ -1,3 +1,6 @@
+//! `ForestPlayer`, the trait a Magic Forest player implements (`step`), and
+//! its request types.
+
 use abi_stable::{std_types::RString, StableAbi};
 
 use super::{config::ForestConfig, state::ForestAction};

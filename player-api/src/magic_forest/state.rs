@@ -1,3 +1,6 @@
+//! `ForestState`: a run in progress (every forest of it, and the wanderer);
+//! an action and its effect (`apply`), how a run ends (`RunEnd`).
+
 use std::fmt;
 
 use abi_stable::StableAbi;

@@ -1,3 +1,5 @@
+//! `Cells`: a set of cells as a `u64` (row-major, stride 8).
+
 use super::pos::Pos;
 
 /// A set of cells, stored as a 64-bit board (row-major, stride 8). Iterating

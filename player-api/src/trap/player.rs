@@ -1,3 +1,6 @@
+//! `TrapPlayer`, the trait a Trap player implements, and what it is told and
+//! asked (`TrapGameInfo`, `TrapRequest`).
+
 use std::time::Duration;
 
 use abi_stable::StableAbi;

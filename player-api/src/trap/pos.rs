@@ -1,3 +1,5 @@
+//! `Pos`: a cell of the board, with distances (`manhattan`) and king steps.
+
 use std::fmt;
 
 use abi_stable::StableAbi;

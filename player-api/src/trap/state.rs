@@ -1,3 +1,7 @@
+//! `TrapState`: a Trap position; legal moves, the checks of a move and a
+//! target, making a move and placing a trap. It answers through the fast
+//! core (`bitboard.rs`).
+
 use std::fmt;
 
 use abi_stable::StableAbi;

@@ -1,3 +1,6 @@
+//! `Throw`: the landing distribution of one throw, and `land`, which maps
+//! the referee's draws (a roll, a pick) to the cell the trap lands on.
+
 use super::{cells::Cells, pos::Pos};
 
 /// The landing distribution of one throw.

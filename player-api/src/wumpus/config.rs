@@ -1,3 +1,6 @@
+//! `WumpusConfig`: every parameter of a Wumpus World game, and its presets
+//! (`aima`, `project`).
+
 use std::fmt;
 
 use abi_stable::StableAbi;

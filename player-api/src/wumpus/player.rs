@@ -1,3 +1,6 @@
+//! `WumpusPlayer`, the trait a Wumpus World player implements (`step`), and
+//! its request types.
+
 use abi_stable::{std_types::RString, StableAbi};
 
 use super::{config::WumpusConfig, state::Percept, state::WumpusAction};

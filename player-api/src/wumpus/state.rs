@@ -1,3 +1,6 @@
+//! `WumpusState`: a game in progress; the check of an action (`InvalidAction`)
+//! and its effect (`apply`), the percepts, how a game ends (`StepEnd`).
+
 use std::fmt;
 
 use abi_stable::StableAbi;

@@ -1,3 +1,5 @@
+//! `WumpusWorld`: a cave (where everything is), and its seeded generation.
+
 use std::fmt;
 
 use abi_stable::StableAbi;

@@ -1,4 +1,10 @@
 //! Trap's glue: its types, its ABI box, its wire form, and its turn order.
+//!
+//! The turn order a player sees (`play_turn`: the move, then the throw on
+//! the moved position, with the time left) runs in the arena's process and
+//! inside workers alike: one implementation. The Python host repeats it
+//! (`players/python/src/arena_player/trap.py`), since it must decide
+//! whether to ask for the throw; the referee still checks everything.
 
 pub mod engine_bench;
 pub mod referee;

@@ -1,4 +1,13 @@
 //! The Trap referee.
+//!
+//! Per turn: one `act` call (judged on the settings' clock; a silent
+//! worker is stopped at its `clock::Limits`) returns the move and the
+//! target; then `check_move`, end check 1 (a move that traps the opponent
+//! wins, and no target is needed), `check_target`, the landing
+//! (`Throw::land`: a roll in 0..20 and, if the throw can miss, a pick among
+//! the cells a miss may land on, both drawn from the game's generator), end
+//! check 2 (the trap traps the opponent). End check 3 runs at the start of
+//! each turn: a player with no legal move loses.
 
 use std::{fmt, time::Duration};
 
