@@ -33,6 +33,7 @@ pub mod seeds;
 pub mod server;
 pub mod server_bench;
 pub mod solo;
+pub mod sprt;
 pub mod stats;
 pub mod tournament;
 pub mod two_player;

@@ -7,6 +7,8 @@
 use std::{
     collections::{BTreeMap, HashMap},
     fmt::Debug,
+    ops::ControlFlow,
+    sync::atomic::{AtomicBool, Ordering},
     time::Duration,
 };
 
@@ -250,13 +252,34 @@ pub fn play<G: TwoPlayerGame>(
     on_game: &mut dyn FnMut(&MatchGame<G>),
     watch: Option<TurnWatcher<G>>,
 ) -> MatchResult<G> {
-    let list = [players[0].clone(), players[1].clone()];
-    let mut tallies = [Tally::new(players[0].name()), Tally::new(players[1].name())];
+    let never = AtomicBool::new(false);
     let mut games = Vec::with_capacity(config.games as usize);
-    let mut finish = |game: MatchGame<G>| {
-        tally(&mut tallies, &game);
+    let mut keep = |game: MatchGame<G>| {
         on_game(&game);
         games.push(game);
+        ControlFlow::Continue(())
+    };
+    let tallies = play_until(players, config, &never, &mut keep, watch);
+    MatchResult { config: config.clone(), tallies, games }
+}
+
+/// Plays the match until `on_game` breaks (no later game is handed on,
+/// whatever the concurrency) or `stop` is set (the games under way are
+/// finished and handed on, in order): a sequential test (`sprt`) decides
+/// after each game, and Ctrl-C keeps what was played. The games are handed
+/// on, not kept (a test may play millions); returns the tallies.
+pub fn play_until<G: TwoPlayerGame>(
+    players: [&Player; 2],
+    config: &MatchConfig<G>,
+    stop: &AtomicBool,
+    on_game: &mut dyn FnMut(MatchGame<G>) -> ControlFlow<()>,
+    watch: Option<TurnWatcher<G>>,
+) -> [Tally; 2] {
+    let list = [players[0].clone(), players[1].clone()];
+    let mut tallies = [Tally::new(players[0].name()), Tally::new(players[1].name())];
+    let mut finish = |game: MatchGame<G>| {
+        tally(&mut tallies, &game);
+        on_game(game)
     };
     let indices = config.first_game..config.first_game + config.games;
     let new_pool = || InstancePool::new(&list, config.hosting.clone());
@@ -269,19 +292,26 @@ pub fn play<G: TwoPlayerGame>(
         Some(watch) => {
             let mut pool = new_pool();
             for index in indices {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
                 let seats = schedule(config.seed, index).0;
-                finish(play_game(&mut pool, index, &mut |state, turn| watch(seats, state, turn)));
+                let game = play_game(&mut pool, index, &mut |state, turn| watch(seats, state, turn));
+                if finish(game).is_break() {
+                    break;
+                }
             }
         }
-        None => parallel::play_in_order(
+        None => parallel::play_in_order_until(
             indices,
             config.concurrency,
+            stop,
             new_pool,
             |pool, index| play_game(pool, index, &mut |_, _| {}),
             |_, game| finish(game),
         ),
     }
-    MatchResult { config: config.clone(), tallies, games }
+    tallies
 }
 
 /// Live player instances, made when first needed and reused game after

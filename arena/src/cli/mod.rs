@@ -8,10 +8,12 @@ use arena::{check, isolation::WorkerLimits, players::PlayerSpec, scaffold};
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod interrupt;
 mod options;
 mod play;
 mod serve;
 mod slurm;
+mod sprt;
 mod submit;
 mod tournament;
 
@@ -50,6 +52,25 @@ enum Command {
     /// Example: arena bench target/release/libmy_bot.so --games 50
     /// Example: arena bench --game intuitive-ai target/release/libmy_bot.so --games 1000
     Bench(bench::BenchArgs),
+    /// Is NEW stronger than OLD? A sequential probability ratio test over
+    /// seat-swapped game pairs on shared seeds: after each pair, the
+    /// log-likelihood ratio of the pentanomial pair counts for H1 (NEW is
+    /// at least --elo1 stronger) against H0 (at most --elo0) is checked
+    /// against its bounds, ln(beta/(1-alpha)) and ln((1-beta)/alpha). It
+    /// stops at a bound (H1 or H0 accepted) or at --max-games
+    /// (inconclusive); Ctrl-C prints where it stands. Elo is logistic
+    /// unless --elo-model normalized. Two-player games only
+    /// (docs/sprt.md).
+    ///
+    /// Example: arena sprt target/release/libmy_bot.so old/libmy_bot.so --time-per-turn 100ms
+    /// Example: arena sprt hard medium --elo0 0 --elo1 50 --seed 1 --json
+    Sprt(sprt::SprtArgs),
+    /// Measure `arena sprt`'s test on simulated games between players of
+    /// known Elo difference: how often it accepts H1 at elo0 (at most
+    /// alpha) and H0 at elo1 (at most beta), and its mean games to a
+    /// verdict, the pentanomial test beside the trinomial one
+    /// (docs/benchmarks.md, "SPRT"). Build with --release.
+    BenchSprt(sprt::BenchSprtArgs),
     /// Run the submissions server: students upload a player library and see
     /// it graded against Easy, Medium and Hard at once; a leaderboard shows
     /// every student's latest grade. The API is in docs/server.md.
@@ -297,6 +318,8 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Bench(args) => bench::run(args),
         Command::Play(args) => play::run(args),
+        Command::Sprt(args) => sprt::run(args),
+        Command::BenchSprt(args) => sprt::bench(args),
         Command::Serve(args) => serve::run(args),
         Command::Submit(args) => submit::run(args),
         Command::BenchServer {

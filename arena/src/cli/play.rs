@@ -224,7 +224,7 @@ fn keep_replay(replay: &Replay, index: u32, watch: Option<Paint>, saver: Option<
 }
 
 /// Names to show: the players' own names, told apart when they are equal.
-fn display_names(players: &[Player; 2]) -> [String; 2] {
+pub(super) fn display_names(players: &[Player; 2]) -> [String; 2] {
     let [a, b] = [players[0].name(), players[1].name()];
     if a == b {
         [format!("{a}#1"), format!("{b}#2")]
@@ -234,6 +234,6 @@ fn display_names(players: &[Player; 2]) -> [String; 2] {
 }
 
 /// The cores this machine has: the default number of games at once.
-fn cores() -> usize {
+pub(super) fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }

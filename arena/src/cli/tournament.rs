@@ -2,12 +2,7 @@
 //! with a progress bar, Ctrl-C to stop: the journal keeps finished games),
 //! `tournament report` (standings from the journals) and `tournament plan`.
 
-use std::{
-    path::Path,
-    process::ExitCode,
-    sync::atomic::{AtomicBool, Ordering},
-    time::Duration,
-};
+use std::{path::Path, process::ExitCode, time::Duration};
 
 use anyhow::{bail, Result};
 use arena::tournament::{
@@ -15,16 +10,7 @@ use arena::tournament::{
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// Set by Ctrl-C or SIGTERM: stop starting games. A second one quits at once.
-static STOP: AtomicBool = AtomicBool::new(false);
-
-extern "C" fn on_interrupt(_: libc::c_int) {
-    if STOP.swap(true, Ordering::SeqCst) {
-        // SAFETY: async-signal-safe; workers die with us (PR_SET_PDEATHSIG),
-        // and the journal holds every game that finished.
-        unsafe { libc::_exit(130) };
-    }
-}
+use super::interrupt::{stop_on_interrupt, STOP};
 
 pub(crate) fn run(
     file: &Path,
@@ -41,11 +27,7 @@ pub(crate) fn run(
         }
         tournament.concurrency = n;
     }
-    // SAFETY: installing a handler that only touches an atomic (or exits).
-    // SIGTERM too: Slurm's way to cancel a job or end it at its time limit.
-    for signal in [libc::SIGINT, libc::SIGTERM] {
-        unsafe { libc::signal(signal, on_interrupt as *const () as libc::sighandler_t) };
-    }
+    stop_on_interrupt();
     let mut progress = Progress::new(!json);
     let part = shard.map_or(Part::All, Part::Shard);
     let outcome = tournament::run_part(tournament, part, &STOP, &mut progress)?;

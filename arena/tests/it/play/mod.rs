@@ -6,3 +6,4 @@
 mod cli;
 mod clock;
 mod games;
+mod sprt;
