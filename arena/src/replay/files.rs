@@ -175,8 +175,10 @@ impl MatchReplays {
 }
 
 /// The longest file-safe name kept whole: a player names itself (up to
-/// 4 KiB), and a file name may not pass 255 bytes.
-const FILE_SAFE_MAX: usize = 48;
+/// 4 KiB), and a file name may not pass 255 bytes (a replay's holds two
+/// names). Long enough for a name told apart by its library's path
+/// (`easy (/home/.../libeasy.so)`).
+const FILE_SAFE_MAX: usize = 100;
 
 /// Letters, digits, '-' and '_' kept; anything else becomes '_'. A name
 /// longer than [`FILE_SAFE_MAX`] keeps its start and gains a hash of the
