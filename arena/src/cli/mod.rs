@@ -432,7 +432,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Replay(args) => arena::replay::command::run(&args),
         Command::LeagueBatch { file } => {
-            arena::server::executor::run_league_batch(&file)?;
+            arena::server::league::run_batch(&file)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::BenchEngine { games, search_times } => {

@@ -412,7 +412,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 _ => anyhow::bail!("--during-finalize goes with resume"),
             };
             let db = server::db::open(&data)?;
-            server::db::set_setting(&db, server::grader::LEAGUE_SETTING, state.name())?;
+            server::db::set_setting(&db, server::league::LEAGUE_SETTING, state.name())?;
             arena::outln!(
                 "league: {}",
                 match state {
@@ -441,12 +441,12 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             let db = server::db::open(&data)?;
             server::db::set_setting(
                 &db,
-                server::grader::FINALIZING_SETTING,
+                server::league::FINALIZING_SETTING,
                 &std::process::id().to_string(),
             )?;
             let finalized =
                 server::finalize::finalize(&data, &course, assignment, games_per_pairing, &executor);
-            server::db::set_setting(&db, server::grader::FINALIZING_SETTING, "")?;
+            server::db::set_setting(&db, server::league::FINALIZING_SETTING, "")?;
             let done = finalized?;
             let deadline =
                 done.deadline.map_or("no deadline set".to_string(), |d| format!("deadline {d} UTC"));

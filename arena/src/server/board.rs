@@ -6,7 +6,7 @@
 //! the database or waits for grading to read the leaderboard.
 
 use std::{
-    path::PathBuf,
+    path::Path,
     sync::{Arc, Mutex, RwLock},
     time::Duration,
 };
@@ -23,9 +23,9 @@ use serde_json::{json, Value};
 use super::{
     course::{Assignment, Course},
     db,
-    grader::Wake,
     league::{self, Leagues},
     views,
+    wake::Wake,
 };
 
 /// The most often the leaderboard is rebuilt.
@@ -72,15 +72,10 @@ pub struct Boards {
 }
 
 impl Boards {
-    /// Builds the boards of data folder `dir` once, then keeps them current
-    /// on a thread of their own, woken by `changed`.
-    pub fn start(
-        dir: PathBuf,
-        course: Arc<Course>,
-        changed: Arc<Wake>,
-        leagues: Arc<Leagues>,
-    ) -> Result<Arc<Boards>> {
-        let db = db::open(&dir)?;
+    /// Builds the boards of data folder `dir` once (the leaderboard
+    /// thread keeps them current: [`Boards::rebuild_forever`]).
+    pub fn new(dir: &Path, course: &Course, leagues: &Leagues) -> Result<Arc<Boards>> {
+        let db = db::open(dir)?;
         let mut boards = Vec::new();
         for assignment in &course.assignments {
             let (leaderboard, crosstable) = build(&db, assignment, leagues.of(&assignment.name))?;
@@ -90,29 +85,36 @@ impl Boards {
                 crosstable: RwLock::new(Arc::new(Ready::of(&crosstable))),
             });
         }
-        let boards = Arc::new(Boards { boards });
-        let kept = boards.clone();
-        std::thread::Builder::new().name("leaderboard".into()).spawn(move || {
-            let mut seen = changed.generation();
-            loop {
-                seen = changed.wait_after(seen, Duration::from_secs(5));
-                for (assignment, board) in course.assignments.iter().zip(&kept.boards) {
-                    match build(&db, assignment, leagues.of(&assignment.name)) {
-                        Ok((leaderboard, crosstable)) => {
-                            *board.leaderboard.write().unwrap_or_else(|e| e.into_inner()) =
-                                Arc::new(Ready::of(&leaderboard));
-                            *board.crosstable.write().unwrap_or_else(|e| e.into_inner()) =
-                                Arc::new(Ready::of(&crosstable));
-                        }
-                        Err(e) => {
-                            tracing::error!("the leaderboard of {} cannot be built: {e:#}", assignment.name)
-                        }
+        Ok(Arc::new(Boards { boards }))
+    }
+
+    /// The leaderboard thread: rebuilds the boards (of `course`, read from
+    /// `db`) whenever `changed` is told, at most every [`EVERY`].
+    pub(super) fn rebuild_forever(
+        &self,
+        db: &Connection,
+        course: &Course,
+        changed: &Wake,
+        leagues: &Leagues,
+    ) {
+        let mut seen = changed.generation();
+        loop {
+            seen = changed.wait_after(seen, Duration::from_secs(5));
+            for (assignment, board) in course.assignments.iter().zip(&self.boards) {
+                match build(db, assignment, leagues.of(&assignment.name)) {
+                    Ok((leaderboard, crosstable)) => {
+                        *board.leaderboard.write().unwrap_or_else(|e| e.into_inner()) =
+                            Arc::new(Ready::of(&leaderboard));
+                        *board.crosstable.write().unwrap_or_else(|e| e.into_inner()) =
+                            Arc::new(Ready::of(&crosstable));
+                    }
+                    Err(e) => {
+                        tracing::error!("the leaderboard of {} cannot be built: {e:#}", assignment.name)
                     }
                 }
-                std::thread::sleep(EVERY);
             }
-        })?;
-        Ok(boards)
+            std::thread::sleep(EVERY);
+        }
     }
 
     fn board(&self, assignment: &str) -> Option<&Board> {

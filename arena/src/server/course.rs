@@ -132,13 +132,20 @@ impl Points {
     }
 }
 
+/// The game the server grades and its league plays: the first in the
+/// games table the course grades against the levels
+/// (`TwoPlayerGame::COURSE_GRADING`).
+pub fn served_game() -> GameId {
+    GameRules::course_graded_games()[0]
+}
+
 impl Default for Course {
     /// The course's own Trap project: graded against Easy, Medium and Hard
     /// (10 games each, 6, 4 and 2 wins to pass: at least 85 of 100 points),
     /// then a round robin among the groups whose 15 points go by the share
     /// of the groups a group defeats.
     fn default() -> Course {
-        let game = super::league::served_game();
+        let game = served_game();
         Course {
             name: game.title(),
             assignments: vec![Assignment {
@@ -210,7 +217,7 @@ impl Course {
     /// defaults (the served game: the course's own project,
     /// `Course::default()`).
     pub fn of_game(game: GameId) -> Course {
-        if game == super::league::served_game() {
+        if game == served_game() {
             return Course::default();
         }
         let text = format!(

@@ -11,7 +11,7 @@
 use std::{
     collections::HashSet,
     path::{Path, PathBuf},
-    sync::{Arc, Condvar, Mutex},
+    sync::Mutex,
     time::Duration,
 };
 
@@ -21,71 +21,20 @@ use rusqlite::Connection;
 use super::{
     course::{Assignment, Course, Pass},
     db::{self, status, Submission},
-    executor::{Executor, GradingRun},
-    league, scrimmage,
+    executor::{Executor, GradingRun, Progress},
+    replays::{replays_table, viewer_in, viewers_in},
+    scrimmage,
     secret::{Purpose, Secret},
     store,
+    wake::Wake,
 };
 use crate::{
-    cores::{self, Priority},
     players::PlayerSpec,
-    tournament::{self, config::Tournament, record::GameResult, Observer},
+    tournament::{self, config::Tournament},
 };
 
 /// The folder of grading runs inside the data folder.
 pub const RUNS: &str = "runs";
-
-/// The most a grading run's (or a scrimmage's) replays may take on disk
-/// (`replays.max_bytes`): a player that loses every game with a long
-/// replay fills no more than this per upload.
-pub const REPLAY_BYTES: u64 = 5 << 20;
-
-/// The `[replays]` table of the server's tournament files: `save` ("losses",
-/// "all") within [`REPLAY_BYTES`].
-pub(super) fn replays_table(save: &str) -> toml::Table {
-    let mut replays = toml::Table::new();
-    replays.insert("save".into(), save.into());
-    replays.insert("max_bytes".into(), (REPLAY_BYTES as i64).into());
-    replays
-}
-
-/// Tells whoever waits that something changed (a submission arrived, a
-/// grading moved on): every waiter wakes. A generation count, so that a
-/// change made while a waiter was busy is not missed.
-#[derive(Default)]
-pub struct Wake {
-    generation: Mutex<u64>,
-    signal: Condvar,
-}
-
-impl Wake {
-    pub fn notify(&self) {
-        *self.generation.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-        self.signal.notify_all();
-    }
-
-    /// The current generation, to wait for a later one.
-    pub fn generation(&self) -> u64 {
-        *self.generation.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Waits until a change after generation `seen`, or `timeout`; the
-    /// generation then.
-    pub fn wait_after(&self, seen: u64, timeout: Duration) -> u64 {
-        let generation = self.generation.lock().unwrap_or_else(|e| e.into_inner());
-        let (generation, _) = self
-            .signal
-            .wait_timeout_while(generation, timeout, |generation| *generation == seen)
-            .unwrap_or_else(|e| e.into_inner());
-        *generation
-    }
-
-    /// Waits for a change from now on, or `timeout`.
-    pub fn wait(&self, timeout: Duration) {
-        let seen = self.generation();
-        self.wait_after(seen, timeout);
-    }
-}
 
 /// How submissions are graded.
 #[derive(Clone, Copy, Debug)]
@@ -117,116 +66,10 @@ impl Default for Grading {
     }
 }
 
-/// Starts the grading threads of data folder `dir` (`grading.slots` of
-/// them), playing their runs through `executor`, and the league's.
-/// `changed` is told of every change they make (a status, a game played,
-/// a grade).
-pub fn spawn(
-    dir: PathBuf,
-    course: Arc<Course>,
-    wake: Arc<Wake>,
-    grading: Grading,
-    executor: Arc<Executor>,
-    changed: Arc<Wake>,
-    leagues: Arc<league::Leagues>,
-) -> Result<()> {
-    // Submissions being graded now: any other unfinished one was
-    // interrupted (by a crash) and is taken up again first.
-    let busy = Arc::new(Mutex::new(HashSet::new()));
-    for slot in 0..grading.slots.max(1) {
-        let db = db::open(&dir)?;
-        let (dir, wake, busy, changed) = (dir.clone(), wake.clone(), busy.clone(), changed.clone());
-        let (executor, course) = (executor.clone(), course.clone());
-        std::thread::Builder::new().name(format!("grader-{slot}")).spawn(move || {
-            play_below_the_server();
-            cores::set_priority(Priority::Grading);
-            grade_forever(&dir, &db, &course, &wake, &busy, &changed, &executor, grading)
-        })?;
-    }
-    {
-        // Scrimmages: one at a time, beside the gradings.
-        let (db, dir, wake, changed) = (db::open(&dir)?, dir.clone(), wake.clone(), changed.clone());
-        let course = course.clone();
-        std::thread::Builder::new().name("scrimmages".into()).spawn(move || {
-            play_below_the_server();
-            cores::set_priority(Priority::Scrimmage);
-            scrimmage::play_forever(&dir, &db, &course, (&wake, &changed), grading.scrimmage_turns)
-        })?;
-    }
-    if grading.round_robin {
-        let db = db::open(&dir)?;
-        std::thread::Builder::new().name("league".into()).spawn(move || {
-            play_below_the_server();
-            cores::set_priority(Priority::League);
-            play_league_forever(&dir, &db, &wake, &changed, &leagues, grading.slots, &executor)
-        })?;
-    }
-    Ok(())
-}
-
-/// The league: plays rounds of pairings while nothing waits to be graded.
-fn play_league_forever(
-    dir: &Path,
-    db: &Connection,
-    wake: &Wake,
-    changed: &Wake,
-    leagues: &league::Leagues,
-    slots: usize,
-    executor: &Executor,
-) {
-    loop {
-        // Staff's word on the league, and a finalize run from a shell.
-        if let Some(pool) = cores::pool() {
-            pool.set_league(league_state(db));
-            pool.set_final_elsewhere(finalizing_elsewhere(db));
-            if pool.league_held_now() {
-                wake.wait(Duration::from_secs(2));
-                continue;
-            }
-        }
-        // Grading comes first: the league plays while nothing waits.
-        let idle = db::queue(db).map(|(waiting, grading)| waiting == 0 && grading.is_none());
-        let played = match idle {
-            Ok(true) => leagues.play_round(dir, slots, changed, executor),
-            Ok(false) => Ok(false),
-            Err(e) => Err(e),
-        };
-        match played {
-            Ok(true) => {}
-            Ok(false) => wake.wait(Duration::from_secs(2)),
-            Err(e) => {
-                tracing::error!("the league: {e:#}");
-                wake.wait(Duration::from_secs(5));
-            }
-        }
-    }
-}
-
-/// The `db` setting that says whether the league plays (`serve league`,
-/// the staff API): `auto`, `running` or `paused`.
-pub const LEAGUE_SETTING: &str = "league";
-
-/// The `db` setting a `serve finalize` run from a shell holds while it
-/// runs: its process id.
-pub const FINALIZING_SETTING: &str = "finalizing";
-
-/// What staff last said of the league (auto if nothing).
-pub fn league_state(db: &Connection) -> cores::LeagueState {
-    let said = db::setting(db, LEAGUE_SETTING).ok().flatten();
-    said.as_deref().and_then(cores::LeagueState::parse).unwrap_or_default()
-}
-
-/// Whether a `serve finalize` of another process runs now.
-fn finalizing_elsewhere(db: &Connection) -> bool {
-    let pid = db::setting(db, FINALIZING_SETTING).ok().flatten().and_then(|p| p.parse::<libc::pid_t>().ok());
-    // SAFETY: signal 0 only asks whether the process exists.
-    pid.is_some_and(|pid| pid > 0 && unsafe { libc::kill(pid, 0) } == 0)
-}
-
 /// A grading slot: takes the next submission (none of those `busy`, nor of
 /// their students), grades it, records the grade; forever.
 #[allow(clippy::too_many_arguments)]
-fn grade_forever(
+pub(super) fn grade_forever(
     dir: &Path,
     db: &Connection,
     course: &Course,
@@ -278,19 +121,6 @@ fn grade_forever(
     }
 }
 
-/// Lowers the calling thread's CPU priority (nice 10), and so that of the
-/// workers it starts (they inherit it): games take the CPU the server's
-/// requests leave, so a page or an upload never waits behind a game.
-fn play_below_the_server() {
-    // SAFETY: plain system calls on the calling thread.
-    unsafe {
-        let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
-        if libc::setpriority(libc::PRIO_PROCESS, thread, 10) != 0 {
-            tracing::debug!("cannot lower a game thread's priority: {}", std::io::Error::last_os_error());
-        }
-    }
-}
-
 /// Grades `submission`: its grade report as JSON, or why it has none.
 fn grade(
     dir: &Path,
@@ -308,7 +138,7 @@ fn grade(
     let file = grading_file(dir, submission, assignment, &player, concurrency, seed)?;
     let tournament = Tournament::load(&file)?;
     check(submission, &player, &tournament, secret.seed(Purpose::Check, &assignment.name))?;
-    let mut progress = Progress { db, id: submission.id, total: 0, played: 0, changed };
+    let mut progress = Progress::new(db, submission.id, changed);
     let run = GradingRun { db, submission: submission.id, file: &file, tournament };
     Ok(serde_json::to_value(executor.grade_run(run, &mut progress)?)?)
 }
@@ -409,67 +239,6 @@ pub fn lost_game_viewer(dir: &Path, id: i64, name: &str) -> Option<String> {
     viewer_in(&replay_folder(dir, id), name)
 }
 
-/// The games' viewers in a run's replay folder, by name, in game order.
-pub(super) fn viewers_in(folder: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(folder)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.strip_suffix(".html").map(str::to_string))
-        .collect();
-    names.sort();
-    names
-}
-
-/// The viewer `name` in a run's replay folder, if there is one (a name of
-/// plain characters: no path).
-pub(super) fn viewer_in(folder: &Path, name: &str) -> Option<String> {
-    let plain =
-        name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) && !name.starts_with('.');
-    if !plain {
-        return None;
-    }
-    std::fs::read_to_string(folder.join(format!("{name}.html"))).ok()
-}
-
 fn replay_folder(dir: &Path, id: i64) -> PathBuf {
     dir.join(RUNS).join(id.to_string()).join("out").join(crate::tournament::replays::FOLDER)
-}
-
-/// Keeps a submission's status and games played current: told by the
-/// tournament runner (an `Observer`), or by an executor following a run
-/// played elsewhere (`update`).
-pub(super) struct Progress<'a> {
-    db: &'a Connection,
-    id: i64,
-    total: usize,
-    played: usize,
-    changed: &'a Wake,
-}
-
-impl Observer for Progress<'_> {
-    fn start(&mut self, total: usize, done: &[GameResult]) {
-        (self.total, self.played) = (total, done.len());
-        self.save();
-    }
-
-    fn game(&mut self, _: &GameResult, _: &[String]) {
-        self.played += 1;
-        self.save();
-    }
-}
-
-impl Progress<'_> {
-    /// `played` of `total` games are in the run's journal.
-    pub(super) fn update(&mut self, played: usize, total: usize) {
-        (self.played, self.total) = (played, total);
-        self.save();
-    }
-
-    fn save(&self) {
-        if let Err(e) = db::set_progress(self.db, self.id, status::PLAYING, self.played, self.total) {
-            tracing::warn!("submission {}: progress not saved: {e:#}", self.id);
-        }
-        self.changed.notify();
-    }
 }

@@ -14,7 +14,22 @@
 //! This is the arena's only async code (axum on tokio), and it only
 //! answers HTTP: handlers return `Result<Response, ApiError>` and do their
 //! database work on the blocking pool (`pool.rs`); games are played on
-//! plain threads (`grader.rs`), so the referees' loops stay synchronous.
+//! plain threads (`threads.rs` starts them), so the referees' loops stay synchronous.
+//!
+//! Its modules depend on each other one way (no cycles): each names only
+//! modules of the lines above its own.
+//! - db, course, wake (the threads' signal), replays (the runs' replay
+//!   table and viewers), archive, headers, http: none.
+//! - secret, store, views, pool, regrade; executor (where grading runs
+//!   play; their `Progress`).
+//! - accounts, finalize; league (its thread, and batch.rs, a round as a
+//!   Slurm job: the league's internals stay in league/).
+//! - auth, board; then scrimmage; then grader, staff.
+//! - storage; threads (starts every background thread: each module's
+//!   `..._forever` loop).
+//!
+//! This file, the HTTP app, is on top; auth, http, scrimmage and staff
+//! take its `App` and `ApiError`, finalize its `adopt`.
 
 pub mod accounts;
 pub mod archive;
@@ -30,12 +45,15 @@ pub mod http;
 pub mod league;
 mod pool;
 pub mod regrade;
+pub mod replays;
 pub mod scrimmage;
 pub mod secret;
 mod staff;
 pub mod storage;
 pub mod store;
+mod threads;
 pub mod views;
+pub mod wake;
 
 use std::{net::SocketAddr, path::PathBuf, sync::Arc};
 
@@ -85,9 +103,9 @@ struct App {
     data: PathBuf,
     max_upload: u64,
     per_hour: u32,
-    wake: Arc<grader::Wake>,
+    wake: Arc<wake::Wake>,
     /// Told of every change the server's threads make (a board to rebuild).
-    changed: Arc<grader::Wake>,
+    changed: Arc<wake::Wake>,
     finalizing: staff::Finalizing,
     /// The course hosted (docs/server.md, "The course file").
     course: Arc<course::Course>,
@@ -115,24 +133,27 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
     let course = Arc::new(options.course);
     host(&data, &db::open(&data)?, &course, options.course_text.as_deref())?;
     let pool = crate::cores::Cores::new(options.cores).install();
-    pool.set_league(grader::league_state(&db::open(&data)?));
+    pool.set_league(league::league_state(&db::open(&data)?));
     let leagues = Arc::new(league::Leagues::load(&db::open(&data)?, &course)?);
     options.executor.ready()?;
-    let wake = Arc::new(grader::Wake::default());
-    let changed = Arc::new(grader::Wake::default());
+    let wake = Arc::new(wake::Wake::default());
+    let changed = Arc::new(wake::Wake::default());
     let executor = Arc::new(options.executor);
-    grader::spawn(
-        data.clone(),
-        course.clone(),
-        wake.clone(),
-        options.grading,
-        executor.clone(),
-        changed.clone(),
-        leagues.clone(),
-    )?;
+    let boards = board::Boards::new(&data, &course, &leagues)?;
+    threads::Threads {
+        dir: data.clone(),
+        course: course.clone(),
+        grading: options.grading,
+        executor: executor.clone(),
+        wake: wake.clone(),
+        changed: changed.clone(),
+        leagues,
+        boards: boards.clone(),
+    }
+    .start()?;
     let app = Arc::new(App {
         pool: Arc::new(pool::Pool::new(data.clone())),
-        boards: board::Boards::start(data.clone(), course.clone(), changed.clone(), leagues)?,
+        boards,
         data: data.clone(),
         max_upload: options.max_upload,
         per_hour: options.per_hour,

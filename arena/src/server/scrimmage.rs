@@ -41,11 +41,13 @@ use super::{
     auth::Student,
     course::Course,
     db::{self, status},
-    grader::{self, Wake},
     headers,
     http::{self, JsonBody},
+    replays,
     secret::{Purpose, Secret},
-    store, Answer, ApiError, App,
+    store,
+    wake::Wake,
+    Answer, ApiError, App,
 };
 use crate::tournament::{self, config::Tournament, record::GameResult, Observer};
 
@@ -349,7 +351,7 @@ fn play(
     file.insert("games_per_pairing".into(), i64::from(GAMES).into());
     file.insert("concurrency".into(), 1.into());
     file.insert("players".into(), toml::Value::Array(players.into_iter().map(Into::into).collect()));
-    file.insert("replays".into(), grader::replays_table("all").into());
+    file.insert("replays".into(), replays::replays_table("all").into());
     if !assignment.settings.is_empty() {
         file.insert("settings".into(), assignment.settings.clone().into());
     }
@@ -557,7 +559,7 @@ pub(super) async fn list(State(app): State<Arc<App>>, Student(student): Student)
     let listed: Vec<Value> = scrimmages
         .into_iter()
         .map(|s| {
-            let replays: Vec<Value> = grader::viewers_in(&replay_folder(&app.data, s.id))
+            let replays: Vec<Value> = replays::viewers_in(&replay_folder(&app.data, s.id))
                 .into_iter()
                 .map(
                     |name| json!({ "name": name, "url": format!("/api/scrimmages/{}/replays/{name}", s.id) }),
@@ -582,7 +584,7 @@ pub(super) async fn replay_viewer(
     app.db(move |db| of_group_one(db, id, group))
         .await?
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("your group has no scrimmage {id}")))?;
-    let html = grader::viewer_in(&replay_folder(&app.data, id), &name).ok_or_else(|| {
+    let html = replays::viewer_in(&replay_folder(&app.data, id), &name).ok_or_else(|| {
         ApiError::new(StatusCode::NOT_FOUND, format!("scrimmage {id} has no replay named '{name}'"))
     })?;
     let policy = headers::page_policy(&html);

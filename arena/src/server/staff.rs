@@ -105,7 +105,7 @@ pub async fn league(State(app): State<Arc<App>>, _: Staff, JsonBody(body): JsonB
     let state = body["state"].as_str().and_then(crate::cores::LeagueState::parse).ok_or_else(|| {
         ApiError::new(StatusCode::BAD_REQUEST, "send {\"state\": \"paused\"}, \"auto\" or \"running\"")
     })?;
-    app.db(move |db| db::set_setting(db, super::grader::LEAGUE_SETTING, state.name())).await?;
+    app.db(move |db| db::set_setting(db, super::league::LEAGUE_SETTING, state.name())).await?;
     if let Some(pool) = crate::cores::pool() {
         pool.set_league(state);
     }

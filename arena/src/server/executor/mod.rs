@@ -6,9 +6,9 @@
 //! is the tournament runner's report on that journal: the same grade
 //! wherever the games were played. `finalize`'s round robin goes the same
 //! way (round_robin.rs): its games here, or sharded as Slurm jobs; and so
-//! do the live league's games (league_batch.rs: a batch job per round).
+//! do the live league's games (the league's own batch.rs: a batch job per
+//! round, on the `SlurmExecutor` it is given).
 
-mod league_batch;
 mod round_robin;
 mod slurm;
 
@@ -20,11 +20,16 @@ use std::{
 use anyhow::{Context, Result};
 use rusqlite::Connection;
 
-pub use league_batch::run_batch as run_league_batch;
 pub use slurm::SlurmExecutor;
+pub(super) use slurm::RESUBMISSIONS;
 
-use super::grader::Progress;
-use crate::tournament::{self, config::Tournament, grade::GradeReport, Quiet, RunOutcome};
+use super::{
+    db::{self, status},
+    wake::Wake,
+};
+use crate::tournament::{
+    self, config::Tournament, grade::GradeReport, record::GameResult, Observer, Quiet, RunOutcome,
+};
 
 /// How grading runs are played.
 #[derive(Debug, Default)]
@@ -86,4 +91,48 @@ impl Executor {
 /// The grade of a grading run's one student.
 fn the_grade(outcome: RunOutcome) -> Result<GradeReport> {
     outcome.grades.and_then(|g| g.into_iter().next()).context("the grading run gave no grade")
+}
+
+/// Keeps a submission's status and games played current: told by the
+/// tournament runner (an `Observer`), or by an executor following a run
+/// played elsewhere (`update`).
+pub(super) struct Progress<'a> {
+    db: &'a Connection,
+    id: i64,
+    total: usize,
+    played: usize,
+    changed: &'a Wake,
+}
+
+impl Observer for Progress<'_> {
+    fn start(&mut self, total: usize, done: &[GameResult]) {
+        (self.total, self.played) = (total, done.len());
+        self.save();
+    }
+
+    fn game(&mut self, _: &GameResult, _: &[String]) {
+        self.played += 1;
+        self.save();
+    }
+}
+
+impl<'a> Progress<'a> {
+    /// The progress of submission `id`'s grading run, kept in `db`;
+    /// `changed` is told of each step.
+    pub(super) fn new(db: &'a Connection, id: i64, changed: &'a Wake) -> Progress<'a> {
+        Progress { db, id, total: 0, played: 0, changed }
+    }
+
+    /// `played` of `total` games are in the run's journal.
+    pub(super) fn update(&mut self, played: usize, total: usize) {
+        (self.played, self.total) = (played, total);
+        self.save();
+    }
+
+    fn save(&self) {
+        if let Err(e) = db::set_progress(self.db, self.id, status::PLAYING, self.played, self.total) {
+            tracing::warn!("submission {}: progress not saved: {e:#}", self.id);
+        }
+        self.changed.notify();
+    }
 }

@@ -22,9 +22,9 @@ use std::{
 
 use anyhow::{bail, Context, Result};
 
-use super::{the_grade, GradingRun};
+use super::{the_grade, GradingRun, Progress};
 use crate::{
-    server::{db, grader::Progress},
+    server::db,
     tournament::{
         self,
         grade::GradeReport,
@@ -35,7 +35,7 @@ use crate::{
 
 /// Jobs submitted again for a run after its first ended unfinished (and
 /// for finalize's round robin, times its unfinished shards are).
-pub(super) const RESUBMISSIONS: usize = 3;
+pub(in crate::server) const RESUBMISSIONS: usize = 3;
 
 /// The state recorded for a job Slurm no longer knows (not one of Slurm's).
 const GONE: &str = "GONE";

@@ -123,7 +123,7 @@ fn a_player_raising_huge_messages_fills_a_bounded_run_and_its_student_sees_them_
     let journal = bytes_under(&run.join("out/journal.jsonl"));
     eprintln!("run {run_bytes} bytes: replays {replays}, journal {journal}");
     assert!(run_bytes < 2 << 20, "{run_bytes}");
-    assert!(replays <= arena::server::grader::REPLAY_BYTES, "{replays}");
+    assert!(replays <= arena::server::replays::REPLAY_BYTES, "{replays}");
     assert!(journal < 200 << 10, "{journal}");
 
     // A lost game's viewer shows the cut message.

@@ -12,16 +12,25 @@
 //! stored, so the leaderboard costs a refit of a few milliseconds, never a
 //! pass over every game. Each game is stored as it ends: after a crash a
 //! pairing resumes at its first missing game, and no game is stored twice.
+//!
+//! The league's thread ([`play_forever`]) plays while nothing waits to be
+//! graded, as staff say (`LEAGUE_SETTING`); with `--executor slurm` a
+//! round is a batch job (batch.rs).
+
+mod batch;
 
 use std::{
     collections::{BTreeMap, HashMap},
     path::Path,
     sync::{Arc, Mutex},
+    time::Duration,
 };
 
 use anyhow::Result;
 use rusqlite::{params, Connection};
 use serde_json::{json, Value};
+
+pub use batch::run_batch;
 
 use super::{
     course::{Assignment, Course},
@@ -29,9 +38,10 @@ use super::{
     executor::Executor,
     secret::{Purpose, Secret},
     store,
+    wake::Wake,
 };
 use crate::{
-    game::GameId,
+    cores,
     game_rules::{with_rules, Budgets, GameRules},
     isolation::WorkerLimits,
     matchmaking::{EntrantId, GamePair, League, Policy, GAMES_PER_PAIR},
@@ -44,11 +54,63 @@ use crate::{
 /// The most games one pairing plays in the live league.
 pub const GAMES: u32 = 10;
 
-/// The game the server grades and its league plays: the first in the
-/// games table the course grades against the levels
-/// (`TwoPlayerGame::COURSE_GRADING`).
-pub fn served_game() -> GameId {
-    GameRules::course_graded_games()[0]
+/// The league: plays rounds of pairings while nothing waits to be graded.
+pub(super) fn play_forever(
+    dir: &Path,
+    db: &Connection,
+    wake: &Wake,
+    changed: &Wake,
+    leagues: &Leagues,
+    slots: usize,
+    executor: &Executor,
+) {
+    loop {
+        // Staff's word on the league, and a finalize run from a shell.
+        if let Some(pool) = cores::pool() {
+            pool.set_league(league_state(db));
+            pool.set_final_elsewhere(finalizing_elsewhere(db));
+            if pool.league_held_now() {
+                wake.wait(Duration::from_secs(2));
+                continue;
+            }
+        }
+        // Grading comes first: the league plays while nothing waits.
+        let idle = db::queue(db).map(|(waiting, grading)| waiting == 0 && grading.is_none());
+        let played = match idle {
+            Ok(true) => leagues.play_round(dir, slots, changed, executor),
+            Ok(false) => Ok(false),
+            Err(e) => Err(e),
+        };
+        match played {
+            Ok(true) => {}
+            Ok(false) => wake.wait(Duration::from_secs(2)),
+            Err(e) => {
+                tracing::error!("the league: {e:#}");
+                wake.wait(Duration::from_secs(5));
+            }
+        }
+    }
+}
+
+/// The `db` setting that says whether the league plays (`serve league`,
+/// the staff API): `auto`, `running` or `paused`.
+pub const LEAGUE_SETTING: &str = "league";
+
+/// The `db` setting a `serve finalize` run from a shell holds while it
+/// runs: its process id.
+pub const FINALIZING_SETTING: &str = "finalizing";
+
+/// What staff last said of the league (auto if nothing).
+pub fn league_state(db: &Connection) -> cores::LeagueState {
+    let said = db::setting(db, LEAGUE_SETTING).ok().flatten();
+    said.as_deref().and_then(cores::LeagueState::parse).unwrap_or_default()
+}
+
+/// Whether a `serve finalize` of another process runs now.
+fn finalizing_elsewhere(db: &Connection) -> bool {
+    let pid = db::setting(db, FINALIZING_SETTING).ok().flatten().and_then(|p| p.parse::<libc::pid_t>().ok());
+    // SAFETY: signal 0 only asks whether the process exists.
+    pid.is_some_and(|pid| pid > 0 && unsafe { libc::kill(pid, 0) } == 0)
 }
 
 /// The course's leagues: one per two-player assignment, in the course's
@@ -76,13 +138,7 @@ impl Leagues {
 
     /// Plays a round of each league that has something to play; whether
     /// any game was played.
-    pub fn play_round(
-        &self,
-        dir: &Path,
-        slots: usize,
-        changed: &super::grader::Wake,
-        executor: &Executor,
-    ) -> Result<bool> {
+    pub fn play_round(&self, dir: &Path, slots: usize, changed: &Wake, executor: &Executor) -> Result<bool> {
         let mut played = false;
         for (_, live) in &self.leagues {
             played |= play_round(dir, live, slots, changed, executor)?;
@@ -297,7 +353,7 @@ pub fn play_round(
     dir: &Path,
     live: &Arc<Mutex<Live>>,
     slots: usize,
-    changed: &super::grader::Wake,
+    changed: &Wake,
     executor: &Executor,
 ) -> Result<bool> {
     let db = db::open(dir)?;
@@ -320,7 +376,7 @@ pub fn play_round(
                 Some([submissions.get(&a)?, submissions.get(&b)?])
             })
             .collect();
-        slurm.play_league_batch(dir, &assignment, &pairings, live, changed)?;
+        batch::play(slurm, dir, &assignment, &pairings, live, changed)?;
         return Ok(true);
     }
     let priority = crate::cores::inherited();
@@ -356,7 +412,7 @@ fn play_pairing(
     rules: &GameRules,
     pair: [&Submission; 2],
     live: &Mutex<Live>,
-    changed: &super::grader::Wake,
+    changed: &Wake,
 ) -> Result<()> {
     let db = db::open(dir)?;
     let first = first_missing(&db, pair[0].id, pair[1].id)?;
@@ -388,7 +444,7 @@ fn play_pairing(
 }
 
 /// The index of pairing (`a` older, `b`)'s first game not stored yet.
-pub(super) fn first_missing(db: &Connection, a: i64, b: i64) -> Result<u32> {
+fn first_missing(db: &Connection, a: i64, b: i64) -> Result<u32> {
     Ok(db.query_row(
         "SELECT COALESCE(MAX(game) + 1, 0) FROM games WHERE a = ?1 AND b = ?2",
         params![a, b],
@@ -398,26 +454,26 @@ pub(super) fn first_missing(db: &Connection, a: i64, b: i64) -> Result<u32> {
 
 /// How a league game's players are hosted: isolated and sandboxed
 /// (WorkerLimits' default), as in a tournament.
-pub(super) fn hosting() -> Result<Hosting> {
+fn hosting() -> Result<Hosting> {
     let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
     Ok(Hosting { isolate_libraries: true, isolate_builtins: false, limits: Some(limits) })
 }
 
 /// Loads the player `entry` names (as [`store::player_entry`] writes it).
-pub(super) fn load_player(entry: &str, hosting: &Hosting) -> Result<Player> {
+fn load_player(entry: &str, hosting: &Hosting) -> Result<Player> {
     let spec: PlayerSpec = entry.parse().map_err(anyhow::Error::msg)?;
     Player::load(&spec, hosting, Budgets::default().startup).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 /// The games a pairing plays next when its first missing one is `first`.
-pub(super) fn next_games(first: u32) -> u32 {
+fn next_games(first: u32) -> u32 {
     GAMES_PER_PAIR.min(GAMES.saturating_sub(first))
 }
 
 /// The seed of pairing (`a` older, `b`)'s games: from the data folder's
 /// secret, its own (no player can tell a league game from another, or
 /// predict one).
-pub(super) fn pairing_seed(db: &Connection, a: i64, b: i64) -> Result<u64> {
+fn pairing_seed(db: &Connection, a: i64, b: i64) -> Result<u64> {
     Ok(Secret::of(db)?.seed(Purpose::League, &format!("{a}/{b}")))
 }
 
@@ -425,7 +481,7 @@ pub(super) fn pairing_seed(db: &Connection, a: i64, b: i64) -> Result<u64> {
 /// `rules` (a two-player game's), on the pairing's `seed`, telling
 /// `on_game` each as it ends: the same seeds and seats wherever they are
 /// played (here, or in a Slurm batch job).
-pub(super) fn play_games(
+fn play_games(
     rules: &GameRules,
     players: [&Player; 2],
     (first, games): (u32, u32),
@@ -468,10 +524,10 @@ fn play_match<G: TwoPlayerGame>(
 /// Stores a game of pairing (`a` older, `b`) and, if it was new, counts it
 /// in `live` and tells `changed`; whether it was new (a game stored before,
 /// by an earlier run of the same pairing, counts once).
-pub(super) fn record_game(
+fn record_game(
     db: &Connection,
     live: &Mutex<Live>,
-    changed: &super::grader::Wake,
+    changed: &Wake,
     a: i64,
     b: i64,
     result: &GameResult,

@@ -1,7 +1,7 @@
 //! The live league on a Slurm cluster (`--executor slurm`): the pairings
 //! one round chose become one batch job that plays exactly their next
 //! games, with the seeds and seats local play gives them
-//! (`league::play_games`), and the server stores what it played.
+//! (`play_games`), and the server stores what it played.
 //!
 //! A batch is the folder `DATA/league/batch-<n>/`: `batch.json` (the
 //! pairings: submission ids, players, first game, games), the job script
@@ -31,7 +31,7 @@ use anyhow::{bail, Context, Result};
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
-use super::slurm::{SlurmExecutor, RESUBMISSIONS};
+use super::{first_missing, hosting, load_player, next_games, pairing_seed, play_games, record_game, Live};
 use crate::{
     game::GameId,
     game_rules::GameRules,
@@ -40,9 +40,9 @@ use crate::{
     server::{
         course::{self, Assignment},
         db::{self, Submission},
-        grader::Wake,
-        league::{self, Live},
+        executor::{SlurmExecutor, RESUBMISSIONS},
         store,
+        wake::Wake,
     },
     tournament::{
         record::GameResult,
@@ -51,7 +51,7 @@ use crate::{
 };
 
 fn served_game_name() -> String {
-    league::served_game().name().to_string()
+    course::served_game().name().to_string()
 }
 
 /// The league's batches inside the data folder.
@@ -104,150 +104,152 @@ struct PlayedGame {
     result: GameResult,
 }
 
-impl SlurmExecutor {
-    /// Plays the next games of `pairings` (older first) as one Slurm job,
-    /// storing and counting each game as the job journals it; first
-    /// finishes any batch a restarted server left unfollowed.
-    pub(in crate::server) fn play_league_batch(
-        &self,
-        dir: &Path,
-        assignment: &Assignment,
-        pairings: &[[&Submission; 2]],
-        live: &Mutex<Live>,
-        changed: &Wake,
-    ) -> Result<()> {
-        let db = db::open(dir)?;
-        let folder = dir.join(FOLDER);
-        for batch in unfinished_batches(&folder)? {
-            self.finish_batch(&db, &batch, live, changed)?;
-        }
-        let mut chosen = Vec::new();
-        for pair in pairings {
-            let first = league::first_missing(&db, pair[0].id, pair[1].id)?;
-            if league::next_games(first) == 0 {
-                continue;
-            }
-            let entry = |s: &Submission| store::player_entry(dir, &s.sha256, s.player.as_deref());
-            chosen.push(Pairing {
-                ids: [pair[0].id, pair[1].id],
-                players: [entry(pair[0])?, entry(pair[1])?],
-                first,
-                games: league::next_games(first),
-                seed: league::pairing_seed(&db, pair[0].id, pair[1].id)?,
-            });
-        }
-        if chosen.is_empty() {
-            return Ok(());
-        }
-        let batch = Batch {
-            game: assignment.game.name().to_string(),
-            settings: assignment.settings.clone(),
-            pairings: chosen,
-            at_once: self.job.cpus_per_task,
-            pass_env: self.pass_env.clone(),
-        };
-        let folder = new_batch_folder(&folder)?;
-        write_json(&folder.join("batch.json"), &batch)?;
-        self.finish_batch(&db, &folder, live, changed)
+/// Plays the next games of `pairings` (older first) as one job of `executor`,
+/// storing and counting each game as the job journals it; first
+/// finishes any batch a restarted server left unfollowed.
+pub(super) fn play(
+    executor: &SlurmExecutor,
+    dir: &Path,
+    assignment: &Assignment,
+    pairings: &[[&Submission; 2]],
+    live: &Mutex<Live>,
+    changed: &Wake,
+) -> Result<()> {
+    let db = db::open(dir)?;
+    let folder = dir.join(FOLDER);
+    for batch in unfinished_batches(&folder)? {
+        finish(executor, &db, &batch, live, changed)?;
     }
+    let mut chosen = Vec::new();
+    for pair in pairings {
+        let first = first_missing(&db, pair[0].id, pair[1].id)?;
+        if next_games(first) == 0 {
+            continue;
+        }
+        let entry = |s: &Submission| store::player_entry(dir, &s.sha256, s.player.as_deref());
+        chosen.push(Pairing {
+            ids: [pair[0].id, pair[1].id],
+            players: [entry(pair[0])?, entry(pair[1])?],
+            first,
+            games: next_games(first),
+            seed: pairing_seed(&db, pair[0].id, pair[1].id)?,
+        });
+    }
+    if chosen.is_empty() {
+        return Ok(());
+    }
+    let batch = Batch {
+        game: assignment.game.name().to_string(),
+        settings: assignment.settings.clone(),
+        pairings: chosen,
+        at_once: executor.job.cpus_per_task,
+        pass_env: executor.pass_env.clone(),
+    };
+    let folder = new_batch_folder(&folder)?;
+    write_json(&folder.join("batch.json"), &batch)?;
+    finish(executor, &db, &folder, live, changed)
+}
 
-    /// Submits batch `folder`'s job (again, while games are missing: at
-    /// most `RESUBMISSIONS` times), following a job already under way
-    /// first, and stores its games as they come; then marks it `over`.
-    fn finish_batch(&self, db: &Connection, folder: &Path, live: &Mutex<Live>, changed: &Wake) -> Result<()> {
-        let batch: Batch = read_json(&folder.join("batch.json"))?;
-        let script = self.write_batch_script(folder)?;
-        let jobs_file = folder.join("jobs");
-        let mut jobs: Vec<String> =
-            std::fs::read_to_string(&jobs_file).unwrap_or_default().lines().map(str::to_string).collect();
-        let mut reader = GamesReader::new(folder.join("games.jsonl"));
-        // A job submitted before the server restarted: followed, not doubled.
-        let mut last_end = match jobs.last() {
-            Some(id) => Some(self.follow_batch(id, &mut reader, db, live, changed)?),
-            None => None,
-        };
-        loop {
-            reader.store(db, live, changed)?;
-            let missing = reader.missing(&batch);
-            if missing == 0 {
-                break;
-            }
-            if let Some(id) = jobs.last().filter(|_| jobs.len() > RESUBMISSIONS) {
-                let log = folder.join(format!("job-{id}.log"));
-                let ends = slurm::last_line(&log).map_or(String::new(), |l| format!(", which ends: {l}"));
-                write_json(&folder.join("over"), &"given up")?;
-                bail!(
-                    "the Slurm jobs of league batch {} ended {} times with {missing} of its games missing: \
-                     the last, job {id}, ended {}; its output: {}{ends}",
-                    folder.display(),
-                    jobs.len(),
-                    last_end.unwrap_or_default(),
-                    log.display()
-                );
-            }
-            let id = slurm::sbatch(&[], &script)?;
-            let mut record = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&jobs_file)
-                .with_context(|| format!("cannot write {}", jobs_file.display()))?;
-            writeln!(record, "{id}")?;
-            jobs.push(id.clone());
-            last_end = Some(self.follow_batch(&id, &mut reader, db, live, changed)?);
+/// Submits batch `folder`'s job (again, while games are missing: at
+/// most `RESUBMISSIONS` times), following a job already under way
+/// first, and stores its games as they come; then marks it `over`.
+fn finish(
+    executor: &SlurmExecutor,
+    db: &Connection,
+    folder: &Path,
+    live: &Mutex<Live>,
+    changed: &Wake,
+) -> Result<()> {
+    let batch: Batch = read_json(&folder.join("batch.json"))?;
+    let script = write_script(executor, folder)?;
+    let jobs_file = folder.join("jobs");
+    let mut jobs: Vec<String> =
+        std::fs::read_to_string(&jobs_file).unwrap_or_default().lines().map(str::to_string).collect();
+    let mut reader = GamesReader::new(folder.join("games.jsonl"));
+    // A job submitted before the server restarted: followed, not doubled.
+    let mut last_end = match jobs.last() {
+        Some(id) => Some(follow(executor, id, &mut reader, db, live, changed)?),
+        None => None,
+    };
+    loop {
+        reader.store(db, live, changed)?;
+        let missing = reader.missing(&batch);
+        if missing == 0 {
+            break;
         }
-        write_json(&folder.join("over"), &"done")
-    }
-
-    /// Follows job `id` until it ends, storing its games as they come;
-    /// how it ended.
-    fn follow_batch(
-        &self,
-        id: &str,
-        reader: &mut GamesReader,
-        db: &Connection,
-        live: &Mutex<Live>,
-        changed: &Wake,
-    ) -> Result<String> {
-        loop {
-            if let Err(e) = reader.store(db, live, changed) {
-                tracing::warn!("league batch job {id}: {e:#}");
-            }
-            match slurm::job_status(id) {
-                Ok(JobStatus::Live(_)) => {}
-                Ok(JobStatus::Ended(end)) => {
-                    return Ok(format!("{} (exit code {})", end.state, end.exit_code))
-                }
-                Ok(JobStatus::Gone) => return Ok("gone from Slurm".to_string()),
-                Err(e) => tracing::warn!("league batch job {id}: {e:#}; trying again"),
-            }
-            std::thread::sleep(self.poll);
+        if let Some(id) = jobs.last().filter(|_| jobs.len() > RESUBMISSIONS) {
+            let log = folder.join(format!("job-{id}.log"));
+            let ends = slurm::last_line(&log).map_or(String::new(), |l| format!(", which ends: {l}"));
+            write_json(&folder.join("over"), &"given up")?;
+            bail!(
+                "the Slurm jobs of league batch {} ended {} times with {missing} of its games missing: \
+                 the last, job {id}, ended {}; its output: {}{ends}",
+                folder.display(),
+                jobs.len(),
+                last_end.unwrap_or_default(),
+                log.display()
+            );
         }
+        let id = slurm::sbatch(&[], &script)?;
+        let mut record = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&jobs_file)
+            .with_context(|| format!("cannot write {}", jobs_file.display()))?;
+        writeln!(record, "{id}")?;
+        jobs.push(id.clone());
+        last_end = Some(follow(executor, &id, &mut reader, db, live, changed)?);
     }
+    write_json(&folder.join("over"), &"done")
+}
 
-    /// Writes `folder/league.sbatch`: the job that plays the batch (what
-    /// its `games.jsonl` lacks); its path.
-    fn write_batch_script(&self, folder: &Path) -> Result<PathBuf> {
-        let folder = std::path::absolute(folder)?;
-        let text = format!(
-            "#!/bin/sh\n\
-             # Written by `arena serve --executor slurm`: a batch of league games.\n\
-             # The data folder must be on a file system every node sees.\n\
-             #SBATCH --job-name=arena-league-{name}\n\
-             #SBATCH --cpus-per-task={cpus}\n\
-             #SBATCH --output=\"{log}\"\n\
-             {directives}\
-             exec {arena} __league-batch {file}\n",
-            name = folder.file_name().and_then(|n| n.to_str()).unwrap_or("batch"),
-            cpus = self.job.cpus_per_task,
-            log = folder.join("job-%j.log").display(),
-            directives = self.job.directives(),
-            arena = slurm::quote(&self.arena),
-            file = slurm::quote(&folder.join("batch.json")),
-        );
-        let script = folder.join("league.sbatch");
-        std::fs::write(&script, text).with_context(|| format!("cannot write {}", script.display()))?;
-        Ok(script)
+/// Follows job `id` until it ends, storing its games as they come;
+/// how it ended.
+fn follow(
+    executor: &SlurmExecutor,
+    id: &str,
+    reader: &mut GamesReader,
+    db: &Connection,
+    live: &Mutex<Live>,
+    changed: &Wake,
+) -> Result<String> {
+    loop {
+        if let Err(e) = reader.store(db, live, changed) {
+            tracing::warn!("league batch job {id}: {e:#}");
+        }
+        match slurm::job_status(id) {
+            Ok(JobStatus::Live(_)) => {}
+            Ok(JobStatus::Ended(end)) => return Ok(format!("{} (exit code {})", end.state, end.exit_code)),
+            Ok(JobStatus::Gone) => return Ok("gone from Slurm".to_string()),
+            Err(e) => tracing::warn!("league batch job {id}: {e:#}; trying again"),
+        }
+        std::thread::sleep(executor.poll);
     }
+}
+
+/// Writes `folder/league.sbatch`: the job that plays the batch (what
+/// its `games.jsonl` lacks); its path.
+fn write_script(executor: &SlurmExecutor, folder: &Path) -> Result<PathBuf> {
+    let folder = std::path::absolute(folder)?;
+    let text = format!(
+        "#!/bin/sh\n\
+         # Written by `arena serve --executor slurm`: a batch of league games.\n\
+         # The data folder must be on a file system every node sees.\n\
+         #SBATCH --job-name=arena-league-{name}\n\
+         #SBATCH --cpus-per-task={cpus}\n\
+         #SBATCH --output=\"{log}\"\n\
+         {directives}\
+         exec {arena} __league-batch {file}\n",
+        name = folder.file_name().and_then(|n| n.to_str()).unwrap_or("batch"),
+        cpus = executor.job.cpus_per_task,
+        log = folder.join("job-%j.log").display(),
+        directives = executor.job.directives(),
+        arena = slurm::quote(&executor.arena),
+        file = slurm::quote(&folder.join("batch.json")),
+    );
+    let script = folder.join("league.sbatch");
+    std::fs::write(&script, text).with_context(|| format!("cannot write {}", script.display()))?;
+    Ok(script)
 }
 
 /// The batches in `folder` not marked `over`, oldest first.
@@ -321,7 +323,7 @@ impl GamesReader {
         while lines.read_line(&mut line)? > 0 && line.ends_with('\n') {
             let game: PlayedGame = serde_json::from_str(&line)
                 .with_context(|| format!("{}: a line is not a game", self.path.display()))?;
-            league::record_game(db, live, changed, game.a, game.b, &game.result)?;
+            record_game(db, live, changed, game.a, game.b, &game.result)?;
             self.seen.insert((game.a, game.b, game.result.index));
             self.offset += line.len() as u64;
             line.clear();
@@ -357,7 +359,7 @@ pub fn run_batch(file: &Path) -> Result<()> {
             .open(&games)
             .with_context(|| format!("cannot write {}", games.display()))?,
     );
-    let hosting = league::hosting()?;
+    let hosting = hosting()?;
     let game = GameId::parse(&batch.game)
         .with_context(|| format!("{}: no game '{}'", file.display(), batch.game))?;
     let rules = course::rules_of(game, &batch.settings)
@@ -400,24 +402,17 @@ fn play_pairing(
         return Ok(());
     }
     let load = |i: usize| {
-        league::load_player(&pairing.players[i], hosting)
+        load_player(&pairing.players[i], hosting)
             .map_err(|e| anyhow::anyhow!("submission {}: {e:#}", pairing.ids[i]))
     };
     let players = [load(0)?, load(1)?];
     let games = pairing.first + pairing.games - first;
     let mut written = Ok(());
-    league::play_games(
-        rules,
-        [&players[0], &players[1]],
-        (first, games),
-        pairing.seed,
-        hosting,
-        &mut |result| {
-            if written.is_ok() {
-                written = append_line(out, &PlayedGame { a: pairing.ids[0], b: pairing.ids[1], result });
-            }
-        },
-    );
+    play_games(rules, [&players[0], &players[1]], (first, games), pairing.seed, hosting, &mut |result| {
+        if written.is_ok() {
+            written = append_line(out, &PlayedGame { a: pairing.ids[0], b: pairing.ids[1], result });
+        }
+    });
     written
 }
 
