@@ -116,8 +116,14 @@ fn draw_strength(rng: &mut ChaCha8Rng) -> f64 {
 /// the first seat if `a_first`.
 fn play_game(a: f64, b: f64, a_first: bool, rng: &mut ChaCha8Rng) -> f64 {
     let seat = if a_first { SEAT_ELO } else { -SEAT_ELO };
-    let p = score_from_elo(a - b + seat);
-    let draw = DRAW_RATE * 2.0 * p.min(1.0 - p);
+    simulated_score(score_from_elo(a - b + seat), DRAW_RATE, rng)
+}
+
+/// One simulated game's score (1, 0.5 or 0) for a side whose expected
+/// score is `p`; draws take `draw_rate` of the outcomes at even odds, fewer
+/// as the odds part (every simulation of games uses this one).
+pub fn simulated_score(p: f64, draw_rate: f64, rng: &mut impl Rng) -> f64 {
+    let draw = draw_rate * 2.0 * p.min(1.0 - p);
     let u = rng.random::<f64>();
     if u < p - draw / 2.0 {
         1.0

@@ -20,7 +20,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::stats::{self, EloModel, Evidence, Hypotheses, Verdict};
-use crate::{parallel::play_in_order, seeds, stats::score_from_elo};
+use crate::{matchmaking::simulation::simulated_score, parallel::play_in_order, seeds, stats::score_from_elo};
 
 /// What to simulate.
 #[derive(Debug, Clone)]
@@ -175,20 +175,7 @@ fn play_pair(score: f64, config: &Config, rng: &mut ChaCha8Rng) -> [f64; 2] {
     // The bias can move a game's expected score no further than 0 or 1.
     let room = score.min(1.0 - score);
     let bias = ((rng.random::<f64>() * 2.0 - 1.0) * config.opening_bias).clamp(-room, room);
-    [score + bias, score - bias].map(|p| play_game(p, config.draw_rate, rng))
-}
-
-/// One game's score for a side whose expected score is `p`.
-fn play_game(p: f64, draw_rate: f64, rng: &mut ChaCha8Rng) -> f64 {
-    let draw = draw_rate * 2.0 * p.min(1.0 - p);
-    let u = rng.random::<f64>();
-    if u < p - draw / 2.0 {
-        1.0
-    } else if u < p + draw / 2.0 {
-        0.5
-    } else {
-        0.0
-    }
+    [score + bias, score - bias].map(|p| simulated_score(p, config.draw_rate, rng))
 }
 
 impl fmt::Display for Report {
