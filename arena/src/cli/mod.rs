@@ -77,7 +77,7 @@ enum Command {
     ///
     /// Example: arena serve --data course-data --listen 127.0.0.1:8080
     /// Example: arena serve add-student alice --data course-data
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
     /// Submit a player library to the course's server, and with --wait see
     /// it graded against Easy, Medium and Hard.
     ///
@@ -320,7 +320,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Play(args) => play::run(args),
         Command::Sprt(args) => sprt::run(args),
         Command::BenchSprt(args) => sprt::bench(args),
-        Command::Serve(args) => serve::run(args),
+        Command::Serve(args) => serve::run(*args),
         Command::Submit(args) => submit::run(args),
         Command::BenchServer {
             library,
