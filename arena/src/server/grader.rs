@@ -22,7 +22,7 @@ use super::{
     course::{Assignment, Course, Pass},
     db::{self, status, Submission},
     executor::{Executor, GradingRun, Progress},
-    replays::{replays_table, viewer_in, viewers_in},
+    replays::{self, replays_table, viewer_in, viewers_in},
     scrimmage,
     secret::{Purpose, Secret},
     store,
@@ -182,7 +182,7 @@ pub(super) fn grading_file(
     file.insert("game".into(), assignment.game.name().into());
     file.insert("format".into(), "grade".into());
     file.insert("seed".into(), (seed as i64).into());
-    file.insert("output".into(), "out".into());
+    file.insert("output".into(), replays::OUTPUT.into());
     file.insert("players".into(), toml::Value::Array(vec![player.into()]));
     file.insert("concurrency".into(), (concurrency.max(1) as i64).into());
     let grading = &assignment.grading;
@@ -240,5 +240,5 @@ pub fn lost_game_viewer(dir: &Path, id: i64, name: &str) -> Option<String> {
 }
 
 fn replay_folder(dir: &Path, id: i64) -> PathBuf {
-    dir.join(RUNS).join(id.to_string()).join("out").join(crate::tournament::replays::FOLDER)
+    replays::folder_of(&dir.join(RUNS).join(id.to_string()))
 }

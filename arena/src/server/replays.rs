@@ -2,7 +2,16 @@
 //! their games: the `[replays]` table of their tournament files, and the
 //! viewers in a run's replay folder. Depends on nothing else of the server.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The output folder of each of the server's tournament runs, inside the
+/// run's own folder (its tournament file's `output`).
+pub(super) const OUTPUT: &str = "out";
+
+/// The replay folder of the run whose folder is `run`.
+pub(super) fn folder_of(run: &Path) -> PathBuf {
+    run.join(OUTPUT).join(crate::tournament::replays::FOLDER)
+}
 
 /// The most a grading run's (or a scrimmage's) replays may take on disk
 /// (`replays.max_bytes`): a player that loses every game with a long

@@ -347,7 +347,7 @@ fn play(
     // (no player can predict them), neither group's choice.
     let seed = Secret::of(db)?.seed(Purpose::Scrimmage, &scrimmage.id.to_string());
     file.insert("seed".into(), (seed as i64).into());
-    file.insert("output".into(), "out".into());
+    file.insert("output".into(), replays::OUTPUT.into());
     file.insert("games_per_pairing".into(), i64::from(GAMES).into());
     file.insert("concurrency".into(), 1.into());
     file.insert("players".into(), toml::Value::Array(players.into_iter().map(Into::into).collect()));
@@ -482,7 +482,7 @@ fn folder(dir: &Path, id: i64) -> PathBuf {
 }
 
 fn replay_folder(dir: &Path, id: i64) -> PathBuf {
-    folder(dir, id).join("out").join(tournament::replays::FOLDER)
+    replays::folder_of(&folder(dir, id))
 }
 
 /// `POST /api/scrimmages` with `{"opponent": GROUP, "assignment": NAME}`
@@ -601,7 +601,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = db::open(dir.path()).unwrap();
         let students = ["m", "v", "o"].map(|name| {
-            let student = db::add_student(&db, name, &format!("h{name}"), false, db::Joining::Alone { compete: false }).unwrap();
+            let student =
+                db::add_student(&db, name, &format!("h{name}"), false, db::Joining::Alone { compete: false })
+                    .unwrap();
             db.execute(
                 "INSERT INTO submissions (student, group_id, sha256, file_name, size, status, assignment)
                  VALUES (?1, ?2, 'aa', 'lib.so', 1, ?3, 'project')",

@@ -24,9 +24,8 @@ use serde::Serialize;
 use super::{
     db::{self, status},
     grader::RUNS,
-    scrimmage, store,
+    replays, scrimmage, store,
 };
-use crate::tournament::replays;
 
 /// How old a measure may be before a request starts the next.
 pub const MEASURED_EVERY: Duration = Duration::from_secs(30);
@@ -247,7 +246,7 @@ pub fn prune(dir: &Path, db: &Connection, options: Prune) -> Result<Vec<Pruned>>
     let mut pruned = Vec::new();
     for (id, group) in candidates {
         for run in runs_of(dir, id) {
-            let folder = run.join("out").join(replays::FOLDER);
+            let folder = replays::folder_of(&run);
             let files: Vec<PathBuf> = std::fs::read_dir(&folder)
                 .into_iter()
                 .flatten()
