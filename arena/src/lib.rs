@@ -35,6 +35,8 @@ pub mod server_bench;
 pub mod solo;
 pub mod sprt;
 pub mod stats;
+pub mod time_control;
+pub mod time_sweep;
 pub mod tournament;
 pub mod two_player;
 pub mod units;

@@ -217,6 +217,7 @@ fn parallel_games<G: BenchmarkedGame>(
                     hosting: hosting.clone(),
                     first_game: 0,
                     concurrency: 1,
+                    controls: [None; 2],
                 };
                 let players = &players;
                 scope.spawn(move || {
@@ -260,6 +261,7 @@ pub fn tournament(
         concurrency,
         output: scratch.clone(),
         players: vec![crate::players::PlayerSpec::Builtin(Level::Easy); players],
+        controls: vec![None; players],
         fixed: Vec::new(),
         grading: None,
         budgets: Budgets::default(),

@@ -18,7 +18,7 @@ use serde_json::json;
 
 use super::{
     interrupt::{stop_on_interrupt, STOP},
-    options::{load, setup, GameArgs, GameId, Limits},
+    options::{load, setup, GameArgs, GameId, Limits, PlayerControls},
     play::{cores, display_names},
 };
 
@@ -75,6 +75,8 @@ pub(crate) struct SprtArgs {
     concurrency: Option<u16>,
     #[command(flatten)]
     limits: Limits,
+    #[command(flatten)]
+    controls: PlayerControls,
     /// Print one JSON object on stdout instead (docs/sprt.md).
     #[arg(long)]
     json: bool,
@@ -109,6 +111,7 @@ pub(crate) fn run(args: SprtArgs) -> Result<ExitCode> {
             first_game: 0,
             // A learner learns from every game, in order: one game at a time.
             concurrency: if G::LEARNS { 1 } else { args.concurrency.map_or_else(cores, usize::from) },
+            controls: args.controls.controls(),
         };
         run_test::<G>(&players, &config, &hypotheses)
     }, solo => unreachable!("checked above: {settings:?} is two-player"));
@@ -234,10 +237,12 @@ impl Report<'_> {
             Ending::MaxGames => ("inconclusive", "max_games"),
             Ending::Interrupted => ("inconclusive", "interrupted"),
         };
+        let controls = args.controls.controls();
         let player = |i: usize, spec: &PlayerSpec| {
             json!({
                 "name": self.names[i],
                 "source": spec.to_string(),
+                "time_control": controls[i].unwrap_or(args.limits.budgets().turn).to_string(),
                 "failures": s.failures[i],
                 "first_failure": s.first_failures[i],
             })
