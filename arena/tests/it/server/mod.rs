@@ -706,7 +706,8 @@ fn csv_rows(text: &str) -> Vec<Vec<String>> {
 fn the_load_benchmark_grades_every_submission_and_reports_latencies() {
     let library = library("easy");
     let args = [
-        "bench-server",
+        "measure",
+        "server",
         "--library",
         library.to_str().unwrap(),
         "--students",
