@@ -237,30 +237,23 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
                 arena::overhead::program(&programs, requests, &limits).map_err(anyhow::Error::msg)?
             );
         }
-        Measure::Server(ServerArgs {
-            library,
-            students,
-            league_games,
-            submissions,
-            pages,
-            seconds,
-            grading_slots,
-        }) => {
-            let library = match library {
+        Measure::Server(args) => {
+            let library = match args.library {
                 Some(path) => path,
                 None => std::env::current_exe()?.with_file_name("libeasy.so"),
             };
+            let (students, submissions) = (args.students, args.submissions);
             if submissions > students {
                 anyhow::bail!("--submissions {submissions}: at most --students ({students}) can submit");
             }
             let load = arena::server_bench::Load {
                 library,
                 students,
-                league_games,
+                league_games: args.league_games,
                 submissions,
-                pages,
-                seconds,
-                grading_slots,
+                pages: args.pages,
+                seconds: args.seconds,
+                grading_slots: args.grading_slots,
             };
             arena::outln!("{}", arena::server_bench::run(&load)?);
         }
