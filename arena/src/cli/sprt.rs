@@ -1,5 +1,5 @@
 //! `arena sprt` (is NEW stronger than OLD? a sequential test, with a live
-//! progress line and Ctrl-C to stop) and `arena bench-sprt` (the test's
+//! progress line and Ctrl-C to stop) and `arena measure sprt` (the test's
 //! error rates and length, simulated). The test is `arena::sprt`.
 
 use std::process::ExitCode;
@@ -277,7 +277,11 @@ impl Report<'_> {
     }
 }
 
-/// `arena bench-sprt`: the options (the help text is on `Command::BenchSprt`).
+/// Measure `arena sprt`'s test on simulated games between players of
+/// known Elo difference: how often it accepts H1 at elo0 (at most
+/// alpha) and H0 at elo1 (at most beta), and its mean games to a
+/// verdict, the pentanomial test beside the trinomial one
+/// (docs/benchmarks.md, "SPRT"). Build with --release.
 #[derive(clap::Args)]
 pub(crate) struct BenchSprtArgs {
     /// Tests simulated at each true difference.

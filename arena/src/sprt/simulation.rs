@@ -1,4 +1,4 @@
-//! `arena bench-sprt`: the test's error rates and length, measured on
+//! `arena measure sprt`: the test's error rates and length, measured on
 //! simulated games between two players of a known Elo difference.
 //!
 //! Each pair is one opening played twice, seats swapped. The opening
@@ -48,7 +48,7 @@ pub struct Config {
 }
 
 impl Config {
-    /// The defaults of `arena bench-sprt`: the `arena sprt` defaults' test
+    /// The defaults of `arena measure sprt`: the `arena sprt` defaults' test
     /// (0 against 5 Elo, 5% errors) at elo0, elo1 and around them.
     pub fn new(runs: u32, seed: u64, hypotheses: Hypotheses) -> Config {
         let (elo0, elo1) = (hypotheses.elo0, hypotheses.elo1);
