@@ -48,6 +48,18 @@ impl TimeControl {
         }
     }
 
+    /// The most `turns` turns of one player can take in one game: each its
+    /// budget, or a bank's base and increments (each turn at most its cap).
+    pub fn worst_over(self, turns: f64) -> Duration {
+        match self {
+            TimeControl::PerTurn(budget) => budget.mul_f64(turns),
+            TimeControl::Bank { base, increment, cap } => {
+                let bank = base + increment.mul_f64(turns);
+                cap.map_or(bank, |cap| bank.min(cap.mul_f64(turns)))
+            }
+        }
+    }
+
     /// Whether it is a bank (its time left is worth recording turn by turn).
     pub fn is_bank(self) -> bool {
         matches!(self, TimeControl::Bank { .. })
@@ -289,6 +301,13 @@ mod tests {
         // Spending it all leaves the increment.
         clock.charge(ms(700));
         assert_eq!(clock.limit(), ms(100));
+    }
+
+    #[test]
+    fn a_banks_worst_game_is_its_base_and_increments() {
+        assert_eq!(TimeControl::PerTurn(ms(100)).worst_over(10.0), ms(1000));
+        assert_eq!("1s+100ms".parse::<TimeControl>().unwrap().worst_over(10.0), ms(2000));
+        assert_eq!("10s+1s,cap=2s".parse::<TimeControl>().unwrap().worst_over(3.0), ms(6000));
     }
 
     #[test]

@@ -104,7 +104,9 @@ pub fn report(
 }
 
 fn seconds_text(seconds: f64) -> String {
-    if seconds < 1.0 {
+    if seconds < 1e-3 {
+        format!("{:.0} us", seconds * 1e6)
+    } else if seconds < 1.0 {
         format!("{:.0} ms", seconds * 1e3)
     } else {
         format!("{seconds:.2} s")

@@ -94,7 +94,17 @@ pub fn plan(tournament: &Tournament, calibration: usize) -> Result<Plan> {
         .then(|| games.iter().map(|g| f64::from(g.turns)).sum::<f64>() / games.len() as f64);
     let worst_turns = turns_per_game.or(turn_cap.map(f64::from));
     let total = schedule.len() as f64;
-    let worst_case = worst_turns.map(|turns| budget.mul_f64(turns * total));
+    // A game's worst: every turn at its limit (a bank: its base and every
+    // increment), at the slowest player's control.
+    let single = tournament.game.id().is_single_player();
+    let controls: Vec<_> = std::iter::once(tournament.game.time_control())
+        .chain(tournament.controls.iter().flatten().copied())
+        .collect();
+    let worst_case = worst_turns.map(|turns| {
+        let own = if single { turns } else { turns / 2.0 }.max(1.0);
+        let per_turn = controls.iter().map(|c| c.worst_over(own).div_f64(own)).max().unwrap_or(budget);
+        per_turn.mul_f64(turns * total)
+    });
     let expected = expected_time(&schedule, &games);
     Ok(Plan {
         games: schedule.len(),

@@ -149,12 +149,6 @@ fn each_player_plays_under_its_own_control_recorded_in_the_json_and_the_replays(
     assert_eq!(seat_controls(&one), ["20ms", "200ms"]);
     assert_eq!(two["players"][0]["name"], "hard");
     assert_eq!(seat_controls(&two), ["200ms", "20ms"]);
-    // Expert kept to its own budget: no turn of it took much more than 20 ms.
-    for (replay, seat) in [(&one, 1), (&two, 2)] {
-        for turn in replay["turns"].as_array().unwrap().iter().filter(|t| t["seat"] == seat) {
-            assert!(turn["time_us"].as_u64().unwrap() < 20_000 + 15_000, "{turn}");
-        }
-    }
     // And the replays verify under the controls they record.
     for file in &files {
         let out = support::arena(&["replay", "--verify", file.to_str().unwrap()], &[]);
