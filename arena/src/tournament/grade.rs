@@ -17,9 +17,13 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     record::GameResult,
-    standings::{md_cell, md_table, Entrant, Failures},
+    standings::{Entrant, Failures},
 };
-use crate::{fault::FaultKind, players};
+use crate::{
+    fault::FaultKind,
+    players,
+    table::{md_cell, md_table},
+};
 
 /// The course's pass marks, out of 10 games per level.
 pub fn needed_wins(level: players::Level) -> u32 {
