@@ -38,7 +38,7 @@ pub const RUNS: &str = "runs";
 
 /// How submissions are graded.
 #[derive(Clone, Copy, Debug)]
-pub struct Grading {
+pub struct GraderOptions {
     /// Submissions graded at once (each on its own thread).
     pub slots: usize,
     /// Games of one grading played at once.
@@ -53,10 +53,10 @@ pub struct Grading {
     pub scrimmage_turns: u32,
 }
 
-impl Default for Grading {
+impl Default for GraderOptions {
     fn default() -> Self {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Grading {
+        GraderOptions {
             slots: cores,
             concurrency: 1,
             supersede: true,
@@ -77,7 +77,7 @@ pub(super) fn grade_forever(
     busy: &Mutex<HashSet<i64>>,
     changed: &Wake,
     executor: &Executor,
-    grading: Grading,
+    grading: GraderOptions,
 ) {
     loop {
         let next = {

@@ -88,7 +88,7 @@ pub struct Options {
     pub per_hour: u32,
     /// Grading slots, each grading's games at once, superseding, the round
     /// robin.
-    pub grading: grader::Grading,
+    pub grading: grader::GraderOptions,
     /// Timeouts and the connection cap.
     pub http: http::Limits,
     /// Where grading runs are played: here, or on a Slurm cluster.

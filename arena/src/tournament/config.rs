@@ -11,7 +11,7 @@ use std::{
 use anyhow::{bail, Context, Result};
 use serde::{de::Error as _, Deserialize, Deserializer};
 
-use super::grade::{Grading, Pass};
+use super::grade::{GradeSettings, Pass};
 pub use crate::game_rules::GameRules;
 use crate::{
     clock::Clock,
@@ -242,7 +242,7 @@ pub struct Tournament {
     pub fixed: Vec<usize>,
     /// The grade format's levels (the players `fixed`, in order) and pass
     /// marks; None in the other formats.
-    pub grading: Option<Grading>,
+    pub grading: Option<GradeSettings>,
     /// The budgets every game has (the game's settings hold them too).
     pub budgets: Budgets,
     pub memory_limit: Option<u64>,
@@ -369,7 +369,7 @@ impl Tournament {
                     fixed.push(players.len());
                     players.push(PlayerSpec::Builtin(level));
                 }
-                grading = Some(Grading { levels, pass });
+                grading = Some(GradeSettings { levels, pass });
             }
         }
         let entrants = players.len() - fixed.len();
@@ -518,7 +518,7 @@ pub(crate) fn pass_marks(
             }
             Ok(Pass::Margin(margins))
         }
-        (_, None, None) => Ok(Grading::default_pass(levels, games, single)),
+        (_, None, None) => Ok(GradeSettings::default_pass(levels, games, single)),
     }
 }
 
