@@ -280,7 +280,7 @@ struct AssignmentFile {
     #[serde(default)]
     grading: GradingFile,
     #[serde(default)]
-    tournament: TournamentFile,
+    tournament: ClassTournamentFile,
     #[serde(default)]
     points: PointsFile,
 }
@@ -296,7 +296,7 @@ struct GradingFile {
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct TournamentFile {
+struct ClassTournamentFile {
     /// Said for clarity only: each kind of game has one class tournament.
     format: Option<String>,
     games: Option<u32>,

@@ -21,7 +21,7 @@ use rusqlite::Connection;
 use super::{
     course::{Assignment, Course, Pass},
     db::{self, status, Submission},
-    executor::{Executor, GradingRun, Progress},
+    executor::{Executor, GradingProgress, GradingRun},
     replays::{self, replays_table, viewer_in, viewers_in},
     scrimmage,
     secret::{Purpose, Secret},
@@ -138,7 +138,7 @@ fn grade(
     let file = grading_file(dir, submission, assignment, &player, concurrency, seed)?;
     let tournament = Tournament::load(&file)?;
     check(submission, &player, &tournament, secret.seed(Purpose::Check, &assignment.name))?;
-    let mut progress = Progress::new(db, submission.id, changed);
+    let mut progress = GradingProgress::new(db, submission.id, changed);
     let run = GradingRun { db, submission: submission.id, file: &file, tournament };
     Ok(serde_json::to_value(executor.grade_run(run, &mut progress)?)?)
 }

@@ -67,7 +67,7 @@ impl Config {
 
 /// How one test fared over the runs at one true difference.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Tally {
+pub struct VerdictTally {
     pub h1: u32,
     pub h0: u32,
     pub inconclusive: u32,
@@ -75,7 +75,7 @@ pub struct Tally {
     pub games: u64,
 }
 
-impl Tally {
+impl VerdictTally {
     fn add(&mut self, ending: Option<Verdict>, games: u64) {
         match ending {
             Some(Verdict::H1) => self.h1 += 1,
@@ -106,8 +106,8 @@ impl Tally {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Row {
     pub true_elo: f64,
-    pub pentanomial: Tally,
-    pub trinomial: Tally,
+    pub pentanomial: VerdictTally,
+    pub trinomial: VerdictTally,
 }
 
 #[derive(Debug, Clone)]
@@ -124,7 +124,8 @@ pub fn run(config: &Config) -> Report {
         .iter()
         .enumerate()
         .map(|(i, &true_elo)| {
-            let mut row = Row { true_elo, pentanomial: Tally::default(), trinomial: Tally::default() };
+            let mut row =
+                Row { true_elo, pentanomial: VerdictTally::default(), trinomial: VerdictTally::default() };
             // Each run its own seed: the same report at any thread count.
             let base = seeds::derive(config.seed, i as u64);
             play_in_order(
@@ -198,7 +199,7 @@ impl fmt::Display for Report {
         )?;
         writeln!(f, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|")?;
         for row in &self.rows {
-            let cells = |t: &Tally| {
+            let cells = |t: &VerdictTally| {
                 format!(
                     "{:.1}% | {:.1}% | {} | {:.0}",
                     100.0 * t.share_h1(),

@@ -119,7 +119,7 @@ pub struct Standings {
 
 /// Per-player counters while reading the journal.
 #[derive(Default, Clone, Copy)]
-struct Tally {
+struct PlayerTally {
     wdl: Wdl,
     failures: Failures,
     turns: u64,
@@ -150,7 +150,7 @@ pub fn compute(entrants: &[Entrant], results: &[GameResult]) -> Standings {
         })
         .collect();
 
-    let mut tally = vec![Tally::default(); n];
+    let mut tally = vec![PlayerTally::default(); n];
     let mut cross: BTreeMap<(usize, usize), Wdl> = BTreeMap::new();
     let mut pair_games: Vec<(usize, usize, f64)> = Vec::with_capacity(valid.len());
     for g in &valid {
