@@ -48,10 +48,7 @@ fn average_ranks(values: &[f64]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn close(actual: f64, expected: f64, tolerance: f64) -> bool {
-        (actual - expected).abs() <= tolerance
-    }
+    use crate::stats::close;
 
     #[test]
     fn spearman_by_hand_with_ties() {

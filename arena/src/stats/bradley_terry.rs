@@ -392,10 +392,7 @@ fn invert(mut a: Vec<f64>, m: usize) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn close(actual: f64, expected: f64, tolerance: f64) -> bool {
-        (actual - expected).abs() <= tolerance
-    }
+    use crate::stats::close;
 
     /// `n` copies of the game `(a, b, s)`.
     fn repeat(n: usize, a: usize, b: usize, s: f64) -> Vec<(usize, usize, f64)> {

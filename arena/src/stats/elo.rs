@@ -158,10 +158,7 @@ pub(super) fn logistic(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn close(actual: f64, expected: f64, tolerance: f64) -> bool {
-        (actual - expected).abs() <= tolerance
-    }
+    use crate::stats::close;
 
     #[test]
     fn elo_from_score_known_values() {

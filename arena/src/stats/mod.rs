@@ -29,3 +29,9 @@ pub use score::{mean_interval, score_interval, MeanInterval, ScoreInterval, Wdl}
 
 /// The two-sided 95% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959964;
+
+/// Whether `actual` is within `tolerance` of `expected`: the tests' test.
+#[cfg(test)]
+fn close(actual: f64, expected: f64, tolerance: f64) -> bool {
+    (actual - expected).abs() <= tolerance
+}
