@@ -1,8 +1,9 @@
-//! Tables as text, for every report that prints one: an aligned terminal
-//! table, a Markdown table and its escaped cells, CSV fields and numbers.
-//! Every CSV field of text the arena writes (standings, grades.csv,
-//! gradebook.csv) goes through [`csv_field`], so that no cell runs as a
-//! spreadsheet formula (docs/security.md).
+//! Tables as text, shared by the tournament's standings and grades and the
+//! server's CSV files: an aligned terminal table, a Markdown table and its
+//! escaped cells, CSV fields and numbers. Every CSV field of text the arena
+//! writes (standings, grades.csv, gradebook.csv) goes through
+//! [`csv_field`], so that no cell runs as a spreadsheet formula
+//! (docs/security.md).
 
 /// Escapes text for a Markdown table cell: the cell separator and what
 /// could start markup (code, emphasis, links, HTML); line breaks become
