@@ -10,6 +10,7 @@ use crate::{
     players::{Hosting, Level, Player},
     solo::{self, SoloSeries, SoloSettings},
     stats::mean_interval,
+    time_control::TimeControl,
     two_player::{self, MatchConfig, MatchResult, TwoPlayerGame},
 };
 
@@ -20,13 +21,15 @@ pub struct LevelRun<G: TwoPlayerGame> {
 }
 
 /// Plays `games` against each level (seat-swapped pairs on shared seeds),
-/// one game at a time (a learner learns through its match).
+/// one game at a time (a learner learns through its match); `controls` are
+/// the player's and the levels' own time controls, if any.
 pub fn run<G: TwoPlayerGame>(
     player: &Player,
     games: u32,
     seed: u64,
     settings: G::Settings,
     hosting: &Hosting,
+    controls: [Option<TimeControl>; 2],
 ) -> Vec<LevelRun<G>> {
     Level::ALL
         .into_iter()
@@ -39,6 +42,7 @@ pub fn run<G: TwoPlayerGame>(
                 hosting: hosting.clone(),
                 first_game: 0,
                 concurrency: 1,
+                controls,
             };
             LevelRun { level, result: two_player::play([player, &opponent], &config, &mut |_| {}, None) }
         })

@@ -1,8 +1,8 @@
 //! What the arena's own benchmarks measure with (docs/benchmarks.md): one
 //! game, the games table's first (`games::FirstGame`), so that runs compare.
-//! `arena bench-engine` times its rules engine and search, as the game
-//! itself measures them; `bench-isolation`, `bench-program` and
-//! `bench-tournament` (overhead.rs) play it to time the machinery around
+//! `arena measure engine` times its rules engine and search, as the game
+//! itself measures them; `measure isolation`, `measure program` and
+//! `measure tournament` (overhead.rs) play it to time the machinery around
 //! a game.
 
 use std::time::Duration;
@@ -15,7 +15,7 @@ pub trait BenchmarkedGame: TwoPlayerGame<Settings: Default, Request: Clone> {
     /// What one request asks for, as the report says it: "one turn: move + throw".
     const REQUEST: &'static str;
 
-    /// `arena bench-engine`'s report: `games` random playouts of the rules
+    /// `arena measure engine`'s report: `games` random playouts of the rules
     /// engine, and its strongest bot's search for each of `search_times`,
     /// on one core, in process.
     fn engine_report(games: u64, search_times: &[Duration]) -> String;
@@ -27,7 +27,7 @@ pub trait BenchmarkedGame: TwoPlayerGame<Settings: Default, Request: Clone> {
 /// The game the benchmarks measure with.
 pub type Benchmarked = crate::games::FirstGame;
 
-/// `arena bench-engine`'s report (`BenchmarkedGame::engine_report`).
+/// `arena measure engine`'s report (`BenchmarkedGame::engine_report`).
 pub fn engine(games: u64, search_times: &[Duration]) -> String {
     Benchmarked::engine_report(games, search_times)
 }

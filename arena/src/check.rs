@@ -86,8 +86,15 @@ fn smoke_match<G: TwoPlayerGame>(
     lines: &mut Vec<String>,
 ) -> bool {
     let easy = Player::Builtin(Level::Easy);
-    let config =
-        MatchConfig { settings, games: 2, seed, hosting: hosting.clone(), first_game: 0, concurrency: 1 };
+    let config = MatchConfig {
+        settings,
+        games: 2,
+        seed,
+        hosting: hosting.clone(),
+        first_game: 0,
+        concurrency: 1,
+        controls: [None; 2],
+    };
     let result = two_player::play([player, &easy], &config, &mut |_| {}, None);
     lines.push(format!("smoke test  {} vs easy, one game in each seat:", G::ID));
     let mut failed = false;

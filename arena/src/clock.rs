@@ -44,6 +44,8 @@ use std::{
 
 use serde::{Deserialize, Serialize};
 
+use crate::time_control::TimeControl;
+
 /// The clock a turn's time is charged on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
@@ -322,8 +324,9 @@ pub fn machine_wait(cpu: Duration, main: Scheduled) -> Duration {
 /// The budgets every game has, and the clock they are charged on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budgets {
-    /// One turn, move or step (the whole of it: a move and what follows).
-    pub turn: Duration,
+    /// How each turn, move or step is timed (the whole of it: a move and
+    /// what follows): a budget per turn, or a time bank.
+    pub turn: TimeControl,
     /// A player's start of game (`new_game`).
     pub startup: Duration,
     pub clock: Clock,
@@ -331,7 +334,7 @@ pub struct Budgets {
 
 impl Default for Budgets {
     fn default() -> Self {
-        Budgets { turn: Duration::from_secs(5), startup: Duration::from_secs(10), clock: Clock::Wall }
+        Budgets { turn: TimeControl::default(), startup: Duration::from_secs(10), clock: Clock::Wall }
     }
 }
 

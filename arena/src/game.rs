@@ -6,6 +6,8 @@
 
 use std::{fmt, str::FromStr, time::Duration};
 
+use crate::time_control::TimeBank;
+
 use crate::fault::Fault;
 pub use crate::games::GameId;
 
@@ -155,6 +157,12 @@ pub trait Agent<G: Game> {
     fn new_game(&mut self, info: G::Info, budget: Duration) -> Result<(), Fault>;
     /// One turn or step: the player's answer to `request`, within `budget`.
     fn act(&mut self, request: G::Request, budget: Duration) -> Result<G::Action, Fault>;
+    /// Before `act`, under a time bank: what is left in it. Part of the
+    /// turn (timed with it). Only a program is told (in its request's
+    /// `bank`); a library knows its turn's limit from its request.
+    fn time_bank(&mut self, _bank: TimeBank) -> Result<(), Fault> {
+        Ok(())
+    }
     /// The game is over. Failures here do not change the result.
     fn game_over(&mut self, over: G::Over);
 }

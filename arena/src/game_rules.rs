@@ -6,11 +6,12 @@
 //! (`GameSettings`); the one check that an option belongs to the game
 //! played is `GameRules::build`'s.
 
-use std::{collections::BTreeMap, time::Duration};
+use std::collections::BTreeMap;
 
 use crate::{
     game::{with_game, Game, GameId},
     solo::SoloSettings,
+    time_control::TimeControl,
     two_player::TwoPlayerGame,
 };
 
@@ -239,11 +240,12 @@ macro_rules! game_rules {
                 }
             }
 
-            /// The budget of one turn (a move, a reveal, a step).
-            pub fn turn_budget(&self) -> Duration {
+            /// How one turn (a move, a reveal, a step) is timed, for players
+            /// without their own control.
+            pub fn time_control(&self) -> TimeControl {
                 match self {
-                    $(GameRules::$variant(settings) => <$game as TwoPlayerGame>::turn_budget(settings),)*
-                    GameRules::Solo(settings) => settings.turn_budget(),
+                    $(GameRules::$variant(settings) => <$game as TwoPlayerGame>::time_control(settings),)*
+                    GameRules::Solo(settings) => settings.time_control(),
                 }
             }
 

@@ -36,6 +36,8 @@ pub mod solo;
 pub mod sprt;
 pub mod stats;
 pub mod table;
+pub mod time_control;
+pub mod time_sweep;
 pub mod tournament;
 pub mod two_player;
 pub mod units;

@@ -1,5 +1,5 @@
-//! What the arena's own machinery costs: `arena bench-isolation` (isolation),
-//! `bench-tournament` and `bench-program` (below), playing the benchmarked
+//! What the arena's own machinery costs: `arena measure isolation` (isolation),
+//! `measure tournament` and `measure program` (below), playing the benchmarked
 //! game (`benchmarked.rs`). Measures, in one run so the numbers compare as
 //! ratios on the same machine:
 //! - one request's round trip, in process and in a worker, trivial bot;
@@ -162,7 +162,7 @@ impl Timings {
     }
 }
 
-/// `arena bench-program`: what the protocol costs program players. In one
+/// `arena measure program`: what the protocol costs program players. In one
 /// run: the turn round trip of each program and of the arena's own worker
 /// hosting Easy (the baseline), and each one's start-up (spawn to hello).
 pub fn program(programs: &[Program], requests: u32, limits: &WorkerLimits) -> Result<String, String> {
@@ -217,6 +217,7 @@ fn parallel_games<G: BenchmarkedGame>(
                     hosting: hosting.clone(),
                     first_game: 0,
                     concurrency: 1,
+                    controls: [None; 2],
                 };
                 let players = &players;
                 scope.spawn(move || {
@@ -235,7 +236,7 @@ fn parallel_games<G: BenchmarkedGame>(
     Ok((games as f64 / elapsed.as_secs_f64(), elapsed))
 }
 
-/// `arena bench-tournament`: a round robin of `players` Easy bots, run for
+/// `arena measure tournament`: a round robin of `players` Easy bots, run for
 /// real into a scratch folder; reports where the time goes.
 pub fn tournament(
     players: usize,
@@ -260,6 +261,7 @@ pub fn tournament(
         concurrency,
         output: scratch.clone(),
         players: vec![crate::players::PlayerSpec::Builtin(Level::Easy); players],
+        controls: vec![None; players],
         fixed: Vec::new(),
         grading: None,
         budgets: Budgets::default(),

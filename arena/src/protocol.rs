@@ -14,6 +14,8 @@ use std::io::{self, Read, Write};
 use player_api::{GameOver, Outcome, Seat};
 use serde::{Deserialize, Serialize};
 
+use crate::time_control::TimeBank;
+
 mod grid;
 mod names;
 mod payload;
@@ -45,12 +47,18 @@ pub enum Request {
         turn: u32,
         time_left_us: u64,
         state: Payload,
+        /// Under a time bank: what is left in it (absent otherwise).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bank: Option<TimeBank>,
     },
     /// Intuitive AI: the cell to open next.
     Reveal {
         turn: u32,
         time_left_us: u64,
         state: Payload,
+        /// Under a time bank: what is left in it (absent otherwise).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bank: Option<TimeBank>,
     },
     /// Hexapawn: the move to play (or resign).
     GetMove {
@@ -58,14 +66,35 @@ pub enum Request {
         ply: u32,
         time_left_us: u64,
         state: Payload,
+        /// Under a time bank: what is left in it (absent otherwise).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bank: Option<TimeBank>,
     },
     /// Wumpus World, Magic Forest: the next action.
     Step {
         time_left_us: u64,
         state: Payload,
+        /// Under a time bank: what is left in it (absent otherwise).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bank: Option<TimeBank>,
     },
     GameOver(GameOverRequest),
     Quit,
+}
+
+impl Request {
+    /// The request with `bank` told (a request for an action; any other is
+    /// left as it is).
+    pub fn with_bank(mut self, told: Option<TimeBank>) -> Request {
+        if let Request::Turn { bank, .. }
+        | Request::Reveal { bank, .. }
+        | Request::GetMove { bank, .. }
+        | Request::Step { bank, .. } = &mut self
+        {
+            *bank = told;
+        }
+        self
+    }
 }
 
 /// A game starts. Which fields are present depends on the game.
@@ -348,6 +377,11 @@ mod tests {
                 state: Payload::of(
                     &(0..rng.random_range(0..40)).map(|_| cell(rng)).collect::<Vec<WireCell>>(),
                 ),
+                bank: rng.random_bool(0.5).then(|| TimeBank {
+                    left_us: rng.random(),
+                    increment_us: rng.random(),
+                    turn_cap_us: rng.random(),
+                }),
             },
             2 => Request::GameOver(GameOverRequest {
                 outcome: WireOutcome::Draw,
@@ -491,7 +525,8 @@ mod tests {
             size: u8,
             at: WireCoord,
         }
-        let request = Request::Step { time_left_us: 5, state: Payload::of(&Form { size: 3, at: [0, 2] }) };
+        let request =
+            Request::Step { time_left_us: 5, state: Payload::of(&Form { size: 3, at: [0, 2] }), bank: None };
         let json = r#"{"type":"step","time_left_us":5,"state":{"size":3,"at":[0,2]}}"#;
         assert_eq!(serde_json::to_string(&request).unwrap(), json);
         let Request::Step { state, .. } = through_a_frame(&request) else { panic!() };

@@ -1,4 +1,4 @@
-//! `arena bench-server`: the server under load on loopback. Many students
+//! `arena measure server`: the server under load on loopback. Many students
 //! submit at once while others poll the leaderboard and its page; measured:
 //! how long the uploads and the pages take while games are played, and how
 //! many submissions are graded a minute (docs/benchmarks.md).

@@ -25,6 +25,7 @@ pub use self::referee::{
 };
 
 pub use crate::clock::Budgets;
+use crate::time_control::TimeControl;
 use crate::{
     agent::AbiGame,
     clock::Spent,
@@ -119,6 +120,13 @@ macro_rules! solo_games {
                 match self { $(SoloSettings::$variant(s) => s.budgets),* }
             }
 
+            /// The settings with each step timed by `control`.
+            pub fn with_time(&self, control: TimeControl) -> SoloSettings {
+                let mut timed = *self;
+                match &mut timed { $(SoloSettings::$variant(s) => s.budgets.turn = control),* }
+                timed
+            }
+
             /// What decides the worlds, for people: "4x4 board", "aima preset", ...
             pub fn describe(&self) -> String {
                 match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::describe(&s.rules)),* }
@@ -186,8 +194,8 @@ impl SoloSettings {
         self.budgets().startup
     }
 
-    /// The budget of one request (a reveal, a step).
-    pub fn turn_budget(&self) -> Duration {
+    /// How one request (a reveal, a step) is timed.
+    pub fn time_control(&self) -> TimeControl {
         self.budgets().turn
     }
 
@@ -201,7 +209,11 @@ impl SoloSettings {
     /// budget of a request.
     pub fn json(&self) -> serde_json::Value {
         let mut json = self.rules_json();
-        json["time_per_turn_ms"] = (self.turn_budget().as_secs_f64() * 1e3).into();
+        let time = self.time_control();
+        json["time_per_turn_ms"] = (time.first_turn().as_secs_f64() * 1e3).into();
+        if time.is_bank() {
+            json["time_control"] = time.to_string().into();
+        }
         json
     }
 }
@@ -388,13 +400,21 @@ pub fn play_series(
 /// after game; one that failed is replaced by a fresh one for its next game.
 pub struct SoloPool<'p> {
     players: &'p [Player],
+    /// Each player's own time control, if any (by index in `players`).
+    controls: &'p [Option<TimeControl>],
     hosting: Hosting,
     live: HashMap<usize, SoloAgent>,
 }
 
 impl<'p> SoloPool<'p> {
     pub fn new(players: &'p [Player], hosting: Hosting) -> SoloPool<'p> {
-        SoloPool { players, hosting, live: HashMap::new() }
+        SoloPool { players, controls: &[], hosting, live: HashMap::new() }
+    }
+
+    /// The pool with each player's own time control (by index; None plays
+    /// under the settings').
+    pub fn with_controls(self, controls: &'p [Option<TimeControl>]) -> SoloPool<'p> {
+        SoloPool { controls, ..self }
     }
 
     /// Plays game `seed` with player `id`: its result (timed) and its
@@ -416,6 +436,10 @@ impl<'p> SoloPool<'p> {
     fn play_once(&mut self, id: usize, seed: u64, settings: &SoloSettings) -> (SoloScore, SoloRecord) {
         let started = Instant::now();
         let live = self.live.remove(&id);
+        let settings = match self.controls.get(id).copied().flatten() {
+            Some(control) => settings.with_time(control),
+            None => *settings,
+        };
         let (record, agent) = settings.play(seed, live, &self.players[id], &self.hosting);
         let mut result = record.score();
         result.time_us = started.elapsed().as_micros() as u64;

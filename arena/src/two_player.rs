@@ -25,6 +25,7 @@ use crate::{
     players::{Hosting, Player},
     replay::{Replay, ReplayPlayer},
     seeds,
+    time_control::TimeControl,
 };
 
 /// A game two players play against each other, as a match plays it.
@@ -57,11 +58,13 @@ pub trait TwoPlayerGame: AbiGame + WireGame {
     fn turn_cap(settings: &Self::Settings) -> Option<u32>;
     /// What a tournament's fingerprint holds of its settings.
     fn settings_print(settings: &Self::Settings) -> SettingsPrint;
-    /// The budget of one turn (a move, a ply).
-    fn turn_budget(settings: &Self::Settings) -> Duration;
-    /// Plays one game; `agents[0]` sits in seat 1.
+    /// How a turn (a move, a ply) is timed, for players without their own control.
+    fn time_control(settings: &Self::Settings) -> TimeControl;
+    /// Plays one game; `agents[0]` sits in seat 1, each seat under its
+    /// `controls`.
     fn play(
         settings: &Self::Settings,
+        controls: [TimeControl; 2],
         seed: u64,
         agents: [&mut dyn Agent<Self>; 2],
         watch: &mut dyn FnMut(&Self::State, &Self::Turn),
@@ -84,6 +87,10 @@ pub trait TwoPlayerGame: AbiGame + WireGame {
     fn broken(record: &Self::Record) -> Option<Seat>;
     /// Moves and time used by `seat`: (moves, total, longest).
     fn clock(record: &Self::Record, seat: Seat) -> (u32, Spent, Spent);
+    /// `seat`'s time control, when it is not the settings' budget per turn
+    /// (a bank, or the player's own), and under a bank what was left after
+    /// its last turn: what journals keep.
+    fn seat_time(record: &Self::Record, seat: Seat) -> (Option<TimeControl>, Option<Duration>);
     /// The moves (turns, plies) played.
     fn moves(record: &Self::Record) -> usize;
     fn seed(record: &Self::Record) -> u64;
@@ -136,6 +143,9 @@ pub struct MatchConfig<G: TwoPlayerGame> {
     /// are the same whatever it is. A watched match, or one whose players
     /// learn from game to game (Hexapawn), plays one at a time.
     pub concurrency: usize,
+    /// Each player's own time control, in the order given (`--tc1`,
+    /// `--tc2`); None plays under the settings' control.
+    pub controls: [Option<TimeControl>; 2],
 }
 
 /// One game of a match, as the match sees it.
@@ -238,6 +248,16 @@ fn spoiled<G: TwoPlayerGame>(record: &G::Record) -> bool {
     G::failure(record).is_some_and(|(_, kind)| kind == FaultKind::Machine.name())
 }
 
+impl<G: TwoPlayerGame> MatchConfig<G> {
+    /// Each player's time control, in the order given, when the match gave
+    /// any its own (`--json`'s `player_time_controls`); None when both play
+    /// under the settings'.
+    pub fn player_controls(&self) -> Option<[TimeControl; 2]> {
+        let default = G::time_control(&self.settings);
+        self.controls.iter().any(Option::is_some).then(|| self.controls.map(|c| c.unwrap_or(default)))
+    }
+}
+
 /// Seat assignment and seed of game `index`: pairs share a seed, seats swap.
 pub fn schedule(base_seed: u64, index: u32) -> ([usize; 2], u64) {
     let seats = if index.is_multiple_of(2) { [0, 1] } else { [1, 0] };
@@ -282,7 +302,7 @@ pub fn play_until<G: TwoPlayerGame>(
         on_game(game)
     };
     let indices = config.first_game..config.first_game + config.games;
-    let new_pool = || InstancePool::new(&list, config.hosting.clone());
+    let new_pool = || InstancePool::new(&list, config.hosting.clone()).with_controls(&config.controls);
     let play_game = |pool: &mut InstancePool<G>, index, see: &mut dyn FnMut(&G::State, &G::Turn)| {
         let (seats, seed) = schedule(config.seed, index);
         let (record, replayed) = pool.play(seats, seed, &config.settings, see);
@@ -319,13 +339,21 @@ pub fn play_until<G: TwoPlayerGame>(
 /// fresh one for its next game.
 pub struct InstancePool<'p, G: TwoPlayerGame> {
     players: &'p [Player],
+    /// Each player's own time control, if any (by index in `players`).
+    controls: &'p [Option<TimeControl>],
     hosting: Hosting,
     live: HashMap<usize, Box<dyn Agent<G>>>,
 }
 
 impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
     pub fn new(players: &'p [Player], hosting: Hosting) -> InstancePool<'p, G> {
-        InstancePool { players, hosting, live: HashMap::new() }
+        InstancePool { players, controls: &[], hosting, live: HashMap::new() }
+    }
+
+    /// The pool with each player's own time control (by index; a player
+    /// past the list's end, or None, plays under the settings').
+    pub fn with_controls(self, controls: &'p [Option<TimeControl>]) -> InstancePool<'p, G> {
+        InstancePool { controls, ..self }
     }
 
     /// Plays one game between players `seats[0]` (seat 1) and `seats[1]`:
@@ -375,7 +403,9 @@ impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
             agents.push(agent);
         }
         let [mut one, mut two]: [Box<dyn Agent<G>>; 2] = agents.try_into().ok().expect("two agents");
-        let record = G::play(settings, seed, [&mut *one, &mut *two], watch);
+        let controls = seats
+            .map(|id| self.controls.get(id).copied().flatten().unwrap_or_else(|| G::time_control(settings)));
+        let record = G::play(settings, controls, seed, [&mut *one, &mut *two], watch);
         let broken = G::broken(&record).map(|seat| seats[seat.index()]);
         for (id, agent) in seats.into_iter().zip([one, two]) {
             // A player that broke gets a fresh instance (a fresh worker) next

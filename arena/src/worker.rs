@@ -154,6 +154,8 @@ impl<G: AbiGame + WireGame> Instance for Hosted<G> {
 
     fn act(&mut self, frame: Request) -> Reply {
         match G::request_of(&frame) {
+            // A library is told its turn's limit in the request (a bank's
+            // time left, or its cap): the ABI carries no more (docs/time-controls.md).
             Some(Ok(request)) => answered(G::box_act(&mut self.0, request), G::reply_of),
             Some(Err(why)) => Reply::Error { message: why },
             None => Reply::Error { message: format!("a {} player cannot answer {frame:?}", G::ID) },

@@ -1,16 +1,18 @@
 //! `arena bench`: a player against the reference levels.
 
-use std::process::ExitCode;
+use std::{path::PathBuf, process::ExitCode};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use arena::{
     bench::{self, LadderReport},
     game_rules::with_rules,
     players::PlayerSpec,
     seeds,
+    time_control::TimeControl,
+    time_sweep,
 };
 
-use super::options::{load, setup, GameArgs, GameId, Limits};
+use super::options::{load, setup, GameArgs, GameId, Limits, PlayerControls};
 
 /// `arena bench`: the options (the help text is on `Command::Bench`).
 #[derive(clap::Args)]
@@ -30,11 +32,22 @@ pub(crate) struct BenchArgs {
     #[command(flatten)]
     limits: Limits,
     #[command(flatten)]
+    controls: PlayerControls,
+    /// What time buys: play the ladder once per time control listed, each
+    /// the player's own (the levels keep --tc's), and print its score
+    /// against each level at each, and where it matches each level
+    /// (two-player games). Example: 0.05s,0.1s,0.2s,0.5s,1s.
+    #[arg(long, value_name = "CONTROLS", value_delimiter = ',', conflicts_with = "tc1")]
+    tc_sweep: Vec<TimeControl>,
+    /// With --tc-sweep: also write the table and a plot to this HTML page.
+    #[arg(long, value_name = "FILE", requires = "tc_sweep")]
+    html: Option<PathBuf>,
+    #[command(flatten)]
     options: GameArgs,
 }
 
 pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
-    let BenchArgs { game, player: spec, games, seed, limits, options } = args;
+    let BenchArgs { game, player: spec, games, seed, limits, controls, tc_sweep, html, options } = args;
     let setup = setup(game, &limits, &options)?;
     let solo = setup.id().is_single_player();
     let games = games.unwrap_or(if solo { 1000 } else { 20 });
@@ -46,8 +59,30 @@ pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
     let player = load(&spec, &hosting, &limits.budgets())?;
     let seed = seed.unwrap_or_else(seeds::fresh);
     let name = player.name();
+    if solo && controls.controls().iter().any(Option::is_some) {
+        bail!("--tc1, --tc2: {} is a single-player game; time its player with --tc", setup.id());
+    }
+    if !tc_sweep.is_empty() {
+        if solo {
+            bail!(
+                "--tc-sweep: {} is a single-player game; the sweep plays the two-player ladder",
+                setup.id()
+            );
+        }
+        let levels_control = controls.controls()[1].unwrap_or(limits.budgets().turn);
+        let points = with_rules!(setup, G, settings => {
+            time_sweep::run::<G>(&player, &tc_sweep, games, seed, settings, &hosting)
+        }, solo => unreachable!("checked above: {settings:?}"));
+        let table = time_sweep::report(name, &points, games, levels_control, seed);
+        if let Some(path) = html {
+            std::fs::write(&path, time_sweep::html(name, &points, &table))
+                .with_context(|| format!("cannot write the page {}", path.display()))?;
+        }
+        arena::outln!("{table}");
+        return Ok(ExitCode::SUCCESS);
+    }
     let text = with_rules!(setup, G, settings => {
-        let runs = bench::run::<G>(&player, games, seed, settings, &hosting);
+        let runs = bench::run::<G>(&player, games, seed, settings, &hosting, controls.controls());
         G::ladder_report(name, &spec.to_string(), &runs, seed)
     }, solo => bench::solo_report(
         name,

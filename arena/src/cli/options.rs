@@ -10,6 +10,7 @@ use arena::{
     isolation::{environment, WorkerLimits},
     players::{Hosting, Player, PlayerSpec},
     sandbox::Sandbox,
+    time_control::TimeControl,
 };
 
 pub(crate) use arena::game::GameId;
@@ -88,9 +89,13 @@ impl clap::FromArgMatches for GameArgs {
 
 #[derive(clap::Args)]
 pub(crate) struct Limits {
-    /// Budget per turn (move and throw together), on --clock: 5s, 500ms, 0.1s.
-    #[arg(long, default_value = "5s", value_parser = arena::units::parse_duration)]
-    time_per_turn: Duration,
+    /// How each turn (move and throw together) is timed, on --clock, for
+    /// both players: a budget per turn (5s, 500ms, 0.1s; what a turn leaves
+    /// unused is lost, as in the course), or a time bank with an increment
+    /// (60s+1s: starts at 60 s, each turn's time is charged to it, then it
+    /// gains 1 s; 60s+1s,cap=5s also caps each turn at 5 s).
+    #[arg(long, visible_alias = "tc", value_name = "CONTROL", default_value = "5s")]
+    time_per_turn: TimeControl,
     /// Budget for a player's start of game (new_game).
     #[arg(long, default_value = "10s", value_parser = arena::units::parse_duration)]
     startup_time: Duration,
@@ -122,6 +127,26 @@ pub(crate) struct Limits {
     clock: Clock,
     #[command(flatten)]
     pass_env: PassEnv,
+}
+
+/// `--tc1`, `--tc2`: each player's own time control, for the commands that
+/// play two named players (time odds: is my bot at 0.5 s as strong as Hard
+/// at 5 s?).
+#[derive(clap::Args, Clone, Copy)]
+pub(crate) struct PlayerControls {
+    /// The first player's own time control (as --tc), instead of --tc's.
+    #[arg(long, value_name = "CONTROL")]
+    tc1: Option<TimeControl>,
+    /// The second player's (in `bench`: the levels') own time control.
+    #[arg(long, value_name = "CONTROL")]
+    tc2: Option<TimeControl>,
+}
+
+impl PlayerControls {
+    /// Each player's own control, in the order named.
+    pub(crate) fn controls(&self) -> [Option<TimeControl>; 2] {
+        [self.tc1, self.tc2]
+    }
 }
 
 /// `--pass-env NAME`, for every command that runs players' workers.

@@ -9,10 +9,11 @@ use arena::{
     replay::{files::MatchReplays, terminal::Paint, Replay, ReplayPlayer},
     report, seeds,
     solo::{self, SoloGame, SoloSettings},
+    time_control::TimeControl,
     two_player::{self, MatchConfig, MatchGame, TurnWatcher, TwoPlayerGame},
 };
 
-use super::options::{load, setup, GameArgs, GameId, Limits};
+use super::options::{load, setup, GameArgs, GameId, Limits, PlayerControls};
 
 /// `arena play`: the options (the help text is on `Command::Play`).
 #[derive(clap::Args)]
@@ -43,6 +44,8 @@ pub(crate) struct PlayArgs {
     concurrency: Option<u16>,
     #[command(flatten)]
     limits: Limits,
+    #[command(flatten)]
+    controls: PlayerControls,
     /// Print the board after every turn (games other than Trap: each
     /// game's steps once it ends, drawn as `arena replay` draws them).
     #[arg(long, conflicts_with = "json")]
@@ -68,6 +71,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         seed,
         concurrency,
         limits,
+        controls,
         watch,
         json,
         replay,
@@ -78,7 +82,8 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         bail!("--games 0 plays nothing: ask for at least one game");
     }
     let setup = setup(game, &limits, &options)?;
-    let run = Run { player1, player2, games, only_game, seed, concurrency, watch, json, replay };
+    let controls = controls.controls();
+    let run = Run { player1, player2, games, only_game, seed, concurrency, controls, watch, json, replay };
     with_rules!(setup, G, settings => play_match::<G>(settings, run, &limits), solo => play_series(settings, run, &limits))
 }
 
@@ -90,6 +95,8 @@ struct Run {
     only_game: Option<u32>,
     seed: Option<u64>,
     concurrency: usize,
+    /// Each player's own time control (`--tc1`, `--tc2`).
+    controls: [Option<TimeControl>; 2],
     watch: bool,
     json: bool,
     replay: Option<PathBuf>,
@@ -124,6 +131,7 @@ fn play_match<G: TwoPlayerGame>(settings: G::Settings, run: Run, limits: &Limits
         first_game,
         // A learner learns from every game, in order: one game at a time.
         concurrency: if G::LEARNS { 1 } else { run.concurrency },
+        controls: run.controls,
     };
     let sources = [run.player1.to_string(), player2.to_string()];
     let mut saver =
@@ -168,6 +176,13 @@ fn play_series(settings: SoloSettings, run: Run, limits: &Limits) -> Result<Exit
     if let Some(second) = &run.player2 {
         bail!("{} is a single-player game: name one player, not also '{second}'", settings.game());
     }
+    if run.controls[1].is_some() {
+        bail!(
+            "--tc2: {} is a single-player game; give its player's time control with --tc or --tc1",
+            settings.game()
+        );
+    }
+    let settings = run.controls[0].map_or(settings, |control| settings.with_time(control));
     let player = load(&run.player1, &hosting, &budgets)?;
     let (first, games) = match run.only_game {
         Some(0) => bail!("--only-game counts from 1"),

@@ -1,5 +1,5 @@
 //! `arena sprt` (is NEW stronger than OLD? a sequential test, with a live
-//! progress line and Ctrl-C to stop) and `arena bench-sprt` (the test's
+//! progress line and Ctrl-C to stop) and `arena measure sprt` (the test's
 //! error rates and length, simulated). The test is `arena::sprt`.
 
 use std::process::ExitCode;
@@ -18,7 +18,7 @@ use serde_json::json;
 
 use super::{
     interrupt::{stop_on_interrupt, STOP},
-    options::{load, setup, GameArgs, GameId, Limits},
+    options::{load, setup, GameArgs, GameId, Limits, PlayerControls},
     play::{cores, display_names},
 };
 
@@ -75,6 +75,8 @@ pub(crate) struct SprtArgs {
     concurrency: Option<u16>,
     #[command(flatten)]
     limits: Limits,
+    #[command(flatten)]
+    controls: PlayerControls,
     /// Print one JSON object on stdout instead (docs/sprt.md).
     #[arg(long)]
     json: bool,
@@ -109,6 +111,7 @@ pub(crate) fn run(args: SprtArgs) -> Result<ExitCode> {
             first_game: 0,
             // A learner learns from every game, in order: one game at a time.
             concurrency: if G::LEARNS { 1 } else { args.concurrency.map_or_else(cores, usize::from) },
+            controls: args.controls.controls(),
         };
         run_test::<G>(&players, &config, &hypotheses)
     }, solo => unreachable!("checked above: {settings:?} is two-player"));
@@ -234,10 +237,12 @@ impl Report<'_> {
             Ending::MaxGames => ("inconclusive", "max_games"),
             Ending::Interrupted => ("inconclusive", "interrupted"),
         };
+        let controls = args.controls.controls();
         let player = |i: usize, spec: &PlayerSpec| {
             json!({
                 "name": self.names[i],
                 "source": spec.to_string(),
+                "time_control": controls[i].unwrap_or(args.limits.budgets().turn).to_string(),
                 "failures": s.failures[i],
                 "first_failure": s.first_failures[i],
             })
@@ -272,7 +277,11 @@ impl Report<'_> {
     }
 }
 
-/// `arena bench-sprt`: the options (the help text is on `Command::BenchSprt`).
+/// Measure `arena sprt`'s test on simulated games between players of
+/// known Elo difference: how often it accepts H1 at elo0 (at most
+/// alpha) and H0 at elo1 (at most beta), and its mean games to a
+/// verdict, the pentanomial test beside the trinomial one
+/// (docs/benchmarks.md, "SPRT"). Build with --release.
 #[derive(clap::Args)]
 pub(crate) struct BenchSprtArgs {
     /// Tests simulated at each true difference.

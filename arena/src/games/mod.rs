@@ -158,7 +158,7 @@ mod settings_tests {
         for game in GameId::ALL {
             let rules = build(game, GameOptions::default()).unwrap();
             assert_eq!(rules.id(), game);
-            assert_eq!(rules.turn_budget(), Budgets::default().turn);
+            assert_eq!(rules.time_control(), Budgets::default().turn);
         }
         let trap = build(GameId::Trap, GameOptions::default()).unwrap();
         let GameRules::Trap(settings) = trap else { panic!("{trap:?}") };

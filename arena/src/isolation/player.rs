@@ -5,6 +5,8 @@
 
 use std::time::Duration;
 
+use crate::time_control::TimeBank;
+
 use super::process::{Hosted, Worker, WorkerLimits};
 use crate::{
     fault::Fault,
@@ -16,6 +18,8 @@ use crate::{
 pub struct IsolatedPlayer {
     worker: Worker,
     name: String,
+    /// The time bank to tell with the next request for an action.
+    bank: Option<TimeBank>,
 }
 
 impl IsolatedPlayer {
@@ -41,7 +45,7 @@ impl IsolatedPlayer {
             return Err(Fault::Unavailable(format!("{} does not play {game}", worker.hello.name)));
         }
         let name = worker.hello.name.clone();
-        Ok(IsolatedPlayer { worker, name })
+        Ok(IsolatedPlayer { worker, name, bank: None })
     }
 
     fn log_output(&mut self) {
@@ -149,12 +153,18 @@ impl<G: WireGame> Agent<G> for IsolatedPlayer {
     }
 
     fn act(&mut self, request: G::Request, budget: Duration) -> Result<G::Action, Fault> {
-        let reply = self.ask(&G::act_frame(&request, budget), G::ACT, budget)?;
+        let frame = G::act_frame(&request, budget).with_bank(self.bank.take());
+        let reply = self.ask(&frame, G::ACT, budget)?;
         match G::action(reply) {
             WireAnswer::Action(action) => Ok(action),
             WireAnswer::Invalid(why) => Err(Fault::InvalidAction(why)),
             WireAnswer::Unexpected { expected, got } => Err(self.unexpected(expected, got)),
         }
+    }
+
+    fn time_bank(&mut self, bank: TimeBank) -> Result<(), Fault> {
+        self.bank = Some(bank);
+        Ok(())
     }
 
     fn game_over(&mut self, over: G::Over) {

@@ -10,7 +10,7 @@
 //! - `ledger.rs`: the results, merged per pair as they are stored.
 //! - `schedule.rs`: choosing the next pairs.
 //! - `simulation.rs`: a class of players of known strength, to measure the
-//!   league against the full round robin (`arena bench-matchmaking`).
+//!   league against the full round robin (`arena measure matchmaking`).
 //!
 //! How a caller (the server) drives a [`League`]:
 //!

@@ -30,7 +30,7 @@
 //! one call spread instead of all going to the single widest interval.
 //! Everything is a function of the ledger, the ratings and the seed.
 //!
-//! Tried and measured with `arena bench-matchmaking` (docs/benchmarks.md,
+//! Tried and measured with `arena measure matchmaking` (docs/benchmarks.md,
 //! "League matchmaking"): who plays by least-played alone (every entrant
 //! the same games) gains little over random pairing, since the games of
 //! the field's ends are wasted; choosing the opponent by the chance that

@@ -1,4 +1,4 @@
-//! `arena bench-matchmaking`: how well a matchmade league ranks a class,
+//! `arena measure matchmaking`: how well a matchmade league ranks a class,
 //! measured on simulated players of known strength.
 //!
 //! A class of N players gets true Elo strengths from a mixture around the
@@ -49,7 +49,7 @@ pub struct Config {
 }
 
 impl Config {
-    /// The defaults of `arena bench-matchmaking`.
+    /// The defaults of `arena measure matchmaking`.
     pub fn new(students: usize, games_per_pairing: u32, seed: u64, trials: usize) -> Self {
         Config {
             students,
@@ -343,7 +343,7 @@ impl Checkpoint {
     }
 }
 
-/// What `arena bench-matchmaking` measured.
+/// What `arena measure matchmaking` measured.
 #[derive(Debug, Clone)]
 pub struct Report {
     pub config: Config,

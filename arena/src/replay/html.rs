@@ -103,7 +103,8 @@ mod tests {
     #[test]
     fn each_placeholder_is_filled_once_and_never_inside_a_value() {
         let template = "<title>T</title> [A] [B] [A]";
-        let filled = fill(template, &[("[B]", "b"), ("<title>T</title>", "<title>[B][A]</title>"), ("[A]", "a")]);
+        let filled =
+            fill(template, &[("[B]", "b"), ("<title>T</title>", "<title>[B][A]</title>"), ("[A]", "a")]);
         assert_eq!(filled, "<title>[B][A]</title> a b [A]");
         assert_eq!(fill("no holders", &[("[A]", "a")]), "no holders");
     }

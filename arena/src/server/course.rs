@@ -20,6 +20,7 @@ use crate::{
     game::GameId,
     game_rules::{Budgets, GameOptions, GameRules, OptionValue},
     players::Level,
+    time_control::TimeControl,
     tournament::config::{one_line, pass_marks},
 };
 
@@ -197,7 +198,7 @@ impl Assignment {
     /// `[settings]`.
     pub fn graded_under(&self) -> serde_json::Value {
         serde_json::json!({
-            "time_per_turn": crate::units::seconds(self.rules.turn_budget()),
+            "time_per_turn": crate::units::seconds(self.rules.time_control().first_turn()),
             "clock": self.settings.get("clock").and_then(|c| c.as_str()).unwrap_or(SERVER_CLOCK.name()),
             "settings": self.settings,
         })
@@ -480,8 +481,10 @@ fn settings(game: GameId, table: &toml::Table) -> std::result::Result<GameRules,
     for (key, value) in table {
         match (key.as_str(), value) {
             ("time_per_turn", toml::Value::String(text)) => {
-                budgets.turn = crate::units::parse_duration(text)
-                    .map_err(|e| ("time_per_turn", format!("settings.time_per_turn: {e}")))?;
+                budgets.turn = TimeControl::PerTurn(
+                    crate::units::parse_duration(text)
+                        .map_err(|e| ("time_per_turn", format!("settings.time_per_turn: {e}")))?,
+                );
             }
             ("startup_time", toml::Value::String(text)) => {
                 budgets.startup = crate::units::parse_duration(text)
@@ -610,7 +613,7 @@ by_rank = [3, 2, 1]
         assert_eq!((wumpus.game, wumpus.title.as_str()), (GameId::Wumpus, "Wumpus World"));
         assert_eq!(wumpus.grading.levels, [Level::Easy, Level::Medium]);
         assert_eq!(wumpus.grading.pass, Pass::Margin(vec![0.0, 100.0]));
-        assert_eq!(wumpus.rules.turn_budget(), std::time::Duration::from_secs(1));
+        assert_eq!(wumpus.rules.time_control().first_turn(), std::time::Duration::from_secs(1));
         assert_eq!(wumpus.tournament.games, 100);
         assert_eq!(course.assignment("wumpus"), Some(wumpus));
     }

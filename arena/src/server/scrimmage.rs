@@ -359,7 +359,7 @@ fn play(
     std::fs::write(&path, toml::to_string(&file)?)
         .with_context(|| format!("cannot write {}", path.display()))?;
     let tournament = Tournament::load(&path)?;
-    let bound = tournament.budgets.turn * GAMES * turns + tournament.budgets.startup;
+    let bound = tournament.budgets.turn.turn_ceiling() * GAMES * turns + tournament.budgets.startup;
     let stop = AtomicBool::new(false);
     let cut = AtomicBool::new(false);
     let mut progress = ScrimmageProgress { db, id: scrimmage.id, played: 0, changed };

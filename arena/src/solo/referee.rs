@@ -12,6 +12,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::{Budgets, SinglePlayerGame};
+use crate::time_control::TurnClock;
 use crate::{
     clock::Spent,
     fault::Fault,
@@ -73,6 +74,8 @@ impl<R: DebugAs> fmt::Debug for Budgeted<R> {
 pub struct Timed<S> {
     pub step: S,
     pub time: Spent,
+    /// Under a time bank: what was left in it after this step.
+    pub bank_left: Option<Duration>,
 }
 
 impl<S: PartialEq> PartialEq for Timed<S> {
@@ -215,17 +218,23 @@ where
     if let (Err(fault), _) = timed(clock, startup, "new_game", || agent.new_game(info, startup)) {
         return Ending::Fault(fault);
     }
+    let mut own = TurnClock::new(turn);
     loop {
-        let request = G::request(state, steps.len() as u32, turn);
+        let (budget, bank) = (own.limit(), own.time_bank());
+        let request = G::request(state, steps.len() as u32, budget);
         // The call is named as the wire names it: a "turn", a "step".
-        let (answer, time) = timed(clock, turn, G::ACT, || agent.act(request, turn));
+        let (answer, time) = timed(clock, budget, G::ACT, || {
+            bank.map_or(Ok(()), |bank| agent.time_bank(bank))?;
+            agent.act(request, budget)
+        });
         let action = match answer {
             Ok(action) => action,
             Err(fault) => return Ending::Fault(fault),
         };
+        own.charge(clock.charged(time));
         let (step, end) = G::step(state, request, action);
         if let Some(step) = step {
-            steps.push(Timed { step, time });
+            steps.push(Timed { step, time, bank_left: own.bank_left() });
         }
         if let Some(end) = end {
             return Ending::Rules(end);

@@ -12,7 +12,7 @@ use serde::{
 };
 
 use super::{Budgeted, Budgets};
-use crate::clock::Clock;
+use crate::{clock::Clock, time_control::TimeControl};
 
 /// A game's rules as its replay spells them.
 pub trait RulesRecord {
@@ -36,9 +36,10 @@ impl<R: RulesRecord> SettingsRecord<R> {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let budgets = &settings.budgets;
         let budgets = BudgetsRecord {
-            time_per_step_ms: ms(budgets.turn),
+            time_per_step_ms: ms(budgets.turn.first_turn()),
             startup_time_ms: ms(budgets.startup),
             clock: budgets.clock,
+            time_control: budgets.turn.is_bank().then_some(budgets.turn),
             rules: PhantomData,
         };
         SettingsRecord { rules, budgets }
@@ -50,7 +51,11 @@ impl<R: RulesRecord> SettingsRecord<R> {
         let b = &self.budgets;
         Budgeted {
             rules,
-            budgets: Budgets { turn: ms(b.time_per_step_ms), startup: ms(b.startup_time_ms), clock: b.clock },
+            budgets: Budgets {
+                turn: b.time_control.unwrap_or(TimeControl::PerTurn(ms(b.time_per_step_ms))),
+                startup: ms(b.startup_time_ms),
+                clock: b.clock,
+            },
         }
     }
 }
@@ -59,21 +64,29 @@ impl<R: RulesRecord> SettingsRecord<R> {
 /// rules), `startup_time_ms`, `clock` (older replays: none, the wall clock).
 #[derive(Debug, Clone, PartialEq)]
 pub struct BudgetsRecord<R> {
+    /// The budget of a step; under a time bank, its first step's.
     pub time_per_step_ms: f64,
     pub startup_time_ms: f64,
     pub clock: Clock,
+    /// The time control when it is a bank (`60s+1s`; absent otherwise).
+    pub time_control: Option<TimeControl>,
     rules: PhantomData<R>,
 }
 
 const STARTUP: &str = "startup_time_ms";
 const CLOCK: &str = "clock";
+const TIME_CONTROL: &str = "time_control";
 
 impl<R: RulesRecord> Serialize for BudgetsRecord<R> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut record = serializer.serialize_struct("BudgetsRecord", 3)?;
+        let mut record = serializer.serialize_struct("BudgetsRecord", 4)?;
         record.serialize_field(R::TIME_PER_STEP, &self.time_per_step_ms)?;
         record.serialize_field(STARTUP, &self.startup_time_ms)?;
         record.serialize_field(CLOCK, &self.clock)?;
+        match &self.time_control {
+            Some(control) => record.serialize_field(TIME_CONTROL, control)?,
+            None => record.skip_field(TIME_CONTROL)?,
+        }
         record.end()
     }
 }
@@ -95,12 +108,13 @@ impl<'de, R: RulesRecord> Visitor<'de> for Fields<R> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let (mut step, mut startup, mut clock) = (None, None, None);
+        let (mut step, mut startup, mut clock, mut time_control) = (None, None, None, None);
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
                 key if key == R::TIME_PER_STEP => step = Some(map.next_value()?),
                 STARTUP => startup = Some(map.next_value()?),
                 CLOCK => clock = Some(map.next_value()?),
+                TIME_CONTROL => time_control = Some(map.next_value()?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -110,6 +124,7 @@ impl<'de, R: RulesRecord> Visitor<'de> for Fields<R> {
             time_per_step_ms: step.ok_or_else(|| de::Error::missing_field(R::TIME_PER_STEP))?,
             startup_time_ms: startup.ok_or_else(|| de::Error::missing_field(STARTUP))?,
             clock: clock.unwrap_or_default(),
+            time_control,
             rules: PhantomData,
         })
     }

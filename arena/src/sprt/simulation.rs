@@ -1,4 +1,4 @@
-//! `arena bench-sprt`: the test's error rates and length, measured on
+//! `arena measure sprt`: the test's error rates and length, measured on
 //! simulated games between two players of a known Elo difference.
 //!
 //! Each pair is one opening played twice, seats swapped. The opening
@@ -20,7 +20,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::stats::{self, EloModel, Evidence, Hypotheses, Verdict};
-use crate::{matchmaking::simulation::simulated_score, parallel::play_in_order, seeds, stats::score_from_elo};
+use crate::{
+    matchmaking::simulation::simulated_score, parallel::play_in_order, seeds, stats::score_from_elo,
+};
 
 /// What to simulate.
 #[derive(Debug, Clone)]
@@ -46,7 +48,7 @@ pub struct Config {
 }
 
 impl Config {
-    /// The defaults of `arena bench-sprt`: the `arena sprt` defaults' test
+    /// The defaults of `arena measure sprt`: the `arena sprt` defaults' test
     /// (0 against 5 Elo, 5% errors) at elo0, elo1 and around them.
     pub fn new(runs: u32, seed: u64, hypotheses: Hypotheses) -> Config {
         let (elo0, elo1) = (hypotheses.elo0, hypotheses.elo1);

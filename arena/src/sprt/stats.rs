@@ -72,7 +72,7 @@ pub const NORMALIZED_ELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
 /// sixteen. Half a count of each (a Jeffreys prior) keeps the variance
 /// honest at a handful of samples and is lost in the noise at hundreds
 /// (docs/sprt.md, "Why a prior"; the simulation measures the error rates
-/// with it: `arena bench-sprt`). fishtest uses 1e-3 for zero counts only,
+/// with it: `arena measure sprt`). fishtest uses 1e-3 for zero counts only,
 /// which is enough there because its first LLR comes after hundreds of
 /// games.
 pub const PRIOR_COUNT: f64 = 0.5;

@@ -21,6 +21,7 @@ use crate::{
     isolation::environment,
     players::{folders, Level, PlayerSpec},
     sandbox::Sandbox,
+    time_control::TimeControl,
 };
 
 /// The file as written.
@@ -74,13 +75,19 @@ pub enum PlayerEntry {
     Command(CommandEntry),
 }
 
-/// `{ command = "./my_bot --fast", dir = "bots/mine" }`: `dir` (relative to
-/// the file; default the file's folder) is where the command runs.
-#[derive(Deserialize, Debug)]
+/// A player as a table: `{ player = "hard", tc = "0.5s" }` (any player a
+/// string names, under its own time control), or `{ command = "./my_bot
+/// --fast", dir = "bots/mine" }` (`dir`, relative to the file, default the
+/// file's folder, is where the command runs), which may have a `tc` too.
+#[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 pub struct CommandEntry {
-    pub command: String,
+    pub player: Option<String>,
+    pub command: Option<String>,
     pub dir: Option<PathBuf>,
+    /// The player's own time control (`0.5s`, `60s+1s`), instead of the
+    /// settings' (`settings.time_per_turn`).
+    pub tc: Option<String>,
 }
 
 impl<'de> Deserialize<'de> for PlayerEntry {
@@ -91,7 +98,7 @@ impl<'de> Deserialize<'de> for PlayerEntry {
                 CommandEntry::deserialize(table).map(PlayerEntry::Command).map_err(D::Error::custom)
             }
             other => Err(D::Error::custom(format!(
-                "a player is a string (\"hard\", \"bots/libx.so\", \"python:PATH\", \"cmd:COMMAND\") or a table {{ command = \"...\", dir = \"...\" }}, not a {}",
+                "a player is a string (\"hard\", \"bots/libx.so\", \"python:PATH\", \"cmd:COMMAND\") or a table {{ player = \"...\", tc = \"...\" }} or {{ command = \"...\", dir = \"...\" }}, not a {}",
                 other.type_str()
             ))),
         }
@@ -238,6 +245,9 @@ pub struct Tournament {
     pub output: PathBuf,
     /// Every player, in order: ids index this list.
     pub players: Vec<PlayerSpec>,
+    /// Each player's own time control (`tc` in its entry), by id; None
+    /// plays under the settings' (`budgets.turn`).
+    pub controls: Vec<Option<TimeControl>>,
     /// Player ids that are opponents (gauntlet) or levels (grade), not entrants.
     pub fixed: Vec<usize>,
     /// The grade format's levels (the players `fixed`, in order) and pass
@@ -311,18 +321,31 @@ impl Tournament {
             }
         }
         let mut players = Vec::new();
+        let mut controls = Vec::new();
         for (i, entry) in file.players.iter().enumerate() {
-            let player = match entry {
-                PlayerEntry::Text(text) => spec(text, base),
-                PlayerEntry::Command(CommandEntry { command, dir }) => {
-                    let dir = dir.as_ref().map_or_else(|| run_dir(base), |d| base.join(d));
-                    if !dir.is_dir() {
-                        bail!("players[{i}]: dir: {} is not a folder", dir.display());
-                    }
-                    Program::command(command, Some(dir)).map(PlayerSpec::Program).map_err(anyhow::Error::msg)
+            let (player, tc) = match entry {
+                PlayerEntry::Text(text) => (spec(text, base), None),
+                PlayerEntry::Command(CommandEntry { player, command, dir, tc }) => {
+                    let player = match (player, command) {
+                        (Some(text), None) if dir.is_none() => spec(text, base),
+                        (Some(_), None) => bail!("players[{i}]: dir is for a command; remove it"),
+                        (None, Some(command)) => {
+                            let dir = dir.as_ref().map_or_else(|| run_dir(base), |d| base.join(d));
+                            if !dir.is_dir() {
+                                bail!("players[{i}]: dir: {} is not a folder", dir.display());
+                            }
+                            Program::command(command, Some(dir))
+                                .map(PlayerSpec::Program)
+                                .map_err(anyhow::Error::msg)
+                        }
+                        _ => bail!("players[{i}]: give either player = \"...\" or command = \"...\""),
+                    };
+                    let tc = tc.as_deref().map(str::parse::<TimeControl>).transpose();
+                    (player, tc.map_err(|e| anyhow::anyhow!("players[{i}].tc: {e}"))?)
                 }
             };
             players.push(player.with_context(|| format!("players[{i}]"))?);
+            controls.push(tc);
         }
         for folder in &file.player_folders {
             players.extend(folders::scan(&base.join(folder)).context("player_folders")?);
@@ -386,8 +409,12 @@ impl Tournament {
             })
         };
         let defaults = Budgets::default();
+        let turn = match &file.settings.time_per_turn {
+            None => defaults.turn,
+            Some(text) => text.parse().map_err(|e| anyhow::anyhow!("settings.time_per_turn: {e}"))?,
+        };
         let budgets = Budgets {
-            turn: duration("time_per_turn", &file.settings.time_per_turn, defaults.turn)?,
+            turn,
             startup: duration("startup_time", &file.settings.startup_time, defaults.startup)?,
             clock: file.settings.clock,
         };
@@ -418,6 +445,8 @@ impl Tournament {
             show_seed: file.replays.show_seed.unwrap_or(true),
             max_bytes: file.replays.max_bytes.as_ref().map(replay_budget).transpose()?,
         };
+        // Players from folders, opponents and levels play under the settings' control.
+        controls.resize(players.len(), None);
         Ok(Tournament {
             name: file.name.unwrap_or_else(|| stem.to_string()),
             game: rules,
@@ -427,6 +456,7 @@ impl Tournament {
             concurrency,
             output: base.join(file.output.unwrap_or_else(|| PathBuf::from("results").join(stem))),
             players,
+            controls,
             fixed,
             grading,
             budgets,

@@ -145,6 +145,12 @@ pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> Strin
     for player in &tournament.players {
         text.push_str(&format!("{player}|"));
     }
+    // Own time controls only where given: older fingerprints stay the same.
+    for (id, control) in tournament.controls.iter().enumerate() {
+        if let Some(control) = control {
+            text.push_str(&format!("tc{id}={control}|"));
+        }
+    }
     text.push_str(&print.tail);
     if let Some(grading) = &tournament.grading {
         text.push_str(&grading.print(tournament.games_per_pairing));

@@ -57,9 +57,12 @@ impl Plan {
     }
 }
 
-/// The turn budget of the tournament's game.
+/// The most one turn of the tournament's game can take (its budget, or
+/// a bank's cap or base), over every player's time control.
 pub fn turn_budget(tournament: &Tournament) -> Duration {
-    tournament.game.turn_budget()
+    let default = tournament.game.time_control();
+    let own = tournament.controls.iter().flatten();
+    own.fold(default.turn_ceiling(), |most, control| most.max(control.turn_ceiling()))
 }
 
 /// Measures `tournament`: from its journals if any game is there, else by

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{clock::Spent, solo::SoloScore, two_player::TwoPlayerGame};
+use crate::{clock::Spent, solo::SoloScore, time_control::TimeControl, two_player::TwoPlayerGame};
 
 /// One finished game. Player ids index the tournament's player list.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -56,6 +56,13 @@ pub struct SeatClock {
     pub cpu_total_us: u64,
     #[serde(default)]
     pub cpu_max_us: u64,
+    /// The seat's time control, when it was a bank or the player's own
+    /// (absent: the settings' budget per turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<TimeControl>,
+    /// Under a bank: what was left in it after the seat's last turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_left_us: Option<u64>,
 }
 
 impl SeatClock {
@@ -68,6 +75,8 @@ impl SeatClock {
             max_us: us(max.wall),
             cpu_total_us: us(total.cpu),
             cpu_max_us: us(max.cpu),
+            time_control: None,
+            bank_left_us: None,
         }
     }
 }
@@ -94,7 +103,9 @@ impl GameResult {
                 .map(|(seat, kind)| FaultRecord { player: seat_id(seat), kind: kind.to_string() }),
             clock: player_api::Seat::BOTH.map(|seat| {
                 let (turns, total, max) = G::clock(game, seat);
-                SeatClock::of(turns, total, max)
+                let (time_control, left) = G::seat_time(game, seat);
+                let bank_left_us = left.map(|left| left.as_micros() as u64);
+                SeatClock { time_control, bank_left_us, ..SeatClock::of(turns, total, max) }
             }),
             solo: None,
             replayed,
@@ -111,6 +122,7 @@ impl GameResult {
             max_us: result.time_us,
             cpu_total_us: result.cpu_us,
             cpu_max_us: result.cpu_us,
+            ..SeatClock::default()
         };
         GameResult {
             index,
@@ -140,9 +152,14 @@ impl GameResult {
         }
     }
 
-    /// The same game with the times left out (for comparing runs).
+    /// The same game with the times left out (for comparing runs); the
+    /// time controls stay (they are the games' own, not measured).
     pub fn without_times(&self) -> GameResult {
-        let clock = self.clock.map(|c| SeatClock { turns: c.turns, ..SeatClock::default() });
+        let clock = self.clock.map(|c| SeatClock {
+            turns: c.turns,
+            time_control: c.time_control,
+            ..SeatClock::default()
+        });
         let solo = self.solo.clone().map(|s| SoloScore { time_us: 0, cpu_us: 0, ..s });
         GameResult { clock, solo, ..self.clone() }
     }

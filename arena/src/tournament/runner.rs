@@ -26,12 +26,15 @@ use crate::{
     game_rules::with_rules,
     players::{Hosting, Player},
     solo::SoloPool,
+    time_control::TimeControl,
     two_player::{InstancePool, TwoPlayerGame},
 };
 
 /// What the runner needs to know.
 pub struct RunPlan<'a> {
     pub players: &'a [Player],
+    /// Each player's own time control, if any (by index in `players`).
+    pub controls: &'a [Option<TimeControl>],
     pub hosting: &'a Hosting,
     pub game: &'a GameRules,
     pub concurrency: usize,
@@ -52,6 +55,7 @@ impl<'a> RunPlan<'a> {
     ) -> RunPlan<'a> {
         RunPlan {
             players,
+            controls: &tournament.controls,
             hosting,
             game: &tournament.game,
             concurrency: tournament.concurrency,
@@ -89,7 +93,7 @@ pub fn run(
             scope.spawn(move || {
                 crate::cores::set_inherited(priority);
                 with_rules!(plan.game, G, settings => {
-                    let new_pool = || InstancePool::<G>::new(plan.players, plan.hosting.clone());
+                    let new_pool = || InstancePool::<G>::new(plan.players, plan.hosting.clone()).with_controls(plan.controls);
                     let mut pool = new_pool();
                     work(plan, jobs, cursor, &sender, |game, sink, job_starts| {
                         if job_starts && G::LEARNS {
@@ -99,7 +103,7 @@ pub fn run(
                         play_two_player(&mut pool, game, settings, sink)
                     })
                 }, solo => {
-                    let mut pool = SoloPool::new(plan.players, plan.hosting.clone());
+                    let mut pool = SoloPool::new(plan.players, plan.hosting.clone()).with_controls(plan.controls);
                     work(plan, jobs, cursor, &sender, |game, sink, _| {
                         let (score, record) = pool.play(game.seats[0], game.seed, settings);
                         let saved = sink.map_or(Ok(Saved::NotWanted), |sink| sink.save_solo(game, &record, settings))?;

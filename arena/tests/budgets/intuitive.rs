@@ -27,7 +27,11 @@ fn expert_answers_every_reveal_within_a_100ms_budget_over_200_games() {
     let _machine = super::machine();
     let budget = Duration::from_millis(100);
     let settings = IntuitiveSettings {
-        budgets: Budgets { turn: budget, clock: arena::clock::Clock::Cpu, ..Budgets::default() },
+        budgets: Budgets {
+            turn: arena::time_control::TimeControl::PerTurn(budget),
+            clock: arena::clock::Clock::Cpu,
+            ..Budgets::default()
+        },
         ..IntuitiveSettings::default()
     };
     let games = 200;

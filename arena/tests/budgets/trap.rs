@@ -4,6 +4,7 @@
 //! budget by the wall clock, so its CPU time is within it whatever else the
 //! machine runs, and the verdict does not depend on the load.
 
+use arena::time_control::TimeControl;
 use std::time::Duration;
 
 use arena::{
@@ -18,7 +19,8 @@ use player_api::Seat;
 fn expert_never_exceeds_a_50ms_budget_over_200_games() {
     let _machine = super::machine();
     let budget = Duration::from_millis(50);
-    let settings = TrapSettings { turn_budget: budget, clock: Clock::Cpu, ..TrapSettings::default() };
+    let settings =
+        TrapSettings { time: TimeControl::PerTurn(budget), clock: Clock::Cpu, ..TrapSettings::default() };
     let players = [Player::Builtin(Level::Expert), Player::Builtin(Level::Easy)];
     let config = MatchConfig {
         settings,
@@ -27,6 +29,7 @@ fn expert_never_exceeds_a_50ms_budget_over_200_games() {
         hosting: Hosting::in_process(),
         first_game: 0,
         concurrency: 1,
+        controls: [None; 2],
     };
     let result = two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None);
     let mut expert_turns = 0;

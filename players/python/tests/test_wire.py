@@ -103,6 +103,21 @@ class HostTest(unittest.TestCase):
         self.assertEqual(over, {"type": "ok"})
         self.assertIn("helper player loaded", logs, "print() goes to stderr, not into the frames")
 
+    def test_a_course_player_answers_a_request_with_a_bank_as_before(self):
+        state = {"size": 7, "players": [[1, 4], [6, 3]], "traps": [[5, 3]]}
+        new_game = {"type": "new_game", "game": "trap", "seat": 2, "size": 7, "turn_budget_us": 5000000, "seed": 81}
+        turn = {"type": "turn", "seat": 2, "turn": 1, "time_left_us": 5000000, "state": state}
+        bank = {"left_us": 59000000, "increment_us": 1000000, "turn_cap_us": 0}
+        over = {"type": "game_over", "outcome": "win", "turns": 18, "reason": "trapped"}
+        replies, logs = self.converse(
+            os.path.join(EXAMPLES, "course", "greedy_player"),
+            [new_game, turn, over, new_game, {**turn, "bank": bank}, over, {"type": "quit"}],
+        )
+        _, ok, plain, done, ok_again, banked, done_again = replies
+        self.assertEqual([ok, done, ok_again, done_again], [{"type": "ok"}] * 4, logs)
+        self.assertEqual(plain["type"], "turn", plain)
+        self.assertEqual(banked, plain, "the bank changes nothing for a course player")
+
     def test_a_player_that_cannot_load_says_why_instead_of_hello(self):
         replies, _ = self.converse(os.path.join(EXAMPLES, "no-such-folder"), [], status=3)
         self.assertEqual(replies[0]["type"], "error")

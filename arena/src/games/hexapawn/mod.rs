@@ -28,6 +28,7 @@ use crate::{
     protocol::{seat_from_number, GameOverRequest, NewGameRequest, Payload, Reply, Request},
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
+    time_control::TimeControl,
     two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
 };
 
@@ -114,6 +115,7 @@ impl WireGame for Hexapawn {
             ply: request.ply,
             time_left_us: request.time_left_us,
             state: Payload::of(&WireBoard::from(&request.board)),
+            bank: None,
         }
     }
 
@@ -135,7 +137,7 @@ impl WireGame for Hexapawn {
     }
 
     fn request_of(frame: &Request) -> Option<Result<HexapawnRequest, String>> {
-        let Request::GetMove { seat, ply, time_left_us, ref state } = *frame else { return None };
+        let Request::GetMove { seat, ply, time_left_us, ref state, .. } = *frame else { return None };
         Some((|| {
             let seat = seat_from_number(seat).ok_or(format!("bad seat {seat}"))?;
             let board = state.read::<WireBoard>().and_then(|b| b.to_board());
@@ -159,7 +161,7 @@ impl GameSettings for Hexapawn {
 
     fn rules(_: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
         Ok(GameRules::Hexapawn(HexapawnSettings {
-            turn_budget: budgets.turn,
+            time: budgets.turn,
             startup_budget: budgets.startup,
             clock: budgets.clock,
         }))
@@ -188,18 +190,19 @@ impl TwoPlayerGame for Hexapawn {
         settings.startup_budget
     }
 
-    fn turn_budget(settings: &HexapawnSettings) -> Duration {
-        settings.turn_budget
+    fn time_control(settings: &HexapawnSettings) -> TimeControl {
+        settings.time
     }
 
     /// Not watched: the referee reports the game when it is over.
     fn play(
         settings: &HexapawnSettings,
+        controls: [TimeControl; 2],
         seed: u64,
         agents: [&mut dyn Agent<Hexapawn>; 2],
         _watch: &mut dyn FnMut(&HexapawnBoard, &Ply),
     ) -> HexapawnRecord {
-        referee::play_agents(settings, seed, agents)
+        referee::play_timed(settings, controls, seed, agents)
     }
 
     /// A player that cannot start plays `Unavailable` and fails at
@@ -235,6 +238,12 @@ impl TwoPlayerGame for Hexapawn {
         times.fold((0, Spent::default(), Spent::default()), |(n, total, max), t| {
             (n + 1, total + t, max.max(t))
         })
+    }
+
+    fn seat_time(record: &HexapawnRecord, seat: Seat) -> (Option<TimeControl>, Option<Duration>) {
+        let control = record.controls[seat.index()];
+        let left = record.plies.iter().rev().find(|p| p.seat == seat).and_then(|p| p.bank_left);
+        (crate::time_control::worth_recording(control, record.settings.time), left)
     }
 
     fn moves(record: &HexapawnRecord) -> usize {

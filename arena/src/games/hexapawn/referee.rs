@@ -19,23 +19,37 @@ use crate::{
     fault::Fault,
     game::Agent,
     seeds,
+    time_control::{TimeControl, TurnClock},
 };
 
 /// The settings of a Hexapawn game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct HexapawnSettings {
-    /// The budget for one move.
-    pub turn_budget: Duration,
+    /// How a move is timed (its budget, or a time bank), for both players
+    /// unless a match gives each its own.
+    pub time: TimeControl,
     /// The budget for `new_game` (a player's start-up).
     pub startup_budget: Duration,
     /// The clock budgets are charged on.
     pub clock: Clock,
 }
 
+/// Spelled as before time controls (`turn_budget: 5s`): tournament
+/// fingerprints hold this text, so it must not change.
+impl fmt::Debug for HexapawnSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HexapawnSettings")
+            .field("turn_budget", &self.time)
+            .field("startup_budget", &self.startup_budget)
+            .field("clock", &self.clock)
+            .finish()
+    }
+}
+
 impl Default for HexapawnSettings {
     fn default() -> Self {
         HexapawnSettings {
-            turn_budget: Duration::from_secs(5),
+            time: TimeControl::default(),
             startup_budget: Duration::from_secs(10),
             clock: Clock::Wall,
         }
@@ -49,6 +63,8 @@ pub struct Ply {
     pub mv: HexMove,
     /// The time the player used, on both clocks.
     pub time: Spent,
+    /// Under a time bank: what was left in it after this ply.
+    pub bank_left: Option<Duration>,
 }
 
 /// How a game ended.
@@ -102,6 +118,9 @@ impl fmt::Display for HexapawnEnding {
 pub struct HexapawnRecord {
     pub seed: u64,
     pub settings: HexapawnSettings,
+    /// Each seat's time control (the settings' for both, unless the match
+    /// gave each player its own).
+    pub controls: [TimeControl; 2],
     pub start: HexapawnBoard,
     pub plies: Vec<Ply>,
     pub ending: HexapawnEnding,
@@ -146,17 +165,28 @@ pub fn play(
     play_agents(settings, seed, [&mut InProcess::<Hexapawn>(white), &mut InProcess::<Hexapawn>(black)])
 }
 
-/// Plays one game from the start position. `agents[0]` is White. Both are
-/// told the result at the end.
+/// Plays one game from the start position, both under the settings' time
+/// control. `agents[0]` is White. Both are told the result at the end.
 pub fn play_agents(
     settings: &HexapawnSettings,
+    seed: u64,
+    agents: [&mut dyn Agent<Hexapawn>; 2],
+) -> HexapawnRecord {
+    play_timed(settings, [settings.time; 2], seed, agents)
+}
+
+/// [`play_agents`], each seat under its own time control (`controls`, in seat order).
+pub fn play_timed(
+    settings: &HexapawnSettings,
+    controls: [TimeControl; 2],
     seed: u64,
     mut agents: [&mut dyn Agent<Hexapawn>; 2],
 ) -> HexapawnRecord {
     let start = HexapawnBoard::start();
     let mut plies = Vec::new();
-    let ending = run(settings, seed, start, &mut plies, &mut agents);
-    let record = HexapawnRecord { seed, settings: *settings, start, plies, ending };
+    let mut clocks = controls.map(TurnClock::new);
+    let ending = run(settings, &mut clocks, seed, start, &mut plies, &mut agents);
+    let record = HexapawnRecord { seed, settings: *settings, controls, start, plies, ending };
     for seat in Seat::BOTH {
         let outcome = if record.winner() == seat { Outcome::Win } else { Outcome::Loss };
         let told =
@@ -168,6 +198,7 @@ pub fn play_agents(
 
 fn run(
     settings: &HexapawnSettings,
+    clocks: &mut [TurnClock; 2],
     seed: u64,
     mut board: HexapawnBoard,
     plies: &mut Vec<Ply>,
@@ -177,7 +208,7 @@ fn run(
     for seat in Seat::BOTH {
         let info = HexapawnGameInfo {
             seat,
-            turn_budget_us: settings.turn_budget.as_micros() as u64,
+            turn_budget_us: clocks[seat.index()].control.first_turn().as_micros() as u64,
             seed: own_seeds[seat.index()],
         };
         let agent = &mut agents[seat.index()];
@@ -192,15 +223,18 @@ fn run(
             return HexapawnEnding::Won { winner, how };
         }
         let seat = board.to_move();
-        let request = HexapawnRequest {
-            board,
-            seat,
-            ply: plies.len() as u32,
-            time_left_us: settings.turn_budget.as_micros() as u64,
-        };
+        let own = &mut clocks[seat.index()];
+        let (budget, bank) = (own.limit(), own.time_bank());
+        let request =
+            HexapawnRequest { board, seat, ply: plies.len() as u32, time_left_us: budget.as_micros() as u64 };
         let agent = &mut agents[seat.index()];
-        let (reply, time) =
-            timed(settings.clock, settings.turn_budget, "turn", || agent.act(request, settings.turn_budget));
+        let (reply, time) = timed(settings.clock, budget, "turn", || {
+            bank.map_or(Ok(()), |bank| agent.time_bank(bank))?;
+            agent.act(request, budget)
+        });
+        if reply.is_ok() {
+            own.charge(settings.clock.charged(time));
+        }
         let mv = match reply {
             Ok(HexapawnAction::Move(mv)) => mv,
             Ok(HexapawnAction::Resign) => return HexapawnEnding::Resigned { loser: seat },
@@ -210,6 +244,6 @@ fn run(
             return HexapawnEnding::Illegal { loser: seat, mv, why };
         }
         board = board.play(mv);
-        plies.push(Ply { seat, mv, time });
+        plies.push(Ply { seat, mv, time, bank_left: own.bank_left() });
     }
 }

@@ -21,6 +21,7 @@ use crate::{
     clock::Clock,
     games::hexapawn::referee::{self as referee, HexapawnEnding, HexapawnRecord, HexapawnSettings},
     protocol::seat_from_number,
+    time_control::TimeControl,
     units::short,
 };
 
@@ -42,11 +43,18 @@ pub struct HexapawnBody {
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct HexapawnSettingsRecord {
+    /// The budget of a move; under a time bank, its first move's.
     pub time_per_move_ms: f64,
     pub startup_time_ms: f64,
     /// The clock budgets were charged on (older replays: wall).
     #[serde(default)]
     pub clock: Clock,
+    /// The time control when it is a bank (`60s+1s`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<TimeControl>,
+    /// Each seat's time control, when the match gave each player its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat_time_controls: Option<[TimeControl; 2]>,
 }
 
 /// A position: three rows, top first (`W` White, `B` Black, `.` empty), and
@@ -70,6 +78,9 @@ pub struct PlyRecord {
     /// CPU time the player used, in microseconds (older replays: 0).
     #[serde(default)]
     pub cpu_us: u64,
+    /// Under a time bank: what was left in it after this move, in microseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_left_us: Option<u64>,
 }
 
 /// The request a game ended on.
@@ -113,9 +124,11 @@ impl HexapawnBody {
         let final_board = record.plies.iter().fold(record.start, |board, ply| board.play(ply.mv));
         HexapawnBody {
             settings: HexapawnSettingsRecord {
-                time_per_move_ms: record.settings.turn_budget.as_secs_f64() * 1e3,
+                time_per_move_ms: record.settings.time.first_turn().as_secs_f64() * 1e3,
                 startup_time_ms: record.settings.startup_budget.as_secs_f64() * 1e3,
                 clock: record.settings.clock,
+                time_control: record.settings.time.is_bank().then_some(record.settings.time),
+                seat_time_controls: (record.controls != [record.settings.time; 2]).then_some(record.controls),
             },
             start: board_record(&record.start),
             plies: (record.plies.iter().zip(&boards))
@@ -125,6 +138,7 @@ impl HexapawnBody {
                     mv: move_json(ply.mv),
                     time_us: ply.time.wall.as_micros() as u64,
                     cpu_us: ply.time.cpu.as_micros() as u64,
+                    bank_left_us: ply.bank_left.map(|left| left.as_micros() as u64),
                 })
                 .collect(),
             failed: failed.map(|(seat, resigned, mv)| FailedPly {
@@ -137,10 +151,18 @@ impl HexapawnBody {
         }
     }
 
+    /// Each seat's time control.
+    pub fn controls(&self) -> [TimeControl; 2] {
+        self.settings.seat_time_controls.unwrap_or([self.settings().time; 2])
+    }
+
     pub fn settings(&self) -> HexapawnSettings {
         let ms = |ms: f64| Duration::from_nanos((ms * 1e6).round() as u64);
         HexapawnSettings {
-            turn_budget: ms(self.settings.time_per_move_ms),
+            time: self
+                .settings
+                .time_control
+                .unwrap_or(TimeControl::PerTurn(ms(self.settings.time_per_move_ms))),
             startup_budget: ms(self.settings.startup_time_ms),
             clock: self.settings.clock,
         }
@@ -286,7 +308,7 @@ impl ReplayBody for HexapawnBody {
             .filter(|(seat, _)| *seat == Seat::Two && body.plies.is_empty())
             .map(|_| Seat::Two);
         let [mut white, mut black] = SeatScript::<Hexapawn>::seats(replay, &moves, failed, at_start, "move");
-        let record = referee::play_agents(&body.settings(), seed, [&mut white, &mut black]);
+        let record = referee::play_timed(&body.settings(), body.controls(), seed, [&mut white, &mut black]);
         let players = [0, 1].map(|i| replay.players[i].clone());
         let again = from_record(&record, players);
         let Body::Hexapawn(mut resimulated) = again.body else { unreachable!("built as Hexapawn") };

@@ -10,6 +10,7 @@ use crate::{
     bench::{LadderReport, LevelRun},
     game::GameId,
     stats::{score_interval, Wdl},
+    time_control::TimeControl,
     two_player::{MatchGame, MatchResult, Tally},
 };
 
@@ -36,6 +37,9 @@ struct JsonHexapawn<'a> {
     game: &'static str,
     seed: u64,
     settings: serde_json::Value,
+    /// Each player's time control, when the match gave any its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    player_time_controls: Option<[TimeControl; 2]>,
     players: Vec<JsonHexapawnPlayer<'a>>,
     games: Vec<JsonHexapawnGame>,
     average_plies: f64,
@@ -73,9 +77,14 @@ pub fn json(result: &MatchResult<Hexapawn>, sources: [String; 2]) -> String {
     let doc = JsonHexapawn {
         game: GameId::Hexapawn.name(),
         seed: result.config.seed,
-        settings: serde_json::json!({
-            "time_per_turn_ms": result.config.settings.turn_budget.as_secs_f64() * 1e3,
-        }),
+        settings: match result.config.settings.time {
+            bank @ TimeControl::Bank { .. } => serde_json::json!({
+                "time_per_turn_ms": bank.first_turn().as_secs_f64() * 1e3,
+                "time_control": bank,
+            }),
+            budget => serde_json::json!({ "time_per_turn_ms": budget.first_turn().as_secs_f64() * 1e3 }),
+        },
+        player_time_controls: result.config.player_controls(),
         players: result
             .tallies
             .iter()

@@ -9,7 +9,7 @@ window.ArenaGames.hexapawn = {
     '<span><i style="background:var(--p1)"></i>White (player 1, moves up)</span><span><i style="background:var(--p2)"></i>Black (player 2)</span>' +
     '<span><i style="outline:2px dashed var(--muted);outline-offset:-2px"></i>square left</span>',
   settingsText(replay) {
-    return "3\u00d73 board \u00b7 " + ArenaView.budgetText(replay) + " per move";
+    return "3\u00d73 board \u00b7 " + ArenaView.timeText(replay, "move") + "";
   },
   // frames[0]: the start; frames[k]: the board after move k.
   frames(replay) {
@@ -17,7 +17,7 @@ window.ArenaGames.hexapawn = {
     const frames = [{ board: replay.start, ply: null, seat: null, time_us: null, last: n === 0 }];
     replay.plies.forEach((ply, i) => {
       const next = replay.plies[i + 1];
-      frames.push({ board: next ? next.board : replay.final, ply, seat: ply.seat, time_us: ply.time_us, last: i === n - 1 });
+      frames.push({ board: next ? next.board : replay.final, ply, seat: ply.seat, time_us: ply.time_us, bank_left_us: ply.bank_left_us, last: i === n - 1 });
     });
     return frames;
   },

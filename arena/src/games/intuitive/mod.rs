@@ -112,6 +112,7 @@ impl WireGame for IntuitiveAi {
             turn: request.turn,
             time_left_us: request.time_left_us,
             state: Payload::of(&WireView::from(&request.view)),
+            bank: None,
         }
     }
 
@@ -133,7 +134,7 @@ impl WireGame for IntuitiveAi {
     }
 
     fn request_of(frame: &Request) -> Option<Result<IntuitiveRequest, String>> {
-        let Request::Reveal { turn, time_left_us, ref state } = *frame else { return None };
+        let Request::Reveal { turn, time_left_us, ref state, .. } = *frame else { return None };
         Some(
             state
                 .read::<WireView>()

@@ -125,7 +125,11 @@ impl SoloReferee for IntuitiveAi {
 
     fn info(game: &IntuitiveGame, settings: &IntuitiveSettings, seed: u64) -> IntuitiveGameInfo {
         let size = game.world().size();
-        IntuitiveGameInfo { size, turn_budget_us: settings.budgets.turn.as_micros() as u64, seed }
+        IntuitiveGameInfo {
+            size,
+            turn_budget_us: settings.budgets.turn.first_turn().as_micros() as u64,
+            seed,
+        }
     }
 
     fn request(game: &IntuitiveGame, turn: u32, budget: Duration) -> IntuitiveRequest {

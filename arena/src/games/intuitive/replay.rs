@@ -83,6 +83,9 @@ pub struct RevealRecord {
     /// CPU time the player used, in microseconds (older replays: 0).
     #[serde(default)]
     pub cpu_us: u64,
+    /// Under a time bank: what was left in it after this step, in microseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_left_us: Option<u64>,
 }
 
 /// The request a game ended on.
@@ -131,6 +134,7 @@ impl IntuitiveBody {
                     shown: r.shown.to_string(),
                     time_us: r.time.wall.as_micros() as u64,
                     cpu_us: r.time.cpu.as_micros() as u64,
+                    bank_left_us: r.bank_left.map(|left| left.as_micros() as u64),
                 })
                 .collect(),
             failed: failed_cell.map(|cell| FailedReveal { view: view(record.reveals.len()), cell }),

@@ -26,7 +26,7 @@ window.ArenaGames = window.ArenaGames || {};
       " monster</span><span>" + glyph.pit + " pit</span><span><i style=\"background:var(--landed)\"></i>just revealed</span>",
     settingsText(replay) {
       const n = replay.settings.board_size;
-      return n + "\u00d7" + n + " board, " + n + " pits \u00b7 " + ArenaView.budgetText(replay) + " per reveal";
+      return n + "\u00d7" + n + " board, " + n + " pits \u00b7 " + ArenaView.timeText(replay, "reveal") + "";
     },
     // frames[0]: the start view; frames[k]: the view after reveal k (the
     // next request's, or the last view with the cell that ended the game).
@@ -35,7 +35,7 @@ window.ArenaGames = window.ArenaGames || {};
       const viewAt = (i) => (reveals[i] ? reveals[i].view : replay.failed ? replay.failed.view : null);
       const frames = [{ view: viewAt(0), reveal: null, seat: null, time_us: null, last: n === 0 }];
       reveals.forEach((r, i) => {
-        frames.push({ view: viewAt(i + 1) || r.view, reveal: r, seat: 1, time_us: r.time_us, last: i === n - 1 });
+        frames.push({ view: viewAt(i + 1) || r.view, reveal: r, seat: 1, time_us: r.time_us, bank_left_us: r.bank_left_us, last: i === n - 1 });
       });
       return frames;
     },

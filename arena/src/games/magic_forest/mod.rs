@@ -106,7 +106,7 @@ impl WireGame for MagicForest {
 
     fn act_frame(request: &ForestRequest, budget: Duration) -> Request {
         let state = Payload::of(&WireForestState::from(request));
-        Request::Step { time_left_us: budget.as_micros() as u64, state }
+        Request::Step { time_left_us: budget.as_micros() as u64, state, bank: None }
     }
 
     fn action(reply: Reply) -> WireAnswer<ForestAction> {

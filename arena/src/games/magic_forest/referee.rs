@@ -86,7 +86,7 @@ impl SoloReferee for MagicForest {
     fn info(_: &ForestState, settings: &ForestSettings, seed: u64) -> ForestGameInfo {
         ForestGameInfo {
             config: settings.rules,
-            step_budget_us: settings.budgets.turn.as_micros() as u64,
+            step_budget_us: settings.budgets.turn.first_turn().as_micros() as u64,
             seed,
         }
     }

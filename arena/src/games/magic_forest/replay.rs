@@ -90,6 +90,9 @@ pub struct StepRecord {
     /// CPU time the player used, in microseconds (older replays: 0).
     #[serde(default)]
     pub cpu_us: u64,
+    /// Under a time bank: what was left in it after this step, in microseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_left_us: Option<u64>,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
@@ -167,6 +170,7 @@ impl ForestBody {
                     event: event_record(s.event),
                     time_us: s.time.wall.as_micros() as u64,
                     cpu_us: s.time.cpu.as_micros() as u64,
+                    bank_left_us: s.bank_left.map(|left| left.as_micros() as u64),
                 })
                 .collect(),
             final_state: request_record(&final_state(run).request()),

@@ -34,7 +34,7 @@ window.ArenaGames = window.ArenaGames || {};
     settingsText(replay) {
       const s = replay.settings;
       return replay.forests.length + " forests, 3\u00d73 to " + s.largest + "\u00d7" + s.largest + " \u00b7 " +
-        ArenaView.budgetText(replay) + " per action \u00b7 " + s.actions_per_tile + " actions per tile";
+        ArenaView.timeText(replay, "action") + " \u00b7 " + s.actions_per_tile + " actions per tile";
     },
     // frames[0]: the start; frames[k]: the wanderer after action k (the
     // next request, or the final state), with the monsters killed so far.
@@ -47,7 +47,7 @@ window.ArenaGames = window.ArenaGames || {};
         const at = steps[i + 1] ? steps[i + 1].request : replay.final;
         if (s.event.type === "stone" && s.event.killed) killed = killed.concat([step(s.request.at, s.action.dir)]);
         if (at.forest !== s.request.forest) killed = [];
-        frames.push({ at, step: s, killed, seat: 1, time_us: s.time_us, last: i === n - 1 });
+        frames.push({ at, step: s, killed, seat: 1, time_us: s.time_us, bank_left_us: s.bank_left_us, last: i === n - 1 });
       });
       return frames;
     },

@@ -183,8 +183,11 @@ mod tests {
         let told = MagicForest::over_of(over.clone());
         assert_eq!(MagicForest::game_over_frame(told), over);
         let percept = serde_json::json!({"stench": false, "breeze": true, "glitter": false, "bump": false, "scream": false});
-        let wumpus =
-            Request::Step { time_left_us: 1, state: Payload::of(&serde_json::json!({"percept": percept})) };
+        let wumpus = Request::Step {
+            time_left_us: 1,
+            state: Payload::of(&serde_json::json!({"percept": percept})),
+            bank: None,
+        };
         assert!(matches!(MagicForest::request_of(&wumpus), Some(Err(why)) if why.starts_with("bad state: ")));
     }
 }

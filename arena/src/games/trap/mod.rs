@@ -35,6 +35,7 @@ use crate::{
     levels::Level,
     protocol::{seat_from_number, GameOverRequest, NewGameRequest, Payload, Reply, Request},
     replay::{Replay, ReplayGame, ReplayPlayer},
+    time_control::TimeControl,
     two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
 };
 
@@ -108,6 +109,7 @@ impl WireGame for Trap {
             turn: request.turn,
             time_left_us: request.time_left_us,
             state: Payload::of(&WireState::from(&request.state)),
+            bank: None,
         }
     }
 
@@ -128,7 +130,7 @@ impl WireGame for Trap {
     }
 
     fn request_of(frame: &Request) -> Option<Result<TrapRequest, String>> {
-        let Request::Turn { seat, turn, time_left_us, ref state } = *frame else { return None };
+        let Request::Turn { seat, turn, time_left_us, ref state, .. } = *frame else { return None };
         Some((|| {
             let seat = seat_from_number(seat).ok_or(format!("bad seat {seat}"))?;
             let state = state.read::<WireState>().and_then(|s| s.to_state());
@@ -195,7 +197,7 @@ impl GameSettings for Trap {
         }
         Ok(GameRules::Trap(TrapSettings {
             size,
-            turn_budget: budgets.turn,
+            time: budgets.turn,
             startup_budget: budgets.startup,
             turn_cap: options.number("turn_cap")?.unwrap_or(DEFAULT_TURN_CAP),
             clock: budgets.clock,
@@ -226,17 +228,18 @@ impl TwoPlayerGame for Trap {
         settings.startup_budget
     }
 
-    fn turn_budget(settings: &TrapSettings) -> Duration {
-        settings.turn_budget
+    fn time_control(settings: &TrapSettings) -> TimeControl {
+        settings.time
     }
 
     fn play(
         settings: &TrapSettings,
+        controls: [TimeControl; 2],
         seed: u64,
         agents: [&mut dyn Agent<Trap>; 2],
         watch: &mut dyn FnMut(&TrapState, &Turn),
     ) -> TrapRecord {
-        referee::play(settings, seed, agents, watch)
+        referee::play_timed(settings, controls, seed, agents, watch)
     }
 
     /// A player that cannot start loses the game unplayed.
@@ -263,6 +266,12 @@ impl TwoPlayerGame for Trap {
 
     fn clock(record: &TrapRecord, seat: Seat) -> (u32, Spent, Spent) {
         record.clock(seat)
+    }
+
+    fn seat_time(record: &TrapRecord, seat: Seat) -> (Option<TimeControl>, Option<Duration>) {
+        let control = record.controls[seat.index()];
+        let left = record.turns.iter().rev().find(|t| t.seat == seat).and_then(|t| t.bank_left);
+        (crate::time_control::worth_recording(control, record.settings.time), left)
     }
 
     fn moves(record: &TrapRecord) -> usize {

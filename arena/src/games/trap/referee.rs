@@ -28,14 +28,17 @@ use crate::{
     game::Agent,
     protocol::WireCell,
     seeds,
+    time_control::{TimeControl, TurnClock},
 };
 
 /// The settings of a Trap game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TrapSettings {
     pub size: u8,
-    /// One budget per turn covers the move and the throw together.
-    pub turn_budget: Duration,
+    /// How a turn is timed (its budget, or a time bank), for both players
+    /// unless a match gives each its own; one turn covers the move and the
+    /// throw together.
+    pub time: TimeControl,
     /// The budget for `new_game` (a player's start-up).
     pub startup_budget: Duration,
     /// Turns after which the game is a draw.
@@ -48,7 +51,7 @@ impl Default for TrapSettings {
     fn default() -> Self {
         TrapSettings {
             size: DEFAULT_SIZE,
-            turn_budget: Duration::from_secs(5),
+            time: TimeControl::default(),
             startup_budget: Duration::from_secs(10),
             turn_cap: DEFAULT_TURN_CAP,
             clock: Clock::Wall,
@@ -77,6 +80,8 @@ pub struct Turn {
     pub throw: Option<ThrowRecord>,
     /// The time the player used this turn, on both clocks.
     pub time: Spent,
+    /// Under a time bank: what was left in it after this turn.
+    pub bank_left: Option<Duration>,
 }
 
 /// A throw: where it was aimed, the chance of a hit, where it landed.
@@ -147,6 +152,9 @@ pub struct FailedTurn {
 pub struct TrapRecord {
     pub seed: u64,
     pub settings: TrapSettings,
+    /// Each seat's time control (the settings' for both, unless the match
+    /// gave each player its own).
+    pub controls: [TimeControl; 2],
     /// The position the game started from, and the seat that moved first.
     pub start: TrapState,
     pub first: Seat,
@@ -160,7 +168,17 @@ impl TrapRecord {
     /// A game that ended before it began (a player could not be started).
     pub fn unplayed(seed: u64, settings: TrapSettings, ending: Ending) -> TrapRecord {
         let start = TrapState::new(settings.size);
-        TrapRecord { seed, settings, start, first: Seat::One, turns: Vec::new(), failed: None, ending }
+        let controls = [settings.time; 2];
+        TrapRecord {
+            seed,
+            settings,
+            controls,
+            start,
+            first: Seat::One,
+            turns: Vec::new(),
+            failed: None,
+            ending,
+        }
     }
 
     pub fn winner(&self) -> Option<Seat> {
@@ -184,8 +202,8 @@ pub fn player_seeds(seed: u64) -> [u64; 2] {
     seeds::players(seed)
 }
 
-/// Plays one game from the start position. `players[0]` sits in seat 1
-/// (moves first).
+/// Plays one game from the start position, both players under the
+/// settings' time control. `players[0]` sits in seat 1 (moves first).
 ///
 /// `watch` sees the state after every turn. Both players are told the
 /// result (`game_over`) at the end; their answer to that does not change it.
@@ -195,12 +213,24 @@ pub fn play<'a, 'w>(
     players: [&'a mut dyn Agent<Trap>; 2],
     watch: &'w mut dyn FnMut(&TrapState, &Turn),
 ) -> TrapRecord {
-    play_from(settings, seed, TrapState::new(settings.size), Seat::One, players, watch)
+    play_timed(settings, [settings.time; 2], seed, players, watch)
+}
+
+/// [`play`], each seat under its own time control (`controls`, in seat order).
+pub fn play_timed<'a, 'w>(
+    settings: &TrapSettings,
+    controls: [TimeControl; 2],
+    seed: u64,
+    players: [&'a mut dyn Agent<Trap>; 2],
+    watch: &'w mut dyn FnMut(&TrapState, &Turn),
+) -> TrapRecord {
+    play_from(settings, controls, seed, TrapState::new(settings.size), Seat::One, players, watch)
 }
 
 /// Plays one game from `start`, with `first` to move (for puzzles and tests).
 pub fn play_from<'a, 'w>(
     settings: &TrapSettings,
+    controls: [TimeControl; 2],
     seed: u64,
     start: TrapState,
     first: Seat,
@@ -209,6 +239,7 @@ pub fn play_from<'a, 'w>(
 ) -> TrapRecord {
     let mut game = Game {
         settings: TrapSettings { size: start.size(), ..*settings },
+        clocks: controls.map(TurnClock::new),
         state: start,
         rng: ChaCha8Rng::seed_from_u64(seed),
         players,
@@ -220,6 +251,7 @@ pub fn play_from<'a, 'w>(
     let record = TrapRecord {
         seed,
         settings: game.settings,
+        controls,
         start,
         first,
         turns: game.turns,
@@ -261,6 +293,8 @@ pub fn illegal_trap(target: Spot, why: IllegalTrap) -> Fault {
 
 struct Game<'a, 'w> {
     settings: TrapSettings,
+    /// Each seat's clock.
+    clocks: [TurnClock; 2],
     state: TrapState,
     rng: ChaCha8Rng,
     players: [&'a mut dyn Agent<Trap>; 2],
@@ -297,7 +331,7 @@ impl Game<'_, '_> {
         let info = TrapGameInfo {
             seat,
             size: self.settings.size,
-            turn_budget_us: self.settings.turn_budget.as_micros() as u64,
+            turn_budget_us: self.clocks[seat.index()].control.first_turn().as_micros() as u64,
             seed,
         };
         let budget = self.settings.startup_budget;
@@ -308,13 +342,20 @@ impl Game<'_, '_> {
     /// One turn of `seat`, recording a failure in `self.failed`.
     fn turn(&mut self, seat: Seat) -> Option<Ending> {
         let shown = self.state;
-        let (clock, budget) = (self.settings.clock, self.settings.turn_budget);
+        let (clock, budget, bank) =
+            (self.settings.clock, self.clocks[seat.index()].limit(), self.clocks[seat.index()].time_bank());
         let request = self.request(seat, budget);
         let player = &mut self.players[seat.index()];
-        let (answer, used) = judged(clock, budget, "turn", || player.act(request, budget));
+        let (answer, used) = judged(clock, budget, "turn", || {
+            bank.map_or(Ok(()), |bank| player.time_bank(bank))?;
+            player.act(request, budget)
+        });
         // A late answer is recorded as given, and loses.
         let (actions, result) = match answer {
-            Answer::OnTime(actions) => (Some(actions), self.judge(seat, shown, actions, used)),
+            Answer::OnTime(actions) => {
+                self.clocks[seat.index()].charge(clock.charged(used));
+                (Some(actions), self.judge(seat, shown, actions, used))
+            }
             Answer::Late(actions, fault) => (Some(actions), Err(fault)),
             Answer::Failed(fault) => (None, Err(fault)),
         };
@@ -347,7 +388,15 @@ impl Game<'_, '_> {
 
         // End check 1: the move alone trapped the opponent; no throw is asked for.
         if !self.state.can_move(seat.other()) {
-            self.record(Turn { seat, shown, from, to, throw: None, time: used });
+            self.record(Turn {
+                seat,
+                shown,
+                from,
+                to,
+                throw: None,
+                time: used,
+                bank_left: self.bank_left(seat),
+            });
             return Ok(Some(Ending::Trapped { loser: seat.other() }));
         }
 
@@ -368,7 +417,8 @@ impl Game<'_, '_> {
         let landed = throw.land(roll, pick);
         self.state.place_trap(landed);
         let record = ThrowRecord { target, hit_chance: throw.hit_chance(), landed };
-        self.record(Turn { seat, shown, from, to, throw: Some(record), time: used });
+        let bank_left = self.bank_left(seat);
+        self.record(Turn { seat, shown, from, to, throw: Some(record), time: used, bank_left });
 
         // End check 2: the trap trapped the opponent.
         Ok((!self.state.can_move(seat.other())).then_some(Ending::Trapped { loser: seat.other() }))
@@ -381,6 +431,10 @@ impl Game<'_, '_> {
             turn: self.turns.len() as u32,
             time_left_us: time_left.as_micros() as u64,
         }
+    }
+
+    fn bank_left(&self, seat: Seat) -> Option<Duration> {
+        self.clocks[seat.index()].bank_left()
     }
 
     fn record(&mut self, turn: Turn) {

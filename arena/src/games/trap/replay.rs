@@ -23,6 +23,7 @@ use crate::{
         wire::{cell_pos, wire_cell, WireState},
     },
     protocol::{seat_from_number, WireCell},
+    time_control::TimeControl,
     units::short,
 };
 
@@ -47,6 +48,10 @@ pub struct SettingsRecord {
     #[serde(flatten)]
     pub common: JsonSettings,
     pub startup_time_ms: f64,
+    /// Each seat's time control, when they differ from `time_control` (or
+    /// the budget per turn): a match that gave each player its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat_time_controls: Option<[TimeControl; 2]>,
 }
 
 /// One turn.
@@ -66,6 +71,9 @@ pub struct TurnRecord {
     /// CPU time the player used, in microseconds (older replays: 0).
     #[serde(default)]
     pub cpu_us: u64,
+    /// Under a time bank: what was left in it after this turn, in microseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_left_us: Option<u64>,
 }
 
 /// A throw: the chance outcome, target against landing.
@@ -103,6 +111,7 @@ impl TrapBody {
             settings: SettingsRecord {
                 common: JsonSettings::from(&game.settings),
                 startup_time_ms: game.settings.startup_budget.as_secs_f64() * 1e3,
+                seat_time_controls: (game.controls != [game.settings.time; 2]).then_some(game.controls),
             },
             start: WireState::from(&game.start),
             first: game.first.number(),
@@ -122,11 +131,16 @@ impl TrapBody {
         let ms = |ms: f64| Duration::from_nanos((ms * 1e6).round() as u64);
         TrapSettings {
             size: self.settings.common.board_size,
-            turn_budget: ms(self.settings.common.time_per_turn_ms),
+            time: self.settings.common.time_control(),
             startup_budget: ms(self.settings.startup_time_ms),
             clock: self.settings.common.clock,
             turn_cap: self.settings.common.turn_cap,
         }
+    }
+
+    /// Each seat's time control.
+    pub fn controls(&self) -> [TimeControl; 2] {
+        self.settings.seat_time_controls.unwrap_or([self.settings().time; 2])
     }
 
     /// The turns as the referee records them (checked by `check`).
@@ -180,6 +194,7 @@ impl TurnRecord {
             }),
             time_us: turn.time.wall.as_micros() as u64,
             cpu_us: turn.time.cpu.as_micros() as u64,
+            bank_left_us: turn.bank_left.map(|left| left.as_micros() as u64),
         }
     }
 
@@ -202,6 +217,7 @@ impl TurnRecord {
                 cpu: Duration::from_micros(self.cpu_us),
                 waited: Duration::ZERO,
             },
+            bank_left: self.bank_left_us.map(Duration::from_micros),
         })
     }
 }
@@ -392,7 +408,12 @@ fn seat_paint(paint: Paint, seat: Seat, text: &str) -> String {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct JsonSettings {
     pub board_size: u8,
+    /// The budget of a turn; under a time bank, its first turn's.
     pub time_per_turn_ms: f64,
+    /// The time control when it is a bank (`60s+1s`); absent for a budget
+    /// per turn, which `time_per_turn_ms` says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<TimeControl>,
     pub turn_cap: u32,
     /// The clock turns are charged on (older replays: wall).
     #[serde(default)]
@@ -403,10 +424,20 @@ impl From<&TrapSettings> for JsonSettings {
     fn from(settings: &TrapSettings) -> JsonSettings {
         JsonSettings {
             board_size: settings.size,
-            time_per_turn_ms: settings.turn_budget.as_secs_f64() * 1e3,
+            time_per_turn_ms: settings.time.first_turn().as_secs_f64() * 1e3,
+            time_control: settings.time.is_bank().then_some(settings.time),
             turn_cap: settings.turn_cap,
             clock: settings.clock,
         }
+    }
+}
+
+impl JsonSettings {
+    /// The time control these settings say.
+    pub fn time_control(&self) -> TimeControl {
+        self.time_control.unwrap_or(TimeControl::PerTurn(Duration::from_nanos(
+            (self.time_per_turn_ms * 1e6).round() as u64,
+        )))
     }
 }
 
@@ -451,8 +482,15 @@ impl ReplayBody for TrapBody {
             .then(|| replay.result.fault.as_ref().map(|f| Seat::BOTH[f.player.min(1)]))
             .flatten();
         let [mut one, mut two] = SeatScript::<Trap>::seats(replay, &moves, failed, at_start, "turn");
-        let game =
-            referee::play_from(&settings, replay.seed, start, first, [&mut one, &mut two], &mut |_, _| {});
+        let game = referee::play_from(
+            &settings,
+            body.controls(),
+            replay.seed,
+            start,
+            first,
+            [&mut one, &mut two],
+            &mut |_, _| {},
+        );
         compare(replay, body, &game)?;
         let throws = game.turns.iter().filter(|t| t.throw.is_some()).count();
         Ok(format!(

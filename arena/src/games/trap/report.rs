@@ -15,6 +15,7 @@ use crate::{
         replay::{turn_line, JsonSettings},
     },
     stats::{score_interval, Wdl},
+    time_control::TimeControl,
     tournament::grade::{default_wins, needed_wins},
     two_player::{MatchGame, MatchResult, Tally},
 };
@@ -50,6 +51,9 @@ struct JsonMatch<'a> {
     game: &'static str,
     seed: u64,
     settings: JsonSettings,
+    /// Each player's time control, when the match gave any its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    player_time_controls: Option<[TimeControl; 2]>,
     players: Vec<JsonPlayer<'a>>,
     games: Vec<JsonGame>,
     average_turns: f64,
@@ -87,6 +91,7 @@ pub fn json(result: &MatchResult<Trap>, sources: [String; 2]) -> String {
         game: GameId::Trap.name(),
         seed: result.config.seed,
         settings: JsonSettings::from(settings),
+        player_time_controls: result.config.player_controls(),
         players: result
             .tallies
             .iter()

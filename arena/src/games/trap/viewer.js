@@ -10,7 +10,7 @@ window.ArenaGames.trap = {
     '<span><i style="background:var(--landed)"></i>landed</span>',
   settingsText(replay) {
     const s = replay.settings;
-    return s.board_size + "\u00d7" + s.board_size + " board \u00b7 " + ArenaView.budgetText(replay) + " per turn \u00b7 draw after " + s.turn_cap + " turns";
+    return s.board_size + "\u00d7" + s.board_size + " board \u00b7 " + ArenaView.timeText(replay, "turn") + " \u00b7 draw after " + s.turn_cap + " turns";
   },
   // frames[0]: the start; frames[k]: the board after turn k (the state the
   // next request showed, or the final state).
@@ -19,7 +19,7 @@ window.ArenaGames.trap = {
     const frames = [{ state: replay.start, turn: null, seat: null, time_us: null, last: n === 0 }];
     replay.turns.forEach((turn, i) => {
       const next = replay.turns[i + 1];
-      frames.push({ state: next ? next.state : replay.final, turn, seat: turn.seat, time_us: turn.time_us, last: i === n - 1 });
+      frames.push({ state: next ? next.state : replay.final, turn, seat: turn.seat, time_us: turn.time_us, bank_left_us: turn.bank_left_us, last: i === n - 1 });
     });
     return frames;
   },

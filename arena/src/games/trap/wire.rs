@@ -102,7 +102,7 @@ mod tests {
     fn a_state_with_an_unknown_field_is_refused() {
         let state =
             Payload::of(&serde_json::json!({"size": 7, "players": [[0, 0], [1, 1]], "traps": [], "x": 1}));
-        let turn = Request::Turn { seat: 1, turn: 0, time_left_us: 1, state };
+        let turn = Request::Turn { seat: 1, turn: 0, time_left_us: 1, state, bank: None };
         let Some(Err(why)) = Trap::request_of(&through_a_frame(&turn)) else { panic!() };
         assert!(why.starts_with("bad state: unknown field `x`"), "{why}");
     }

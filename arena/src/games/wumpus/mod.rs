@@ -109,7 +109,7 @@ impl WireGame for Wumpus {
 
     fn act_frame(request: &WumpusRequest, budget: Duration) -> Request {
         let state = Payload::of(&WireWumpusState::from(request));
-        Request::Step { time_left_us: budget.as_micros() as u64, state }
+        Request::Step { time_left_us: budget.as_micros() as u64, state, bank: None }
     }
 
     fn action(reply: Reply) -> WireAnswer<WumpusAction> {

@@ -93,7 +93,7 @@ impl SoloReferee for Wumpus {
             config: settings.rules,
             start: WumpusWorld::START,
             arrows: state.arrows(),
-            step_budget_us: settings.budgets.turn.as_micros() as u64,
+            step_budget_us: settings.budgets.turn.first_turn().as_micros() as u64,
             seed,
         }
     }

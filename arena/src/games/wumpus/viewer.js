@@ -24,7 +24,7 @@ window.ArenaGames = window.ArenaGames || {};
     settingsText(replay) {
       const s = replay.settings, c = s.config;
       return (s.preset ? s.preset + " rules" : "custom rules") + " \u00b7 " + c.size + "\u00d7" + c.size + " cave \u00b7 " +
-        ArenaView.budgetText(replay) + " per action \u00b7 cap " + c.action_cap + " actions";
+        ArenaView.timeText(replay, "action") + " \u00b7 cap " + c.action_cap + " actions";
     },
     // frames[0]: the start; frames[k]: the agent after action k (the next
     // request, or the final state), with the squares visited so far.
@@ -36,7 +36,7 @@ window.ArenaGames = window.ArenaGames || {};
       steps.forEach((step, i) => {
         const agent = steps[i + 1] ? steps[i + 1].request : replay.final;
         visited = visited.concat([agent.at]);
-        frames.push({ agent, step, visited, seat: 1, time_us: step.time_us, last: i === n - 1 });
+        frames.push({ agent, step, visited, seat: 1, time_us: step.time_us, bank_left_us: step.bank_left_us, last: i === n - 1 });
       });
       return frames;
     },

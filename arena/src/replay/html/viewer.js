@@ -31,6 +31,20 @@
       const ms = replay.settings[key];
       return ms >= 1000 ? ms / 1000 + " s" : ms + " ms";
     },
+    // How a seat (1 or 2) is timed: its own control, the game's bank, or
+    // the budget per `unit` ("5 s per turn", "a 60s+1s time bank").
+    controlText(replay, seat, unit) {
+      const s = replay.settings, own = s.seat_time_controls && s.seat_time_controls[seat - 1];
+      const control = own || s.time_control;
+      if (!control) return ArenaView.budgetText(replay) + " per " + unit;
+      return control.includes("+") ? "a " + control + " time bank" : control + " per " + unit;
+    },
+    // The settings line's time: one control for all, or each seat's.
+    timeText(replay, unit) {
+      const own = replay.settings.seat_time_controls;
+      if (!own) return ArenaView.controlText(replay, 1, unit);
+      return own.map((_, i) => ArenaView.controlText(replay, i + 1, unit) + " (player " + (i + 1) + ")").join(", ");
+    },
   };
   const replay = JSON.parse($("replay-data").textContent);
   // Seeds are 64-bit: JSON.parse would round them, so the page carries the digits too.
@@ -92,7 +106,12 @@
     $("turn-counter").textContent = at === 0 ? "Start \u00b7 0 / " + last : (game.stepName || "Turn") + " " + at + " / " + last;
     const rows = game.describe(frame, replay, names);
     if (names.length === 1) rows.unshift(["Player", '<span class="who p1">' + esc(names[0]) + "</span>"]);
-    if (at > 0) rows.push(["Time used", formatTime(frame.time_us) + " of " + ArenaView.budgetText(replay)]);
+    if (at > 0) {
+      const timed = replay.settings.seat_time_controls || replay.settings.time_control;
+      const of = timed ? ArenaView.controlText(replay, frame.seat, game.stepName ? game.stepName.toLowerCase() : "turn") : ArenaView.budgetText(replay);
+      rows.push(["Time used", formatTime(frame.time_us) + " of " + esc(of)]);
+      if (frame.bank_left_us != null) rows.push(["Bank left", formatTime(frame.bank_left_us)]);
+    }
     $("turn-info").innerHTML = rows.map(([label, html]) =>
       '<div class="row"><span class="label">' + esc(label) + "</span><span>" + html + "</span></div>").join("");
     const result = $("result");

@@ -510,6 +510,7 @@ fn play_match<G: TwoPlayerGame>(
         hosting: hosting.clone(),
         first_game: first,
         concurrency: 1,
+        controls: [None; 2],
     };
     two_player::play(
         players,

@@ -9,6 +9,7 @@
 
 use arena::games::intuitive::IntuitiveAi;
 use arena::solo::{self, Budgets};
+use arena::time_control::TimeControl;
 use std::time::{Duration, Instant};
 
 use crate::alone;
@@ -38,7 +39,11 @@ fn settings() -> TrapSettings {
 }
 
 fn settings_with_budget(turn_budget: Duration) -> TrapSettings {
-    TrapSettings { turn_budget, startup_budget: Duration::from_secs(5), ..TrapSettings::default() }
+    TrapSettings {
+        time: TimeControl::PerTurn(turn_budget),
+        startup_budget: Duration::from_secs(5),
+        ..TrapSettings::default()
+    }
 }
 
 /// What this process holds: open descriptors and child processes. (Threads
@@ -91,7 +96,15 @@ fn play_bad_under(
     let hosting = Hosting::isolated(limits);
     let player = Player::load(&PlayerSpec::Library(path), &hosting, settings.startup_budget).unwrap();
     let easy = Player::Builtin(Level::Easy);
-    let config = MatchConfig { settings, games: 2, seed: 8, hosting, first_game: 0, concurrency: 1 };
+    let config = MatchConfig {
+        settings,
+        games: 2,
+        seed: 8,
+        hosting,
+        first_game: 0,
+        concurrency: 1,
+        controls: [None; 2],
+    };
     let result = two_player::play([&player, &easy], &config, &mut |_| {}, None);
     let after = holdings();
     std::env::remove_var("BAD_PLAYER_MODE");
@@ -272,7 +285,7 @@ fn a_player_that_ignores_its_deadline_is_killed_within_budget_grace_and_100ms() 
     for fault in faults(&result) {
         let Fault::Timeout { used, budget, killed, .. } = fault else { panic!("{fault}") };
         assert!(killed);
-        assert_eq!(budget, settings.turn_budget);
+        assert_eq!(budget, settings.time.first_turn());
         let limit = budget + limits().grace + Duration::from_millis(100);
         assert!(used >= budget && used <= limit, "killed after {used:?}, limit {limit:?}");
     }
@@ -287,7 +300,7 @@ fn a_whole_game_against_a_hanging_player_takes_about_its_budget() {
     let started = Instant::now();
     play_bad("loop", &[]);
     // Two games, each: start a worker, then one turn killed at budget + grace.
-    let per_game = settings().turn_budget + limits().grace + Duration::from_millis(100);
+    let per_game = settings().time.first_turn() + limits().grace + Duration::from_millis(100);
     assert!(started.elapsed() < 2 * per_game + Duration::from_secs(2), "{:?}", started.elapsed());
 }
 
@@ -331,8 +344,11 @@ fn a_player_that_cannot_be_made_is_a_clear_error() {
 /// fresh worker; checks that nothing is left behind and returns how they ended.
 fn intuitive_bad(mode: &str) -> Vec<arena::games::intuitive::referee::IntuitiveRecord> {
     use arena::games::intuitive::referee::IntuitiveSettings;
-    let budgets =
-        Budgets { turn: Duration::from_millis(300), startup: Duration::from_secs(5), ..Budgets::default() };
+    let budgets = Budgets {
+        turn: TimeControl::PerTurn(Duration::from_millis(300)),
+        startup: Duration::from_secs(5),
+        ..Budgets::default()
+    };
     let settings = IntuitiveSettings { budgets, ..IntuitiveSettings::default() };
     std::env::set_var("BAD_PLAYER_MODE", mode);
     let before = holdings();

@@ -1,5 +1,6 @@
 //! The command line as a user meets it: play's output and JSON, arena new
-//! to a built and checked player, and errors that are one clear line.
+//! to a built and checked player, errors that are one clear line, the
+//! commands' order in --help, and `arena measure` under its old names.
 
 use crate::support::{self, arena, play_json, stderr, stdout, workspace_root};
 use serde_json::Value;
@@ -103,10 +104,8 @@ fn new_makes_a_player_that_builds_and_passes_check() {
 
 #[test]
 fn isolated_games_leave_threads_and_descriptors_flat() {
-    let output = arena(
-        &["bench-isolation", "--requests", "200", "--games", "40", "--soak-games", "300", "--starts", "20"],
-        &[],
-    );
+    let sizes = ["--requests", "200", "--games", "40", "--soak-games", "300", "--starts", "20"];
+    let output = arena(&[&["measure", "isolation"][..], &sizes].concat(), &[]);
     let text = stdout(&output);
     assert!(output.status.success(), "{text}{}", stderr(&output));
     let row = |name: &str| -> (String, String) {
@@ -124,9 +123,9 @@ fn isolated_games_leave_threads_and_descriptors_flat() {
 }
 
 #[test]
-fn bench_matchmaking_prints_its_table() {
+fn measure_matchmaking_prints_its_table() {
     let output = arena(
-        &["bench-matchmaking", "--students", "12", "--trials", "1", "--newcomers", "2", "--up-to", "10"],
+        &["measure", "matchmaking", "--students", "12", "--trials", "1", "--newcomers", "2", "--up-to", "10"],
         &[],
     );
     let text = stdout(&output);
@@ -135,6 +134,42 @@ fn bench_matchmaking_prints_its_table() {
     assert!(text.contains("| 10% | 66 |"), "{text}");
     assert!(!text.contains("| 15% |"), "--up-to 10 stops at 10%: {text}");
     assert!(text.contains("| matchmade | 2 |"), "{text}");
+}
+
+#[test]
+fn help_lists_the_user_commands_first_and_the_measurements_under_measure() {
+    let help = stdout(&arena(&["--help"], &[]));
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let first_to_last = "play bench sprt check new tournament serve submit replay measure help";
+    assert_eq!(commands.join(" "), first_to_last, "{help}");
+    assert!(!help.contains("bench-"), "the old names are hidden: {help}");
+    let measure = arena(&["measure", "--help"], &[]);
+    assert!(measure.status.success(), "{}", stderr(&measure));
+    let measure = stdout(&measure);
+    for what in ["engine", "isolation", "program", "server", "tournament", "matchmaking", "sprt"] {
+        assert!(
+            measure.lines().any(|l| l.trim_start().starts_with(&format!("{what} "))),
+            "{what}: {measure}"
+        );
+    }
+}
+
+#[test]
+fn an_old_bench_name_runs_as_its_measure_command() {
+    let args = ["--runs", "20", "--elo1", "40", "--true-elo", "0,40"];
+    let old = arena(&[&["bench-sprt"][..], &args].concat(), &[]);
+    let new = arena(&[&["measure", "sprt"][..], &args].concat(), &[]);
+    assert!(old.status.success(), "{}", stderr(&old));
+    assert!(stdout(&old).contains("| true Elo | pentanomial: H1 |"), "{}", stdout(&old));
+    assert_eq!(stdout(&old), stdout(&new));
+    let help = |args: &[&str]| stdout(&arena(args, &[])).replace("arena measure sprt", "arena bench-sprt");
+    assert_eq!(help(&["bench-sprt", "--help"]), help(&["measure", "sprt", "--help"]));
 }
 
 #[test]

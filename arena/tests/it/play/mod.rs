@@ -7,3 +7,4 @@ mod cli;
 mod clock;
 mod games;
 mod sprt;
+mod time_controls;

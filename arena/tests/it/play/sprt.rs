@@ -145,8 +145,8 @@ fn bad_input_gets_one_clear_error_line() {
 }
 
 #[test]
-fn bench_sprt_reports_error_rates_and_mean_games() {
-    let output = arena(&["bench-sprt", "--runs", "50", "--elo1", "40", "--true-elo", "0,40"], &[]);
+fn measure_sprt_reports_error_rates_and_mean_games() {
+    let output = arena(&["measure", "sprt", "--runs", "50", "--elo1", "40", "--true-elo", "0,40"], &[]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(text.contains("| true Elo | pentanomial: H1 |"), "{text}");

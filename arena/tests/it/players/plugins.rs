@@ -4,6 +4,7 @@
 
 use crate::support::{arena, library, stderr, stdout};
 use arena::solo::{self, Budgets};
+use arena::time_control::TimeControl;
 use arena::{
     agent::AbiPlayer,
     games::{
@@ -46,7 +47,15 @@ fn library_players_play_the_same_games_in_process_isolated_and_built_in() {
     assert_eq!(in_workers[1].name(), "hard");
     let built_in = [Player::Builtin(Level::Medium), Player::Builtin(Level::Hard)];
     let run = |players: &[Player; 2], hosting: Hosting| {
-        let config = MatchConfig { settings, games: 6, seed: 99, hosting, first_game: 0, concurrency: 1 };
+        let config = MatchConfig {
+            settings,
+            games: 6,
+            seed: 99,
+            hosting,
+            first_game: 0,
+            concurrency: 1,
+            controls: [None; 2],
+        };
         two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None)
     };
     let moves = |r: &two_player::MatchResult<Trap>| -> Vec<_> {
@@ -342,15 +351,24 @@ fn a_hexapawn_only_library_loads_and_learns_in_a_worker() {
 
 #[test]
 fn expert_plays_from_its_library_in_a_worker() {
-    let settings =
-        TrapSettings { turn_budget: std::time::Duration::from_millis(30), ..TrapSettings::default() };
+    let settings = TrapSettings {
+        time: TimeControl::PerTurn(std::time::Duration::from_millis(30)),
+        ..TrapSettings::default()
+    };
     let isolated = Hosting::isolated(WorkerLimits::new().unwrap());
     let expert =
         Player::load(&PlayerSpec::Library(library("expert")), &isolated, settings.startup_budget).unwrap();
     assert!(matches!(expert, Player::Isolated { .. }) && expert.name() == "expert");
     let easy = Player::Builtin(Level::Easy);
-    let config =
-        MatchConfig { settings, games: 4, seed: 8, hosting: isolated, first_game: 0, concurrency: 1 };
+    let config = MatchConfig {
+        settings,
+        games: 4,
+        seed: 8,
+        hosting: isolated,
+        first_game: 0,
+        concurrency: 1,
+        controls: [None; 2],
+    };
     let result = two_player::play([&expert, &easy], &config, &mut |_| {}, None);
     assert!(result.games.iter().all(|g| g.fault().is_none()), "{:?}", result.tallies[0].failures);
     assert!(result.tallies[0].wins >= 3, "expert won {} of 4 against easy", result.tallies[0].wins);
@@ -364,7 +382,7 @@ fn expert_plays_intuitive_ai_from_its_library_in_a_worker() {
     use arena::games::intuitive::referee::{IntuitiveEnding, IntuitiveSettings};
     let budget = std::time::Duration::from_millis(100);
     let settings = IntuitiveSettings {
-        budgets: Budgets { turn: budget, ..Budgets::default() },
+        budgets: Budgets { turn: TimeControl::PerTurn(budget), ..Budgets::default() },
         ..IntuitiveSettings::default()
     };
     let isolated = Hosting::isolated(WorkerLimits::new().unwrap());

@@ -370,17 +370,17 @@ fn the_python_package_unit_tests_pass() {
 }
 
 #[test]
-fn bench_program_reports_round_trips_for_each_program() {
+fn measure_program_reports_round_trips_for_each_program() {
     let base = python_env();
     let native = spec("python:", &examples().join("native/first_legal.py"));
-    let output = arena(&["bench-program", &native, "--requests", "50"], &with(&base, &[]));
+    let output = arena(&["measure", "program", &native, "--requests", "50"], &with(&base, &[]));
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(
         text.contains("| arena worker, easy (Rust) |") && text.contains(&format!("| {native} |")),
         "{text}"
     );
-    let not_a_program = arena(&["bench-program", "easy"], &[]);
+    let not_a_program = arena(&["measure", "program", "easy"], &[]);
     assert!(stderr(&not_a_program).contains("easy is not a program"), "{}", stderr(&not_a_program));
 }
 

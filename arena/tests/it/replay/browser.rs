@@ -431,3 +431,34 @@ fn a_viewer_of_players_with_hostile_names_still_draws() {
     let result = report[2]["result"].as_str().unwrap();
     assert!(result.contains(winner.split(' ').next().unwrap()), "the name as text: {result}");
 }
+
+#[test]
+fn the_viewer_shows_each_players_time_control_and_the_bank_left_after_each_turn() {
+    let Some(browser) = chromium() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("odds.json");
+    let args = ["play", "easy", "hard", "--seed", "31", "--tc1", "2s+50ms", "--tc2", "500ms"];
+    let output = arena(&[&args[..], &["--replay", file.to_str().unwrap()]].concat(), &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let replay = Replay::read(&file).unwrap();
+    let Body::Trap(body) = &replay.body else { panic!("a Trap replay") };
+    let page = dir.path().join("view.html");
+    let output = arena(&["replay", file.to_str().unwrap(), "--html", page.to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let driven = dir.path().join("driven.html");
+    std::fs::write(&driven, html.replacen("</body>", &DRIVER.replace("STEPS", "2"), 1)).unwrap();
+    let url = format!("file://{}", driven.display());
+    let output = run_chromium(&browser, &["--dump-dom".into(), "--virtual-time-budget=5000".into()], &url);
+    let dom = unescape(&String::from_utf8_lossy(&output.stdout));
+    assert!(dom.contains("a 2s+50ms time bank (player 1), 500ms per turn (player 2)"), "{dom}");
+    let report = dom.split("<pre id=\"test-report\">").nth(1).and_then(|r| r.split("</pre>").next()).unwrap();
+    let report: Vec<Value> = serde_json::from_str(report).unwrap();
+    // Turn 1: easy, on its bank; turn 2: hard, 500 ms a turn.
+    let first = report[1]["info"].as_str().unwrap();
+    // 2 s less easy's first turn, plus 50 ms: as the viewer prints seconds.
+    let left = format!("Bank left{:.2} s", body.turns[0].bank_left_us.unwrap() as f64 / 1e6);
+    assert!(first.contains("a 2s+50ms time bank") && first.contains(&left), "{first} ({left})");
+    let second = report[2]["info"].as_str().unwrap();
+    assert!(second.contains("500ms per turn") && !second.contains("Bank left"), "{second}");
+}

@@ -7,6 +7,7 @@
 mod browser;
 mod games;
 
+use arena::time_control::TimeControl;
 use std::{path::Path, time::Duration};
 
 use crate::support::{arena, stderr, stdout};
@@ -41,6 +42,7 @@ fn trap_games(levels: [Level; 2], games: u32, seed: u64, size: u8) -> Vec<(TrapR
         hosting: Hosting::in_process(),
         first_game: 0,
         concurrency: 1,
+        controls: [None; 2],
     };
     let result = two_player::play([&list[0], &list[1]], &config, &mut |_| {}, None);
     result
@@ -270,7 +272,8 @@ impl Agent<Trap> for Slow {
 
 #[test]
 fn a_late_answer_is_recorded_as_given_loses_on_time_and_verifies() {
-    let settings = TrapSettings { turn_budget: Duration::from_millis(20), ..TrapSettings::default() };
+    let settings =
+        TrapSettings { time: TimeControl::PerTurn(Duration::from_millis(20)), ..TrapSettings::default() };
     let mut late = Slow { delay: Duration::from_millis(60) };
     let mut quick = Slow { delay: Duration::ZERO };
     let record = trap::play(&settings, 9, [&mut late, &mut quick], &mut |_, _| {});
@@ -560,6 +563,7 @@ fn a_game_from_a_hand_made_position_verifies() {
     let mut two = AbiPlayer::<Trap>::builtin(Level::Easy);
     let record = trap::play_from(
         &TrapSettings { size: 5, ..TrapSettings::default() },
+        [TimeControl::default(); 2],
         3,
         start,
         Seat::Two,

@@ -231,7 +231,11 @@ fn staff_testing_stays_off_the_leaderboard_the_league_scrimmages_and_finalize_un
         )
     };
     let (code, body) = challenge(&alice, "boss");
-    assert_eq!((code, body["error"].as_str()), (404, Some("no group named 'boss' has a graded submission for trap")), "{body}");
+    assert_eq!(
+        (code, body["error"].as_str()),
+        (404, Some("no group named 'boss' has a graded submission for trap")),
+        "{body}"
+    );
     let (code, body) = challenge(&boss, "alice");
     assert_eq!(code, 403, "{body}");
     assert!(body["error"].as_str().unwrap().starts_with("your group is staff's, for testing"), "{body}");

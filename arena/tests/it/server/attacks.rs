@@ -1,20 +1,23 @@
-//! The HTTP layer against hostile clients: bodies sent a byte a second,
-//! bodies far over the limit (announced or chunked), probing for which
-//! groups exist, and a fault of the server's own that must not tell the
-//! client its insides.
+//! What a student can do to the server (docs/security.md, "The server"):
+//! bodies sent a byte a second or far over the limit (announced or
+//! chunked), slow and idle connections, bodies without a valid token,
+//! probing for which groups exist, a tar bomb, uploads raced past the
+//! hourly limit, a player reaching for the server's environment; a fault
+//! of the server's own must not tell the client its insides, and every
+//! answer carries the security headers.
 
 use std::{
-    io::{Read, Write},
+    io::{BufRead, BufReader, Read, Write},
     net::TcpStream,
     path::Path,
-    process::Stdio,
+    process::{Command, Stdio},
     sync::atomic::{AtomicBool, Ordering},
     time::{Duration, Instant},
 };
 
 use serde_json::{json, Value};
 
-use super::{add_student, answer, finished, get, peak_memory, post_json, wait_for, Server};
+use super::{add_student, agent, answer, finished, get, post_json, submit, wait_for, Server};
 use crate::support::{self, arena, library, stdout};
 
 /// One assignment of Trap, graded on 2 games against Easy: a submission is
@@ -285,4 +288,292 @@ fn a_fault_of_the_servers_tells_the_client_an_id_and_the_log_what_went_wrong() {
     let (code, again) = post_json(&server, "/api/scrimmages", &alice, &json!({ "opponent": "bob" }));
     assert_eq!(code, 500, "{again}");
     assert_ne!(error_of(&again), error, "{again}");
+}
+
+/// A Python course player (a .tar.gz of its folder) whose every move
+/// raises an exception carrying the player's whole environment and HTML.
+fn environment_thief() -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("thief");
+    std::fs::create_dir(&folder).unwrap();
+    support::write_file(
+        &folder,
+        "PlayerAI.py",
+        "import os\nfrom BaseAI import BaseAI\n\n\
+         class PlayerAI(BaseAI):\n\
+         \x20   def setPlayerNum(self, num):\n\
+         \x20       self.num = num\n\
+         \x20   def getMove(self, grid):\n\
+         \x20       raise RuntimeError('<img src=x onerror=alert(1)>' + repr(dict(os.environ)))\n\
+         \x20   def getTrap(self, grid):\n\
+         \x20       raise RuntimeError(repr(dict(os.environ)))\n",
+    );
+    arena::client::pack(&folder).unwrap()
+}
+
+/// The peak resident memory of process `pid` (VmHWM), in bytes.
+fn peak_memory(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    kib << 10
+}
+
+#[test]
+fn the_servers_environment_never_reaches_a_student_and_player_text_stays_private() {
+    const SECRET: &str = "s3cret-value-of-the-server-7c1e";
+    let data = tempfile::tempdir().unwrap();
+    let mallory = add_student(data.path(), "mallory");
+    let server =
+        Server::start_in(data.path(), &[], &[("ARENA_TEST_SECRET", SECRET), ("ARENA_TOKEN", SECRET)]);
+
+    let (code, accepted) = submit(&server, Some(&mallory), "file", &environment_thief());
+    assert_eq!(code, 201, "{accepted}");
+    let failed = wait_for(&server, &mallory, 1, finished);
+    assert_eq!(failed["status"], "failed", "{failed}");
+    let error = failed["error"].as_str().unwrap();
+    // Its owner sees its words (it is their own player), cut to a bound,
+    // and nothing of the server's environment is in them.
+    assert!(error.contains("RuntimeError"), "{error}");
+    assert!(!error.contains(SECRET), "the server's environment reached the player: {error}");
+    assert!(error.chars().count() <= arena::server::views::OWNER_TEXT + 40, "{}", error.len());
+
+    // A graded submission whose lost games carry a player's words (as a
+    // grade stores them): the public sees none of them, its owner does.
+    let easy = std::fs::read(library("easy")).unwrap();
+    let (code, _) = submit(&server, Some(&mallory), "file", &easy);
+    assert_eq!(code, 201);
+    let graded = wait_for(&server, &mallory, 2, finished);
+    assert_eq!(graded["status"], "done", "{graded}");
+    let words = format!("crashed: RuntimeError: <script>alert('{SECRET}')</script>");
+    server.kill();
+    {
+        let db = rusqlite::Connection::open(data.path().join("arena.db")).unwrap();
+        let mut grade = graded["grade"].clone();
+        let level = &mut grade["levels"][2];
+        level["lost"] = serde_json::json!([{ "index": 29, "seed": 1, "seat": 2, "reason": words }]);
+        db.execute("UPDATE submissions SET grade = ?1 WHERE id = 2", [grade.to_string()]).unwrap();
+    }
+    // The leaderboard is built from the database as the server starts.
+    let server = Server::start_in(data.path(), &["--round-robin", "off"], &[]);
+    let (code, board) = get(&server, "/api/leaderboard", None);
+    assert_eq!(code, 200);
+    let public = board.to_string();
+    assert!(
+        !public.contains(SECRET) && !public.contains("RuntimeError") && !public.contains("<script"),
+        "{public}"
+    );
+    assert_eq!(board["groups"][0]["grade"]["levels"][2]["level"], "hard", "{board}");
+    assert!(board["groups"][0]["grade"]["levels"][2]["wins"].is_number(), "{board}");
+    let (_, own) = get(&server, "/api/submissions/2", Some(&mallory));
+    assert_eq!(own["grade"]["levels"][2]["lost"][0]["reason"], words.as_str());
+}
+
+#[test]
+fn a_tar_with_a_gigabyte_long_name_is_refused_in_little_memory_and_counts_against_the_limit() {
+    use std::io::Write;
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    let server = Server::start(data.path(), &["--per-hour", "2"]);
+
+    // A GNU long-name entry of 1 GiB (zeros after a name): about 1 MiB gzipped.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    let mut header = tar::Header::new_gnu();
+    header.as_gnu_mut().unwrap().name[..13].copy_from_slice(b"././@LongLink");
+    header.set_entry_type(tar::EntryType::GNULongName);
+    header.set_size(1 << 30);
+    header.set_mode(0o644);
+    header.set_cksum();
+    gz.write_all(header.as_bytes()).unwrap();
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..1024 {
+        gz.write_all(&zeros).unwrap();
+    }
+    let bomb = gz.finish().unwrap();
+    assert!(bomb.len() < 8 << 20, "{}", bomb.len());
+
+    let (code, body) = submit(&server, Some(&alice), "file", &bomb);
+    assert_eq!(code, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("over 4 KiB"), "{body}");
+    let peak = peak_memory(server.child.id());
+    assert!(peak < 256 << 20, "the server's peak memory: {} MiB", peak >> 20);
+
+    // Refused uploads count: one more is allowed, then 429.
+    assert_eq!(submit(&server, Some(&alice), "file", b"not a library at all, nor an archive").0, 400);
+    let (code, body) = submit(&server, Some(&alice), "file", &bomb);
+    assert_eq!(code, 429, "{body}");
+    let (_, mine) = get(&server, "/api/submissions", Some(&alice));
+    assert_eq!(mine["uploads"]["left"], 0, "{mine}");
+}
+
+#[test]
+fn uploads_sent_at_once_cannot_pass_the_hourly_limit_together() {
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    let server = Server::start(data.path(), &["--per-hour", "3", "--round-robin", "off"]);
+    let easy = std::fs::read(library("easy")).unwrap();
+    let codes: Vec<u16> = std::thread::scope(|scope| {
+        let sent: Vec<_> =
+            (0..8).map(|_| scope.spawn(|| submit(&server, Some(&alice), "file", &easy).0)).collect();
+        sent.into_iter().map(|s| s.join().unwrap()).collect()
+    });
+    assert_eq!(codes.iter().filter(|&&c| c == 201).count(), 3, "{codes:?}");
+    assert_eq!(codes.iter().filter(|&&c| c == 429).count(), 5, "{codes:?}");
+}
+
+/// Whether the server closed `stream` (a read gives end of file or an error
+/// within `within`).
+fn closed_by_server(stream: &mut std::net::TcpStream, within: Duration) -> bool {
+    use std::io::Read;
+    stream.set_read_timeout(Some(within)).unwrap();
+    let mut buf = [0u8; 1024];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut =>
+            {
+                return false
+            }
+            Err(_) => return true,
+        }
+    }
+}
+
+#[test]
+fn slow_and_idle_connections_are_closed_and_cannot_exhaust_the_servers_descriptors() {
+    use std::{io::Write, net::TcpStream, os::unix::process::CommandExt};
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    // 256 descriptors, as in the attack.
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
+    command
+        .args(["serve", "--data", data.path().to_str().unwrap(), "--listen", "127.0.0.1:0"])
+        .args(["--header-timeout", "1s", "--body-timeout", "2s", "--round-robin", "off"])
+        .stdout(Stdio::piped());
+    // SAFETY: setrlimit only, between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit { rlim_cur: 256, rlim_max: 256 };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap().to_string();
+    let server = Server { child, url };
+    let address = server.url.trim_start_matches("http://").to_string();
+
+    // Headers never finished, and connections that send nothing.
+    let mut slow: Vec<TcpStream> = (0..20)
+        .map(|_| {
+            let mut s = TcpStream::connect(&address).unwrap();
+            s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
+            s
+        })
+        .collect();
+    let mut idle: Vec<TcpStream> = (0..300).map(|_| TcpStream::connect(&address).unwrap()).collect();
+    // The server is still reachable (within a few header timeouts).
+    let started = Instant::now();
+    let (code, _) = get(&server, "/api/submissions", Some(&alice));
+    assert_eq!(code, 200);
+    assert!(started.elapsed() < Duration::from_secs(15), "{:?}", started.elapsed());
+    for stream in slow.iter_mut().chain(idle.iter_mut().take(20)) {
+        assert!(closed_by_server(stream, Duration::from_secs(10)), "a connection left open");
+    }
+
+    // A body never finished: 408 once the body timeout is over.
+    let mut upload = TcpStream::connect(&address).unwrap();
+    write!(
+        upload,
+        "POST /api/submissions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {alice}\r\n\
+         Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n--b\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    upload.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let _ = std::io::Read::read_to_string(&mut upload, &mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+}
+
+#[test]
+fn a_request_without_a_valid_token_is_refused_before_its_body_is_read() {
+    use std::{
+        io::{Read, Write},
+        net::TcpStream,
+    };
+    let data = tempfile::tempdir().unwrap();
+    let server = Server::start(data.path(), &[]);
+    let address = server.url.trim_start_matches("http://").to_string();
+    let before = peak_memory(server.child.id());
+    // Three 60 MiB uploads announced; a little of each sent.
+    let mut streams: Vec<TcpStream> = (0..3)
+        .map(|_| {
+            let mut s = TcpStream::connect(&address).unwrap();
+            write!(
+                s,
+                "POST /api/submissions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer nope\r\n\
+                 Content-Type: multipart/form-data; boundary=b\r\nContent-Length: {}\r\n\r\n",
+                60 << 20
+            )
+            .unwrap();
+            s.write_all(&[b'x'; 4096]).unwrap();
+            s
+        })
+        .collect();
+    for stream in &mut streams {
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut answer = vec![0u8; 4096];
+        let n = stream.read(&mut answer).unwrap();
+        let answer = String::from_utf8_lossy(&answer[..n]);
+        assert!(answer.starts_with("HTTP/1.1 401"), "{answer}");
+        assert!(answer.to_ascii_lowercase().contains("connection: close"), "{answer}");
+        assert!(closed_by_server(stream, Duration::from_secs(5)));
+    }
+    let grew = peak_memory(server.child.id()).saturating_sub(before);
+    assert!(grew < 32 << 20, "the server grew by {} MiB", grew >> 20);
+}
+
+#[test]
+fn every_answer_carries_the_security_headers() {
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    let server = Server::start(data.path(), &[]);
+    let headers = |path: &str, token: Option<&str>| {
+        let mut request = agent().get(format!("{}{path}", server.url));
+        if let Some(token) = token {
+            request = request.header("Authorization", format!("Bearer {token}"));
+        }
+        let response = request.call().unwrap();
+        let get = |name: &str| {
+            response.headers().get(name).map(|v| v.to_str().unwrap().to_string()).unwrap_or_default()
+        };
+        (get("content-security-policy"), get("x-content-type-options"), get("cache-control"))
+    };
+    for page in ["/", "/me", "/staff"] {
+        let (policy, sniff, _) = headers(page, None);
+        assert!(policy.contains("script-src 'self' 'sha256-"), "{page}: {policy}");
+        assert!(!policy.contains("script-src 'self' 'unsafe-inline'"), "{page}: {policy}");
+        assert!(policy.contains("frame-ancestors 'none'"), "{page}: {policy}");
+        assert_eq!(sniff, "nosniff");
+    }
+    let (policy, sniff, cache) = headers("/api/submissions", Some(&alice));
+    assert_eq!(policy, "default-src 'none'; frame-ancestors 'none'");
+    assert_eq!((sniff.as_str(), cache.as_str()), ("nosniff", "no-store"));
+    let (_, _, cache) = headers("/api/leaderboard", None);
+    assert_eq!(cache, "no-cache");
+    // The pages hold no inline script: each script is the server's own file.
+    let (_, page) = {
+        let mut response = agent().get(format!("{}/me", server.url)).call().unwrap();
+        (response.status(), response.body_mut().read_to_string().unwrap())
+    };
+    assert!(!page.contains("<script>"), "{page}");
 }

@@ -7,7 +7,7 @@ are: `arena play python:path/to/folder hard`."""
 
 from .games import ForestPlayer, HexapawnPlayer, IntuitivePlayer, WumpusPlayer
 from .native import run
-from .trap import Cell, GameInfo, GameResult, InvalidAction, TrapPlayer, TrapState
+from .trap import Cell, GameInfo, GameResult, InvalidAction, TimeBank, TrapPlayer, TrapState
 
 __all__ = [
     "Cell",
@@ -17,6 +17,7 @@ __all__ = [
     "HexapawnPlayer",
     "IntuitivePlayer",
     "InvalidAction",
+    "TimeBank",
     "TrapPlayer",
     "TrapState",
     "WumpusPlayer",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from .trap import Cell, InvalidAction, _short, as_cell
+from .trap import Cell, InvalidAction, TimeBank, _short, as_cell
 
 Message = dict[str, Any]
 
@@ -22,7 +22,8 @@ DIRS = ("north", "east", "south", "west")
 class GamePlayer:
     """What every game's player shares. `new_game(info)` gets the
     `new_game` request (seed, budget, the game's settings); `game_over(result)`
-    the `game_over` request (outcome, score, reason). Both may be left out."""
+    the `game_over` request (outcome, score, reason); `time_bank(bank)`, under
+    a time bank only, what is left in it before each turn. All may be left out."""
 
     game: str = ""  # the game's name on the wire
     name: str = ""
@@ -33,6 +34,10 @@ class GamePlayer:
 
     def game_over(self, result: Message) -> None:
         pass
+
+    def time_bank(self, bank: TimeBank) -> None:
+        """Before a turn under a time bank (`--tc 60s+1s`): what is left in
+        it. Never called under a budget per turn."""
 
 
 class IntuitivePlayer(GamePlayer):
@@ -83,6 +88,21 @@ class ForestPlayer(GamePlayer):
 
 
 GAME_CLASSES = (IntuitivePlayer, HexapawnPlayer, WumpusPlayer, ForestPlayer)
+# Each game's request for an action: the one a time bank comes with.
+ACTION_REQUESTS = (
+    (IntuitivePlayer, "reveal"),
+    (HexapawnPlayer, "get_move"),
+    (WumpusPlayer, "step"),
+    (ForestPlayer, "step"),
+)
+
+
+def tell_bank(player: object, bank: TimeBank) -> None:
+    """Tells `player` its time bank before a turn, as a Rust player's
+    `time_bank` is: a player without the method is told nothing."""
+    hook = getattr(player, "time_bank", None)
+    if hook is not None:
+        hook(bank)
 
 
 def _name(answer: object, allowed: tuple[str, ...], method: str) -> str:
@@ -125,6 +145,8 @@ class GameSession:
         self.name = player.name or type(player).__name__
         self.author = player.author
         self.games = [player.game]
+        # The request that asks this player for an action.
+        self.action = next((kind for cls, kind in ACTION_REQUESTS if isinstance(player, cls)), None)
 
     def answer(self, request: Message) -> Optional[Message]:
         """The reply to `request`, or None if it is not one of this game's."""
@@ -135,6 +157,10 @@ class GameSession:
         if kind == "game_over":
             player.game_over(request)
             return {"type": "ok"}
+        if kind == self.action and "bank" in request:
+            bank = TimeBank.from_wire(request)
+            if bank is not None:
+                tell_bank(player, bank)
         if kind == "reveal" and isinstance(player, IntuitivePlayer):
             return reveal_reply(player.reveal(request["state"]))
         if kind == "get_move" and isinstance(player, HexapawnPlayer):

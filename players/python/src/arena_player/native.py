@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .games import GamePlayer, GameSession
+from .games import GamePlayer, GameSession, tell_bank
 from .serve import serve
 from .trap import GameInfo, GameResult, TrapPlayer, TrapState, TurnAnswer, play_turn
 from .wire import Channel
@@ -20,6 +20,8 @@ class NativeSession:
         self.player.new_game(info)
 
     def turn(self, state: TrapState) -> TurnAnswer:
+        if state.bank is not None:
+            tell_bank(self.player, state.bank)
         return play_turn(state, self.player.get_move, self.player.get_trap)
 
     def game_over(self, result: GameResult) -> None:

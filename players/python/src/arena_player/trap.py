@@ -42,6 +42,33 @@ class GameInfo:
 
 
 @dataclass(frozen=True)
+class TimeBank:
+    """A player's time bank before a turn, under a time control with an
+    increment (`arena play --tc 60s+1s`): each turn's time is charged to the
+    bank, which then gains `increment`. The turn's own limit is still
+    `time_left()` (the bank, or the cap if lower). Under the course's fixed
+    budget per turn there is no bank."""
+
+    left: float  # seconds left in the bank before this turn
+    increment: float  # seconds it gains after each turn answered in time
+    turn_cap: Optional[float]  # the most one turn may use, in seconds; None: no cap
+
+    @staticmethod
+    def from_wire(request: dict[str, Any]) -> Optional[TimeBank]:
+        """The request's `bank` (docs/protocol.md, "Time banks"), or None
+        when it has none (a budget per turn)."""
+        wire = request.get("bank")
+        if not isinstance(wire, dict):
+            return None
+        cap = wire.get("turn_cap_us") or 0
+        return TimeBank(
+            left=wire.get("left_us", 0) / 1e6,
+            increment=wire.get("increment_us", 0) / 1e6,
+            turn_cap=cap / 1e6 if cap > 0 else None,
+        )
+
+
+@dataclass(frozen=True)
 class GameResult:
     outcome: str  # "win", "loss" or "draw", from this player's side
     turns: int
@@ -58,6 +85,7 @@ class TrapState:
     seat: int
     turn: int
     deadline: float  # time.monotonic() at which the turn's budget runs out
+    bank: Optional[TimeBank] = None  # under a time bank: what is left in it; else None
 
     @property
     def me(self) -> Cell:
@@ -68,7 +96,8 @@ class TrapState:
         return self.players[2 - self.seat]
 
     def time_left(self) -> float:
-        """Seconds left of this turn's budget."""
+        """Seconds left of this turn's own limit (under a time bank: the
+        bank, or the cap if lower)."""
         return max(0.0, self.deadline - time.monotonic())
 
     def on_board(self, cell: Cell) -> bool:
@@ -94,7 +123,7 @@ class TrapState:
     def moved(self, seat: int, cell: Cell) -> TrapState:
         """The position after `seat` moves to `cell` (not checked)."""
         players = (cell, self.players[1]) if seat == 1 else (self.players[0], cell)
-        return TrapState(self.size, players, self.traps, self.seat, self.turn, self.deadline)
+        return TrapState(self.size, players, self.traps, self.seat, self.turn, self.deadline, self.bank)
 
     @staticmethod
     def from_wire(request: dict[str, Any], received: float) -> TrapState:
@@ -107,6 +136,8 @@ class TrapState:
             seat=request["seat"],
             turn=request["turn"],
             deadline=received + request["time_left_us"] / 1e6,
+            # Tested first: a turn without a bank costs no call (docs/benchmarks.md, "Hosting cost").
+            bank=TimeBank.from_wire(request) if "bank" in request else None,
         )
 
 
@@ -139,6 +170,10 @@ class TrapPlayer:
 
     def game_over(self, result: GameResult) -> None:
         pass
+
+    def time_bank(self, bank: TimeBank) -> None:
+        """Before a turn under a time bank (`--tc 60s+1s`): what is left in
+        it (also `state.bank`). Never called under a budget per turn."""
 
 
 def as_cell(answer: object, method: str) -> Cell:

@@ -5,6 +5,7 @@
 
 mod strength;
 
+use arena::time_control::TimeControl;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -78,7 +79,15 @@ fn position(one: (u8, u8), two: (u8, u8), traps: &[(u8, u8)]) -> TrapState {
 }
 
 fn play_from(start: TrapState, one: &mut AbiPlayer<Trap>, two: &mut AbiPlayer<Trap>) -> TrapRecord {
-    trap::play_from(&TrapSettings::default(), 1, start, Seat::One, [one, two], &mut |_, _| {})
+    trap::play_from(
+        &TrapSettings::default(),
+        [TimeControl::default(); 2],
+        1,
+        start,
+        Seat::One,
+        [one, two],
+        &mut |_, _| {},
+    )
 }
 
 #[test]
@@ -168,7 +177,8 @@ fn the_turn_cap_makes_a_draw() {
 
 #[test]
 fn players_are_told_their_seat_budget_seed_and_result() {
-    let settings = TrapSettings { turn_budget: Duration::from_millis(750), ..TrapSettings::default() };
+    let settings =
+        TrapSettings { time: TimeControl::PerTurn(Duration::from_millis(750)), ..TrapSettings::default() };
     let (mut one, seen_one) = script(&[(1, 3)], &[(5, 3)]);
     let (mut two, seen_two) = script(&[], &[]);
     let seed = 77;
@@ -219,6 +229,7 @@ fn the_same_seed_gives_the_same_games_and_another_seed_does_not() {
             hosting: Hosting::in_process(),
             first_game: 0,
             concurrency: 1,
+            controls: [None; 2],
         };
         two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None)
     };
@@ -241,6 +252,7 @@ fn games_come_in_seat_swapped_pairs_on_one_seed() {
         hosting: Hosting::in_process(),
         first_game: 0,
         concurrency: 1,
+        controls: [None; 2],
     };
     let result = two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None);
     for pair in result.games.chunks(2) {

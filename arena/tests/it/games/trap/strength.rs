@@ -3,6 +3,7 @@
 //! Medium 72-92%, Medium beats Easy 60-80%; Expert is above them all (its
 //! time budget: tests/budgets/trap.rs). Fixed seeds, seat-swapped pairs.
 
+use arena::time_control::TimeControl;
 use std::time::Duration;
 
 use arena::{
@@ -14,8 +15,15 @@ use arena::{
 
 fn play(first: Level, second: Level, games: u32, seed: u64, settings: TrapSettings) -> MatchResult<Trap> {
     let players = [Player::Builtin(first), Player::Builtin(second)];
-    let config =
-        MatchConfig { settings, games, seed, hosting: Hosting::in_process(), first_game: 0, concurrency: 1 };
+    let config = MatchConfig {
+        settings,
+        games,
+        seed,
+        hosting: Hosting::in_process(),
+        first_game: 0,
+        concurrency: 1,
+        controls: [None; 2],
+    };
     two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None)
 }
 
@@ -53,7 +61,8 @@ fn hard_beats_medium_as_the_courses_hard_does_here() {
 
 #[test]
 fn expert_beats_hard_at_a_short_budget() {
-    let settings = TrapSettings { turn_budget: Duration::from_millis(20), ..TrapSettings::default() };
+    let settings =
+        TrapSettings { time: TimeControl::PerTurn(Duration::from_millis(20)), ..TrapSettings::default() };
     let s = share(&play(Level::Expert, Level::Hard, 40, 7, settings));
     assert!(s >= 0.8, "expert scored {s:.3} against hard");
 }

@@ -1,0 +1,299 @@
+//! `arena measure ...`: the commands that measure the arena itself (its
+//! engine, isolation, the protocol, the server, tournaments, matchmaking,
+//! the SPRT), not a player; results in docs/benchmarks.md. Each was once a
+//! command of its own, `arena bench-<what>`: those names still work,
+//! hidden from `arena --help` (`OldName`).
+
+use std::{path::PathBuf, process::ExitCode, time::Duration};
+
+use anyhow::Result;
+use arena::{isolation::WorkerLimits, players::PlayerSpec};
+use clap::Subcommand;
+
+use super::sprt;
+
+/// What `arena measure` measures. Each variant's help text is its options'
+/// doc comment, shared with its old name.
+#[derive(Subcommand)]
+pub(crate) enum Measure {
+    Engine(EngineArgs),
+    Isolation(IsolationArgs),
+    Program(ProgramArgs),
+    Server(ServerArgs),
+    Tournament(TournamentArgs),
+    Matchmaking(MatchmakingArgs),
+    Sprt(sprt::BenchSprtArgs),
+}
+
+/// The old names, `arena bench-<what>`: the same options, the same output,
+/// hidden from `arena --help` (flattened into `Command`).
+#[derive(Subcommand)]
+pub(crate) enum OldName {
+    #[command(name = "bench-engine", hide = true)]
+    Engine(EngineArgs),
+    #[command(name = "bench-isolation", hide = true)]
+    Isolation(IsolationArgs),
+    #[command(name = "bench-program", hide = true)]
+    Program(ProgramArgs),
+    #[command(name = "bench-server", hide = true)]
+    Server(ServerArgs),
+    #[command(name = "bench-tournament", hide = true)]
+    Tournament(TournamentArgs),
+    #[command(name = "bench-matchmaking", hide = true)]
+    Matchmaking(MatchmakingArgs),
+    #[command(name = "bench-sprt", hide = true)]
+    Sprt(sprt::BenchSprtArgs),
+}
+
+impl From<OldName> for Measure {
+    fn from(old: OldName) -> Measure {
+        match old {
+            OldName::Engine(args) => Measure::Engine(args),
+            OldName::Isolation(args) => Measure::Isolation(args),
+            OldName::Program(args) => Measure::Program(args),
+            OldName::Server(args) => Measure::Server(args),
+            OldName::Tournament(args) => Measure::Tournament(args),
+            OldName::Matchmaking(args) => Measure::Matchmaking(args),
+            OldName::Sprt(args) => Measure::Sprt(args),
+        }
+    }
+}
+
+/// Measure the rules engine and the Expert search on one core: random
+/// games per second, Expert nodes per second and depth reached (build
+/// with --release; docs/benchmarks.md).
+#[derive(clap::Args)]
+pub(crate) struct EngineArgs {
+    /// Random-vs-random games for the playout figure.
+    #[arg(long, default_value_t = 1_000_000)]
+    games: u64,
+    /// Search times for Expert, comma-separated.
+    #[arg(long, default_value = "0.1s,1s,5s", value_delimiter = ',', value_parser = arena::units::parse_duration)]
+    search_times: Vec<Duration>,
+}
+
+/// Measure what isolating players costs: request round trips in process
+/// and in a worker, isolated games per second, and a soak run whose
+/// memory, threads and descriptors must stay flat. Build with --release.
+#[derive(clap::Args)]
+pub(crate) struct IsolationArgs {
+    /// Requests timed for the round trip.
+    #[arg(long, default_value_t = 20_000)]
+    requests: u32,
+    /// Games for the throughput figure.
+    #[arg(long, default_value_t = 3_000)]
+    games: u32,
+    /// Games for the soak run.
+    #[arg(long, default_value_t = 10_000)]
+    soak_games: u32,
+    /// Games played at once (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Worker starts timed, sandboxed and not.
+    #[arg(long, default_value_t = 200)]
+    starts: u32,
+    /// The sandbox of the workers measured (`off` is measured too, for comparison).
+    #[arg(long, value_enum, default_value_t = arena::sandbox::Sandbox::On)]
+    sandbox: arena::sandbox::Sandbox,
+}
+
+/// Measure what the protocol costs program players: turn round trips
+/// and start-up of each program, next to the arena's own worker (build
+/// with --release). Example: arena measure program python:players/python/examples/native/first_legal.py
+#[derive(clap::Args)]
+pub(crate) struct ProgramArgs {
+    /// Program players: python:PATH or cmd:COMMAND.
+    #[arg(required = true)]
+    players: Vec<PlayerSpec>,
+    /// Requests timed per player.
+    #[arg(long, default_value_t = 10_000)]
+    requests: u32,
+}
+
+/// Load the submissions server on loopback: many students submit at
+/// once while others poll the leaderboard; prints upload and page
+/// latencies (p50, p99) and submissions graded per minute
+/// (docs/benchmarks.md). Build with --release.
+#[derive(clap::Args)]
+pub(crate) struct ServerArgs {
+    /// The library every student submits (default: libeasy.so beside
+    /// this arena binary).
+    #[arg(long)]
+    library: Option<PathBuf>,
+    /// The class: students with a graded submission each, added before
+    /// the server starts.
+    #[arg(long, default_value_t = 150)]
+    students: usize,
+    /// League games stored among them before the server starts
+    /// (synthetic results); the league goes on playing real ones.
+    #[arg(long, default_value_t = 100_000)]
+    league_games: usize,
+    /// Students (of the class) who submit again at once.
+    #[arg(long, default_value_t = 50)]
+    submissions: usize,
+    /// Open leaderboard pages, each polling every 2 s as the page does.
+    #[arg(long, default_value_t = 100)]
+    pages: usize,
+    /// Measure for at least this many seconds.
+    #[arg(long, default_value_t = 30)]
+    seconds: u64,
+    /// Submissions graded at once (default: as `arena serve`).
+    #[arg(long, value_name = "N")]
+    grading_slots: Option<usize>,
+}
+
+/// Measure a tournament's overheads: a round robin of Easy bots run for
+/// real into a scratch folder (build with --release).
+#[derive(clap::Args)]
+pub(crate) struct TournamentArgs {
+    /// Players in the round robin.
+    #[arg(long, default_value_t = 16)]
+    players: usize,
+    /// Games per pairing.
+    #[arg(long, default_value_t = 2)]
+    games_per_pairing: u32,
+    /// Run every player in a worker process.
+    #[arg(long)]
+    isolated: bool,
+    /// Games at once (default: one per core).
+    #[arg(long)]
+    concurrency: Option<usize>,
+}
+
+/// Measure the live league's matchmaking on a simulated class of
+/// players of known strength: how closely its ranking agrees with the
+/// full round robin's (Spearman) after each share of the round robin's
+/// games, next to random pairing, and how many games a newcomer needs
+/// until its rating is known within +-100 Elo (docs/benchmarks.md,
+/// "League matchmaking"). Build with --release.
+#[derive(clap::Args)]
+pub(crate) struct MatchmakingArgs {
+    /// Students in the class.
+    #[arg(long, default_value_t = 150)]
+    students: usize,
+    /// Games per pairing of the reference round robin.
+    #[arg(long, default_value_t = 10)]
+    games_per_pairing: u32,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Classes simulated (each with its own strengths and games).
+    #[arg(long, default_value_t = 5)]
+    trials: usize,
+    /// Pairs of games played at once.
+    #[arg(long, default_value_t = 8)]
+    in_flight: usize,
+    /// Newcomers measured per trial.
+    #[arg(long, default_value_t = 20)]
+    newcomers: usize,
+    /// The largest share of the round robin's games played, in percent
+    /// (the checkpoints beyond it are left out).
+    #[arg(long, default_value_t = 100.0)]
+    up_to: f64,
+    /// The policy's placement games (default: the league's).
+    #[arg(long)]
+    placement_games: Option<u32>,
+    /// The policy's repeat scale (default: the league's).
+    #[arg(long)]
+    repeat_scale: Option<f64>,
+    /// The policy's most pairs of one entrant in flight (default: the league's).
+    #[arg(long)]
+    max_pairs_in_flight: Option<usize>,
+    /// The policy's least share of the mean games an entrant may fall to
+    /// before it plays first (default: the league's).
+    #[arg(long)]
+    min_share_of_games: Option<f64>,
+}
+
+/// The threads (games at once) asked for, else one per core.
+fn one_per_core(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
+    match measure {
+        Measure::Engine(EngineArgs { games, search_times }) => {
+            arena::outln!("{}", arena::benchmarked::engine(games, &search_times));
+        }
+        Measure::Isolation(IsolationArgs { requests, games, soak_games, threads, starts, sandbox }) => {
+            let threads = one_per_core(threads);
+            let limits = WorkerLimits { sandbox, ..WorkerLimits::new().map_err(anyhow::Error::msg)? };
+            let config =
+                arena::overhead::BenchConfig { requests, games, threads, soak_games, starts, limits };
+            arena::outln!("{}", arena::overhead::run(&config).map_err(anyhow::Error::msg)?);
+        }
+        Measure::Program(ProgramArgs { players, requests }) => {
+            let programs = players
+                .into_iter()
+                .map(|spec| match spec {
+                    PlayerSpec::Program(program) => Ok(program),
+                    other => {
+                        Err(anyhow::anyhow!("{other} is not a program: name python:PATH or cmd:COMMAND"))
+                    }
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
+            arena::outln!(
+                "{}",
+                arena::overhead::program(&programs, requests, &limits).map_err(anyhow::Error::msg)?
+            );
+        }
+        Measure::Server(args) => {
+            let library = match args.library {
+                Some(path) => path,
+                None => std::env::current_exe()?.with_file_name("libeasy.so"),
+            };
+            let (students, submissions) = (args.students, args.submissions);
+            if submissions > students {
+                anyhow::bail!("--submissions {submissions}: at most --students ({students}) can submit");
+            }
+            let load = arena::server_bench::Load {
+                library,
+                students,
+                league_games: args.league_games,
+                submissions,
+                pages: args.pages,
+                seconds: args.seconds,
+                grading_slots: args.grading_slots,
+            };
+            arena::outln!("{}", arena::server_bench::run(&load)?);
+        }
+        Measure::Tournament(TournamentArgs { players, games_per_pairing, isolated, concurrency }) => {
+            let concurrency = one_per_core(concurrency);
+            let text = arena::overhead::tournament(players, games_per_pairing, isolated, concurrency)
+                .map_err(anyhow::Error::msg)?;
+            arena::outln!("{text}");
+        }
+        Measure::Matchmaking(MatchmakingArgs {
+            students,
+            games_per_pairing,
+            seed,
+            trials,
+            in_flight,
+            newcomers,
+            up_to,
+            placement_games,
+            repeat_scale,
+            max_pairs_in_flight,
+            min_share_of_games,
+        }) => {
+            use arena::matchmaking::{simulation, Policy};
+            let default = Policy::default();
+            let policy = Policy {
+                placement_games: placement_games.unwrap_or(default.placement_games),
+                repeat_scale: repeat_scale.unwrap_or(default.repeat_scale),
+                max_pairs_in_flight: max_pairs_in_flight.unwrap_or(default.max_pairs_in_flight),
+                min_share_of_games: min_share_of_games.unwrap_or(default.min_share_of_games),
+            };
+            let mut config = simulation::Config {
+                in_flight,
+                newcomers,
+                policy,
+                ..simulation::Config::new(students, games_per_pairing, seed, trials)
+            };
+            config.checkpoints.retain(|&share| share * 100.0 <= up_to + 1e-9);
+            arena::outln!("{}", simulation::run(&config));
+        }
+        Measure::Sprt(args) => return sprt::bench(args),
+    }
+    Ok(ExitCode::SUCCESS)
+}
