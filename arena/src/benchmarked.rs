@@ -1,5 +1,5 @@
 //! What the arena's own benchmarks measure with (docs/benchmarks.md): one
-//! game, the games table's first (`games::First`), so that runs compare.
+//! game, the games table's first (`games::FirstGame`), so that runs compare.
 //! `arena measure engine` times its rules engine and search, as the game
 //! itself measures them; `measure isolation`, `measure program` and
 //! `measure tournament` (overhead.rs) play it to time the machinery around
@@ -25,7 +25,7 @@ pub trait BenchmarkedGame: TwoPlayerGame<Settings: Default, Request: Clone> {
 }
 
 /// The game the benchmarks measure with.
-pub type Benchmarked = crate::games::First;
+pub type Benchmarked = crate::games::FirstGame;
 
 /// `arena measure engine`'s report (`BenchmarkedGame::engine_report`).
 pub fn engine(games: u64, search_times: &[Duration]) -> String {

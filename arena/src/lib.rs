@@ -35,6 +35,7 @@ pub mod server_bench;
 pub mod solo;
 pub mod sprt;
 pub mod stats;
+pub mod table;
 pub mod time_control;
 pub mod time_sweep;
 pub mod tournament;

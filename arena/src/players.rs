@@ -20,6 +20,8 @@ use crate::{
 
 pub use crate::levels::Level;
 
+pub mod folders;
+
 /// How a player was named: a built-in level, a library path, or a program.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum PlayerSpec {

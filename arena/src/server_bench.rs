@@ -67,8 +67,8 @@ pub fn run(load: &Load) -> Result<String> {
         listen: "127.0.0.1:0".parse()?,
         max_upload: library.len() as u64 + 1,
         per_hour: u32::MAX,
-        grading: crate::server::grader::Grading {
-            slots: load.grading_slots.unwrap_or(crate::server::grader::Grading::default().slots),
+        grading: crate::server::grader::GraderOptions {
+            slots: load.grading_slots.unwrap_or(crate::server::grader::GraderOptions::default().slots),
             ..Default::default()
         },
         http: crate::server::http::Limits::default(),

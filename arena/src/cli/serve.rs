@@ -483,7 +483,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 listen: args.listen,
                 max_upload: args.max_upload,
                 per_hour: args.per_hour,
-                grading: server::grader::Grading {
+                grading: server::grader::GraderOptions {
                     slots: args.grading_slots.unwrap_or_else(|| {
                         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
                         (cores / args.grading_concurrency.max(1)).max(1)

@@ -71,7 +71,7 @@ table!({ crate::game::game_ids }());
 /// with (`benchmarked::Benchmarked`; it implements `BenchmarkedGame`).
 macro_rules! first {
     (() $variant:ident = $game:path, $name:literal, $kind:ident; $($rest:tt)*) => {
-        pub type First = $game;
+        pub type FirstGame = $game;
     };
 }
 table!({ first }());

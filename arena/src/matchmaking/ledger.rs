@@ -47,7 +47,7 @@ impl std::error::Error for LedgerError {}
 
 /// One entrant's games against another, and its points in them.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-struct Tally {
+struct PairTally {
     games: u32,
     points: f64,
 }
@@ -64,7 +64,7 @@ pub struct Ledger {
     /// `slots.len()` squared, row-major: `tally[i * len + j]` is slot `i`'s
     /// results against slot `j` (both directions kept, so a row is one
     /// entrant's whole record).
-    tally: Vec<Tally>,
+    tally: Vec<PairTally>,
     /// Each slot's games against live entrants.
     games: Vec<u32>,
     /// Games between live entrants.
@@ -106,8 +106,8 @@ impl Ledger {
                 self.games[other] -= games;
                 self.total_games -= u64::from(games);
             }
-            self.tally[slot * n + other] = Tally::default();
-            self.tally[other * n + slot] = Tally::default();
+            self.tally[slot * n + other] = PairTally::default();
+            self.tally[other * n + slot] = PairTally::default();
         }
         self.games[slot] = 0;
         self.slots[slot] = None;
@@ -221,7 +221,7 @@ impl Ledger {
         out
     }
 
-    fn tally_of(&self, a: usize, b: usize) -> Tally {
+    fn tally_of(&self, a: usize, b: usize) -> PairTally {
         self.tally[a * self.slots.len() + b]
     }
 
@@ -230,7 +230,7 @@ impl Ledger {
     fn grow(&mut self) {
         let old = self.slots.len();
         let new = (2 * old).max(8);
-        let mut tally = vec![Tally::default(); new * new];
+        let mut tally = vec![PairTally::default(); new * new];
         for a in 0..old {
             tally[a * new..a * new + old].copy_from_slice(&self.tally[a * old..(a + 1) * old]);
         }

@@ -47,14 +47,14 @@ pub struct Assignment {
     pub settings: toml::Table,
     /// `YYYY-MM-DD HH:MM:SS`, UTC: submissions after it are graded but do not count.
     pub deadline: Option<String>,
-    pub grading: Grading,
+    pub grading: AssignmentGrading,
     pub tournament: ClassTournament,
     pub points: Points,
 }
 
 /// How a submission is graded against the reference levels.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Grading {
+pub struct AssignmentGrading {
     /// The levels, in the order marks are given.
     pub levels: Vec<Level>,
     /// Two-player games: games against each level (seat-swapped); the
@@ -161,7 +161,7 @@ impl Default for Course {
                 .expect("the default game's default settings"),
                 settings: with_server_defaults(toml::Table::new()),
                 deadline: None,
-                grading: Grading {
+                grading: AssignmentGrading {
                     levels: COURSE_LEVELS.to_vec(),
                     games: 10,
                     pass: Pass::Wins(vec![6, 4, 2]),
@@ -281,7 +281,7 @@ struct AssignmentFile {
     #[serde(default)]
     grading: GradingFile,
     #[serde(default)]
-    tournament: TournamentFile,
+    tournament: ClassTournamentFile,
     #[serde(default)]
     points: PointsFile,
 }
@@ -297,7 +297,7 @@ struct GradingFile {
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct TournamentFile {
+struct ClassTournamentFile {
     /// Said for clarity only: each kind of game has one class tournament.
     format: Option<String>,
     games: Option<u32>,
@@ -459,7 +459,7 @@ impl AssignmentFile {
             rules,
             settings: settings_table,
             deadline,
-            grading: Grading { levels, games, pass },
+            grading: AssignmentGrading { levels, games, pass },
             tournament: ClassTournament { games: tournament_games },
             points: Points { per_level: per_level_points, tournament, cap },
         })

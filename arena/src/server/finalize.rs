@@ -26,7 +26,7 @@ use super::{
     secret::{Purpose, Secret},
     store,
 };
-use crate::tournament::standings::csv_field;
+use crate::table::csv_field;
 
 /// The folder of the final results inside the data folder.
 pub const FOLDER: &str = "final";

@@ -21,7 +21,7 @@ use rusqlite::Connection;
 use super::{
     course::{Assignment, Course, Pass},
     db::{self, status, Submission},
-    executor::{Executor, GradingRun, Progress},
+    executor::{Executor, GradingProgress, GradingRun},
     replays::{self, replays_table, viewer_in, viewers_in},
     scrimmage,
     secret::{Purpose, Secret},
@@ -38,7 +38,7 @@ pub const RUNS: &str = "runs";
 
 /// How submissions are graded.
 #[derive(Clone, Copy, Debug)]
-pub struct Grading {
+pub struct GraderOptions {
     /// Submissions graded at once (each on its own thread).
     pub slots: usize,
     /// Games of one grading played at once.
@@ -53,10 +53,10 @@ pub struct Grading {
     pub scrimmage_turns: u32,
 }
 
-impl Default for Grading {
+impl Default for GraderOptions {
     fn default() -> Self {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Grading {
+        GraderOptions {
             slots: cores,
             concurrency: 1,
             supersede: true,
@@ -77,7 +77,7 @@ pub(super) fn grade_forever(
     busy: &Mutex<HashSet<i64>>,
     changed: &Wake,
     executor: &Executor,
-    grading: Grading,
+    grading: GraderOptions,
 ) {
     loop {
         let next = {
@@ -138,7 +138,7 @@ fn grade(
     let file = grading_file(dir, submission, assignment, &player, concurrency, seed)?;
     let tournament = Tournament::load(&file)?;
     check(submission, &player, &tournament, secret.seed(Purpose::Check, &assignment.name))?;
-    let mut progress = Progress::new(db, submission.id, changed);
+    let mut progress = GradingProgress::new(db, submission.id, changed);
     let run = GradingRun { db, submission: submission.id, file: &file, tournament };
     Ok(serde_json::to_value(executor.grade_run(run, &mut progress)?)?)
 }

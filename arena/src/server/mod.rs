@@ -88,7 +88,7 @@ pub struct Options {
     pub per_hour: u32,
     /// Grading slots, each grading's games at once, superseding, the round
     /// robin.
-    pub grading: grader::Grading,
+    pub grading: grader::GraderOptions,
     /// Timeouts and the connection cap.
     pub http: http::Limits,
     /// Where grading runs are played: here, or on a Slurm cluster.
@@ -288,17 +288,21 @@ fn router(app: Arc<App>, limits: http::Limits) -> Router {
         .route("/api/scrimmages/{id}/replays/{name}", get(scrimmage::replay_viewer))
         .route(
             "/api/leaderboard",
-            get(|State(app): State<Arc<App>>, Query(of): Query<Of>, headers: HeaderMap| async move {
-                let name = &of.in_course(&app.course)?.name;
-                app.boards.leaderboard(name).map(|r| r.answer(&headers)).ok_or_else(|| of.unknown())
-            }),
+            get(
+                |State(app): State<Arc<App>>, Query(of): Query<AssignmentQuery>, headers: HeaderMap| async move {
+                    let name = &of.in_course(&app.course)?.name;
+                    app.boards.leaderboard(name).map(|r| r.answer(&headers)).ok_or_else(|| of.unknown())
+                },
+            ),
         )
         .route(
             "/api/leaderboard/crosstable",
-            get(|State(app): State<Arc<App>>, Query(of): Query<Of>, headers: HeaderMap| async move {
-                let name = &of.in_course(&app.course)?.name;
-                app.boards.crosstable(name).map(|r| r.answer(&headers)).ok_or_else(|| of.unknown())
-            }),
+            get(
+                |State(app): State<Arc<App>>, Query(of): Query<AssignmentQuery>, headers: HeaderMap| async move {
+                    let name = &of.in_course(&app.course)?.name;
+                    app.boards.crosstable(name).map(|r| r.answer(&headers)).ok_or_else(|| of.unknown())
+                },
+            ),
         );
     http::bounded(uploads, upload_limit)
         .merge(http::bounded(small, http::JSON_BODY_LIMIT))
@@ -311,11 +315,11 @@ fn router(app: Arc<App>, limits: http::Limits) -> Router {
 /// `?assignment=NAME`: which assignment a request is about (none: the
 /// course's first).
 #[derive(serde::Deserialize)]
-struct Of {
+struct AssignmentQuery {
     assignment: Option<String>,
 }
 
-impl Of {
+impl AssignmentQuery {
     /// The assignment of `course` it names (none: the first), or `404`.
     fn in_course<'a>(&self, course: &'a course::Course) -> Result<&'a course::Assignment, ApiError> {
         match &self.assignment {

@@ -362,7 +362,7 @@ fn play(
     let bound = tournament.budgets.turn.turn_ceiling() * GAMES * turns + tournament.budgets.startup;
     let stop = AtomicBool::new(false);
     let cut = AtomicBool::new(false);
-    let mut progress = Progress { db, id: scrimmage.id, played: 0, changed };
+    let mut progress = ScrimmageProgress { db, id: scrimmage.id, played: 0, changed };
     let outcome = std::thread::scope(|scope| {
         let watch = scope.spawn(|| watch(dir, scrimmage.id, bound, &stop, &cut));
         let outcome = tournament::run(tournament, &stop, &mut progress);
@@ -446,14 +446,14 @@ fn challenger_wdl(results: &[GameResult]) -> Value {
 }
 
 /// Keeps a scrimmage's games played current.
-struct Progress<'a> {
+struct ScrimmageProgress<'a> {
     db: &'a Connection,
     id: i64,
     played: usize,
     changed: &'a Wake,
 }
 
-impl Observer for Progress<'_> {
+impl Observer for ScrimmageProgress<'_> {
     fn start(&mut self, _: usize, done: &[GameResult]) {
         self.played = done.len();
         self.save();
@@ -465,7 +465,7 @@ impl Observer for Progress<'_> {
     }
 }
 
-impl Progress<'_> {
+impl ScrimmageProgress<'_> {
     fn save(&self) {
         let saved = self
             .db

@@ -12,7 +12,7 @@ use axum::{
 };
 use serde_json::{json, Value};
 
-use super::{auth::Staff, db, finalize, http::JsonBody, scrimmage, Answer, ApiError, App, Of};
+use super::{auth::Staff, db, finalize, http::JsonBody, scrimmage, Answer, ApiError, App, AssignmentQuery};
 
 /// Where the last `finalize` started from the API is.
 #[derive(Default)]
@@ -119,7 +119,7 @@ pub async fn league(State(app): State<Arc<App>>, _: Staff, JsonBody(body): JsonB
 pub async fn deadline(
     State(app): State<Arc<App>>,
     _: Staff,
-    Query(of): Query<Of>,
+    Query(of): Query<AssignmentQuery>,
     JsonBody(body): JsonBody<Value>,
 ) -> Answer {
     let name = of.in_course(&app.course)?.name.clone();
@@ -139,7 +139,11 @@ pub async fn deadline(
 /// `POST /api/staff/finalize?assignment=NAME`: starts that assignment's
 /// final results (none: the course's first) in the background (`202`);
 /// `GET` tells where they are.
-pub async fn start_finalize(State(app): State<Arc<App>>, _: Staff, Query(of): Query<Of>) -> Answer {
+pub async fn start_finalize(
+    State(app): State<Arc<App>>,
+    _: Staff,
+    Query(of): Query<AssignmentQuery>,
+) -> Answer {
     let name = of.in_course(&app.course)?.name.clone();
     {
         let mut state = app.finalizing.0.lock().unwrap_or_else(|e| e.into_inner());
@@ -181,7 +185,7 @@ pub async fn finalize_status(State(app): State<Arc<App>>, _: Staff) -> Answer {
 
 /// `GET /api/staff/grades.csv?assignment=NAME`: that assignment's final
 /// grades (none: the course's first), once `finalize` wrote them.
-pub async fn grades_csv(State(app): State<Arc<App>>, _: Staff, Query(of): Query<Of>) -> Answer {
+pub async fn grades_csv(State(app): State<Arc<App>>, _: Staff, Query(of): Query<AssignmentQuery>) -> Answer {
     let name = of.in_course(&app.course)?.name.clone();
     final_csv(&app, &std::path::Path::new(&name).join("grades.csv"))
 }

@@ -19,7 +19,7 @@ use super::{
     course::Course,
     db,
     executor::Executor,
-    grader::{self, Grading},
+    grader::{self, GraderOptions},
     league::{self, Leagues},
     scrimmage,
     wake::Wake,
@@ -31,7 +31,7 @@ pub(super) struct Threads {
     /// The data folder.
     pub dir: PathBuf,
     pub course: Arc<Course>,
-    pub grading: Grading,
+    pub grading: GraderOptions,
     /// Where grading runs and league rounds play their games.
     pub executor: Arc<Executor>,
     /// Told when there is work (a submission arrived, a grading ended).

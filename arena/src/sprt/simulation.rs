@@ -69,7 +69,7 @@ impl Config {
 
 /// How one test fared over the runs at one true difference.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Tally {
+pub struct VerdictTally {
     pub h1: u32,
     pub h0: u32,
     pub inconclusive: u32,
@@ -77,7 +77,7 @@ pub struct Tally {
     pub games: u64,
 }
 
-impl Tally {
+impl VerdictTally {
     fn add(&mut self, ending: Option<Verdict>, games: u64) {
         match ending {
             Some(Verdict::H1) => self.h1 += 1,
@@ -108,8 +108,8 @@ impl Tally {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Row {
     pub true_elo: f64,
-    pub pentanomial: Tally,
-    pub trinomial: Tally,
+    pub pentanomial: VerdictTally,
+    pub trinomial: VerdictTally,
 }
 
 #[derive(Debug, Clone)]
@@ -126,7 +126,8 @@ pub fn run(config: &Config) -> Report {
         .iter()
         .enumerate()
         .map(|(i, &true_elo)| {
-            let mut row = Row { true_elo, pentanomial: Tally::default(), trinomial: Tally::default() };
+            let mut row =
+                Row { true_elo, pentanomial: VerdictTally::default(), trinomial: VerdictTally::default() };
             // Each run its own seed: the same report at any thread count.
             let base = seeds::derive(config.seed, i as u64);
             play_in_order(
@@ -200,7 +201,7 @@ impl fmt::Display for Report {
         )?;
         writeln!(f, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|")?;
         for row in &self.rows {
-            let cells = |t: &Tally| {
+            let cells = |t: &VerdictTally| {
                 format!(
                     "{:.1}% | {:.1}% | {} | {:.0}",
                     100.0 * t.share_h1(),

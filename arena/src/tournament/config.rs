@@ -11,15 +11,15 @@ use std::{
 use anyhow::{bail, Context, Result};
 use serde::{de::Error as _, Deserialize, Deserializer};
 
-use super::grade::{Grading, Pass};
+use super::grade::{GradeSettings, Pass};
 pub use crate::game_rules::GameRules;
 use crate::{
     clock::Clock,
-    external::{Program, COURSE_FILE},
+    external::Program,
     game::GameId,
     game_rules::{Budgets, GameOptions, OptionValue},
     isolation::environment,
-    players::{Level, PlayerSpec},
+    players::{folders, Level, PlayerSpec},
     sandbox::Sandbox,
     time_control::TimeControl,
 };
@@ -252,7 +252,7 @@ pub struct Tournament {
     pub fixed: Vec<usize>,
     /// The grade format's levels (the players `fixed`, in order) and pass
     /// marks; None in the other formats.
-    pub grading: Option<Grading>,
+    pub grading: Option<GradeSettings>,
     /// The budgets every game has (the game's settings hold them too).
     pub budgets: Budgets,
     pub memory_limit: Option<u64>,
@@ -348,7 +348,7 @@ impl Tournament {
             controls.push(tc);
         }
         for folder in &file.player_folders {
-            players.extend(scan_folder(&base.join(folder))?);
+            players.extend(folders::scan(&base.join(folder)).context("player_folders")?);
         }
         let games_per_pairing = if single {
             match file.games_per_player {
@@ -392,7 +392,7 @@ impl Tournament {
                     fixed.push(players.len());
                     players.push(PlayerSpec::Builtin(level));
                 }
-                grading = Some(Grading { levels, pass });
+                grading = Some(GradeSettings { levels, pass });
             }
         }
         let entrants = players.len() - fixed.len();
@@ -548,7 +548,7 @@ pub(crate) fn pass_marks(
             }
             Ok(Pass::Margin(margins))
         }
-        (_, None, None) => Ok(Grading::default_pass(levels, games, single)),
+        (_, None, None) => Ok(GradeSettings::default_pass(levels, games, single)),
     }
 }
 
@@ -586,72 +586,6 @@ fn run_dir(base: &Path) -> PathBuf {
     } else {
         base.to_path_buf()
     }
-}
-
-/// Every player in `folder`: the libraries in it and in its subfolders (two
-/// levels deep), and the subfolders holding a course `PlayerAI.py`; sorted
-/// by path. A group folder with several players is an error.
-fn scan_folder(folder: &Path) -> Result<Vec<PlayerSpec>> {
-    if !folder.is_dir() {
-        bail!("player_folders: {} is not a folder", folder.display());
-    }
-    let mut found = Vec::new();
-    let mut entries: Vec<PathBuf> =
-        std::fs::read_dir(folder)?.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for entry in entries {
-        if entry.is_dir() {
-            let mut libraries: Vec<PathBuf> = walk_libraries(&entry, 2);
-            libraries.sort();
-            let course = entry.join(COURSE_FILE);
-            if course.is_file() {
-                if !libraries.is_empty() {
-                    bail!(
-                        "player_folders: {} holds a library ({}) and a {COURSE_FILE}: keep one player per group folder",
-                        entry.display(),
-                        libraries[0].display()
-                    );
-                }
-                found.push(PlayerSpec::Program(Program::Python(entry)));
-                continue;
-            }
-            match libraries.len() {
-                0 => {}
-                1 => found.push(PlayerSpec::Library(libraries.remove(0))),
-                n => bail!(
-                    "player_folders: {} holds {n} libraries ({}): keep one per group folder",
-                    entry.display(),
-                    libraries.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
-                ),
-            }
-        } else if is_library(&entry) {
-            found.push(PlayerSpec::Library(entry));
-        }
-    }
-    if found.is_empty() {
-        bail!(
-            "player_folders: no player in {} (a library .so, or a group folder holding {COURSE_FILE})",
-            folder.display()
-        );
-    }
-    Ok(found)
-}
-
-fn walk_libraries(dir: &Path, depth: u32) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-    let mut out = Vec::new();
-    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
-        if path.is_dir() && depth > 0 {
-            out.extend(walk_libraries(&path, depth - 1));
-        } else if is_library(&path) {
-            out.push(path);
-        }
-    }
-    out
-}
-
-fn is_library(path: &Path) -> bool {
-    path.is_file() && path.extension().is_some_and(|e| e == "so")
 }
 
 /// The line a checked-value error is about: the line of the quoted value it
@@ -775,5 +709,12 @@ mod tests {
             assert!(message.starts_with(expected), "expected {expected:?}, got {message:?} for:\n{text}");
             assert_eq!(message.lines().count(), 1, "{message}");
         }
+    }
+
+    #[test]
+    fn a_player_folder_error_names_the_key() {
+        let text =
+            "format = \"round-robin\"\nseed = 1\nplayers = [\"hard\"]\nplayer_folders = [\"nowhere\"]\n";
+        assert_eq!(error(text), "player_folders: nowhere is not a folder");
     }
 }

@@ -17,9 +17,13 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     record::GameResult,
-    standings::{md_cell, md_table, Entrant, Failures},
+    standings::{Entrant, Failures},
 };
-use crate::{fault::FaultKind, players};
+use crate::{
+    fault::FaultKind,
+    players,
+    table::{md_cell, md_table},
+};
 
 /// The course's pass marks, out of 10 games per level.
 pub fn needed_wins(level: players::Level) -> u32 {
@@ -54,14 +58,14 @@ pub enum Pass {
 
 /// The grade format's grading, as a tournament file sets it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Grading {
+pub struct GradeSettings {
     /// The levels, in order: the tournament's fixed players are these.
     pub levels: Vec<players::Level>,
     /// One mark per level (a tournament file gives no other).
     pub pass: Pass,
 }
 
-impl Grading {
+impl GradeSettings {
     /// The default marks against `levels` with `games` games (two-player)
     /// or worlds (single-player) per level: the course's wins scaled to
     /// the games, or a margin of 0 (match the level).
@@ -75,7 +79,7 @@ impl Grading {
 
     /// The levels as reports take them, `ids` being their player ids (the
     /// tournament's fixed players, in order).
-    pub fn levels_of(&self, ids: &[usize]) -> Vec<Level> {
+    pub fn levels_of(&self, ids: &[usize]) -> Vec<ReferenceLevel> {
         let marks: Vec<(u32, Option<f64>)> = match &self.pass {
             Pass::Wins(wins) => wins.iter().map(|&w| (w, None)).collect(),
             Pass::Margin(margins) => margins.iter().map(|&m| (0, Some(m))).collect(),
@@ -84,7 +88,7 @@ impl Grading {
             .iter()
             .zip(ids)
             .zip(marks)
-            .map(|((level, &id), (needed_wins, margin))| Level {
+            .map(|((level, &id), (needed_wins, margin))| ReferenceLevel {
                 name: level.name().into(),
                 id,
                 needed_wins,
@@ -99,7 +103,7 @@ impl Grading {
     /// marks could be set (and their journals resumable).
     pub fn print(&self, games: u32) -> String {
         let single_player = matches!(self.pass, Pass::Margin(_));
-        if self.pass == Grading::default_pass(&self.levels, games, single_player) {
+        if self.pass == GradeSettings::default_pass(&self.levels, games, single_player) {
             return String::new();
         }
         let marks: Vec<String> = match &self.pass {
@@ -112,7 +116,7 @@ impl Grading {
 
 /// A reference player the students are graded against.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct Level {
+pub struct ReferenceLevel {
     /// As shown: "easy", "medium", "hard".
     pub name: String,
     /// The reference player's id in the player list.
@@ -207,7 +211,7 @@ fn wins(n: u32) -> String {
 /// student against anyone but the levels are not counted.
 pub fn reports(
     entrants: &[Entrant],
-    levels: &[Level],
+    levels: &[ReferenceLevel],
     students: &[usize],
     results: &[GameResult],
 ) -> Vec<GradeReport> {
@@ -216,7 +220,12 @@ pub fn reports(
     students.iter().map(|&student| report(entrants, levels, student, &sorted)).collect()
 }
 
-fn report(entrants: &[Entrant], levels: &[Level], student: usize, games: &[&GameResult]) -> GradeReport {
+fn report(
+    entrants: &[Entrant],
+    levels: &[ReferenceLevel],
+    student: usize,
+    games: &[&GameResult],
+) -> GradeReport {
     let mut failures = Failures::default();
     let levels: Vec<LevelResult> = levels
         .iter()
@@ -254,7 +263,12 @@ fn report(entrants: &[Entrant], levels: &[Level], student: usize, games: &[&Game
 
 /// The student's games against `level` (two-player); its faults in them
 /// are added to `failures`.
-fn series(level: &Level, student: usize, games: &[&GameResult], failures: &mut Failures) -> LevelResult {
+fn series(
+    level: &ReferenceLevel,
+    student: usize,
+    games: &[&GameResult],
+    failures: &mut Failures,
+) -> LevelResult {
     let mut r = LevelResult::new(level);
     for g in games {
         let seat = match g.seats {
@@ -281,7 +295,7 @@ fn series(level: &Level, student: usize, games: &[&GameResult], failures: &mut F
 
 /// The student's single-player games compared with `level`'s on the same
 /// worlds (a world is its seed): the worlds both have played count.
-fn solo_series(level: &Level, margin: f64, student: usize, games: &[&GameResult]) -> LevelResult {
+fn solo_series(level: &ReferenceLevel, margin: f64, student: usize, games: &[&GameResult]) -> LevelResult {
     let score = |id: usize| {
         games.iter().filter(move |g| g.seats == [id, id]).filter_map(|g| Some((*g, g.solo.as_ref()?.score)))
     };
@@ -310,7 +324,7 @@ fn solo_series(level: &Level, margin: f64, student: usize, games: &[&GameResult]
 
 impl LevelResult {
     /// Nothing played against `level` yet.
-    fn new(level: &Level) -> LevelResult {
+    fn new(level: &ReferenceLevel) -> LevelResult {
         LevelResult {
             level: level.name.clone(),
             opponent: level.id,
@@ -551,10 +565,15 @@ mod tests {
             .collect()
     }
 
-    fn levels() -> Vec<Level> {
+    fn levels() -> Vec<ReferenceLevel> {
         [("easy", EASY, 6), ("medium", MEDIUM, 4), ("hard", HARD, 2)]
             .iter()
-            .map(|&(name, id, needed_wins)| Level { name: name.into(), id, needed_wins, margin: None })
+            .map(|&(name, id, needed_wins)| ReferenceLevel {
+                name: name.into(),
+                id,
+                needed_wins,
+                margin: None,
+            })
             .collect()
     }
 
@@ -717,7 +736,7 @@ mod tests {
         assert_eq!(markdown_summary(&[]).lines().count(), 2);
 
         // One win needed: singular.
-        let one = [Level { name: "hard".into(), id: HARD, needed_wins: 1, margin: None }];
+        let one = [ReferenceLevel { name: "hard".into(), id: HARD, needed_wins: 1, margin: None }];
         let r = reports(&entrants(), &one, &[5], &games);
         assert_eq!(r[0].verdict, "FAIL: needs 1 win against hard, has 0");
         assert!(r[0].markdown().contains("## Against hard (needs 1 win)"));
@@ -762,8 +781,8 @@ mod tests {
     }
 
     /// Easy with no margin, hard with a margin of 5.
-    fn solo_levels() -> Vec<Level> {
-        let grading = Grading {
+    fn solo_levels() -> Vec<ReferenceLevel> {
+        let grading = GradeSettings {
             levels: vec![players::Level::Easy, players::Level::Hard],
             pass: Pass::Margin(vec![0.0, 5.0]),
         };
@@ -818,7 +837,7 @@ mod tests {
         assert!(page.contains("| 1 | 0 | 0 | 0 | 0 | 0 | 0 | 1 |"), "{page}");
 
         // With no margin, the level's own mean is needed.
-        let no_margin = Grading { levels: vec![players::Level::Hard], pass: Pass::Margin(vec![0.0]) };
+        let no_margin = GradeSettings { levels: vec![players::Level::Hard], pass: Pass::Margin(vec![0.0]) };
         let r = reports(&entrants(), &no_margin.levels_of(&[HARD]), &[4], &worlds());
         assert_eq!(r[0].verdict, "FAIL: needs a mean of 75.0 against hard (its mean), has 12.5");
         assert!(r[0].markdown().contains("## Against hard (needs a mean of 75.0: its mean)"));
@@ -855,9 +874,9 @@ mod tests {
         assert_eq!(default_wins(&[Easy, Medium, Hard], 4), [3, 2, 1]);
         assert_eq!(default_wins(&[Hard, Expert, Easy], 1), [1, 0, 1]);
         assert_eq!(default_wins(&[Easy], u32::MAX), [2_576_980_377]);
-        assert_eq!(Grading::default_pass(&[Easy, Hard], 7, true), Pass::Margin(vec![0.0, 0.0]));
+        assert_eq!(GradeSettings::default_pass(&[Easy, Hard], 7, true), Pass::Margin(vec![0.0, 0.0]));
         // The fingerprint holds marks only when they are not the defaults.
-        let grading = |pass| Grading { levels: vec![Easy, Medium, Hard], pass };
+        let grading = |pass| GradeSettings { levels: vec![Easy, Medium, Hard], pass };
         assert_eq!(grading(Pass::Wins(vec![6, 4, 2])).print(10), "");
         assert_eq!(grading(Pass::Wins(vec![6, 4, 2])).print(20), "pass:w6,w4,w2|");
         assert_eq!(grading(Pass::Margin(vec![0.0; 3])).print(20), "");

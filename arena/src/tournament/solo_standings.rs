@@ -6,13 +6,11 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{
-    record::GameResult,
-    standings::{csv_field, md_cell, md_table, text_table, Entrant},
-};
+use super::{record::GameResult, standings::Entrant};
 use crate::{
     game::GameId,
     solo::{progress_measures, progress_of, Progress, SoloScore, SoloSummary},
+    table::{csv_field, md_cell, md_table, text_table},
 };
 
 /// One player's line.

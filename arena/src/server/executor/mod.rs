@@ -64,11 +64,15 @@ impl Executor {
 
     /// Plays `run` to its end (resuming it from its journal), keeping
     /// `progress` current; its grade.
-    pub(super) fn grade_run(&self, run: GradingRun<'_>, progress: &mut Progress<'_>) -> Result<GradeReport> {
+    pub(super) fn grade_run(
+        &self,
+        run: GradingRun<'_>,
+        progress: &mut GradingProgress<'_>,
+    ) -> Result<GradeReport> {
         match self {
             Executor::Local => {
                 let never = AtomicBool::new(false);
-                the_grade(tournament::run(run.tournament, &never, progress)?)
+                student_grade(tournament::run(run.tournament, &never, progress)?)
             }
             Executor::Slurm(slurm) => slurm.grade_run(run, progress),
         }
@@ -89,14 +93,14 @@ impl Executor {
 }
 
 /// The grade of a grading run's one student.
-fn the_grade(outcome: RunOutcome) -> Result<GradeReport> {
+fn student_grade(outcome: RunOutcome) -> Result<GradeReport> {
     outcome.grades.and_then(|g| g.into_iter().next()).context("the grading run gave no grade")
 }
 
 /// Keeps a submission's status and games played current: told by the
 /// tournament runner (an `Observer`), or by an executor following a run
 /// played elsewhere (`update`).
-pub(super) struct Progress<'a> {
+pub(super) struct GradingProgress<'a> {
     db: &'a Connection,
     id: i64,
     total: usize,
@@ -104,7 +108,7 @@ pub(super) struct Progress<'a> {
     changed: &'a Wake,
 }
 
-impl Observer for Progress<'_> {
+impl Observer for GradingProgress<'_> {
     fn start(&mut self, total: usize, done: &[GameResult]) {
         (self.total, self.played) = (total, done.len());
         self.save();
@@ -116,11 +120,11 @@ impl Observer for Progress<'_> {
     }
 }
 
-impl<'a> Progress<'a> {
+impl<'a> GradingProgress<'a> {
     /// The progress of submission `id`'s grading run, kept in `db`;
     /// `changed` is told of each step.
-    pub(super) fn new(db: &'a Connection, id: i64, changed: &'a Wake) -> Progress<'a> {
-        Progress { db, id, total: 0, played: 0, changed }
+    pub(super) fn new(db: &'a Connection, id: i64, changed: &'a Wake) -> GradingProgress<'a> {
+        GradingProgress { db, id, total: 0, played: 0, changed }
     }
 
     /// `played` of `total` games are in the run's journal.

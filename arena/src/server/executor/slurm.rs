@@ -22,7 +22,7 @@ use std::{
 
 use anyhow::{bail, Context, Result};
 
-use super::{the_grade, GradingRun, Progress};
+use super::{student_grade, GradingProgress, GradingRun};
 use crate::{
     server::db,
     tournament::{
@@ -81,7 +81,11 @@ impl SlurmExecutor {
 
     /// Plays `run` as Slurm jobs, following the one a restarted server
     /// finds under way, until its journal holds every game; its grade.
-    pub(super) fn grade_run(&self, run: GradingRun<'_>, progress: &mut Progress<'_>) -> Result<GradeReport> {
+    pub(super) fn grade_run(
+        &self,
+        run: GradingRun<'_>,
+        progress: &mut GradingProgress<'_>,
+    ) -> Result<GradeReport> {
         let script = self.write_script(&run)?;
         loop {
             let jobs = db::jobs_of(run.db, run.submission)?;
@@ -154,7 +158,7 @@ impl SlurmExecutor {
         &self,
         slurm_id: &str,
         run: &GradingRun<'_>,
-        progress: &mut Progress<'_>,
+        progress: &mut GradingProgress<'_>,
     ) -> Result<(String, Option<i32>)> {
         let mut shown = None;
         let mut failing_since: Option<Instant> = None;
@@ -191,9 +195,9 @@ impl SlurmExecutor {
 
 /// The grade from the run's journal, now that it holds every game: the
 /// tournament runner's report, playing nothing.
-fn report(run: GradingRun<'_>, progress: &mut Progress<'_>) -> Result<GradeReport> {
+fn report(run: GradingRun<'_>, progress: &mut GradingProgress<'_>) -> Result<GradeReport> {
     let never = AtomicBool::new(false);
-    the_grade(tournament::run_part(run.tournament, Part::Report, &never, progress)?)
+    student_grade(tournament::run_part(run.tournament, Part::Report, &never, progress)?)
 }
 
 /// The folder of a run's job script and job outputs.
