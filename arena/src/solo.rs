@@ -53,7 +53,7 @@ pub trait SinglePlayerGame: AbiGame + WireGame {
     const FINGERPRINT_NAME: &'static str;
     /// What it counts of how far a run got besides its score, if anything
     /// (its `SoloScore::progress`), and how reports name it.
-    const PROGRESS: Option<Progress> = None;
+    const PROGRESS: Option<RunMeasure> = None;
 
     /// What decides the worlds, for people: "4x4 board", "aima preset", ...
     fn describe(rules: &Self::Rules) -> String;
@@ -92,7 +92,7 @@ macro_rules! solo_games {
 
         /// What game `game` counts of how far a run got, if it is a
         /// single-player game that counts something.
-        pub fn progress_of(game: GameId) -> Option<Progress> {
+        pub fn progress_of(game: GameId) -> Option<RunMeasure> {
             match game {
                 $(GameId::$variant => <$game as SinglePlayerGame>::PROGRESS,)*
                 #[allow(unreachable_patterns)]
@@ -102,7 +102,7 @@ macro_rules! solo_games {
 
         /// What the single-player games count of how far a run got, in the
         /// table's order (one each at most).
-        pub fn progress_measures() -> Vec<Progress> {
+        pub fn progress_measures() -> Vec<RunMeasure> {
             [$(<$game as SinglePlayerGame>::PROGRESS),*].into_iter().flatten().collect()
         }
 
@@ -265,7 +265,7 @@ pub struct SoloScore {
 /// What a single-player game counts of how far a run got besides its score
 /// (Magic Forest: the forests cleared), as reports name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Progress {
+pub struct RunMeasure {
     /// What is counted, after a number: "forests cleared".
     pub counted: &'static str,
     /// Its column in standings tables: "forests".
@@ -274,10 +274,10 @@ pub struct Progress {
     pub key: &'static str,
 }
 
-/// The mean count of a `Progress` per run; serialised as `{key: mean}`.
+/// The mean count of a `RunMeasure` per run; serialised as `{key: mean}`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MeanProgress {
-    pub of: Progress,
+    pub of: RunMeasure,
     pub mean: f64,
 }
 
@@ -316,7 +316,7 @@ pub struct SoloSummary {
 impl SoloSummary {
     /// The summary of `scores`, games of a game counting `progress`.
     pub fn of<'a>(
-        progress: Option<Progress>,
+        progress: Option<RunMeasure>,
         scores: impl IntoIterator<Item = &'a SoloScore>,
     ) -> SoloSummary {
         let scores: Vec<&SoloScore> = scores.into_iter().collect();

@@ -28,7 +28,7 @@ pub(crate) fn run(
         tournament.concurrency = n;
     }
     stop_on_interrupt();
-    let mut progress = Progress::new(!json);
+    let mut progress = ProgressDisplay::new(!json);
     let part = shard.map_or(Part::All, Part::Shard);
     let outcome = tournament::run_part(tournament, part, &STOP, &mut progress)?;
     progress.bar.finish_and_clear();
@@ -167,19 +167,19 @@ pub(crate) fn plan(file: &Path, calibrate: usize, within: Duration, cpus: usize)
 
 /// The tournament's progress bar (games done/total, rate, ETA, leader) and
 /// its live lines (resuming, each failure).
-struct Progress {
+struct ProgressDisplay {
     bar: ProgressBar,
     points: Vec<f64>,
 }
 
-impl Progress {
-    fn new(visible: bool) -> Progress {
+impl ProgressDisplay {
+    fn new(visible: bool) -> ProgressDisplay {
         let bar = if visible { ProgressBar::new(0) } else { ProgressBar::hidden() };
         bar.set_style(
             ProgressStyle::with_template("{bar:30} {pos}/{len} games  {per_sec}  ETA {eta}  {msg}")
                 .expect("a valid template"),
         );
-        Progress { bar, points: Vec::new() }
+        ProgressDisplay { bar, points: Vec::new() }
     }
 
     /// A live line above the bar; on stderr when the bar is hidden (not a
@@ -204,7 +204,7 @@ impl Progress {
     }
 }
 
-impl tournament::Observer for Progress {
+impl tournament::Observer for ProgressDisplay {
     fn start(&mut self, total: usize, done: &[GameResult]) {
         self.bar.set_length(total as u64);
         self.bar.set_position(done.len() as u64);

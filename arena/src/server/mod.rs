@@ -21,7 +21,7 @@
 //! - db, course, wake (the threads' signal), replays (the runs' replay
 //!   table and viewers), archive, headers, http: none.
 //! - secret, store, views, pool, regrade; executor (where grading runs
-//!   play; their `Progress`).
+//!   play; their `GradingProgress`).
 //! - accounts, finalize; league (its thread, and batch.rs, a round as a
 //!   Slurm job: the league's internals stay in league/).
 //! - auth, board; then scrimmage; then grader, staff.

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::{record::GameResult, standings::Entrant};
 use crate::{
     game::GameId,
-    solo::{progress_measures, progress_of, Progress, SoloScore, SoloSummary},
+    solo::{progress_measures, progress_of, RunMeasure, SoloScore, SoloSummary},
     table::{csv_field, md_cell, md_table, text_table},
 };
 
@@ -67,7 +67,7 @@ pub fn compute(game: &'static str, entrants: &[(usize, Entrant)], results: &[Gam
 
 impl SoloStandings {
     /// What the game counts of how far a run got, if any row has it.
-    fn progress(&self) -> Option<Progress> {
+    fn progress(&self) -> Option<RunMeasure> {
         self.rows.iter().find_map(|r| r.summary.progress.map(|p| p.of))
     }
 

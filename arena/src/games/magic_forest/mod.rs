@@ -25,7 +25,7 @@ use crate::{
     protocol::{GameOverRequest, NewGameRequest, Payload, Reply, Request},
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
-    solo::{cpu_us, fault_name, Budgeted, Progress, SinglePlayerGame, SoloScore, SoloSettings},
+    solo::{cpu_us, fault_name, Budgeted, RunMeasure, SinglePlayerGame, SoloScore, SoloSettings},
 };
 
 /// Magic Forest.
@@ -174,8 +174,8 @@ impl SinglePlayerGame for MagicForest {
     type Rules = ForestConfig;
     type Record = ForestRecord;
     const FINGERPRINT_NAME: &'static str = "Forest";
-    const PROGRESS: Option<Progress> =
-        Some(Progress { counted: "forests cleared", column: "forests", key: "forests_cleared" });
+    const PROGRESS: Option<RunMeasure> =
+        Some(RunMeasure { counted: "forests cleared", column: "forests", key: "forests_cleared" });
 
     fn describe(config: &ForestConfig) -> String {
         format!("forests 3x3 to {0}x{0}", config.largest)
