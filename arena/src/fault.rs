@@ -5,7 +5,10 @@ use std::{fmt, time::Duration};
 
 use serde::{Serialize, Serializer};
 
-use crate::{clock::Clock, units::seconds};
+use crate::{
+    clock::Clock,
+    units::{seconds, short},
+};
 
 /// A cell as a player named it: any integers, so that an answer such as
 /// (-1,3) is shown as given.
@@ -186,11 +189,14 @@ impl fmt::Display for Fault {
                 if *what != "turn" {
                     write!(f, " in {what}")?;
                 }
-                write!(f, ": {}", seconds(*used))?;
+                // Budgets under 0.1 s (time odds, banks run low) read in
+                // ms or us: "0.00 s > 0.00 s" would say nothing.
+                let time = |d: Duration| if *budget < Duration::from_millis(100) { short(d) } else { seconds(d) };
+                write!(f, ": {}", time(*used))?;
                 if *clock == Clock::Cpu {
                     write!(f, " of CPU")?;
                 }
-                write!(f, " > {}", seconds(*budget))?;
+                write!(f, " > {}", time(*budget))?;
                 if *killed {
                     write!(f, ", no answer: killed")?;
                 }
