@@ -1,5 +1,6 @@
 //! What the arena's own benchmarks measure with (docs/benchmarks.md): one
-//! game, the games table's first (`games::FirstGame`), so that runs compare.
+//! game, named beside the games table (`games::BenchmarkedGameType`), so
+//! that runs compare.
 //! `arena measure engine` times its rules engine and search, as the game
 //! itself measures them; `measure isolation`, `measure program` and
 //! `measure tournament` (overhead.rs) play it to time the machinery around
@@ -9,8 +10,8 @@ use std::time::Duration;
 
 use crate::two_player::TwoPlayerGame;
 
-/// What a game gives the arena's benchmarks. Implemented by the games
-/// table's first game, in `games/<game>/mod.rs`.
+/// What a game gives the arena's benchmarks. Implemented by the
+/// benchmarked game, in `games/<game>/mod.rs`.
 pub trait BenchmarkedGame: TwoPlayerGame<Settings: Default, Request: Clone> {
     /// What one request asks for, as the report says it: "one turn: move + throw".
     const REQUEST: &'static str;
@@ -25,7 +26,7 @@ pub trait BenchmarkedGame: TwoPlayerGame<Settings: Default, Request: Clone> {
 }
 
 /// The game the benchmarks measure with.
-pub type Benchmarked = crate::games::FirstGame;
+pub type Benchmarked = crate::games::BenchmarkedGameType;
 
 /// `arena measure engine`'s report (`BenchmarkedGame::engine_report`).
 pub fn engine(games: u64, search_times: &[Duration]) -> String {

@@ -17,10 +17,6 @@ impl GameId {
         GameId::ALL.into_iter().find(|g| g.name() == name)
     }
 
-    /// The game commands and files play when they name none: the table's
-    /// first line.
-    pub const DEFAULT: GameId = GameId::ALL[0];
-
     /// Its name as a title: "Hexapawn".
     pub fn title(self) -> String {
         let name = self.name();

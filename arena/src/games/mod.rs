@@ -67,14 +67,14 @@ pub use crate::game_table as table;
 
 table!({ crate::game::game_ids }());
 
-/// The table's first game: the one the arena's own benchmarks measure it
-/// with (`benchmarked::Benchmarked`; it implements `BenchmarkedGame`).
-macro_rules! first {
-    (() $variant:ident = $game:path, $name:literal, $kind:ident; $($rest:tt)*) => {
-        pub type FirstGame = $game;
-    };
+impl GameId {
+    /// The game commands and files play when they name none: the course's.
+    pub const DEFAULT: GameId = GameId::Trap;
 }
-table!({ first }());
+
+/// The game the arena's own benchmarks measure with
+/// (`benchmarked::Benchmarked`; it implements `BenchmarkedGame`).
+pub type BenchmarkedGameType = trap::Trap;
 
 /// Each line's type is that game, with every piece the arena needs: a
 /// game missing one is a compile error here, not a failure at run time.
