@@ -191,7 +191,8 @@ impl fmt::Display for Fault {
                 }
                 // Budgets under 0.1 s (time odds, banks run low) read in
                 // ms or us: "0.00 s > 0.00 s" would say nothing.
-                let time = |d: Duration| if *budget < Duration::from_millis(100) { short(d) } else { seconds(d) };
+                let time =
+                    |d: Duration| if *budget < Duration::from_millis(100) { short(d) } else { seconds(d) };
                 write!(f, ": {}", time(*used))?;
                 if *clock == Clock::Cpu {
                     write!(f, " of CPU")?;

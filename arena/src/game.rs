@@ -6,10 +6,8 @@
 
 use std::{fmt, str::FromStr, time::Duration};
 
-use crate::time_control::TimeBank;
-
-use crate::fault::Fault;
 pub use crate::games::GameId;
+use crate::{fault::Fault, time_control::TimeBank};
 
 impl GameId {
     /// The game named `name`, if any.

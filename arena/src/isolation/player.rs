@@ -5,13 +5,12 @@
 
 use std::time::Duration;
 
-use crate::time_control::TimeBank;
-
 use super::process::{Hosted, Worker, WorkerLimits};
 use crate::{
     fault::Fault,
     game::{Agent, Game, GameId},
     protocol::{GameOverRequest, NewGameRequest, Reply, Request},
+    time_control::TimeBank,
 };
 
 /// A player in its own worker process.

@@ -12,13 +12,13 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::{Budgets, SinglePlayerGame};
-use crate::time_control::TurnClock;
 use crate::{
     clock::Spent,
     fault::Fault,
     game::Agent,
     referee::{calls::timed, InProcess, LocalGame},
     seeds,
+    time_control::TurnClock,
 };
 
 /// The settings of a single-player game: its rules and the budgets.
