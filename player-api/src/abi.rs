@@ -9,10 +9,17 @@
 //! Player authors do not touch this module: they implement
 //! [`TrapPlayer`](crate::trap::TrapPlayer) and call [`export_player!`].
 //!
-//! Layout evolution: `PlayerLib` is a prefix type. Constructors for new games
-//! are appended after the last prefix field, so a library built before a game
-//! existed still loads (the new constructor reads as absent), and a library
-//! built later still loads in an older arena.
+//! Layout evolution: `PlayerLib` and the player objects' vtables are prefix
+//! types, and abi_stable checks them one way only: a library whose prefix
+//! types have *more* fields than the arena's loads (a library built later
+//! loads in an older arena, which does not read what was added), one with
+//! *fewer* is refused (a library built before a constructor or a method was
+//! appended: checked with a library built without Magic Forest's
+//! constructor, refused as incompatible). So appending to the ABI makes
+//! every library built before it unloadable until rebuilt: a deliberate
+//! step, which tests/abi_layout.txt keeps from happening by accident (and
+//! why time banks are told to libraries only through the request's
+//! `time_left_us`: docs/time-controls.md).
 
 // The code #[sabi_trait] generates implements traits inside a const block.
 #![allow(non_local_definitions)]
@@ -58,8 +65,9 @@ pub struct PlayerLib {
     /// Makes a Trap player, if the library plays Trap.
     #[sabi(last_prefix_field)]
     pub new_trap_player: Option<extern "C" fn() -> RResult<TrapPlayerBox, PlayerError>>,
-    // Appended after the prefix: a library built before these existed reads
-    // them as absent. New games go at the end, never in between.
+    // Appended after the prefix: a library built later than an arena that
+    // lacks them still loads there; one built before them is refused (see the
+    // module's doc). New games go at the end, never in between.
     /// Makes an Intuitive AI player, if the library plays Intuitive AI.
     pub new_intuitive_player: Option<extern "C" fn() -> RResult<IntuitivePlayerBox, PlayerError>>,
     /// Makes a Hexapawn player, if the library plays Hexapawn.
