@@ -17,7 +17,7 @@ pub mod game_rules;
 pub mod games;
 pub mod isolation;
 pub mod levels;
-pub mod matchmaking;
+pub mod matchmaking_simulation;
 pub mod output;
 pub mod overhead;
 pub mod parallel;
@@ -34,7 +34,6 @@ pub mod server;
 pub mod server_bench;
 pub mod solo;
 pub mod sprt;
-pub mod stats;
 pub mod table;
 pub mod time_control;
 pub mod time_sweep;
@@ -42,3 +41,7 @@ pub mod tournament;
 pub mod two_player;
 pub mod units;
 pub mod worker;
+
+// Ratings and matchmaking are a crate of their own (crates/arena-rating):
+// the compiler keeps them free of games, players and the server.
+pub use arena_rating::{matchmaking, stats};

@@ -276,7 +276,7 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
             max_pairs_in_flight,
             min_share_of_games,
         }) => {
-            use arena::matchmaking::{simulation, Policy};
+            use arena::{matchmaking::Policy, matchmaking_simulation as simulation};
             let default = Policy::default();
             let policy = Policy {
                 placement_games: placement_games.unwrap_or(default.placement_games),

@@ -9,8 +9,9 @@
 //!
 //! - `ledger.rs`: the results, merged per pair as they are stored.
 //! - `schedule.rs`: choosing the next pairs.
-//! - `simulation.rs`: a class of players of known strength, to measure the
-//!   league against the full round robin (`arena measure matchmaking`).
+//! - the arena's `matchmaking_simulation.rs`: a class of players of known
+//!   strength, to measure the league against the full round robin (`arena
+//!   measure matchmaking`).
 //!
 //! How a caller (the server) drives a [`League`]:
 //!
@@ -31,7 +32,6 @@
 
 mod ledger;
 mod schedule;
-pub mod simulation;
 
 pub use ledger::{Ledger, LedgerError};
 pub use schedule::Policy;

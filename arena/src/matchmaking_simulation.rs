@@ -22,7 +22,7 @@ use std::{collections::VecDeque, fmt, time::Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{EntrantId, GamePair, League, Policy, GAMES_PER_PAIR};
+use crate::matchmaking::{EntrantId, GamePair, League, Policy, GAMES_PER_PAIR};
 use crate::{
     parallel::play_in_order,
     seeds,
