@@ -2,8 +2,8 @@
 "Hosting cost of a course Python player"): a course PlayerAI driven by a
 plain Python loop, as the course's Game.py drives it, with none of the
 arena: no process, no protocol, no state rebuilt from a message. It plays
-the turn `arena bench-program` asks for (seat 1, the start position of a
-7x7 board) and prints a row of bench-program's table, per turn.
+the turn `arena measure program` asks for (seat 1, the start position of a
+7x7 board) and prints a row of its table, per turn.
 
     PYTHONPATH=players/python/src python3 players/python/bench/plain_loop.py \\
         players/python/bench/random_course_player --turns 10000
@@ -17,7 +17,7 @@ import os
 import sys
 import time
 
-WARM_UP = 100  # as arena bench-program
+WARM_UP = 100  # as arena measure program
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-//! Trap's engine benchmark (`arena bench-engine`, its
+//! Trap's engine benchmark (`arena measure engine`, its
 //! `BenchmarkedGame::engine_report`): how fast the rules core and the
 //! Expert search are, on one core, in process (docs/benchmarks.md).
 //!
