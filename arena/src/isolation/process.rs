@@ -50,7 +50,7 @@ pub struct WorkerLimits {
     pub output_limit: u64,
     /// The program run as a worker (the arena binary).
     pub program: PathBuf,
-    /// Whether workers run in the sandbox (`sandbox/`).
+    /// Whether workers run in the sandbox (crates/arena-sandbox).
     pub sandbox: Sandbox,
     /// The clock a request's budget is enforced on, and so when a worker
     /// that has not answered is killed (`clock::Limits`).
@@ -620,7 +620,7 @@ fn arena_worker(limits: &WorkerLimits, sandbox: Option<&str>, args: &[&std::ffi:
 
 /// The process that runs the player of the worker started as `child`: the
 /// child itself, or, sandboxed, the keeper's child that is not the PID
-/// namespace's init (sandbox/enter.rs).
+/// namespace's init (crates/arena-sandbox/src/enter.rs).
 fn player_process(child: libc::pid_t, sandboxed: bool) -> Option<libc::pid_t> {
     if !sandboxed {
         return Some(child);

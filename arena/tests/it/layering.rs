@@ -199,21 +199,71 @@ fn the_reader_sees_grouped_and_plain_paths() {
 /// no referee, no game's glue. A game reaches a worker only as frames,
 /// through `isolation::WireGame`.
 #[test]
-fn process_control_and_the_sandbox_know_no_game() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = vec![src.join("isolation/process.rs")];
-    collect(&src.join("sandbox"), &mut files);
+fn process_control_knows_no_game() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/isolation/process.rs");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
     let game_modules = ["game", "games", "referee", "agent", "two_player", "solo", "replay", "report"];
-    for file in files {
-        let text = std::fs::read_to_string(&file).unwrap();
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
-        let named: Vec<String> = named_modules(code)
-            .into_iter()
-            .filter(|m| game_modules.contains(&m.as_str()) || m.starts_with("games::"))
-            .collect();
-        assert!(named.is_empty(), "{} names {named:?}: it must know no game", file.display());
-        assert!(!code.contains("player_api::"), "{} names player_api's game types", file.display());
+    let named: Vec<String> = named_modules(code)
+        .into_iter()
+        .filter(|m| game_modules.contains(&m.as_str()) || m.starts_with("games::"))
+        .collect();
+    assert!(named.is_empty(), "{} names {named:?}: it must know no game", file.display());
+    assert!(!code.contains("player_api::"), "{} names player_api's game types", file.display());
+}
+
+/// The sandbox is a crate of its own, `crates/arena-sandbox`, which the
+/// arena re-exports as `sandbox`: the compiler keeps it from naming the
+/// arena, so it knows no game as long as it depends on no crate of this
+/// workspace (the arena, player-api, the bots). And it stays a crate: the
+/// arena has no `sandbox/` module of its own beside it.
+#[test]
+fn the_sandbox_is_a_crate_that_knows_no_game() {
+    let arena = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = arena.parent().unwrap();
+    // (An empty folder a checkout left behind is no module.)
+    let mut module = Vec::new();
+    if arena.join("src/sandbox").is_dir() {
+        collect(&arena.join("src/sandbox"), &mut module);
     }
+    module.extend(Some(arena.join("src/sandbox.rs")).filter(|file| file.exists()));
+    assert!(module.is_empty(), "the sandbox is crates/arena-sandbox, not a module of the arena: {module:?}");
+    let manifest = |path: &Path| -> toml::Table {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        text.parse().unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    // The workspace's own crates: its members (by their package names) and
+    // what it names by path.
+    let workspace = manifest(&root.join("Cargo.toml"));
+    let mut own: BTreeSet<String> = workspace["workspace"]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|member| {
+            let package = manifest(&root.join(member.as_str().unwrap()).join("Cargo.toml"));
+            package["package"]["name"].as_str().unwrap().to_string()
+        })
+        .collect();
+    own.extend(
+        workspace["workspace"]["dependencies"]
+            .as_table()
+            .unwrap()
+            .iter()
+            .filter(|(_, spec)| spec.get("path").is_some())
+            .map(|(name, _)| name.clone()),
+    );
+    assert!(own.contains("player-api") && own.contains("arena"), "read {own:?}");
+    let sandbox = manifest(&root.join("crates/arena-sandbox/Cargo.toml"));
+    let mut named = Vec::new();
+    for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
+        for (name, spec) in sandbox.get(table).and_then(|t| t.as_table()).into_iter().flatten() {
+            let package = spec.get("package").and_then(|p| p.as_str()).unwrap_or(name);
+            if own.contains(package) || spec.get("path").is_some() {
+                named.push(format!("{table}.{name}"));
+            }
+        }
+    }
+    assert!(named.is_empty(), "the sandbox depends on {named:?} of this workspace: it must know no game");
 }
 
 /// A game is one folder and one line of the table (`games/mod.rs`): the

@@ -75,3 +75,36 @@ pub fn require(program: &std::path::Path) -> Result<(), String> {
         format!("cannot sandbox players here: {why}; run with --sandbox off (players then run unconfined: trusted code only)")
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use clap::ValueEnum;
+
+    use super::{Sandbox, Spec};
+
+    #[test]
+    fn a_spec_crosses_the_command_line_unchanged() {
+        let spec = Spec {
+            read: vec![PathBuf::from("/opt/player lib/libp.so"), PathBuf::from("/usr/lib/python3")],
+            scratch: PathBuf::from("/tmp/arena-scratch-0/1-2"),
+            dir: None,
+            cgroup: Some(PathBuf::from("/sys/fs/cgroup/pids/arena-1-2")),
+        };
+        assert_eq!(Spec::from_arg(&spec.to_arg()), Ok(spec));
+        let why = Spec::from_arg("{not json").unwrap_err();
+        assert!(why.starts_with("a malformed sandbox spec: "), "{why}");
+    }
+
+    /// `--sandbox on|off` and the tournament file's `sandbox = "on"` spell
+    /// the two settings alike.
+    #[test]
+    fn the_flag_and_the_file_name_the_settings_alike() {
+        for setting in Sandbox::value_variants() {
+            let flag = setting.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(serde_json::to_string(setting).unwrap(), format!("\"{flag}\""));
+        }
+        assert_eq!(Sandbox::default(), Sandbox::On);
+    }
+}

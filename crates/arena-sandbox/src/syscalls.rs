@@ -15,7 +15,7 @@ use seccompiler::{
 /// swap and the like, io_uring (which would bypass this filter), and its
 /// own scheduling (cores, policy, priority): a player keeps the cores and
 /// priority its game was given, and cannot make itself wait for a core to
-/// pass its waiting off as the machine's (`clock::machine_wait`).
+/// pass its waiting off as the machine's (the arena's `clock::machine_wait`).
 const DENIED: &[libc::c_long] = &[
     libc::SYS_ptrace,
     libc::SYS_process_vm_readv,
