@@ -212,22 +212,34 @@ fn process_control_knows_no_game() {
     assert!(!code.contains("player_api::"), "{} names player_api's game types", file.display());
 }
 
-/// The sandbox is a crate of its own, `crates/arena-sandbox`, which the
-/// arena re-exports as `sandbox`: the compiler keeps it from naming the
-/// arena, so it knows no game as long as it depends on no crate of this
-/// workspace (the arena, player-api, the bots). And it stays a crate: the
-/// arena has no `sandbox/` module of its own beside it.
+/// The boundary crates (`crates/`: the sandbox; ratings and matchmaking),
+/// each re-exported by the arena under its module's old name: the compiler
+/// keeps them from naming the arena, so they know no game as long as they
+/// depend on no crate of this workspace (the arena, player-api, the bots).
+/// And they stay crates: the arena has no module of the same name beside
+/// them.
+const BOUNDARY_CRATES: &[(&str, &[&str])] =
+    &[("arena-sandbox", &["sandbox"]), ("arena-rating", &["stats", "matchmaking"])];
+
 #[test]
-fn the_sandbox_is_a_crate_that_knows_no_game() {
+fn the_boundary_crates_know_no_game() {
+    for (krate, modules) in BOUNDARY_CRATES {
+        for module in *modules {
+            a_boundary_crate_knows_no_game(krate, module);
+        }
+    }
+}
+
+fn a_boundary_crate_knows_no_game(krate: &str, module_name: &str) {
     let arena = Path::new(env!("CARGO_MANIFEST_DIR"));
     let root = arena.parent().unwrap();
     // (An empty folder a checkout left behind is no module.)
     let mut module = Vec::new();
-    if arena.join("src/sandbox").is_dir() {
-        collect(&arena.join("src/sandbox"), &mut module);
+    if arena.join("src").join(module_name).is_dir() {
+        collect(&arena.join("src").join(module_name), &mut module);
     }
-    module.extend(Some(arena.join("src/sandbox.rs")).filter(|file| file.exists()));
-    assert!(module.is_empty(), "the sandbox is crates/arena-sandbox, not a module of the arena: {module:?}");
+    module.extend(Some(arena.join(format!("src/{module_name}.rs"))).filter(|file| file.exists()));
+    assert!(module.is_empty(), "{module_name} is crates/{krate}, not a module of the arena: {module:?}");
     let manifest = |path: &Path| -> toml::Table {
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         text.parse().unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -253,7 +265,7 @@ fn the_sandbox_is_a_crate_that_knows_no_game() {
             .map(|(name, _)| name.clone()),
     );
     assert!(own.contains("player-api") && own.contains("arena"), "read {own:?}");
-    let sandbox = manifest(&root.join("crates/arena-sandbox/Cargo.toml"));
+    let sandbox = manifest(&root.join("crates").join(krate).join("Cargo.toml"));
     let mut named = Vec::new();
     for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
         for (name, spec) in sandbox.get(table).and_then(|t| t.as_table()).into_iter().flatten() {
@@ -263,7 +275,7 @@ fn the_sandbox_is_a_crate_that_knows_no_game() {
             }
         }
     }
-    assert!(named.is_empty(), "the sandbox depends on {named:?} of this workspace: it must know no game");
+    assert!(named.is_empty(), "{krate} depends on {named:?} of this workspace: it must know no game");
 }
 
 /// A game is one folder and one line of the table (`games/mod.rs`): the
