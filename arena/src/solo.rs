@@ -209,10 +209,10 @@ impl SoloSettings {
     /// budget of a request.
     pub fn json(&self) -> serde_json::Value {
         let mut json = self.rules_json();
-        let time = self.time_control();
-        json["time_per_turn_ms"] = (time.first_turn().as_secs_f64() * 1e3).into();
-        if time.is_bank() {
-            json["time_control"] = time.to_string().into();
+        let (ms, bank) = self.time_control().recorded();
+        json["time_per_turn_ms"] = ms.into();
+        if let Some(bank) = bank {
+            json["time_control"] = bank.to_string().into();
         }
         json
     }

@@ -60,6 +60,18 @@ impl TimeControl {
         }
     }
 
+    /// As replays and `--json` write it: the first turn's budget in
+    /// milliseconds (`time_per_turn_ms`, all records said before banks),
+    /// and the control itself when it is a bank (`time_control`).
+    pub fn recorded(self) -> (f64, Option<TimeControl>) {
+        (self.first_turn().as_secs_f64() * 1e3, self.is_bank().then_some(self))
+    }
+
+    /// The control a record wrote with [`recorded`](TimeControl::recorded).
+    pub fn from_record(per_turn_ms: f64, bank: Option<TimeControl>) -> TimeControl {
+        bank.unwrap_or(TimeControl::PerTurn(Duration::from_nanos((per_turn_ms * 1e6).round() as u64)))
+    }
+
     /// Whether it is a bank (its time left is worth recording turn by turn).
     pub fn is_bank(self) -> bool {
         matches!(self, TimeControl::Bank { .. })
@@ -301,6 +313,17 @@ mod tests {
         // Spending it all leaves the increment.
         clock.charge(ms(700));
         assert_eq!(clock.limit(), ms(100));
+    }
+
+    #[test]
+    fn records_read_back_the_control_they_wrote() {
+        for text in ["5s", "250ms", "60s+1s", "10s+0s,cap=2s"] {
+            let control: TimeControl = text.parse().unwrap();
+            let (ms, bank) = control.recorded();
+            assert_eq!(TimeControl::from_record(ms, bank), control, "{text}");
+        }
+        assert_eq!("60s+1s".parse::<TimeControl>().unwrap().recorded().0, 60_000.0);
+        assert_eq!(TimeControl::PerTurn(ms(5000)).recorded(), (5000.0, None));
     }
 
     #[test]

@@ -35,11 +35,12 @@ impl<R: RulesRecord> SettingsRecord<R> {
     pub fn new<T>(rules: R, settings: &Budgeted<T>) -> SettingsRecord<R> {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let budgets = &settings.budgets;
+        let (time_per_step_ms, time_control) = budgets.turn.recorded();
         let budgets = BudgetsRecord {
-            time_per_step_ms: ms(budgets.turn.first_turn()),
+            time_per_step_ms,
             startup_time_ms: ms(budgets.startup),
             clock: budgets.clock,
-            time_control: budgets.turn.is_bank().then_some(budgets.turn),
+            time_control,
             rules: PhantomData,
         };
         SettingsRecord { rules, budgets }
@@ -52,7 +53,7 @@ impl<R: RulesRecord> SettingsRecord<R> {
         Budgeted {
             rules,
             budgets: Budgets {
-                turn: b.time_control.unwrap_or(TimeControl::PerTurn(ms(b.time_per_step_ms))),
+                turn: TimeControl::from_record(b.time_per_step_ms, b.time_control),
                 startup: ms(b.startup_time_ms),
                 clock: b.clock,
             },

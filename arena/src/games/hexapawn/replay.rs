@@ -122,12 +122,13 @@ impl HexapawnBody {
             HexapawnEnding::Fault { loser, .. } => Some((loser, false, None)),
         };
         let final_board = record.plies.iter().fold(record.start, |board, ply| board.play(ply.mv));
+        let (time_per_move_ms, time_control) = record.settings.time.recorded();
         HexapawnBody {
             settings: HexapawnSettingsRecord {
-                time_per_move_ms: record.settings.time.first_turn().as_secs_f64() * 1e3,
+                time_per_move_ms,
                 startup_time_ms: record.settings.startup_budget.as_secs_f64() * 1e3,
                 clock: record.settings.clock,
-                time_control: record.settings.time.is_bank().then_some(record.settings.time),
+                time_control,
                 seat_time_controls: (record.controls != [record.settings.time; 2]).then_some(record.controls),
             },
             start: board_record(&record.start),
@@ -159,10 +160,7 @@ impl HexapawnBody {
     pub fn settings(&self) -> HexapawnSettings {
         let ms = |ms: f64| Duration::from_nanos((ms * 1e6).round() as u64);
         HexapawnSettings {
-            time: self
-                .settings
-                .time_control
-                .unwrap_or(TimeControl::PerTurn(ms(self.settings.time_per_move_ms))),
+            time: TimeControl::from_record(self.settings.time_per_move_ms, self.settings.time_control),
             startup_budget: ms(self.settings.startup_time_ms),
             clock: self.settings.clock,
         }

@@ -77,12 +77,9 @@ pub fn json(result: &MatchResult<Hexapawn>, sources: [String; 2]) -> String {
     let doc = JsonHexapawn {
         game: GameId::Hexapawn.name(),
         seed: result.config.seed,
-        settings: match result.config.settings.time {
-            bank @ TimeControl::Bank { .. } => serde_json::json!({
-                "time_per_turn_ms": bank.first_turn().as_secs_f64() * 1e3,
-                "time_control": bank,
-            }),
-            budget => serde_json::json!({ "time_per_turn_ms": budget.first_turn().as_secs_f64() * 1e3 }),
+        settings: match result.config.settings.time.recorded() {
+            (ms, Some(bank)) => serde_json::json!({ "time_per_turn_ms": ms, "time_control": bank }),
+            (ms, None) => serde_json::json!({ "time_per_turn_ms": ms }),
         },
         player_time_controls: result.config.player_controls(),
         players: result

@@ -422,10 +422,11 @@ pub struct JsonSettings {
 
 impl From<&TrapSettings> for JsonSettings {
     fn from(settings: &TrapSettings) -> JsonSettings {
+        let (time_per_turn_ms, time_control) = settings.time.recorded();
         JsonSettings {
             board_size: settings.size,
-            time_per_turn_ms: settings.time.first_turn().as_secs_f64() * 1e3,
-            time_control: settings.time.is_bank().then_some(settings.time),
+            time_per_turn_ms,
+            time_control,
             turn_cap: settings.turn_cap,
             clock: settings.clock,
         }
@@ -435,9 +436,7 @@ impl From<&TrapSettings> for JsonSettings {
 impl JsonSettings {
     /// The time control these settings say.
     pub fn time_control(&self) -> TimeControl {
-        self.time_control.unwrap_or(TimeControl::PerTurn(Duration::from_nanos(
-            (self.time_per_turn_ms * 1e6).round() as u64,
-        )))
+        TimeControl::from_record(self.time_per_turn_ms, self.time_control)
     }
 }
 
