@@ -22,10 +22,11 @@ pub struct SweepPoint {
 }
 
 /// Plays `games` against each level at each of `controls` (the player's
-/// own; the levels play under `settings`').
+/// own; the levels play under `levels`, or the settings' if None).
 pub fn run<G: TwoPlayerGame>(
     player: &Player,
     controls: &[TimeControl],
+    levels: Option<TimeControl>,
     games: u32,
     seed: u64,
     settings: G::Settings,
@@ -34,7 +35,7 @@ pub fn run<G: TwoPlayerGame>(
     controls
         .iter()
         .map(|&control| {
-            let runs = bench::run::<G>(player, games, seed, settings, hosting, [Some(control), None]);
+            let runs = bench::run::<G>(player, games, seed, settings, hosting, [Some(control), levels]);
             SweepPoint { control, scores: runs.iter().map(score).collect() }
         })
         .collect()

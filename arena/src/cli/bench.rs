@@ -69,10 +69,11 @@ pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
                 setup.id()
             );
         }
-        let levels_control = controls.controls()[1].unwrap_or(limits.budgets().turn);
+        let levels = controls.controls()[1];
         let points = with_rules!(setup, G, settings => {
-            time_sweep::run::<G>(&player, &tc_sweep, games, seed, settings, &hosting)
+            time_sweep::run::<G>(&player, &tc_sweep, levels, games, seed, settings, &hosting)
         }, solo => unreachable!("checked above: {settings:?}"));
+        let levels_control = levels.unwrap_or(limits.budgets().turn);
         let table = time_sweep::report(name, &points, games, levels_control, seed);
         if let Some(path) = html {
             std::fs::write(&path, time_sweep::html(name, &points, &table))

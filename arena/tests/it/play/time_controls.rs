@@ -252,3 +252,43 @@ fn a_tournament_entry_plays_under_its_own_control_kept_in_its_journal_and_replay
     let err = support::stderr(&output);
     assert!(!output.status.success() && err.contains("players[0].tc") && err.contains("fast"), "{err}");
 }
+
+/// The score against Hard in a sweep's table, per row: "  1s  50% (..)  40% (..)  100% (..)".
+fn scores_against_hard(table: &str) -> Vec<u32> {
+    let rows = table.lines().skip_while(|l| !l.starts_with("time control")).skip(1);
+    rows.take_while(|l| !l.trim().is_empty())
+        .map(|row| {
+            let cells: Vec<&str> = row.split('%').collect();
+            cells[2].rsplit(')').next().unwrap().trim().parse().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn a_sweep_plays_the_ladder_at_each_of_the_players_controls_and_the_levels_at_theirs() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("sweep.html");
+    let args = ["bench", "easy", "--tc-sweep", "1s,5s", "--games", "10", "--seed", "3"];
+    let out = support::arena(&[&args[..], &["--tc2", "1us", "--html", page.to_str().unwrap()]].concat(), &[]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let odds = support::stdout(&out);
+    assert!(odds.contains("the levels at 1us"), "{odds}");
+    assert!(
+        odds.contains("\n          1s ") && odds.contains("\n          5s "),
+        "a row per control: {odds}"
+    );
+    // Hard at 1 us a turn answers late, game after game.
+    let hard_at_odds = scores_against_hard(&odds);
+    assert_eq!(hard_at_odds.len(), 2, "{odds}");
+    assert!(hard_at_odds.iter().all(|&s| s >= 90), "{odds}");
+    let out = support::arena(&args, &[]);
+    let even = support::stdout(&out);
+    assert!(even.contains("the levels at 5s"), "{even}");
+    assert!(scores_against_hard(&even).iter().all(|&s| s <= 50), "easy against hard at 5 s: {even}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<svg") && html.contains("easy: what time buys"), "{html}");
+    // A single-player game has no ladder to sweep, and says so.
+    let out = support::arena(&["bench", "--game", "wumpus", "easy", "--tc-sweep", "1s"], &[]);
+    let err = support::stderr(&out);
+    assert!(!out.status.success() && err.contains("--tc-sweep") && err.contains("single-player"), "{err}");
+}
