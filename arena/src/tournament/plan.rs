@@ -8,7 +8,7 @@ use std::{sync::atomic::AtomicBool, time::Duration};
 
 use anyhow::Result;
 
-use crate::{game_rules::with_rules, two_player::TwoPlayerGame};
+use crate::{game_rules::with_rules, time_control::TimeControl, two_player::TwoPlayerGame};
 
 use super::{
     config::Tournament, fingerprint, hosting, load_players, merge, record::GameResult, runner, schedule,
@@ -60,9 +60,12 @@ impl Plan {
 /// The most one turn of the tournament's game can take (its budget, or
 /// a bank's cap or base), over every player's time control.
 pub fn turn_budget(tournament: &Tournament) -> Duration {
-    let default = tournament.game.time_control();
-    let own = tournament.controls.iter().flatten();
-    own.fold(default.turn_ceiling(), |most, control| most.max(control.turn_ceiling()))
+    controls(tournament).map(TimeControl::turn_ceiling).max().unwrap_or_default()
+}
+
+/// The settings' time control, then each player's own.
+fn controls(tournament: &Tournament) -> impl Iterator<Item = TimeControl> + '_ {
+    std::iter::once(tournament.game.time_control()).chain(tournament.controls.iter().flatten().copied())
 }
 
 /// Measures `tournament`: from its journals if any game is there, else by
@@ -97,12 +100,9 @@ pub fn plan(tournament: &Tournament, calibration: usize) -> Result<Plan> {
     // A game's worst: every turn at its limit (a bank: its base and every
     // increment), at the slowest player's control.
     let single = tournament.game.id().is_single_player();
-    let controls: Vec<_> = std::iter::once(tournament.game.time_control())
-        .chain(tournament.controls.iter().flatten().copied())
-        .collect();
     let worst_case = worst_turns.map(|turns| {
         let own = if single { turns } else { turns / 2.0 }.max(1.0);
-        let per_turn = controls.iter().map(|c| c.worst_over(own).div_f64(own)).max().unwrap_or(budget);
+        let per_turn = controls(tournament).map(|c| c.worst_over(own).div_f64(own)).max().unwrap_or(budget);
         per_turn.mul_f64(turns * total)
     });
     let expected = expected_time(&schedule, &games);
