@@ -1,7 +1,8 @@
 //! The one place every referee's calls into a player pass: a panic of a
 //! player in the arena's own process becomes a fault (`caught`, used by
 //! the referees' `InProcess` wrappers), and an answer over budget a timeout
-//! (`judged`, around every agent call, wherever the player runs).
+//! (`judged`, around every agent call, wherever the player runs; `turn`,
+//! a request for an action on the player's clock).
 
 use std::{
     panic::{catch_unwind, AssertUnwindSafe},
@@ -11,6 +12,8 @@ use std::{
 use crate::{
     clock::{Clock, Spent, Stopwatch},
     fault::Fault,
+    game::{Agent, Game},
+    time_control::TurnClock,
 };
 
 /// Runs `call`, turning a panic into the fault that loses the game.
@@ -64,6 +67,28 @@ pub(crate) fn judged<T>(
         }
         Ok(answer) => Answer::OnTime(answer),
     };
+    (answer, spent)
+}
+
+/// One turn of a player on its clock `own` (its request made for
+/// `own.limit()`): under a bank the player is told the bank first, timed
+/// with the turn; then `act`, judged against the turn's limit. An answer in
+/// time is charged to the clock; a late one loses, and is not.
+pub(crate) fn turn<G: Game>(
+    clock: Clock,
+    own: &mut TurnClock,
+    what: &'static str,
+    agent: &mut (impl Agent<G> + ?Sized),
+    request: G::Request,
+) -> (Answer<G::Action>, Spent) {
+    let (limit, bank) = (own.limit(), own.time_bank());
+    let (answer, spent) = judged(clock, limit, what, || {
+        bank.map_or(Ok(()), |bank| agent.time_bank(bank))?;
+        agent.act(request, limit)
+    });
+    if let Answer::OnTime(_) = answer {
+        own.charge(clock.charged(spent));
+    }
     (answer, spent)
 }
 

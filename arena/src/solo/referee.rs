@@ -16,7 +16,10 @@ use crate::{
     clock::Spent,
     fault::Fault,
     game::Agent,
-    referee::{calls::timed, InProcess, LocalGame},
+    referee::{
+        calls::{self, timed},
+        InProcess, LocalGame,
+    },
     seeds,
     time_control::TurnClock,
 };
@@ -220,18 +223,13 @@ where
     }
     let mut own = TurnClock::new(turn);
     loop {
-        let (budget, bank) = (own.limit(), own.time_bank());
-        let request = G::request(state, steps.len() as u32, budget);
+        let request = G::request(state, steps.len() as u32, own.limit());
         // The call is named as the wire names it: a "turn", a "step".
-        let (answer, time) = timed(clock, budget, G::ACT, || {
-            bank.map_or(Ok(()), |bank| agent.time_bank(bank))?;
-            agent.act(request, budget)
-        });
-        let action = match answer {
+        let (answer, time) = calls::turn(clock, &mut own, G::ACT, agent, request);
+        let action = match answer.result() {
             Ok(action) => action,
             Err(fault) => return Ending::Fault(fault),
         };
-        own.charge(clock.charged(time));
         let (step, end) = G::step(state, request, action);
         if let Some(step) = step {
             steps.push(Timed { step, time, bank_left: own.bank_left() });

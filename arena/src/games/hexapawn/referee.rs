@@ -13,7 +13,10 @@ use player_api::{
 };
 
 use super::Hexapawn;
-use crate::referee::{calls::timed, InProcess};
+use crate::referee::{
+    calls::{self, timed},
+    InProcess,
+};
 use crate::{
     clock::{Clock, Spent},
     fault::Fault,
@@ -224,18 +227,10 @@ fn run(
         }
         let seat = board.to_move();
         let own = &mut clocks[seat.index()];
-        let (budget, bank) = (own.limit(), own.time_bank());
-        let request =
-            HexapawnRequest { board, seat, ply: plies.len() as u32, time_left_us: budget.as_micros() as u64 };
-        let agent = &mut agents[seat.index()];
-        let (reply, time) = timed(settings.clock, budget, "turn", || {
-            bank.map_or(Ok(()), |bank| agent.time_bank(bank))?;
-            agent.act(request, budget)
-        });
-        if reply.is_ok() {
-            own.charge(settings.clock.charged(time));
-        }
-        let mv = match reply {
+        let time_left_us = own.limit().as_micros() as u64;
+        let request = HexapawnRequest { board, seat, ply: plies.len() as u32, time_left_us };
+        let (reply, time) = calls::turn(settings.clock, own, "turn", agents[seat.index()], request);
+        let mv = match reply.result() {
             Ok(HexapawnAction::Move(mv)) => mv,
             Ok(HexapawnAction::Resign) => return HexapawnEnding::Resigned { loser: seat },
             Err(fault) => return HexapawnEnding::Fault { loser: seat, fault },

@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::{wire::cell_pos, Trap};
 pub use crate::fault::{Fault, FaultKind, Spot};
-use crate::referee::calls::{judged, timed, Answer};
+use crate::referee::calls::{self, timed, Answer};
 use crate::{
     clock::{Clock, Spent},
     game::Agent,
@@ -342,20 +342,13 @@ impl Game<'_, '_> {
     /// One turn of `seat`, recording a failure in `self.failed`.
     fn turn(&mut self, seat: Seat) -> Option<Ending> {
         let shown = self.state;
-        let (clock, budget, bank) =
-            (self.settings.clock, self.clocks[seat.index()].limit(), self.clocks[seat.index()].time_bank());
-        let request = self.request(seat, budget);
-        let player = &mut self.players[seat.index()];
-        let (answer, used) = judged(clock, budget, "turn", || {
-            bank.map_or(Ok(()), |bank| player.time_bank(bank))?;
-            player.act(request, budget)
-        });
+        let request = self.request(seat, self.clocks[seat.index()].limit());
+        let own = &mut self.clocks[seat.index()];
+        let (answer, used) =
+            calls::turn(self.settings.clock, own, "turn", self.players[seat.index()], request);
         // A late answer is recorded as given, and loses.
         let (actions, result) = match answer {
-            Answer::OnTime(actions) => {
-                self.clocks[seat.index()].charge(clock.charged(used));
-                (Some(actions), self.judge(seat, shown, actions, used))
-            }
+            Answer::OnTime(actions) => (Some(actions), self.judge(seat, shown, actions, used)),
             Answer::Late(actions, fault) => (Some(actions), Err(fault)),
             Answer::Failed(fault) => (None, Err(fault)),
         };
