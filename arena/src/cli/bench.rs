@@ -34,7 +34,7 @@ pub(crate) struct BenchArgs {
     #[command(flatten)]
     controls: PlayerControls,
     /// What time buys: play the ladder once per time control listed, each
-    /// the player's own (the levels keep --tc's), and print its score
+    /// the player's own (the levels play at --tc2's, or --tc's), and print its score
     /// against each level at each, and where it matches each level
     /// (two-player games). Example: 0.05s,0.1s,0.2s,0.5s,1s.
     #[arg(long, value_name = "CONTROLS", value_delimiter = ',', conflicts_with = "tc1")]
