@@ -246,7 +246,7 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
             if submissions > students {
                 anyhow::bail!("--submissions {submissions}: at most --students ({students}) can submit");
             }
-            let load = arena::server_bench::Load {
+            let load = arena_server::bench::Load {
                 library,
                 students,
                 league_games: args.league_games,
@@ -255,7 +255,7 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
                 seconds: args.seconds,
                 grading_slots: args.grading_slots,
             };
-            arena::outln!("{}", arena::server_bench::run(&load)?);
+            arena::outln!("{}", arena_server::bench::run(&load)?);
         }
         Measure::Tournament(TournamentArgs { players, games_per_pairing, isolated, concurrency }) => {
             let concurrency = one_per_core(concurrency);

@@ -217,7 +217,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Measure(what) => measure::run(what),
         Command::OldName(old) => measure::run(old.into()),
         Command::LeagueBatch { file } => {
-            arena::server::league::run_batch(&file)?;
+            arena_server::league::run_batch(&file)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Tournament {

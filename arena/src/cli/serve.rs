@@ -4,7 +4,8 @@
 use std::{net::SocketAddr, path::PathBuf, process::ExitCode};
 
 use anyhow::Result;
-use arena::{isolation::WorkerLimits, server};
+use arena::isolation::WorkerLimits;
+use arena_server as server;
 
 /// `arena serve`: the options (the help text is on `Command::Serve`).
 #[derive(clap::Args)]
@@ -75,7 +76,7 @@ pub(crate) struct ServeArgs {
     /// How long a scrimmage may take: its games at N turns each, at the
     /// assignment's time per turn (plus one start-up). Past it, the game
     /// under way ends and the scrimmage is cut: the games played count.
-    #[arg(long, value_name = "N", default_value_t = arena::server::scrimmage::TURNS_PER_GAME)]
+    #[arg(long, value_name = "N", default_value_t = server::scrimmage::TURNS_PER_GAME)]
     scrimmage_turns: u32,
     #[command(flatten)]
     pass_env: super::options::PassEnv,
@@ -284,7 +285,7 @@ struct AssignmentOf {
 impl AssignmentOf {
     /// The course, the assignment, and the data folder's database (an older
     /// folder's results adopted by the course first).
-    fn open(&self) -> Result<(server::course::Course, String, rusqlite::Connection)> {
+    fn open(&self) -> Result<(server::course::Course, String, server::db::Connection)> {
         let (course, _) = server::course_of(&self.data, self.course.as_deref())?;
         let name = assignment_arg(&course, self.assignment.as_deref())?.name.clone();
         let db = server::db::open(&self.data)?;

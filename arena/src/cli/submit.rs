@@ -4,7 +4,7 @@
 use std::{path::PathBuf, process::ExitCode, time::Duration};
 
 use anyhow::Result;
-use arena::client::{describe, Client};
+use arena_server::client::{describe, Client};
 
 /// `arena submit`: the options (the help text is on `Command::Submit`).
 #[derive(clap::Args)]

@@ -16,7 +16,7 @@ const KNOWN: &[&[&str]] = &[];
 
 #[test]
 fn no_new_cycles_between_modules() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = core_src();
     let graph = module_graph(&src);
     assert!(graph.contains_key("referee") && graph.contains_key("tournament"), "read {graph:?}");
     let cycles = cycles(&graph);
@@ -200,7 +200,7 @@ fn the_reader_sees_grouped_and_plain_paths() {
 /// through `isolation::WireGame`.
 #[test]
 fn process_control_knows_no_game() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/isolation/process.rs");
+    let file = core_src().join("isolation/process.rs");
     let text = std::fs::read_to_string(&file).unwrap();
     let code = text.split("#[cfg(test)]").next().unwrap_or("");
     let game_modules = ["game", "games", "referee", "agent", "two_player", "solo", "replay", "report"];
@@ -231,14 +231,14 @@ fn the_boundary_crates_know_no_game() {
 }
 
 fn a_boundary_crate_knows_no_game(krate: &str, module_name: &str) {
-    let arena = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let root = arena.parent().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let src = core_src();
     // (An empty folder a checkout left behind is no module.)
     let mut module = Vec::new();
-    if arena.join("src").join(module_name).is_dir() {
-        collect(&arena.join("src").join(module_name), &mut module);
+    if src.join(module_name).is_dir() {
+        collect(&src.join(module_name), &mut module);
     }
-    module.extend(Some(arena.join(format!("src/{module_name}.rs"))).filter(|file| file.exists()));
+    module.extend(Some(src.join(format!("{module_name}.rs"))).filter(|file| file.exists()));
     assert!(module.is_empty(), "{module_name} is crates/{krate}, not a module of the arena: {module:?}");
     let manifest = |path: &Path| -> toml::Table {
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -289,12 +289,12 @@ const NAMING_A_GAME: &[(&str, &[&str])] =
 
 #[test]
 fn only_the_table_names_a_game() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    collect_all(&src, &mut files);
+    collect_all(&core_src(), &mut files);
+    collect_all(&server_src(), &mut files);
     let mut naming: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     for file in files {
-        let relative = file.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+        let relative = source_name(&file);
         let in_a_game_folder = relative.starts_with("games/") && relative.matches('/').count() >= 2;
         if in_a_game_folder || relative == "games/mod.rs" {
             continue;
@@ -373,4 +373,96 @@ fn collect_all(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
             files.push(path);
         }
     }
+}
+
+// ---- The server's crate (crates/arena-server) apart from the core
+// (crates/arena-core, whose library is `arena`): where their sources are,
+// and which crates may link the server's dependencies.
+
+/// The core's sources (the arena library's modules).
+fn core_src() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/arena-core/src")
+}
+
+/// The server's sources (the server, its client, its bench).
+fn server_src() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/arena-server/src")
+}
+
+/// A source file's name in the checks' lists: its path in the core's
+/// `src/` (`protocol.rs`), or in the server's under `arena-server/`.
+fn source_name(file: &Path) -> String {
+    let name = match file.strip_prefix(core_src()) {
+        Ok(relative) => relative.to_path_buf(),
+        Err(_) => Path::new("arena-server").join(file.strip_prefix(server_src()).unwrap()),
+    };
+    name.to_string_lossy().replace('\\', "/")
+}
+
+/// What serves: async HTTP, SQLite, the HTTP client. Only the server's
+/// crate links them; the core, and everything built on it but the server,
+/// compiles without them.
+const SERVER_DEPENDENCIES: &[&str] = &["tokio", "axum", "hyper", "hyper-util", "rusqlite", "ureq"];
+
+#[test]
+fn only_the_server_crate_links_the_server() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let manifest = |path: &Path| -> toml::Table {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        text.parse().unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    // Each dependency table's entries: (table, package), a renamed one by
+    // its package, target-specific tables too.
+    let dependencies = |package: &toml::Table| -> Vec<(String, String)> {
+        let mut tables: Vec<(String, &toml::Value)> = Vec::new();
+        for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
+            tables.extend(package.get(table).map(|t| (table.to_string(), t)));
+            for (target, of) in package.get("target").and_then(|t| t.as_table()).into_iter().flatten() {
+                tables.extend(of.get(table).map(|t| (format!("target.{target}.{table}"), t)));
+            }
+        }
+        let mut found = Vec::new();
+        for (table, entries) in tables {
+            for (name, spec) in entries.as_table().into_iter().flatten() {
+                let package = spec.get("package").and_then(|p| p.as_str()).unwrap_or(name);
+                found.push((table.clone(), package.to_string()));
+            }
+        }
+        found
+    };
+    let core = manifest(&root.join("crates/arena-core/Cargo.toml"));
+    assert_eq!(core["package"]["name"].as_str(), Some("arena-core"));
+    let named: Vec<_> =
+        dependencies(&core).into_iter().filter(|(_, p)| SERVER_DEPENDENCIES.contains(&p.as_str())).collect();
+    assert!(named.is_empty(), "crates/arena-core names {named:?}: only crates/arena-server may");
+    // Every crate of the workspace: the server's links them; the binary's
+    // package (arena/) only through it, and its tests (which speak to a
+    // server) as dev-dependencies.
+    let workspace = manifest(&root.join("Cargo.toml"));
+    let mut linking = Vec::new();
+    for member in workspace["workspace"]["members"].as_array().unwrap() {
+        let package = manifest(&root.join(member.as_str().unwrap()).join("Cargo.toml"));
+        let name = package["package"]["name"].as_str().unwrap().to_string();
+        let may = |table: &str| name == "arena-server" || (name == "arena" && table == "dev-dependencies");
+        for (table, dependency) in dependencies(&package) {
+            if SERVER_DEPENDENCIES.contains(&dependency.as_str()) && !may(&table) {
+                linking.push(format!("{name}: {table}.{dependency}"));
+            }
+        }
+        if name == "arena" {
+            assert!(
+                dependencies(&package).contains(&("dependencies".into(), "arena-server".into())),
+                "the binary serves through crates/arena-server"
+            );
+        }
+    }
+    assert!(linking.is_empty(), "{linking:?}: only crates/arena-server links the server's dependencies");
+    // And the server stays a crate: the core has no module of its own
+    // beside it.
+    let back: Vec<_> = ["server", "server.rs", "client.rs", "server_bench.rs"]
+        .into_iter()
+        .map(|name| core_src().join(name))
+        .filter(|path| path.exists())
+        .collect();
+    assert!(back.is_empty(), "{back:?}: the server, its client and its bench are crates/arena-server");
 }

@@ -41,7 +41,7 @@ struct SlowUpload {
 
 impl SlowUpload {
     fn start(server: &Server, token: &str, bytes: &[u8]) -> SlowUpload {
-        let (content_type, body) = arena::client::multipart("file", "libplayer.so", bytes);
+        let (content_type, body) = arena_server::client::multipart("file", "libplayer.so", bytes);
         let mut stream = TcpStream::connect(server.url.trim_start_matches("http://")).unwrap();
         write!(
             stream,
@@ -294,7 +294,7 @@ fn names_that_hide_or_reorder_text_are_refused_and_notes_lose_such_characters() 
     let ann = super::add_student(data.path(), "ann");
     let boss = add_staff(data.path(), "boss", &[]);
     let server = Server::start(data.path(), &["--round-robin", "off"]);
-    let (content_type, body) = arena::client::multipart_with(
+    let (content_type, body) = arena_server::client::multipart_with(
         &[("note", "ann: \u{202E}search\u{202C}\r\nann: throw\u{200B}s\t")],
         "file",
         "mallory\u{202E}os.exe",

@@ -61,7 +61,7 @@ fn add_group(data: &Path, members: &str) -> Vec<String> {
 fn submit_for(server: &Server, token: &str, assignment: &str, level: &str) -> i64 {
     let bytes = std::fs::read(library(level)).unwrap();
     let (content_type, body) =
-        arena::client::multipart_with(&[("assignment", assignment)], "file", "libplayer.so", &bytes);
+        arena_server::client::multipart_with(&[("assignment", assignment)], "file", "libplayer.so", &bytes);
     let (code, accepted) = answer(
         agent()
             .post(format!("{}/api/submissions", server.url))
@@ -394,7 +394,7 @@ fn a_server_killed_mid_way_through_a_single_player_grading_resumes_playing_no_ga
     assert_eq!(level["games"], 40, "{graded}");
     let (mean, theirs) = (level["mean"].as_f64().unwrap(), level["level_mean"].as_f64().unwrap());
     // `arena submit --wait` tells it so.
-    let told = arena::client::describe(&graded);
+    let told = arena_server::client::describe(&graded);
     assert!(told.starts_with(&format!("done: easy {mean:.1} vs {theirs:.1} ")), "{told}");
 }
 

@@ -201,7 +201,7 @@ fn computing_player(cpu: f64) -> Vec<u8> {
             half = cpu / 2.0
         ),
     );
-    arena::client::pack(&folder).unwrap()
+    arena_server::client::pack(&folder).unwrap()
 }
 
 /// Grades the computing players spending `shares` of a 200 ms budget on a

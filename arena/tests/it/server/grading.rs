@@ -5,7 +5,7 @@ use super::{
     Server, SLOW,
 };
 use crate::support::{self, arena, library};
-use arena::server::secret::{Purpose, Secret};
+use arena_server::secret::{Purpose, Secret};
 
 #[test]
 fn a_library_is_graded_in_the_course_format_and_shows_on_the_leaderboard() {

@@ -26,7 +26,7 @@ pub(super) fn add_group(data: &Path, args: &[&str]) -> Vec<(String, String)> {
 /// `POST /api/submissions` with a library and a contribution note.
 pub(super) fn submit_with_note(server: &Server, token: &str, library: &[u8], note: &str) -> (u16, Value) {
     let (content_type, body) =
-        arena::client::multipart_with(&[("note", note)], "file", "libplayer.so", library);
+        arena_server::client::multipart_with(&[("note", note)], "file", "libplayer.so", library);
     super::answer(
         super::agent()
             .post(format!("{}/api/submissions", server.url))
@@ -260,7 +260,7 @@ fn a_course_file_sets_its_deadline_names_its_assignments_and_a_wrong_one_is_refu
         support::stderr(&out).trim(),
         "error: --assignment homework: the server has no such assignment (it has project)"
     );
-    let (content_type, body) = arena::client::multipart_with(
+    let (content_type, body) = arena_server::client::multipart_with(
         &[("assignment", "homework")],
         "file",
         "lib.so",

@@ -11,7 +11,7 @@ use std::{
 };
 
 use crate::support::{self, arena, stdout};
-use arena::server::secret::Secret;
+use arena_server::secret::Secret;
 use serde_json::Value;
 
 mod accounts;
@@ -70,7 +70,7 @@ impl Server {
             .args(extra)
             // A known secret, the same for every test's data folder: two
             // folders grade alike (a test may give its own).
-            .env(arena::server::secret::VARIABLE, TEST_SECRET)
+            .env(arena_server::secret::VARIABLE, TEST_SECRET)
             .envs(env.iter().copied())
             .env_remove("RUST_LOG")
             .stdout(Stdio::piped())
@@ -165,7 +165,7 @@ fn get(server: &Server, path: &str, token: Option<&str>) -> (u16, Value) {
 
 /// `POST /api/submissions` with `bytes` as the multipart field `field`.
 fn submit(server: &Server, token: Option<&str>, field: &str, bytes: &[u8]) -> (u16, Value) {
-    let (content_type, body) = arena::client::multipart(field, "libplayer.so", bytes);
+    let (content_type, body) = arena_server::client::multipart(field, "libplayer.so", bytes);
     let mut request =
         agent().post(format!("{}/api/submissions", server.url)).header("Content-Type", content_type);
     if let Some(token) = token {
@@ -276,5 +276,5 @@ fn sleepy_player(seconds: f64) -> Vec<u8> {
              \x20       return grid.get_neighbors(grid.find(3 - self.num), only_available=True)[0]\n"
         ),
     );
-    arena::client::pack(&folder).unwrap()
+    arena_server::client::pack(&folder).unwrap()
 }

@@ -46,8 +46,8 @@ fn grade_class(libraries: &[&str], extra: &[&str], env: &[(&str, &str)]) -> (Vec
 }
 
 /// The Slurm jobs of submission `id` in data folder `data`, oldest first.
-fn slurm_jobs(data: &Path, id: i64) -> Vec<arena::server::db::Job> {
-    arena::server::db::jobs_of(&arena::server::db::open(data).unwrap(), id).unwrap()
+fn slurm_jobs(data: &Path, id: i64) -> Vec<arena_server::db::Job> {
+    arena_server::db::jobs_of(&arena_server::db::open(data).unwrap(), id).unwrap()
 }
 
 #[test]

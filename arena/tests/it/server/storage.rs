@@ -41,7 +41,7 @@ fn files_under(path: &Path) -> Vec<(PathBuf, u64)> {
 /// game raises an exception with a 400 KB message (hex, so that it does
 /// not compress, after a 2-byte char).
 fn loud_player() -> Vec<u8> {
-    let check_seed = super::test_secret().seed(arena::server::secret::Purpose::Check, "trap");
+    let check_seed = super::test_secret().seed(arena_server::secret::Purpose::Check, "trap");
     let check = arena::games::trap::referee::player_seeds(arena::seeds::derive(check_seed, 0));
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("loud");
@@ -64,7 +64,7 @@ fn loud_player() -> Vec<u8> {
             check[0], check[1]
         ),
     );
-    arena::client::pack(&folder).unwrap()
+    arena_server::client::pack(&folder).unwrap()
 }
 
 fn python_path() -> String {
@@ -102,7 +102,7 @@ fn a_player_raising_huge_messages_fills_a_bounded_run_and_its_student_sees_them_
         assert!(reason.contains(" cut"), "{}", &reason[reason.len() - 80..]);
     }
     // As kept: cut where the arena took it in.
-    let db = arena::server::db::open(data.path()).unwrap();
+    let db = arena_server::db::open(data.path()).unwrap();
     let (kept, error): (String, Option<String>) = db
         .query_row("SELECT grade, error FROM submissions WHERE id = ?1", [id], |row| {
             Ok((row.get(0)?, row.get(1)?))
@@ -123,7 +123,7 @@ fn a_player_raising_huge_messages_fills_a_bounded_run_and_its_student_sees_them_
     let journal = bytes_under(&run.join("out/journal.jsonl"));
     eprintln!("run {run_bytes} bytes: replays {replays}, journal {journal}");
     assert!(run_bytes < 2 << 20, "{run_bytes}");
-    assert!(replays <= arena::server::replays::REPLAY_BYTES, "{replays}");
+    assert!(replays <= arena_server::replays::REPLAY_BYTES, "{replays}");
     assert!(journal < 200 << 10, "{journal}");
 
     // A lost game's viewer shows the cut message.
@@ -221,7 +221,7 @@ fn serve_prune_removes_an_old_runs_replays_and_keeps_the_current_ones_the_grades
     assert!(run(old).join("out/journal.jsonl").is_file(), "the journal stays");
     assert_eq!(files_under(&replays(current)), current_files, "the current submission's are kept");
     assert_eq!(files_under(&run(playing)), under_way, "a run under way is not touched");
-    let db = arena::server::db::open(data.path()).unwrap();
+    let db = arena_server::db::open(data.path()).unwrap();
     for id in [old, current] {
         let grade: Option<String> =
             db.query_row("SELECT grade FROM submissions WHERE id = ?1", [id], |row| row.get(0)).unwrap();

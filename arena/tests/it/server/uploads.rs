@@ -130,7 +130,7 @@ fn a_python_player_folder_is_packed_graded_and_bad_archives_are_refused() {
     let (code, body) = submit(&server, Some(&alice), "file", &traversal);
     assert_eq!(code, 400, "{body}");
     assert!(body["error"].as_str().unwrap().contains("outside its folder"), "{body}");
-    let empty = arena::client::pack(&support::workspace_root().join("docs/rules")).unwrap();
+    let empty = arena_server::client::pack(&support::workspace_root().join("docs/rules")).unwrap();
     let (code, body) = submit(&server, Some(&alice), "file", &empty);
     assert_eq!(code, 400, "{body}");
     assert!(body["error"].as_str().unwrap().contains("no Python player"), "{body}");

@@ -1,7 +1,7 @@
 //! The live leagues behind the leaderboards, one per two-player
 //! assignment: each group's latest graded submission for it (made before
 //! its deadline) is an entrant, and matchmaking
-//! (`crate::matchmaking`) chooses the games by need: a new submission
+//! (`arena::matchmaking`) chooses the games by need: a new submission
 //! first plays placement games against a spread of ratings, then games go
 //! to the least-played and to the pairs whose result is least certain.
 //! Games come in seat-swapped pairs on one seed, several pairs at once, and
@@ -40,7 +40,7 @@ use super::{
     store,
     wake::Wake,
 };
-use crate::{
+use arena::{
     cores,
     game_rules::{with_rules, Budgets, GameRules},
     isolation::WorkerLimits,
@@ -379,7 +379,7 @@ pub fn play_round(
         batch::play(slurm, dir, &assignment, &pairings, live, changed)?;
         return Ok(true);
     }
-    let priority = crate::cores::inherited();
+    let priority = arena::cores::inherited();
     std::thread::scope(|scope| {
         let playing: Vec<_> = pairs
             .iter()
@@ -388,7 +388,7 @@ pub fn play_round(
                 let pair = [submissions.get(&a)?, submissions.get(&b)?];
                 let rules = &assignment.rules;
                 Some(scope.spawn(move || {
-                    crate::cores::set_inherited(priority);
+                    arena::cores::set_inherited(priority);
                     play_pairing(dir, rules, pair, live, changed)
                 }))
             })

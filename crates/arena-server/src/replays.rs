@@ -10,7 +10,7 @@ pub(super) const OUTPUT: &str = "out";
 
 /// The replay folder of the run whose folder is `run`.
 pub(super) fn folder_of(run: &Path) -> PathBuf {
-    run.join(OUTPUT).join(crate::tournament::replays::FOLDER)
+    run.join(OUTPUT).join(arena::tournament::replays::FOLDER)
 }
 
 /// The most a grading run's (or a scrimmage's) replays may take on disk

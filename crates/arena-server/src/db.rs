@@ -8,7 +8,11 @@
 use std::{path::Path, time::Duration};
 
 use anyhow::{Context, Result};
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
+
+/// A connection to the database, as `open` gives it (the CLI holds one
+/// without naming SQLite's crate).
+pub use rusqlite::Connection;
 use serde::Serialize;
 
 /// The database file inside the data folder.

@@ -1,13 +1,16 @@
 //! The arena: loads players, referees their games, reports results.
 //!
-//! The `arena` binary (src/main.rs) is a thin command-line layer over this
-//! library. See docs/ARCHITECTURE.md for the map.
+//! The core of the arena, package `arena-core` (crates/arena-core), whose
+//! library is named `arena`: everything but the submissions server, which
+//! is a crate of its own (crates/arena-server) so that tokio, axum and
+//! SQLite are linked only by what serves. The `arena` binary
+//! (arena/src/main.rs) is a thin command-line layer over both. See
+//! docs/ARCHITECTURE.md for the map.
 
 pub mod agent;
 pub mod bench;
 pub mod benchmarked;
 pub mod check;
-pub mod client;
 pub mod clock;
 pub mod cores;
 pub mod external;
@@ -32,8 +35,6 @@ pub mod report;
 pub use arena_sandbox as sandbox;
 pub mod scaffold;
 pub mod seeds;
-pub mod server;
-pub mod server_bench;
 pub mod solo;
 pub mod sprt;
 pub mod table;

@@ -49,7 +49,7 @@ use super::{
     wake::Wake,
     Answer, ApiError, App,
 };
-use crate::tournament::{self, config::Tournament, record::GameResult, Observer};
+use arena::tournament::{self, config::Tournament, record::GameResult, Observer};
 
 /// Games of a scrimmage (seat-swapped pairs).
 pub const GAMES: u32 = 10;

@@ -27,7 +27,7 @@ use super::{
     db::{self, status},
     wake::Wake,
 };
-use crate::tournament::{
+use arena::tournament::{
     self, config::Tournament, grade::GradeReport, record::GameResult, Observer, Quiet, RunOutcome,
 };
 

@@ -67,7 +67,7 @@ pub(crate) fn text_table(header: &[String], rows: &[Vec<String>], left: impl Fn(
 /// begins with `=`, `+`, `-`, `@`, a tab or a carriage return: a player's or
 /// a student's name may) gets a `'` before it, so that it is shown as text.
 /// The one CSV writer of text: standings, grades.csv, gradebook.csv.
-pub(crate) fn csv_field(text: &str) -> String {
+pub fn csv_field(text: &str) -> String {
     let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         std::borrow::Cow::Owned(format!("'{text}"))
     } else {

@@ -24,7 +24,7 @@ use super::{
     scrimmage,
     wake::Wake,
 };
-use crate::cores::{self, Priority};
+use arena::cores::{self, Priority};
 
 /// What the server's threads share.
 pub(super) struct Threads {

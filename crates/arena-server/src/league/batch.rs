@@ -33,17 +33,17 @@ use serde::{Deserialize, Serialize};
 
 use super::{first_missing, hosting, load_player, next_games, pairing_seed, play_games, record_game, Live};
 use crate::{
+    course::{self, Assignment},
+    db::{self, Submission},
+    executor::{SlurmExecutor, RESUBMISSIONS},
+    store,
+    wake::Wake,
+};
+use arena::{
     game::GameId,
     game_rules::GameRules,
     isolation::WorkerLimits,
     players::Hosting,
-    server::{
-        course::{self, Assignment},
-        db::{self, Submission},
-        executor::{SlurmExecutor, RESUBMISSIONS},
-        store,
-        wake::Wake,
-    },
     tournament::{
         record::GameResult,
         slurm::{self, JobStatus},

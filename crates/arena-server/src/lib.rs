@@ -8,6 +8,11 @@
 //! `scrimmages/` (each scrimmage's tournament folder), `league/` (the
 //! league's Slurm batches, with `--executor slurm`).
 //!
+//! A crate of its own (crates/arena-server, beside the core, crates/arena-core,
+//! whose library is `arena`), so that tokio, axum, hyper, SQLite and the HTTP
+//! client are linked only by what serves; with it the client of its API
+//! (`client`: `arena submit`) and its load test (`bench`: `arena measure server`).
+//!
 //! Student code never runs here: grading goes through the tournament
 //! runner, whose players run in isolated, sandboxed workers.
 //!
@@ -21,7 +26,7 @@
 //! - db, course, wake (the threads' signal), replays (the runs' replay
 //!   table and viewers), archive, headers, http: none.
 //! - secret, store, views, pool, regrade; executor (where grading runs
-//!   play; their `GradingProgress`).
+//!   play; their `GradingProgress`); client (names only store).
 //! - accounts, finalize; league (its thread, and batch.rs, a round as a
 //!   Slurm job: the league's internals stay in league/).
 //! - auth, board; then scrimmage; then grader, staff.
@@ -29,12 +34,15 @@
 //!   `..._forever` loop).
 //!
 //! This file, the HTTP app, is on top; auth, http, scrimmage and staff
-//! take its `App` and `ApiError`, finalize its `adopt`.
+//! take its `App` and `ApiError`, finalize its `adopt`. The bench (the
+//! server under load, through the client) is above it.
 
 pub mod accounts;
 pub mod archive;
 mod auth;
+pub mod bench;
 mod board;
+pub mod client;
 pub mod course;
 pub mod db;
 pub mod executor;
@@ -119,7 +127,7 @@ struct App {
 /// on (`listening on http://ADDR`) once it accepts connections.
 pub fn serve(options: Options) -> Result<()> {
     serve_then(options, |address, data| {
-        crate::outln!("listening on http://{address} (data in {})", data.display());
+        arena::outln!("listening on http://{address} (data in {})", data.display());
     })
 }
 
@@ -132,7 +140,7 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
     let data = std::fs::canonicalize(data)?;
     let course = Arc::new(options.course);
     host(&data, &db::open(&data)?, &course, options.course_text.as_deref())?;
-    let pool = crate::cores::Cores::new(options.cores).install();
+    let pool = arena::cores::Cores::new(options.cores).install();
     pool.set_league(league::league_state(&db::open(&data)?));
     let leagues = Arc::new(league::Leagues::load(&db::open(&data)?, &course)?);
     options.executor.ready()?;

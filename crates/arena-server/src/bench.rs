@@ -15,10 +15,7 @@ use std::{
 
 use anyhow::{bail, Context, Result};
 
-use crate::{
-    client::Client,
-    server::{accounts, Options},
-};
+use crate::{accounts, client::Client, Options};
 
 /// What to load the server with.
 pub struct Load {
@@ -67,17 +64,17 @@ pub fn run(load: &Load) -> Result<String> {
         listen: "127.0.0.1:0".parse()?,
         max_upload: library.len() as u64 + 1,
         per_hour: u32::MAX,
-        grading: crate::server::grader::GraderOptions {
-            slots: load.grading_slots.unwrap_or(crate::server::grader::GraderOptions::default().slots),
+        grading: crate::grader::GraderOptions {
+            slots: load.grading_slots.unwrap_or(crate::grader::GraderOptions::default().slots),
             ..Default::default()
         },
-        http: crate::server::http::Limits::default(),
+        http: crate::http::Limits::default(),
         executor: Default::default(),
-        cores: crate::cores::of_machine(),
+        cores: arena::cores::of_machine(),
     };
     let starting = Instant::now();
     std::thread::spawn(move || {
-        let result = crate::server::serve_then(options, |address, _| {
+        let result = crate::serve_then(options, |address, _| {
             let _ = sender.send(Ok(address));
         });
         if let Err(e) = result {
@@ -222,8 +219,8 @@ fn prepare_class(dir: &std::path::Path, library: &[u8], load: &Load) -> Result<V
     let tokens = (0..load.students)
         .map(|i| accounts::add(dir, &format!("student-{i:03}"), false, false))
         .collect::<Result<Vec<String>>>()?;
-    let sha256 = crate::server::store::save(dir, library)?;
-    let db = crate::server::db::open(dir)?;
+    let sha256 = crate::store::save(dir, library)?;
+    let db = crate::db::open(dir)?;
     let tx = db.unchecked_transaction()?;
     let levels: Vec<serde_json::Value> = ["easy", "medium", "hard"]
         .iter()
@@ -238,7 +235,7 @@ fn prepare_class(dir: &std::path::Path, library: &[u8], load: &Load) -> Result<V
     let grade =
         serde_json::json!({ "levels": levels, "passed_all": true, "failures": {}, "verdict": "PASS" });
     // Graded under the default course's settings, as the server grades.
-    let under = crate::server::course::Course::default().assignments[0].graded_under();
+    let under = crate::course::Course::default().assignments[0].graded_under();
     let mut ids = Vec::new();
     for student in 1..=load.students as i64 {
         tx.execute(
@@ -265,7 +262,7 @@ fn prepare_class(dir: &std::path::Path, library: &[u8], load: &Load) -> Result<V
         let p = 1.0 / (1.0 + 10f64.powf((strength[b] - strength[a]) / 400.0));
         let seats = if game % 2 == 0 { [0, 1] } else { [1, 0] };
         let winner = if rng.random::<f64>() < p { 0 } else { 1 };
-        let result = crate::tournament::record::GameResult {
+        let result = arena::tournament::record::GameResult {
             index: game,
             seed: game as u64 / 2,
             seats,

@@ -26,7 +26,7 @@ use super::{
     secret::{Purpose, Secret},
     store,
 };
-use crate::table::csv_field;
+use arena::table::csv_field;
 
 /// The folder of the final results inside the data folder.
 pub const FOLDER: &str = "final";

@@ -19,7 +19,7 @@ pub fn multipart_with(
     file_name: &str,
     bytes: &[u8],
 ) -> (String, Vec<u8>) {
-    let boundary = format!("arena-{}", &crate::server::store::sha256_hex(bytes)[..24]);
+    let boundary = format!("arena-{}", &crate::store::sha256_hex(bytes)[..24]);
     let mut body = Vec::new();
     for (name, value) in texts {
         body.extend(

@@ -10,7 +10,7 @@
 //!
 //! What any job of the arena needs (its options, sbatch, following a job
 //! with `scontrol`) is here too, for `arena serve --executor slurm`
-//! (server/executor/slurm.rs).
+//! (crates/arena-server/src/executor/slurm.rs).
 
 use std::{
     path::{Path, PathBuf},

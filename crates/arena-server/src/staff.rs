@@ -94,7 +94,7 @@ pub async fn cancel_scrimmage(State(app): State<Arc<App>>, _: Staff, Path(id): P
 /// `GET /api/staff/cores`: the core pool's games running and waiting by
 /// kind, and the league's state.
 pub async fn cores(_: Staff) -> Answer {
-    let usage = crate::cores::pool().map(|pool| pool.usage());
+    let usage = arena::cores::pool().map(|pool| pool.usage());
     Ok(Json(json!({ "pool": usage })).into_response())
 }
 
@@ -102,11 +102,11 @@ pub async fn cores(_: Staff) -> Answer {
 /// pauses the league, lets it play (held while a class tournament runs),
 /// or lets it play even then.
 pub async fn league(State(app): State<Arc<App>>, _: Staff, JsonBody(body): JsonBody<Value>) -> Answer {
-    let state = body["state"].as_str().and_then(crate::cores::LeagueState::parse).ok_or_else(|| {
+    let state = body["state"].as_str().and_then(arena::cores::LeagueState::parse).ok_or_else(|| {
         ApiError::new(StatusCode::BAD_REQUEST, "send {\"state\": \"paused\"}, \"auto\" or \"running\"")
     })?;
     app.db(move |db| db::set_setting(db, super::league::LEAGUE_SETTING, state.name())).await?;
-    if let Some(pool) = crate::cores::pool() {
+    if let Some(pool) = arena::cores::pool() {
         pool.set_league(state);
     }
     app.wake.notify();
@@ -157,9 +157,9 @@ pub async fn start_finalize(
         let assignment = app.course.assignment(&name).expect("an assignment of the course");
         // Its games take the pool's slots after grading and scrimmages,
         // before the league (which waits while it runs, unless staff say).
-        crate::cores::set_inherited(Some(crate::cores::Priority::Final));
+        arena::cores::set_inherited(Some(arena::cores::Priority::Final));
         let finalized = finalize::finalize(&app.data, &app.course, assignment, None, &app.executor);
-        crate::cores::set_inherited(None);
+        arena::cores::set_inherited(None);
         let outcome = match finalized {
             Ok(done) => json!({
                 "status": "done",

@@ -28,7 +28,7 @@ use super::{
     store,
     wake::Wake,
 };
-use crate::{
+use arena::{
     players::PlayerSpec,
     tournament::{self, config::Tournament},
 };
@@ -154,7 +154,7 @@ fn check(submission: &Submission, player: &str, tournament: &Tournament, seed: u
     let spec: PlayerSpec = player.parse().map_err(anyhow::Error::msg)?;
     let games = [tournament.game.clone()];
     let report =
-        crate::check::check(&spec, &games, tournament.budgets, tournament::hosting(tournament)?, seed)
+        arena::check::check(&spec, &games, tournament.budgets, tournament::hosting(tournament)?, seed)
             .map_err(|e| anyhow::anyhow!(as_uploaded(format!("{e:#}"))))?;
     if !report.passed {
         anyhow::bail!("it failed its smoke games against easy:\n{}", as_uploaded(report.text));

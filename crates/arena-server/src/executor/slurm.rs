@@ -23,19 +23,17 @@ use std::{
 use anyhow::{bail, Context, Result};
 
 use super::{student_grade, GradingProgress, GradingRun};
-use crate::{
-    server::db,
-    tournament::{
-        self,
-        grade::GradeReport,
-        slurm::{self, JobOptions, JobStatus},
-        Part,
-    },
+use crate::db;
+use arena::tournament::{
+    self,
+    grade::GradeReport,
+    slurm::{self, JobOptions, JobStatus},
+    Part,
 };
 
 /// Jobs submitted again for a run after its first ended unfinished (and
 /// for finalize's round robin, times its unfinished shards are).
-pub(in crate::server) const RESUBMISSIONS: usize = 3;
+pub(crate) const RESUBMISSIONS: usize = 3;
 
 /// The state recorded for a job Slurm no longer knows (not one of Slurm's).
 const GONE: &str = "GONE";
@@ -67,7 +65,7 @@ impl SlurmExecutor {
     /// this program: the one that runs the workers) and pass `pass_env` on
     /// to the players, looked at every 2 s.
     pub fn new(job: JobOptions, pass_env: Vec<String>) -> Result<SlurmExecutor> {
-        let program = crate::isolation::worker_program().map_err(anyhow::Error::msg)?;
+        let program = arena::isolation::worker_program().map_err(anyhow::Error::msg)?;
         let arena = std::fs::canonicalize(&program)
             .with_context(|| format!("cannot find the arena binary the jobs run ({})", program.display()))?;
         Ok(SlurmExecutor { job, arena, pass_env, poll: Duration::from_secs(2), round_robin_shards: None })

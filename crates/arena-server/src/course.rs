@@ -15,7 +15,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::Deserialize;
 
-use crate::{
+use arena::{
     clock::Clock,
     game::GameId,
     game_rules::{Budgets, GameOptions, GameRules, OptionValue},
@@ -66,7 +66,7 @@ pub struct AssignmentGrading {
 
 /// What passing a level takes, one value per level: as the grade format
 /// of tournament files has it (the grading run is one).
-pub use crate::tournament::grade::Pass;
+pub use arena::tournament::grade::Pass;
 
 /// The class tournament among the groups' final submissions.
 #[derive(Debug, Clone, PartialEq)]
@@ -198,7 +198,7 @@ impl Assignment {
     /// `[settings]`.
     pub fn graded_under(&self) -> serde_json::Value {
         serde_json::json!({
-            "time_per_turn": crate::units::seconds(self.rules.time_control().first_turn()),
+            "time_per_turn": arena::units::seconds(self.rules.time_control().first_turn()),
             "clock": self.settings.get("clock").and_then(|c| c.as_str()).unwrap_or(SERVER_CLOCK.name()),
             "settings": self.settings,
         })
@@ -482,12 +482,12 @@ fn settings(game: GameId, table: &toml::Table) -> std::result::Result<GameRules,
         match (key.as_str(), value) {
             ("time_per_turn", toml::Value::String(text)) => {
                 budgets.turn = TimeControl::PerTurn(
-                    crate::units::parse_duration(text)
+                    arena::units::parse_duration(text)
                         .map_err(|e| ("time_per_turn", format!("settings.time_per_turn: {e}")))?,
                 );
             }
             ("startup_time", toml::Value::String(text)) => {
-                budgets.startup = crate::units::parse_duration(text)
+                budgets.startup = arena::units::parse_duration(text)
                     .map_err(|e| ("startup_time", format!("settings.startup_time: {e}")))?;
             }
             ("clock", value) => {
@@ -515,8 +515,8 @@ fn settings(game: GameId, table: &toml::Table) -> std::result::Result<GameRules,
     }
     GameRules::build(game, &options, budgets).map_err(|e| {
         let key = match &e {
-            crate::game_rules::SettingsError::NotOwned { key, .. } => *key,
-            crate::game_rules::SettingsError::Bad(bad) => bad.key,
+            arena::game_rules::SettingsError::NotOwned { key, .. } => *key,
+            arena::game_rules::SettingsError::Bad(bad) => bad.key,
         };
         (key, e.setting_line())
     })

@@ -8,14 +8,14 @@ use std::{
 
 use anyhow::{bail, Context, Result};
 
-const TEMPLATE_MANIFEST: &str = include_str!("../../players/template/Cargo.toml");
-const TEMPLATE_LIB: &str = include_str!("../../players/template/src/lib.rs");
+const TEMPLATE_MANIFEST: &str = include_str!("../../../players/template/Cargo.toml");
+const TEMPLATE_LIB: &str = include_str!("../../../players/template/src/lib.rs");
 const TEMPLATE_NAME: &str = "template-player";
 const TEMPLATE_API_PATH: &str = "../../player-api";
 
 /// Where this arena's `player-api` sources were when it was built.
 pub fn default_api_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../player-api")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../player-api")
 }
 
 /// Writes the crate `name` into `dir/name`, depending on the `player-api`

@@ -11,7 +11,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use super::slurm::{SlurmExecutor, RESUBMISSIONS};
-use crate::tournament::{
+use arena::tournament::{
     config::Tournament,
     slurm::{self, SlurmOptions},
 };

@@ -509,7 +509,7 @@ fn grade_levels(opponents: Option<Vec<String>>) -> Result<Vec<Level>> {
 /// games (default: the course's, scaled to the games), `score_margin` for
 /// single-player games (default 0: match the level's mean). An error
 /// begins with the key it is about (the course file reads them too).
-pub(crate) fn pass_marks(
+pub fn pass_marks(
     levels: &[Level],
     games: u32,
     single: bool,
@@ -611,7 +611,7 @@ fn line_of(text: &str, message: &str) -> Option<usize> {
 
 /// toml's errors span several lines (a source excerpt); keep them to one
 /// line that starts with the line number (tournament and course files).
-pub(crate) fn one_line(error: &toml::de::Error, text: &str) -> String {
+pub fn one_line(error: &toml::de::Error, text: &str) -> String {
     let message = error.message().trim().replace('\n', " ");
     match error.span() {
         Some(span) => {
