@@ -1,4 +1,5 @@
-//! The `arena` binary: a thin shell over the `arena` library. A worker
+//! The `arena` binary: a thin shell over the `arena` library
+//! (crates/arena-core) and the server's (crates/arena-server). A worker
 //! process answers the protocol; otherwise `cli` parses the command line
 //! and runs the command.
 
