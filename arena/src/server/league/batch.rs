@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use super::{first_missing, hosting, load_player, next_games, pairing_seed, play_games, record_game, Live};
 use crate::{
     game::GameId,
-    game_rules::GameRules,
+    games::rules::GameRules,
     isolation::WorkerLimits,
     players::Hosting,
     server::{

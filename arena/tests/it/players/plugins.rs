@@ -168,7 +168,7 @@ fn hexapawn_hard_from_disk_beats_the_menace_library_at_first_then_the_learner_ho
     let menace = PlayerLibrary::load(&library("menace")).unwrap();
     assert_eq!(menace.games(), [arena::game::GameId::Hexapawn]);
     let no_trap = menace.new_player::<Trap>().err().unwrap();
-    assert!(no_trap.contains("does not play trap (it plays: hexapawn)"), "{no_trap}");
+    assert!(no_trap.contains("does not play trap (`arena check"), "{no_trap}");
     // One learner instance for the whole match, as the arena keeps it.
     let mut learner = AbiPlayer::<Hexapawn>(menace.new_player::<Hexapawn>().unwrap());
     let mut white = AbiPlayer::<Hexapawn>(hard.new_player::<Hexapawn>().unwrap());
