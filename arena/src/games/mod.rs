@@ -4,9 +4,11 @@
 //! `ReplayGame` and `TwoPlayerGame` or `SinglePlayerGame` impls), its
 //! referee, its replay body, its reports, its wire form and its viewer
 //! script. The layers below name no game: they are generic over these
-//! traits, and what must list every game (`GameId`, `with_game!`, the
-//! replay `Body`, the single-player registries) is generated from the
-//! table (`game::games!`). A game missing a piece is a compile error.
+//! traits. What must list every game is generated from the table, here:
+//! `GameRules` (rules.rs), the replay `Body` (replays.rs), and the
+//! dispatch the entry points use (`with_game!`, `with_rules!`); `GameId`
+//! is generated from its names in `game.rs`, below every layer. A game
+//! missing a piece is a compile error.
 //!
 //! Adding a game, in order:
 //!
@@ -21,7 +23,7 @@
 //!    each level crate's `export_player!`.
 //! 3. Its folder here, `games/<game>/`: `mod.rs` (the game as a type, `pub
 //!    enum NewGame {}`, and its `Game`, `LocalGame`, `AbiGame`, `WireGame`
-//!    both ways, `ReplayGame`, `GameSettings` (the rules options it owns),
+//!    both ways, `ReplayGame`, `GameSettings` (its settings, the options it owns),
 //!    and `SinglePlayerGame` with its `SoloReferee`, or `TwoPlayerGame`);
 //!    `referee.rs` (every call through `referee::calls`); `wire.rs` (its
 //!    typed wire forms, each with `deny_unknown_fields`, carried as a
