@@ -351,8 +351,11 @@ fn a_hexapawn_only_library_loads_and_learns_in_a_worker() {
 
 #[test]
 fn expert_plays_from_its_library_in_a_worker() {
+    // Charged on the CPU clock, as the server charges: a loaded machine
+    // (other builds beside it) must not time Expert out of a 30 ms turn.
     let settings = TrapSettings {
         time: TimeControl::PerTurn(std::time::Duration::from_millis(30)),
+        clock: arena::clock::Clock::Cpu,
         ..TrapSettings::default()
     };
     let isolated = Hosting::isolated(WorkerLimits::new().unwrap());
