@@ -5,11 +5,10 @@ use std::{path::PathBuf, process::ExitCode};
 use anyhow::{bail, Context, Result};
 use arena::{
     bench::{self, LadderReport},
-    game_rules::with_rules,
     players::PlayerSpec,
     seeds,
     time_control::TimeControl,
-    time_sweep,
+    time_sweep, with_rules,
 };
 
 use super::options::{load, setup, GameArgs, GameId, Limits, PlayerControls};
@@ -85,10 +84,10 @@ pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
     let text = with_rules!(setup, G, settings => {
         let runs = bench::run::<G>(&player, games, seed, settings, &hosting, controls.controls());
         G::ladder_report(name, &spec.to_string(), &runs, seed)
-    }, solo => bench::solo_report(
+    }, solo => bench::solo_report::<G>(
         name,
         &settings,
-        &bench::solo_run(&player, &settings, games, seed, &hosting),
+        &bench::solo_run::<G>(&player, &settings, games, seed, &hosting),
         seed,
     ));
     arena::outln!("{text}");

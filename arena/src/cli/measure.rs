@@ -212,7 +212,13 @@ fn one_per_core(threads: Option<usize>) -> usize {
 pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
     match measure {
         Measure::Engine(EngineArgs { games, search_times }) => {
-            arena::outln!("{}", arena::benchmarked::engine(games, &search_times));
+            arena::outln!(
+                "{}",
+                <arena::games::Benchmarked as arena::benchmarked::BenchmarkedGame>::engine_report(
+                    games,
+                    &search_times
+                )
+            );
         }
         Measure::Isolation(IsolationArgs { requests, games, soak_games, threads, starts, sandbox }) => {
             let threads = one_per_core(threads);

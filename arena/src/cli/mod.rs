@@ -12,6 +12,7 @@ mod interrupt;
 mod measure;
 mod options;
 mod play;
+mod replay;
 mod serve;
 mod slurm;
 mod sprt;
@@ -109,7 +110,7 @@ enum Command {
     /// viewer (--html), or verify it by re-simulation (--verify).
     ///
     /// Example: arena replay replays/game-1-easy-vs-hard.json --html game.html
-    Replay(arena::replay::command::ReplayArgs),
+    Replay(replay::ReplayArgs),
     /// Measure the arena itself, not a player: the rules engine, isolation,
     /// the protocol, the server under load, a tournament's overheads, the
     /// league's matchmaking, the SPRT's error rates (docs/benchmarks.md).
@@ -205,7 +206,11 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             let games = arena::game::GameId::ALL
                 .into_iter()
                 .map(|game| {
-                    arena::game_rules::GameRules::build(game, &options.options().owned_by(game), budgets)
+                    arena::games::rules::GameRules::build(
+                        game,
+                        &arena::games::rules::owned_by(&options.options(), game),
+                        budgets,
+                    )
                 })
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|e| anyhow::anyhow!(e.flag_line()))?;
@@ -213,7 +218,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             arena::outln!("{}", report.text);
             Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
-        Command::Replay(args) => arena::replay::command::run(&args),
+        Command::Replay(args) => replay::run(&args),
         Command::Measure(what) => measure::run(what),
         Command::OldName(old) => measure::run(old.into()),
         Command::LeagueBatch { file } => {

@@ -6,7 +6,8 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use arena::{
     clock::Clock,
-    game_rules::{options_of, Budgets, GameOptions, GameRules, OptionKind, OptionValue},
+    game_rules::{Budgets, GameOptions, OptionKind, OptionValue},
+    games::rules::{every_option, options_of, GameRules},
     isolation::{environment, WorkerLimits},
     players::{Hosting, Player, PlayerSpec},
     sandbox::Sandbox,
@@ -37,7 +38,7 @@ impl GameArgs {
 
 impl clap::Args for GameArgs {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        GameOptions::every().into_iter().fold(cmd, |cmd, (option, games)| {
+        every_option().into_iter().fold(cmd, |cmd, (option, games)| {
             // "trap: board size N (N x N), 3 to 8; default 7; intuitive-ai: ..."
             let help = games
                 .iter()
@@ -65,7 +66,7 @@ impl clap::Args for GameArgs {
 impl clap::FromArgMatches for GameArgs {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
         let mut options = GameOptions::default();
-        for (option, _) in GameOptions::every() {
+        for (option, _) in every_option() {
             let value = match option.kind {
                 OptionKind::Number => matches.get_one::<u64>(option.key).map(|&n| OptionValue::Number(n)),
                 OptionKind::Word(_) => {
@@ -74,7 +75,7 @@ impl clap::FromArgMatches for GameArgs {
             };
             if let Some(value) = value {
                 options
-                    .set(option.key, value)
+                    .set(option, value)
                     .map_err(|e| clap::Error::raw(clap::error::ErrorKind::ValueValidation, e))?;
             }
         }

@@ -4,13 +4,14 @@ use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
 
 use anyhow::{bail, Result};
 use arena::{
-    game_rules::with_rules,
+    games::replays::{GameReplay, TableGame},
     players::{Player, PlayerSpec},
-    replay::{files::MatchReplays, terminal::Paint, Replay, ReplayPlayer},
+    replay::{files::MatchReplays, terminal::Paint, ReplayPlayer},
     report, seeds,
-    solo::{self, SoloGame, SoloSettings},
+    solo::{self, SoloGame, SoloReferee, SoloSettings},
     time_control::TimeControl,
     two_player::{self, MatchConfig, MatchGame, TurnWatcher, TwoPlayerGame},
+    with_rules,
 };
 
 use super::options::{load, setup, GameArgs, GameId, Limits, PlayerControls};
@@ -84,7 +85,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     let setup = setup(game, &limits, &options)?;
     let controls = controls.controls();
     let run = Run { player1, player2, games, only_game, seed, concurrency, controls, watch, json, replay };
-    with_rules!(setup, G, settings => play_match::<G>(settings, run, &limits), solo => play_series(settings, run, &limits))
+    with_rules!(setup, G, settings => play_match::<G>(settings, run, &limits), solo => play_series::<G>(settings, run, &limits))
 }
 
 /// What to play, from the command line.
@@ -103,7 +104,11 @@ struct Run {
 }
 
 /// A match of a two-player game.
-fn play_match<G: TwoPlayerGame>(settings: G::Settings, run: Run, limits: &Limits) -> Result<ExitCode> {
+fn play_match<G: TwoPlayerGame + TableGame>(
+    settings: G::Settings,
+    run: Run,
+    limits: &Limits,
+) -> Result<ExitCode> {
     let game = G::ID;
     let Some(player2) = run.player2 else {
         let example = if game == GameId::DEFAULT { String::new() } else { format!(" --game {game}") };
@@ -142,7 +147,7 @@ fn play_match<G: TwoPlayerGame>(settings: G::Settings, run: Run, limits: &Limits
         if saver.is_some() || drawn.is_some() {
             let seated =
                 game.seats.map(|p| ReplayPlayer { name: names[p].clone(), source: sources[p].clone() });
-            keep_replay(&G::replay(&game.record, seated), game.index, drawn, saver.as_mut());
+            keep_replay(&G::any(G::replay(&game.record, seated)), game.index, drawn, saver.as_mut());
         }
         if !run.json {
             arena::outln!("{}", G::line(game, first_game + games, [&names[0], &names[1]]));
@@ -168,19 +173,20 @@ fn play_match<G: TwoPlayerGame>(settings: G::Settings, run: Run, limits: &Limits
 }
 
 /// A series of a single-player game.
-fn play_series(settings: SoloSettings, run: Run, limits: &Limits) -> Result<ExitCode> {
+fn play_series<G: SoloReferee + TableGame>(
+    settings: SoloSettings<G>,
+    run: Run,
+    limits: &Limits,
+) -> Result<ExitCode> {
     let hosting = limits.hosting()?;
     let budgets = limits.budgets();
     let seed = run.seed.unwrap_or_else(seeds::fresh);
     let watch = run.watch.then_some(Paint { color: std::io::stdout().is_terminal() });
     if let Some(second) = &run.player2 {
-        bail!("{} is a single-player game: name one player, not also '{second}'", settings.game());
+        bail!("{} is a single-player game: name one player, not also '{second}'", G::ID);
     }
     if run.controls[1].is_some() {
-        bail!(
-            "--tc2: {} is a single-player game; give its player's time control with --tc or --tc1",
-            settings.game()
-        );
+        bail!("--tc2: {} is a single-player game; give its player's time control with --tc or --tc1", G::ID);
     }
     let settings = run.controls[0].map_or(settings, |control| settings.with_time(control));
     let player = load(&run.player1, &hosting, &budgets)?;
@@ -197,16 +203,16 @@ fn play_series(settings: SoloSettings, run: Run, limits: &Limits) -> Result<Exit
             MatchReplays::new(path, games, first, &names, &sources)
         })
         .transpose()?;
-    let mut on_game = |game: &SoloGame| {
+    let mut on_game = |game: &SoloGame<G>| {
         if saver.is_some() || watch.is_some() {
             let me = ReplayPlayer { name: name.clone(), source: run.player1.to_string() };
-            keep_replay(&game.record.replay(&settings, me), game.index, watch, saver.as_mut());
+            keep_replay(&G::any(G::replay(&game.record, &settings, me)), game.index, watch, saver.as_mut());
         }
         if !run.json {
             arena::outln!("{}", report::solo::line(game, first + games, &name));
         }
     };
-    let series = solo::play_series(
+    let series = solo::play_series::<G>(
         &player,
         &settings,
         (first, games),
@@ -227,7 +233,7 @@ fn play_series(settings: SoloSettings, run: Run, limits: &Limits) -> Result<Exit
 
 /// `--watch` and `--replay` for a game not watched turn by turn, once it ends:
 /// its steps drawn as `arena replay` draws them, its replay saved.
-fn keep_replay(replay: &Replay, index: u32, watch: Option<Paint>, saver: Option<&mut MatchReplays>) {
+fn keep_replay(replay: &GameReplay, index: u32, watch: Option<Paint>, saver: Option<&mut MatchReplays>) {
     if let Some(paint) = watch {
         for frame in replay.frames(paint) {
             arena::outln!("{frame}\n");

@@ -6,12 +6,12 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Result};
 use arena::{
-    game_rules::with_rules,
     players::{Player, PlayerSpec},
     seeds,
     sprt::{self, simulation, EloModel, Ending, Hypotheses, Outcome, Standing, Verdict},
     stats::EloEstimate,
     two_player::{MatchConfig, TwoPlayerGame},
+    with_rules,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;

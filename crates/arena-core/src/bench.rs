@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use crate::{
     players::{Hosting, Level, Player},
-    solo::{self, SoloSeries, SoloSettings},
+    solo::{self, SinglePlayerGame, SoloReferee, SoloSeries, SoloSettings},
     stats::mean_interval,
     time_control::TimeControl,
     two_player::{self, MatchConfig, MatchResult, TwoPlayerGame},
@@ -57,21 +57,22 @@ pub trait LadderReport: TwoPlayerGame {
 }
 
 /// One series of a single-player ladder: the player's or a level's.
-pub struct SoloLevelRun {
+pub struct SoloLevelRun<G: SinglePlayerGame> {
     /// None: the player benched; else the level.
     pub level: Option<Level>,
-    pub series: SoloSeries,
+    pub series: SoloSeries<G>,
 }
 
 /// `games` worlds for the player, then the same worlds for each level.
-pub fn solo_run(
+pub fn solo_run<G: SoloReferee>(
     player: &Player,
-    settings: &SoloSettings,
+    settings: &SoloSettings<G>,
     games: u32,
     seed: u64,
     hosting: &Hosting,
-) -> Vec<SoloLevelRun> {
-    let series = |p: &Player| solo::play_series(p, settings, (0, games), seed, (hosting, 1), &mut |_| {});
+) -> Vec<SoloLevelRun<G>> {
+    let series =
+        |p: &Player| solo::play_series::<G>(p, settings, (0, games), seed, (hosting, 1), &mut |_| {});
     let mut runs = vec![SoloLevelRun { level: None, series: series(player) }];
     runs.extend(
         Level::ALL
@@ -84,14 +85,19 @@ pub fn solo_run(
 /// The single-player report: each series' mean with its interval, and the
 /// player's lead over each level on the same worlds (a paired difference,
 /// so the worlds' luck cancels).
-pub fn solo_report(name: &str, settings: &SoloSettings, runs: &[SoloLevelRun], seed: u64) -> String {
+pub fn solo_report<G: SinglePlayerGame>(
+    name: &str,
+    settings: &SoloSettings<G>,
+    runs: &[SoloLevelRun<G>],
+    seed: u64,
+) -> String {
     let mut text = String::new();
     let Some((you, levels)) = runs.split_first() else { return text };
     let _ = writeln!(
         text,
         "{name} on {} ({}), the same {} worlds for every player (seed {seed}):\n",
-        settings.game(),
-        settings.describe(),
+        G::ID,
+        solo::describe::<G>(settings),
         you.series.summary.games
     );
     let _ = writeln!(text, "player        mean  95% interval        won   died  you - player (95%)");

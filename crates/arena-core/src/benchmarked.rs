@@ -1,6 +1,6 @@
 //! What the arena's own benchmarks measure with (docs/benchmarks.md): one
-//! game, named beside the games table (`games::BenchmarkedGameType`), so
-//! that runs compare.
+//! game, named beside the games table (`games::Benchmarked`), so that runs
+//! compare.
 //! `arena measure engine` times its rules engine and search, as the game
 //! itself measures them; `measure isolation`, `measure program` and
 //! `measure tournament` (overhead.rs) play it to time the machinery around
@@ -23,12 +23,4 @@ pub trait BenchmarkedGame: TwoPlayerGame<Settings: Default, Request: Clone> {
     /// The start of a game and a request of it, answered again and again
     /// to time round trips.
     fn round_trip() -> (Self::Info, Self::Request);
-}
-
-/// The game the benchmarks measure with.
-pub type Benchmarked = crate::games::BenchmarkedGameType;
-
-/// `arena measure engine`'s report (`BenchmarkedGame::engine_report`).
-pub fn engine(games: u64, search_times: &[Duration]) -> String {
-    Benchmarked::engine_report(games, search_times)
 }

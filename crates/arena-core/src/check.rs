@@ -8,12 +8,14 @@ use anyhow::{Context, Result};
 use player_api::abi::API_VERSION;
 
 use crate::{
-    game_rules::{with_rules, Budgets, GameRules},
+    game_rules::Budgets,
+    games::rules::GameRules,
     players::{Hosting, Level, Player, PlayerSpec},
     protocol,
     sandbox::{self, Sandbox},
-    solo::{self, SoloSettings},
+    solo::{self, SoloReferee, SoloSettings},
     two_player::{self, MatchConfig, TwoPlayerGame},
+    with_rules,
 };
 
 /// The findings of a check; `passed` is false when the smoke games showed a fault.
@@ -65,7 +67,7 @@ pub fn check(
     let played: Vec<&GameRules> = games.iter().filter(|g| plays.iter().any(|p| p == g.name())).collect();
     for rules in &played {
         let problems = with_rules!(rules, G, settings => smoke_match::<G>(&player, *settings, &hosting, seed, &mut lines),
-            solo => smoke_series(&player, settings, &hosting, seed, &mut lines));
+            solo => smoke_series::<G>(&player, settings, &hosting, seed, &mut lines));
         passed &= !problems;
     }
     if played.is_empty() {
@@ -110,15 +112,15 @@ fn smoke_match<G: TwoPlayerGame>(
 
 /// A smoke series of a single-player game: its first two worlds, its lines
 /// added to `lines`; whether `player` failed.
-fn smoke_series(
+fn smoke_series<G: SoloReferee>(
     player: &Player,
-    settings: &SoloSettings,
+    settings: &SoloSettings<G>,
     hosting: &Hosting,
     seed: u64,
     lines: &mut Vec<String>,
 ) -> bool {
-    let series = solo::play_series(player, settings, (0, 2), seed, (hosting, 1), &mut |_| {});
-    lines.push(format!("smoke test  {}, two worlds ({}):", settings.game(), settings.describe()));
+    let series = solo::play_series::<G>(player, settings, (0, 2), seed, (hosting, 1), &mut |_| {});
+    lines.push(format!("smoke test  {}, two worlds ({}):", G::ID, solo::describe::<G>(settings)));
     let mut failed = false;
     for game in &series.games {
         lines.push(format!("  {}", crate::report::solo::line(game, 2, player.name())));

@@ -1,12 +1,10 @@
-//! What every game is to the arena: `GameId` (generated from the table in
-//! `games/mod.rs`, the one list of games), the `Game` trait (what a player
-//! of a game is told, asked and answers), `Agent` (a player of a game as a
-//! referee drives it, wherever the player runs), and the macros that turn
-//! the table into code (`with_game!`: where an id becomes its type).
+//! What every game is to the arena: `GameId` (generated from the names in
+//! the table of `games/mod.rs`, the one list of games), the `Game` trait
+//! (what a player of a game is told, asked and answers), and `Agent` (a
+//! player of a game as a referee drives it, wherever the player runs).
 
 use std::{fmt, str::FromStr, time::Duration};
 
-pub use crate::games::GameId;
 use crate::{fault::Fault, time_control::TimeBank};
 
 impl GameId {
@@ -53,10 +51,10 @@ pub trait Game: Copy + fmt::Debug + 'static {
     type Over;
 }
 
-/// Generates `GameId` from the table in `games/mod.rs`: a variant per
-/// game, named as the table spells it everywhere (command line, files,
-/// protocol), and `ALL`, `name`, `is_single_player`. (Each line's type
-/// is checked for every piece in `games/mod.rs`.)
+/// Generates `GameId` from the table's names (its types are passed over,
+/// not named: what holds or dispatches over them is `games/`'s): a
+/// variant per game, named as the table spells it everywhere (command
+/// line, files, protocol), and `ALL`, `name`, `is_single_player`.
 macro_rules! game_ids {
     (() $($variant:ident = $game:path, $name:literal, $kind:ident;)+) => {
         /// A game the arena hosts.
@@ -80,67 +78,12 @@ macro_rules! game_ids {
             /// Whether one player plays it alone (scored over seeded worlds),
             /// as opposed to two players against each other.
             pub const fn is_single_player(self) -> bool {
-                match self { $(GameId::$variant => $crate::game::games!(@single $kind),)+ }
+                match self { $(GameId::$variant => $crate::game_kind!($kind, false, true),)+ }
             }
         }
     };
 }
-pub(crate) use game_ids;
-
-/// The table's helpers: what a kind of game means, and a kind's lines only.
-/// (Exported for the binary's `with_rules!`, as `arena::game_lines!`.)
-#[doc(hidden)]
-#[macro_export]
-macro_rules! game_lines {
-    (@single single_player) => { true };
-    (@single two_player) => { false };
-    // `{callback} (args) kind [kept] lines...`: calls `callback!{ (args) kept }`
-    // with the lines of that kind only.
-    (@only {$($callback:tt)*} ($($args:tt)*) $kind:ident [$($kept:tt)*]) => {
-        $($callback)*! { ($($args)*) $($kept)* }
-    };
-    (@only {$($callback:tt)*} ($($args:tt)*) single_player [$($kept:tt)*]
-        $variant:ident = $game:path, $name:literal, single_player; $($rest:tt)*) => {
-        $crate::game::games! { @only {$($callback)*} ($($args)*) single_player
-            [$($kept)* $variant = $game, $name, single_player;] $($rest)* }
-    };
-    (@only {$($callback:tt)*} ($($args:tt)*) two_player [$($kept:tt)*]
-        $variant:ident = $game:path, $name:literal, two_player; $($rest:tt)*) => {
-        $crate::game::games! { @only {$($callback)*} ($($args)*) two_player
-            [$($kept)* $variant = $game, $name, two_player;] $($rest)* }
-    };
-    (@only {$($callback:tt)*} ($($args:tt)*) $kind:ident [$($kept:tt)*]
-        $variant:ident = $game:path, $name:literal, $other:ident; $($rest:tt)*) => {
-        $crate::game::games! { @only {$($callback)*} ($($args)*) $kind [$($kept)*] $($rest)* }
-    };
-    // Entry: `callback!{ (args) line; line; ... }` for the lines of `kind`.
-    (only $kind:ident {$($callback:tt)*} ($($args:tt)*) $($lines:tt)*) => {
-        $crate::game::games! { @only {$($callback)*} ($($args)*) $kind [] $($lines)* }
-    };
-}
-pub use crate::game_lines as games;
-
-/// `$body` with `$G` standing for the type of game `$id` (a `GameId`):
-/// the one place a game's id becomes its type. `$body` must compile for
-/// every game.
-macro_rules! with_game {
-    ($id:expr, $G:ident => $body:expr) => {
-        $crate::games::table!({ $crate::game::with_game_arms }($id, $G, $body))
-    };
-}
-pub(crate) use with_game;
-
-macro_rules! with_game_arms {
-    (($id:expr, $G:ident, $body:expr) $($variant:ident = $game:path, $name:literal, $kind:ident;)+) => {
-        match $id {
-            $($crate::games::GameId::$variant => {
-                type $G = $game;
-                $body
-            })+
-        }
-    };
-}
-pub(crate) use with_game_arms;
+crate::game_table!({ game_ids }());
 
 /// A player of game `G` as a referee drives it, wherever it runs: in the
 /// arena's process (`referee::InProcess`, `agent::AbiPlayer`), in a worker

@@ -1,19 +1,13 @@
-//! The game a match, a series or a tournament plays, with its own
-//! settings: what the command line and tournament files both build, from
-//! the budgets every game has (`Budgets`) and the rules options only some
-//! games have (`GameOptions`). Each game declares the options it owns, and
-//! builds its settings from them, in `games/<game>/mod.rs`
-//! (`GameSettings`); the one check that an option belongs to the game
-//! played is `GameRules::build`'s.
+//! What a game's settings are built from: the budgets every game has
+//! (`Budgets`) and the rules options only some games have (`GameOptions`).
+//! Each game declares the options it owns, and builds its settings from
+//! them, in `games/<game>/mod.rs` (`GameSettings`); the game played with
+//! its settings (`GameRules`) and the one check that an option belongs to
+//! the game played (`GameRules::build`) are the table's (`games/rules.rs`).
 
-use std::collections::BTreeMap;
+use std::{collections::BTreeMap, fmt::Debug};
 
-use crate::{
-    game::{with_game, Game, GameId},
-    solo::SoloSettings,
-    time_control::TimeControl,
-    two_player::TwoPlayerGame,
-};
+use crate::game::{Game, GameId};
 
 pub use crate::clock::Budgets;
 
@@ -69,39 +63,12 @@ pub struct GameOptions {
 }
 
 impl GameOptions {
-    /// Every game's options, one per key, in the table's order (a key two
-    /// games share is declared alike: a test checks it), with the games that
-    /// have each.
-    pub fn every() -> Vec<(&'static GameOption, Vec<GameId>)> {
-        let mut every: Vec<(&'static GameOption, Vec<GameId>)> = Vec::new();
-        for game in GameId::ALL {
-            for option in options_of(game) {
-                match every.iter_mut().find(|(o, _)| o.key == option.key) {
-                    Some((_, games)) => games.push(game),
-                    None => every.push((option, vec![game])),
-                }
-            }
-        }
-        every
-    }
-
-    /// Every option's key, in the order errors check them.
-    pub fn keys() -> Vec<&'static str> {
-        GameOptions::every().into_iter().map(|(o, _)| o.key).collect()
-    }
-
-    /// Gives option `key` the value `value`; a key no game has, or a value
-    /// of the wrong kind, is an error (said without the key: the caller
-    /// names it as its user wrote it).
-    pub fn set(&mut self, key: &str, value: OptionValue) -> Result<(), String> {
-        let Some((option, _)) = GameOptions::every().into_iter().find(|(o, _)| o.key == key) else {
-            return Err(format!(
-                "no game has such an option (the options: {})",
-                GameOptions::keys().join(", ")
-            ));
-        };
+    /// Gives `option` the value `value`; a value of the wrong kind is an
+    /// error (said without the key: the caller names it as its user wrote
+    /// it). Which option a key is, is the table's (`games::rules::option`).
+    pub fn set(&mut self, option: &'static GameOption, value: OptionValue) -> Result<(), String> {
         match (&option.kind, &value) {
-            // Which words: the game's own check says (`GameSettings::rules`).
+            // Which words: the game's own check says (`GameSettings::settings`).
             (OptionKind::Number, OptionValue::Number(_)) | (OptionKind::Word(_), OptionValue::Word(_)) => {}
             (OptionKind::Number, _) => return Err("a whole number is expected".to_string()),
             (OptionKind::Word(words), _) => return Err(format!("use {}", words.join(" or "))),
@@ -134,9 +101,8 @@ impl GameOptions {
         }
     }
 
-    /// Only the options `game` owns (the others left out, not errors).
-    pub fn owned_by(&self, game: GameId) -> GameOptions {
-        let owned = options_of(game);
+    /// Only the options in `owned` (the others left out, not errors).
+    pub fn owned_by(&self, owned: &[GameOption]) -> GameOptions {
         let given = self
             .given
             .iter()
@@ -202,117 +168,13 @@ fn names(games: &[GameId]) -> String {
 /// its settings built from them and the budgets. Each game's impl is in
 /// `games/<game>/mod.rs`.
 pub trait GameSettings: Game {
+    /// The game's settings, as its driver plays them (`TwoPlayerGame::
+    /// Settings`, or a single-player game's `SoloSettings`).
+    type Settings: Clone + Debug + PartialEq;
     /// The rules options it has.
     const OPTIONS: &'static [GameOption];
 
     /// Its settings from `options` (only options it owns are given: the
     /// ownership check is done) and `budgets`; a bad value is an error.
-    fn rules(options: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError>;
-}
-
-/// The rules options game `game` owns.
-pub fn options_of(game: GameId) -> &'static [GameOption] {
-    with_game!(game, G => <G as GameSettings>::OPTIONS)
-}
-
-/// The games that own the option `key`, in `GameId::ALL`'s order.
-pub fn owners(key: &str) -> Vec<GameId> {
-    GameId::ALL.into_iter().filter(|&g| options_of(g).iter().any(|o| o.key == key)).collect()
-}
-
-/// `GameRules`: a variant per two-player line of the games table (its
-/// settings), and `Solo` for every single-player game.
-macro_rules! game_rules {
-    (() $($variant:ident = $game:path, $name:literal, $kind:ident;)*) => {
-        /// The game played, with its own settings.
-        #[derive(Debug, Clone, PartialEq)]
-        pub enum GameRules {
-            $($variant(<$game as TwoPlayerGame>::Settings),)*
-            Solo(SoloSettings),
-        }
-
-        impl GameRules {
-            /// The game played.
-            pub fn id(&self) -> GameId {
-                match self {
-                    $(GameRules::$variant(_) => <$game as Game>::ID,)*
-                    GameRules::Solo(settings) => settings.id(),
-                }
-            }
-
-            /// How one turn (a move, a reveal, a step) is timed, for players
-            /// without their own control.
-            pub fn time_control(&self) -> TimeControl {
-                match self {
-                    $(GameRules::$variant(settings) => <$game as TwoPlayerGame>::time_control(settings),)*
-                    GameRules::Solo(settings) => settings.time_control(),
-                }
-            }
-
-            /// The course's own graded games (`TwoPlayerGame::COURSE_GRADING`):
-            /// the server's default course and its league play the first.
-            pub fn course_graded_games() -> Vec<GameId> {
-                let mut games = Vec::new();
-                $(if <$game as TwoPlayerGame>::COURSE_GRADING { games.push(<$game as Game>::ID); })*
-                games
-            }
-
-            /// Whether its players learn across a pairing, which is then played
-            /// whole and in order, on one thread (`TwoPlayerGame::LEARNS`).
-            pub fn learns(&self) -> bool {
-                match self {
-                    $(GameRules::$variant(_) => <$game as TwoPlayerGame>::LEARNS,)*
-                    GameRules::Solo(_) => false,
-                }
-            }
-        }
-    };
-}
-crate::games::table!({crate::game::games} only two_player {game_rules} ());
-
-/// `$two` with `$G` the type of the two-player game `$rules` (a
-/// `GameRules`, or a reference to one) plays and `$settings` its settings,
-/// or `$solo` with `$settings` the single-player game's: where rules become
-/// a game's type, as `with_game!` does for an id.
-#[macro_export]
-macro_rules! with_rules {
-    ($rules:expr, $G:ident, $settings:ident => $two:expr, solo => $solo:expr) => {
-        $crate::games::table!({$crate::game::games} only two_player {$crate::game_rules::with_rules_arms}
-            ($rules, $G, $settings, $two, $solo))
-    };
-}
-pub use crate::with_rules;
-
-#[doc(hidden)]
-#[macro_export]
-macro_rules! with_rules_arms {
-    (($rules:expr, $G:ident, $settings:ident, $two:expr, $solo:expr)
-        $($variant:ident = $game:path, $name:literal, $kind:ident;)*) => {
-        match $rules {
-            $($crate::game_rules::GameRules::$variant($settings) => {
-                type $G = $game;
-                $two
-            })*
-            $crate::game_rules::GameRules::Solo($settings) => $solo,
-        }
-    };
-}
-pub use crate::with_rules_arms;
-
-impl GameRules {
-    /// The settings of `game` from `options` and `budgets`: an option the
-    /// game does not have is an error (the one ownership check, for the
-    /// command line and tournament files alike), and so is a bad value.
-    pub fn build(game: GameId, options: &GameOptions, budgets: Budgets) -> Result<GameRules, SettingsError> {
-        let owned = options_of(game);
-        let not_owned = |key: &&str| options.is_given(key) && !owned.iter().any(|o| o.key == *key);
-        if let Some(key) = GameOptions::keys().into_iter().find(not_owned) {
-            return Err(SettingsError::NotOwned { key, game, owners: owners(key) });
-        }
-        with_game!(game, G => <G as GameSettings>::rules(options, budgets)).map_err(SettingsError::Bad)
-    }
-
-    pub fn name(&self) -> &'static str {
-        self.id().name()
-    }
+    fn settings(options: &GameOptions, budgets: Budgets) -> Result<Self::Settings, OptionError>;
 }

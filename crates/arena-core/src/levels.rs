@@ -32,3 +32,24 @@ impl Level {
         Level::BUILTIN.into_iter().find(|l| l.name() == name)
     }
 }
+
+/// The course's pass marks, out of 10 games per level.
+pub fn needed_wins(level: Level) -> u32 {
+    match level {
+        Level::Easy => 6,
+        Level::Medium => 4,
+        Level::Hard => 2,
+        // Not one of the course's levels: nothing to pass.
+        Level::Expert => 0,
+    }
+}
+
+/// The course's marks scaled to `games` per level: `needed_wins` of 10,
+/// rounded up (6, 4 and 2 of 10 are 3, 2 and 1 of 4).
+pub fn default_wins(levels: &[Level], games: u32) -> Vec<u32> {
+    // In u64: no overflow however many games (the result is at most 0.6 x games).
+    levels
+        .iter()
+        .map(|&level| (u64::from(needed_wins(level)) * u64::from(games)).div_ceil(10) as u32)
+        .collect()
+}

@@ -20,6 +20,7 @@ pub mod game_rules;
 pub mod games;
 pub mod isolation;
 pub mod levels;
+pub mod loading;
 pub mod matchmaking_simulation;
 pub mod output;
 pub mod overhead;

@@ -16,10 +16,12 @@ use std::{
 
 use crate::{
     agent::AbiPlayer,
-    benchmarked::{Benchmarked, BenchmarkedGame},
+    benchmarked::BenchmarkedGame,
     external::Program,
     game::{Agent, Game},
-    game_rules::{Budgets, GameOptions, GameRules},
+    game_rules::{Budgets, GameOptions},
+    games::rules::GameRules,
+    games::Benchmarked,
     isolation::{Hosted, IsolatedPlayer, Worker, WorkerLimits},
     players::{Hosting, Level, Player},
     sandbox::Sandbox,

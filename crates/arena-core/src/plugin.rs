@@ -20,7 +20,7 @@ use player_api::abi::{PlayerLibRef, API_VERSION};
 
 use crate::{
     agent::{AbiGame, Constructor},
-    game::{with_game, GameId},
+    game::GameId,
 };
 
 /// A player library, loaded and checked.
@@ -142,10 +142,9 @@ impl PlayerLibrary {
         &self.api_version
     }
 
-    /// The games this library can play.
-    pub fn games(&self) -> Vec<GameId> {
-        let offers = |game: GameId| with_game!(game, G => G::constructor(&self.module).is_some());
-        GameId::ALL.into_iter().filter(|&game| offers(game)).collect()
+    /// Whether this library plays game `G` (every game's: `loading.rs`).
+    pub fn offers<G: AbiGame>(&self) -> bool {
+        G::constructor(&self.module).is_some()
     }
 
     /// A fresh player of game `G` from this library, or why there is none.
@@ -155,8 +154,10 @@ impl PlayerLibrary {
 
     fn construct<B>(&self, game: GameId, constructor: Option<Constructor<B>>) -> Result<B, String> {
         let make = constructor.ok_or_else(|| {
-            let plays: Vec<&str> = self.games().into_iter().map(GameId::name).collect();
-            format!("{} does not play {game} (it plays: {})", self.path.display(), plays.join(", "))
+            format!(
+                "{} does not play {game} (`arena check {0}` lists the games it plays)",
+                self.path.display()
+            )
         })?;
         make().into_result().map_err(|panic| format!("panicked while starting: {panic}"))
     }

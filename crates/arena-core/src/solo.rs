@@ -5,9 +5,8 @@
 //! `seeds::derive(s, k)`, whoever plays it: `arena play`, `arena bench` and
 //! a tournament's duplicate format all give players identical worlds.
 //!
-//! `solo_games!`, fed the table's single-player lines, generates
-//! `SoloSettings` and `SoloRecord` (a game's settings or record, for the
-//! CLI and tournaments) and their dispatch.
+//! Generic over the game (`SinglePlayerGame`), as `two_player.rs` is: the
+//! entry points name the game (`with_rules!`), nothing here does.
 
 use std::{
     collections::HashMap,
@@ -30,10 +29,10 @@ use crate::{
     agent::AbiGame,
     clock::Spent,
     fault::{Failures, Fault, FaultKind},
-    game::{Agent, Game, GameId, Unavailable},
+    game::{Agent, Unavailable},
     isolation::WireGame,
     players::{Hosting, Player},
-    replay::{Replay, ReplayPlayer},
+    replay::{Replay, ReplayGame, ReplayPlayer},
     seeds,
     stats::{mean_interval, MeanInterval},
 };
@@ -43,11 +42,11 @@ use crate::{
 /// and replays read off the record; the one referee plays it through
 /// [`SoloReferee`]. Implemented in `games/<game>/mod.rs`; a `single_player`
 /// line of the games table (`games/mod.rs`).
-pub trait SinglePlayerGame: AbiGame + WireGame {
+pub trait SinglePlayerGame: AbiGame + WireGame + ReplayGame {
     /// What decides the worlds: a board size, a configuration.
-    type Rules: Copy + fmt::Debug + PartialEq + DebugAs;
+    type Rules: Copy + fmt::Debug + PartialEq + DebugAs + Send + Sync;
     /// A finished game, whole: what a replay of it needs.
-    type Record: Clone + fmt::Debug + PartialEq;
+    type Record: Clone + fmt::Debug + PartialEq + Send;
     /// The name tournament fingerprints give its settings (older journals
     /// were fingerprinted with it: changing it stops them resuming).
     const FINGERPRINT_NAME: &'static str;
@@ -64,158 +63,36 @@ pub trait SinglePlayerGame: AbiGame + WireGame {
     /// The game as results count it (`time_us` left 0: the caller times).
     fn score(record: &Self::Record) -> SoloScore;
     /// The game's replay; `settings` are the ones it was played with.
-    fn replay(record: &Self::Record, settings: &Budgeted<Self::Rules>, player: ReplayPlayer) -> Replay;
+    fn replay(
+        record: &Self::Record,
+        settings: &Budgeted<Self::Rules>,
+        player: ReplayPlayer,
+    ) -> Replay<Self::Body>;
 }
 
-/// The single-player games' lines of the games table: the variant
-/// `SoloSettings`, `SoloRecord` and the live agents hold it in, and its
-/// `SinglePlayerGame` type.
-/// Everything below dispatches through here, once per method.
-macro_rules! solo_games {
-    (() $($variant:ident = $game:path, $name:literal, $kind:ident;)*) => {
-        /// A single-player game with its settings.
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub enum SoloSettings {
-            $($variant(Budgeted<<$game as SinglePlayerGame>::Rules>)),*
-        }
+/// A single-player game's settings: its rules and the budgets.
+pub type SoloSettings<G> = Budgeted<<G as SinglePlayerGame>::Rules>;
 
-        /// A finished game of some single-player game.
-        #[derive(Clone, Debug, PartialEq)]
-        pub enum SoloRecord {
-            $($variant(<$game as SinglePlayerGame>::Record)),*
-        }
-
-        /// A live instance of a player of some single-player game.
-        enum SoloAgent {
-            $($variant(Box<dyn Agent<$game>>)),*
-        }
-
-        /// What game `game` counts of how far a run got, if it is a
-        /// single-player game that counts something.
-        pub fn progress_of(game: GameId) -> Option<RunMeasure> {
-            match game {
-                $(GameId::$variant => <$game as SinglePlayerGame>::PROGRESS,)*
-                #[allow(unreachable_patterns)]
-                _ => None,
-            }
-        }
-
-        /// What the single-player games count of how far a run got, in the
-        /// table's order (one each at most).
-        pub fn progress_measures() -> Vec<RunMeasure> {
-            [$(<$game as SinglePlayerGame>::PROGRESS),*].into_iter().flatten().collect()
-        }
-
-        impl SoloSettings {
-            fn fingerprint_parts(&self) -> (&'static str, String) {
-                match self { $(SoloSettings::$variant(s) => (<$game as SinglePlayerGame>::FINGERPRINT_NAME, format!("{s:?}"))),* }
-            }
-
-            /// The game these settings are for.
-            pub fn id(&self) -> GameId {
-                match self { $(SoloSettings::$variant(_) => <$game as Game>::ID),* }
-            }
-
-            pub fn budgets(&self) -> Budgets {
-                match self { $(SoloSettings::$variant(s) => s.budgets),* }
-            }
-
-            /// The settings with each step timed by `control`.
-            pub fn with_time(&self, control: TimeControl) -> SoloSettings {
-                let mut timed = *self;
-                match &mut timed { $(SoloSettings::$variant(s) => s.budgets.turn = control),* }
-                timed
-            }
-
-            /// What decides the worlds, for people: "4x4 board", "aima preset", ...
-            pub fn describe(&self) -> String {
-                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::describe(&s.rules)),* }
-            }
-
-            /// The rules as the game shows them.
-            fn rules_json(&self) -> serde_json::Value {
-                match self { $(SoloSettings::$variant(s) => <$game as SinglePlayerGame>::json(&s.rules)),* }
-            }
-
-            /// Plays game `seed` with `live` if it is an instance of this
-            /// game, else with a new instance of `player`; that instance goes
-            /// back with the record. One that cannot start loses its game by
-            /// the fault (the referee records it).
-            fn play(&self, seed: u64, live: Option<SoloAgent>, player: &Player, hosting: &Hosting) -> (SoloRecord, SoloAgent) {
-                match self {
-                    $(SoloSettings::$variant(s) => {
-                        let mut agent = match live {
-                            Some(SoloAgent::$variant(agent)) => agent,
-                            _ => new_agent::<$game>(player, hosting, s.budgets.startup),
-                        };
-                        let record = play::<$game>(s, seed, agent.as_mut());
-                        (SoloRecord::$variant(record), SoloAgent::$variant(agent))
-                    })*
-                }
-            }
-        }
-
-        impl SoloRecord {
-            /// The game's replay; `settings` are the ones it was played with.
-            pub fn replay(&self, settings: &SoloSettings, player: ReplayPlayer) -> Replay {
-                match (self, settings) {
-                    $((SoloRecord::$variant(r), SoloSettings::$variant(s)) => <$game as SinglePlayerGame>::replay(r, s, player),)*
-                    #[allow(unreachable_patterns)]
-                    _ => unreachable!("a record is replayed with the settings it was played with"),
-                }
-            }
-
-            pub fn seed(&self) -> u64 {
-                match self { $(SoloRecord::$variant(r) => <$game as SinglePlayerGame>::seed(r)),* }
-            }
-
-            /// The game played.
-            pub fn id(&self) -> GameId {
-                match self { $(SoloRecord::$variant(_) => <$game as Game>::ID),* }
-            }
-
-            /// The game as results count it (`time_us` left 0: the caller times).
-            pub fn score(&self) -> SoloScore {
-                match self { $(SoloRecord::$variant(r) => <$game as SinglePlayerGame>::score(r)),* }
-            }
-        }
-    };
+/// What decides the worlds, for people: "4x4 board", "aima preset", ...
+pub fn describe<G: SinglePlayerGame>(settings: &SoloSettings<G>) -> String {
+    G::describe(&settings.rules)
 }
 
-crate::games::table!({crate::game::games} only single_player {solo_games} ());
+/// The settings as a tournament's fingerprint reads them.
+pub fn fingerprint<G: SinglePlayerGame>(settings: &SoloSettings<G>) -> String {
+    format!("{}({settings:?})", G::FINGERPRINT_NAME)
+}
 
-impl SoloSettings {
-    /// The game's name, as `--game` and tournament files spell it.
-    pub fn game(&self) -> &'static str {
-        self.id().name()
+/// The settings as `--json` and standings show them: the rules and the
+/// budget of a request.
+pub fn settings_json<G: SinglePlayerGame>(settings: &SoloSettings<G>) -> serde_json::Value {
+    let mut json = G::json(&settings.rules);
+    let (ms, bank) = settings.budgets.turn.recorded();
+    json["time_per_turn_ms"] = ms.into();
+    if let Some(bank) = bank {
+        json["time_control"] = bank.to_string().into();
     }
-
-    pub fn startup_budget(&self) -> Duration {
-        self.budgets().startup
-    }
-
-    /// How one request (a reveal, a step) is timed.
-    pub fn time_control(&self) -> TimeControl {
-        self.budgets().turn
-    }
-
-    /// The settings as a tournament's fingerprint reads them.
-    pub fn fingerprint(&self) -> String {
-        let (name, settings) = self.fingerprint_parts();
-        format!("{name}({settings})")
-    }
-
-    /// The settings as `--json` and standings show them: the rules and the
-    /// budget of a request.
-    pub fn json(&self) -> serde_json::Value {
-        let mut json = self.rules_json();
-        let (ms, bank) = self.time_control().recorded();
-        json["time_per_turn_ms"] = ms.into();
-        if let Some(bank) = bank {
-            json["time_control"] = bank.to_string().into();
-        }
-        json
-    }
+    json
 }
 
 /// A new instance of `player` for game `G`; one that cannot start is
@@ -347,17 +224,17 @@ impl SoloSummary {
 
 /// One game of a series.
 #[derive(Clone, Debug)]
-pub struct SoloGame {
+pub struct SoloGame<G: SinglePlayerGame> {
     pub index: u32,
     pub result: SoloScore,
-    pub record: SoloRecord,
+    pub record: G::Record,
 }
 
 /// A series of games by one player.
-pub struct SoloSeries {
-    pub settings: SoloSettings,
+pub struct SoloSeries<G: SinglePlayerGame> {
+    pub settings: SoloSettings<G>,
     pub seed: u64,
-    pub games: Vec<SoloGame>,
+    pub games: Vec<SoloGame<G>>,
     pub summary: SoloSummary,
 }
 
@@ -369,20 +246,20 @@ pub fn game_seed(base: u64, index: u32) -> u64 {
 /// Plays games `first..first + games` of the series seeded `seed`,
 /// `concurrency` at a time, each thread with one instance of `player` (a new
 /// one after a fault). `on_game` sees each game in order.
-pub fn play_series(
+pub fn play_series<G: SoloReferee>(
     player: &Player,
-    settings: &SoloSettings,
+    settings: &SoloSettings<G>,
     (first, games): (u32, u32),
     seed: u64,
     (hosting, concurrency): (&Hosting, usize),
-    on_game: &mut dyn FnMut(&SoloGame),
-) -> SoloSeries {
+    on_game: &mut dyn FnMut(&SoloGame<G>),
+) -> SoloSeries<G> {
     let list = [player.clone()];
     let mut played = Vec::with_capacity(games as usize);
     crate::parallel::play_in_order(
         first..first + games,
         concurrency,
-        || SoloPool::new(&list, hosting.clone()),
+        || SoloPool::<G>::new(&list, hosting.clone()),
         |pool, index| {
             let (result, record) = pool.play(0, game_seed(seed, index), settings);
             SoloGame { index, result, record }
@@ -392,35 +269,36 @@ pub fn play_series(
             played.push(game);
         },
     );
-    let summary = SoloSummary::of(progress_of(settings.id()), played.iter().map(|g| &g.result));
+    let summary = SoloSummary::of(G::PROGRESS, played.iter().map(|g| &g.result));
     SoloSeries { settings: *settings, seed, games: played, summary }
 }
 
-/// Live instances of single-player games, one per player id, reused game
-/// after game; one that failed is replaced by a fresh one for its next game.
-pub struct SoloPool<'p> {
+/// Live instances of a single-player game's players, one per player id,
+/// reused game after game; one that failed is replaced by a fresh one for
+/// its next game.
+pub struct SoloPool<'p, G: SinglePlayerGame> {
     players: &'p [Player],
     /// Each player's own time control, if any (by index in `players`).
     controls: &'p [Option<TimeControl>],
     hosting: Hosting,
-    live: HashMap<usize, SoloAgent>,
+    live: HashMap<usize, Box<dyn Agent<G>>>,
 }
 
-impl<'p> SoloPool<'p> {
-    pub fn new(players: &'p [Player], hosting: Hosting) -> SoloPool<'p> {
+impl<'p, G: SoloReferee> SoloPool<'p, G> {
+    pub fn new(players: &'p [Player], hosting: Hosting) -> SoloPool<'p, G> {
         SoloPool { players, controls: &[], hosting, live: HashMap::new() }
     }
 
     /// The pool with each player's own time control (by index; None plays
     /// under the settings').
-    pub fn with_controls(self, controls: &'p [Option<TimeControl>]) -> SoloPool<'p> {
+    pub fn with_controls(self, controls: &'p [Option<TimeControl>]) -> SoloPool<'p, G> {
         SoloPool { controls, ..self }
     }
 
     /// Plays game `seed` with player `id`: its result (timed) and its
     /// record. A game the machine spoiled is played again, on the same
     /// seed, up to `fault::MACHINE_REPLAYS` times (`replayed` counts them).
-    pub fn play(&mut self, id: usize, seed: u64, settings: &SoloSettings) -> (SoloScore, SoloRecord) {
+    pub fn play(&mut self, id: usize, seed: u64, settings: &SoloSettings<G>) -> (SoloScore, G::Record) {
         // The core pool's slot, if this process has one (the server).
         let _slot = crate::cores::take();
         let ((mut result, record), replayed) = crate::fault::replayed_while_spoiled(
@@ -433,15 +311,18 @@ impl<'p> SoloPool<'p> {
         (result, record)
     }
 
-    fn play_once(&mut self, id: usize, seed: u64, settings: &SoloSettings) -> (SoloScore, SoloRecord) {
+    fn play_once(&mut self, id: usize, seed: u64, settings: &SoloSettings<G>) -> (SoloScore, G::Record) {
         let started = Instant::now();
-        let live = self.live.remove(&id);
         let settings = match self.controls.get(id).copied().flatten() {
             Some(control) => settings.with_time(control),
             None => *settings,
         };
-        let (record, agent) = settings.play(seed, live, &self.players[id], &self.hosting);
-        let mut result = record.score();
+        let mut agent = match self.live.remove(&id) {
+            Some(agent) => agent,
+            None => new_agent::<G>(&self.players[id], &self.hosting, settings.budgets.startup),
+        };
+        let record = play::<G>(&settings, seed, agent.as_mut());
+        let mut result = G::score(&record);
         result.time_us = started.elapsed().as_micros() as u64;
         // A player that failed gets a fresh instance next time: whatever
         // state it was in is not trusted.

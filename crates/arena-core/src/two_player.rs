@@ -23,14 +23,14 @@ use crate::{
     isolation::WireGame,
     parallel,
     players::{Hosting, Player},
-    replay::{Replay, ReplayPlayer},
+    replay::{Replay, ReplayGame, ReplayPlayer},
     seeds,
     time_control::TimeControl,
 };
 
 /// A game two players play against each other, as a match plays it.
 /// Implemented in `games/<game>/mod.rs`.
-pub trait TwoPlayerGame: AbiGame + WireGame {
+pub trait TwoPlayerGame: AbiGame + WireGame + ReplayGame {
     type Settings: Copy + Debug + Send + Sync;
     /// One game as the referee recorded it.
     type Record: Clone + Debug + Send;
@@ -97,7 +97,7 @@ pub trait TwoPlayerGame: AbiGame + WireGame {
     /// How the game ended, for people.
     fn reason(record: &Self::Record) -> String;
     /// The game's replay, `players` in seat order.
-    fn replay(record: &Self::Record, players: [ReplayPlayer; 2]) -> Replay;
+    fn replay(record: &Self::Record, players: [ReplayPlayer; 2]) -> Replay<Self::Body>;
 
     /// `arena play`'s line for one game of a match of `total`.
     fn line(game: &MatchGame<Self>, total: u32, names: [&str; 2]) -> String;

@@ -19,7 +19,7 @@ use std::{
 
 use crate::{
     agent::AbiGame,
-    game::{with_game, GameId},
+    game::GameId,
     isolation::WireGame,
     players::{Level, Player},
     plugin::PlayerLibrary,
@@ -170,7 +170,7 @@ impl<G: AbiGame + WireGame> Instance for Hosted<G> {
 /// A new instance of `player` for the game named `game`.
 fn new_instance(player: &Player, game: &str) -> Result<Box<dyn Instance>, String> {
     let game = GameId::parse(game).ok_or_else(|| format!("there is no game '{game}'"))?;
-    with_game!(game, G => hosted::<G>(player))
+    crate::with_game!(game, G => hosted::<G>(player))
 }
 
 fn hosted<G: AbiGame + WireGame>(player: &Player) -> Result<Box<dyn Instance>, String> {

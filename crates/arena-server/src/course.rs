@@ -18,7 +18,8 @@ use serde::Deserialize;
 use arena::{
     clock::Clock,
     game::GameId,
-    game_rules::{Budgets, GameOptions, GameRules, OptionValue},
+    game_rules::{Budgets, GameOptions, OptionValue},
+    games::rules::{self, GameRules},
     players::Level,
     time_control::TimeControl,
     tournament::config::{one_line, pass_marks},
@@ -498,17 +499,17 @@ fn settings(game: GameId, table: &toml::Table) -> std::result::Result<GameRules,
                 };
             }
             (key, value) => {
-                let Some(known) = GameOptions::keys().into_iter().find(|k| *k == key) else {
+                let Some(known) = rules::keys().into_iter().find(|k| *k == key) else {
                     return Err((
                         "settings",
                         format!(
                             "settings.{key}: no such setting (the settings: time_per_turn, startup_time, clock, {})",
-                            GameOptions::keys().join(", ")
+                            rules::keys().join(", ")
                         ),
                     ));
                 };
                 OptionValue::from_toml(value)
-                    .and_then(|value| options.set(known, value))
+                    .and_then(|value| rules::set_option(&mut options, known, value))
                     .map_err(|e| (known, format!("settings.{known}: {e}")))?;
             }
         }

@@ -48,7 +48,7 @@ pub fn pages_policy() -> &'static HeaderValue {
             include_str!("pages/student.html"),
             include_str!("pages/staff.html"),
         ];
-        let viewers = arena::replay::html::every_viewers_code();
+        let viewers = arena::games::replays::every_viewers_code();
         let code: Vec<&str> = pages.into_iter().chain(viewers.iter().map(String::as_str)).collect();
         HeaderValue::from_str(&policy(&code)).expect("a policy is plain text")
     })
@@ -128,7 +128,7 @@ mod tests {
     #[test]
     fn the_pages_policy_names_every_viewers_code() {
         let policy = pages_policy().to_str().unwrap().to_string();
-        for viewer in arena::replay::html::every_viewers_code() {
+        for viewer in arena::games::replays::every_viewers_code() {
             for (_, code) in inline_blocks(&viewer) {
                 let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(code));
                 assert!(policy.contains(&hash), "{hash} missing");

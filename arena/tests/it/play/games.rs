@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use crate::support::{arena, library, play_json, stderr, stdout};
-use arena::replay::Replay;
+use arena::{games::replays::GameReplay, replay::ReplayBody as _};
 use serde_json::Value;
 
 /// The games of a JSON document with the times left out.
@@ -259,8 +259,8 @@ fn play_replay_writes_every_game_and_each_verifies_through_the_cli() {
             assert!(verify.status.success(), "{game} {file}: {}", stderr(&verify));
             assert!(stdout(&verify).starts_with(&format!("{}: verified: ", path.display())), "{game}");
             // The replay tells the game `--json` tells.
-            let replay = Replay::read(&path).unwrap();
-            assert_eq!(replay.body.game(), game);
+            let replay = GameReplay::read(&path).unwrap();
+            assert_eq!(replay.body.game().name(), game);
             assert_eq!(replay.seed, played["seed"].as_u64().unwrap(), "{game} {file}");
             assert_eq!(replay.result.reason, played["reason"].as_str().unwrap(), "{game} {file}");
             let names: Vec<&str> = replay.players.iter().map(|p| p.name.as_str()).collect();
@@ -292,8 +292,8 @@ fn play_replay_writes_every_game_and_each_verifies_through_the_cli() {
     let verify = arena(&["replay", one.to_str().unwrap(), "--verify"], &[]);
     assert!(verify.status.success(), "{}", stderr(&verify));
     let third = files_in(&dir.path().join("wumpus")).into_iter().find(|f| f.starts_with("game-3-")).unwrap();
-    let same = Replay::read(&dir.path().join("wumpus").join(third)).unwrap();
-    let one = Replay::read(&one).unwrap();
+    let same = GameReplay::read(&dir.path().join("wumpus").join(third)).unwrap();
+    let one = GameReplay::read(&one).unwrap();
     assert_eq!((one.seed, &one.result), (same.seed, &same.result));
 }
 

@@ -7,6 +7,7 @@
 //! Without Chromium the test prints a notice and passes, unless
 //! ARENA_REQUIRE_BROWSER=1 (set by .ci/run, which installs it).
 
+use arena::replay::ReplayBody as _;
 use arena::solo;
 use std::path::Path;
 
@@ -17,6 +18,7 @@ use crate::support::{
 };
 use arena::{
     agent::AbiPlayer,
+    games::replays::{Body, GameReplay},
     games::trap::replay::TrapBody,
     games::{
         hexapawn::referee::{self as hexapawn, HexapawnSettings},
@@ -26,7 +28,7 @@ use arena::{
     },
     games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus},
     players::Level,
-    replay::{Body, Replay, ReplayPlayer},
+    replay::ReplayPlayer,
 };
 use serde_json::Value;
 
@@ -114,7 +116,7 @@ fn the_viewer_draws_every_turn_in_a_real_browser() {
     let file = dir.path().join("game.json");
     let output = arena(&["play", "easy", "hard", "--seed", "31", "--replay", file.to_str().unwrap()], &[]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let replay = Replay::read(&file).unwrap();
+    let replay = GameReplay::read(&file).unwrap();
     let Body::Trap(body) = &replay.body else { panic!("a Trap replay") };
     let turns = body.turns.len();
     assert!(turns >= 6, "a game long enough to step through ({turns} turns)");
@@ -221,7 +223,7 @@ const CELLS_DRIVER: &str = r##"<script>
 
 /// Writes `replay`, makes its viewer with `arena replay --html`, drives it in
 /// Chromium; the three snapshots (start, after `steps`, last).
-fn drive(browser: &Path, replay: &Replay, steps: usize) -> Vec<Value> {
+fn drive(browser: &Path, replay: &GameReplay, steps: usize) -> Vec<Value> {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("game.json");
     replay.write(&file).unwrap();
@@ -254,7 +256,7 @@ fn named(name: &str) -> ReplayPlayer {
 }
 
 /// The longest of a few games: room to step through.
-fn longest(replays: impl Iterator<Item = Replay>) -> Replay {
+fn longest(replays: impl Iterator<Item = GameReplay>) -> GameReplay {
     replays.max_by_key(|r| r.result.turns).unwrap()
 }
 
@@ -280,7 +282,7 @@ fn sorted(cells: &[[u8; 2]]) -> Vec<(u8, u8)> {
 }
 
 /// The counter, the result and the step count shown in the three snapshots.
-fn check_counters(report: &[Value], replay: &Replay, step_name: &str, steps: usize) {
+fn check_counters(report: &[Value], replay: &GameReplay, step_name: &str, steps: usize) {
     let total = replay.result.turns as usize;
     assert_eq!(report[0]["counter"], format!("Start \u{b7} 0 / {total}"));
     assert_eq!(report[1]["counter"], format!("{step_name} {steps} / {total}"));
@@ -305,6 +307,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
             &mut AbiPlayer::<IntuitiveAi>::builtin(Level::Medium),
         );
         arena::games::intuitive::replay::from_record(&record, named("medium"))
+            .with_body(arena::games::replays::Body::IntuitiveAi)
     }));
     let Body::IntuitiveAi(body) = &replay.body else { panic!() };
     let steps = 2.min(body.reveals.len());
@@ -335,6 +338,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
         let [mut w, mut b] = [Level::Medium, Level::Hard].map(AbiPlayer::<Hexapawn>::builtin);
         let record = hexapawn::play_agents(&HexapawnSettings::default(), seed, [&mut w, &mut b]);
         arena::games::hexapawn::replay::from_record(&record, [named("medium"), named("hard")])
+            .with_body(arena::games::replays::Body::Hexapawn)
     }));
     let Body::Hexapawn(body) = &replay.body else { panic!() };
     let report = drive(&browser, &replay, 2);
@@ -360,6 +364,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
         let settings = WumpusSettings::default();
         let game = solo::play::<Wumpus>(&settings, seed, &mut AbiPlayer::<Wumpus>::builtin(Level::Hard));
         arena::games::wumpus::replay::from_record(&game, &settings, named("hard"))
+            .with_body(arena::games::replays::Body::Wumpus)
     }));
     let Body::Wumpus(body) = &replay.body else { panic!() };
     let report = drive(&browser, &replay, 3);
@@ -388,6 +393,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
         let run =
             solo::play::<MagicForest>(&settings, seed, &mut AbiPlayer::<MagicForest>::builtin(Level::Hard));
         arena::games::magic_forest::replay::from_record(&run, &settings, named("hard"))
+            .with_body(arena::games::replays::Body::MagicForest)
     }));
     let Body::MagicForest(body) = &replay.body else { panic!() };
     let report = drive(&browser, &replay, 2);
@@ -416,7 +422,7 @@ fn a_viewer_of_players_with_hostile_names_still_draws() {
     let file = dir.path().join("game.json");
     let output = arena(&["play", "easy", "hard", "--seed", "31", "--replay", file.to_str().unwrap()], &[]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let mut replay = Replay::read(&file).unwrap();
+    let mut replay = GameReplay::read(&file).unwrap();
     let hostile = ["/*DATA*/ </script><script>document.title='ran'</script>", "/*SEED*/ <!-- a\u{2028}b"];
     for (player, name) in replay.players.iter_mut().zip(hostile) {
         *player = named(name);
@@ -440,7 +446,7 @@ fn the_viewer_shows_each_players_time_control_and_the_bank_left_after_each_turn(
     let args = ["play", "easy", "hard", "--seed", "31", "--tc1", "2s+50ms", "--tc2", "500ms"];
     let output = arena(&[&args[..], &["--replay", file.to_str().unwrap()]].concat(), &[]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let replay = Replay::read(&file).unwrap();
+    let replay = GameReplay::read(&file).unwrap();
     let Body::Trap(body) = &replay.body else { panic!("a Trap replay") };
     let page = dir.path().join("view.html");
     let output = arena(&["replay", file.to_str().unwrap(), "--html", page.to_str().unwrap()], &[]);

@@ -10,6 +10,7 @@ use arena::{
     agent::AbiPlayer,
     fault::Fault,
     game::Agent,
+    games::replays::GameReplay,
     games::{
         hexapawn::referee::{self as hexapawn, HexapawnSettings},
         intuitive::referee::{IntuitiveRules, IntuitiveSettings},
@@ -18,7 +19,7 @@ use arena::{
     },
     games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus},
     players::Level,
-    replay::{self, terminal::Paint, Replay, ReplayPlayer},
+    replay::{self, terminal::Paint, ReplayPlayer},
 };
 use player_api::{
     hexapawn::{HexMove, HexapawnAction, HexapawnGameInfo, HexapawnRequest, Square},
@@ -34,70 +35,82 @@ pub fn player(name: &str) -> ReplayPlayer {
 }
 
 /// Intuitive AI games of every level on boards 3 to 6.
-pub fn intuitive_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
+pub fn intuitive_replays(seeds: std::ops::Range<u64>) -> Vec<GameReplay> {
     let mut replays = Vec::new();
     for seed in seeds {
         let level = Level::ALL[seed as usize % 3];
         let settings = IntuitiveSettings::new(IntuitiveRules { size: 3 + (seed % 4) as u8 });
         let record =
             solo::play::<IntuitiveAi>(&settings, seed, &mut AbiPlayer::<IntuitiveAi>::builtin(level));
-        replays.push(arena::games::intuitive::replay::from_record(&record, player(level.name())));
+        replays.push(
+            arena::games::intuitive::replay::from_record(&record, player(level.name()))
+                .with_body(arena::games::replays::Body::IntuitiveAi),
+        );
     }
     replays
 }
 
 /// Hexapawn games between every pair of levels.
-pub fn hexapawn_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
+pub fn hexapawn_replays(seeds: std::ops::Range<u64>) -> Vec<GameReplay> {
     let mut replays = Vec::new();
     for seed in seeds {
         let levels = [Level::ALL[seed as usize % 3], Level::ALL[(seed / 3) as usize % 3]];
         let [mut white, mut black] = levels.map(AbiPlayer::<Hexapawn>::builtin);
         let record = hexapawn::play_agents(&HexapawnSettings::default(), seed, [&mut white, &mut black]);
-        replays.push(arena::games::hexapawn::replay::from_record(&record, levels.map(|l| player(l.name()))));
+        replays.push(
+            arena::games::hexapawn::replay::from_record(&record, levels.map(|l| player(l.name())))
+                .with_body(arena::games::replays::Body::Hexapawn),
+        );
     }
     replays
 }
 
 /// Wumpus World games of every level, under both presets.
-pub fn wumpus_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
+pub fn wumpus_replays(seeds: std::ops::Range<u64>) -> Vec<GameReplay> {
     let mut replays = Vec::new();
     for seed in seeds {
         let level = Level::ALL[seed as usize % 3];
         let config = if seed % 2 == 0 { WumpusConfig::aima() } else { WumpusConfig::project() };
         let settings = WumpusSettings::new(config);
         let game = solo::play::<Wumpus>(&settings, seed, &mut AbiPlayer::<Wumpus>::builtin(level));
-        replays.push(arena::games::wumpus::replay::from_record(&game, &settings, player(level.name())));
+        replays.push(
+            arena::games::wumpus::replay::from_record(&game, &settings, player(level.name()))
+                .with_body(arena::games::replays::Body::Wumpus),
+        );
     }
     replays
 }
 
 /// Magic Forest runs of every level, up to 5x5 forests.
-pub fn forest_replays(seeds: std::ops::Range<u64>) -> Vec<Replay> {
+pub fn forest_replays(seeds: std::ops::Range<u64>) -> Vec<GameReplay> {
     let mut replays = Vec::new();
     for seed in seeds {
         let level = Level::ALL[seed as usize % 3];
         let mut settings = ForestSettings::default();
         settings.rules.largest = 3 + (seed % 3) as u8;
         let run = solo::play::<MagicForest>(&settings, seed, &mut AbiPlayer::<MagicForest>::builtin(level));
-        replays.push(arena::games::magic_forest::replay::from_record(&run, &settings, player(level.name())));
+        replays.push(
+            arena::games::magic_forest::replay::from_record(&run, &settings, player(level.name()))
+                .with_body(arena::games::replays::Body::MagicForest),
+        );
     }
     replays
 }
 
 /// Writes, reads back (plain and gzip, and through a file) and verifies one
 /// replay; returns the verification line.
-pub fn round_trip(replay: &Replay) -> String {
+pub fn round_trip(replay: &GameReplay) -> String {
     let json = replay.to_json();
-    let back = Replay::parse(json.as_bytes()).unwrap_or_else(|e| panic!("{e:#}\n{json}"));
+    let back = GameReplay::parse(json.as_bytes()).unwrap_or_else(|e| panic!("{e:#}\n{json}"));
     assert_eq!(&back, replay, "a replay reads back as written");
-    assert_eq!(&Replay::parse(&replay::gzip(json.as_bytes())).unwrap(), replay);
+    assert_eq!(&GameReplay::parse(&replay::gzip(json.as_bytes())).unwrap(), replay);
     let line = back.verify().unwrap_or_else(|e| panic!("does not verify: {e}\n{json}"));
     assert!(line.starts_with("verified: "), "{line}");
     line
 }
 
 /// Round-trips every replay and returns the reasons the games ended.
-pub fn round_trip_all(replays: &[Replay]) -> std::collections::BTreeSet<String> {
+pub fn round_trip_all(replays: &[GameReplay]) -> std::collections::BTreeSet<String> {
     replays
         .iter()
         .map(|r| {
@@ -108,15 +121,15 @@ pub fn round_trip_all(replays: &[Replay]) -> std::collections::BTreeSet<String> 
 }
 
 /// The replay with the most steps: room to tamper with.
-fn longest(replays: Vec<Replay>) -> Replay {
+fn longest(replays: Vec<GameReplay>) -> GameReplay {
     replays.into_iter().max_by_key(|r| r.result.turns).unwrap()
 }
 
 fn verify_value(doc: &Value) -> Result<String, String> {
-    Replay::parse(doc.to_string().as_bytes()).map_err(|e| format!("{e:#}"))?.verify()
+    GameReplay::parse(doc.to_string().as_bytes()).map_err(|e| format!("{e:#}"))?.verify()
 }
 
-fn doc(replay: &Replay) -> Value {
+fn doc(replay: &GameReplay) -> Value {
     serde_json::from_str(&replay.to_json()).unwrap()
 }
 
@@ -225,7 +238,8 @@ fn failures_of_every_new_game_verify() {
     let settings = IntuitiveSettings::default();
     for panic in [false, true] {
         let record = solo::play::<IntuitiveAi>(&settings, 3, &mut BadRevealer { panic });
-        let replay = arena::games::intuitive::replay::from_record(&record, player("bad"));
+        let replay = arena::games::intuitive::replay::from_record(&record, player("bad"))
+            .with_body(arena::games::replays::Body::IntuitiveAi);
         round_trip(&replay);
         let reason = &replay.result.reason;
         assert!(reason.starts_with(if panic { "panicked: boom" } else { "illegal reveal" }), "{reason}");
@@ -246,7 +260,8 @@ fn failures_of_every_new_game_verify() {
             } else {
                 (hexapawn::play_agents(&HexapawnSettings::default(), 4, [&mut good, &mut bad]), 1)
             };
-            let replay = arena::games::hexapawn::replay::from_record(&record, players);
+            let replay = arena::games::hexapawn::replay::from_record(&record, players)
+                .with_body(arena::games::replays::Body::Hexapawn);
             if !matches!(record.ending, hexapawn::HexapawnEnding::Won { .. }) {
                 assert!(replay.result.reason.starts_with(reason), "{}", replay.result.reason);
                 assert_eq!(replay.result.winner, Some(1 - loser));
@@ -257,7 +272,8 @@ fn failures_of_every_new_game_verify() {
     for invalid in [true, false] {
         let settings = WumpusSettings::new(WumpusConfig::project());
         let game = solo::play::<Wumpus>(&settings, 6, &mut BadWalker { at: 3, invalid });
-        let replay = arena::games::wumpus::replay::from_record(&game, &settings, player("bad"));
+        let replay = arena::games::wumpus::replay::from_record(&game, &settings, player("bad"))
+            .with_body(arena::games::replays::Body::Wumpus);
         round_trip(&replay);
         let reason = &replay.result.reason;
         assert!(reason.starts_with(if invalid { "invalid action: climb" } else { "timeout" }), "{reason}");
@@ -265,7 +281,8 @@ fn failures_of_every_new_game_verify() {
     }
     let settings = ForestSettings::default();
     let run = solo::play::<MagicForest>(&settings, 2, &mut BadWanderer { at: 4, done: 0 });
-    let replay = arena::games::magic_forest::replay::from_record(&run, &settings, player("bad"));
+    let replay = arena::games::magic_forest::replay::from_record(&run, &settings, player("bad"))
+        .with_body(arena::games::replays::Body::MagicForest);
     round_trip(&replay);
     assert!(replay.result.reason.contains("the reply is not an action"), "{}", replay.result.reason);
     assert_eq!(replay.result.turns, 4);
@@ -273,7 +290,8 @@ fn failures_of_every_new_game_verify() {
     // A rejected answer is judged again: changing it changes the verdict.
     let record =
         solo::play::<IntuitiveAi>(&IntuitiveSettings::default(), 3, &mut BadRevealer { panic: false });
-    let doc = doc(&arena::games::intuitive::replay::from_record(&record, player("bad")));
+    let doc = doc(&arena::games::intuitive::replay::from_record(&record, player("bad"))
+        .with_body(arena::games::replays::Body::IntuitiveAi));
     caught(&doc, |d| d["failed"]["cell"] = json!([9, 9]), "the result: reason is \"illegal reveal (");
 }
 
@@ -354,7 +372,7 @@ fn tampering_with_a_new_game_is_caught_at_the_first_difference() {
 
 #[test]
 fn damaged_new_game_replays_are_one_clear_error() {
-    let error = |doc: &Value| format!("{:#}", Replay::parse(doc.to_string().as_bytes()).unwrap_err());
+    let error = |doc: &Value| format!("{:#}", GameReplay::parse(doc.to_string().as_bytes()).unwrap_err());
     let base = doc(&intuitive_replays(1..2)[0]);
     let mut d = base.clone();
     d["world"]["pits"].as_array_mut().unwrap().pop();

@@ -15,11 +15,12 @@ use arena::{
     agent::AbiPlayer,
     fault::Fault,
     game::Agent,
+    games::replays::GameReplay,
     games::trap::referee::TurnActions,
     games::trap::referee::{self as trap, TrapRecord, TrapSettings},
     games::trap::Trap,
     players::{Hosting, Level, Player},
-    replay::{self, Replay, ReplayPlayer},
+    replay::{self, ReplayPlayer},
     two_player::{self, MatchConfig},
 };
 use player_api::{
@@ -56,11 +57,11 @@ fn trap_games(levels: [Level; 2], games: u32, seed: u64, size: u8) -> Vec<(TrapR
 }
 
 /// Writes, reads back and verifies one replay; returns the text.
-fn round_trip(replay: &Replay) -> String {
+fn round_trip(replay: &GameReplay) -> String {
     let json = replay.to_json();
-    let back = Replay::parse(json.as_bytes()).unwrap_or_else(|e| panic!("{e:#}\n{json}"));
+    let back = GameReplay::parse(json.as_bytes()).unwrap_or_else(|e| panic!("{e:#}\n{json}"));
     assert_eq!(&back, replay, "a replay reads back as written");
-    let packed = Replay::parse(&replay::gzip(json.as_bytes())).unwrap();
+    let packed = GameReplay::parse(&replay::gzip(json.as_bytes())).unwrap();
     assert_eq!(&packed, replay, "gzip replays read the same");
     back.verify().unwrap_or_else(|e| panic!("does not verify: {e}\n{json}"))
 }
@@ -74,7 +75,10 @@ fn every_game_round_trips_and_verifies_on_many_seeds() {
                 for (i, size) in [7u8, 7, 5, 3, 8, 6].into_iter().enumerate() {
                     let levels = [Level::ALL[i % 3], Level::ALL[(i + 1) % 3]];
                     for (record, seated) in trap_games(levels, 8, 1000 + i as u64, size) {
-                        let line = round_trip(&arena::games::trap::replay::from_record(&record, seated));
+                        let line = round_trip(
+                            &arena::games::trap::replay::from_record(&record, seated)
+                                .with_body(arena::games::replays::Body::Trap),
+                        );
                         assert!(line.starts_with("verified: "), "{line}");
                         verified += 1;
                     }
@@ -112,8 +116,12 @@ fn every_game_round_trips_and_verifies_on_many_seeds() {
 #[test]
 fn a_replay_records_every_request_target_and_landing() {
     let (record, seated) = trap_games([Level::Easy, Level::Hard], 1, 42, 7).remove(0);
-    let doc: Value =
-        serde_json::from_str(&arena::games::trap::replay::from_record(&record, seated).to_json()).unwrap();
+    let doc: Value = serde_json::from_str(
+        &arena::games::trap::replay::from_record(&record, seated)
+            .with_body(arena::games::replays::Body::Trap)
+            .to_json(),
+    )
+    .unwrap();
     assert_eq!(doc["format"], "arena-replay");
     assert_eq!(doc["version"], 1);
     assert_eq!(doc["game"], "trap");
@@ -147,9 +155,12 @@ fn the_same_seed_and_actions_give_the_same_replay() {
         games
             .into_iter()
             .map(|(record, seated)| {
-                let mut doc: Value =
-                    serde_json::from_str(&arena::games::trap::replay::from_record(&record, seated).to_json())
-                        .unwrap();
+                let mut doc: Value = serde_json::from_str(
+                    &arena::games::trap::replay::from_record(&record, seated)
+                        .with_body(arena::games::replays::Body::Trap)
+                        .to_json(),
+                )
+                .unwrap();
                 for turn in doc["turns"].as_array_mut().unwrap() {
                     turn["time_us"] = Value::Null;
                     turn["cpu_us"] = Value::Null;
@@ -235,7 +246,8 @@ fn games_lost_by_a_failure_verify_and_illegal_answers_are_rejudged() {
         let settings = TrapSettings::default();
         let record = trap::play(&settings, 5, [&mut good, &mut bad], &mut |_, _| {});
         assert_eq!(record.ending.to_string(), reason);
-        let replay = arena::games::trap::replay::from_record(&record, players(["good", "bad"]));
+        let replay = arena::games::trap::replay::from_record(&record, players(["good", "bad"]))
+            .with_body(arena::games::replays::Body::Trap);
         assert_eq!(replay.result.fault.as_ref().map(|f| f.player), Some(1));
         round_trip(&replay);
 
@@ -244,7 +256,7 @@ fn games_lost_by_a_failure_verify_and_illegal_answers_are_rejudged() {
             let mut doc: Value = serde_json::from_str(&replay.to_json()).unwrap();
             assert_eq!(doc["failed_turn"]["seat"], 2);
             doc["failed_turn"]["reply"]["move"] = serde_json::json!([-2, 3]);
-            let tampered = Replay::parse(doc.to_string().as_bytes()).unwrap();
+            let tampered = GameReplay::parse(doc.to_string().as_bytes()).unwrap();
             let error = tampered.verify().unwrap_err();
             assert!(error.contains("illegal move (-2,3)"), "{error}");
         }
@@ -282,7 +294,8 @@ fn a_late_answer_is_recorded_as_given_loses_on_time_and_verifies() {
     let failed = record.failed.as_ref().expect("the turn it failed on");
     assert!(failed.reply.is_some(), "the late answer is kept as given");
     assert!(failed.time.wall >= Duration::from_millis(60), "{:?}", failed.time);
-    let replay = arena::games::trap::replay::from_record(&record, players(["late", "quick"]));
+    let replay = arena::games::trap::replay::from_record(&record, players(["late", "quick"]))
+        .with_body(arena::games::replays::Body::Trap);
     let line = round_trip(&replay);
     assert!(line.starts_with("verified: 0 turns"), "{line}");
 }
@@ -290,11 +303,16 @@ fn a_late_answer_is_recorded_as_given_loses_on_time_and_verifies() {
 /// The replay of game 0 of easy vs medium (seed 11) as a JSON value.
 fn sample() -> Value {
     let (record, seated) = trap_games([Level::Easy, Level::Medium], 1, 11, 7).remove(0);
-    serde_json::from_str(&arena::games::trap::replay::from_record(&record, seated).to_json()).unwrap()
+    serde_json::from_str(
+        &arena::games::trap::replay::from_record(&record, seated)
+            .with_body(arena::games::replays::Body::Trap)
+            .to_json(),
+    )
+    .unwrap()
 }
 
 fn verify_value(doc: &Value) -> Result<String, String> {
-    Replay::parse(doc.to_string().as_bytes()).map_err(|e| format!("{e:#}"))?.verify()
+    GameReplay::parse(doc.to_string().as_bytes()).map_err(|e| format!("{e:#}"))?.verify()
 }
 
 #[test]
@@ -339,7 +357,7 @@ fn tampering_is_caught_at_the_first_difference() {
 #[test]
 fn other_versions_and_damaged_files_are_one_clear_error() {
     let doc = sample();
-    let error = |value: &Value| format!("{:#}", Replay::parse(value.to_string().as_bytes()).unwrap_err());
+    let error = |value: &Value| format!("{:#}", GameReplay::parse(value.to_string().as_bytes()).unwrap_err());
     let mut old = doc.clone();
     old["version"] = serde_json::json!(0);
     let message = error(&old);
@@ -363,10 +381,10 @@ fn other_versions_and_damaged_files_are_one_clear_error() {
     count["result"]["turns"] = serde_json::json!(3);
     assert!(error(&count).contains("result.turns = 3"), "{}", error(&count));
 
-    let text = Replay::parse(b"{ not json").unwrap_err();
+    let text = GameReplay::parse(b"{ not json").unwrap_err();
     assert!(format!("{text:#}").contains("not JSON"));
     let packed = replay::gzip(doc.to_string().as_bytes());
-    let cut = Replay::parse(&packed[..packed.len() / 2]).unwrap_err();
+    let cut = GameReplay::parse(&packed[..packed.len() / 2]).unwrap_err();
     assert!(format!("{cut:#}").contains("gzip data is damaged"), "{cut:#}");
 }
 
@@ -414,7 +432,7 @@ fn play_writes_replays_that_view_verify_and_render() {
     assert_eq!(files, ["game-1-easy-vs-hard.json", "game-2-hard-vs-easy.json", "game-3-easy-vs-hard.json"]);
     let file = folder.join(&files[0]);
     let file = file.to_str().unwrap();
-    let replay = Replay::read(Path::new(file)).unwrap();
+    let replay = GameReplay::read(Path::new(file)).unwrap();
 
     // Piped: every turn once, plain.
     let view = arena(&["replay", file], &[]);
@@ -464,7 +482,7 @@ fn play_writes_replays_that_view_verify_and_render() {
         &[],
     );
     assert!(output.status.success(), "{}", stderr(&output));
-    assert!(Replay::read(&one).unwrap().verify().is_ok());
+    assert!(GameReplay::read(&one).unwrap().verify().is_ok());
     let output = arena(&["play", "easy", "medium", "--games", "2", "--replay", one.to_str().unwrap()], &[]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("a file holds one game"), "{}", stderr(&output));
@@ -500,7 +518,7 @@ fn a_tournament_writes_its_replays_and_an_index_and_resumes_without_loss_or_doub
     assert_eq!(first.iter().filter(|f| f.ends_with(".json")).count(), 12, "{first:?}");
     assert_eq!(first.iter().filter(|f| f.ends_with(".html")).count(), 12, "{first:?}");
     for name in first.iter().filter(|f| f.ends_with(".json")) {
-        let replay = Replay::read(&folder.join(name)).unwrap();
+        let replay = GameReplay::read(&folder.join(name)).unwrap();
         assert!(replay.verify().is_ok(), "{name}");
     }
     let index = std::fs::read_to_string(dir.path().join("out/index.html")).unwrap();
@@ -536,7 +554,7 @@ fn a_tournament_keeps_only_the_losses_asked_for() {
     let files = replay_files(&folder);
     assert!(!files.is_empty() && files.iter().all(|f| f.ends_with(".json")), "{files:?}");
     for name in &files {
-        let replay = Replay::read(&folder.join(name)).unwrap();
+        let replay = GameReplay::read(&folder.join(name)).unwrap();
         let loser = replay.result.winner.map(|w| 1 - w).expect("a loss, not a draw");
         assert_eq!(replay.players[loser].name, "easy", "{name}");
     }
@@ -570,7 +588,8 @@ fn a_game_from_a_hand_made_position_verifies() {
         [&mut one, &mut two],
         &mut |_, _| {},
     );
-    let replay = arena::games::trap::replay::from_record(&record, players(["hard", "easy"]));
+    let replay = arena::games::trap::replay::from_record(&record, players(["hard", "easy"]))
+        .with_body(arena::games::replays::Body::Trap);
     round_trip(&replay);
 }
 
@@ -580,7 +599,8 @@ fn a_game_from_a_hand_made_position_verifies() {
 fn a_viewer_can_keep_its_games_seed_back() {
     let seed = 987_654_321_987;
     let (record, seated) = trap_games([Level::Easy, Level::Medium], 1, seed, 7).remove(0);
-    let replay = arena::games::trap::replay::from_record(&record, seated);
+    let replay =
+        arena::games::trap::replay::from_record(&record, seated).with_body(arena::games::replays::Body::Trap);
     assert_eq!(replay.seed, arena::seeds::derive(seed, 0), "game 0's seed");
     let shown = arena::replay::html::page(&replay);
     assert!(shown.contains(&replay.seed.to_string()));

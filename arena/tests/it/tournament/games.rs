@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use crate::support::{arena, journal_games, library, play_json, stderr, workspace_root, write_file};
 use arena::{
-    replay::Replay,
+    games::replays::GameReplay,
     tournament::{journal, record::GameResult},
 };
 use serde_json::Value;
@@ -232,12 +232,12 @@ fn files_in(folder: &Path) -> Vec<String> {
 }
 
 /// Every replay in `folder` (with `.html` viewers or not): each reads and verifies.
-fn replays_in(folder: &Path) -> Vec<(String, Replay)> {
+fn replays_in(folder: &Path) -> Vec<(String, GameReplay)> {
     files_in(folder)
         .into_iter()
         .filter(|f| !f.ends_with(".html"))
         .map(|f| {
-            let replay = Replay::read(&folder.join(&f)).unwrap();
+            let replay = GameReplay::read(&folder.join(&f)).unwrap();
             assert!(replay.verify().is_ok(), "{f}: {:?}", replay.verify());
             (f, replay)
         })

@@ -4,9 +4,11 @@
 //! `ReplayGame` and `TwoPlayerGame` or `SinglePlayerGame` impls), its
 //! referee, its replay body, its reports, its wire form and its viewer
 //! script. The layers below name no game: they are generic over these
-//! traits, and what must list every game (`GameId`, `with_game!`, the
-//! replay `Body`, the single-player registries) is generated from the
-//! table (`game::games!`). A game missing a piece is a compile error.
+//! traits. What must list every game is generated from the table, here:
+//! `GameRules` (rules.rs), the replay `Body` (replays.rs), and the
+//! dispatch the entry points use (`with_game!`, `with_rules!`); `GameId`
+//! is generated from its names in `game.rs`, below every layer. A game
+//! missing a piece is a compile error.
 //!
 //! Adding a game, in order:
 //!
@@ -21,7 +23,7 @@
 //!    each level crate's `export_player!`.
 //! 3. Its folder here, `games/<game>/`: `mod.rs` (the game as a type, `pub
 //!    enum NewGame {}`, and its `Game`, `LocalGame`, `AbiGame`, `WireGame`
-//!    both ways, `ReplayGame`, `GameSettings` (the rules options it owns),
+//!    both ways, `ReplayGame`, `GameSettings` (its settings, the options it owns),
 //!    and `SinglePlayerGame` with its `SoloReferee`, or `TwoPlayerGame`);
 //!    `referee.rs` (every call through `referee::calls`); `wire.rs` (its
 //!    typed wire forms, each with `deny_unknown_fields`, carried as a
@@ -46,10 +48,17 @@ pub mod magic_forest;
 pub mod trap;
 pub mod wumpus;
 
-/// The table: a line per game, in the order lists show them. `table!({m}
-/// (args))` calls macro `m` with `(args)` and the lines; `game::games!(only
-/// single_player {m} (args) lines)` keeps one kind's lines. (Exported for
-/// the binary's `with_rules!`, as `arena::game_table!`.)
+pub mod replays;
+pub mod rules;
+
+use crate::game::GameId;
+
+/// The table: a line per game, in the order lists show them.
+/// `game_table!({m} (args))` calls macro `m` with `(args)` and the lines.
+/// Expanded here, for what holds or dispatches over the games' types
+/// (`GameRules`, the replay `Body`, `with_game!`, `with_rules!`), and in
+/// `game.rs` for `GameId`, which reads the names only (every layer names
+/// a game by its id; none below this module names a game's type).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! game_table {
@@ -65,18 +74,80 @@ macro_rules! game_table {
         }
     };
 }
-pub use crate::game_table as table;
 
-table!({ crate::game::game_ids }());
+/// `$two` for a line of kind `two_player`, `$solo` for one of kind
+/// `single_player` (the other is not compiled).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! game_kind {
+    (two_player, $two:expr, $solo:expr) => {
+        $two
+    };
+    (single_player, $two:expr, $solo:expr) => {
+        $solo
+    };
+}
+
+/// `$body` with `$G` standing for the type of game `$id` (a `GameId`):
+/// where a game's id becomes its type, for the entry points. `$body` must
+/// compile for every game.
+#[macro_export]
+macro_rules! with_game {
+    ($id:expr, $G:ident => $body:expr) => {
+        $crate::game_table!({ $crate::with_game_arms }($id, $G, $body))
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! with_game_arms {
+    (($id:expr, $G:ident, $body:expr) $($variant:ident = $game:path, $name:literal, $kind:ident;)+) => {
+        match $id {
+            $($crate::game::GameId::$variant => {
+                type $G = $game;
+                $body
+            })+
+        }
+    };
+}
+
+/// `$two` with `$G` the type of the two-player game `$rules` (a
+/// `GameRules`, or a reference to one) plays and `$settings` its settings,
+/// or `$solo` with `$G` the single-player game's type and `$settings` its
+/// settings: where rules become a game's type, for the entry points.
+#[macro_export]
+macro_rules! with_rules {
+    ($rules:expr, $G:ident, $settings:ident => $two:expr, solo => $solo:expr) => {
+        $crate::game_table!({ $crate::with_rules_arms }($rules, $G, $settings, $two, $solo))
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! with_rules_arms {
+    (($rules:expr, $G:ident, $settings:ident, $two:expr, $solo:expr)
+        $($variant:ident = $game:path, $name:literal, $kind:ident;)+) => {
+        match $rules {
+            $($crate::games::rules::GameRules::$variant($settings) => {
+                // (Unused where an arm of the other kind is taken.)
+                #[allow(dead_code)]
+                type $G = $game;
+                $crate::game_kind!($kind, $two, $solo)
+            })+
+        }
+    };
+}
+
+pub use crate::{with_game, with_rules};
 
 impl GameId {
     /// The game commands and files play when they name none: the course's.
     pub const DEFAULT: GameId = GameId::Trap;
 }
 
-/// The game the arena's own benchmarks measure with
-/// (`benchmarked::Benchmarked`; it implements `BenchmarkedGame`).
-pub type BenchmarkedGameType = trap::Trap;
+/// The game the arena's own benchmarks measure with (it implements
+/// `benchmarked::BenchmarkedGame`).
+pub type Benchmarked = trap::Trap;
 
 /// Each line's type is that game, with every piece the arena needs: a
 /// game missing one is a compile error here, not a failure at run time.
@@ -84,14 +155,14 @@ macro_rules! complete {
     (() $($variant:ident = $game:path, $name:literal, $kind:ident;)+) => {
         $(const _: () = {
             const fn complete<G: crate::game::Game + crate::agent::AbiGame + crate::isolation::WireGame
-                + crate::replay::ReplayGame>() {}
+                + crate::replay::ReplayGame + crate::game_rules::GameSettings>() {}
             complete::<$game>();
             complete!(@kind $kind $game);
-            assert!(matches!(<$game as crate::game::Game>::ID, GameId::$variant), "the table and the type agree");
+            assert!(matches!(<$game as crate::game::Game>::ID, crate::game::GameId::$variant), "the table and the type agree");
         };)+
     };
     (@kind single_player $game:path) => {{
-        const fn is<G: crate::solo::SinglePlayerGame>() {}
+        const fn is<G: crate::solo::SoloReferee>() {}
         is::<$game>();
     }};
     (@kind two_player $game:path) => {{
@@ -99,12 +170,31 @@ macro_rules! complete {
         is::<$game>();
     }};
 }
-table!({ complete }());
+crate::game_table!({ complete }());
+
+/// What the single-player games count of how far a run got, in the
+/// table's order (one each at most).
+pub fn progress_measures() -> Vec<crate::solo::RunMeasure> {
+    GameId::ALL.into_iter().filter_map(progress_of).collect()
+}
+
+/// What game `game` counts of how far a run got, if it is a single-player
+/// game that counts something.
+pub fn progress_of(game: GameId) -> Option<crate::solo::RunMeasure> {
+    macro_rules! progress {
+        (($game_id:expr) $($variant:ident = $game:path, $name:literal, $kind:ident;)+) => {
+            match $game_id {
+                $(crate::game::GameId::$variant => crate::game_kind!($kind, None,
+                    <$game as crate::solo::SinglePlayerGame>::PROGRESS),)+
+            }
+        };
+    }
+    crate::game_table!({ progress }(game))
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::with_game;
 
     #[test]
     fn names_parse_back_and_match_serde() {
@@ -121,97 +211,9 @@ mod tests {
             "unknown game 'chess': use trap, intuitive-ai, hexapawn, wumpus, magic-forest"
         );
         for game in GameId::ALL {
-            assert_eq!(with_game!(game, G => <G as crate::game::Game>::ID), game);
+            assert_eq!(crate::with_game!(game, G => <G as crate::game::Game>::ID), game);
         }
         let solo: Vec<GameId> = GameId::ALL.into_iter().filter(|g| g.is_single_player()).collect();
         assert_eq!(solo, [GameId::IntuitiveAi, GameId::Wumpus, GameId::MagicForest]);
-    }
-}
-
-/// The one ownership check, with the table's games (game_rules.rs).
-#[cfg(test)]
-mod settings_tests {
-    use crate::{
-        game_rules::*,
-        games::{trap::referee::TrapSettings, GameId},
-    };
-
-    fn build(game: GameId, options: GameOptions) -> Result<GameRules, SettingsError> {
-        GameRules::build(game, &options, Budgets::default())
-    }
-
-    fn given(key: &str, value: OptionValue) -> GameOptions {
-        let mut options = GameOptions::default();
-        options.set(key, value).unwrap();
-        options
-    }
-
-    #[test]
-    fn every_option_has_an_owner_and_every_game_its_settings() {
-        assert_eq!(GameOptions::keys(), ["board_size", "turn_cap", "preset", "largest_forest"]);
-        for (option, games) in GameOptions::every() {
-            assert_eq!(owners(option.key), games);
-            for &game in &games {
-                let declared = options_of(game).iter().find(|o| o.key == option.key).unwrap();
-                assert_eq!(declared.kind, option.kind, "{game} declares {} as the others do", option.key);
-            }
-        }
-        assert_eq!(owners("board_size"), [GameId::Trap, GameId::IntuitiveAi]);
-        for game in GameId::ALL {
-            let rules = build(game, GameOptions::default()).unwrap();
-            assert_eq!(rules.id(), game);
-            assert_eq!(rules.time_control(), Budgets::default().turn);
-        }
-        let trap = build(GameId::Trap, GameOptions::default()).unwrap();
-        let GameRules::Trap(settings) = trap else { panic!("{trap:?}") };
-        assert_eq!(settings, TrapSettings::default());
-    }
-
-    #[test]
-    fn an_option_of_another_game_is_named_with_its_owners() {
-        let board = given("board_size", OptionValue::Number(5));
-        let e = build(GameId::Wumpus, board.clone()).unwrap_err();
-        assert_eq!(e.flag_line(), "--board-size: wumpus has no such option (it is for trap, intuitive-ai)");
-        assert_eq!(
-            e.setting_line(),
-            "settings.board_size: wumpus has no board size (it is for trap, intuitive-ai)"
-        );
-        let cap = given("turn_cap", OptionValue::Number(9));
-        assert_eq!(
-            build(GameId::Hexapawn, cap.clone()).unwrap_err().setting_line(),
-            "settings.turn_cap: hexapawn has no turn cap (it is for trap)"
-        );
-        assert!(build(GameId::Trap, cap).is_ok());
-        assert!(build(GameId::IntuitiveAi, board.clone()).is_ok());
-        // Only the options a game owns, for commands that play every game.
-        assert_eq!(board.owned_by(GameId::Wumpus), GameOptions::default());
-        assert_eq!(board.owned_by(GameId::Trap), board);
-    }
-
-    #[test]
-    fn a_bad_value_is_the_games_own_error() {
-        let preset = given("preset", OptionValue::Word("huge".into()));
-        assert_eq!(
-            build(GameId::Wumpus, preset).unwrap_err().setting_line(),
-            "settings.preset: unknown preset \"huge\": use aima or project"
-        );
-        let board = given("board_size", OptionValue::Number(9));
-        assert_eq!(
-            build(GameId::Trap, board).unwrap_err().flag_line(),
-            "--board-size: board size 9: Trap boards are 3 to 8"
-        );
-        let huge = given("board_size", OptionValue::Number(300));
-        assert_eq!(build(GameId::Trap, huge).unwrap_err().flag_line(), "--board-size: 300 is out of range");
-        let mut options = GameOptions::default();
-        assert_eq!(
-            options.set("colour", OptionValue::Word("red".into())),
-            Err("no game has such an option (the options: board_size, turn_cap, preset, largest_forest)"
-                .into())
-        );
-        assert_eq!(options.set("preset", OptionValue::Number(1)), Err("use aima or project".into()));
-        assert_eq!(
-            options.set("turn_cap", OptionValue::Word("x".into())),
-            Err("a whole number is expected".into())
-        );
     }
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 use player_api::Seat;
 use serde::{Deserialize, Serialize};
 
-use super::Replay;
+use super::ReplayResult;
 use crate::{
     clock::Clock,
     fault::Fault,
@@ -106,8 +106,8 @@ const CALLS: [&str; 4] = ["turn", "new_game", "game_over", "hello"];
 /// What a re-simulated player answers once its recorded answers run out:
 /// the failure the replay ends on, for the referee to see again, or, if it
 /// ends on none, a protocol fault naming what the replay `lacks`.
-pub(crate) fn replayed_failure(replay: &Replay, lacks: impl FnOnce() -> String) -> Fault {
-    (replay.result.fault.as_ref().and_then(FaultRecord::to_fault))
+pub(crate) fn replayed_failure(result: &ReplayResult, lacks: impl FnOnce() -> String) -> Fault {
+    (result.fault.as_ref().and_then(FaultRecord::to_fault))
         .unwrap_or_else(|| Fault::Protocol(format!("the replay has no {}", lacks())))
 }
 
@@ -116,7 +116,7 @@ pub(crate) fn replayed_failure(replay: &Replay, lacks: impl FnOnce() -> String) 
 /// again); past the last, the failure the replay ends on. Keeps the
 /// requests the referee made, for the replay to compare.
 pub(crate) struct Recorded<'r, G: Game> {
-    replay: &'r Replay,
+    replay: &'r ReplayResult,
     actions: Vec<G::Action>,
     /// What an action is called in errors ("action", "reveal").
     what: &'static str,
@@ -124,7 +124,7 @@ pub(crate) struct Recorded<'r, G: Game> {
 }
 
 impl<'r, G: Game> Recorded<'r, G> {
-    pub fn new(replay: &'r Replay, actions: Vec<G::Action>, what: &'static str) -> Recorded<'r, G> {
+    pub fn new(replay: &'r ReplayResult, actions: Vec<G::Action>, what: &'static str) -> Recorded<'r, G> {
         Recorded { replay, actions, what, shown: Vec::new() }
     }
 }
@@ -161,7 +161,7 @@ pub(crate) trait Numbered {
 /// recorded. Keeps the requests the referee made, for the replay to compare.
 pub(crate) struct SeatScript<'r, G: Game> {
     seat: Seat,
-    replay: &'r Replay,
+    replay: &'r ReplayResult,
     moves: &'r [G::Action],
     /// The seat that failed at the end, with its rejected answer, if any.
     failed: Option<(Seat, Option<G::Action>)>,
@@ -178,7 +178,7 @@ where
 {
     /// Both seats' scripts.
     pub fn seats(
-        replay: &'r Replay,
+        replay: &'r ReplayResult,
         moves: &'r [G::Action],
         failed: Option<(Seat, Option<G::Action>)>,
         failed_at_start: Option<Seat>,

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use super::{gzip, html, Replay, ReplayPlayer};
+use serde::Serialize;
+
+use super::{gzip, html, Replay, ReplayBody, ReplayPlayer};
 
 /// Replays larger than this are written gzip-compressed (`.json.gz`).
 pub const COMPRESS_OVER: usize = 64 << 10;
@@ -22,7 +24,12 @@ pub fn stem(number: usize, total: usize, names: &[&str]) -> String {
 /// Writes `replay` into `folder` as `<stem>.json`, or `<stem>.json.gz` when
 /// large (the other one is removed, so a game written again never leaves
 /// two files); with `viewer`, also `<stem>.html`. Returns the files written.
-pub fn save(replay: &Replay, folder: &Path, stem: &str, viewer: bool) -> Result<Vec<PathBuf>> {
+pub fn save<B: ReplayBody + Serialize>(
+    replay: &Replay<B>,
+    folder: &Path,
+    stem: &str,
+    viewer: bool,
+) -> Result<Vec<PathBuf>> {
     ReplayFiles::make(replay, folder, stem, viewer, true).write()
 }
 
@@ -38,7 +45,13 @@ pub struct ReplayFiles {
 impl ReplayFiles {
     /// With `viewer`, its page shows the seed or not (`show_seed`: a
     /// server's grading games share their seeds).
-    pub fn make(replay: &Replay, folder: &Path, stem: &str, viewer: bool, show_seed: bool) -> ReplayFiles {
+    pub fn make<B: ReplayBody + Serialize>(
+        replay: &Replay<B>,
+        folder: &Path,
+        stem: &str,
+        viewer: bool,
+        show_seed: bool,
+    ) -> ReplayFiles {
         let json = replay.to_json();
         let plain = folder.join(format!("{stem}.json"));
         let packed = folder.join(format!("{stem}.json.gz"));
@@ -145,7 +158,7 @@ impl MatchReplays {
 
     /// Writes `replay`, game `index` (from 0) of the match, named after its
     /// players in seat order (after a failure, nothing more).
-    pub fn save_replay(&mut self, index: u32, replay: &Replay) {
+    pub fn save_replay<B: ReplayBody + Serialize>(&mut self, index: u32, replay: &Replay<B>) {
         if self.error.is_some() {
             return;
         }

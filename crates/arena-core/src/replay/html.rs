@@ -1,21 +1,18 @@
 //! The HTML viewer: one self-contained file (styles, script and the replay
 //! inline; nothing fetched) that draws the game turn by turn. The page and
 //! its controls are shared (html/viewer.*); each game adds one script that
-//! draws its board (`games/<game>/viewer.js`, its `ReplayGame::VIEWER`), keyed by the replay's `game` field.
+//! draws its board (`games/<game>/viewer.js`, its `ReplayGame::VIEWER`); `games::replays::
+//! every_viewers_code` is every game's.
 
-use super::{Body, Replay, ReplayGame};
-use crate::game::{with_game, GameId};
+use serde::Serialize;
+
+use super::{Replay, ReplayBody};
 
 const PAGE: &str = include_str!("html/viewer.html");
 const STYLE: &str = include_str!("html/viewer.css");
 const VIEWER: &str = include_str!("html/viewer.js");
-/// The drawing script of the replay's game.
-fn game_script(body: &Body) -> &'static str {
-    with_game!(body.id(), G => <G as ReplayGame>::VIEWER)
-}
-
 /// The viewer page of `replay`.
-pub fn page(replay: &Replay) -> String {
+pub fn page<B: ReplayBody + Serialize>(replay: &Replay<B>) -> String {
     page_with(replay, true)
 }
 
@@ -24,7 +21,7 @@ pub const HIDDEN_SEED: &str = "kept by the server";
 
 /// The viewer page of `replay`, showing its seed or not (`show_seed`: a
 /// server's grading games share their seeds, which must stay its own).
-pub fn page_with(replay: &Replay, show_seed: bool) -> String {
+pub fn page_with<B: ReplayBody + Serialize>(replay: &Replay<B>, show_seed: bool) -> String {
     let mut data = serde_json::to_value(replay).expect("plain data serialises");
     let seed = match show_seed {
         true => replay.seed.to_string(),
@@ -38,7 +35,7 @@ pub fn page_with(replay: &Replay, show_seed: bool) -> String {
     let data = data.to_string().replace('<', "\\u003c");
     let title = format!("<title>{}</title>", escape(&replay.summary()));
     fill(
-        &code(game_script(&replay.body)),
+        &code(replay.body.viewer()),
         &[("<title>Replay</title>", &title), ("/*SEED*/", &seed), ("/*DATA*/", &data)],
     )
 }
@@ -64,15 +61,8 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
 
 /// The page with its style and scripts for the game drawn by `game`, not
 /// yet its replay.
-fn code(game: &str) -> String {
+pub fn code(game: &str) -> String {
     PAGE.replacen("/*CSS*/", STYLE, 1).replacen("/*GAME*/", game, 1).replacen("/*VIEWER*/", VIEWER, 1)
-}
-
-/// The viewer of every game without a replay: what a Content-Security-Policy
-/// that lets any viewer run hashes (its inline code is the same for every
-/// replay of a game).
-pub fn every_viewers_code() -> Vec<String> {
-    GameId::ALL.into_iter().map(|game| code(with_game!(game, G => <G as ReplayGame>::VIEWER))).collect()
 }
 
 /// The shared style sheet (the tournament index uses it too).

@@ -2,14 +2,15 @@
 //! what reads one: the terminal viewer, the HTML viewer, and `--verify`,
 //! which re-simulates the game through the real referee.
 //!
-//! A replay is an envelope every game shares (format, version, game, seed,
-//! players, result) around a per-game body (settings, turns, states). A
-//! game plugs in through `ReplayGame` (its body type, its viewer script):
-//! its body is a `ReplayBody` (checked, verified, drawn in the terminal),
-//! kept in `games/<game>/replay.rs` beside its `viewer.js`; `Body` has a
-//! variant per line of the games table.
+//! A replay is an envelope every game shares (format, version, seed,
+//! players, result) around a per-game body (its `game` name, settings,
+//! turns, states): `Replay<B>`. A game plugs in through `ReplayGame` (its
+//! body type): its body is a `ReplayBody` (checked, verified, drawn in the
+//! terminal and by its viewer script), kept in `games/<game>/replay.rs`
+//! beside its `viewer.js`. A replay of any game is `Replay<Body>`, `Body`
+//! having a variant per line of the games table (`games::replays`): files
+//! are written and read as that.
 
-pub mod command;
 pub mod diff;
 pub mod fault;
 pub mod files;
@@ -23,11 +24,11 @@ use std::{
 };
 
 use anyhow::{anyhow, bail, Context, Result};
-use serde::{Deserialize, Serialize};
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use crate::{
     fault::Fault,
-    game::{with_game, Game, GameId},
+    game::{Game, GameId},
 };
 pub use fault::FaultRecord;
 use player_api::Outcome;
@@ -36,9 +37,10 @@ use player_api::Outcome;
 pub const FORMAT: &str = "arena-replay";
 /// The replay format version this arena writes and reads.
 pub const VERSION: u32 = 1;
-/// One game, as written to a replay file.
+/// One game, as written to a replay file: the envelope around its body `B`
+/// (a game's own, or `Body`, any game's).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct Replay {
+pub struct Replay<B> {
     pub format: String,
     pub version: u32,
     /// The arena version that wrote the file.
@@ -47,9 +49,9 @@ pub struct Replay {
     /// In seat order: `players[0]` sat in seat 1 (moved first).
     pub players: Vec<ReplayPlayer>,
     pub result: ReplayResult,
-    /// The game's own part; its `game` field names the game.
+    /// The game's own part; written as `Body`, its `game` field names the game.
     #[serde(flatten)]
-    pub body: Body,
+    pub body: B,
 }
 
 /// A player as the replay names it.
@@ -100,74 +102,46 @@ impl ReplayResult {
 }
 
 /// A game's part of a replay: checked on reading, re-simulated by
-/// `--verify`, drawn in the terminal. Implemented in `games/<game>/replay.rs`.
+/// `--verify`, drawn in the terminal and by its viewer. Implemented in
+/// `games/<game>/replay.rs`, and by `Body` for any game's. `E` is the
+/// envelope's body (the part of the replay the methods read is its
+/// envelope; their own part is `self`).
 pub trait ReplayBody {
+    /// The game it is a replay of.
+    fn game(&self) -> GameId;
+    /// What a game's steps are called in its summary ("turns", "reveals").
+    fn steps_noun(&self) -> &'static str;
+    /// The HTML viewer's drawing script for its game (`ReplayGame::VIEWER`).
+    fn viewer(&self) -> &'static str;
     /// What the type system cannot check: counts and indices agree with
     /// the envelope.
-    fn check(&self, replay: &Replay) -> Result<(), String>;
+    fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String>;
     /// Re-simulates the game through the referee; `Err` is the first
     /// difference, in one line.
-    fn verify(&self, replay: &Replay) -> Result<String, String>;
+    fn verify<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<String, String>;
     /// The start, then one frame per turn.
-    fn frames(&self, replay: &Replay, paint: terminal::Paint) -> Vec<String>;
-}
-
-/// A game that has replays: its body, and how its viewer draws it.
-pub trait ReplayGame: Game {
-    type Body: ReplayBody + Serialize + for<'de> Deserialize<'de> + std::fmt::Debug + Clone + PartialEq;
-    /// What a game's steps are called in its summary ("turns", "reveals").
-    const STEPS_NOUN: &'static str;
-    /// The HTML viewer's drawing script for this game (`viewer.js` beside it).
-    const VIEWER: &'static str;
-}
-
-/// `Body`, a variant per line of the games table.
-macro_rules! replay_bodies {
-    (() $($variant:ident = $game:path, $name:literal, $kind:ident;)+) => {
-        /// The per-game part of a replay; its `game` field names the game.
-        #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-        #[serde(tag = "game")]
-        pub enum Body {
-            $(#[serde(rename = $name)] $variant(<$game as ReplayGame>::Body),)+
-        }
-
-        impl Body {
-            /// The game it is a replay of.
-            pub fn id(&self) -> GameId {
-                match self { $(Body::$variant(_) => GameId::$variant,)+ }
-            }
-
-            fn inner(&self) -> &dyn ReplayBody {
-                match self { $(Body::$variant(body) => body,)+ }
-            }
-        }
-    };
-}
-crate::games::table!({ replay_bodies }());
-
-impl Body {
-    pub fn game(&self) -> &'static str {
-        self.id().name()
-    }
+    fn frames<E: ReplayBody>(&self, replay: &Replay<E>, paint: terminal::Paint) -> Vec<String>;
 
     /// How many players the game seats.
-    pub fn seats(&self) -> usize {
-        if self.id().is_single_player() {
+    fn seats(&self) -> usize {
+        if self.game().is_single_player() {
             1
         } else {
             2
         }
     }
-
-    /// What a game's steps are called in its summary.
-    fn steps_noun(&self) -> &'static str {
-        with_game!(self.id(), G => <G as ReplayGame>::STEPS_NOUN)
-    }
 }
 
-impl Replay {
+/// A game that has replays: its body, and how its viewer draws it.
+pub trait ReplayGame: Game {
+    type Body: ReplayBody + Serialize + DeserializeOwned + std::fmt::Debug + Clone + PartialEq + Send;
+    /// The HTML viewer's drawing script for this game (`viewer.js` beside it).
+    const VIEWER: &'static str;
+}
+
+impl<B> Replay<B> {
     /// A replay of a game: the envelope around `body`.
-    pub fn new(seed: u64, players: Vec<ReplayPlayer>, result: ReplayResult, body: Body) -> Replay {
+    pub fn new(seed: u64, players: Vec<ReplayPlayer>, result: ReplayResult, body: B) -> Replay<B> {
         Replay {
             format: FORMAT.to_string(),
             version: VERSION,
@@ -179,6 +153,15 @@ impl Replay {
         }
     }
 
+    /// The same replay around `body`: a game's own body as any game's
+    /// (`games::replays::TableGame::any`).
+    pub fn with_body<C>(self, body: impl FnOnce(B) -> C) -> Replay<C> {
+        let Replay { format, version, arena, seed, players, result, body: own } = self;
+        Replay { format, version, arena, seed, players, result, body: body(own) }
+    }
+}
+
+impl<B: ReplayBody> Replay<B> {
     /// "easy vs hard: hard wins in 23 turns (trapped)";
     /// "hard: win, score 2, in 9 reveals (found the monster)"
     pub fn summary(&self) -> String {
@@ -197,16 +180,19 @@ impl Replay {
     /// Re-simulates the game through the referee with the recorded seed and
     /// actions; `Err` is the first difference, in one line.
     pub fn verify(&self) -> Result<String, String> {
-        self.body.inner().verify(self)
+        self.body.verify(self)
     }
 
     /// The game for the terminal: the start, then one frame per turn.
     pub fn frames(&self, paint: terminal::Paint) -> Vec<String> {
-        self.body.inner().frames(self, paint)
+        self.body.frames(self, paint)
     }
 
     /// The replay as JSON text: a field per line, a turn per line.
-    pub fn to_json(&self) -> String {
+    pub fn to_json(&self) -> String
+    where
+        B: Serialize,
+    {
         let mut out = Vec::new();
         let mut serializer =
             serde_json::Serializer::with_formatter(&mut out, LineFormatter { open: Vec::new() });
@@ -216,7 +202,10 @@ impl Replay {
     }
 
     /// Writes the replay to `path`, gzip-compressed when the name ends in `.gz`.
-    pub fn write(&self, path: &Path) -> Result<()> {
+    pub fn write(&self, path: &Path) -> Result<()>
+    where
+        B: Serialize,
+    {
         let json = self.to_json();
         let bytes = if is_gzip_name(path) { gzip(json.as_bytes()) } else { json.into_bytes() };
         files::write_synced(path, &bytes)
@@ -225,14 +214,20 @@ impl Replay {
     /// Reads a replay file (plain or gzip JSON). Every problem is one line
     /// that names the file: not found, not JSON, not a replay, a format
     /// version this arena does not read, a game it does not know, damage.
-    pub fn read(path: &Path) -> Result<Replay> {
+    pub fn read(path: &Path) -> Result<Replay<B>>
+    where
+        B: DeserializeOwned,
+    {
         let bytes =
             std::fs::read(path).with_context(|| format!("cannot read the replay {}", path.display()))?;
         Replay::parse(&bytes).map_err(|e| anyhow!("{}: {e:#}", path.display()))
     }
 
     /// Parses replay bytes (plain or gzip JSON).
-    pub fn parse(bytes: &[u8]) -> Result<Replay> {
+    pub fn parse(bytes: &[u8]) -> Result<Replay<B>>
+    where
+        B: DeserializeOwned,
+    {
         let text = if bytes.starts_with(&[0x1f, 0x8b]) {
             let mut text = Vec::new();
             flate2::read::GzDecoder::new(bytes).read_to_end(&mut text).map_err(|e| {
@@ -265,7 +260,7 @@ impl Replay {
         if GameId::parse(game).is_none() {
             bail!("game \"{game}\" has no replay support in this arena (it knows: {})", GameId::names(", "));
         }
-        let replay: Replay =
+        let replay: Replay<B> =
             serde_json::from_value(value).map_err(|e| anyhow!("the replay is damaged: {e}"))?;
         replay.check().map_err(|e| anyhow!("the replay is damaged: {e}"))?;
         Ok(replay)
@@ -290,7 +285,7 @@ impl Replay {
         if seats == 1 && (self.result.outcome.is_none() || self.result.score.is_none()) {
             return Err(format!("a {} replay's result needs its outcome and score", self.body.game()));
         }
-        self.body.inner().check(self)
+        self.body.check(self)
     }
 }
 

@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 
-use crate::solo::{progress_of, SoloGame, SoloSeries, SoloSummary};
+use crate::solo::{self, SinglePlayerGame, SoloGame, SoloSeries, SoloSummary};
 
 /// `game 3/10  seed 81  hard: score 1, won in 5 steps (found the monster)`
-pub fn line(game: &SoloGame, total: u32, name: &str) -> String {
+pub fn line<G: SinglePlayerGame>(game: &SoloGame<G>, total: u32, name: &str) -> String {
     let r = &game.result;
     let verdict = if r.won {
         "won"
@@ -17,12 +17,12 @@ pub fn line(game: &SoloGame, total: u32, name: &str) -> String {
     };
     let progress = r
         .progress
-        .zip(progress_of(game.record.id()))
+        .zip(G::PROGRESS)
         .map_or_else(String::new, |(count, of)| format!(", {count} {}", of.counted));
     format!(
         "game {}/{total}  seed {}  {name}: score {}, {verdict} in {} steps{progress} ({})",
         game.index + 1,
-        game.record.seed(),
+        G::seed(&game.record),
         r.score,
         r.steps,
         r.reason
@@ -49,13 +49,13 @@ pub fn summary_line(name: &str, s: &SoloSummary) -> String {
 }
 
 /// The summary of `arena play` for a single-player game.
-pub fn summary(name: &str, series: &SoloSeries) -> String {
+pub fn summary<G: SinglePlayerGame>(name: &str, series: &SoloSeries<G>) -> String {
     format!(
         "{}\n{} games of {} ({}), seed {}",
         summary_line(name, &series.summary),
         series.summary.games,
-        series.settings.game(),
-        series.settings.describe(),
+        G::ID,
+        solo::describe::<G>(&series.settings),
         series.seed
     )
 }
@@ -86,16 +86,16 @@ struct JsonSoloGame<'a> {
 }
 
 /// A single-player series as one JSON object (docs/play-json.md).
-pub fn json(series: &SoloSeries, name: &str, source: &str) -> String {
+pub fn json<G: SinglePlayerGame>(series: &SoloSeries<G>, name: &str, source: &str) -> String {
     let doc = JsonSolo {
-        game: series.settings.game(),
+        game: G::ID.name(),
         seed: series.seed,
-        settings: series.settings.json(),
+        settings: solo::settings_json::<G>(&series.settings),
         players: vec![JsonSoloPlayer { name, source, summary: &series.summary }],
         games: series
             .games
             .iter()
-            .map(|g| JsonSoloGame { index: g.index, seed: g.record.seed(), result: &g.result })
+            .map(|g| JsonSoloGame { index: g.index, seed: G::seed(&g.record), result: &g.result })
             .collect(),
     };
     serde_json::to_string_pretty(&doc).expect("plain data serialises")

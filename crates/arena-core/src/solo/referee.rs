@@ -15,13 +15,13 @@ use super::{Budgets, SinglePlayerGame};
 use crate::{
     clock::Spent,
     fault::Fault,
-    game::Agent,
+    game::{Agent, Game},
     referee::{
         calls::{self, timed},
         InProcess, LocalGame,
     },
     seeds,
-    time_control::TurnClock,
+    time_control::{TimeControl, TurnClock},
 };
 
 /// The settings of a single-player game: its rules and the budgets.
@@ -36,6 +36,11 @@ impl<R> Budgeted<R> {
     /// `rules` with the default budgets.
     pub fn new(rules: R) -> Budgeted<R> {
         Budgeted { rules, budgets: Budgets::default() }
+    }
+
+    /// The settings with each step timed by `control`.
+    pub fn with_time(self, control: TimeControl) -> Budgeted<R> {
+        Budgeted { budgets: Budgets { turn: control, ..self.budgets }, ..self }
     }
 }
 
@@ -116,7 +121,7 @@ impl<E: fmt::Display> fmt::Display for Ending<E> {
 }
 
 /// A single-player game's state transitions, as the one step loop drives them.
-pub trait SoloReferee: SinglePlayerGame {
+pub trait SoloReferee: SinglePlayerGame + Game<Request: Copy> {
     /// What the seed draws: a world, a run's forests.
     type World: Clone;
     /// The game being played.

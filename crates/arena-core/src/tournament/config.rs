@@ -12,7 +12,7 @@ use anyhow::{bail, Context, Result};
 use serde::{de::Error as _, Deserialize, Deserializer};
 
 use super::grade::{GradeSettings, Pass};
-pub use crate::game_rules::GameRules;
+pub use crate::games::rules::GameRules;
 use crate::{
     clock::Clock,
     external::Program,
@@ -153,12 +153,14 @@ impl SettingsFile {
     fn game_options(&self) -> Result<GameOptions> {
         let mut options = GameOptions::default();
         for (key, value) in &self.options {
-            if !GameOptions::keys().contains(&key.as_str()) {
-                let known = SettingsFile::COMMON.into_iter().chain(GameOptions::keys()).collect::<Vec<_>>();
+            if !crate::games::rules::keys().contains(&key.as_str()) {
+                let known =
+                    SettingsFile::COMMON.into_iter().chain(crate::games::rules::keys()).collect::<Vec<_>>();
                 bail!("settings.{key}: no such setting (the settings: {})", known.join(", "));
             }
             let value = OptionValue::from_toml(value).map_err(|e| anyhow::anyhow!("settings.{key}: {e}"))?;
-            options.set(key, value).map_err(|e| anyhow::anyhow!("settings.{key}: {e}"))?;
+            crate::games::rules::set_option(&mut options, key, value)
+                .map_err(|e| anyhow::anyhow!("settings.{key}: {e}"))?;
         }
         Ok(options)
     }

@@ -34,12 +34,12 @@ use anyhow::{bail, Result};
 
 use crate::replay::files::file_safe;
 use crate::{
-    game_rules::with_rules,
     isolation::WorkerLimits,
     players::{Hosting, Player},
     two_player::{SettingsPrint, TwoPlayerGame},
+    with_rules,
 };
-use config::{format_name, GameRules, Tournament};
+use config::{format_name, Tournament};
 use record::GameResult;
 use schedule::ScheduledGame;
 use shard::Shard;
@@ -131,7 +131,7 @@ impl Observer for Quiet {}
 /// from a different fingerprint cannot be resumed.
 pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> String {
     let print = with_rules!(&tournament.game, G, settings => G::settings_print(settings),
-        solo => SettingsPrint { tail: format!("{}|", settings.fingerprint()), ..SettingsPrint::default() });
+        solo => SettingsPrint { tail: format!("{}|", crate::solo::fingerprint::<G>(settings)), ..SettingsPrint::default() });
     let (size, turn_cap) = print.head;
     let budgets = &tournament.budgets;
     let mut text = format!(
@@ -314,14 +314,14 @@ pub fn run_part(
     let missing = merge::missing(schedule.len(), &results);
     let results: Vec<GameResult> = results.into_values().collect();
     let interrupted = stop.load(Ordering::SeqCst) && part_done < part_total;
-    let standings = match &tournament.game {
-        GameRules::Solo(settings) => {
-            // Every player: the entrants, and a grade's levels beside them.
-            let players: Vec<(usize, standings::Entrant)> = entrants.iter().cloned().enumerate().collect();
-            let standings = solo_standings::compute(settings.game(), &players, &results);
-            Table::Solo { standings, names: names.clone() }
-        }
-        _ => Table::Duel(standings::compute(&entrants, &results)),
+    let game = tournament.game.id();
+    let standings = if game.is_single_player() {
+        // Every player: the entrants, and a grade's levels beside them.
+        let players: Vec<(usize, standings::Entrant)> = entrants.iter().cloned().enumerate().collect();
+        let standings = solo_standings::compute(game, &players, &results);
+        Table::Solo { standings, names: names.clone() }
+    } else {
+        Table::Duel(standings::compute(&entrants, &results))
     };
     let mut written = Vec::new();
     let mut grades = None;

@@ -8,7 +8,7 @@ use std::{sync::atomic::AtomicBool, time::Duration};
 
 use anyhow::Result;
 
-use crate::{game_rules::with_rules, time_control::TimeControl, two_player::TwoPlayerGame};
+use crate::{time_control::TimeControl, two_player::TwoPlayerGame, with_rules};
 
 use super::{
     config::Tournament, fingerprint, hosting, load_players, merge, record::GameResult, runner, schedule,

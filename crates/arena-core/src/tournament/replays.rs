@@ -22,8 +22,9 @@ use super::{
     standings::Entrant,
 };
 use crate::{
-    replay::{files, files::ReplayFiles, Replay, ReplayPlayer},
-    solo::{SoloRecord, SoloSettings},
+    games::replays::{GameReplay, TableGame},
+    replay::{files, files::ReplayFiles, ReplayPlayer},
+    solo::{SinglePlayerGame, SoloSettings},
     two_player::TwoPlayerGame,
 };
 
@@ -115,26 +116,30 @@ impl ReplaySink {
 
     /// Writes the replay of `record`, a two-player game played as schedule
     /// entry `game`, if it is wanted.
-    pub fn save_two_player<G: TwoPlayerGame>(
+    pub fn save_two_player<G: TwoPlayerGame + TableGame>(
         &self,
         game: &ScheduledGame,
         record: &G::Record,
     ) -> Result<Saved> {
         let loser = G::winner(record).map(|seat| game.seats[seat.other().index()]);
-        self.save(game, loser, false, || G::replay(record, game.seats.map(|id| self.players[id].clone())))
+        self.save(game, loser, false, || {
+            G::any(G::replay(record, game.seats.map(|id| self.players[id].clone())))
+        })
     }
 
     /// Writes the replay of `record`, a single-player game played with
     /// `settings` as schedule entry `game`, if it is wanted.
-    pub fn save_solo(
+    pub fn save_solo<G: SinglePlayerGame + TableGame>(
         &self,
         game: &ScheduledGame,
-        record: &SoloRecord,
-        settings: &SoloSettings,
+        record: &G::Record,
+        settings: &SoloSettings<G>,
     ) -> Result<Saved> {
         // A single-player game is lost unless won.
-        let loser = (!record.score().won).then_some(game.seats[0]);
-        self.save(game, loser, true, || record.replay(settings, self.players[game.seats[0]].clone()))
+        let loser = (!G::score(record).won).then_some(game.seats[0]);
+        self.save(game, loser, true, || {
+            G::any(G::replay(record, settings, self.players[game.seats[0]].clone()))
+        })
     }
 
     fn save(
@@ -142,7 +147,7 @@ impl ReplaySink {
         game: &ScheduledGame,
         loser: Option<usize>,
         solo: bool,
-        replay: impl FnOnce() -> Replay,
+        replay: impl FnOnce() -> GameReplay,
     ) -> Result<Saved> {
         if !self.wanted(loser) {
             return Ok(Saved::NotWanted);

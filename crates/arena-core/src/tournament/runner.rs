@@ -23,11 +23,12 @@ use super::{
     schedule::ScheduledGame,
 };
 use crate::{
-    game_rules::with_rules,
+    games::replays::TableGame,
     players::{Hosting, Player},
     solo::SoloPool,
     time_control::TimeControl,
     two_player::{InstancePool, TwoPlayerGame},
+    with_rules,
 };
 
 /// What the runner needs to know.
@@ -103,10 +104,10 @@ pub fn run(
                         play_two_player(&mut pool, game, settings, sink)
                     })
                 }, solo => {
-                    let mut pool = SoloPool::new(plan.players, plan.hosting.clone()).with_controls(plan.controls);
+                    let mut pool = SoloPool::<G>::new(plan.players, plan.hosting.clone()).with_controls(plan.controls);
                     work(plan, jobs, cursor, &sender, |game, sink, _| {
                         let (score, record) = pool.play(game.seats[0], game.seed, settings);
-                        let saved = sink.map_or(Ok(Saved::NotWanted), |sink| sink.save_solo(game, &record, settings))?;
+                        let saved = sink.map_or(Ok(Saved::NotWanted), |sink| sink.save_solo::<G>(game, &record, settings))?;
                         let result = GameResult::solo(game.index, game.seats[0], game.seed, score);
                         Ok(GameResult { replay_left_out: saved == Saved::OverBudget, ..result })
                     })
@@ -146,7 +147,7 @@ pub fn run(
 
 /// Plays schedule entry `game` of a two-player game with `pool`'s
 /// instances; its replay, if `sink` wants it, is written first.
-fn play_two_player<G: TwoPlayerGame>(
+fn play_two_player<G: TwoPlayerGame + TableGame>(
     pool: &mut InstancePool<G>,
     game: &ScheduledGame,
     settings: &G::Settings,

@@ -9,7 +9,8 @@ use serde::Serialize;
 use super::{record::GameResult, standings::Entrant};
 use crate::{
     game::GameId,
-    solo::{progress_measures, progress_of, RunMeasure, SoloScore, SoloSummary},
+    games::{progress_measures, progress_of},
+    solo::{RunMeasure, SoloScore, SoloSummary},
     table::{csv_field, md_cell, md_table, text_table},
 };
 
@@ -36,8 +37,8 @@ pub struct SoloStandings {
 }
 
 /// The standings of `entrants` (ids index it) from their games.
-pub fn compute(game: &'static str, entrants: &[(usize, Entrant)], results: &[GameResult]) -> SoloStandings {
-    let counted = GameId::parse(game).and_then(progress_of);
+pub fn compute(game: GameId, entrants: &[(usize, Entrant)], results: &[GameResult]) -> SoloStandings {
+    let counted = progress_of(game);
     let scores = |id: usize| -> Vec<&SoloScore> {
         results.iter().filter(|r| r.seats[0] == id).filter_map(|r| r.solo.as_ref()).collect()
     };
@@ -62,7 +63,7 @@ pub fn compute(game: &'static str, entrants: &[(usize, Entrant)], results: &[Gam
         row.rank = i + 1;
     }
     let games = results.iter().filter(|r| r.solo.is_some()).count();
-    SoloStandings { game, games, rows }
+    SoloStandings { game: game.name(), games, rows }
 }
 
 impl SoloStandings {
@@ -218,7 +219,7 @@ mod tests {
             result(4, 1, 1, true, 0),
             result(5, 2, -1, false, 1),
         ];
-        let s = compute("intuitive-ai", &entrants, &results);
+        let s = compute(GameId::IntuitiveAi, &entrants, &results);
         assert_eq!(s.games, 6);
         assert_eq!(s.rows.iter().map(|r| r.id).collect::<Vec<_>>(), [1, 0, 2], "ties go to the lower id");
         let b = &s.rows[0].summary;

@@ -41,7 +41,7 @@ use crate::{
 };
 use arena::{
     game::GameId,
-    game_rules::GameRules,
+    games::rules::GameRules,
     isolation::WorkerLimits,
     players::Hosting,
     tournament::{

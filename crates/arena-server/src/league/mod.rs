@@ -42,13 +42,15 @@ use super::{
 };
 use arena::{
     cores,
-    game_rules::{with_rules, Budgets, GameRules},
+    game_rules::Budgets,
+    games::rules::GameRules,
     isolation::WorkerLimits,
     matchmaking::{EntrantId, GamePair, League, Policy, GAMES_PER_PAIR},
     players::{Hosting, Player, PlayerSpec},
     stats::Wdl,
     tournament::record::GameResult,
     two_player::{self, MatchConfig, TwoPlayerGame},
+    with_rules,
 };
 
 /// The most games one pairing plays in the live league.

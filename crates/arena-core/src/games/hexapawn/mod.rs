@@ -22,7 +22,7 @@ use crate::{
     clock::Spent,
     fault::{Fault, FaultKind},
     game::{Agent, Game, GameId},
-    game_rules::{Budgets, GameOption, GameOptions, GameRules, GameSettings, OptionError},
+    game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError},
     isolation::{WireAnswer, WireGame},
     levels::Level,
     protocol::{seat_from_number, GameOverRequest, NewGameRequest, Payload, Reply, Request},
@@ -47,7 +47,6 @@ impl Game for Hexapawn {
 
 impl ReplayGame for Hexapawn {
     type Body = replay::HexapawnBody;
-    const STEPS_NOUN: &'static str = "moves";
     const VIEWER: &'static str = include_str!("viewer.js");
 }
 
@@ -157,14 +156,11 @@ impl WireGame for Hexapawn {
 
 /// It has no rules options: only the budgets.
 impl GameSettings for Hexapawn {
+    type Settings = HexapawnSettings;
     const OPTIONS: &'static [GameOption] = &[];
 
-    fn rules(_: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
-        Ok(GameRules::Hexapawn(HexapawnSettings {
-            time: budgets.turn,
-            startup_budget: budgets.startup,
-            clock: budgets.clock,
-        }))
+    fn settings(_: &GameOptions, budgets: Budgets) -> Result<HexapawnSettings, OptionError> {
+        Ok(HexapawnSettings { time: budgets.turn, startup_budget: budgets.startup, clock: budgets.clock })
     }
 }
 
@@ -258,7 +254,7 @@ impl TwoPlayerGame for Hexapawn {
         record.ending.to_string()
     }
 
-    fn replay(record: &HexapawnRecord, players: [ReplayPlayer; 2]) -> Replay {
+    fn replay(record: &HexapawnRecord, players: [ReplayPlayer; 2]) -> Replay<replay::HexapawnBody> {
         replay::from_record(record, players)
     }
 

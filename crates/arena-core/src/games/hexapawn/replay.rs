@@ -11,11 +11,12 @@ use player_api::{
 use serde::{Deserialize, Serialize};
 
 use super::Hexapawn;
+use crate::game::{Game, GameId};
 use crate::replay::{
     diff,
     fault::{Numbered, SeatScript},
     terminal::Paint,
-    Body, Replay, ReplayBody, ReplayPlayer, ReplayResult,
+    Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
 };
 use crate::{
     clock::Clock,
@@ -96,7 +97,7 @@ pub struct FailedPly {
 
 /// The replay of a Hexapawn game; `players` in seat order (White first).
 /// What `arena play` and tournaments call; write it with [`Replay::write`].
-pub fn from_record(record: &HexapawnRecord, players: [ReplayPlayer; 2]) -> Replay {
+pub fn from_record(record: &HexapawnRecord, players: [ReplayPlayer; 2]) -> Replay<HexapawnBody> {
     let fault = match &record.ending {
         HexapawnEnding::Fault { loser, fault } => Some(crate::replay::FaultRecord::new(loser.index(), fault)),
         _ => None,
@@ -109,7 +110,7 @@ pub fn from_record(record: &HexapawnRecord, players: [ReplayPlayer; 2]) -> Repla
         outcome: None,
         score: None,
     };
-    Replay::new(record.seed, players.to_vec(), result, Body::Hexapawn(HexapawnBody::of(record)))
+    Replay::new(record.seed, players.to_vec(), result, HexapawnBody::of(record))
 }
 
 impl HexapawnBody {
@@ -167,7 +168,7 @@ impl HexapawnBody {
     }
 
     /// What serde cannot check: boards, seats and squares are valid.
-    pub(crate) fn check_against(&self, replay: &Replay) -> Result<(), String> {
+    pub(crate) fn check_against<E>(&self, replay: &Replay<E>) -> Result<(), String> {
         let boards = [("start", &self.start), ("final", &self.final_board)].into_iter();
         let plies = self.plies.iter().enumerate().map(|(i, p)| (format!("plies[{i}].board"), &p.board));
         for (what, board) in boards.map(|(w, b)| (w.to_string(), b)).chain(plies) {
@@ -280,13 +281,25 @@ const FROM: &str = "2;36";
 const FREE: &str = "2";
 
 impl ReplayBody for HexapawnBody {
-    fn check(&self, replay: &Replay) -> Result<(), String> {
+    fn game(&self) -> GameId {
+        Hexapawn::ID
+    }
+
+    fn steps_noun(&self) -> &'static str {
+        "moves"
+    }
+
+    fn viewer(&self) -> &'static str {
+        <Hexapawn as ReplayGame>::VIEWER
+    }
+
+    fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
         self.check_against(replay)
     }
 
     /// Re-simulates the game through the referee with the recorded seed and
     /// moves: every board shown, every move, the ending must come out the same.
-    fn verify(&self, replay: &Replay) -> Result<String, String> {
+    fn verify<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<String, String> {
         let body = self;
         let seed = replay.seed;
         diff::part("the start", &body.start, &board_record(&HexapawnBoard::start()), seed)?;
@@ -305,11 +318,12 @@ impl ReplayBody for HexapawnBody {
             .as_ref()
             .filter(|(seat, _)| *seat == Seat::Two && body.plies.is_empty())
             .map(|_| Seat::Two);
-        let [mut white, mut black] = SeatScript::<Hexapawn>::seats(replay, &moves, failed, at_start, "move");
+        let [mut white, mut black] =
+            SeatScript::<Hexapawn>::seats(&replay.result, &moves, failed, at_start, "move");
         let record = referee::play_timed(&body.settings(), body.controls(), seed, [&mut white, &mut black]);
         let players = [0, 1].map(|i| replay.players[i].clone());
         let again = from_record(&record, players);
-        let Body::Hexapawn(mut resimulated) = again.body else { unreachable!("built as Hexapawn") };
+        let mut resimulated = again.body;
         // The boards the referee showed, not the ones the record implies.
         let mut shown: Vec<(u32, BoardRecord)> =
             white.shown.iter().chain(&black.shown).map(|r| (r.ply, board_record(&r.board))).collect();
@@ -334,7 +348,7 @@ impl ReplayBody for HexapawnBody {
     }
 
     /// The game for the terminal: the start, then the board after each move.
-    fn frames(&self, replay: &Replay, paint: Paint) -> Vec<String> {
+    fn frames<E: ReplayBody>(&self, replay: &Replay<E>, paint: Paint) -> Vec<String> {
         let body = self;
         let name = |seat: u8| replay.players.get(seat as usize - 1).map_or("?", |p| p.name.as_str());
         let total = body.plies.len();

@@ -20,13 +20,13 @@ use crate::{
     agent::{AbiGame, Constructor},
     fault::FaultKind,
     game::{Game, GameId},
-    game_rules::{Budgets, GameOption, GameOptions, GameRules, GameSettings, OptionError, OptionKind},
+    game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
     isolation::{WireAnswer, WireGame},
     levels::Level,
     protocol::{GameOverRequest, NewGameRequest, Payload, Reply, Request},
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
-    solo::{cpu_us, fault_name, Budgeted, Ending, SinglePlayerGame, SoloScore, SoloSettings},
+    solo::{cpu_us, fault_name, Budgeted, Ending, SinglePlayerGame, SoloScore},
 };
 
 /// Intuitive AI: reveal cells of a hidden grid.
@@ -44,7 +44,6 @@ impl Game for IntuitiveAi {
 
 impl ReplayGame for IntuitiveAi {
     type Body = replay::IntuitiveBody;
-    const STEPS_NOUN: &'static str = "reveals";
     const VIEWER: &'static str = include_str!("viewer.js");
 }
 
@@ -161,13 +160,14 @@ impl WireGame for IntuitiveAi {
 
 /// Its options, declared once: `board_size`.
 impl GameSettings for IntuitiveAi {
+    type Settings = IntuitiveSettings;
     const OPTIONS: &'static [GameOption] = &[GameOption {
         key: "board_size",
         kind: OptionKind::Number,
         help: "board size N (N x N), 3 to 8; default 4",
     }];
 
-    fn rules(options: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
+    fn settings(options: &GameOptions, budgets: Budgets) -> Result<IntuitiveSettings, OptionError> {
         use player_api::intuitive::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
         let size = options.number("board_size")?.unwrap_or(DEFAULT_SIZE);
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
@@ -176,7 +176,7 @@ impl GameSettings for IntuitiveAi {
                 message: format!("board size {size}: Intuitive AI boards are {MIN_SIZE} to {MAX_SIZE}"),
             });
         }
-        Ok(GameRules::Solo(SoloSettings::IntuitiveAi(Budgeted { rules: IntuitiveRules { size }, budgets })))
+        Ok(Budgeted { rules: IntuitiveRules { size }, budgets })
     }
 }
 
@@ -216,7 +216,11 @@ impl SinglePlayerGame for IntuitiveAi {
         }
     }
 
-    fn replay(record: &IntuitiveRecord, _: &IntuitiveSettings, player: ReplayPlayer) -> Replay {
+    fn replay(
+        record: &IntuitiveRecord,
+        _: &IntuitiveSettings,
+        player: ReplayPlayer,
+    ) -> Replay<replay::IntuitiveBody> {
         replay::from_record(record, player)
     }
 }

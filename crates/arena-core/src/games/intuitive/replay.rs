@@ -9,8 +9,9 @@ use player_api::intuitive::{Cell, IntuitiveView, IntuitiveWorld};
 use serde::{Deserialize, Serialize};
 
 use super::IntuitiveAi;
+use crate::game::{Game, GameId};
 use crate::replay::{
-    diff, fault::Recorded, terminal::Paint, Body, Replay, ReplayBody, ReplayPlayer, ReplayResult,
+    diff, fault::Recorded, terminal::Paint, Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
 };
 use crate::{
     games::intuitive::referee::{IntuitiveEnd, IntuitiveRecord, IntuitiveRules, IntuitiveSettings},
@@ -99,7 +100,7 @@ pub struct FailedReveal {
 
 /// The replay of an Intuitive AI game played by `player`; what `arena play`
 /// and tournaments call. Write it with [`Replay::write`].
-pub fn from_record(record: &IntuitiveRecord, player: ReplayPlayer) -> Replay {
+pub fn from_record(record: &IntuitiveRecord, player: ReplayPlayer) -> Replay<IntuitiveBody> {
     let fault = match &record.ending {
         Ending::Fault(fault) => Some(fault),
         _ => None,
@@ -111,7 +112,7 @@ pub fn from_record(record: &IntuitiveRecord, player: ReplayPlayer) -> Replay {
         record.ending.to_string(),
         fault,
     );
-    Replay::new(record.seed, vec![player], result, Body::IntuitiveAi(IntuitiveBody::of(record)))
+    Replay::new(record.seed, vec![player], result, IntuitiveBody::of(record))
 }
 
 impl IntuitiveBody {
@@ -156,7 +157,7 @@ impl IntuitiveBody {
 
     /// What serde cannot check: the world follows the rules, cells are on
     /// the board, the counts agree.
-    pub(crate) fn check_against(&self, replay: &Replay) -> Result<(), String> {
+    pub(crate) fn check_against<E>(&self, replay: &Replay<E>) -> Result<(), String> {
         self.world()?;
         let size = self.settings.rules.board_size;
         let on_board =
@@ -278,14 +279,26 @@ const PIT: &str = "1;97;41";
 const JUST: &str = "1;30;43";
 
 impl ReplayBody for IntuitiveBody {
-    fn check(&self, replay: &Replay) -> Result<(), String> {
+    fn game(&self) -> GameId {
+        IntuitiveAi::ID
+    }
+
+    fn steps_noun(&self) -> &'static str {
+        "reveals"
+    }
+
+    fn viewer(&self) -> &'static str {
+        <IntuitiveAi as ReplayGame>::VIEWER
+    }
+
+    fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
         self.check_against(replay)
     }
 
     /// Re-simulates the game through the referee with the recorded seed and
     /// reveals: the world drawn, every view shown, every cell's content, the
     /// ending and the score must come out the same.
-    fn verify(&self, replay: &Replay) -> Result<String, String> {
+    fn verify<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<String, String> {
         let body = self;
         let settings = body.settings();
         let seed = replay.seed;
@@ -295,10 +308,10 @@ impl ReplayBody for IntuitiveBody {
         // A rejected last answer is played too, for the referee to judge again.
         let rejected = body.failed.as_ref().and_then(|f| f.cell.as_ref());
         let actions = body.reveals.iter().map(|r| &r.cell).chain(rejected).map(cell).collect();
-        let mut recorded = Recorded::<IntuitiveAi>::new(replay, actions, "reveal");
+        let mut recorded = Recorded::<IntuitiveAi>::new(&replay.result, actions, "reveal");
         let record = solo::play::<IntuitiveAi>(&settings, seed, &mut recorded);
         let again = from_record(&record, replay.players[0].clone());
-        let Body::IntuitiveAi(mut resimulated) = again.body else { unreachable!("built as Intuitive AI") };
+        let mut resimulated = again.body;
         // The views the referee showed, not the ones the record implies.
         let views = resimulated
             .reveals
@@ -319,7 +332,7 @@ impl ReplayBody for IntuitiveBody {
     }
 
     /// The game for the terminal: the start, then the board after each reveal.
-    fn frames(&self, replay: &Replay, paint: Paint) -> Vec<String> {
+    fn frames<E: ReplayBody>(&self, replay: &Replay<E>, paint: Paint) -> Vec<String> {
         let body = self;
         let total = body.reveals.len();
         let name = replay.players.first().map_or("?", |p| p.name.as_str());

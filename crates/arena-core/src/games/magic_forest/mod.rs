@@ -19,13 +19,13 @@ use self::{
 use crate::{
     agent::{AbiGame, Constructor},
     game::{Game, GameId},
-    game_rules::{Budgets, GameOption, GameOptions, GameRules, GameSettings, OptionError, OptionKind},
+    game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
     isolation::{WireAnswer, WireGame},
     levels::Level,
     protocol::{GameOverRequest, NewGameRequest, Payload, Reply, Request},
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
-    solo::{cpu_us, fault_name, Budgeted, RunMeasure, SinglePlayerGame, SoloScore, SoloSettings},
+    solo::{cpu_us, fault_name, Budgeted, RunMeasure, SinglePlayerGame, SoloScore},
 };
 
 /// Magic Forest.
@@ -42,7 +42,6 @@ impl Game for MagicForest {
 
 impl ReplayGame for MagicForest {
     type Body = replay::ForestBody;
-    const STEPS_NOUN: &'static str = "actions";
     const VIEWER: &'static str = include_str!("viewer.js");
 }
 
@@ -156,17 +155,18 @@ impl WireGame for MagicForest {
 
 /// Its options, declared once: `largest_forest`.
 impl GameSettings for MagicForest {
+    type Settings = ForestSettings;
     const OPTIONS: &'static [GameOption] = &[GameOption {
         key: "largest_forest",
         kind: OptionKind::Number,
         help: "the size of the last, largest forest, 3 to 8; default 7",
     }];
 
-    fn rules(options: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
+    fn settings(options: &GameOptions, budgets: Budgets) -> Result<ForestSettings, OptionError> {
         let mut config = ForestConfig::default();
         config.largest = options.number("largest_forest")?.unwrap_or(config.largest);
         config.check().map_err(|e| OptionError { key: "largest_forest", message: e.to_string() })?;
-        Ok(GameRules::Solo(SoloSettings::MagicForest(Budgeted { rules: config, budgets })))
+        Ok(Budgeted { rules: config, budgets })
     }
 }
 
@@ -207,7 +207,11 @@ impl SinglePlayerGame for MagicForest {
         }
     }
 
-    fn replay(record: &ForestRecord, settings: &ForestSettings, player: ReplayPlayer) -> Replay {
+    fn replay(
+        record: &ForestRecord,
+        settings: &ForestSettings,
+        player: ReplayPlayer,
+    ) -> Replay<replay::ForestBody> {
         replay::from_record(record, settings, player)
     }
 }

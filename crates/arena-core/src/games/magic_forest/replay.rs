@@ -12,12 +12,13 @@ use player_api::{
 use serde::{Deserialize, Serialize};
 
 use super::MagicForest;
+use crate::game::{Game, GameId};
 use crate::replay::{
     diff,
     fault::Recorded,
     grid::{area, area_json, coord, coord_json, off_grid, CoordJson, DirJson},
     terminal::Paint,
-    Body, Replay, ReplayBody, ReplayPlayer, ReplayResult,
+    Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
 };
 use crate::{
     games::magic_forest::referee::{Ending, ForestRecord, ForestSettings},
@@ -130,7 +131,11 @@ pub enum EventRecord {
 
 /// The replay of a Magic Forest run played by `player`; what `arena play`
 /// and tournaments call. Write it with [`Replay::write`].
-pub fn from_record(run: &ForestRecord, settings: &ForestSettings, player: ReplayPlayer) -> Replay {
+pub fn from_record(
+    run: &ForestRecord,
+    settings: &ForestSettings,
+    player: ReplayPlayer,
+) -> Replay<ForestBody> {
     let fault = match &run.ending {
         Ending::Fault(fault) => Some(fault),
         Ending::Rules(_) => None,
@@ -142,7 +147,7 @@ pub fn from_record(run: &ForestRecord, settings: &ForestSettings, player: Replay
         run.ending.to_string(),
         fault,
     );
-    Replay::new(run.seed, vec![player], result, Body::MagicForest(ForestBody::of(run, settings)))
+    Replay::new(run.seed, vec![player], result, ForestBody::of(run, settings))
 }
 
 impl ForestBody {
@@ -195,7 +200,7 @@ impl ForestBody {
 
     /// What serde cannot check: playable parameters, one forest per size,
     /// tiles inside their forest.
-    pub(crate) fn check_against(&self, replay: &Replay) -> Result<(), String> {
+    pub(crate) fn check_against<E>(&self, replay: &Replay<E>) -> Result<(), String> {
         let config = self.config();
         config.check().map_err(|e| format!("settings: {e}"))?;
         let sizes: Vec<u8> = config.sizes().collect();
@@ -365,14 +370,26 @@ const START: &str = "36";
 const FREE: &str = "2";
 
 impl ReplayBody for ForestBody {
-    fn check(&self, replay: &Replay) -> Result<(), String> {
+    fn game(&self) -> GameId {
+        MagicForest::ID
+    }
+
+    fn steps_noun(&self) -> &'static str {
+        "actions"
+    }
+
+    fn viewer(&self) -> &'static str {
+        <MagicForest as ReplayGame>::VIEWER
+    }
+
+    fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
         self.check_against(replay)
     }
 
     /// Re-simulates the run through the referee with the recorded seed and
     /// actions: the forests drawn, every request, every event, the ending and
     /// the score must come out the same.
-    fn verify(&self, replay: &Replay) -> Result<String, String> {
+    fn verify<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<String, String> {
         let body = self;
         let settings = body.settings();
         let seed = replay.seed;
@@ -385,10 +402,10 @@ impl ReplayBody for ForestBody {
         let run = solo::play::<MagicForest>(
             &settings,
             seed,
-            &mut Recorded::<MagicForest>::new(replay, actions, "action"),
+            &mut Recorded::<MagicForest>::new(&replay.result, actions, "action"),
         );
         let again = from_record(&run, &settings, replay.players[0].clone());
-        let Body::MagicForest(resimulated) = &again.body else { unreachable!("built as Magic Forest") };
+        let resimulated = &again.body;
         diff::steps("action", &body.steps, &resimulated.steps, seed)?;
         diff::part("the final state", &body.final_state, &resimulated.final_state, seed)?;
         diff::part("forests cleared", &body.cleared, &resimulated.cleared, seed)?;
@@ -403,7 +420,7 @@ impl ReplayBody for ForestBody {
     }
 
     /// The run for the terminal: the start, then the forest after each action.
-    fn frames(&self, replay: &Replay, paint: Paint) -> Vec<String> {
+    fn frames<E: ReplayBody>(&self, replay: &Replay<E>, paint: Paint) -> Vec<String> {
         let body = self;
         let name = replay.players.first().map_or("?", |p| p.name.as_str());
         let total = body.steps.len();

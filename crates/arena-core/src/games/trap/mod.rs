@@ -30,7 +30,7 @@ use crate::{
     clock::Spent,
     fault::Fault,
     game::{Agent, Game, GameId},
-    game_rules::{Budgets, GameOption, GameOptions, GameRules, GameSettings, OptionError, OptionKind},
+    game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
     isolation::{WireAnswer, WireGame},
     levels::Level,
     protocol::{seat_from_number, GameOverRequest, NewGameRequest, Payload, Reply, Request},
@@ -55,7 +55,6 @@ impl Game for Trap {
 
 impl ReplayGame for Trap {
     type Body = replay::TrapBody;
-    const STEPS_NOUN: &'static str = "turns";
     const VIEWER: &'static str = include_str!("viewer.js");
 }
 
@@ -174,6 +173,7 @@ pub fn play_turn(player: &mut TrapPlayerBox, request: TrapRequest) -> Result<Tur
 
 /// Its options, declared once: `board_size`, `turn_cap`.
 impl GameSettings for Trap {
+    type Settings = TrapSettings;
     const OPTIONS: &'static [GameOption] = &[
         GameOption {
             key: "board_size",
@@ -187,7 +187,7 @@ impl GameSettings for Trap {
         },
     ];
 
-    fn rules(options: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
+    fn settings(options: &GameOptions, budgets: Budgets) -> Result<TrapSettings, OptionError> {
         let size = options.number("board_size")?.unwrap_or(DEFAULT_SIZE);
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return Err(OptionError {
@@ -195,13 +195,13 @@ impl GameSettings for Trap {
                 message: format!("board size {size}: Trap boards are {MIN_SIZE} to {MAX_SIZE}"),
             });
         }
-        Ok(GameRules::Trap(TrapSettings {
+        Ok(TrapSettings {
             size,
             time: budgets.turn,
             startup_budget: budgets.startup,
             turn_cap: options.number("turn_cap")?.unwrap_or(DEFAULT_TURN_CAP),
             clock: budgets.clock,
-        }))
+        })
     }
 }
 
@@ -286,7 +286,7 @@ impl TwoPlayerGame for Trap {
         record.ending.to_string()
     }
 
-    fn replay(record: &TrapRecord, players: [ReplayPlayer; 2]) -> Replay {
+    fn replay(record: &TrapRecord, players: [ReplayPlayer; 2]) -> Replay<replay::TrapBody> {
         replay::from_record(record, players)
     }
 

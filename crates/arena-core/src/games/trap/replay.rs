@@ -11,10 +11,11 @@ use player_api::{
 use serde::{Deserialize, Serialize};
 
 use super::Trap;
+use crate::game::{Game, GameId};
 use crate::replay::{
     fault::{Numbered, SeatScript},
     terminal::Paint,
-    Body, FaultRecord, Replay, ReplayBody, ReplayPlayer, ReplayResult,
+    FaultRecord, Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
 };
 use crate::{
     clock::{Clock, Spent},
@@ -149,7 +150,7 @@ impl TrapBody {
     }
 
     /// What the type system cannot check: seats, cells and states are valid.
-    pub(crate) fn check_against(&self, replay: &Replay) -> Result<(), String> {
+    pub(crate) fn check_against<E>(&self, replay: &Replay<E>) -> Result<(), String> {
         let size = self.settings.common.board_size;
         let state = |what: &str, s: &WireState| {
             s.to_state().map_err(|e| format!("{what}: {e}")).and_then(|state| {
@@ -247,12 +248,12 @@ impl Numbered for TrapRequest {
 }
 
 /// Whether the game ended on a timeout (an answer, if any, came too late).
-fn ended_late(replay: &Replay) -> bool {
+fn ended_late<E>(replay: &Replay<E>) -> bool {
     replay.result.fault.as_ref().is_some_and(|f| f.kind == "timeout")
 }
 
 /// The first difference between the replay and the re-simulated game.
-fn compare(replay: &Replay, body: &TrapBody, game: &TrapRecord) -> Result<(), String> {
+fn compare<E>(replay: &Replay<E>, body: &TrapBody, game: &TrapRecord) -> Result<(), String> {
     let seed = replay.seed;
     let recorded = body.referee_turns();
     for (i, (want, got)) in recorded.iter().zip(&game.turns).enumerate() {
@@ -456,14 +457,26 @@ pub fn turn_line(turn: &Turn, name: &str) -> String {
 }
 
 impl ReplayBody for TrapBody {
-    fn check(&self, replay: &Replay) -> Result<(), String> {
+    fn game(&self) -> GameId {
+        Trap::ID
+    }
+
+    fn steps_noun(&self) -> &'static str {
+        "turns"
+    }
+
+    fn viewer(&self) -> &'static str {
+        <Trap as ReplayGame>::VIEWER
+    }
+
+    fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
         self.check_against(replay)
     }
 
     /// Re-simulates the replay through the referee: the recorded seed and
     /// settings, the recorded answers; every request's state, every landing,
     /// the failure and the result must come out the same.
-    fn verify(&self, replay: &Replay) -> Result<String, String> {
+    fn verify<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<String, String> {
         let body = self;
         let settings = body.settings();
         let start = body.start.to_state().map_err(|e| format!("start: {e}"))?;
@@ -480,7 +493,7 @@ impl ReplayBody for TrapBody {
         let at_start = (body.failed_turn.is_none() && body.turns.is_empty())
             .then(|| replay.result.fault.as_ref().map(|f| Seat::BOTH[f.player.min(1)]))
             .flatten();
-        let [mut one, mut two] = SeatScript::<Trap>::seats(replay, &moves, failed, at_start, "turn");
+        let [mut one, mut two] = SeatScript::<Trap>::seats(&replay.result, &moves, failed, at_start, "turn");
         let game = referee::play_from(
             &settings,
             body.controls(),
@@ -503,7 +516,7 @@ impl ReplayBody for TrapBody {
     /// The game for the terminal: the start, then one frame per turn (the
     /// board after it, the move, the throw aimed and landed, the time), the
     /// result under the last.
-    fn frames(&self, replay: &Replay, paint: Paint) -> Vec<String> {
+    fn frames<E: ReplayBody>(&self, replay: &Replay<E>, paint: Paint) -> Vec<String> {
         let body = self;
         let name = |seat: Seat| replay.players.get(seat.index()).map_or("?", |p| p.name.as_str());
         let total = body.turns.len();
@@ -551,7 +564,7 @@ impl ReplayBody for TrapBody {
 }
 
 /// The replay of a Trap game; `players` in seat order.
-pub fn from_record(game: &TrapRecord, players: [ReplayPlayer; 2]) -> Replay {
+pub fn from_record(game: &TrapRecord, players: [ReplayPlayer; 2]) -> Replay<TrapBody> {
     let result = ReplayResult {
         winner: game.winner().map(|seat| seat.index()),
         reason: game.ending.to_string(),
@@ -560,5 +573,5 @@ pub fn from_record(game: &TrapRecord, players: [ReplayPlayer; 2]) -> Replay {
         outcome: None,
         score: None,
     };
-    Replay::new(game.seed, players.to_vec(), result, Body::Trap(TrapBody::of(game)))
+    Replay::new(game.seed, players.to_vec(), result, TrapBody::of(game))
 }

@@ -14,9 +14,9 @@ use crate::{
         referee::Turn,
         replay::{turn_line, JsonSettings},
     },
+    levels::{default_wins, needed_wins},
     stats::{score_interval, Wdl},
     time_control::TimeControl,
-    tournament::grade::{default_wins, needed_wins},
     two_player::{MatchGame, MatchResult, Tally},
 };
 

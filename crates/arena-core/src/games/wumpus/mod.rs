@@ -20,13 +20,13 @@ use crate::{
     agent::{AbiGame, Constructor},
     fault::FaultKind,
     game::{Game, GameId},
-    game_rules::{Budgets, GameOption, GameOptions, GameRules, GameSettings, OptionError, OptionKind},
+    game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
     isolation::{WireAnswer, WireGame},
     levels::Level,
     protocol::{coord, wire_coord, GameOverRequest, NewGameRequest, Payload, Reply, Request},
     referee::LocalGame,
     replay::{Replay, ReplayGame, ReplayPlayer},
-    solo::{cpu_us, fault_name, Budgeted, SinglePlayerGame, SoloScore, SoloSettings},
+    solo::{cpu_us, fault_name, Budgeted, SinglePlayerGame, SoloScore},
 };
 
 /// Wumpus World.
@@ -43,7 +43,6 @@ impl Game for Wumpus {
 
 impl ReplayGame for Wumpus {
     type Body = replay::WumpusBody;
-    const STEPS_NOUN: &'static str = "actions";
     const VIEWER: &'static str = include_str!("viewer.js");
 }
 
@@ -155,19 +154,20 @@ impl WireGame for Wumpus {
 
 /// Its options, declared once: `preset`.
 impl GameSettings for Wumpus {
+    type Settings = WumpusSettings;
     const OPTIONS: &'static [GameOption] = &[GameOption {
         key: "preset",
         kind: OptionKind::Word(&["aima", "project"]),
         help: "the rules preset; default aima",
     }];
 
-    fn rules(options: &GameOptions, budgets: Budgets) -> Result<GameRules, OptionError> {
+    fn settings(options: &GameOptions, budgets: Budgets) -> Result<WumpusSettings, OptionError> {
         let name = options.word("preset").unwrap_or("aima");
         let config = WumpusConfig::preset(name).ok_or_else(|| OptionError {
             key: "preset",
             message: format!("unknown preset \"{name}\": use aima or project"),
         })?;
-        Ok(GameRules::Solo(SoloSettings::Wumpus(Budgeted { rules: config, budgets })))
+        Ok(Budgeted { rules: config, budgets })
     }
 }
 
@@ -210,7 +210,11 @@ impl SinglePlayerGame for Wumpus {
         }
     }
 
-    fn replay(record: &WumpusRecord, settings: &WumpusSettings, player: ReplayPlayer) -> Replay {
+    fn replay(
+        record: &WumpusRecord,
+        settings: &WumpusSettings,
+        player: ReplayPlayer,
+    ) -> Replay<replay::WumpusBody> {
         replay::from_record(record, settings, player)
     }
 }

@@ -15,12 +15,13 @@ use player_api::{
 use serde::{Deserialize, Serialize};
 
 use super::Wumpus;
+use crate::game::{Game, GameId};
 use crate::replay::{
     diff,
     fault::Recorded,
     grid::{area, area_json, arrow, coord, coord_json, off_grid, CoordJson, DirJson},
     terminal::Paint,
-    Body, Replay, ReplayBody, ReplayPlayer, ReplayResult,
+    Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
 };
 use crate::{
     games::wumpus::{
@@ -145,7 +146,11 @@ pub enum ActionJson {
 
 /// The replay of a Wumpus World game played by `player`; what `arena play`
 /// and tournaments call. Write it with [`Replay::write`].
-pub fn from_record(game: &WumpusRecord, settings: &WumpusSettings, player: ReplayPlayer) -> Replay {
+pub fn from_record(
+    game: &WumpusRecord,
+    settings: &WumpusSettings,
+    player: ReplayPlayer,
+) -> Replay<WumpusBody> {
     let fault = match &game.ending {
         Ending::Fault(fault) => Some(fault),
         Ending::Rules(_) => None,
@@ -157,7 +162,7 @@ pub fn from_record(game: &WumpusRecord, settings: &WumpusSettings, player: Repla
         game.ending.to_string(),
         fault,
     );
-    Replay::new(game.seed, vec![player], result, Body::Wumpus(WumpusBody::of(game, settings)))
+    Replay::new(game.seed, vec![player], result, WumpusBody::of(game, settings))
 }
 
 impl WumpusBody {
@@ -186,7 +191,7 @@ impl WumpusBody {
     }
 
     /// What serde cannot check: playable rules, squares in the cave.
-    pub(crate) fn check_against(&self, replay: &Replay) -> Result<(), String> {
+    pub(crate) fn check_against<E>(&self, replay: &Replay<E>) -> Result<(), String> {
         let config = config_from(&self.settings.rules.config);
         config.check().map_err(|e| format!("settings.config: {e}"))?;
         let size = config.size;
@@ -398,14 +403,26 @@ const VISITED: &str = "36";
 const FREE: &str = "2";
 
 impl ReplayBody for WumpusBody {
-    fn check(&self, replay: &Replay) -> Result<(), String> {
+    fn game(&self) -> GameId {
+        Wumpus::ID
+    }
+
+    fn steps_noun(&self) -> &'static str {
+        "actions"
+    }
+
+    fn viewer(&self) -> &'static str {
+        <Wumpus as ReplayGame>::VIEWER
+    }
+
+    fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
         self.check_against(replay)
     }
 
     /// Re-simulates the game through the referee with the recorded seed and
     /// actions: the cave drawn, every request's percepts and state, the ending
     /// and the score must come out the same.
-    fn verify(&self, replay: &Replay) -> Result<String, String> {
+    fn verify<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<String, String> {
         let body = self;
         let settings = body.settings();
         let seed = replay.seed;
@@ -416,10 +433,13 @@ impl ReplayBody for WumpusBody {
             seed,
         )?;
         let actions = body.steps.iter().map(|s| action_from(s.action)).collect();
-        let game =
-            solo::play::<Wumpus>(&settings, seed, &mut Recorded::<Wumpus>::new(replay, actions, "action"));
+        let game = solo::play::<Wumpus>(
+            &settings,
+            seed,
+            &mut Recorded::<Wumpus>::new(&replay.result, actions, "action"),
+        );
         let again = from_record(&game, &settings, replay.players[0].clone());
-        let Body::Wumpus(resimulated) = &again.body else { unreachable!("built as Wumpus World") };
+        let resimulated = &again.body;
         diff::steps("action", &body.steps, &resimulated.steps, seed)?;
         diff::part("the final state", &body.final_state, &resimulated.final_state, seed)?;
         diff::part("the result", &replay.result, &again.result, seed)?;
@@ -431,7 +451,7 @@ impl ReplayBody for WumpusBody {
     }
 
     /// The game for the terminal: the start, then the cave after each action.
-    fn frames(&self, replay: &Replay, paint: Paint) -> Vec<String> {
+    fn frames<E: ReplayBody>(&self, replay: &Replay<E>, paint: Paint) -> Vec<String> {
         let body = self;
         let name = replay.players.first().map_or("?", |p| p.name.as_str());
         let total = body.steps.len();

@@ -6,15 +6,17 @@ use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
 use anyhow::{bail, Result};
 use clap::ValueEnum;
 
-use super::{
-    html,
-    terminal::{self, Mode, Paint},
-    Replay,
+use arena::{
+    games::replays::GameReplay,
+    replay::{
+        html,
+        terminal::{self, Mode, Paint},
+    },
 };
 
 /// The options of `arena replay`.
 #[derive(clap::Args, Debug)]
-pub struct ReplayArgs {
+pub(crate) struct ReplayArgs {
     /// The replay file (.json or .json.gz), as `arena play --replay` or a
     /// tournament wrote it.
     pub file: PathBuf,
@@ -38,22 +40,22 @@ pub struct ReplayArgs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Color {
+pub(crate) enum Color {
     Auto,
     Always,
     Never,
 }
 
 /// Runs `arena replay`.
-pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: &ReplayArgs) -> Result<ExitCode> {
     if !(args.speed.is_finite() && args.speed > 0.0 && args.speed <= 1000.0) {
         bail!("--speed {}: give turns per second, more than 0 and at most 1000", args.speed);
     }
-    let replay = Replay::read(&args.file)?;
+    let replay = GameReplay::read(&args.file)?;
     let mut code = ExitCode::SUCCESS;
     if args.verify {
         match replay.verify() {
-            Ok(line) => crate::outln!("{}: {line}", args.file.display()),
+            Ok(line) => arena::outln!("{}: {line}", args.file.display()),
             Err(difference) => {
                 eprintln!("error: {}: does not verify: {difference}", args.file.display());
                 code = ExitCode::FAILURE;

@@ -1,0 +1,72 @@
+//! A replay of any game: `Body`, a variant per line of the table, holding
+//! that game's own body. Replay files are written and read as
+//! `GameReplay` (`Replay<Body>`); a game's own replay becomes one through
+//! `TableGame::any`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    game::GameId,
+    replay::{html, terminal::Paint, Replay, ReplayBody, ReplayGame},
+};
+
+/// A replay of any game, as files hold it.
+pub type GameReplay = Replay<Body>;
+
+/// Generates `Body` from the table, its dispatch, and `TableGame` for each
+/// line.
+macro_rules! replay_bodies {
+    (() $($variant:ident = $game:path, $name:literal, $kind:ident;)+) => {
+        /// The per-game part of a replay; its `game` field names the game.
+        #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+        #[serde(tag = "game")]
+        pub enum Body {
+            $(#[serde(rename = $name)] $variant(<$game as ReplayGame>::Body),)+
+        }
+
+        impl ReplayBody for Body {
+            fn game(&self) -> GameId {
+                match self { $(Body::$variant(_) => GameId::$variant,)+ }
+            }
+
+            fn steps_noun(&self) -> &'static str {
+                match self { $(Body::$variant(body) => body.steps_noun(),)+ }
+            }
+
+            fn viewer(&self) -> &'static str {
+                match self { $(Body::$variant(body) => body.viewer(),)+ }
+            }
+
+            fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
+                match self { $(Body::$variant(body) => body.check(replay),)+ }
+            }
+
+            fn verify<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<String, String> {
+                match self { $(Body::$variant(body) => body.verify(replay),)+ }
+            }
+
+            fn frames<E: ReplayBody>(&self, replay: &Replay<E>, paint: Paint) -> Vec<String> {
+                match self { $(Body::$variant(body) => body.frames(replay, paint),)+ }
+            }
+        }
+
+        $(impl TableGame for $game {
+            fn any(replay: Replay<<$game as ReplayGame>::Body>) -> GameReplay {
+                replay.with_body(Body::$variant)
+            }
+        })+
+
+        /// The viewer of every game without a replay: what a
+        /// Content-Security-Policy that lets any viewer run hashes (its
+        /// inline code is the same for every replay of a game).
+        pub fn every_viewers_code() -> Vec<String> {
+            vec![$(html::code(<$game as ReplayGame>::VIEWER),)+]
+        }
+    };
+}
+crate::game_table!({ replay_bodies }());
+
+/// A game of the table: its own replays become replays of any game.
+pub trait TableGame: ReplayGame {
+    fn any(replay: Replay<Self::Body>) -> GameReplay;
+}
