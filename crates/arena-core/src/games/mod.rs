@@ -35,9 +35,9 @@
 //! 5. Outside the folder, only what the wire lacks: a new kind of request
 //!    or reply is a variant of `protocol.rs`'s `Request`/`Reply`. Its rules
 //!    options become flags and `[settings]` keys by themselves, and the
-//!    drivers play it through `with_rules!`. (A throwaway sixth game needed
-//!    no other edit in `arena/src`: docs/benchmarks.md, "A game is one
-//!    folder".)
+//!    entry points play it through `with_rules!`. (A throwaway sixth game
+//!    needed no other edit of the library's sources than its folder and
+//!    its line here: docs/benchmarks.md, "A sixth game, tried again".)
 //! 6. Tests: its rules, its referee, its replays' round trip
 //!    (`arena/tests/it/replay/`), cases in `arena/tests/it/golden.rs`.
 //!    `arena/tests/it/layering.rs` fails if code outside the folder names it.
