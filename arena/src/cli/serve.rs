@@ -154,6 +154,28 @@ enum ServeAction {
         #[arg(long, default_value = "arena-data")]
         data: PathBuf,
     },
+    /// Give a student a new token, printed once (a lost or leaked token):
+    /// their old one stops working at once, on a running server too. A
+    /// removed student is let back in.
+    ///
+    /// Example: arena serve reset-token alice --data course-data
+    ResetToken {
+        /// The student's name.
+        name: String,
+        #[arg(long, default_value = "arena-data")]
+        data: PathBuf,
+    },
+    /// Remove a student from the course (they dropped it): their token
+    /// stops working at once, on a running server too. Their group keeps
+    /// its submissions and grades; `reset-token` lets them back in.
+    ///
+    /// Example: arena serve remove-student alice --data course-data
+    RemoveStudent {
+        /// The student's name.
+        name: String,
+        #[arg(long, default_value = "arena-data")]
+        data: PathBuf,
+    },
     /// Set an assignment's deadline (UTC): later submissions are graded,
     /// but the leaderboard and `finalize` ignore them.
     ///
@@ -347,6 +369,24 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 tokens.len(),
                 data.display()
             );
+        }
+        Some(ServeAction::ResetToken { name, data }) => {
+            let token = server::accounts::reset_token(&data, &name)?;
+            arena::outln!("{token}");
+            eprintln!(
+                "'{}' has a new token, above, shown once: give it to them (their old one no longer works)",
+                name.trim()
+            );
+        }
+        Some(ServeAction::RemoveStudent { name, data }) => {
+            let name = name.trim();
+            match server::accounts::remove(&data, name)? {
+                true => eprintln!(
+                    "removed '{name}': their token no longer works; their group keeps its submissions \
+                     and grades (`arena serve reset-token {name}` lets them back in)"
+                ),
+                false => eprintln!("'{name}' was removed already"),
+            }
         }
         Some(ServeAction::Deadline { when, of }) => {
             let (_, name, db) = of.open()?;

@@ -106,6 +106,23 @@ pub fn add(dir: &Path, name: &str, staff: bool, compete: bool) -> Result<String>
     Ok(token)
 }
 
+/// Gives student `name` of data folder `dir` a new token (their old one
+/// stops working at once; a removed student is let back in); the token,
+/// which is not stored.
+pub fn reset_token(dir: &Path, name: &str) -> Result<String> {
+    let db = open(dir)?;
+    let token = new_token()?;
+    db::set_token(&db, name.trim(), &token_hash(&token))?;
+    Ok(token)
+}
+
+/// Removes student `name` from data folder `dir`'s course: their token
+/// stops working at once; their group's submissions and grades stay.
+/// Whether they were active (false: removed before).
+pub fn remove(dir: &Path, name: &str) -> Result<bool> {
+    db::remove_student(&open(dir)?, name.trim())
+}
+
 /// The default name of a group: its members' names joined by `_`, as the
 /// course names a group's folder (`tc1234_gd5678`).
 pub fn group_name(members: &[&str]) -> String {

@@ -167,6 +167,10 @@ const MIGRATIONS: &[&str] = &[
     INSERT INTO challenges (group_id, student, created, scrimmage)
         SELECT challenger, by_student, created, id FROM scrimmages;
 ",
+    // A student removed from the course (`arena serve remove-student`):
+    // when; their token was replaced by one no token hashes to. Their
+    // group's submissions and grades stay.
+    "ALTER TABLE students ADD COLUMN removed TEXT;",
 ];
 
 /// Whether group `g` competes: it has a student, or its staff marked it
@@ -365,6 +369,42 @@ pub fn group_of(db: &Connection, id: i64) -> Result<i64> {
 }
 
 /// The student whose token hashes to `token_hash`.
+/// No student named `name`: what to do.
+fn no_student(name: &str) -> anyhow::Error {
+    anyhow::anyhow!("no student named '{name}': add them with `arena serve add-student` or `add-group`")
+}
+
+/// Gives student `name` the token hashed `token_hash` in place of theirs
+/// (theirs stops working at once: every request looks its token up), and
+/// lets a removed student back in.
+pub fn set_token(db: &Connection, name: &str, token_hash: &str) -> Result<Student> {
+    let changed = db.execute(
+        "UPDATE students SET token_hash = ?2, removed = NULL WHERE name = ?1",
+        params![name, token_hash],
+    )?;
+    if changed == 0 {
+        return Err(no_student(name));
+    }
+    student_by_name(db, name)?.ok_or_else(|| no_student(name))
+}
+
+/// Removes student `name` from the course: their token stops working at
+/// once (replaced by a value no token hashes to: a hash is hex), and they
+/// are marked removed. Their group keeps its submissions and grades.
+/// Whether they were active (false: removed already).
+pub fn remove_student(db: &Connection, name: &str) -> Result<bool> {
+    let Some(student) = student_by_name(db, name)? else {
+        return Err(no_student(name));
+    };
+    let changed = db.execute(
+        "UPDATE students SET token_hash = 'removed:' || id || ':' || hex(randomblob(16)),
+                removed = datetime('now')
+         WHERE id = ?1 AND removed IS NULL",
+        [student.id],
+    )?;
+    Ok(changed == 1)
+}
+
 pub fn student_by_token(db: &Connection, token_hash: &str) -> Result<Option<Student>> {
     Ok(db.query_row(&format!("{STUDENT} WHERE token_hash = ?1"), [token_hash], student).optional()?)
 }
@@ -862,6 +902,9 @@ pub struct RosterEntry {
     pub latest: Option<(i64, String)>,
     /// Whether a graded submission of the group counts (made before any deadline).
     pub graded: bool,
+    /// When they were removed from the course (`remove-student`), if they were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed: Option<String>,
 }
 
 /// Everyone, by name.
@@ -871,7 +914,8 @@ pub fn roster(db: &Connection) -> Result<Vec<RosterEntry>> {
                 (SELECT COUNT(*) FROM submissions s WHERE s.group_id = g.id),
                 (SELECT s.id FROM submissions s WHERE s.group_id = g.id ORDER BY s.id DESC LIMIT 1),
                 (SELECT s.status FROM submissions s WHERE s.group_id = g.id ORDER BY s.id DESC LIMIT 1),
-                EXISTS (SELECT 1 FROM submissions s WHERE s.group_id = g.id AND s.status = ?1 AND NOT s.late)
+                EXISTS (SELECT 1 FROM submissions s WHERE s.group_id = g.id AND s.status = ?1 AND NOT s.late),
+                st.removed
          FROM students st JOIN groups g ON g.id = st.group_id ORDER BY st.name",
     )?;
     let rows = query.query_map([status::DONE], |row| {
@@ -884,6 +928,7 @@ pub fn roster(db: &Connection) -> Result<Vec<RosterEntry>> {
             submissions: row.get(3)?,
             latest: id.zip(status),
             graded: row.get(6)?,
+            removed: row.get(7)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)

@@ -37,7 +37,8 @@ async function refresh() {
       const row = document.createElement("tr");
       row.dataset.name = s.name;
       const latest = s.latest ? "#" + s.latest[0] + " " + s.latest[1] : "";
-      row.append(text("td", s.name + (s.staff ? " (staff)" : "")), text("td", s.group),
+      const marks = (s.staff ? " (staff)" : "") + (s.removed ? " (removed " + s.removed + " UTC)" : "");
+      row.append(text("td", s.name + marks), text("td", s.group),
         text("td", String(s.submissions)), text("td", latest), text("td", s.graded ? "yes" : "no"));
       body.append(row);
     }
