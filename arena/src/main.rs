@@ -19,7 +19,7 @@ fn main() -> ExitCode {
         return arena::sandbox::main(&args[2..]);
     }
     let cli = cli::Cli::parse();
-    init_logs(cli.verbose);
+    init_logs(cli.verbose, cli.log_format);
     let result = cli::run(cli);
     // Workers' cgroups whose last process was still going when they ended.
     arena::sandbox::cleanup();
@@ -32,16 +32,19 @@ fn main() -> ExitCode {
     }
 }
 
-/// Logs go to stderr; `RUST_LOG` decides, else `--verbose` (info) or warnings only.
-fn init_logs(verbose: bool) {
-    let default = if verbose { "info" } else { "warn" };
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default)),
-        )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .without_time()
-        .init();
+/// Logs go to stderr; `RUST_LOG` decides, else `--verbose` (info) or
+/// warnings only, and the server's work (a line when a grading, a
+/// scrimmage, a league round or a finalize starts and ends: `work_log`).
+fn init_logs(verbose: bool, format: cli::LogFormat) {
+    let default = match verbose {
+        true => "info".to_string(),
+        false => format!("warn,{}=info", arena_server::work_log::TARGET),
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let logs = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    match format {
+        cli::LogFormat::Json => logs.json().init(),
+        cli::LogFormat::Text => logs.with_ansi(std::io::stderr().is_terminal()).without_time().init(),
+    }
 }

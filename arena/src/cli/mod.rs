@@ -29,8 +29,20 @@ pub(crate) struct Cli {
     /// Show more: what players print, per-game details (same as RUST_LOG=info).
     #[arg(short, long, global = true)]
     pub(crate) verbose: bool,
+    /// How log lines are written to stderr: text, or json (one object a
+    /// line, with a timestamp and the event's fields: what a log collector
+    /// reads; `arena serve --log-format json`).
+    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Text)]
+    pub(crate) log_format: LogFormat,
     #[command(subcommand)]
     command: Command,
+}
+
+/// How log lines are written (`--log-format`).
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Subcommand)]

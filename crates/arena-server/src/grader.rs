@@ -27,6 +27,7 @@ use super::{
     secret::{Purpose, Secret},
     store,
     wake::Wake,
+    work_log::Work,
 };
 use arena::{
     players::PlayerSpec,
@@ -91,6 +92,11 @@ pub(super) fn grade_forever(
         match next {
             Ok(Some(submission)) => {
                 changed.notify();
+                let work = Work::start(
+                    "grading",
+                    format!("submission {}", submission.id),
+                    format!("group {}, assignment {}", submission.group, submission.assignment),
+                );
                 let assignment = course.pick(Some(&submission.assignment));
                 let graded = match &assignment {
                     Ok(assignment) => {
@@ -103,6 +109,10 @@ pub(super) fn grade_forever(
                     Ok(grade) => db::finish(db, submission.id, Ok(grade), &under),
                     Err(e) => db::finish(db, submission.id, Err(&format!("{e:#}")), &under),
                 };
+                match &graded {
+                    Ok(grade) => work.done(grade["verdict"].as_str().unwrap_or("graded")),
+                    Err(e) => work.failed(&format!("{e:#}")),
+                }
                 busy.lock().unwrap_or_else(|e| e.into_inner()).remove(&submission.id);
                 changed.notify();
                 // Another slot may now take this student's next one.

@@ -62,6 +62,7 @@ pub mod store;
 mod threads;
 pub mod views;
 pub mod wake;
+pub mod work_log;
 
 use std::{net::SocketAddr, path::PathBuf, sync::Arc};
 

@@ -47,6 +47,7 @@ use super::{
     secret::{Purpose, Secret},
     store,
     wake::Wake,
+    work_log::Work,
     Answer, ApiError, App,
 };
 use arena::tournament::{self, config::Tournament, record::GameResult, Observer};
@@ -284,7 +285,19 @@ pub fn play_forever(
         match next(db) {
             Ok(Some(scrimmage)) => {
                 changed.notify();
+                let work = Work::start(
+                    "scrimmage",
+                    scrimmage.id,
+                    format!(
+                        "{} challenges {}, assignment {}",
+                        scrimmage.challenger, scrimmage.opponent, scrimmage.assignment
+                    ),
+                );
                 let played = play(dir, db, course, &scrimmage, changed, turns);
+                match &played {
+                    Ok((result, ended)) => work.done(&format!("{ended}: the challenger's {result}")),
+                    Err(e) => work.failed(&format!("{e:#}")),
+                }
                 // Staff's cancel stands; a scrimmage stopped at its bound is cut.
                 let recorded = match played {
                     Ok((result, ended)) => db.execute(

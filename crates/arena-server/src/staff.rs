@@ -12,7 +12,10 @@ use axum::{
 };
 use serde_json::{json, Value};
 
-use super::{auth::Staff, db, finalize, http::JsonBody, scrimmage, Answer, ApiError, App, AssignmentQuery};
+use super::{
+    auth::Staff, db, finalize, http::JsonBody, scrimmage, work_log::Work, Answer, ApiError, App,
+    AssignmentQuery,
+};
 
 /// Where the last `finalize` started from the API is.
 #[derive(Default)]
@@ -158,8 +161,13 @@ pub async fn start_finalize(
         // Its games take the pool's slots after grading and scrimmages,
         // before the league (which waits while it runs, unless staff say).
         arena::cores::set_inherited(Some(arena::cores::Priority::Final));
+        let work = Work::start("finalize", &name, "from the staff API");
         let finalized = finalize::finalize(&app.data, &app.course, assignment, None, &app.executor);
         arena::cores::set_inherited(None);
+        match &finalized {
+            Ok(done) => work.done(&format!("{} groups, {} files written", done.groups, done.written.len())),
+            Err(e) => work.failed(&format!("{e:#}")),
+        }
         let outcome = match finalized {
             Ok(done) => json!({
                 "status": "done",

@@ -23,6 +23,7 @@ mod grading;
 mod groups;
 mod league;
 mod load;
+mod operations;
 mod pages;
 mod scrimmages;
 mod slurm;

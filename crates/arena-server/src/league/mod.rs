@@ -39,6 +39,7 @@ use super::{
     secret::{Purpose, Secret},
     store,
     wake::Wake,
+    work_log::Work,
 };
 use arena::{
     cores,
@@ -370,6 +371,15 @@ pub fn play_round(
         return Ok(false);
     }
     let submissions: HashMap<i64, Submission> = latest.into_iter().map(|s| (s.id, s)).collect();
+    let work = Work::start(
+        "league round",
+        &assignment.name,
+        format!(
+            "{} pairings{}",
+            pairs.len(),
+            if matches!(executor, Executor::Slurm(_)) { ", on Slurm" } else { "" }
+        ),
+    );
     if let Executor::Slurm(slurm) = executor {
         let pairings: Vec<[&Submission; 2]> = pairs
             .iter()
@@ -378,7 +388,13 @@ pub fn play_round(
                 Some([submissions.get(&a)?, submissions.get(&b)?])
             })
             .collect();
-        batch::play(slurm, dir, &assignment, &pairings, live, changed)?;
+        match batch::play(slurm, dir, &assignment, &pairings, live, changed) {
+            Ok(()) => work.done(&format!("{} pairings played", pairings.len())),
+            Err(e) => {
+                work.failed(&format!("{e:#}"));
+                return Err(e);
+            }
+        }
         return Ok(true);
     }
     let priority = arena::cores::inherited();
@@ -395,13 +411,21 @@ pub fn play_round(
                 }))
             })
             .collect();
+        let (mut played, mut failed) = (0, 0);
         for thread in playing {
             match thread.join() {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => tracing::warn!("a league pairing: {e:#}"),
-                Err(_) => tracing::error!("a league pairing panicked"),
+                Ok(Ok(())) => played += 1,
+                Ok(Err(e)) => {
+                    failed += 1;
+                    tracing::warn!("a league pairing: {e:#}")
+                }
+                Err(_) => {
+                    failed += 1;
+                    tracing::error!("a league pairing panicked")
+                }
             }
         }
+        work.done(&format!("{played} pairings played, {failed} failed"));
     });
     Ok(true)
 }

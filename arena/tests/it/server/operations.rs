@@ -1,0 +1,172 @@
+//! Running a course for a term: a lost token reset, a student removed, and
+//! the log an operator reads (a line when a grading starts and ends, or
+//! fails with its reason; `--log-format json`).
+
+use std::{path::Path, process::Stdio, time::Duration};
+
+use serde_json::Value;
+
+use super::{add_student, finished, get, submit, wait_for, Server};
+use crate::support::{self, arena, library, stdout};
+
+/// One value a query of `data`'s database gives.
+fn one<T: rusqlite::types::FromSql>(data: &Path, sql: &str) -> T {
+    rusqlite::Connection::open(data.join("arena.db")).unwrap().query_row(sql, [], |row| row.get(0)).unwrap()
+}
+
+/// `arena serve add-student NAME --staff`: the token.
+fn add_staff(data: &Path, name: &str) -> String {
+    let out = arena(&["serve", "add-student", name, "--staff", "--data", data.to_str().unwrap()], &[]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    stdout(&out).trim().to_string()
+}
+
+/// `reset-token` and `remove-student` on a running server: the old token
+/// is refused at once, the new one works; a removed student's token is
+/// refused, their group's submission stays, staff see them marked, and
+/// `reset-token` lets them back in. Unknown names are one clear line.
+#[test]
+fn a_reset_or_removed_token_stops_working_at_once_and_nothing_of_the_group_is_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let alice = add_student(&data, "alice");
+    let staff = add_staff(&data, "prof");
+    let server = Server::start(&data, &[]);
+    let (status, _) = get(&server, "/api/submissions", Some(&alice));
+    assert_eq!(status, 200);
+    let (status, made) = submit(&server, Some(&alice), "file", &std::fs::read(library("easy")).unwrap());
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_i64().unwrap();
+
+    let serve = |args: &[&str]| arena(&[&["serve"], args, &["--data", data.to_str().unwrap()]].concat(), &[]);
+    let reset = serve(&["reset-token", "alice"]);
+    assert!(reset.status.success(), "{}", support::stderr(&reset));
+    let fresh = stdout(&reset).trim().to_string();
+    assert_eq!(fresh.len(), 48, "{fresh}");
+    assert_ne!(fresh, alice);
+    assert_eq!(get(&server, "/api/submissions", Some(&alice)).0, 401, "the old token is refused at once");
+    let (status, list) = get(&server, "/api/submissions", Some(&fresh));
+    assert_eq!(status, 200);
+    assert!(
+        list.to_string().contains(&format!("\"id\":{id}")),
+        "the group's submission is still theirs: {list}"
+    );
+
+    let removed = serve(&["remove-student", "alice"]);
+    assert!(removed.status.success(), "{}", support::stderr(&removed));
+    assert!(
+        support::stderr(&removed).contains("their token no longer works"),
+        "{}",
+        support::stderr(&removed)
+    );
+    assert_eq!(get(&server, "/api/submissions", Some(&fresh)).0, 401, "a removed student's token is refused");
+    let again = serve(&["remove-student", "alice"]);
+    assert!(again.status.success() && support::stderr(&again).contains("removed already"));
+    let (status, roster) = get(&server, "/api/staff/roster", Some(&staff));
+    assert_eq!(status, 200);
+    let row = roster["students"].as_array().unwrap().iter().find(|s| s["name"] == "alice").unwrap().clone();
+    assert!(row["removed"].is_string(), "staff see when: {row}");
+    assert_eq!(row["submissions"], 1, "the group's submission stays: {row}");
+    assert_eq!(one::<i64>(&data, "SELECT COUNT(*) FROM submissions"), 1);
+
+    let back = serve(&["reset-token", "alice"]);
+    assert!(back.status.success(), "{}", support::stderr(&back));
+    let back = stdout(&back).trim().to_string();
+    assert_eq!(get(&server, "/api/submissions", Some(&back)).0, 200, "reset-token lets them back in");
+    let (_, roster) = get(&server, "/api/staff/roster", Some(&staff));
+    let row = roster["students"].as_array().unwrap().iter().find(|s| s["name"] == "alice").unwrap().clone();
+    assert!(row.get("removed").is_none(), "{row}");
+
+    for command in ["reset-token", "remove-student"] {
+        let out = serve(&[command, "nobody"]);
+        assert!(!out.status.success());
+        let error = support::stderr(&out);
+        assert_eq!(error.trim().lines().count(), 1, "{error}");
+        assert!(error.contains("no student named 'nobody'") && error.contains("add-student"), "{error}");
+    }
+}
+
+/// The log's work lines for `submission`, as JSON objects.
+fn work_lines(log: &str, id: &str) -> Vec<Value> {
+    log.lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|line| line["target"] == "arena_server::work" && line["fields"]["id"] == id)
+        .collect()
+}
+
+/// With `--log-format json`, a grading is a start line and a done line
+/// (with its verdict), or a start line and a failed line (with the first
+/// line of its reason), each a JSON object with its fields and a timestamp;
+/// the text form says the same in words, by default.
+#[test]
+fn a_grading_is_logged_when_it_starts_and_when_it_ends_or_fails_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let alice = add_student(&data, "alice");
+    let log_path = dir.path().join("server.log");
+    let log = std::fs::File::create(&log_path).unwrap();
+    let server = Server::start_logging(
+        &data,
+        &["--round-robin", "off", "--log-format", "json"],
+        &[],
+        Stdio::from(log),
+    );
+    let (_, good) = submit(&server, Some(&alice), "file", &std::fs::read(library("easy")).unwrap());
+    let good = good["id"].as_i64().unwrap();
+    let graded = wait_for(&server, &alice, good, finished);
+    assert_eq!(graded["status"], "done", "{graded}");
+    let (_, bad) = submit(&server, Some(&alice), "file", &std::fs::read(library("not-a-player")).unwrap());
+    let bad = bad["id"].as_i64().unwrap();
+    assert_eq!(wait_for(&server, &alice, bad, finished)["status"], "failed");
+    // The last line is written as the result is recorded: wait for it.
+    let read = || std::fs::read_to_string(&log_path).unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while work_lines(&read(), &format!("submission {bad}")).len() < 2 && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let text = read();
+    let lines = work_lines(&text, &format!("submission {good}"));
+    let events: Vec<&str> = lines.iter().map(|l| l["fields"]["event"].as_str().unwrap()).collect();
+    assert_eq!(events, ["start", "done"], "{text}");
+    for line in &lines {
+        assert_eq!(line["fields"]["work"], "grading", "{line}");
+        assert!(line["timestamp"].is_string(), "{line}");
+        assert!(
+            line["fields"]["message"].as_str().unwrap().contains("group alice, assignment trap"),
+            "{line}"
+        );
+    }
+    let verdict = graded["grade"]["verdict"].as_str().unwrap();
+    assert_eq!(lines[1]["fields"]["outcome"], verdict, "{}", lines[1]);
+    assert!(lines[1]["fields"]["seconds"].as_f64().unwrap() >= 0.0);
+    let lines = work_lines(&text, &format!("submission {bad}"));
+    assert_eq!(lines.len(), 2, "{text}");
+    assert_eq!(lines[1]["fields"]["event"], "failed");
+    assert_eq!(lines[1]["level"], "WARN");
+    let reason = lines[1]["fields"]["reason"].as_str().unwrap();
+    assert!(reason.starts_with("cannot load player 'libplayer.so'") && !reason.contains('\n'), "{reason}");
+    drop(server);
+
+    // Text, the default: the same events in words.
+    let data = dir.path().join("text");
+    let bob = add_student(&data, "bob");
+    let log_path = dir.path().join("text.log");
+    let server = Server::start_logging(
+        &data,
+        &["--round-robin", "off"],
+        &[],
+        Stdio::from(std::fs::File::create(&log_path).unwrap()),
+    );
+    let (_, made) = submit(&server, Some(&bob), "file", &std::fs::read(library("easy")).unwrap());
+    wait_for(&server, &bob, made["id"].as_i64().unwrap(), finished);
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !std::fs::read_to_string(&log_path).unwrap().contains("done in")
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let text = std::fs::read_to_string(&log_path).unwrap();
+    assert!(text.contains("grading submission 1 (group bob, assignment trap): started"), "{text}");
+    assert!(text.contains("grading submission 1 (group bob, assignment trap): done in"), "{text}");
+}
