@@ -176,6 +176,31 @@ enum ServeAction {
         #[arg(long, default_value = "arena-data")]
         data: PathBuf,
     },
+    /// Write the data folder to one file (a .tar.gz), while the server
+    /// runs: the database by SQLite's online backup (consistent whatever
+    /// the server writes meanwhile) and every other file of the folder.
+    ///
+    /// Example: arena serve backup --data course-data --to course-2026-12-01.tar.gz
+    Backup {
+        #[arg(long, default_value = "arena-data")]
+        data: PathBuf,
+        /// The backup file to write (it appears whole or not at all).
+        #[arg(long, value_name = "FILE")]
+        to: PathBuf,
+    },
+    /// Unpack a backup into a new data folder, to serve it: what was under
+    /// way (gradings, scrimmages, the league) is taken up as after a crash,
+    /// nothing played twice.
+    ///
+    /// Example: arena serve restore --from course-2026-12-01.tar.gz --data restored
+    Restore {
+        /// The backup `arena serve backup` wrote.
+        #[arg(long, value_name = "FILE")]
+        from: PathBuf,
+        /// The folder to create (it must not exist, or be empty).
+        #[arg(long)]
+        data: PathBuf,
+    },
     /// Set an assignment's deadline (UTC): later submissions are graded,
     /// but the leaderboard and `finalize` ignore them.
     ///
@@ -367,6 +392,27 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             eprintln!(
                 "added group '{name}' of {} member(s) to {}; the tokens above are shown once: give each theirs",
                 tokens.len(),
+                data.display()
+            );
+        }
+        Some(ServeAction::Backup { data, to }) => {
+            let summary = server::backup::backup(&data, &to)?;
+            eprintln!(
+                "wrote {}: the database ({} submissions) and {} files ({})",
+                to.display(),
+                summary.submissions,
+                summary.files,
+                arena::units::bytes(summary.bytes)
+            );
+        }
+        Some(ServeAction::Restore { from, data }) => {
+            let summary = server::backup::restore(&from, &data)?;
+            eprintln!(
+                "restored {} into {}: {} submissions, {} files; serve it with `arena serve --data {}`",
+                from.display(),
+                data.display(),
+                summary.submissions,
+                summary.files,
                 data.display()
             );
         }

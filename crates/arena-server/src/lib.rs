@@ -40,6 +40,7 @@
 pub mod accounts;
 pub mod archive;
 mod auth;
+pub mod backup;
 pub mod bench;
 mod board;
 pub mod client;

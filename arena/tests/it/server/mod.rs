@@ -59,9 +59,11 @@ impl Server {
         Server::start_in(data, &[extra, &passed].concat(), env)
     }
 
-    /// With the variables `env` in the server's environment only.
+    /// With the variables `env` in the server's environment only. Its log
+    /// goes to the tests' stderr: warnings only (not its work's lines).
     fn start_in(data: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
-        Server::start_logging(data, extra, env, Stdio::inherit())
+        let quiet = [env, &[("RUST_LOG", "warn")]].concat();
+        Server::start_logging(data, extra, &quiet, Stdio::inherit())
     }
 
     /// With what it logs going to `log`.
@@ -72,8 +74,8 @@ impl Server {
             // A known secret, the same for every test's data folder: two
             // folders grade alike (a test may give its own).
             .env(arena_server::secret::VARIABLE, TEST_SECRET)
-            .envs(env.iter().copied())
             .env_remove("RUST_LOG")
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(log)
             .spawn()

@@ -170,3 +170,116 @@ fn a_grading_is_logged_when_it_starts_and_when_it_ends_or_fails_with_its_reason(
     assert!(text.contains("grading submission 1 (group bob, assignment trap): started"), "{text}");
     assert!(text.contains("grading submission 1 (group bob, assignment trap): done in"), "{text}");
 }
+
+/// The submissions, their status and grade, of data folder `data`.
+fn submissions(data: &Path) -> Vec<(i64, String, Option<String>)> {
+    let db = rusqlite::Connection::open(data.join("arena.db")).unwrap();
+    let mut query = db.prepare("SELECT id, status, grade FROM submissions ORDER BY id").unwrap();
+    query.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
+}
+
+/// The league's games of data folder `data`: (a, b, game) -> result.
+fn league_games(data: &Path) -> std::collections::BTreeMap<(i64, i64, i64), String> {
+    let db = rusqlite::Connection::open(data.join("arena.db")).unwrap();
+    let mut query = db.prepare("SELECT a, b, game, result FROM games").unwrap();
+    query
+        .query_map([], |r| Ok(((r.get(0)?, r.get(1)?, r.get(2)?), r.get(3)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// A backup taken while a submission is graded and the league plays,
+/// restored into a new folder and served: the same students (their tokens
+/// work), the same submissions and grades, the league's games as they were
+/// with none doubled; the grading under way is taken up and finishes.
+/// Restoring over a folder in use, or a file that is no backup, is refused
+/// in one line.
+#[test]
+fn a_backup_taken_while_grading_and_the_league_run_restores_to_a_server_that_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let levels = ["easy", "medium", "hard"];
+    let tokens: Vec<String> = (0..4).map(|i| add_student(&data, &format!("s{i}"))).collect();
+    let server = Server::start(&data, &[]);
+    for (token, level) in tokens.iter().zip(levels) {
+        let (code, made) = submit(&server, Some(token), "file", &std::fs::read(library(level)).unwrap());
+        assert_eq!(code, 201, "{made}");
+        wait_for(&server, token, made["id"].as_i64().unwrap(), finished);
+    }
+    let started = std::time::Instant::now();
+    while league_games(&data).len() < 4 && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // A slow player: being graded while the backup is taken.
+    let (code, slow) = submit(&server, Some(&tokens[3]), "file", &super::sleepy_player(0.05));
+    assert_eq!(code, 201, "{slow}");
+    let slow = slow["id"].as_i64().unwrap();
+    let started = std::time::Instant::now();
+    while get(&server, &format!("/api/submissions/{slow}"), Some(&tokens[3])).1["status"] != "playing" {
+        assert!(started.elapsed() < Duration::from_secs(60), "the slow player never started playing");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let file = dir.path().join("course.tar.gz");
+    let out =
+        arena(&["serve", "backup", "--data", data.to_str().unwrap(), "--to", file.to_str().unwrap()], &[]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    assert!(support::stderr(&out).contains("4 submissions"), "{}", support::stderr(&out));
+    let original_games = league_games(&data);
+    let original = submissions(&data);
+    drop(server);
+
+    let restored = dir.path().join("restored");
+    let out = arena(
+        &["serve", "restore", "--from", file.to_str().unwrap(), "--data", restored.to_str().unwrap()],
+        &[],
+    );
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    // As backed up: the graded three with their grades, the slow one not done.
+    let at_backup = submissions(&restored);
+    assert_eq!(at_backup.len(), 4);
+    for ((id, status, grade), (id0, status0, grade0)) in at_backup.iter().zip(&original).take(3) {
+        assert_eq!((id, status, grade), (id0, status0, grade0));
+    }
+    assert_ne!(at_backup[3].1, "done", "{at_backup:?}");
+    let backed_up_games = league_games(&restored);
+    assert!(!backed_up_games.is_empty());
+    for (key, result) in &backed_up_games {
+        assert_eq!(original_games.get(key), Some(result), "a league game as it was: {key:?}");
+    }
+
+    // Served, it goes on: the tokens work, the slow one is graded, the
+    // league's games stay as they were and none is played twice.
+    let server = Server::start(&restored, &[]);
+    let (status, _) = get(&server, "/api/submissions", Some(&tokens[0]));
+    assert_eq!(status, 200);
+    let done = wait_for(&server, &tokens[3], slow, finished);
+    assert_eq!(done["status"], "done", "{done}");
+    let after = league_games(&restored);
+    for (key, result) in &backed_up_games {
+        assert_eq!(after.get(key), Some(result), "{key:?}");
+    }
+    drop(server);
+
+    // Refused: a folder in use, a file that is no backup.
+    let out =
+        arena(&["serve", "restore", "--from", file.to_str().unwrap(), "--data", data.to_str().unwrap()], &[]);
+    let error = support::stderr(&out);
+    assert!(!out.status.success() && error.contains("is not empty: restore into a new folder"), "{error}");
+    let junk = support::write_file(dir.path(), "junk.tar.gz", "not a backup");
+    let out = arena(
+        &[
+            "serve",
+            "restore",
+            "--from",
+            junk.to_str().unwrap(),
+            "--data",
+            dir.path().join("x").to_str().unwrap(),
+        ],
+        &[],
+    );
+    let error = support::stderr(&out);
+    assert!(!out.status.success() && error.contains("is not a backup"), "{error}");
+    assert_eq!(error.trim().lines().count(), 1, "{error}");
+    assert!(!dir.path().join("x").exists(), "nothing left of a refused restore");
+}
