@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{add_student, finished, get, wait_for, Server};
+use super::{add_student, get, Server};
 use crate::support::{self, arena, library, stdout};
 
 /// `arena submit ARGS` against `server` as the student with `token`.
@@ -118,7 +118,9 @@ fn the_folder_check_before_sending_is_the_servers_rule() {
     // of what the client packs: the same player, or both refuse.
     let dir = tempfile::tempdir().unwrap();
     let player = "class PlayerAI: pass\n";
-    let layouts: [(&str, &[(&str, &str)], Option<&str>); 7] = [
+    // Each: the folder's name, its files, and where its player is (None: refused).
+    type Layout<'a> = (&'a str, &'a [(&'a str, &'a str)], Option<&'a str>);
+    let layouts: [Layout; 7] = [
         ("course", &[("PlayerAI.py", player), ("helpers.py", ""), ("notes.txt", "")], Some("")),
         ("single", &[("bot.py", ""), ("README", "")], Some("bot.py")),
         // The player one folder down: not at the top of what is sent.
@@ -236,18 +238,34 @@ fn a_player_of_another_game_is_refused_naming_both_games() {
     assert_eq!(error, format!("error: {wrong}"));
     assert_eq!(uploads_left(&server, &alice), (5, 0));
 
-    // Sent anyway (not through `arena submit`): the server's check says the same.
-    let bytes = arena_server::client::pack(&trap).unwrap();
-    let (code, accepted) = super::submit(&server, Some(&alice), "file", &bytes);
-    assert_eq!(code, 201, "{accepted}");
-    let id = accepted["id"].as_i64().unwrap();
-    let failed = wait_for(&server, &alice, id, finished);
+    // Sent anyway, packed by hand (an archive goes as it is, for the
+    // server to open): the server's check says the same.
+    let packed = data.path().join("greedy_player.tar.gz");
+    std::fs::write(&packed, arena_server::client::pack(&trap).unwrap()).unwrap();
+    let out = submit_cli(&server, &alice, &[packed.to_str().unwrap(), "--wait"]);
+    assert_eq!(out.status.code(), Some(1), "{}", support::stderr(&out));
+    assert_eq!(support::stderr(&out), "", "nothing loaded here, nothing to note");
+    assert_eq!(stdout(&out).lines().last().unwrap(), format!("submission 1: failed: {wrong}"));
+    let (_, failed) = get(&server, "/api/submissions/1", Some(&alice));
     assert_eq!(failed["status"], "failed", "{failed}");
     assert_eq!(failed["error"], wrong, "{failed}");
     // ... and `--follow` prints it, failing.
-    let out = submit_cli(&server, &alice, &["--follow", &id.to_string()]);
+    let out = submit_cli(&server, &alice, &["--follow", "1"]);
     assert_eq!(out.status.code(), Some(1), "{}", support::stderr(&out));
-    assert_eq!(stdout(&out), format!("submission {id}: failed: {wrong}\n"));
+    assert_eq!(stdout(&out), format!("submission 1: failed: {wrong}\n"));
+
+    // One that does not load here is sent, with a note: the server's
+    // check says why it fails.
+    let broken = folder(data.path(), "broken", &[("PlayerAI.py", "class PlayerAI(:\n")]);
+    let out = submit_cli(&server, &alice, &[broken.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let told = support::stderr(&out);
+    assert!(
+        told.starts_with("note: the player's game is not checked here, as it does not load here (")
+            && told.contains("syntax error")
+            && told.lines().nth(1).unwrap().starts_with("follow it with: arena submit --follow 2 "),
+        "{told}"
+    );
 
     // A player of the assignment's game goes through the same check.
     let intuitive = support::workspace_root().join("players/python/examples/native/intuitive_cautious.py");
