@@ -113,10 +113,14 @@ enum Command {
     /// Example: arena serve --data course-data --listen 127.0.0.1:8080
     /// Example: arena serve add-student alice --data course-data
     Serve(Box<serve::ServeArgs>),
-    /// Submit a player library to the course's server, and with --wait see
-    /// it graded against Easy, Medium and Hard.
+    /// Submit a player library (or a Python player's folder) to the
+    /// course's server, checked here first, and with --wait see it graded
+    /// against the assignment's levels. --follow ID follows one sent
+    /// before; `arena submit status` lists your group's submissions.
     ///
     /// Example: arena submit target/release/libmy_bot.so --server http://arena.example:8080 --token T --wait
+    ///
+    /// Example: arena submit --follow 12 --server http://arena.example:8080 --token T
     Submit(submit::SubmitArgs),
     /// Show a replay file: step through it in the terminal, write an HTML
     /// viewer (--html), or verify it by re-simulation (--verify).

@@ -18,10 +18,13 @@ use crate::{
     with_rules,
 };
 
-/// The findings of a check; `passed` is false when the smoke games showed a fault.
+/// The findings of a check; `passed` is false when the smoke games showed a
+/// fault, or the player plays none of the games checked.
 pub struct CheckReport {
     pub text: String,
     pub passed: bool,
+    /// The games the player says it plays.
+    pub plays: Vec<String>,
 }
 
 /// The seed of `arena check`'s smoke games (the server draws its own).
@@ -72,10 +75,18 @@ pub fn check(
     }
     if played.is_empty() {
         passed = false;
-        lines.push("problem: the player plays no game this arena knows".to_string());
+        let checked: Vec<&str> = games.iter().map(|g| g.name()).collect();
+        lines.push(match plays.as_slice() {
+            [] => "problem: the player names no game it plays".to_string(),
+            _ => format!(
+                "problem: the player plays {}, none of the games checked ({})",
+                plays.join(", "),
+                checked.join(", ")
+            ),
+        });
     }
     lines.push(if passed { "ok".to_string() } else { "FAILED".to_string() });
-    Ok(CheckReport { text: lines.join("\n"), passed })
+    Ok(CheckReport { text: lines.join("\n"), passed, plays })
 }
 
 /// A smoke match of `G` against Easy, one game in each seat, its lines

@@ -233,39 +233,76 @@ fn untar(bytes: &[u8], into: &Path) -> Result<(), String> {
 /// hold other files but no Python, as the course's hand-in has the group's
 /// `<group>.txt`), or the only `.py` file.
 pub fn find_player(root: &Path) -> Result<PathBuf, String> {
-    let listed = |dir: &Path| -> Vec<PathBuf> {
-        let mut entries: Vec<PathBuf> =
-            std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()).collect();
+    choose_player("the archive", |dir| {
+        std::fs::read_dir(root.join(dir))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| (PathBuf::from(e.file_name()), e.path().is_dir()))
+            .collect()
+    })
+}
+
+/// The player of an archive holding the files `files` (their paths in it,
+/// its folders being those above them), by [`find_player`]'s rule:
+/// `arena submit` checks a folder with it before packing it. `what` names
+/// the archive in the refusal ("the folder players/mine").
+pub fn player_among(files: &[PathBuf], what: &str) -> Result<PathBuf, String> {
+    choose_player(what, |dir| {
+        let mut entries: Vec<(PathBuf, bool)> = files
+            .iter()
+            .filter_map(|file| {
+                let rest = file.strip_prefix(dir).ok()?;
+                let mut parts = rest.components();
+                let first = PathBuf::from(parts.next()?.as_os_str());
+                Some((first, parts.next().is_some()))
+            })
+            .collect();
+        entries.sort();
+        entries.dedup();
+        entries
+    })
+}
+
+/// [`find_player`]'s rule on a listing: `list(dir)` gives the entries of
+/// the archive's folder `dir` (relative to its root): each one's name and
+/// whether it is a folder. `what` names the archive in a refusal.
+fn choose_player(what: &str, list: impl Fn(&Path) -> Vec<(PathBuf, bool)>) -> Result<PathBuf, String> {
+    let listed = |dir: &Path| {
+        let mut entries = list(dir);
         entries.sort();
         entries
     };
+    let is_python = |name: &PathBuf| name.extension().is_some_and(|e| e == "py");
     let mut base = PathBuf::new();
-    let mut entries = listed(root);
+    let mut entries = listed(&base);
     // One folder at the top (an archive of the folder itself, perhaps with
     // a text file beside it): look inside.
-    let folders: Vec<&PathBuf> = entries.iter().filter(|p| p.is_dir()).collect();
-    let python_at_top = entries.iter().any(|p| p.extension().is_some_and(|e| e == "py"));
+    let folders: Vec<&PathBuf> = entries.iter().filter(|(_, dir)| *dir).map(|(name, _)| name).collect();
+    let python_at_top = entries.iter().any(|(name, _)| is_python(name));
     if let ([only], false) = (folders.as_slice(), python_at_top) {
-        let only = (*only).clone();
-        base = only.strip_prefix(root).unwrap_or(&only).to_path_buf();
-        entries = listed(&only);
+        base = (*only).clone();
+        entries = listed(&base);
     }
-    if entries.iter().any(|p| p.file_name().is_some_and(|n| n == "PlayerAI.py")) {
+    if entries.iter().any(|(name, _)| name.as_os_str() == COURSE_FILE) {
         return Ok(base);
     }
     let scripts: Vec<&PathBuf> =
-        entries.iter().filter(|p| p.extension().is_some_and(|e| e == "py")).collect();
+        entries.iter().filter(|(name, _)| is_python(name)).map(|(name, _)| name).collect();
     match scripts.as_slice() {
-        [one] => Ok(base.join(one.file_name().unwrap_or_default())),
+        [one] => Ok(base.join(one)),
         [] => {
-            Err("the archive holds no Python player: a course folder with PlayerAI.py, or one .py file"
-                .into())
+            Err(format!("{what} holds no Python player: a course folder with {COURSE_FILE}, or one .py file"))
         }
-        _ => Err("the archive holds several .py files but no PlayerAI.py: which is the player? \
-                  (a course folder has PlayerAI.py)"
-            .into()),
+        _ => Err(format!(
+            "{what} holds several .py files but no {COURSE_FILE}: which is the player? \
+             (a course folder has {COURSE_FILE})"
+        )),
     }
 }
+
+/// The file a course player's folder holds.
+pub const COURSE_FILE: &str = arena::external::COURSE_FILE;
 
 #[cfg(test)]
 mod tests {

@@ -1,10 +1,15 @@
 //! The client side of the API (`arena submit`): upload a library, follow
 //! its grading. Plain HTTP: the server is a course's own machine.
 
-use std::{path::Path, time::Duration};
+use std::{
+    path::{Path, PathBuf},
+    time::Duration,
+};
 
 use anyhow::{bail, Context, Result};
 use serde_json::Value;
+
+use crate::{archive, store};
 
 /// A multipart body carrying `bytes` as the file field `field`; its
 /// content type and bytes.
@@ -60,14 +65,26 @@ impl Client {
 
     /// Uploads the library at `path`, or the Python player folder at
     /// `path` (packed as a .tar.gz), for `assignment` (None: the server's
-    /// one): the new submission (`id`, `status`).
+    /// one): the new submission (`id`, `status`). Checked first as
+    /// [`Client::submit_checked`] does, the player's games left unasked.
     pub fn submit(&self, path: &Path, assignment: Option<&str>) -> Result<Value> {
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let (name, bytes) = if path.is_dir() {
-            (format!("{name}.tar.gz"), pack(path)?)
-        } else {
-            (name, std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?)
-        };
+        self.submit_checked(path, assignment, &|_: &Path| None)
+    }
+
+    /// [`Client::submit`], with everything the server would refuse checked
+    /// before anything is sent or counted against the hourly limit: the
+    /// file (a library, or a folder with a player, under the server's
+    /// limits: [`checked_upload`]), the token, the uploads left, the
+    /// assignment, and the player's games against the assignment's game as
+    /// `games_of(path)` tells them (None: it cannot tell, and the server's
+    /// check will).
+    pub fn submit_checked(
+        &self,
+        path: &Path,
+        assignment: Option<&str>,
+        games_of: &dyn Fn(&Path) -> Option<Vec<String>>,
+    ) -> Result<Value> {
+        let upload = checked_upload(path)?;
         // The server refuses an upload it will not take (a wrong token, no
         // upload left this hour) before reading it, closing the connection:
         // ask first, so the answer is a reason, not a broken connection.
@@ -79,14 +96,20 @@ impl Client {
                 mine["uploads"]["oldest"].as_str().unwrap_or("?")
             );
         }
+        if let Some(max) = mine["uploads"]["max_bytes"].as_u64() {
+            if upload.bytes.len() as u64 > max {
+                bail!(
+                    "{} is {} bytes{}, more than the {max} this server accepts: send a smaller one",
+                    path.display(),
+                    upload.bytes.len(),
+                    if upload.player.is_some() { " packed" } else { "" }
+                );
+            }
+        }
         let course = self.answer(self.get("/api/assignments"), "the course's assignments")?;
-        let names: Vec<&str> = course["assignments"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|a| a["name"].as_str())
-            .collect();
-        match assignment {
+        let listed = course["assignments"].as_array().cloned().unwrap_or_default();
+        let names: Vec<&str> = listed.iter().filter_map(|a| a["name"].as_str()).collect();
+        let picked = match assignment {
             Some(assignment) if !names.contains(&assignment) => bail!(
                 "--assignment {assignment}: the server has no such assignment (it has {})",
                 names.join(", ")
@@ -96,10 +119,22 @@ impl Client {
                 names.len(),
                 names.join(", ")
             ),
-            _ => {}
+            Some(assignment) => listed.iter().find(|a| a["name"] == assignment),
+            None => listed.first(),
+        };
+        if let Some(picked) = picked {
+            let (name, game) = (picked["name"].as_str().unwrap_or("?"), picked["game"].as_str());
+            let player = upload.player.as_ref().map_or_else(|| path.to_path_buf(), |p| path.join(p));
+            // An archive sent as it is: the server's to open.
+            let loadable = upload.player.is_some() || archive::Kind::of(&upload.bytes).is_none();
+            if let (Some(game), Some(plays)) = (game, loadable.then(|| games_of(&player)).flatten()) {
+                if !plays.iter().any(|p| p == game) {
+                    bail!("{}", wrong_game(&plays, name, game));
+                }
+            }
         }
         let texts: Vec<(&str, &str)> = assignment.map(|a| ("assignment", a)).into_iter().collect();
-        let (content_type, body) = multipart_with(&texts, "file", &name, &bytes);
+        let (content_type, body) = multipart_with(&texts, "file", &upload.name, &upload.bytes);
         let response = self
             .agent
             .post(format!("{}/api/submissions", self.url))
@@ -107,6 +142,12 @@ impl Client {
             .header("Content-Type", content_type)
             .send(&body[..]);
         self.answer(response, "the submission")
+    }
+
+    /// The caller's own submissions, newest first, and the uploads they
+    /// may still start this hour (`GET /api/submissions`).
+    pub fn submissions(&self) -> Result<Value> {
+        self.answer(self.get("/api/submissions"), "the token")
     }
 
     /// Submission `id`, as the server has it now.
@@ -141,14 +182,112 @@ impl Client {
     }
 }
 
+/// Why a player of `plays` is not one for assignment `name`, whose game
+/// is `game`: "this player plays trap; the assignment is intuitive-ai: ...".
+/// The server's check says the same.
+pub fn wrong_game(plays: &[String], name: &str, game: &str) -> String {
+    let plays = match plays {
+        [] => "no game".to_string(),
+        _ => plays.join(" and "),
+    };
+    let assignment = if name == game { String::new() } else { format!(" {name}") };
+    format!(
+        "this player plays {plays}; the assignment{assignment} is {game}: submit a player that plays {game}"
+    )
+}
+
+/// The games the player at `path` (a library; a Python player: a folder
+/// holding PlayerAI.py, or a .py file) says it plays, loaded here as
+/// `arena check` loads it (in a sandboxed worker, started within
+/// `startup`); or why it does not load here.
+pub fn games_of(path: &Path, startup: Duration) -> Result<Vec<String>, String> {
+    use arena::{
+        isolation::WorkerLimits,
+        players::{Hosting, Player, PlayerSpec},
+    };
+    let spec = if path.is_file() && path.extension().is_some_and(|e| e == "so") {
+        PlayerSpec::Library(path.to_path_buf())
+    } else {
+        format!("python:{}", path.display()).parse()?
+    };
+    let hosting = Hosting::isolated(WorkerLimits::new()?);
+    let player = Player::load(&spec, &hosting, startup).map_err(|e| e.to_string())?;
+    Ok(player.games())
+}
+
+/// A file as `arena submit` sends it: its name and bytes, and for a
+/// Python player's folder, where its player is in the folder.
+pub struct Upload {
+    pub name: String,
+    pub bytes: Vec<u8>,
+    pub player: Option<PathBuf>,
+}
+
+/// The file at `path` as it will be sent, checked as the server will check
+/// it, so that a refusal costs no upload: a library must look like one
+/// (`store::check_library`; a .zip or .tar.gz goes as it is); a Python player's folder must hold a player
+/// by the server's rule (`archive::player_among`), in at most
+/// `archive::MAX_FILES` files of at most `archive::MAX_BYTES` in all; it is
+/// packed as [`pack`] does.
+pub fn checked_upload(path: &Path) -> Result<Upload> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if path.is_dir() {
+        let files = files_of(path)?;
+        let shown = path.display();
+        if files.is_empty() {
+            bail!("{shown} holds no file to send (hidden files and __pycache__ are left out): name the player's folder");
+        }
+        if files.len() > archive::MAX_FILES {
+            bail!(
+                "{shown} holds {} files (hidden ones and __pycache__ left out), more than the {} the server \
+                 takes: send only the player's folder",
+                files.len(),
+                archive::MAX_FILES
+            );
+        }
+        let mut size = 0u64;
+        for (file, _) in &files {
+            size += std::fs::metadata(file).with_context(|| format!("cannot read {}", file.display()))?.len();
+        }
+        if size > archive::MAX_BYTES {
+            bail!(
+                "{shown} holds {} MiB of files, more than the {} MiB the server takes: leave out data files",
+                size >> 20,
+                archive::MAX_BYTES >> 20
+            );
+        }
+        let inside: Vec<PathBuf> = files.iter().map(|(_, inside)| inside.clone()).collect();
+        let player =
+            archive::player_among(&inside, &format!("the folder {shown}")).map_err(anyhow::Error::msg)?;
+        // The player as the archive names it, under the folder's own name.
+        let player = player.strip_prefix(folder_name(path)).unwrap_or(&player).to_path_buf();
+        let bytes = pack_files(&files)?;
+        return Ok(Upload { name: format!("{name}.tar.gz"), bytes, player: Some(player) });
+    }
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    // An archive of a player's folder is the server's to open.
+    if archive::Kind::of(&bytes).is_none() {
+        store::check_library(&bytes).map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?;
+    }
+    Ok(Upload { name, bytes, player: None })
+}
+
+/// The name a packed folder's files are under.
+fn folder_name(folder: &Path) -> String {
+    folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "player".into())
+}
+
 /// A Python player's folder as a .tar.gz: its files (links, caches and
 /// hidden files left out), under the folder's own name.
 pub fn pack(folder: &Path) -> Result<Vec<u8>> {
-    let name =
-        folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "player".into());
-    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    let mut tar = tar::Builder::new(gz);
-    let mut stack = vec![(folder.to_path_buf(), std::path::PathBuf::from(&name))];
+    pack_files(&files_of(folder)?)
+}
+
+/// The files of `folder` that [`pack`] packs: each one's path, and its
+/// path in the archive (under the folder's own name); sorted.
+fn files_of(folder: &Path) -> Result<Vec<(PathBuf, PathBuf)>> {
+    let mut files = Vec::new();
+    let mut stack = vec![(folder.to_path_buf(), PathBuf::from(folder_name(folder)))];
     while let Some((dir, inside)) = stack.pop() {
         let mut entries: Vec<_> = std::fs::read_dir(&dir)
             .with_context(|| format!("cannot read {}", dir.display()))?
@@ -165,10 +304,19 @@ pub fn pack(folder: &Path) -> Result<Vec<u8>> {
             if kind.is_dir() {
                 stack.push((entry.path(), inside.join(&file_name)));
             } else if kind.is_file() {
-                tar.append_path_with_name(entry.path(), inside.join(&file_name))
-                    .with_context(|| format!("cannot pack {}", entry.path().display()))?;
+                files.push((entry.path(), inside.join(&file_name)));
             }
         }
+    }
+    Ok(files)
+}
+
+/// `files` (each one's path, and its path in the archive) as a .tar.gz.
+fn pack_files(files: &[(PathBuf, PathBuf)]) -> Result<Vec<u8>> {
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let mut tar = tar::Builder::new(gz);
+    for (path, inside) in files {
+        tar.append_path_with_name(path, inside).with_context(|| format!("cannot pack {}", path.display()))?;
     }
     Ok(tar.into_inner()?.finish()?)
 }

@@ -147,7 +147,7 @@ fn grade(
     let seed = secret.seed(Purpose::Grading, &assignment.name);
     let file = grading_file(dir, submission, assignment, &player, concurrency, seed)?;
     let tournament = Tournament::load(&file)?;
-    check(submission, &player, &tournament, secret.seed(Purpose::Check, &assignment.name))?;
+    check(submission, assignment, &player, &tournament, secret.seed(Purpose::Check, &assignment.name))?;
     let mut progress = GradingProgress::new(db, submission.id, changed);
     let run = GradingRun { db, submission: submission.id, file: &file, tournament };
     Ok(serde_json::to_value(executor.grade_run(run, &mut progress)?)?)
@@ -157,8 +157,14 @@ fn grade(
 /// grading run's players are (isolated, sandboxed): loads it and plays a
 /// smoke game in each seat against Easy, on games seeded `seed`. A player
 /// that does not load, or fails its smoke games, gets why, naming its file
-/// as uploaded.
-fn check(submission: &Submission, player: &str, tournament: &Tournament, seed: u64) -> Result<()> {
+/// as uploaded; one of another game, its game and `assignment`'s.
+fn check(
+    submission: &Submission,
+    assignment: &Assignment,
+    player: &str,
+    tournament: &Tournament,
+    seed: u64,
+) -> Result<()> {
     let stored = player.strip_prefix("python:").unwrap_or(player);
     let as_uploaded = |text: String| text.replace(stored, &submission.file_name);
     let spec: PlayerSpec = player.parse().map_err(anyhow::Error::msg)?;
@@ -166,6 +172,10 @@ fn check(submission: &Submission, player: &str, tournament: &Tournament, seed: u
     let report =
         arena::check::check(&spec, &games, tournament.budgets, tournament::hosting(tournament)?, seed)
             .map_err(|e| anyhow::anyhow!(as_uploaded(format!("{e:#}"))))?;
+    let game = tournament.game.name();
+    if !report.plays.iter().any(|p| p == game) {
+        anyhow::bail!("{}", super::client::wrong_game(&report.plays, &assignment.name, game));
+    }
     if !report.passed {
         anyhow::bail!("it failed its smoke games against easy:\n{}", as_uploaded(report.text));
     }

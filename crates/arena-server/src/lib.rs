@@ -26,7 +26,7 @@
 //! - db, course, wake (the threads' signal), replays (the runs' replay
 //!   table and viewers), archive, headers, http: none.
 //! - secret, store, views, pool, regrade; executor (where grading runs
-//!   play; their `GradingProgress`); client (names only store).
+//!   play; their `GradingProgress`); client (names only store and archive).
 //! - accounts, finalize; league (its thread, and batch.rs, a round as a
 //!   Slurm job: the league's internals stay in league/).
 //! - auth, board; then scrimmage; then grader, staff.
@@ -643,7 +643,8 @@ async fn assignments(State(app): State<Arc<App>>) -> Answer {
 }
 
 /// `GET /api/submissions`: the caller's own submissions, newest first, as
-/// their owner sees them, and the uploads they may still start this hour.
+/// their owner sees them, and the uploads they may still start this hour
+/// (with the largest file taken: `arena submit` checks it before sending).
 async fn list(State(app): State<Arc<App>>, Student(student): Student) -> Answer {
     let (group, per_hour) = (student.group, app.per_hour);
     let (info, submissions, (left, oldest)) = app
@@ -660,7 +661,7 @@ async fn list(State(app): State<Arc<App>>, Student(student): Student) -> Answer 
         "student": student.name,
         "group": info,
         "submissions": submissions,
-        "uploads": { "left": left, "per_hour": app.per_hour, "oldest": oldest },
+        "uploads": { "left": left, "per_hour": app.per_hour, "oldest": oldest, "max_bytes": app.max_upload },
     }))
     .into_response())
 }

@@ -28,6 +28,7 @@ mod pages;
 mod scrimmages;
 mod slurm;
 mod storage;
+mod submit;
 mod uploads;
 
 /// The data folders' secret in tests (`ARENA_SERVER_SECRET`).
