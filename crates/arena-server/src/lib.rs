@@ -46,6 +46,7 @@ pub mod client;
 pub mod course;
 pub mod db;
 pub mod executor;
+pub mod export;
 pub mod finalize;
 pub mod grader;
 mod headers;
