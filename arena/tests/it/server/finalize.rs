@@ -165,6 +165,22 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
     assert_eq!(journal(), games, "the same games, none played again");
     assert!(!top.join("round-robin").exists());
     assert_eq!(std::fs::read_to_string(folder.join("grades.csv")).unwrap(), csv);
+    // A class tournament's file from before its players were named by
+    // group is the same tournament: resumed (no game played again, no
+    // fresh folder), its file rewritten with the names.
+    let file = folder.join("round-robin.toml");
+    let mut table: toml::Table = std::fs::read_to_string(&file).unwrap().parse().unwrap();
+    let named = table["players"].clone();
+    let unnamed: Vec<toml::Value> = named.as_array().unwrap().iter().map(|p| p["player"].clone()).collect();
+    assert_eq!(named.as_array().unwrap()[0]["name"].as_str(), Some("alice"), "{named}");
+    table.insert("players".into(), unnamed.into());
+    std::fs::write(&file, toml::to_string(&table).unwrap()).unwrap();
+    let again = arena(&["serve", "finalize", "--data", data_arg, "--games-per-pairing", "10"], &[]);
+    assert!(again.status.success(), "{}", support::stderr(&again));
+    assert!(!folder.join("round-robin-2").exists(), "{}", support::stderr(&again));
+    assert_eq!(journal(), games, "the same games, none played again");
+    let table: toml::Table = std::fs::read_to_string(&file).unwrap().parse().unwrap();
+    assert_eq!(table["players"], named);
 
     // Another policy from a course file: the same games, other points; the
     // group that defeated more gets more.

@@ -729,6 +729,18 @@ mod tests {
     }
 
     #[test]
+    fn a_player_table_may_name_the_player() {
+        let t = load(
+            "format = \"round-robin\"\nseed = 1\nplayers = [\"easy\", { player = \"hard\", name = \" tc1234_gd5678 \" }]\n",
+        )
+        .unwrap();
+        assert_eq!(t.names, [None, Some("tc1234_gd5678".to_string())]);
+        let text =
+            "format = \"round-robin\"\nseed = 1\nplayers = [\"easy\", { player = \"hard\", name = \"\" }]\n";
+        assert_eq!(error(text), "players[1].name: a name is some printable text");
+    }
+
+    #[test]
     fn a_player_folder_error_names_the_key() {
         let text =
             "format = \"round-robin\"\nseed = 1\nplayers = [\"hard\"]\nplayer_folders = [\"nowhere\"]\n";
