@@ -85,7 +85,7 @@ pub fn export(dir: &Path, db: &rusqlite::Connection, course: &Course, format: Fo
             dir.display()
         );
     }
-    Ok(table(db, &columns, format)?)
+    table(db, &columns, format)
 }
 
 /// `columns` as `format` lays them out, a row per student of `db`'s roster.
