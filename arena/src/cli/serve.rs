@@ -117,7 +117,9 @@ enum ServeAction {
         /// student a line, the name first; prints `name,token` lines. With
         /// a header line naming a `group` column (`name,group`), students
         /// with the same group are one group, named by its members' names
-        /// joined by `_`; else each is a group of one.
+        /// joined by `_`; else each is a group of one. A `full name`
+        /// column in the header gives each student's full name (the
+        /// gradebook exports show it).
         #[arg(long, value_name = "FILE", conflicts_with = "name")]
         roster: Option<PathBuf>,
         /// The data folder of the server.
@@ -273,6 +275,31 @@ enum ServeAction {
         #[arg(long, value_name = "N")]
         cores: Option<usize>,
     },
+    /// The points `finalize` gave (every assignment finalized, a row per
+    /// student, staff left out) in the layout a gradebook imports:
+    /// `canvas` (Student, ID, SIS User ID, SIS Login ID, Section, a
+    /// column per assignment titled `Title (name)`, a Points Possible row;
+    /// the student's name on the server is their SIS Login ID), `moodle`
+    /// (Username, a column per grade item), or `csv` (the arena's own
+    /// gradebook.csv). A student whose group had no submission that counts
+    /// has an empty cell, not 0. docs/server.md, "Grades into the
+    /// gradebook", has each system's import steps.
+    ///
+    /// Example: arena serve export --data course-data --format canvas -o canvas.csv
+    Export {
+        #[arg(long, default_value = "arena-data")]
+        data: PathBuf,
+        /// canvas, moodle or csv.
+        #[arg(long, value_name = "FORMAT")]
+        format: String,
+        /// The course file (default: the one the data folder was served
+        /// with, else the course's own Trap project).
+        #[arg(long, value_name = "FILE")]
+        course: Option<PathBuf>,
+        /// Where to write it (default: standard output).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Remove old grading runs' replays and their viewers, the bulk of the
     /// data folder: those of every finished submission but each group's
     /// --keep newest graded ones of an assignment (its current one always)
@@ -377,6 +404,10 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 }
                 added += group.len();
             }
+            for (name, full_name) in roster_full_names(&text) {
+                server::accounts::set_full_name(&data, name, full_name)
+                    .map_err(|e| e.context(format!("{}: {name}'s full name", roster.display())))?;
+            }
             eprintln!(
                 "added {added} from {}; the tokens above are shown once: give each theirs",
                 roster.display()
@@ -451,6 +482,28 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 assignment.name,
                 queued.len()
             );
+        }
+        Some(ServeAction::Export { data, format, course, output }) => {
+            let format = server::export::Format::parse(&format)?;
+            if !data.join(server::db::FILE).exists() {
+                anyhow::bail!(
+                    "{} holds no server's data (no {}): check --data",
+                    data.display(),
+                    server::db::FILE
+                );
+            }
+            let (course, _) = server::course_of(&data, course.as_deref())?;
+            let db = server::db::open(&data)?;
+            server::adopt(&data, &db, &course)?;
+            let text = server::export::export(&data, &db, &course, format)?;
+            match output {
+                Some(path) => {
+                    std::fs::write(&path, &text)
+                        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+                    eprintln!("wrote {}", path.display());
+                }
+                None => arena::out!("{text}"),
+            }
         }
         Some(ServeAction::Prune { data, keep, older_than, dry_run }) => {
             if keep == 0 {
@@ -632,6 +685,36 @@ fn assignment_arg<'a>(
     })
 }
 
+/// A roster's field: trimmed, unquoted, None when empty.
+fn roster_field(f: Option<&str>) -> Option<&str> {
+    f.map(|f| f.trim().trim_matches('"').trim()).filter(|f| !f.is_empty())
+}
+
+/// The columns a roster's header line names: (the name's, the group's,
+/// the full name's). None when its first line is no header: it names
+/// neither a `group` nor a `full name` column.
+fn roster_columns(text: &str) -> Option<(usize, Option<usize>, Option<usize>)> {
+    let first = text.lines().find(|l| !l.trim().is_empty())?;
+    let header: Vec<String> =
+        first.split(',').map(|f| roster_field(Some(f)).unwrap_or("").to_ascii_lowercase()).collect();
+    let group = header.iter().position(|h| h == "group");
+    let full_name = header.iter().position(|h| ["full name", "full_name", "fullname"].contains(&h.as_str()));
+    if group.is_none() && full_name.is_none() {
+        return None;
+    }
+    let name = header
+        .iter()
+        .position(|h| ["name", "student", "id", "login", "username"].contains(&h.as_str()))
+        .unwrap_or(0);
+    Some((name, group, full_name))
+}
+
+/// A roster's lines but its header, split into fields.
+fn roster_lines(text: &str) -> impl Iterator<Item = Vec<&str>> {
+    let header = roster_columns(text).is_some();
+    text.lines().filter(|l| !l.trim().is_empty()).skip(usize::from(header)).map(|l| l.split(',').collect())
+}
+
 /// A roster's students, by group: a line is a student, the name first. A
 /// roster whose first line is a header naming a `group` column (and
 /// perhaps a `name` column) groups its students: the lines with the same
@@ -639,27 +722,11 @@ fn assignment_arg<'a>(
 /// group of one. Without such a header every student is a group of one
 /// (rosters' other columns, an email or a section, group no one).
 fn roster_groups(text: &str) -> Vec<Vec<&str>> {
-    fn field(f: Option<&str>) -> Option<&str> {
-        f.map(|f| f.trim().trim_matches('"').trim()).filter(|f| !f.is_empty())
-    }
-    let mut lines = text.lines().filter(|l| !l.trim().is_empty()).peekable();
-    let header: Vec<String> = lines
-        .peek()
-        .map(|l| l.split(',').map(|f| field(Some(f)).unwrap_or("").to_ascii_lowercase()).collect())
-        .unwrap_or_default();
-    let group_column = header.iter().position(|h| h == "group");
-    let name_column = match group_column {
-        Some(_) => {
-            lines.next();
-            header.iter().position(|h| ["name", "student", "id"].contains(&h.as_str())).unwrap_or(0)
-        }
-        None => 0,
-    };
+    let (name_column, group_column, _) = roster_columns(text).unwrap_or((0, None, None));
     let mut groups: Vec<(Option<&str>, Vec<&str>)> = Vec::new();
-    for line in lines {
-        let fields: Vec<&str> = line.split(',').collect();
-        let Some(name) = field(fields.get(name_column).copied()) else { continue };
-        match group_column.and_then(|c| field(fields.get(c).copied())) {
+    for fields in roster_lines(text) {
+        let Some(name) = roster_field(fields.get(name_column).copied()) else { continue };
+        match group_column.and_then(|c| roster_field(fields.get(c).copied())) {
             Some(key) => match groups.iter_mut().find(|(k, _)| *k == Some(key)) {
                 Some((_, members)) => members.push(name),
                 None => groups.push((Some(key), vec![name])),
@@ -668,6 +735,19 @@ fn roster_groups(text: &str) -> Vec<Vec<&str>> {
         }
     }
     groups.into_iter().map(|(_, members)| members).collect()
+}
+
+/// A roster's students' full names, when its header names a `full name`
+/// column: (name, full name) for each line that gives one. The gradebook
+/// exports show them (`serve export`).
+fn roster_full_names(text: &str) -> Vec<(&str, &str)> {
+    let Some((name_column, _, Some(full_column))) = roster_columns(text) else { return Vec::new() };
+    roster_lines(text)
+        .filter_map(|fields| {
+            let name = roster_field(fields.get(name_column).copied())?;
+            Some((name, roster_field(fields.get(full_column).copied())?))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -682,5 +762,17 @@ mod tests {
         // Without a header naming a group column: a group of one each, whatever the other columns.
         let text = "alice,section-A\nbob,section-A\n\ncarol\n";
         assert_eq!(super::roster_groups(text), [vec!["alice"], vec!["bob"], vec!["carol"]]);
+        assert!(super::roster_full_names(text).is_empty());
+    }
+
+    #[test]
+    fn a_roster_may_give_full_names() {
+        // A full name column alone makes the first line a header; a line without one gives none.
+        let text = "login,Full Name\nalice,Alice Liddell\nbob,\n";
+        assert_eq!(super::roster_groups(text), [vec!["alice"], vec!["bob"]]);
+        assert_eq!(super::roster_full_names(text), [("alice", "Alice Liddell")]);
+        let text = "full_name,group,name\nAlice L,1,alice\nBob B,1,bob\n";
+        assert_eq!(super::roster_groups(text), [vec!["alice", "bob"]]);
+        assert_eq!(super::roster_full_names(text), [("alice", "Alice L"), ("bob", "Bob B")]);
     }
 }

@@ -264,6 +264,7 @@ pub fn tournament(
         output: scratch.clone(),
         players: vec![crate::players::PlayerSpec::Builtin(Level::Easy); players],
         controls: vec![None; players],
+        names: Vec::new(),
         fixed: Vec::new(),
         grading: None,
         budgets: Budgets::default(),

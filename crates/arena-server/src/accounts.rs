@@ -123,6 +123,24 @@ pub fn remove(dir: &Path, name: &str) -> Result<bool> {
     db::remove_student(&open(dir)?, name.trim())
 }
 
+/// Sets student `name`'s full name in data folder `dir` (as the course's
+/// roster gives it: the gradebook exports show it).
+pub fn set_full_name(dir: &Path, name: &str, full_name: &str) -> Result<()> {
+    let full_name = full_name.trim();
+    if let Some(c) = full_name.chars().find(|&c| hidden(c)) {
+        anyhow::bail!(
+            "'{}' cannot be a full name: it holds U+{:04X}, a control or formatting character: remove it",
+            escaped(full_name),
+            c as u32
+        );
+    }
+    if full_name.len() > 200 {
+        anyhow::bail!("the full name of '{name}' is longer than 200 bytes: shorten it");
+    }
+    let db = open(dir)?;
+    db::set_full_name(&db, checked_name(name)?, Some(full_name).filter(|f| !f.is_empty()))
+}
+
 /// The default name of a group: its members' names joined by `_`, as the
 /// course names a group's folder (`tc1234_gd5678`).
 pub fn group_name(members: &[&str]) -> String {

@@ -171,6 +171,10 @@ const MIGRATIONS: &[&str] = &[
     // when; their token was replaced by one no token hashes to. Their
     // group's submissions and grades stay.
     "ALTER TABLE students ADD COLUMN removed TEXT;",
+    // A student's full name as the course's roster gives it (`add-student
+    // --roster` with a `full name` column), for the gradebook exports; NULL
+    // when none was given (`name` is their login).
+    "ALTER TABLE students ADD COLUMN full_name TEXT;",
 ];
 
 /// Whether group `g` competes: it has a student, or its staff marked it
@@ -893,6 +897,8 @@ pub fn set_setting(db: &Connection, key: &str, value: &str) -> Result<()> {
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct RosterEntry {
     pub name: String,
+    /// Their full name, when the roster gave one.
+    pub full_name: Option<String>,
     pub staff: bool,
     /// Their group's name.
     pub group: String,
@@ -907,10 +913,20 @@ pub struct RosterEntry {
     pub removed: Option<String>,
 }
 
+/// Sets student `name`'s full name (None: forgets it).
+pub fn set_full_name(db: &Connection, name: &str, full_name: Option<&str>) -> Result<()> {
+    let changed =
+        db.execute("UPDATE students SET full_name = ?2 WHERE name = ?1", params![name, full_name])?;
+    if changed == 0 {
+        anyhow::bail!("no student '{name}'");
+    }
+    Ok(())
+}
+
 /// Everyone, by name.
 pub fn roster(db: &Connection) -> Result<Vec<RosterEntry>> {
     let mut query = db.prepare(
-        "SELECT st.name, st.staff, g.name,
+        "SELECT st.name, st.staff, g.name, st.full_name,
                 (SELECT COUNT(*) FROM submissions s WHERE s.group_id = g.id),
                 (SELECT s.id FROM submissions s WHERE s.group_id = g.id ORDER BY s.id DESC LIMIT 1),
                 (SELECT s.status FROM submissions s WHERE s.group_id = g.id ORDER BY s.id DESC LIMIT 1),
@@ -919,16 +935,17 @@ pub fn roster(db: &Connection) -> Result<Vec<RosterEntry>> {
          FROM students st JOIN groups g ON g.id = st.group_id ORDER BY st.name",
     )?;
     let rows = query.query_map([status::DONE], |row| {
-        let id: Option<i64> = row.get(4)?;
-        let status: Option<String> = row.get(5)?;
+        let id: Option<i64> = row.get(5)?;
+        let status: Option<String> = row.get(6)?;
         Ok(RosterEntry {
             name: row.get(0)?,
+            full_name: row.get(3)?,
             staff: row.get(1)?,
             group: row.get(2)?,
-            submissions: row.get(3)?,
+            submissions: row.get(4)?,
             latest: id.zip(status),
-            graded: row.get(6)?,
-            removed: row.get(7)?,
+            graded: row.get(7)?,
+            removed: row.get(8)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)

@@ -19,6 +19,7 @@ use std::{
 
 use anyhow::{bail, Context, Result};
 
+use super::export::points_text;
 use super::{
     course::{Assignment, Course, Results},
     db,
@@ -106,7 +107,10 @@ pub fn finalize(
             false => ("final round robin", "round-robin", "games_per_pairing", "round-robin"),
             true => ("final scores", "duplicate", "games_per_player", "scores"),
         };
-        let table = |output: &str| -> Result<String> {
+        // Each player named by its group, so the standings show groups
+        // (`named`: a file from before names were given is the same
+        // tournament: the names are not in its journals' fingerprint).
+        let table = |output: &str, named: bool| -> Result<String> {
             let mut table = toml::Table::new();
             table.insert("name".into(), name.into());
             table.insert("game".into(), assignment.game.name().into());
@@ -114,9 +118,18 @@ pub fn finalize(
             table.insert("seed".into(), (seed as i64).into());
             table.insert("output".into(), output.into());
             table.insert(games_key.into(), i64::from(games).into());
+            let entry = |(player, submission): (&String, &db::Submission)| -> toml::Value {
+                if !named {
+                    return player.as_str().into();
+                }
+                let mut entry = toml::Table::new();
+                entry.insert("player".into(), player.as_str().into());
+                entry.insert("name".into(), submission.group.as_str().into());
+                entry.into()
+            };
             table.insert(
                 "players".into(),
-                toml::Value::Array(players.iter().map(|p| p.as_str().into()).collect()),
+                toml::Value::Array(players.iter().zip(&frozen).map(entry).collect()),
             );
             if !assignment.settings.is_empty() {
                 table.insert("settings".into(), assignment.settings.clone().into());
@@ -130,7 +143,9 @@ pub fn finalize(
         for n in 2.. {
             let file = folder.join(format!("{output}.toml"));
             match std::fs::read_to_string(&file) {
-                Ok(before) if before != table(&output)? => output = format!("{first_output}-{n}"),
+                Ok(before) if before != table(&output, true)? && before != table(&output, false)? => {
+                    output = format!("{first_output}-{n}")
+                }
                 _ => break,
             }
         }
@@ -144,7 +159,8 @@ pub fn finalize(
             fresh = Some(said);
         }
         let file = folder.join(format!("{output}.toml"));
-        std::fs::write(&file, table(&output)?).with_context(|| format!("cannot write {}", file.display()))?;
+        std::fs::write(&file, table(&output, true)?)
+            .with_context(|| format!("cannot write {}", file.display()))?;
         written.extend(executor.play_tournament(&file)?);
         let standings = folder.join(&output).join("standings.json");
         placings = if single {
@@ -159,9 +175,17 @@ pub fn finalize(
         members.entry(entry.group).or_default().push(entry.name);
     }
     let level_names: Vec<&str> = assignment.grading.levels.iter().map(|l| l.name()).collect();
+    // A level's column says whether it was passed (what its points go
+    // by); then what it was passed on: wins against it (two-player
+    // games), or the mean score over the worlds both played (single-player
+    // games, where a level is passed on the mean, not on worlds won).
+    let single = assignment.game.is_single_player();
+    let detail = if single { "mean" } else { "wins" };
+    let details: Vec<String> = level_names.iter().map(|n| format!("{n}_{detail}")).collect();
     let mut csv = format!(
-        "student,group,submission,sha256,{},passed,verdict,rank,groups_defeated,points,time_per_turn,clock\n",
-        level_names.join(",")
+        "student,group,submission,sha256,{},{},passed,verdict,rank,groups_defeated,points,time_per_turn,clock\n",
+        level_names.join(","),
+        details.join(",")
     );
     let mut students = 0;
     let mut points_of: BTreeMap<String, f64> = BTreeMap::new();
@@ -170,9 +194,15 @@ pub fn finalize(
         let passed: Vec<bool> = level_names.iter().map(|n| level(n).is_some_and(|l| l.passed)).collect();
         let results =
             Results { passed, rank: placing.rank, defeated: placing.defeated, groups: frozen.len() };
+        let passed: Vec<String> = results.passed.iter().map(bool::to_string).collect();
         let points = assignment.points.of(&results);
-        let wins: Vec<String> =
-            level_names.iter().map(|n| level(n).map(|l| l.wins.to_string()).unwrap_or_default()).collect();
+        let detail = |l: &StoredLevel| match (single, l.mean) {
+            (true, Some(mean)) => format!("{mean:.1}"),
+            (true, None) => String::new(),
+            (false, _) => l.wins.to_string(),
+        };
+        let details: Vec<String> =
+            level_names.iter().map(|n| level(n).map(detail).unwrap_or_default()).collect();
         // What the grade was made under ("" for a grade from before grades kept it).
         let under = |key: &str| {
             submission.graded_under.as_ref().and_then(|u| u[key].as_str()).unwrap_or_default().to_string()
@@ -181,12 +211,13 @@ pub fn finalize(
             students += 1;
             let _ = writeln!(
                 csv,
-                "{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 csv_field(student),
                 csv_field(&submission.group),
                 submission.id,
                 submission.sha256,
-                wins.join(","),
+                passed.join(","),
+                details.join(","),
                 report.passed_all,
                 csv_field(&report.verdict),
                 placing.rank.map(|r| r.to_string()).unwrap_or_default(),
@@ -200,10 +231,19 @@ pub fn finalize(
     }
     let grades_csv = folder.join("grades.csv");
     std::fs::write(&grades_csv, csv).with_context(|| format!("cannot write {}", grades_csv.display()))?;
+    // The most the policy gives this class: every level passed, first in
+    // the class tournament (when it is played), every other group defeated.
+    let best = Results {
+        passed: vec![true; level_names.len()],
+        rank: (frozen.len() >= 2).then_some(1),
+        defeated: frozen.len().saturating_sub(1),
+        groups: frozen.len(),
+    };
+    let file = PointsFile { possible: Some(assignment.points.of(&best)), students: points_of };
     let points_json = folder.join(POINTS);
-    std::fs::write(&points_json, serde_json::to_string_pretty(&points_of)?)
+    std::fs::write(&points_json, serde_json::to_string_pretty(&file)?)
         .with_context(|| format!("cannot write {}", points_json.display()))?;
-    let gradebook_csv = write_gradebook(dir, &db, course)?;
+    let gradebook_csv = super::export::write_gradebook(dir, &db, course)?;
     Ok(Finalized {
         groups: frozen.len(),
         students,
@@ -228,6 +268,9 @@ struct StoredLevel {
     level: String,
     wins: u32,
     passed: bool,
+    /// Single-player games: the mean score over the worlds compared.
+    #[serde(default)]
+    mean: Option<f64>,
 }
 
 /// Moves the final results of a server from before assignments
@@ -252,36 +295,37 @@ pub(super) fn adopt_unassigned(dir: &Path, first: &str) -> Result<()> {
     Ok(())
 }
 
-/// Each student's points in a finalized assignment, in its folder.
+/// Each student's points in a finalized assignment, in its folder
+/// ([`PointsFile`]).
 const POINTS: &str = "points.json";
 
-/// Writes `DATA/final/gradebook.csv`: a row per student (staff left out),
-/// a column per assignment of `course` that was finalized (a student
-/// whose group had no submission that counts: 0); its path.
-fn write_gradebook(dir: &Path, db: &rusqlite::Connection, course: &Course) -> Result<PathBuf> {
-    let mut columns = Vec::new();
-    for assignment in &course.assignments {
-        let file = dir.join(FOLDER).join(&assignment.name).join(POINTS);
-        let Ok(text) = std::fs::read_to_string(&file) else { continue };
-        let points: BTreeMap<String, f64> = serde_json::from_str(&text)
-            .with_context(|| format!("{} is not the points finalize wrote", file.display()))?;
-        columns.push((assignment, points));
-    }
-    let mut gradebook = String::from("Student ID,Name");
-    for (assignment, _) in &columns {
-        let _ = write!(gradebook, ",{}", csv_field(&format!("{} Points", assignment.title)));
-    }
-    gradebook.push('\n');
-    for student in db::roster(db)?.into_iter().filter(|e| !e.staff) {
-        let _ = write!(gradebook, "{},{}", csv_field(&student.name), csv_field(&student.name));
-        for (_, points) in &columns {
-            let _ = write!(gradebook, ",{}", points_text(points.get(&student.name).copied().unwrap_or(0.0)));
+/// A finalized assignment's points, as `points.json` keeps them.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct PointsFile {
+    /// The most its points policy gives this class (None in a file from
+    /// before it was kept: finalize again).
+    pub possible: Option<f64>,
+    /// Each student's points (staff left out; a student whose group had no
+    /// submission that counts is not there).
+    pub students: BTreeMap<String, f64>,
+}
+
+/// The points of assignment `assignment` of data folder `dir`, if it was
+/// finalized (a file from before `possible` was kept reads without it).
+pub fn read_points(dir: &Path, assignment: &str) -> Result<Option<PointsFile>> {
+    let file = dir.join(FOLDER).join(assignment).join(POINTS);
+    let text = match std::fs::read_to_string(&file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", file.display())),
+    };
+    let not_ours = || format!("{} is not the points finalize wrote", file.display());
+    Ok(Some(match serde_json::from_str::<PointsFile>(&text) {
+        Ok(points) => points,
+        Err(_) => {
+            PointsFile { possible: None, students: serde_json::from_str(&text).with_context(not_ours)? }
         }
-        gradebook.push('\n');
-    }
-    let path = dir.join(FOLDER).join("gradebook.csv");
-    std::fs::write(&path, gradebook).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(path)
+    }))
 }
 
 /// The rows of the class tournament's standings (`what` they are, for errors).
@@ -334,10 +378,4 @@ fn round_robin_placings(standings: &Path, players: usize) -> Result<Vec<Placing>
         }
     }
     Ok(placings)
-}
-
-/// Points as the records keep them: at most two decimals, no trailing zeros.
-fn points_text(points: f64) -> String {
-    let text = format!("{points:.2}");
-    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }

@@ -47,6 +47,7 @@ pub mod client;
 pub mod course;
 pub mod db;
 pub mod executor;
+pub mod export;
 pub mod finalize;
 pub mod grader;
 mod headers;

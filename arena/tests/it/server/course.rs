@@ -256,8 +256,13 @@ fn a_course_of_two_assignments_grades_each_as_it_says_with_groups_scrimmages_and
     let final_dir = data.path().join("final");
     let rows = super::csv_rows(&std::fs::read_to_string(final_dir.join("project/grades.csv")).unwrap());
     let column = |name: &str| rows[0].iter().position(|c| c == name).unwrap();
-    let (group, passed_easy, passed_medium, defeated, points) =
-        (column("group"), column("easy"), column("medium"), column("groups_defeated"), column("points"));
+    let (group, passed_easy, passed_medium, defeated, points) = (
+        column("group"),
+        column("easy_wins"),
+        column("easy_wins") + 1,
+        column("groups_defeated"),
+        column("points"),
+    );
     assert_eq!(rows.len(), 7, "six students and the header: {rows:?}");
     let standings: Value = serde_json::from_str(
         &std::fs::read_to_string(final_dir.join("project/round-robin/standings.json")).unwrap(),
@@ -265,7 +270,11 @@ fn a_course_of_two_assignments_grades_each_as_it_says_with_groups_scrimmages_and
     .unwrap();
     let mut by_group: BTreeMap<String, (usize, f64)> = BTreeMap::new();
     for row in &rows[1..] {
-        let wins = |c: usize, needed: u32| row[c].parse::<u32>().unwrap() >= needed;
+        let wins = |c: usize, needed: u32| {
+            let passed = row[c].parse::<u32>().unwrap() >= needed;
+            assert_eq!(row[c - 2], passed.to_string(), "a level's column says it was passed: {row:?}");
+            passed
+        };
         let level_points = 10.0 * (wins(passed_easy, 2) as u8 + wins(passed_medium, 1) as u8) as f64;
         let beaten: usize = row[defeated].parse().unwrap();
         let got: f64 = row[points].parse().unwrap();
@@ -282,7 +291,8 @@ fn a_course_of_two_assignments_grades_each_as_it_says_with_groups_scrimmages_and
     let gradebook = std::fs::read_to_string(final_dir.join("gradebook.csv")).unwrap();
     let lines: Vec<&str> = gradebook.lines().collect();
     assert_eq!(lines[0], "Student ID,Name,Trap project Points,Wumpus World Points", "{gradebook}");
-    assert_eq!(lines.len(), 7, "{gradebook}");
+    assert_eq!(lines[1], "Points Possible,,30,20", "{gradebook}");
+    assert_eq!(lines.len(), 8, "{gradebook}");
     let cave = super::csv_rows(&std::fs::read_to_string(final_dir.join("cave/grades.csv")).unwrap());
     let rank = cave[0].iter().position(|c| c == "rank").unwrap();
     let cave_points = cave[0].iter().position(|c| c == "points").unwrap();

@@ -92,20 +92,22 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
     let rows = csv_rows(&csv);
     assert_eq!(
         rows[0].join(","),
-        "student,group,submission,sha256,easy,medium,hard,passed,verdict,rank,groups_defeated,points,time_per_turn,clock"
+        "student,group,submission,sha256,easy,medium,hard,easy_wins,medium_wins,hard_wins,passed,verdict,rank,groups_defeated,points,time_per_turn,clock"
     );
     assert_eq!(rows.len(), 3, "{csv}");
     // The course's own policy: 30, 30 and 25 points for the levels passed,
-    // 15 for defeating every other group.
+    // 15 for defeating every other group. A level's column says whether it
+    // was passed: its wins (the columns after) reach the course's marks.
     let points = |row: &[String], per_level: [f64; 3], per_group: f64| {
         let levels: f64 = (0..3)
             .filter(|&i| {
-                let (wins, needed) = (row[4 + i].parse::<u32>().unwrap(), [6, 4, 2][i]);
+                let (wins, needed) = (row[7 + i].parse::<u32>().unwrap(), [6, 4, 2][i]);
+                assert_eq!(row[4 + i], (wins >= needed).to_string(), "{row:?}");
                 wins >= needed
             })
             .map(|i| per_level[i])
             .sum();
-        levels + per_group * row[10].parse::<f64>().unwrap()
+        levels + per_group * row[13].parse::<f64>().unwrap()
     };
     for (row, graded) in rows[1..].iter().zip([&alices, &bobs]) {
         assert_eq!(row[0], graded["student"].as_str().unwrap());
@@ -113,17 +115,29 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
         assert_eq!(row[2], graded["id"].to_string());
         let wins: Vec<String> =
             graded["grade"]["levels"].as_array().unwrap().iter().map(|l| l["wins"].to_string()).collect();
-        assert_eq!(row[4..7], wins[..], "the final grading agrees with the submission's: {row:?}");
-        assert_eq!(row[11].parse::<f64>().unwrap(), points(row, [30.0, 30.0, 25.0], 15.0), "{row:?}");
+        assert_eq!(row[7..10], wins[..], "the final grading agrees with the submission's: {row:?}");
+        assert_eq!(row[14].parse::<f64>().unwrap(), points(row, [30.0, 30.0, 25.0], 15.0), "{row:?}");
     }
     // bob's Hard defeats alice's Easy: rank 1, one group defeated.
-    assert_eq!((rows[2][9].as_str(), rows[2][10].as_str()), ("1", "1"), "{csv}");
-    assert_eq!((rows[1][9].as_str(), rows[1][10].as_str()), ("2", "0"), "{csv}");
+    assert_eq!((rows[2][12].as_str(), rows[2][13].as_str()), ("1", "1"), "{csv}");
+    assert_eq!((rows[1][12].as_str(), rows[1][13].as_str()), ("2", "0"), "{csv}");
+    // The gradebook: the most the policy gives (100: every level, every
+    // group defeated), no full names on this roster.
     let gradebook = std::fs::read_to_string(data.path().join("final/gradebook.csv")).unwrap();
     assert_eq!(
         gradebook,
-        format!("Student ID,Name,Trap Points\nalice,alice,{}\nbob,bob,{}\n", rows[1][11], rows[2][11])
+        format!(
+            "Student ID,Name,Trap Points\nPoints Possible,,100\nalice,,{}\nbob,,{}\n",
+            rows[1][14], rows[2][14]
+        )
     );
+    // The class tournament's standings name the groups, and head the
+    // games' points as such (not the course's points).
+    let standings = std::fs::read_to_string(data.path().join("final/trap/round-robin/standings.md")).unwrap();
+    assert!(standings.contains("| Game pts |") && !standings.contains("| Points |"), "{standings}");
+    for group in ["alice", "bob"] {
+        assert!(standings.contains(&format!("| {group} ")), "{group} in {standings}");
+    }
     let standings =
         std::fs::read_to_string(data.path().join("final/trap/round-robin/standings.csv")).unwrap();
     assert_eq!(standings.lines().count(), 3, "two students ranked: {standings}");
@@ -151,6 +165,22 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
     assert_eq!(journal(), games, "the same games, none played again");
     assert!(!top.join("round-robin").exists());
     assert_eq!(std::fs::read_to_string(folder.join("grades.csv")).unwrap(), csv);
+    // A class tournament's file from before its players were named by
+    // group is the same tournament: resumed (no game played again, no
+    // fresh folder), its file rewritten with the names.
+    let file = folder.join("round-robin.toml");
+    let mut table: toml::Table = std::fs::read_to_string(&file).unwrap().parse().unwrap();
+    let named = table["players"].clone();
+    let unnamed: Vec<toml::Value> = named.as_array().unwrap().iter().map(|p| p["player"].clone()).collect();
+    assert_eq!(named.as_array().unwrap()[0]["name"].as_str(), Some("alice"), "{named}");
+    table.insert("players".into(), unnamed.into());
+    std::fs::write(&file, toml::to_string(&table).unwrap()).unwrap();
+    let again = arena(&["serve", "finalize", "--data", data_arg, "--games-per-pairing", "10"], &[]);
+    assert!(again.status.success(), "{}", support::stderr(&again));
+    assert!(!folder.join("round-robin-2").exists(), "{}", support::stderr(&again));
+    assert_eq!(journal(), games, "the same games, none played again");
+    let table: toml::Table = std::fs::read_to_string(&file).unwrap().parse().unwrap();
+    assert_eq!(table["players"], named);
 
     // Another policy from a course file: the same games, other points; the
     // group that defeated more gets more.
@@ -164,12 +194,12 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
     assert!(out.status.success(), "{}", support::stderr(&out));
     let rows = csv_rows(&std::fs::read_to_string(data.path().join("final/trap/grades.csv")).unwrap());
     for row in &rows[1..] {
-        assert_eq!(row[11].parse::<f64>().unwrap(), points(row, [1.0, 2.0, 3.0], 10.0), "{row:?}");
+        assert_eq!(row[14].parse::<f64>().unwrap(), points(row, [1.0, 2.0, 3.0], 10.0), "{row:?}");
     }
-    let tournament = |row: &[String]| row[11].parse::<f64>().unwrap() - points(row, [1.0, 2.0, 3.0], 0.0);
+    let tournament = |row: &[String]| row[14].parse::<f64>().unwrap() - points(row, [1.0, 2.0, 3.0], 0.0);
     assert_eq!((tournament(&rows[2]), tournament(&rows[1])), (10.0, 0.0), "{rows:?}");
     let gradebook = std::fs::read_to_string(data.path().join("final/gradebook.csv")).unwrap();
-    assert!(gradebook.starts_with("Student ID,Name,Project Points\n"), "{gradebook}");
+    assert!(gradebook.starts_with("Student ID,Name,Project Points\nPoints Possible,,16\n"), "{gradebook}");
     let out = arena(
         &["serve", "finalize", "--data", data_arg, "--course", course.to_str().unwrap(), "--assignment", "x"],
         &[],

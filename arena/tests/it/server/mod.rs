@@ -17,6 +17,7 @@ use serde_json::Value;
 mod accounts;
 mod attacks;
 mod course;
+mod export;
 mod fairness;
 mod finalize;
 mod grading;

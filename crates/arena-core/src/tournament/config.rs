@@ -88,6 +88,9 @@ pub struct CommandEntry {
     /// The player's own time control (`0.5s`, `60s+1s`), instead of the
     /// settings' (`settings.time_per_turn`).
     pub tc: Option<String>,
+    /// The name the standings show it by, instead of its own (its file's
+    /// or folder's): `arena serve finalize` names each player by its group.
+    pub name: Option<String>,
 }
 
 impl<'de> Deserialize<'de> for PlayerEntry {
@@ -250,6 +253,9 @@ pub struct Tournament {
     /// Each player's own time control (`tc` in its entry), by id; None
     /// plays under the settings' (`budgets.turn`).
     pub controls: Vec<Option<TimeControl>>,
+    /// Each player's name as its entry gives it (`name`), by id; None (or
+    /// past the end): its own name.
+    pub names: Vec<Option<String>>,
     /// Player ids that are opponents (gauntlet) or levels (grade), not entrants.
     pub fixed: Vec<usize>,
     /// The grade format's levels (the players `fixed`, in order) and pass
@@ -324,10 +330,18 @@ impl Tournament {
         }
         let mut players = Vec::new();
         let mut controls = Vec::new();
+        let mut names = Vec::new();
         for (i, entry) in file.players.iter().enumerate() {
             let (player, tc) = match entry {
                 PlayerEntry::Text(text) => (spec(text, base), None),
-                PlayerEntry::Command(CommandEntry { player, command, dir, tc }) => {
+                PlayerEntry::Command(CommandEntry { player, command, dir, tc, name }) => {
+                    if let Some(name) = name {
+                        if name.trim().is_empty() || name.chars().any(char::is_control) {
+                            bail!("players[{i}].name: a name is some printable text");
+                        }
+                        names.resize(i, None);
+                        names.push(Some(name.trim().to_string()));
+                    }
                     let player = match (player, command) {
                         (Some(text), None) if dir.is_none() => spec(text, base),
                         (Some(_), None) => bail!("players[{i}]: dir is for a command; remove it"),
@@ -459,6 +473,7 @@ impl Tournament {
             output: base.join(file.output.unwrap_or_else(|| PathBuf::from("results").join(stem))),
             players,
             controls,
+            names,
             fixed,
             grading,
             budgets,
@@ -711,6 +726,18 @@ mod tests {
             assert!(message.starts_with(expected), "expected {expected:?}, got {message:?} for:\n{text}");
             assert_eq!(message.lines().count(), 1, "{message}");
         }
+    }
+
+    #[test]
+    fn a_player_table_may_name_the_player() {
+        let t = load(
+            "format = \"round-robin\"\nseed = 1\nplayers = [\"easy\", { player = \"hard\", name = \" tc1234_gd5678 \" }]\n",
+        )
+        .unwrap();
+        assert_eq!(t.names, [None, Some("tc1234_gd5678".to_string())]);
+        let text =
+            "format = \"round-robin\"\nseed = 1\nplayers = [\"easy\", { player = \"hard\", name = \"\" }]\n";
+        assert_eq!(error(text), "players[1].name: a name is some printable text");
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub fn page(
     let (header, rows) = match standings {
         Table::Duel(standings) => {
             let header = [
-                "#", "Player", "Games", "W", "D", "L", "Points", "Score", "Defeated", "Elo", "Failures",
+                "#", "Player", "Games", "W", "D", "L", "Game pts", "Score", "Defeated", "Elo", "Failures",
                 "Mean", "Max",
             ]
             .map(String::from)

@@ -260,7 +260,11 @@ pub fn run_part(
     let entrants: Vec<standings::Entrant> = players
         .iter()
         .zip(&tournament.players)
-        .map(|(p, spec)| standings::Entrant { name: p.name().to_string(), source: spec.to_string() })
+        .enumerate()
+        .map(|(id, (p, spec))| standings::Entrant {
+            name: tournament.names.get(id).cloned().flatten().unwrap_or_else(|| p.name().to_string()),
+            source: spec.to_string(),
+        })
         .collect();
     let names = unique_names(&entrants);
     observer.names(&names);

@@ -149,7 +149,7 @@ impl Standings {
             "W",
             "D",
             "L",
-            "Points",
+            "Game pts",
             "Score",
             "Defeated",
             "Elo",
@@ -161,8 +161,11 @@ impl Standings {
         let right = [true, false, true, true, true, true, true, true, true, true, false, true, true];
         let rows: Vec<Vec<String>> = self.rows.iter().map(|r| r.cells(md_cell(&r.name), true)).collect();
         out.push_str(&md_table(&header, &right, &rows));
-        let _ =
-            writeln!(out, "\n{} games. Elo: Bradley–Terry over all games, ± the 95% interval.", self.games);
+        let _ = writeln!(
+            out,
+            "\n{} games. Game pts: 1 a win, ½ a draw. Elo: Bradley–Terry over all games, ± the 95% interval.",
+            self.games
+        );
         if let Some(line) = self.head_to_head_line() {
             let _ = writeln!(out, "\n{}", md_cell(&line));
         }
