@@ -142,7 +142,7 @@ fn build(
     live: Option<&Arc<Mutex<league::Live>>>,
 ) -> Result<(Value, Value)> {
     let latest = db::latest_graded(db, &assignment.name)?;
-    let (waiting, grading) = db::queue(db)?;
+    let (waiting, grading) = db::queue(db, Some(&assignment.name))?;
     let rows: Vec<_> = latest
         .iter()
         .map(|s| {

@@ -679,16 +679,19 @@ pub fn submissions_of(db: &Connection, group: i64) -> Result<Vec<Submission>> {
 }
 
 /// The grading queue, as anyone may see it: submissions waiting, and the
-/// one being graded (games played of total), without whose they are.
-pub fn queue(db: &Connection) -> Result<(u32, Option<(i64, i64)>)> {
-    let waiting =
-        db.query_row("SELECT COUNT(*) FROM submissions WHERE status = ?1", [status::QUEUED], |row| {
-            row.get(0)
-        })?;
+/// one being graded (games played of total), without whose they are; of
+/// `assignment` only if given (each assignment's board shows its own).
+pub fn queue(db: &Connection, assignment: Option<&str>) -> Result<(u32, Option<(i64, i64)>)> {
+    let waiting = db.query_row(
+        "SELECT COUNT(*) FROM submissions WHERE status = ?1 AND (?2 IS NULL OR assignment = ?2)",
+        params![status::QUEUED, assignment],
+        |row| row.get(0),
+    )?;
     let grading = db
         .query_row(
-            "SELECT played, total FROM submissions WHERE status IN (?1, ?2) ORDER BY id LIMIT 1",
-            params![status::CHECKING, status::PLAYING],
+            "SELECT played, total FROM submissions WHERE status IN (?1, ?2) AND (?3 IS NULL OR assignment = ?3)
+             ORDER BY id LIMIT 1",
+            params![status::CHECKING, status::PLAYING, assignment],
             |row| Ok((row.get(0)?, row.get(1)?)),
         )
         .optional()?;
@@ -904,10 +907,13 @@ pub struct RosterEntry {
     pub group: String,
     /// Their group's submissions.
     pub submissions: u32,
-    /// The group's latest submission's id and status, if any.
-    pub latest: Option<(i64, String)>,
+    /// The group's latest submission's id, status and assignment, if any.
+    pub latest: Option<(i64, String, String)>,
     /// Whether a graded submission of the group counts (made before any deadline).
     pub graded: bool,
+    /// The assignments in which one does, by name (the staff page shows
+    /// the selected assignment's).
+    pub graded_in: Vec<String>,
     /// When they were removed from the course (`remove-student`), if they were.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub removed: Option<String>,
@@ -929,23 +935,34 @@ pub fn roster(db: &Connection) -> Result<Vec<RosterEntry>> {
         "SELECT st.name, st.staff, g.name, st.full_name,
                 (SELECT COUNT(*) FROM submissions s WHERE s.group_id = g.id),
                 (SELECT s.id FROM submissions s WHERE s.group_id = g.id ORDER BY s.id DESC LIMIT 1),
-                (SELECT s.status FROM submissions s WHERE s.group_id = g.id ORDER BY s.id DESC LIMIT 1),
+                (SELECT s.status || char(10) || COALESCE(s.assignment, '') FROM submissions s
+                 WHERE s.group_id = g.id ORDER BY s.id DESC LIMIT 1),
                 EXISTS (SELECT 1 FROM submissions s WHERE s.group_id = g.id AND s.status = ?1 AND NOT s.late),
-                st.removed
+                st.removed,
+                (SELECT group_concat(a, char(10)) FROM (SELECT DISTINCT s.assignment AS a FROM submissions s
+                 WHERE s.group_id = g.id AND s.status = ?1 AND NOT s.late AND s.assignment IS NOT NULL ORDER BY a))
          FROM students st JOIN groups g ON g.id = st.group_id ORDER BY st.name",
     )?;
     let rows = query.query_map([status::DONE], |row| {
         let id: Option<i64> = row.get(5)?;
-        let status: Option<String> = row.get(6)?;
+        // Its status and assignment, one line each.
+        let status = row.get::<_, Option<String>>(6)?.map(|both| {
+            let (status, assignment) = both.split_once('\n').unwrap_or((&both, ""));
+            (status.to_string(), assignment.to_string())
+        });
         Ok(RosterEntry {
             name: row.get(0)?,
             full_name: row.get(3)?,
             staff: row.get(1)?,
             group: row.get(2)?,
             submissions: row.get(4)?,
-            latest: id.zip(status),
+            latest: id.zip(status).map(|(id, (status, assignment))| (id, status, assignment)),
             graded: row.get(7)?,
             removed: row.get(8)?,
+            graded_in: row
+                .get::<_, Option<String>>(9)?
+                .map(|names| names.lines().map(str::to_string).collect())
+                .unwrap_or_default(),
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -964,9 +981,9 @@ pub struct GroupEntry {
     pub competes: bool,
     /// Its submissions, all of them.
     pub submission_count: u32,
-    /// (submission id, uploaded by, status), newest first, the latest
-    /// [`SUBMISSIONS_LISTED`].
-    pub submissions: Vec<(i64, String, String)>,
+    /// (submission id, uploaded by, status, assignment), newest first, the
+    /// latest [`SUBMISSIONS_LISTED`].
+    pub submissions: Vec<(i64, String, String, String)>,
     /// The latest [`NOTES_LISTED`] notes, newest first.
     pub notes: Vec<NotePreview>,
 }
@@ -1016,7 +1033,8 @@ pub fn groups(db: &Connection) -> Result<Vec<GroupEntry>> {
     }
     let mut members = db.prepare("SELECT name FROM students WHERE group_id = ?1 ORDER BY name")?;
     let mut submissions = db.prepare(
-        "SELECT s.id, st.name, s.status FROM submissions s JOIN students st ON st.id = s.student
+        "SELECT s.id, st.name, s.status, COALESCE(s.assignment, '') FROM submissions s
+         JOIN students st ON st.id = s.student
          WHERE s.group_id = ?1 ORDER BY s.id DESC LIMIT ?2",
     )?;
     let mut notes = db.prepare(
@@ -1026,7 +1044,9 @@ pub fn groups(db: &Connection) -> Result<Vec<GroupEntry>> {
     for (entry, id) in entries.iter_mut().zip(ids) {
         entry.members = members.query_map([id], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?;
         entry.submissions = submissions
-            .query_map(params![id, SUBMISSIONS_LISTED], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+            .query_map(params![id, SUBMISSIONS_LISTED], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+            })?
             .collect::<rusqlite::Result<_>>()?;
         entry.notes = notes
             .query_map(params![id, NOTE_PREVIEW, NOTES_LISTED], |row| {

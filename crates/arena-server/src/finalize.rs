@@ -328,6 +328,69 @@ pub fn read_points(dir: &Path, assignment: &str) -> Result<Option<PointsFile>> {
     }))
 }
 
+/// A group's line in a finalized assignment's grades.csv.
+#[derive(Debug, PartialEq)]
+pub struct GroupResult {
+    pub points: Option<f64>,
+    /// None: no class tournament was played (a group alone).
+    pub rank: Option<u64>,
+    pub defeated: Option<u64>,
+    /// The groups finalized.
+    pub groups: usize,
+}
+
+/// Group `group`'s final results in assignment `assignment` of data
+/// folder `dir`, from the grades.csv `finalize` wrote (None: not
+/// finalized, or the group had no submission that counted).
+pub fn group_result(dir: &Path, assignment: &str, group: &str) -> Result<Option<GroupResult>> {
+    let file = dir.join(FOLDER).join(assignment).join("grades.csv");
+    let text = match std::fs::read_to_string(&file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", file.display())),
+    };
+    let mut lines = text.lines().map(csv_line);
+    let head = lines.next().unwrap_or_default();
+    let column = |name: &str| head.iter().position(|h| h == name);
+    let (Some(group_at), Some(submission_at)) = (column("group"), column("submission")) else {
+        bail!("{} is not the grades finalize wrote", file.display());
+    };
+    let rows: Vec<Vec<String>> = lines.collect();
+    let mut groups: Vec<&str> =
+        rows.iter().filter_map(|r| r.get(submission_at).map(String::as_str)).collect();
+    groups.sort();
+    groups.dedup();
+    let Some(row) = rows.iter().find(|r| r.get(group_at).map(String::as_str) == Some(group)) else {
+        return Ok(None);
+    };
+    let field = |name: &str| column(name).and_then(|i| row.get(i)).filter(|v| !v.is_empty());
+    Ok(Some(GroupResult {
+        points: field("points").and_then(|v| v.parse().ok()),
+        rank: field("rank").and_then(|v| v.parse().ok()),
+        defeated: field("groups_defeated").and_then(|v| v.parse().ok()),
+        groups: groups.len(),
+    }))
+}
+
+/// The fields of a CSV line (`csv_field`'s quoting undone).
+fn csv_line(line: &str) -> Vec<String> {
+    let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            (c, _) => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
 /// The rows of the class tournament's standings (`what` they are, for errors).
 fn standings_rows(standings: &Path, what: &str) -> Result<Vec<serde_json::Value>> {
     let text = std::fs::read_to_string(standings)
@@ -378,4 +441,32 @@ fn round_robin_placings(standings: &Path, players: usize) -> Result<Vec<Placing>
         }
     }
     Ok(placings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_groups_final_line_is_read_from_grades_csv_and_no_other_groups() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(group_result(dir.path(), "project", "ann").unwrap(), None, "not finalized");
+        let folder = dir.path().join(FOLDER).join("project");
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(
+            folder.join("grades.csv"),
+            "student,group,submission,sha256,easy,easy_wins,passed,verdict,rank,groups_defeated,points,time_per_turn,clock\n\
+             ann,ann,1,aa,true,2,true,PASS,1,1,15,1.00 s,cpu\n\
+             bo,\"bo,cy\",2,bb,true,1,false,\"FAIL: needs 2, \"\"has\"\" 1\",2,0,10,1.00 s,cpu\n\
+             cy,\"bo,cy\",2,bb,true,1,false,\"FAIL: needs 2, \"\"has\"\" 1\",2,0,10,1.00 s,cpu\n",
+        )
+        .unwrap();
+        let line = |group: &str| group_result(dir.path(), "project", group).unwrap();
+        assert_eq!(
+            line("bo,cy"),
+            Some(GroupResult { points: Some(10.0), rank: Some(2), defeated: Some(0), groups: 2 })
+        );
+        assert_eq!(line("ann").unwrap().points, Some(15.0));
+        assert_eq!(line("dee"), None, "a group without a counted submission");
+    }
 }

@@ -296,6 +296,8 @@ fn router(app: Arc<App>, limits: http::Limits) -> Router {
         .route("/api/submissions/{id}/replays", get(replays))
         .route("/api/submissions/{id}/replays/{name}", get(replay_viewer))
         .route("/api/scrimmages", post(scrimmage::challenge).get(scrimmage::list))
+        .route("/api/scrimmages/opponents", get(scrimmage::opponents))
+        .route("/api/final", get(staff::own_final))
         .route("/api/scrimmages/{id}/replays/{name}", get(scrimmage::replay_viewer))
         .route(
             "/api/leaderboard",
@@ -628,9 +630,12 @@ async fn assignments(State(app): State<Arc<App>>) -> Answer {
                 course::Pass::Wins(wins) => ("wins_to_pass", json!(wins)),
                 course::Pass::Margin(margins) => ("score_margin", json!(margins)),
             };
+            let under = a.graded_under();
             json!({
                 "name": a.name,
                 "title": a.title,
+                "time_per_turn": under["time_per_turn"],
+                "clock": under["clock"],
                 "game": a.game,
                 "single_player": a.game.is_single_player(),
                 "deadline": deadline,

@@ -28,7 +28,7 @@ use std::{
 
 use anyhow::{Context, Result};
 use axum::{
-    extract::{FromRequest, Path as UrlPath, Request, State},
+    extract::{FromRequest, Path as UrlPath, Query, Request, State},
     http::{header, StatusCode},
     response::{Html, IntoResponse},
     Json,
@@ -48,7 +48,7 @@ use super::{
     store,
     wake::Wake,
     work_log::Work,
-    Answer, ApiError, App,
+    Answer, ApiError, App, AssignmentQuery,
 };
 use arena::tournament::{self, config::Tournament, record::GameResult, Observer};
 
@@ -562,6 +562,27 @@ async fn record_challenge(
     let name = assignment.name.clone();
     let made = app.db(move |db| challenge_in(db, attempt, &student, &opponent, &name)).await?;
     made.map_err(|(status, why)| ApiError::new(status, why))
+}
+
+/// `GET /api/scrimmages/opponents?assignment=NAME`: the groups the
+/// caller's group may challenge there: those the public leaderboard lists
+/// (competing, with a graded submission that counts; `db::latest_graded`),
+/// but the caller's own. Nothing more is told of any group.
+pub(super) async fn opponents(
+    State(app): State<Arc<App>>,
+    Student(student): Student,
+    Query(of): Query<AssignmentQuery>,
+) -> Answer {
+    let name = of.in_course(&app.course)?.name.clone();
+    let group = student.group;
+    let groups = app
+        .db(move |db| {
+            let ours = db::group(db, group)?.name;
+            let latest = db::latest_graded(db, &name)?;
+            Ok(latest.into_iter().map(|s| s.group).filter(|g| *g != ours).collect::<Vec<String>>())
+        })
+        .await?;
+    Ok(Json(json!({ "opponents": groups })).into_response())
 }
 
 /// `GET /api/scrimmages`: the caller's group's scrimmages, either side,

@@ -1,6 +1,7 @@
 //! The staff's side of the API (a token added with `--staff`): the roster,
 //! the groups, the queue, the deadline, and the final results (`finalize`, run in the
-//! background; its grades as CSV).
+//! background; its grades as CSV), and what a student may see of those
+//! final results: their own group's line.
 
 use std::sync::{Arc, Mutex};
 
@@ -13,8 +14,12 @@ use axum::{
 use serde_json::{json, Value};
 
 use super::{
-    auth::Staff, db, finalize, http::JsonBody, scrimmage, work_log::Work, Answer, ApiError, App,
-    AssignmentQuery,
+    auth::{Staff, Student},
+    db, finalize,
+    http::JsonBody,
+    scrimmage,
+    work_log::Work,
+    Answer, ApiError, App, AssignmentQuery,
 };
 
 /// Where the last `finalize` started from the API is.
@@ -209,4 +214,27 @@ fn final_csv(app: &App, name: &std::path::Path) -> Answer {
     let csv = std::fs::read_to_string(app.data.join(finalize::FOLDER).join(name))
         .map_err(|_| ApiError::new(StatusCode::NOT_FOUND, "no final grades yet: run finalize first"))?;
     Ok(([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv).into_response())
+}
+
+/// `GET /api/final` (a student's, not staff's): the caller's group's final results in each assignment
+/// finalized (`finalize`'s grades.csv): its points, rank and groups
+/// defeated, and the points possible; no other group's line.
+pub async fn own_final(State(app): State<Arc<App>>, Student(student): Student) -> Answer {
+    let group = student.group;
+    let name = app.db(move |db| Ok(db::group(db, group)?.name)).await?;
+    let mut results = Vec::new();
+    for a in &app.course.assignments {
+        let Some(mine) = finalize::group_result(&app.data, &a.name, &name)? else { continue };
+        let possible = finalize::read_points(&app.data, &a.name)?.and_then(|p| p.possible);
+        results.push(json!({
+            "assignment": a.name,
+            "title": a.title,
+            "points": mine.points,
+            "possible": possible,
+            "rank": mine.rank,
+            "groups_defeated": mine.defeated,
+            "groups": mine.groups,
+        }));
+    }
+    Ok(Json(json!({ "group": name, "results": results })).into_response())
 }

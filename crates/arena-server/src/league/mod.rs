@@ -78,7 +78,7 @@ pub(super) fn play_forever(
             }
         }
         // Grading comes first: the league plays while nothing waits.
-        let idle = db::queue(db).map(|(waiting, grading)| waiting == 0 && grading.is_none());
+        let idle = db::queue(db, None).map(|(waiting, grading)| waiting == 0 && grading.is_none());
         let played = match idle {
             Ok(true) => leagues.play_round(dir, slots, changed, executor),
             Ok(false) => Ok(false),
