@@ -325,12 +325,12 @@ fn a_course_of_two_assignments_grades_each_as_it_says_with_groups_scrimmages_and
     if let Some(browser) = support::browser::chromium() {
         let page = super::dump(&browser, &format!("{}/me#token={}", server.url, pair[1]));
         assert!(
-            page.contains("AI course: Trap project (trap; against easy, medium, 4 games each)"),
+            page.contains("AI course: Trap project (trap; against easy, medium, 4 games each; 5.00 s per turn, on the cpu clock)"),
             "{page}"
         );
         assert!(
             page.contains(
-                "Wumpus World (wumpus; against easy, medium, 20 worlds; deadline 2031-01-02 03:04:00 UTC)"
+                "Wumpus World (wumpus; against easy, medium, 20 worlds; 5.00 s per turn, on the cpu clock; deadline 2031-01-02 03:04:00 UTC)"
             ),
             "{page}"
         );
@@ -345,6 +345,10 @@ fn a_course_of_two_assignments_grades_each_as_it_says_with_groups_scrimmages_and
         page.open(&format!("{}/me#token={}", server.url, trio[0]));
         page.wait_for(
             "document.getElementById('scrimmage-assignment').options.length === 1",
+            Duration::from_secs(30),
+        );
+        page.wait_for(
+            "document.querySelector('#opponent option[value=\"ann\"]') !== null",
             Duration::from_secs(30),
         );
         page.eval("document.getElementById('opponent').value = 'ann'; document.getElementById('challenge').requestSubmit(); true");

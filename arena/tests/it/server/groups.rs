@@ -122,7 +122,7 @@ fn a_groups_members_share_its_submissions_and_its_hourly_limit_and_no_one_else_s
             .and_then(|r| r.split("</tr>").next())
             .unwrap_or_else(|| panic!("{page}"));
         assert!(row.contains("<td>gd5678, tc1234</td>"), "{row}");
-        assert!(row.contains(&format!("#{id} tc1234 ")), "{row}");
+        assert!(row.contains(&format!("#{id} Trap by tc1234 ")), "{row}");
         assert!(row.contains("move search &lt;b&gt;and&lt;/b&gt; heuristics"), "escaped: {row}");
     }
 }
@@ -281,7 +281,7 @@ fn a_course_file_sets_its_deadline_names_its_assignments_and_a_wrong_one_is_refu
     if let Some(browser) = support::browser::chromium() {
         let page = super::dump(&browser, &format!("{}/me#token={solo}", server.url));
         assert!(
-            page.contains("course: project (trap; against easy, medium, hard, 10 games each; deadline 2031-05-02 12:00:00 UTC)"),
+            page.contains("course: project (trap; against easy, medium, hard, 10 games each; 5.00 s per turn, on the cpu clock; deadline 2031-05-02 12:00:00 UTC)"),
             "{page}"
         );
     }

@@ -30,3 +30,8 @@ async function api(path, options) {
   if (!response.ok) throw new Error(body.error || response.status + " " + response.statusText);
   return body;
 }
+
+// What an assignment's games are played under: the time per turn and the clock.
+function budget(a) {
+  return a.time_per_turn + " per turn, on the " + a.clock + " clock";
+}

@@ -39,6 +39,7 @@ async function showAssignments() {
     ? ": " + current.games_per_level + " worlds, a mean score against each level's on the same worlds"
     : ": " + current.games_per_level + " games against each level (passing at " + current.wins_to_pass.join(", ") + " wins)";
   document.getElementById("grading").textContent = " for " + current.title + pass;
+  document.getElementById("budget").textContent = current.title + ": " + budget(current) + ".";
 }
 function showScores(scores) {
   const body = document.getElementById("score-rows");

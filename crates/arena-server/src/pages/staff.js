@@ -15,9 +15,14 @@ function showFinal(state) {
 }
 // The assignment the deadline, finalize and grades.csv are about.
 const chosen = () => "?assignment=" + encodeURIComponent($("assignment").value);
+let course = null;
+function titleOf(name) {
+  const a = course && course.assignments.find(a => a.name === name);
+  return a ? a.title : name;
+}
 async function showAssignments() {
   if ($("assignment").options.length) return;
-  const course = await api("/api/assignments");
+  course = await api("/api/assignments");
   for (const a of course.assignments) {
     const option = text("option", a.title + " (" + a.game + ")");
     option.value = a.name;
@@ -29,37 +34,45 @@ async function refresh() {
   try {
     await showAssignments();
     const roster = await api("/api/staff/roster");
-    const deadline = roster.deadlines[$("assignment").value];
+    const selected = $("assignment").value;
+    const shownAssignment = course.assignments.find(a => a.name === selected);
+    $("budget").textContent = shownAssignment ? budget(shownAssignment) : "";
+    $("graded-head").textContent = "Graded (" + titleOf(selected) + ")";
+    const deadline = roster.deadlines[selected];
     $("deadline").textContent = deadline ? deadline + " UTC" : "none";
     const body = $("roster");
     body.textContent = "";
     for (const s of roster.students) {
       const row = document.createElement("tr");
       row.dataset.name = s.name;
-      const latest = s.latest ? "#" + s.latest[0] + " " + s.latest[1] : "";
+      const latest = s.latest ? "#" + s.latest[0] + " " + titleOf(s.latest[2]) + " " + s.latest[1] : "";
       const marks = (s.staff ? " (staff)" : "") + (s.removed ? " (removed " + s.removed + " UTC)" : "");
       row.append(text("td", s.name + marks), text("td", s.group),
-        text("td", String(s.submissions)), text("td", latest), text("td", s.graded ? "yes" : "no"));
+        text("td", String(s.submissions)), text("td", latest), text("td", (s.graded_in || []).includes(selected) ? "yes" : "no"));
       body.append(row);
     }
     const groups = await api("/api/staff/groups");
     $("groups").textContent = "";
+    $("testing-groups").textContent = "";
     for (const g of groups.groups) {
       const row = document.createElement("tr");
       row.dataset.group = g.name;
-      let made = g.submissions.map(([id, by, status]) => "#" + id + " " + by + " " + status).join(", ");
+      let made = g.submissions.map(([id, by, status, assignment]) =>
+        "#" + id + " " + titleOf(assignment) + " by " + by + " " + status).join(", ");
       if (g.submission_count > g.submissions.length) made += ", … (" + g.submission_count + " in all)";
-      row.append(text("td", g.name + (g.competes ? "" : " (staff, testing)")), text("td", g.members.join(", ")),
+      row.append(text("td", g.name + (g.competes ? "" : " (staff testing)")), text("td", g.members.join(", ")),
         text("td", made), noteCell(g.notes[0]),
         storage(g.storage, groups.storage_at));
-      $("groups").append(row);
+      // Staff's testing groups apart: they are in no league, board or finalize.
+      (g.competes ? $("groups") : $("testing-groups")).append(row);
     }
+    $("testing").hidden = !$("testing-groups").children.length;
     const queue = await api("/api/staff/queue");
     $("queue").textContent = "";
     for (const s of queue.submissions) {
       const row = document.createElement("tr");
       const status = s.status === "playing" ? "playing " + s.played + "/" + s.total : s.status;
-      row.append(text("td", String(s.id)), text("td", s.assignment), text("td", s.group + " (" + s.student + ")"), text("td", status),
+      row.append(text("td", String(s.id)), text("td", titleOf(s.assignment)), text("td", s.group + " (" + s.student + ")"), text("td", status),
         text("td", s.created));
       $("queue").append(row);
     }
@@ -78,7 +91,7 @@ function showScrimmages(scrimmages) {
     const row = document.createElement("tr");
     row.dataset.scrimmage = s.id;
     const status = s.status === "playing" ? "playing " + s.played + "/" + s.total : s.status;
-    row.append(text("td", String(s.id)), text("td", s.assignment), text("td", s.challenger), text("td", s.opponent),
+    row.append(text("td", String(s.id)), text("td", titleOf(s.assignment)), text("td", s.challenger), text("td", s.opponent),
       text("td", status), text("td", s.created));
     const cell = document.createElement("td");
     if (s.status === "queued" || s.status === "playing") {
@@ -151,6 +164,7 @@ for (const state of ["pause", "auto", "running"]) {
     } catch (e) { $("error").textContent = e.message; }
   });
 }
+$("assignment").addEventListener("change", refresh);
 $("login").addEventListener("submit", event => {
   event.preventDefault();
   token = $("token").value.trim();

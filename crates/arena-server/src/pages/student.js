@@ -28,12 +28,33 @@ function grade(s) {
     cell.append(text("div", levels.join(", ")));
     cell.append(text("div", s.grade.verdict, s.grade.passed_all ? "pass" : "fail"));
   } else if (s.error) {
-    cell.append(text("pre", s.error, "error"));
+    cell.append(failure(s.error));
   }
   if (s.graded_under) {
     cell.append(text("div", "graded at " + s.graded_under.time_per_turn + " a turn, " + s.graded_under.clock + " clock", "under"));
   }
   return cell;
+}
+// Why a submission failed, in one line: the error's first line, with the
+// first problem its check found (a smoke game's fault, say `timeout`),
+// which the check's report gives last, after its sandbox description.
+function cause(error) {
+  const lines = error.split("\n").map(l => l.trim()).filter(l => l);
+  const problem = lines.find(l => l.startsWith("problem:"));
+  const head = lines[0] || "";
+  if (!problem || problem === head) return head;
+  return head.replace(/:$/, "") + ": " + problem.slice("problem:".length).trim();
+}
+// A failure: its cause first, the whole report folded below it.
+function failure(error) {
+  const box = document.createElement("div");
+  box.append(text("div", cause(error), "cause error"));
+  if (error.trim().includes("\n")) {
+    const details = document.createElement("details");
+    details.append(text("summary", "details"), text("pre", error));
+    box.append(details);
+  }
+  return box;
 }
 // The lost games' viewers of graded submissions, fetched once each.
 const lost = new Map();
@@ -48,12 +69,16 @@ async function openReplay(url) {
   window.open(page, "_blank");
 }
 function replayButtons(cell, games) {
+  // Wrapped onto as many lines as they take: never wider than the page.
+  const buttons = document.createElement("div");
+  buttons.className = "replays";
   for (const game of games) {
     const button = text("button", game.name.replace(/^game-0*/, "game "));
     button.dataset.replay = game.name;
     button.addEventListener("click", () => openReplay(game.url));
-    cell.append(button, " ");
+    buttons.append(button);
   }
+  if (games.length) cell.append(buttons);
   return cell;
 }
 // Replays the run's size limit left out, said after the ones kept.
@@ -81,10 +106,47 @@ async function showAssignments() {
   course = await api("/api/assignments");
   const lines = course.assignments.map(a => a.title + " (" + a.game + "; against " + a.levels.join(", ")
     + ", " + a.games_per_level + (a.single_player ? " worlds" : " games each")
+    + "; " + budget(a)
     + (a.deadline ? "; deadline " + a.deadline + " UTC" : "") + ")");
   document.getElementById("assignments").textContent = course.course + ": " + lines.join("; ");
   options(document.getElementById("assignment"), course.assignments);
   options(document.getElementById("scrimmage-assignment"), course.assignments.filter(a => !a.single_player));
+}
+// The groups the chosen assignment lets this group challenge (those the
+// leaderboard lists, but this group).
+async function showOpponents() {
+  const assignment = document.getElementById("scrimmage-assignment").value;
+  const select = document.getElementById("opponent");
+  if (!assignment) return;
+  const listed = (await api("/api/scrimmages/opponents?assignment=" + encodeURIComponent(assignment))).opponents;
+  const key = assignment + "\n" + listed.join("\n");
+  if (select.dataset.listed === key) return;
+  const chosen = select.value;
+  select.textContent = "";
+  for (const name of listed) {
+    const option = text("option", name);
+    option.value = name;
+    select.append(option);
+  }
+  if (listed.includes(chosen)) select.value = chosen;
+  select.dataset.listed = key;
+}
+document.getElementById("scrimmage-assignment").addEventListener("change", () => showOpponents().catch(e => say(e.message)));
+// The group's final results, once staff finalized an assignment.
+async function showFinal() {
+  const final = await api("/api/final");
+  const body = document.getElementById("final-rows");
+  body.textContent = "";
+  for (const r of final.results) {
+    const row = document.createElement("tr");
+    row.dataset.final = r.assignment;
+    const points = r.points === null ? "" : r.points + (r.possible === null ? "" : " of " + r.possible);
+    const rank = r.rank === null ? "" : r.rank + " of " + r.groups;
+    row.append(text("td", r.title), text("td", points), text("td", rank),
+      text("td", r.groups_defeated === null ? "" : String(r.groups_defeated)));
+    body.append(row);
+  }
+  document.getElementById("final").hidden = final.results.length === 0;
 }
 function titleOf(name) {
   const a = course && course.assignments.find(a => a.name === name);
@@ -124,6 +186,8 @@ async function refresh() {
       body.append(row);
     }
     await showScrimmages();
+    await showOpponents();
+    await showFinal();
     say("");
   } catch (e) {
     say(e.message);
@@ -154,7 +218,7 @@ document.getElementById("upload").addEventListener("submit", async event => {
 document.getElementById("challenge").addEventListener("submit", async event => {
   event.preventDefault();
   const body = JSON.stringify({
-    opponent: document.getElementById("opponent").value.trim(),
+    opponent: document.getElementById("opponent").value,
     assignment: document.getElementById("scrimmage-assignment").value,
   });
   try {
