@@ -212,6 +212,26 @@ fn the_boards_head_their_rows_group_and_no_page_runs_off_at_1280_or_390_px() {
     assert!(wide.is_empty(), "pages wider than the window: {wide:#?}");
 }
 
+/// A Python Trap player whose every move raises an error carrying markup.
+fn markup_player() -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("markup");
+    std::fs::create_dir(&folder).unwrap();
+    support::write_file(
+        &folder,
+        "PlayerAI.py",
+        "from BaseAI import BaseAI\n\n\
+         class PlayerAI(BaseAI):\n\
+         \x20   def setPlayerNum(self, num):\n\
+         \x20       self.num = num\n\
+         \x20   def getMove(self, grid):\n\
+         \x20       raise RuntimeError('<img src=x onerror=window.pwned=1>')\n\
+         \x20   def getTrap(self, grid):\n\
+         \x20       raise RuntimeError('<img src=x onerror=window.pwned=1>')\n",
+    );
+    arena_server::client::pack(&folder).unwrap()
+}
+
 /// A course whose one assignment plays Trap at 2 s a turn.
 const TWO_SECONDS: &str =
     "name = \"AI course\"\n[[assignment]]\nname = \"project\"\ntitle = \"Trap project\"\n\
@@ -223,6 +243,7 @@ fn a_failed_submission_shows_its_cause_first_and_every_page_the_time_per_turn_an
     let data = tempfile::tempdir().unwrap();
     let course = support::write_file(data.path(), "course.toml", TWO_SECONDS);
     let alice = add_student(data.path(), "alice");
+    let bob = add_student(data.path(), "bob");
     let prof = add_staff(data.path(), "prof");
     // A player that never answers: it times out in its smoke games.
     let server = Server::start_with(
@@ -258,6 +279,21 @@ fn a_failed_submission_shows_its_cause_first_and_every_page_the_time_per_turn_an
     // The student page says what its assignments are played under.
     let text = browser.eval("document.body.innerText");
     assert!(text.as_str().unwrap().contains(budget), "{text}");
+
+    // A player's own words in the cause stay text: its markup never runs.
+    let (code, made) = submit(&server, Some(&bob), "file", &markup_player());
+    assert_eq!(code, 201, "{made}");
+    let failed = wait_for(&server, &bob, made["id"].as_i64().unwrap(), finished);
+    assert_eq!(failed["status"], "failed", "{failed}");
+    browser.open(&format!("{}/me?as=bob#token={bob}", server.url));
+    browser
+        .wait_for("document.querySelector('tr[data-status=\"failed\"]') !== null", Duration::from_secs(30));
+    let shown = browser.eval(
+        "(() => { const cell = document.querySelector('tr[data-status=\"failed\"]').cells[4]; \
+         return [cell.querySelector('.cause').textContent, cell.querySelectorAll('img').length, window.pwned === undefined]; })()",
+    );
+    assert!(shown[0].as_str().unwrap().contains("<img src=x onerror=window.pwned=1>"), "{shown}");
+    assert_eq!((shown[1].as_u64(), shown[2].as_bool()), (Some(0), Some(true)), "{shown}");
 
     // So do the leaderboard and the staff page.
     let (_, listed) = get(&server, "/api/assignments", None);
@@ -396,6 +432,9 @@ fn staff_see_each_assignment_apart_students_pick_opponents_and_see_their_own_fin
         Duration::from_secs(30),
     );
     assert_eq!(browser.eval("document.getElementById('final').hidden"), true);
+    browser.wait_for("document.querySelectorAll('#opponent option').length > 0", Duration::from_secs(30));
+    let offered = browser.eval("[...document.querySelectorAll('#opponent option')].map(o => o.value)");
+    assert_eq!(offered, serde_json::json!(["ann", "ben"]), "cy may challenge either");
 
     // The staff page: each submission labelled by its assignment, graded
     // per the assignment chosen, staff's testing group apart.

@@ -128,6 +128,12 @@ async function showOpponents() {
     option.value = name;
     select.append(option);
   }
+  if (!listed.length) {
+    // Nothing to pick (and, with an empty value, nothing sent).
+    const none = text("option", "no other group has a graded submission yet");
+    none.value = "";
+    select.append(none);
+  }
   if (listed.includes(chosen)) select.value = chosen;
   select.dataset.listed = key;
 }
