@@ -1,7 +1,8 @@
 //! The server as a university VM runs it (docs/deploy.md): over HTTPS with
 //! its own certificate (`--tls-cert`, `--tls-key`; `arena submit --ca`),
-//! behind a reverse proxy (`--trust-proxy`), stopped by systemd (SIGTERM:
-//! nothing lost, nothing played twice), and the systemd unit of `deploy/`.
+//! behind a reverse proxy (`--trust-proxy`; a real nginx when installed),
+//! stopped by systemd (SIGTERM: nothing lost, nothing played twice), and
+//! the systemd unit of `deploy/`.
 
 use std::{
     io::{Read, Write},
@@ -302,4 +303,131 @@ fn the_systemd_unit_verifies() {
     // Only the unit's own words count (the host's other units may warn).
     let own: Vec<&str> = said.lines().filter(|l| l.contains("arena.service")).collect();
     assert!(out.status.success() && own.is_empty(), "{said}");
+}
+
+/// nginx, as installed (Debian's package puts it in /usr/sbin).
+fn nginx() -> Option<PathBuf> {
+    ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+}
+
+/// A port free on loopback a moment ago.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// An nginx started by the test, stopped when dropped.
+struct Nginx(std::process::Child);
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn behind_nginx_a_submission_is_graded_and_the_client_is_the_address_nginx_saw() {
+    let Some(nginx) = nginx() else {
+        assert!(
+            std::env::var_os("ARENA_REQUIRE_NGINX").is_none(),
+            "ARENA_REQUIRE_NGINX is set but nginx is not installed"
+        );
+        eprintln!("skipped: nginx is not installed (apt-get install nginx), the proxy test does not run");
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let (cert, key) = self_signed(data.path(), "proxy");
+    let alice = add_student(data.path(), "alice");
+    let log_path = data.path().join("server.log");
+    let log = std::fs::File::create(&log_path).unwrap();
+    let env = [("RUST_LOG", "warn,arena_server=info")];
+    let server = Server::start_logging(
+        data.path(),
+        &["--round-robin", "off", "--trust-proxy"],
+        &env,
+        Stdio::from(log),
+    );
+    let upstream = server.url.trim_start_matches("http://");
+
+    // docs/deploy.md's server block, on a free port, in the test's folder.
+    let prefix = data.path().join("nginx");
+    std::fs::create_dir_all(&prefix).unwrap();
+    let port = free_port();
+    let p = prefix.display();
+    let conf = format!(
+        "daemon off;\nmaster_process off;\npid {p}/nginx.pid;\nerror_log {p}/error.log;\nevents {{}}\n\
+         http {{\n  access_log off;\n  client_body_temp_path {p}/body;\n  proxy_temp_path {p}/proxy;\n\
+         fastcgi_temp_path {p}/fastcgi;\n  uwsgi_temp_path {p}/uwsgi;\n  scgi_temp_path {p}/scgi;\n\
+         server {{\n    listen 127.0.0.1:{port} ssl;\n    ssl_certificate {cert};\n    ssl_certificate_key {key};\n\
+         client_max_body_size 65m;\n    proxy_read_timeout 300s;\n    proxy_send_timeout 300s;\n\
+         location / {{\n      proxy_pass http://{upstream};\n      proxy_http_version 1.1;\n\
+         proxy_set_header Host $host;\n      proxy_set_header X-Forwarded-For $remote_addr;\n\
+         proxy_set_header X-Forwarded-Proto $scheme;\n    }}\n  }}\n}}\n",
+        cert = cert.display(),
+        key = key.display(),
+    );
+    let conf_path = support::write_file(&prefix, "nginx.conf", &conf);
+    let _nginx = Nginx(
+        std::process::Command::new(&nginx)
+            .args([
+                "-p",
+                prefix.to_str().unwrap(),
+                "-e",
+                &format!("{p}/error.log"),
+                "-c",
+                conf_path.to_str().unwrap(),
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("nginx starts"),
+    );
+    let started = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        let errors = std::fs::read_to_string(prefix.join("error.log")).unwrap_or_default();
+        assert!(started.elapsed() < Duration::from_secs(10), "nginx does not listen: {errors}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let url = format!("https://127.0.0.1:{port}");
+
+    // Through the proxy: sent, graded, followed.
+    let easy = library("easy");
+    let out = arena(
+        &[
+            "submit",
+            easy.to_str().unwrap(),
+            "--server",
+            &url,
+            "--token",
+            &alice,
+            "--ca",
+            cert.to_str().unwrap(),
+            "--wait",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    assert!(stdout(&out).lines().last().unwrap().starts_with("submission 1: done: "), "{}", stdout(&out));
+
+    // A header the client made up is replaced by the address nginx saw.
+    let pem = std::fs::read(&cert).unwrap();
+    let tls = ureq::tls::TlsConfig::builder()
+        .root_certs(ureq::tls::RootCerts::new_with_certs(&[ureq::tls::Certificate::from_pem(&pem).unwrap()]))
+        .build();
+    let agent: ureq::Agent =
+        ureq::Agent::config_builder().http_status_as_error(false).tls_config(tls).build().into();
+    let response = agent
+        .get(format!("{url}/api/submissions"))
+        .header("Authorization", "Bearer not-a-token")
+        .header("X-Forwarded-For", "203.0.113.7")
+        .call()
+        .unwrap();
+    assert_eq!(response.status(), 401);
+    let log = std::fs::read_to_string(&log_path).unwrap();
+    assert!(log.contains("received from alice at 127.0.0.1"), "{log}");
+    assert!(log.contains("unknown token from 127.0.0.1: GET /api/submissions"), "{log}");
+    assert!(!log.contains("203.0.113.7"), "{log}");
 }
