@@ -163,7 +163,7 @@ fn a_bad_certificate_or_key_is_one_line_naming_the_file() {
 /// Sends SIGTERM to `server` and waits (up to a minute) for it to exit.
 fn terminate(mut server: Server) -> std::process::ExitStatus {
     let pid = server.child.id() as libc::pid_t;
-    // SAFETY: a signal to the child this test started.
+    // SAFETY: a signal to the child this test started (and has not reaped).
     assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
     let started = Instant::now();
     loop {
@@ -430,4 +430,48 @@ fn behind_nginx_a_submission_is_graded_and_the_client_is_the_address_nginx_saw()
     assert!(log.contains("received from alice at 127.0.0.1"), "{log}");
     assert!(log.contains("unknown token from 127.0.0.1: GET /api/submissions"), "{log}");
     assert!(!log.contains("203.0.113.7"), "{log}");
+}
+
+#[test]
+fn a_request_under_way_at_sigterm_is_answered_and_no_new_connection_is_taken() {
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    let server = Server::start(data.path(), &["--round-robin", "off"]);
+    let address = server.url.trim_start_matches("http://").to_string();
+    let (content_type, body) =
+        arena_server::client::multipart("file", "libplayer.so", &std::fs::read(library("easy")).unwrap());
+    // An upload whose body is half sent when the server is told to stop.
+    let mut upload = std::net::TcpStream::connect(&address).unwrap();
+    write!(
+        upload,
+        "POST /api/submissions HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {alice}\r\n\
+         Content-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    let half = body.len() / 2;
+    upload.write_all(&body[..half]).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = server.child.id() as libc::pid_t;
+    // SAFETY: a signal to the child this test started.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    // The listener closes at once: a new client is refused.
+    let started = Instant::now();
+    while std::net::TcpStream::connect(&address).is_ok() {
+        assert!(started.elapsed() < Duration::from_secs(10), "{address} still accepts after SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The upload under way is read to its end and accepted.
+    upload.write_all(&body[half..]).unwrap();
+    let mut answer = String::new();
+    upload.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    upload.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
+    assert!(answer.contains("\"id\":1"), "{answer}");
+    let status = terminate(server);
+    assert!(status.success(), "{status:?}");
+    // Restarted, the submission is there and graded.
+    let server = Server::start(data.path(), &["--round-robin", "off"]);
+    let graded = wait_for(&server, &alice, 1, finished);
+    assert_eq!(graded["status"], "done", "{graded}");
 }
