@@ -108,9 +108,13 @@ enum Command {
     },
     /// Run the submissions server: students upload a player library and see
     /// it graded against Easy, Medium and Hard at once; a leaderboard shows
-    /// every student's latest grade. The API is in docs/server.md.
+    /// every student's latest grade. The API is in docs/server.md. SIGTERM
+    /// or Ctrl-C stops it gracefully (the requests under way finish; games
+    /// under way are taken up at the next start). HTTPS, a reverse proxy,
+    /// systemd: docs/deploy.md.
     ///
     /// Example: arena serve --data course-data --listen 127.0.0.1:8080
+    /// Example: arena serve --listen 0.0.0.0:443 --tls-cert fullchain.pem --tls-key privkey.pem
     /// Example: arena serve add-student alice --data course-data
     Serve(Box<serve::ServeArgs>),
     /// Submit a player library (or a Python player's folder) to the

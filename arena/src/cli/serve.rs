@@ -56,6 +56,22 @@ pub(crate) struct ServeArgs {
     /// more wait until one ends.
     #[arg(long, default_value_t = 1024)]
     max_connections: usize,
+    /// Serve HTTPS with this certificate: a PEM file of the server's
+    /// certificate and its chain (certbot's fullchain.pem; a self-signed
+    /// one for a test, which `arena submit --ca` then trusts). With
+    /// --tls-key. docs/deploy.md.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The certificate's private key: a PEM file (certbot's privkey.pem).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// The server is reached through a reverse proxy (nginx, Caddy) on
+    /// this machine: a request's client, in the logs, is the address the
+    /// proxy puts last in `X-Forwarded-For`. Without it the header is
+    /// ignored (anyone may send one). Listen on 127.0.0.1 then, so that
+    /// nothing reaches the server but through the proxy.
+    #[arg(long)]
+    trust_proxy: bool,
     /// Without a course file: the one game submissions play, graded
     /// against Easy, Medium and Hard with the course file's defaults (Trap:
     /// the course's own project, 10 games a level, 6, 4 and 2 wins).
@@ -639,6 +655,9 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                     body_timeout: args.body_timeout,
                     max_connections: args.max_connections,
                 },
+                tls: args.tls_cert.zip(args.tls_key),
+                trust_proxy: args.trust_proxy,
+                stop_on_signals: true,
             })?
         }
     }

@@ -45,9 +45,15 @@ pub(crate) struct SubmitArgs {
 /// needed: global options, which clap lets no one require).
 #[derive(clap::Args)]
 struct ServerArgs {
-    /// The server: http://HOST:PORT, as the course staff give it.
+    /// The server: https://HOST (or http://HOST:PORT), as the course staff
+    /// give it.
     #[arg(long, env = "ARENA_SERVER", global = true)]
     server: Option<String>,
+    /// For an https:// server whose certificate the system does not trust
+    /// (self-signed): the PEM file of the certificate (or its CA) to trust
+    /// instead, as the course staff give it. Default: the system's roots.
+    #[arg(long, value_name = "FILE", env = "ARENA_CA", global = true)]
+    ca: Option<PathBuf>,
     /// Your token (from the course staff).
     #[arg(long, env = "ARENA_TOKEN", hide_env_values = true, global = true)]
     token: Option<String>,
@@ -57,12 +63,15 @@ impl ServerArgs {
     /// A client of the server with the token, or which is missing.
     fn client(&self) -> Result<Client> {
         let Some(server) = &self.server else {
-            bail!("no server: give --server http://HOST:PORT (or set ARENA_SERVER), as the course staff give it")
+            bail!("no server: give --server https://HOST (or http://HOST:PORT; or set ARENA_SERVER), as the course staff give it")
         };
         let Some(token) = &self.token else {
             bail!("no token: give --token TOKEN (or set ARENA_TOKEN), the one the course staff gave you")
         };
-        Ok(Client::new(server, token))
+        match &self.ca {
+            Some(ca) => Client::with_ca(server, token, ca),
+            None => Ok(Client::new(server, token)),
+        }
     }
 }
 

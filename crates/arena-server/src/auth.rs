@@ -10,7 +10,7 @@ use axum::{
     http::{header, request::Parts, StatusCode},
 };
 
-use super::{accounts, db, ApiError, App};
+use super::{accounts, db, http, ApiError, App};
 
 /// The student (or staff member) whose token the request carries.
 pub struct Student(pub db::Student);
@@ -37,6 +37,11 @@ impl FromRequestParts<Arc<App>> for Student {
             .ok_or_else(unauthorized)?;
         let hash = accounts::token_hash(token);
         let student = app.db(move |db| db::student_by_token(db, &hash)).await?;
+        if student.is_none() {
+            // A wrong token (a guess, or one reset or removed): who sent it.
+            let client = parts.extensions.get::<http::Client>().map_or("?".to_string(), |c| c.to_string());
+            tracing::warn!(client = %client, "a request with an unknown token from {client}: {} {}", parts.method, parts.uri.path());
+        }
         student.map(Student).ok_or_else(unauthorized)
     }
 }

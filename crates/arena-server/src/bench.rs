@@ -71,6 +71,9 @@ pub fn run(load: &Load) -> Result<String> {
         http: crate::http::Limits::default(),
         executor: Default::default(),
         cores: arena::cores::of_machine(),
+        tls: None,
+        trust_proxy: false,
+        stop_on_signals: false,
     };
     let starting = Instant::now();
     std::thread::spawn(move || {

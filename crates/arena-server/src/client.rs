@@ -1,5 +1,6 @@
 //! The client side of the API (`arena submit`): upload a library, follow
-//! its grading. Plain HTTP: the server is a course's own machine.
+//! its grading. HTTP, or HTTPS (rustls) trusting the system's roots or a
+//! CA given (`--ca`: a self-signed server's certificate).
 
 use std::{
     path::{Path, PathBuf},
@@ -51,16 +52,55 @@ pub struct Client {
     url: String,
     token: String,
     agent: ureq::Agent,
+    /// The CA file trusted instead of the system's roots, if any.
+    ca: Option<PathBuf>,
 }
 
 impl Client {
+    /// A client trusting the system's root certificates (an https:// URL).
     pub fn new(url: &str, token: &str) -> Client {
+        Client::with_roots(url, token, ureq::tls::RootCerts::PlatformVerifier, None)
+    }
+
+    /// A client trusting only the CA certificates of PEM file `ca` (the
+    /// course's own, or a self-signed server's certificate itself).
+    pub fn with_ca(url: &str, token: &str, ca: &Path) -> Result<Client> {
+        let pem = std::fs::read(ca).map_err(|e| {
+            anyhow::anyhow!("cannot read the CA file {}: {e}: give --ca a PEM file", ca.display())
+        })?;
+        let certs: Vec<_> = ureq::tls::parse_pem(&pem)
+            .filter_map(|item| match item {
+                Ok(ureq::tls::PemItem::Certificate(cert)) => Some(cert),
+                _ => None,
+            })
+            .collect();
+        if certs.is_empty() {
+            bail!(
+                "the CA file {} holds no PEM certificate (-----BEGIN CERTIFICATE-----): give --ca the \
+                 certificate the course staff gave you",
+                ca.display()
+            );
+        }
+        Ok(Client::with_roots(url, token, ureq::tls::RootCerts::new_with_certs(&certs), Some(ca)))
+    }
+
+    fn with_roots(url: &str, token: &str, roots: ureq::tls::RootCerts, ca: Option<&Path>) -> Client {
+        let tls = ureq::tls::TlsConfig::builder()
+            .provider(ureq::tls::TlsProvider::Rustls)
+            .root_certs(roots)
+            .build();
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(Duration::from_secs(120)))
+            .tls_config(tls)
             .build()
             .into();
-        Client { url: url.trim_end_matches('/').to_string(), token: token.trim().to_string(), agent }
+        Client {
+            url: url.trim_end_matches('/').to_string(),
+            token: token.trim().to_string(),
+            agent,
+            ca: ca.map(Path::to_path_buf),
+        }
     }
 
     /// Uploads the library at `path`, or the Python player folder at
@@ -162,12 +202,64 @@ impl Client {
             .call()
     }
 
+    /// Why the server was not reached, with what to do when it is TLS's doing.
+    fn unreachable(&self, e: ureq::Error) -> anyhow::Error {
+        let url = &self.url;
+        let https = url.starts_with("https://");
+        let said = format!("{e}");
+        use tokio_rustls::rustls::Error as TlsError;
+        let dropped = |io: &std::io::Error| {
+            use std::io::ErrorKind::*;
+            matches!(
+                io.kind(),
+                ConnectionReset | ConnectionAborted | UnexpectedEof | InvalidData | BrokenPipe
+            )
+        };
+        // rustls's error, as ureq gives it or wrapped in an I/O error.
+        let tls = match &e {
+            ureq::Error::Rustls(tls) => Some(tls),
+            ureq::Error::Io(io) => io.get_ref().and_then(|inner| inner.downcast_ref::<TlsError>()),
+            _ => None,
+        };
+        let untrusted = match &self.ca {
+            Some(ca) => format!(
+                ": its certificate is not signed by the one in {}: ask the course staff for the \
+                 server's certificate",
+                ca.display()
+            ),
+            None => ": its certificate is not one this machine trusts: if the course staff gave you the \
+                      server's certificate (self-signed), give it with --ca FILE"
+                .to_string(),
+        };
+        let hint = match (tls, &e) {
+            // A self-signed certificate made as a CA's (openssl req -x509's
+            // default): no TLS client takes it as a server's.
+            (Some(TlsError::InvalidCertificate(why)), _)
+                if format!("{why:?}").contains("CaUsedAsEndEntity") =>
+            {
+                ": the server's certificate is a CA's (basicConstraints CA:TRUE), which TLS clients refuse \
+                 as a server's: the staff should make it with CA:FALSE (docs/deploy.md)"
+                    .to_string()
+            }
+            (Some(TlsError::InvalidCertificate(_)), _) => untrusted,
+            (Some(_), _) | (_, ureq::Error::Tls(_)) => {
+                ": the TLS handshake failed: is the server serving HTTPS? (else use http://)".to_string()
+            }
+            (_, ureq::Error::Protocol(_)) if !https => ": is the server HTTPS? then use https://".to_string(),
+            (_, ureq::Error::Io(io)) if !https && dropped(io) => {
+                ": is the server HTTPS? then use https://".to_string()
+            }
+            _ => String::new(),
+        };
+        anyhow::anyhow!("cannot reach the server at {url}: {said}{hint}")
+    }
+
     fn answer(
         &self,
         response: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
         what: &str,
     ) -> Result<Value> {
-        let mut response = response.with_context(|| format!("cannot reach the server at {}", self.url))?;
+        let mut response = response.map_err(|e| self.unreachable(e))?;
         let status = response.status();
         let text = response.body_mut().read_to_string().unwrap_or_default();
         let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);

@@ -106,6 +106,14 @@ pub struct Options {
     pub executor: executor::Executor,
     /// Games the server plays at once, all kinds together (`cores.rs`).
     pub cores: usize,
+    /// HTTPS: the certificate chain's and the private key's PEM files.
+    pub tls: Option<(PathBuf, PathBuf)>,
+    /// The server is reached through a reverse proxy: a request's client is
+    /// the one its `X-Forwarded-For` names (`http::client_address`).
+    pub trust_proxy: bool,
+    /// Whether SIGTERM and SIGINT stop it (`arena serve`'s), or nothing
+    /// does but the process's end (the bench's, on a thread).
+    pub stop_on_signals: bool,
 }
 
 struct App {
@@ -126,17 +134,28 @@ struct App {
     storage: Arc<storage::Totals>,
 }
 
-/// Runs the server until the process ends. Prints the address it listens
-/// on (`listening on http://ADDR`) once it accepts connections.
+/// Runs the server until SIGTERM or Ctrl-C. Prints the address it listens
+/// on (`listening on http://ADDR`, `https://` with TLS) once it accepts
+/// connections.
 pub fn serve(options: Options) -> Result<()> {
+    let scheme = if options.tls.is_some() { "https" } else { "http" };
     serve_then(options, |address, data| {
-        arena::outln!("listening on http://{address} (data in {})", data.display());
+        arena::outln!("listening on {scheme}://{address} (data in {})", data.display());
     })
 }
 
-/// Runs the server until the process ends; `listening` is told the
-/// address and the data folder once it accepts connections.
+/// Runs the server until SIGTERM or Ctrl-C; `listening` is told the
+/// address and the data folder once it accepts connections. Stopped, it
+/// accepts no more connections, lets the requests under way finish
+/// (`http::STOP_GRACE`) and returns: the games under way are cut as by a
+/// crash, their journals kept, and the next start takes them up (none
+/// played twice).
 pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::path::Path)) -> Result<()> {
+    // A bad certificate is said before anything else is done.
+    let tls = match &options.tls {
+        Some((cert, key)) => Some(http::tls_config(cert, key)?),
+        None => None,
+    };
     let data = &options.data;
     std::fs::create_dir_all(data)
         .with_context(|| format!("cannot create the data folder {}", data.display()))?;
@@ -184,8 +203,39 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
         let listener = tokio::net::TcpListener::bind(options.listen)
             .await
             .with_context(|| format!("cannot listen on {}: is another server using it?", options.listen))?;
+        let stop = stopped(options.stop_on_signals)?;
         listening(listener.local_addr()?, &data);
-        http::serve(listener, router(app, options.http), options.http).await.context("the server stopped")
+        let router = router(app, options.http, options.trust_proxy);
+        http::serve(listener, router, options.http, tls, async move {
+            let signal = stop.await;
+            tracing::warn!("{signal}: stopping (games under way are taken up at the next start)");
+        })
+        .await
+        .context("the server stopped")
+    })?;
+    // What the blocking pool still does (a database call) is not waited for long.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+    tracing::warn!("stopped");
+    Ok(())
+}
+
+/// A future that resolves, to the signal's name, at SIGTERM (systemd's
+/// stop) or SIGINT (Ctrl-C); never, unless `watch`.
+fn stopped(watch: bool) -> Result<impl std::future::Future<Output = &'static str>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let signals = match watch {
+        true => Some((
+            signal(SignalKind::terminate()).context("cannot watch for SIGTERM")?,
+            signal(SignalKind::interrupt()).context("cannot watch for SIGINT")?,
+        )),
+        false => None,
+    };
+    Ok(async move {
+        let Some((mut term, mut int)) = signals else { return std::future::pending().await };
+        tokio::select! {
+            _ = term.recv() => "SIGTERM",
+            _ = int.recv() => "SIGINT",
+        }
     })
 }
 
@@ -266,7 +316,7 @@ fn script(code: &'static str) -> Response {
     ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], code).into_response()
 }
 
-fn router(app: Arc<App>, limits: http::Limits) -> Router {
+fn router(app: Arc<App>, limits: http::Limits, trust_proxy: bool) -> Router {
     // Multipart framing on top of the file itself.
     let upload_limit = usize::try_from(app.max_upload).unwrap_or(usize::MAX).saturating_add(64 * 1024);
     let uploads = Router::new().route("/api/submissions", post(submit).get(list));
@@ -322,6 +372,8 @@ fn router(app: Arc<App>, limits: http::Limits) -> Router {
         // Every request, whatever its route, is read and answered in time.
         .layer(middleware::from_fn_with_state(limits.body_timeout, http::body_deadline))
         .layer(middleware::from_fn(headers::secure))
+        // Who asks, for the logs: the peer, or the proxy's word of it.
+        .layer(middleware::from_fn_with_state(trust_proxy, http::client_address))
         .with_state(app)
 }
 
@@ -450,7 +502,13 @@ impl App {
 /// the group's contribution note as the field `note` if it sends one. The
 /// token is checked before the body is read (`Student`); every upload
 /// started counts against the group's hourly limit, accepted or refused.
-async fn submit(State(app): State<Arc<App>>, Student(student): Student, form: Multipart) -> Answer {
+async fn submit(
+    State(app): State<Arc<App>>,
+    client: Option<axum::Extension<http::Client>>,
+    Student(student): Student,
+    form: Multipart,
+) -> Answer {
+    let client = client.map_or("?".to_string(), |c| c.0.to_string());
     let (who, per_hour) = (student.clone(), app.per_hour);
     let started = app.db(move |db| db::start_upload(db, &who, per_hour)).await?;
     let upload = match started {
@@ -471,6 +529,7 @@ async fn submit(State(app): State<Arc<App>>, Student(student): Student, form: Mu
     };
     match accept(&app, &student, upload, form).await {
         Ok((id, sha256)) => {
+            tracing::info!(client = %client, "submission {id} received from {} at {client}", student.name);
             app.wake.notify();
             Ok((
                 StatusCode::CREATED,

@@ -17,6 +17,7 @@ use serde_json::Value;
 mod accounts;
 mod attacks;
 mod course;
+mod deploy;
 mod export;
 mod fairness;
 mod finalize;
@@ -86,7 +87,7 @@ impl Server {
         BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
         let url = line
             .split_whitespace()
-            .find(|w| w.starts_with("http://"))
+            .find(|w| w.starts_with("http://") || w.starts_with("https://"))
             .unwrap_or_else(|| panic!("no address in {line:?}"))
             .to_string();
         Server { child, url }
