@@ -27,7 +27,7 @@ use super::{
     secret::{Purpose, Secret},
     store,
 };
-use arena::table::csv_field;
+use arena::table::{csv_field, csv_line};
 
 /// The folder of the final results inside the data folder.
 pub const FOLDER: &str = "final";
@@ -370,25 +370,6 @@ pub fn group_result(dir: &Path, assignment: &str, group: &str) -> Result<Option<
         defeated: field("groups_defeated").and_then(|v| v.parse().ok()),
         groups: groups.len(),
     }))
-}
-
-/// The fields of a CSV line (`csv_field`'s quoting undone).
-fn csv_line(line: &str) -> Vec<String> {
-    let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                field.push('"');
-                chars.next();
-            }
-            ('"', _) => quoted = !quoted,
-            (',', false) => fields.push(std::mem::take(&mut field)),
-            (c, _) => field.push(c),
-        }
-    }
-    fields.push(field);
-    fields
 }
 
 /// The rows of the class tournament's standings (`what` they are, for errors).

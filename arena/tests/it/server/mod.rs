@@ -239,25 +239,7 @@ fn dump(browser: &Path, url: &str) -> String {
 
 /// The rows of a CSV text, quoted fields unquoted.
 fn csv_rows(text: &str) -> Vec<Vec<String>> {
-    text.lines()
-        .map(|line| {
-            let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
-            let mut chars = line.chars().peekable();
-            while let Some(c) = chars.next() {
-                match (c, quoted) {
-                    ('"', true) if chars.peek() == Some(&'"') => {
-                        field.push('"');
-                        chars.next();
-                    }
-                    ('"', _) => quoted = !quoted,
-                    (',', false) => fields.push(std::mem::take(&mut field)),
-                    (c, _) => field.push(c),
-                }
-            }
-            fields.push(field);
-            fields
-        })
-        .collect()
+    text.lines().map(arena::table::csv_line).collect()
 }
 
 /// A Python course player that sleeps `seconds` before each move and
