@@ -71,13 +71,14 @@ pub fn backup(dir: &Path, to: &Path) -> Result<Summary> {
         append(&mut tar, Path::new(MANIFEST), manifest.to_string().as_bytes())?;
         append(&mut tar, Path::new(db::FILE), &std::fs::read(&copy_path)?)?;
         let mut summary = Summary { files: 0, bytes: 0, submissions };
-        let skip = [to.canonicalize().ok(), partial.canonicalize().ok()];
+        // What the backup itself writes, when it writes inside the folder:
+        // its file, the file being written, its scratch copy of the database.
+        let own: Vec<PathBuf> = [to, &partial, &scratch].into_iter().filter_map(|p| resolved(p)).collect();
+        let root = dir.canonicalize().with_context(|| format!("cannot read {}", dir.display()))?;
         for path in files_under(dir)? {
             let relative = path.strip_prefix(dir).expect("under the folder");
-            let name = relative.to_string_lossy();
-            if name.starts_with(db::FILE)
-                || skip.iter().flatten().any(|s| path.canonicalize().ok().as_ref() == Some(s))
-            {
+            let at = root.join(relative);
+            if relative.to_string_lossy().starts_with(db::FILE) || own.iter().any(|o| at.starts_with(o)) {
                 continue;
             }
             // Read whole: a file the server is writing is taken as it is now.
@@ -153,6 +154,12 @@ pub fn restore(from: &Path, dir: &Path) -> Result<Summary> {
         .with_context(|| format!("cannot move the restored folder to {}", dir.display()))?;
     std::mem::forget(cleanup);
     Ok(summary)
+}
+
+/// `path` with its folder resolved (it may not exist yet: the backup's file).
+fn resolved(path: &Path) -> Option<PathBuf> {
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    Some(parent.canonicalize().ok()?.join(path.file_name()?))
 }
 
 /// A path an archive may hold: relative, with no `..`, `.` or root.

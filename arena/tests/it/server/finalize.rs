@@ -248,15 +248,7 @@ fn staff_see_the_roster_set_the_deadline_and_finalize_from_the_api_and_page() {
     assert_eq!(get(&server, "/api/staff/grades.csv", Some(&prof)).0, 404);
     let (code, started) = post("/api/staff/finalize", "");
     assert_eq!(code, 202, "{started}");
-    let started_at = Instant::now();
-    let done = loop {
-        let (_, state) = get(&server, "/api/staff/finalize", Some(&prof));
-        if state["status"] != "running" {
-            break state;
-        }
-        assert!(started_at.elapsed() < Duration::from_secs(120), "{state}");
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let done = super::finalize_state(&server, &prof);
     assert_eq!((done["status"].as_str(), done["students"].as_u64()), (Some("done"), Some(1)), "{done}");
     let mut csv = agent()
         .get(format!("{}/api/staff/grades.csv", server.url))

@@ -237,6 +237,20 @@ fn dump(browser: &Path, url: &str) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
+/// Waits until the staff API's finalize is no longer running (two minutes
+/// at most): its state.
+fn finalize_state(server: &Server, staff: &str) -> Value {
+    let started = Instant::now();
+    loop {
+        let (_, state) = get(server, "/api/staff/finalize", Some(staff));
+        if state["status"] != "running" {
+            return state;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "{state}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// The rows of a CSV text, quoted fields unquoted.
 fn csv_rows(text: &str) -> Vec<Vec<String>> {
     text.lines().map(arena::table::csv_line).collect()

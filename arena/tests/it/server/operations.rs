@@ -227,6 +227,22 @@ fn a_backup_taken_while_grading_and_the_league_run_restores_to_a_server_that_goe
     assert!(support::stderr(&out).contains("4 submissions"), "{}", support::stderr(&out));
     let original_games = league_games(&data);
     let original = submissions(&data);
+    // Written inside the folder itself, it holds nothing of its own making.
+    let inside = data.join("inside.tar.gz");
+    let out =
+        arena(&["serve", "backup", "--data", data.to_str().unwrap(), "--to", inside.to_str().unwrap()], &[]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(std::fs::File::open(&inside).unwrap()));
+    let names: Vec<String> = archive
+        .entries()
+        .unwrap()
+        .map(|e| e.unwrap().path().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.contains(&"arena.db".to_string()), "{names:?}");
+    let own =
+        names.iter().filter(|n| n.contains("inside.tar") || n.contains(".arena-backup")).collect::<Vec<_>>();
+    assert!(own.is_empty(), "the backup holds its own files: {own:?}");
+    std::fs::remove_file(&inside).unwrap();
     drop(server);
 
     let restored = dir.path().join("restored");

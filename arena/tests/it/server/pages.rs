@@ -372,15 +372,7 @@ fn staff_see_each_assignment_apart_students_pick_opponents_and_see_their_own_fin
     let (code, started) =
         post_json(&server, "/api/staff/finalize?assignment=project", &prof, &serde_json::json!({}));
     assert_eq!(code, 202, "{started}");
-    let started_at = Instant::now();
-    let done = loop {
-        let (_, state) = get(&server, "/api/staff/finalize", Some(&prof));
-        if state["status"] != "running" {
-            break state;
-        }
-        assert!(started_at.elapsed() < Duration::from_secs(120), "{state}");
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let done = super::finalize_state(&server, &prof);
     assert_eq!(done["status"], "done", "{done}");
     // Each group sees its own line of grades.csv, and no other's.
     let grades = std::fs::read_to_string(data.path().join("final/project/grades.csv")).unwrap();
