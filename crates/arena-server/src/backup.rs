@@ -73,7 +73,7 @@ pub fn backup(dir: &Path, to: &Path) -> Result<Summary> {
         let mut summary = Summary { files: 0, bytes: 0, submissions };
         // What the backup itself writes, when it writes inside the folder:
         // its file, the file being written, its scratch copy of the database.
-        let own: Vec<PathBuf> = [to, &partial, &scratch].into_iter().filter_map(|p| resolved(p)).collect();
+        let own: Vec<PathBuf> = [to, &partial, &scratch].into_iter().filter_map(resolved).collect();
         let root = dir.canonicalize().with_context(|| format!("cannot read {}", dir.display()))?;
         for path in files_under(dir)? {
             let relative = path.strip_prefix(dir).expect("under the folder");
