@@ -20,7 +20,10 @@ mod elo;
 mod score;
 
 pub use agreement::spearman;
-pub use bradley_terry::{bradley_terry, bradley_terry_pairings, Pairing, Rating, BT_TOLERANCE};
+pub use bradley_terry::{
+    bradley_terry, bradley_terry_pairings, bradley_terry_pairings_with, Intervals, Pairing, Rating,
+    BT_TOLERANCE, DENSE_LIMIT,
+};
 pub use defeated::opponents_defeated;
 pub use elo::{
     elo_from_pentanomial, elo_from_score, elo_from_wdl, score_from_elo, EloEstimate, Pentanomial, ELO_PER_NAT,

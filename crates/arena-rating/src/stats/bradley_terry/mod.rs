@@ -10,6 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use super::{elo::logistic, ELO_PER_NAT, Z95};
 
+mod intervals;
+
+pub use intervals::{Intervals, DENSE_LIMIT};
+
 /// [`bradley_terry`]'s fit stops once no strength moves by more than this
 /// fraction in one iteration...
 pub const BT_TOLERANCE: f64 = 1e-9;
@@ -88,9 +92,11 @@ pub(super) fn pairings(players: usize, games: &[(usize, usize, f64)]) -> Vec<Pai
 /// log-strength), `I = P (L + D) P` with `L` the Laplacian weighted by
 /// `n_ij p_ij (1 - p_ij)`, `D = diag(p_i0 (1 - p_i0))` from the prior and
 /// `P = Id - J/m` the mean-zero projection; the covariance is its
-/// pseudo-inverse `(I + J/m)^-1 - J/m` (Gauss-Jordan). Players without
-/// games (self-play does not count) get elo 0 and error `+inf` and take no
-/// part in the fit. Cost: `O(pairs)` per iteration plus `O(m^3)` once.
+/// pseudo-inverse `(I + J/m)^-1 - J/m` (Gauss-Jordan; beyond
+/// [`DENSE_LIMIT`] players, approximated in `O(pairs)`: intervals.rs).
+/// Players without games (self-play does not count) get elo 0 and error
+/// `+inf` and take no part in the fit. Cost: `O(pairs)` per iteration plus
+/// `O(m^3)` once (up to [`DENSE_LIMIT`] players).
 ///
 /// Panics on a player index `>= players` or a score outside `[0, 1]`.
 pub fn bradley_terry(players: usize, games: &[(usize, usize, f64)]) -> Vec<Rating> {
@@ -116,11 +122,37 @@ pub fn bradley_terry(players: usize, games: &[(usize, usize, f64)]) -> Vec<Ratin
 ///
 /// Panics on a player index `>= players`, games that are negative or not
 /// finite, points outside `[0, games]`, or a `start` of another length.
+///
+/// Intervals: exact up to [`DENSE_LIMIT`] players with games, by the sparse
+/// approximation beyond ([`Intervals::of_field`]); cost `O(pairs)` per
+/// iteration, plus `O(m^3)` once for exact intervals.
 pub fn bradley_terry_pairings(
     players: usize,
     pairs: &[Pairing],
     start: Option<&[Rating]>,
     tolerance: f64,
+) -> Vec<Rating> {
+    fit_pairings(players, pairs, start, tolerance, None)
+}
+
+/// [`bradley_terry_pairings`] with its intervals computed as `intervals`
+/// says, whatever the field's size (to compare the two ways).
+pub fn bradley_terry_pairings_with(
+    players: usize,
+    pairs: &[Pairing],
+    start: Option<&[Rating]>,
+    tolerance: f64,
+    intervals: Intervals,
+) -> Vec<Rating> {
+    fit_pairings(players, pairs, start, tolerance, Some(intervals))
+}
+
+fn fit_pairings(
+    players: usize,
+    pairs: &[Pairing],
+    start: Option<&[Rating]>,
+    tolerance: f64,
+    intervals: Option<Intervals>,
 ) -> Vec<Rating> {
     let mut out = vec![Rating { elo: 0.0, error: f64::INFINITY }; players];
     if let Some(start) = start {
@@ -169,7 +201,8 @@ pub fn bradley_terry_pairings(
         .collect();
     center(&mut theta);
     let theta = fit_log_strengths(theta, &edges, tolerance);
-    let variance = covariance_diagonal(&theta, &edges);
+    let how = intervals.unwrap_or(Intervals::of_field(active.len()));
+    let variance = intervals::covariance_diagonal(&theta, &edges, how);
     for (k, &player) in active.iter().enumerate() {
         out[player] = Rating { elo: ELO_PER_NAT * theta[k], error: Z95 * ELO_PER_NAT * variance[k].sqrt() };
     }
@@ -311,82 +344,6 @@ fn fit_log_strengths(start: Vec<f64>, edges: &[Pairing], tolerance: f64) -> Vec<
         }
     }
     theta
-}
-
-/// Diagonal of the covariance of mean-zero log-strengths `theta` (see
-/// [`bradley_terry`]): the pseudo-inverse of `I = P (L + D) P`, computed as
-/// `(I + J/m)^-1 - J/m`, whose null space `span(1)` is filled by `J/m`.
-fn covariance_diagonal(theta: &[f64], edges: &[Pairing]) -> Vec<f64> {
-    let m = theta.len();
-    let mut h = vec![0.0; m * m];
-    for e in edges {
-        let p = logistic(theta[e.a] - theta[e.b]);
-        let w = e.games * p * (1.0 - p);
-        h[e.a * m + e.a] += w;
-        h[e.b * m + e.b] += w;
-        h[e.a * m + e.b] -= w;
-        h[e.b * m + e.a] -= w;
-    }
-    for (k, &t) in theta.iter().enumerate() {
-        // Virtual opponent at log-strength 0, the mean.
-        let q = logistic(t);
-        h[k * m + k] += q * (1.0 - q);
-    }
-    // P H P + J/m: (PHP)_ij = h_ij - r_i - r_j + mean(r), r = row means.
-    let rows: Vec<f64> = h.chunks(m).map(|r| r.iter().sum::<f64>() / m as f64).collect();
-    let grand = rows.iter().sum::<f64>() / m as f64;
-    let inv_m = 1.0 / m as f64;
-    for i in 0..m {
-        for j in 0..m {
-            h[i * m + j] += grand - rows[i] - rows[j] + inv_m;
-        }
-    }
-    match invert(h, m) {
-        Some(inv) => (0..m).map(|k| (inv[k * m + k] - inv_m).max(0.0)).collect(),
-        None => vec![f64::INFINITY; m],
-    }
-}
-
-/// Inverse of the dense row-major `m x m` matrix `a` by Gauss-Jordan
-/// elimination with partial pivoting; `None` if it is singular.
-fn invert(mut a: Vec<f64>, m: usize) -> Option<Vec<f64>> {
-    let mut inv = vec![0.0; m * m];
-    for k in 0..m {
-        inv[k * m + k] = 1.0;
-    }
-    for col in 0..m {
-        let pivot_row =
-            (col..m).max_by(|&r, &s| a[r * m + col].abs().total_cmp(&a[s * m + col].abs())).unwrap_or(col);
-        let pivot = a[pivot_row * m + col];
-        if pivot == 0.0 || !pivot.is_finite() {
-            return None;
-        }
-        if pivot_row != col {
-            for j in 0..m {
-                a.swap(pivot_row * m + j, col * m + j);
-                inv.swap(pivot_row * m + j, col * m + j);
-            }
-        }
-        let scale = 1.0 / pivot;
-        for j in 0..m {
-            a[col * m + j] *= scale;
-            inv[col * m + j] *= scale;
-        }
-        for r in 0..m {
-            let f = a[r * m + col];
-            if r == col || f == 0.0 {
-                continue;
-            }
-            // Columns left of `col` are already zero in the pivot row.
-            for j in col..m {
-                a[r * m + j] -= f * a[col * m + j];
-            }
-            for j in 0..m {
-                inv[r * m + j] -= f * inv[col * m + j];
-            }
-        }
-    }
-    Some(inv)
 }
 
 #[cfg(test)]
