@@ -54,7 +54,7 @@ pub fn run(load: &Load) -> Result<String> {
     let data = std::env::temp_dir().join(format!("arena-bench-server-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let preparing = Instant::now();
-    let tokens = prepare_class(&data, &library, load)?;
+    let tokens = prepare_class(&data, &library, load.students, load.league_games)?;
     let prepared = preparing.elapsed();
     let (sender, receiver) = std::sync::mpsc::channel();
     let options = Options {
@@ -213,13 +213,19 @@ pub fn run(load: &Load) -> Result<String> {
     Ok(text)
 }
 
-/// Adds the class to data folder `dir`: `load.students` students, each with
-/// a graded submission of `library`, and `load.league_games` league games
-/// among them (results drawn from a spread of strengths, as a class's);
-/// the students' tokens.
-fn prepare_class(dir: &std::path::Path, library: &[u8], load: &Load) -> Result<Vec<String>> {
+/// Adds a class to data folder `dir`: `students` students (`student-000`,
+/// ...), each with a graded submission of `library` to the default course's
+/// assignment, and `league_games` league games among them (results drawn
+/// from a spread of strengths, as a class's); the students' tokens. What
+/// the measurement starts from, and tests of a large field.
+pub fn prepare_class(
+    dir: &std::path::Path,
+    library: &[u8],
+    students: usize,
+    league_games: usize,
+) -> Result<Vec<String>> {
     use rand::{Rng, SeedableRng};
-    let tokens = (0..load.students)
+    let tokens = (0..students)
         .map(|i| accounts::add(dir, &format!("student-{i:03}"), false, false))
         .collect::<Result<Vec<String>>>()?;
     let sha256 = crate::store::save(dir, library)?;
@@ -240,7 +246,7 @@ fn prepare_class(dir: &std::path::Path, library: &[u8], load: &Load) -> Result<V
     // Graded under the default course's settings, as the server grades.
     let under = crate::course::Course::default().assignments[0].graded_under();
     let mut ids = Vec::new();
-    for student in 1..=load.students as i64 {
+    for student in 1..=students as i64 {
         tx.execute(
             "INSERT INTO submissions (student, group_id, sha256, file_name, size, status, played, total, grade, finished, grading_turn, graded_under)
              VALUES (?1, (SELECT group_id FROM students WHERE id = ?1), ?2, 'libplayer.so', ?3, 'done', 30, 30, ?4,
@@ -252,16 +258,19 @@ fn prepare_class(dir: &std::path::Path, library: &[u8], load: &Load) -> Result<V
     // Strengths as a class's: an Elo spread of about 400.
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
     let strength: Vec<f64> = ids.iter().map(|_| rng.random_range(-600.0..600.0)).collect();
-    let pairs = ids.len() * ids.len().saturating_sub(1) / 2;
-    for g in 0..load.league_games.min(pairs * 1000) {
-        let pair = g % pairs.max(1);
-        let (mut a, mut i) = (0, pair);
-        while i >= ids.len() - 1 - a {
-            i -= ids.len() - 1 - a;
-            a += 1;
-        }
-        let b = a + 1 + i;
-        let game = g / pairs.max(1);
+    // As a league stores them: up to `league::GAMES` games a pairing, the
+    // pairings spread so that every student has about as many (pairing k:
+    // student k mod n against the one (k div n) + 1 further on), the whole
+    // round robin when there are games enough.
+    let n = ids.len();
+    let per_pairing = crate::league::GAMES as usize;
+    let pairings = (n * n.saturating_sub(1) / 2).min(league_games.div_ceil(per_pairing));
+    let mut insert =
+        tx.prepare("INSERT OR IGNORE INTO games (a, b, game, result, winner) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+    for g in 0..league_games.min(pairings * per_pairing) {
+        let (k, game) = (g / per_pairing, g % per_pairing);
+        let (x, y) = (k % n, (k % n + 1 + k / n) % n);
+        let (a, b) = (x.min(y), x.max(y));
         let p = 1.0 / (1.0 + 10f64.powf((strength[b] - strength[a]) / 400.0));
         let seats = if game % 2 == 0 { [0, 1] } else { [1, 0] };
         let winner = if rng.random::<f64>() < p { 0 } else { 1 };
@@ -278,11 +287,15 @@ fn prepare_class(dir: &std::path::Path, library: &[u8], load: &Load) -> Result<V
             replayed: 0,
             replay_left_out: false,
         };
-        tx.execute(
-            "INSERT INTO games (a, b, game, result) VALUES (?1, ?2, ?3, ?4)",
-            rusqlite::params![ids[a], ids[b], game as i64, serde_json::to_string(&result)?],
-        )?;
+        insert.execute(rusqlite::params![
+            ids[a],
+            ids[b],
+            game as i64,
+            serde_json::to_string(&result)?,
+            crate::league::stored_winner(result.winner)
+        ])?;
     }
+    drop(insert);
     tx.commit()?;
     Ok(tokens)
 }

@@ -175,6 +175,25 @@ const MIGRATIONS: &[&str] = &[
     // --roster` with a `full name` column), for the gradebook exports; NULL
     // when none was given (`name` is their login).
     "ALTER TABLE students ADD COLUMN full_name TEXT;",
+    // A league game's winner apart from its record (0 the older submission,
+    // 1 the newer, -1 a draw), so that the league's start counts each
+    // pairing's W/D/L in the database (`GROUP BY`) instead of reading a
+    // million records; the league's ratings as last fitted, so that it
+    // starts from them; and the members of a group found without reading
+    // every student (whether it competes: a class of 10,000 read 10,000
+    // students for each of 10,000 submissions). Issue 37.
+    "
+    ALTER TABLE games ADD COLUMN winner INTEGER;
+    UPDATE games SET winner = COALESCE(json_extract(result, '$.winner'), -1);
+    CREATE INDEX students_by_group ON students(group_id);
+    CREATE TABLE league_ratings (
+        assignment TEXT NOT NULL,
+        submission INTEGER NOT NULL,
+        elo REAL NOT NULL,
+        error REAL,
+        PRIMARY KEY (assignment, submission)
+    );
+",
 ];
 
 /// Whether group `g` competes: it has a student, or its staff marked it
@@ -219,7 +238,7 @@ pub fn open(dir: &Path) -> Result<Connection> {
 /// A transaction that will write: it takes the write lock at once (waiting
 /// for it up to the busy timeout), where a deferred one that read first
 /// would fail when another connection wrote in between.
-pub(super) fn writing(db: &Connection) -> Result<rusqlite::Transaction<'_>> {
+pub(crate) fn writing(db: &Connection) -> Result<rusqlite::Transaction<'_>> {
     Ok(rusqlite::Transaction::new_unchecked(db, rusqlite::TransactionBehavior::Immediate)?)
 }
 
@@ -1139,6 +1158,36 @@ mod tests {
              INSERT INTO settings (key, value) VALUES ('deadline', '2020-01-01 00:00:00');",
         )
         .unwrap();
+    }
+
+    #[test]
+    fn league_games_stored_before_their_winner_had_a_column_get_it() {
+        // A server before issue 37 kept a game's winner inside its record
+        // only; the migration copies it out (0, 1, or -1 for a draw), which
+        // the league's start counts by.
+        let dir = tempfile::tempdir().unwrap();
+        let db = Connection::open(dir.path().join(FILE)).unwrap();
+        let before = MIGRATIONS.len() - 1;
+        for migration in &MIGRATIONS[..before] {
+            db.execute_batch(migration).unwrap();
+        }
+        db.pragma_update(None, "user_version", before as i64).unwrap();
+        db.execute_batch(
+            "INSERT INTO students (name, token_hash, staff) VALUES ('bob', 'hb', 0), ('alice', 'ha', 0);
+             INSERT INTO submissions (student, sha256, file_name, size, status) VALUES (1, 'a', 'l.so', 1, 'done'), (2, 'b', 'l.so', 1, 'done');
+             INSERT INTO games (a, b, game, result) VALUES (1, 2, 0, '{\"winner\":0}'), (1, 2, 1, '{\"winner\":1}'), (1, 2, 2, '{\"winner\":null}');",
+        )
+        .unwrap();
+        drop(db);
+        let db = open(dir.path()).unwrap();
+        let winners: Vec<i64> = db
+            .prepare("SELECT winner FROM games ORDER BY game")
+            .unwrap()
+            .query_map([], |row| row.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(winners, [0, 1, -1]);
     }
 
     #[test]

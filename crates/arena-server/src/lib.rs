@@ -352,18 +352,27 @@ fn router(app: Arc<App>, limits: http::Limits, trust_proxy: bool) -> Router {
         .route(
             "/api/leaderboard",
             get(
-                |State(app): State<Arc<App>>, Query(of): Query<AssignmentQuery>, headers: HeaderMap| async move {
+                |State(app): State<Arc<App>>,
+                 Query(of): Query<AssignmentQuery>,
+                 Query(page): Query<board::PageQuery>,
+                 headers: HeaderMap| async move {
                     let name = &of.in_course(&app.course)?.name;
-                    app.boards.leaderboard(name).map(|r| r.answer(&headers)).ok_or_else(|| of.unknown())
+                    let ready = app.boards.leaderboard(name, &page).ok_or_else(|| of.unknown())?;
+                    ready.map(|r| r.answer(&headers)).map_err(ApiError::from)
                 },
             ),
         )
         .route(
             "/api/leaderboard/crosstable",
             get(
-                |State(app): State<Arc<App>>, Query(of): Query<AssignmentQuery>, headers: HeaderMap| async move {
+                |State(app): State<Arc<App>>,
+                 Query(of): Query<AssignmentQuery>,
+                 Query(page): Query<board::PageQuery>,
+                 headers: HeaderMap| async move {
                     let name = &of.in_course(&app.course)?.name;
-                    app.boards.crosstable(name).map(|r| r.answer(&headers)).ok_or_else(|| of.unknown())
+                    let ready =
+                        app.boards.crosstable(name, page.group.as_deref()).ok_or_else(|| of.unknown())?;
+                    ready.map(|r| r.answer(&headers)).map_err(ApiError::from)
                 },
             ),
         );
@@ -399,6 +408,17 @@ impl AssignmentQuery {
             StatusCode::NOT_FOUND,
             format!("no assignment '{name}' on this server (GET /api/assignments lists them)"),
         )
+    }
+}
+
+impl From<board::PageError> for ApiError {
+    fn from(e: board::PageError) -> ApiError {
+        match e {
+            board::PageError::Bad(why) => ApiError::new(StatusCode::BAD_REQUEST, why),
+            board::PageError::NoGroup(name) => {
+                ApiError::new(StatusCode::NOT_FOUND, format!("no group '{name}' on this leaderboard"))
+            }
+        }
     }
 }
 

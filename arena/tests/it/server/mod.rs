@@ -16,6 +16,7 @@ use serde_json::Value;
 
 mod accounts;
 mod attacks;
+mod board;
 mod course;
 mod deploy;
 mod export;

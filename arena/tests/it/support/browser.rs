@@ -40,7 +40,10 @@ pub const FLAGS: [&str; 8] = [
 ];
 
 /// Runs headless Chromium on `url` with `extra` flags; killed after 120 s.
+/// Its output is read as it comes (a page's DOM is larger than a pipe
+/// holds: unread, Chromium would wait on it for ever).
 pub fn run_chromium(browser: &Path, extra: &[String], url: &str) -> Output {
+    use std::io::Read;
     let profile = tempfile::tempdir().unwrap();
     let mut args: Vec<String> = FLAGS.map(String::from).to_vec();
     args.push(format!("--user-data-dir={}", profile.path().display()));
@@ -52,13 +55,25 @@ pub fn run_chromium(browser: &Path, extra: &[String], url: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("chromium starts");
+    let drain = |mut from: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = from.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
     let started = Instant::now();
-    while child.try_wait().unwrap().is_none() {
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
         if started.elapsed() > Duration::from_secs(120) {
             child.kill().unwrap();
             panic!("chromium did not finish within 120 s");
         }
         std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().unwrap()
+    };
+    Output { status, stdout: stdout.join().unwrap(), stderr: stderr.join().unwrap() }
 }

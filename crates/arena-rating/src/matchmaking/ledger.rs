@@ -1,6 +1,9 @@
 //! The league's results: every game between live entrants, merged per pair
-//! as it is stored (O(1) a game, nothing recounted), over dense slots that
-//! the fit and the schedule index directly.
+//! as it is stored (O(log k) a game for an entrant with k opponents,
+//! nothing recounted), over dense slots that the fit and the schedule index
+//! directly. Kept per entrant, by opponent: a league of 10,000 whose
+//! entrants each met a hundred others holds a million tallies, where a
+//! matrix of every pair would hold a hundred million (1.6 GB).
 //!
 //! An entrant holds a slot from `add` to `retire`. Retiring drops its games
 //! from the ledger (and from its opponents' counts): in a live league a
@@ -9,7 +12,7 @@
 //! entrant is refused rather than counted for someone else; its slot is
 //! reused by the next entrant added.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::stats::Pairing;
 
@@ -61,10 +64,9 @@ pub struct Ledger {
     /// Free slots, reused lowest first.
     free: BTreeSet<usize>,
     retired: HashSet<EntrantId>,
-    /// `slots.len()` squared, row-major: `tally[i * len + j]` is slot `i`'s
-    /// results against slot `j` (both directions kept, so a row is one
-    /// entrant's whole record).
-    tally: Vec<PairTally>,
+    /// By slot: its results against each slot it met (both directions
+    /// kept, so an entry is one entrant's whole record), in slot order.
+    tally: Vec<BTreeMap<usize, PairTally>>,
     /// Each slot's games against live entrants.
     games: Vec<u32>,
     /// Games between live entrants.
@@ -99,15 +101,10 @@ impl Ledger {
     /// Takes `id` out of the league with all its games.
     pub fn retire(&mut self, id: EntrantId) -> Result<(), LedgerError> {
         let slot = self.slot_of.remove(&id).ok_or(LedgerError::NotLive(id))?;
-        let n = self.slots.len();
-        for other in 0..n {
-            let games = self.tally[slot * n + other].games;
-            if games > 0 {
-                self.games[other] -= games;
-                self.total_games -= u64::from(games);
-            }
-            self.tally[slot * n + other] = PairTally::default();
-            self.tally[other * n + slot] = PairTally::default();
+        for (other, tally) in std::mem::take(&mut self.tally[slot]) {
+            self.games[other] -= tally.games;
+            self.total_games -= u64::from(tally.games);
+            self.tally[other].remove(&slot);
         }
         self.games[slot] = 0;
         self.slots[slot] = None;
@@ -128,11 +125,10 @@ impl Ledger {
         }
         let sa = self.slot(a).ok_or(LedgerError::NotLive(a))?;
         let sb = self.slot(b).ok_or(LedgerError::NotLive(b))?;
-        let n = self.slots.len();
-        let ab = &mut self.tally[sa * n + sb];
+        let ab = self.tally[sa].entry(sb).or_default();
         ab.games += 1;
         ab.points += score_a;
-        let ba = &mut self.tally[sb * n + sa];
+        let ba = self.tally[sb].entry(sa).or_default();
         ba.games += 1;
         ba.points += 1.0 - score_a;
         self.games[sa] += 1;
@@ -208,33 +204,24 @@ impl Ledger {
     /// Every pair of live entrants that met, by slot (`a < b`, in order):
     /// what the Bradley-Terry fit reads.
     pub(super) fn pairings(&self) -> Vec<Pairing> {
-        let n = self.slots.len();
         let mut out = Vec::new();
-        for a in 0..n {
-            for b in a + 1..n {
-                let t = self.tally[a * n + b];
-                if t.games > 0 {
-                    out.push(Pairing { a, b, games: f64::from(t.games), points_a: t.points });
-                }
+        for (a, opponents) in self.tally.iter().enumerate() {
+            for (&b, t) in opponents.range(a + 1..) {
+                out.push(Pairing { a, b, games: f64::from(t.games), points_a: t.points });
             }
         }
         out
     }
 
     fn tally_of(&self, a: usize, b: usize) -> PairTally {
-        self.tally[a * self.slots.len() + b]
+        self.tally[a].get(&b).copied().unwrap_or_default()
     }
 
-    /// Doubles the slots (at least 8), copying the tallies into the wider
-    /// matrix: amortised O(1) an entrant.
+    /// Doubles the slots (at least 8): amortised O(1) an entrant.
     fn grow(&mut self) {
         let old = self.slots.len();
         let new = (2 * old).max(8);
-        let mut tally = vec![PairTally::default(); new * new];
-        for a in 0..old {
-            tally[a * new..a * new + old].copy_from_slice(&self.tally[a * old..(a + 1) * old]);
-        }
-        self.tally = tally;
+        self.tally.resize(new, BTreeMap::new());
         self.slots.resize(new, None);
         self.games.resize(new, 0);
         self.free.extend(old..new);
@@ -326,5 +313,32 @@ mod tests {
         assert!(matches!(ledger.record(id(1), id(2), f64::NAN), Err(LedgerError::BadScore(_))));
         assert_eq!(ledger.record(id(1), id(9), 1.0), Err(LedgerError::NotLive(id(9))));
         assert_eq!(ledger.total_games(), 0);
+    }
+
+    #[test]
+    fn a_league_of_ten_thousand_holds_only_the_pairs_that_met() {
+        // Ten thousand entrants, each against its next five: 50,000 pairs,
+        // merged and listed once each, retiring one drops its ten. (A
+        // matrix of every pair would hold 10,000^2 tallies: 1.6 GB.)
+        let mut ledger = Ledger::new();
+        let n = 10_000;
+        for k in 0..n {
+            ledger.add(id(k)).unwrap();
+        }
+        for k in 0..n {
+            for d in 1..=5 {
+                ledger.record(id(k), id((k + d) % n), 1.0).unwrap();
+            }
+        }
+        assert_eq!(ledger.total_games(), 50_000);
+        let pairings = ledger.pairings();
+        assert_eq!(pairings.len(), 50_000);
+        assert!(pairings.windows(2).all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b)), "in slot order");
+        assert!(pairings.iter().all(|p| p.a < p.b && p.games == 1.0));
+        assert_eq!(ledger.games_of(id(7)), Some(10));
+        ledger.retire(id(7)).unwrap();
+        assert_eq!(ledger.total_games(), 49_990);
+        assert_eq!(ledger.pairings().len(), 49_990);
+        assert_eq!(ledger.games_of(id(8)), Some(9));
     }
 }

@@ -89,12 +89,14 @@ pub struct League {
     ratings: Vec<Rating>,
     /// Whether results changed since the last fit.
     stale: bool,
+    /// The games the last fit counted.
+    fitted_games: u64,
     policy: Policy,
 }
 
 impl League {
     pub fn new(policy: Policy) -> Self {
-        League { ledger: Ledger::new(), ratings: Vec::new(), stale: false, policy }
+        League { ledger: Ledger::new(), ratings: Vec::new(), stale: false, fitted_games: 0, policy }
     }
 
     /// Enters `id`, without games.
@@ -137,7 +139,32 @@ impl League {
                 REFIT_TOLERANCE,
             );
             self.stale = false;
+            self.fitted_games = self.ledger.total_games();
         }
+    }
+
+    /// Takes `ratings` (of a fit stored before a restart) as the last fit's,
+    /// for the live entrants among them: the standings show them at once
+    /// and the next refit starts from them. If the stored fit counted
+    /// `games` games, as many as the ledger holds now, and rated every
+    /// live entrant, nothing is refitted until a result changes.
+    pub fn restore(&mut self, ratings: &[(EntrantId, Rating)], games: Option<u64>) {
+        let mut rated = 0;
+        for &(id, rating) in ratings {
+            if let Some(slot) = self.ledger.slot(id) {
+                self.ratings[slot] = rating;
+                rated += 1;
+            }
+        }
+        if games == Some(self.ledger.total_games()) && rated == self.ledger.live_count() {
+            self.stale = false;
+            self.fitted_games = self.ledger.total_games();
+        }
+    }
+
+    /// The games the last fit (or the restored one) counted.
+    pub fn fitted_games(&self) -> u64 {
+        self.fitted_games
     }
 
     /// Whether results changed since the last [`refit`](League::refit).
@@ -298,5 +325,52 @@ mod tests {
             }
             assert!(worst < 0.10, "{pairs} pairs an entrant: an interval {:.1}% off", 100.0 * worst);
         }
+    }
+
+    #[test]
+    fn restored_ratings_stand_until_a_result_changes() {
+        // What a server stores of its last fit and takes up at its next
+        // start: the same ratings at once, no refit while the games are
+        // the same; a game more, and the next refit starts from them.
+        let mut league = League::new(Policy::default());
+        for k in 1..=3 {
+            league.add(id(k)).unwrap();
+        }
+        play(&mut league, 1, 2, 7, 3);
+        play(&mut league, 2, 3, 6, 4);
+        league.refit();
+        let stored: Vec<(EntrantId, Rating)> =
+            league.standings().iter().map(|s| (s.entrant, s.rating)).collect();
+        assert_eq!(league.fitted_games(), 20);
+
+        let restart = || {
+            let mut again = League::new(Policy::default());
+            for k in 1..=3 {
+                again.add(id(k)).unwrap();
+            }
+            play(&mut again, 1, 2, 7, 3);
+            play(&mut again, 2, 3, 6, 4);
+            again
+        };
+        let mut again = restart();
+        again.restore(&stored, Some(20));
+        assert!(!again.is_stale(), "the stored fit counts every game");
+        for (entrant, rating) in &stored {
+            assert_eq!(again.rating(*entrant), Some(*rating));
+        }
+        // Stored before the last games: shown, but refitted.
+        let mut behind = restart();
+        behind.restore(&stored, Some(18));
+        assert!(behind.is_stale());
+        let first = stored.iter().find(|s| s.0 == id(1)).unwrap().1;
+        assert_eq!(behind.rating(id(1)), Some(first));
+        behind.refit();
+        assert!(!behind.is_stale());
+        assert!((behind.rating(id(1)).unwrap().elo - first.elo).abs() < 0.01);
+        // An entrant the stored fit did not rate: refitted.
+        let mut more = restart();
+        more.add(id(4)).unwrap();
+        more.restore(&stored, Some(20));
+        assert!(more.is_stale());
     }
 }

@@ -48,7 +48,7 @@ use arena::{
     isolation::WorkerLimits,
     matchmaking::{EntrantId, GamePair, League, Policy, GAMES_PER_PAIR},
     players::{Hosting, Player, PlayerSpec},
-    stats::Wdl,
+    stats::{Rating, Wdl},
     tournament::record::GameResult,
     two_player::{self, MatchConfig, TwoPlayerGame},
     with_rules,
@@ -56,6 +56,12 @@ use arena::{
 
 /// The most games one pairing plays in the live league.
 pub const GAMES: u32 = 10;
+
+/// The `settings` key under which the games counted by `assignment`'s
+/// stored ratings are kept.
+fn ratings_games_key(assignment: &str) -> String {
+    format!("league_ratings_games:{assignment}")
+}
 
 /// The league: plays rounds of pairings while nothing waits to be graded.
 pub(super) fn play_forever(
@@ -139,6 +145,21 @@ impl Leagues {
         self.leagues.iter().find(|(n, _)| n == name).map(|(_, live)| live)
     }
 
+    /// Stores each league's ratings whose fit counts games the stored one
+    /// did not (for the next start); a failure is logged.
+    pub fn save_ratings(&self, db: &Connection) {
+        for (name, live) in &self.leagues {
+            let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
+            if live.saved_games == Some(live.league.fitted_games()) {
+                continue;
+            }
+            match live.save_ratings(db) {
+                Ok(()) => live.saved_games = Some(live.league.fitted_games()),
+                Err(e) => tracing::warn!("the ratings of the league of {name} cannot be stored: {e:#}"),
+            }
+        }
+    }
+
     /// Plays a round of each league that has something to play; whether
     /// any game was played.
     pub fn play_round(&self, dir: &Path, slots: usize, changed: &Wake, executor: &Executor) -> Result<bool> {
@@ -163,9 +184,22 @@ pub struct Live {
     pairings: HashMap<(i64, i64), Wdl>,
     /// Games played since the server started.
     played: u64,
+    /// The games counted by the ratings stored last (`league_ratings`).
+    saved_games: Option<u64>,
     /// Current submissions' players, loaded once (loading starts a worker
     /// to ask the player its name: not once per pairing).
     loaded: HashMap<i64, Player>,
+}
+
+/// A league's standings as [`Live::standings`] gives them.
+pub struct LeagueTable {
+    /// Games stored among the entrants.
+    pub games: u64,
+    /// Each entrant's row, best first; its `id` numbers it in `met`.
+    pub rows: Vec<Value>,
+    /// By entrant `id`: its W/D/L against each entrant it met
+    /// (`{player, opponent, wins, draws, losses}`), by opponent.
+    pub met: Vec<Vec<Value>>,
 }
 
 /// The older id first.
@@ -187,9 +221,11 @@ impl Live {
             names: BTreeMap::new(),
             pairings: HashMap::new(),
             played: 0,
+            saved_games: None,
             loaded: HashMap::new(),
         };
         live.sync(db)?;
+        live.restore_ratings(db)?;
         Ok(live)
     }
 
@@ -226,26 +262,87 @@ impl Live {
         Ok(())
     }
 
-    /// Records the stored games of `ids` against current entrants.
+    /// Records the stored games of `ids` against current entrants, counted
+    /// per pairing and result by the database (a league of 10,000 has a
+    /// million games: their records are never read here).
     fn load_games(&mut self, db: &Connection, ids: &[i64]) -> Result<()> {
-        let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+        // Every entrant new (the start): one pass over the table, no lists.
+        let only = if ids.len() == self.names.len() {
+            String::new()
+        } else {
+            let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+            format!("WHERE a IN ({list}) OR b IN ({list})")
+        };
         let mut query =
-            db.prepare(&format!("SELECT a, b, result FROM games WHERE a IN ({list}) OR b IN ({list})"))?;
-        let rows =
-            query.query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?, row.get(2)?)))?;
+            db.prepare(&format!("SELECT a, b, winner, COUNT(*) FROM games {only} GROUP BY a, b, winner"))?;
+        let rows = query.query_map([], |row| {
+            Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?, row.get::<_, i64>(2)?, row.get::<_, u64>(3)?))
+        })?;
         for row in rows {
-            let (a, b, text): (i64, i64, String) = row?;
+            let (a, b, winner, games) = row?;
             // (One row a game, even between two new ones.)
             if !self.names.contains_key(&a) || !self.names.contains_key(&b) {
                 continue;
             }
-            let result: GameResult = serde_json::from_str(&text)?;
-            self.count(a, b, result.winner);
+            let winner = usize::try_from(winner).ok();
+            for _ in 0..games {
+                self.count(a, b, winner);
+            }
         }
         Ok(())
     }
 
-    /// Counts a game of pairing (`a` older, `b`): `winner` 0 is `a`, 1 is `b`.
+    /// Starts the ratings from those [`Live::save_ratings`] stored, where
+    /// they are of current entrants: after a restart the league answers
+    /// with them at once, and its first refit starts from them (a few
+    /// iterations, not a fit from nothing).
+    fn restore_ratings(&mut self, db: &Connection) -> Result<()> {
+        let mut query =
+            db.prepare("SELECT submission, elo, error FROM league_ratings WHERE assignment = ?1")?;
+        let rows = query.query_map([&self.assignment.name], |row| {
+            let error: Option<f64> = row.get(2)?;
+            Ok((row.get::<_, i64>(0)?, Rating { elo: row.get(1)?, error: error.unwrap_or(f64::INFINITY) }))
+        })?;
+        let stored: Vec<(EntrantId, Rating)> = rows
+            .collect::<rusqlite::Result<Vec<_>>>()?
+            .into_iter()
+            .filter(|(id, _)| self.names.contains_key(id))
+            .map(|(id, rating)| (EntrantId(id), rating))
+            .collect();
+        let games = db::setting(db, &ratings_games_key(&self.assignment.name))?.and_then(|g| g.parse().ok());
+        self.league.restore(&stored, games);
+        Ok(())
+    }
+
+    /// Stores the ratings as last fitted (with the games they count), for
+    /// the next start: [`Live::restore_ratings`].
+    pub fn save_ratings(&self, db: &Connection) -> Result<()> {
+        let tx = db::writing(db)?;
+        tx.execute("DELETE FROM league_ratings WHERE assignment = ?1", [&self.assignment.name])?;
+        {
+            let mut insert = tx.prepare(
+                "INSERT INTO league_ratings (assignment, submission, elo, error) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for standing in self.league.standings() {
+                let error = standing.rating.error;
+                insert.execute(params![
+                    self.assignment.name,
+                    standing.entrant.0,
+                    standing.rating.elo,
+                    error.is_finite().then_some(error)
+                ])?;
+            }
+        }
+        tx.execute(
+            "INSERT OR REPLACE INTO settings (key, value) VALUES (?1, ?2)",
+            params![ratings_games_key(&self.assignment.name), self.league.fitted_games().to_string()],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Counts a game of pairing (`a` older, `b`): `winner` 0 is `a`, 1 is `b`,
+    /// `None` a draw.
     fn count(&mut self, a: i64, b: i64, winner: Option<usize>) {
         let score = match winner {
             Some(0) => 1.0,
@@ -292,26 +389,30 @@ impl Live {
         chosen
     }
 
-    /// The standings as the leaderboard shows them (the tournament
-    /// standings' JSON shape: `rows`, `games`), and the crosstable apart.
-    pub fn standings(&mut self) -> (Value, Value) {
+    /// The standings as the leaderboard shows them: each entrant's row
+    /// (the tournament standings' JSON shape), best first, and each one's
+    /// results against the others it met (its crosstable row).
+    pub fn standings(&mut self) -> LeagueTable {
         self.league.refit();
         // Entrants numbered as the crosstable names them (by submission id).
         let numbers: HashMap<i64, usize> = self.names.keys().enumerate().map(|(i, &id)| (id, i)).collect();
         let index = |id: i64| numbers.get(&id).copied().unwrap_or(0);
         let mut totals: HashMap<i64, Wdl> = HashMap::new();
-        let mut crosstable = Vec::new();
+        let mut met: Vec<Vec<Value>> = vec![Vec::new(); self.names.len()];
         for (&(a, b), wdl) in &self.pairings {
             let mirrored = Wdl::new(wdl.losses, wdl.draws, wdl.wins);
             for (me, them, result) in [(a, b, *wdl), (b, a, mirrored)] {
                 let total = totals.entry(me).or_default();
                 (total.wins, total.draws, total.losses) =
                     (total.wins + result.wins, total.draws + result.draws, total.losses + result.losses);
-                crosstable.push(json!({
+                met[index(me)].push(json!({
                     "player": index(me), "opponent": index(them),
                     "wins": result.wins, "draws": result.draws, "losses": result.losses,
                 }));
             }
+        }
+        for row in &mut met {
+            row.sort_by_key(|cell| cell["opponent"].as_u64());
         }
         let rows: Vec<Value> = self
             .league
@@ -336,9 +437,7 @@ impl Live {
             })
             .collect();
         let games: u64 = self.pairings.values().map(Wdl::games).sum();
-        let standings = json!({ "games": games, "rows": rows });
-        let crosstable = json!({ "rows": standings["rows"], "crosstable": crosstable });
-        (standings, crosstable)
+        LeagueTable { games, rows, met }
     }
 
     /// The games the full round robin among the entrants would have.
@@ -570,11 +669,17 @@ fn record_game(
     Ok(new)
 }
 
+/// A game's `winner` as the `games` table keeps it: 0 the older
+/// submission, 1 the newer, -1 a draw.
+pub fn stored_winner(winner: Option<usize>) -> i64 {
+    winner.map_or(-1, |w| w as i64)
+}
+
 /// Stores a game of pairing (`a`, `b`); whether it was new.
 fn store_game(db: &Connection, a: i64, b: i64, result: &GameResult) -> Result<bool> {
     let inserted = db.execute(
-        "INSERT OR IGNORE INTO games (a, b, game, result) VALUES (?1, ?2, ?3, ?4)",
-        params![a, b, result.index as i64, serde_json::to_string(result)?],
+        "INSERT OR IGNORE INTO games (a, b, game, result, winner) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![a, b, result.index as i64, serde_json::to_string(result)?, stored_winner(result.winner)],
     )?;
     Ok(inserted == 1)
 }

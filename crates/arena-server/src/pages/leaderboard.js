@@ -18,6 +18,39 @@ function showQueue(queue) {
 // The assignment shown: ?assignment=NAME, else the course's first.
 const shown = new URLSearchParams(location.search).get("assignment");
 const query = shown ? "?assignment=" + encodeURIComponent(shown) : "";
+// Which page of a large field: a search (q) and the rows skipped. A class
+// fits in one page; a field of thousands comes a page at a time.
+// Both may come in the page's address (?q=NAME: a link to a group's rows).
+const paging = {
+  q: new URLSearchParams(location.search).get("q") || "",
+  offset: Number(new URLSearchParams(location.search).get("offset")) || 0,
+};
+document.getElementById("q").value = paging.q;
+function pageQuery() {
+  const params = new URLSearchParams(query.slice(1));
+  if (paging.q) params.set("q", paging.q);
+  if (paging.offset) params.set("offset", String(paging.offset));
+  const text = params.toString();
+  return text ? "?" + text : "";
+}
+function showPaging(page) {
+  const total = Math.max(page.groups, page.ranked);
+  const shownRows = Math.min(page.limit, Math.max(0, total - page.offset));
+  document.getElementById("where").textContent = total > page.limit || page.q
+    ? (total ? (page.offset + 1) + "–" + (page.offset + shownRows) + " of " + total + (page.q ? " matching" : "") : "no group matches")
+    : "";
+  const prev = document.getElementById("prev"), next = document.getElementById("next");
+  prev.hidden = page.offset === 0;
+  next.hidden = page.offset + page.limit >= total;
+  prev.onclick = () => { paging.offset = Math.max(0, page.offset - page.limit); refresh(); };
+  next.onclick = () => { paging.offset = page.offset + page.limit; refresh(); };
+}
+document.getElementById("find").addEventListener("submit", (e) => e.preventDefault());
+document.getElementById("q").addEventListener("input", (e) => {
+  paging.q = e.target.value.trim();
+  paging.offset = 0;
+  refresh();
+});
 async function showAssignments() {
   const course = await (await fetch("/api/assignments")).json();
   const nav = document.getElementById("assignments");
@@ -90,11 +123,27 @@ function showRoundRobin(rr) {
     body.append(row);
   }
 }
-function showCrosstable(standings) {  // {rows, crosstable}
+function showCrosstable(standings, one) {  // {rows, crosstable}; one: a group's row only
   const table = document.getElementById("crosstable");
   table.textContent = "";
   const rows = standings.rows;
   if (rows.length < 2) return;
+  if (one) {
+    // A large field: the group's results against each group it met.
+    const me = rows.find(r => r.name === one);
+    const byId = new Map(rows.map(r => [r.id, r]));
+    const head = document.createElement("tr");
+    head.append(text("th", "Against"), text("th", one + ": won-drawn-lost"));
+    table.append(head);
+    for (const v of standings.crosstable) {
+      if (!me || v.player !== me.id) continue;
+      const row = document.createElement("tr");
+      row.dataset.crossStudent = (byId.get(v.opponent) || {}).name || "";
+      row.append(text("td", row.dataset.crossStudent), text("td", v.wins + "-" + v.draws + "-" + v.losses));
+      table.append(row);
+    }
+    return;
+  }
   const cell = new Map(standings.crosstable.map(v => [v.player + "," + v.opponent, v]));
   const head = document.createElement("tr");
   head.append(text("th", ""));
@@ -117,21 +166,31 @@ async function refresh() {
       await showAssignments();
       document.getElementById("head").dataset.shown = "yes";
     }
-    const response = await fetch("/api/leaderboard" + query);
+    const response = await fetch("/api/leaderboard" + pageQuery());
     const board = await response.json();
     if (!response.ok) throw new Error(board.error || response.statusText);
     showQueue(board.queue);
     showRows(board.groups);
+    showPaging(board.page);
     document.getElementById("league").hidden = !board.round_robin;
     document.getElementById("scores").hidden = !board.scores;
     if (board.scores) showScores(board.scores);
     document.getElementById("error").textContent = "";
     if (!board.round_robin) return;
     showRoundRobin(board.round_robin);
-    // Apart: it grows with the square of the class (the browser asks with
-    // the tag it has, and gets 304 while nothing changed).
-    const cross = await fetch("/api/leaderboard/crosstable" + query);
-    if (cross.ok) showCrosstable(await cross.json());
+    // Apart: it grows with the square of the field (the browser asks with
+    // the tag it has, and gets 304 while nothing changed). Beyond a class's
+    // size it comes a group at a time: the one searched for.
+    const rows = board.round_robin.standings.rows;
+    const whole = board.page.field <= 200;
+    const one = !whole && paging.q && rows.length === 1 ? rows[0].name : null;
+    document.getElementById("cross-help").textContent = whole
+      ? "Each row's wins, draws and losses against each column."
+      : "Search for a group to see its results against each group it met.";
+    if (!whole && !one) { showCrosstable({ rows: [] }); return; }
+    const cross = await fetch("/api/leaderboard/crosstable" + (one
+      ? (query ? query + "&" : "?") + "group=" + encodeURIComponent(one) : query));
+    if (cross.ok) showCrosstable(await cross.json(), one);
     document.getElementById("error").textContent = "";
   } catch (e) {
     document.getElementById("error").textContent = "Cannot load the leaderboard: " + e.message;
