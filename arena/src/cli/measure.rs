@@ -165,7 +165,9 @@ pub(crate) struct TournamentArgs {
 /// full round robin's (Spearman) after each share of the round robin's
 /// games, next to random pairing, and how many games a newcomer needs
 /// until its rating is known within +-100 Elo (docs/benchmarks.md,
-/// "League matchmaking"). Build with --release.
+/// "League matchmaking"). With --games-per-entrant, a field of thousands
+/// measured in games per entrant against the true strengths. Build with
+/// --release.
 #[derive(clap::Args)]
 pub(crate) struct MatchmakingArgs {
     /// Students in the class.
@@ -202,6 +204,16 @@ pub(crate) struct MatchmakingArgs {
     /// before it plays first (default: the league's).
     #[arg(long)]
     min_share_of_games: Option<f64>,
+    /// Measure a field of thousands instead, at these games per entrant
+    /// (comma-separated, ascending): no round robin, the ranking against
+    /// the true strengths, the league played in rounds of --batch pairs;
+    /// one trial. Example: --students 10000 --games-per-entrant 20,50,100
+    #[arg(long, value_delimiter = ',')]
+    games_per_entrant: Vec<u32>,
+    /// With --games-per-entrant: pairs chosen and played a round, the
+    /// ratings refitted after each (0: a hundredth of the field, at least 8).
+    #[arg(long, default_value_t = 0)]
+    batch: usize,
 }
 
 /// The threads (games at once) asked for, else one per core.
@@ -281,6 +293,8 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
             repeat_scale,
             max_pairs_in_flight,
             min_share_of_games,
+            games_per_entrant,
+            batch,
         }) => {
             use arena::{matchmaking::Policy, matchmaking_simulation as simulation};
             let default = Policy::default();
@@ -290,6 +304,21 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
                 max_pairs_in_flight: max_pairs_in_flight.unwrap_or(default.max_pairs_in_flight),
                 min_share_of_games: min_share_of_games.unwrap_or(default.min_share_of_games),
             };
+            if !games_per_entrant.is_empty() {
+                if !games_per_entrant.is_sorted() || games_per_entrant.contains(&0) {
+                    anyhow::bail!("--games-per-entrant: give positive numbers, ascending (e.g. 20,50,100)");
+                }
+                let config = arena::matchmaking_at_scale::Config {
+                    entrants: students,
+                    games_per_entrant,
+                    seed,
+                    policy,
+                    newcomers,
+                    batch,
+                };
+                arena::outln!("{}", arena::matchmaking_at_scale::run(&config));
+                return Ok(ExitCode::SUCCESS);
+            }
             let mut config = simulation::Config {
                 in_flight,
                 newcomers,

@@ -21,6 +21,7 @@ pub mod games;
 pub mod isolation;
 pub mod levels;
 pub mod loading;
+pub mod matchmaking_at_scale;
 pub mod matchmaking_simulation;
 pub mod output;
 pub mod overhead;

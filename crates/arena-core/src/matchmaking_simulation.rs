@@ -98,7 +98,7 @@ pub const NEWCOMER_ERROR: f64 = 100.0;
 const NEWCOMER_GAME_CAP: u32 = 2000;
 
 /// A true strength drawn from [`CLASS`].
-fn draw_strength(rng: &mut ChaCha8Rng) -> f64 {
+pub(crate) fn draw_strength(rng: &mut ChaCha8Rng) -> f64 {
     let mut u = rng.random::<f64>();
     let &(_, mean, sd) = CLASS
         .iter()
@@ -135,7 +135,7 @@ pub fn simulated_score(p: f64, draw_rate: f64, rng: &mut impl Rng) -> f64 {
 }
 
 /// `first`'s scores in a seat-swapped pair against `second`.
-fn play_pair(first: f64, second: f64, rng: &mut ChaCha8Rng) -> [f64; 2] {
+pub(crate) fn play_pair(first: f64, second: f64, rng: &mut ChaCha8Rng) -> [f64; 2] {
     [play_game(first, second, true, rng), play_game(first, second, false, rng)]
 }
 
@@ -479,7 +479,7 @@ fn lowest(values: &[f64]) -> f64 {
 }
 
 /// The `q`-quantile of `values` by the nearest-rank method (0 if empty).
-fn percentile(values: &[u32], q: f64) -> u32 {
+pub(crate) fn percentile(values: &[u32], q: f64) -> u32 {
     let mut sorted = values.to_vec();
     sorted.sort_unstable();
     match sorted.len() {
@@ -489,7 +489,7 @@ fn percentile(values: &[u32], q: f64) -> u32 {
 }
 
 /// Thousands separated by commas.
-fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (k, c) in digits.chars().enumerate() {
