@@ -21,6 +21,7 @@ mod deploy;
 mod export;
 mod fairness;
 mod finalize;
+mod gradescope;
 mod grading;
 mod groups;
 mod league;
