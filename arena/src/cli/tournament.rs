@@ -20,6 +20,9 @@ pub(crate) fn run(
     pass_env: Vec<String>,
 ) -> Result<ExitCode> {
     let mut tournament = Tournament::load(file)?;
+    for why in &tournament.left_out {
+        eprintln!("left out: {why}");
+    }
     tournament.pass_env.extend(pass_env);
     if let Some(n) = concurrency {
         if n == 0 {

@@ -24,6 +24,8 @@ use crate::{
 pub use crate::levels::Level;
 
 pub mod folders;
+pub mod gradescope;
+pub mod hand_in;
 
 /// How a player was named: a built-in level, a library path, or a program.
 #[derive(Clone, PartialEq, Eq, Debug)]

@@ -20,7 +20,7 @@ use crate::{
     course::Assignment,
     grading::{self, Graded, Here},
 };
-use arena::tournament::Observer;
+use arena::{players::hand_in, tournament::Observer};
 
 /// A submission graded, and how long it took.
 pub struct Outcome {
@@ -59,7 +59,8 @@ pub fn player_entry(path: &Path, unpack_into: &Path) -> Result<(String, String)>
     }
     let absolute = std::fs::canonicalize(path).with_context(|| format!("cannot read {shown}"))?;
     if absolute.is_dir() {
-        if let Some(library) = only_library(&absolute)? {
+        let library = hand_in::only_library(&absolute).with_context(|| format!("cannot read {shown}"))?;
+        if let Some(library) = library {
             let library_shown = library.strip_prefix(&absolute).unwrap_or(&library).display().to_string();
             return Ok((library.display().to_string(), library_shown));
         }
@@ -82,24 +83,6 @@ pub fn player_entry(path: &Path, unpack_into: &Path) -> Result<(String, String)>
     // A library must look like one, as the server checks an upload.
     crate::store::check_library(&bytes).map_err(|why| anyhow::anyhow!("{shown}: {why}"))?;
     Ok((absolute.display().to_string(), shown))
-}
-
-/// The one library (`.so`) at the top of `folder` when it holds no Python
-/// file there (a Rust player handed in as its library); None otherwise.
-fn only_library(folder: &Path) -> Result<Option<PathBuf>> {
-    let mut libraries = Vec::new();
-    for entry in std::fs::read_dir(folder).with_context(|| format!("cannot read {}", folder.display()))? {
-        let path = entry?.path();
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("py") => return Ok(None),
-            Some("so") if path.is_file() => libraries.push(path),
-            _ => {}
-        }
-    }
-    Ok(match libraries.len() {
-        1 => libraries.pop(),
-        _ => None,
-    })
 }
 
 /// The folder a grading works in: kept where asked, else made in the
