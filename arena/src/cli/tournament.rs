@@ -35,6 +35,9 @@ pub(crate) fn run(
     let part = shard.map_or(Part::All, Part::Shard);
     let outcome = tournament::run_part(tournament, part, &STOP, &mut progress)?;
     progress.bar.finish_and_clear();
+    for forfeit in &outcome.forfeits {
+        eprintln!("forfeits its games: {forfeit}");
+    }
     if outcome.interrupted {
         eprintln!(
             "interrupted after {} of {} games; the journal in {} keeps them: run the same command to resume",

@@ -266,6 +266,7 @@ pub fn tournament(
         controls: vec![None; players],
         names: Vec::new(),
         left_out: Vec::new(),
+        may_forfeit: Vec::new(),
         fixed: Vec::new(),
         grading: None,
         budgets: Budgets::default(),

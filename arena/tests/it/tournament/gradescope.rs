@@ -44,14 +44,18 @@ submission_9003:
   :submitters:
   - :name: Dee Evans
     :sid: '300'
+submission_9004:
+  :submitters:
+  - :name: Eve Fox
+    :sid: '400'
 ";
 
 /// An export in `dir/export`: two Python players (a native one, a course
-/// folder in a subfolder as a zip hand-in unpacks) and one submission
-/// holding no player.
+/// folder in a subfolder as a zip hand-in unpacks), one submission holding
+/// no player and one whose player does not load.
 fn export(dir: &Path) -> std::path::PathBuf {
     let export = dir.join("export");
-    for folder in ["submission_9001", "submission_9002/bo_cy", "submission_9003"] {
+    for folder in ["submission_9001", "submission_9002/bo_cy", "submission_9003", "submission_9004"] {
         std::fs::create_dir_all(export.join(folder)).unwrap();
     }
     support::write_file(&export, "submission_metadata.yml", METADATA);
@@ -59,11 +63,12 @@ fn export(dir: &Path) -> std::path::PathBuf {
     let greedy = support::workspace_root().join("players/python/examples/course/greedy_player/PlayerAI.py");
     std::fs::copy(greedy, export.join("submission_9002/bo_cy/PlayerAI.py")).unwrap();
     support::write_file(&export.join("submission_9003"), "answers.txt", "we ran out of time");
+    support::write_file(&export.join("submission_9004"), "PlayerAI.py", "class PlayerAI(:\n");
     export
 }
 
 #[test]
-fn a_gradescope_export_plays_its_submissions_named_by_their_students_leaving_out_a_broken_one() {
+fn a_gradescope_export_plays_its_submissions_named_by_their_students_and_the_broken_ones_are_told() {
     let dir = tempfile::tempdir().unwrap();
     export(dir.path());
     let file = support::write_file(
@@ -81,13 +86,24 @@ fn a_gradescope_export_plays_its_submissions_named_by_their_students_leaving_out
         ),
         "{said}"
     );
+    // A player that does not load forfeits its games; the others play.
+    assert!(said.contains("forfeits its games: Eve Fox: it does not load: "), "{said}");
+    assert!(said.contains("syntax error"), "{said}");
     let standings: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     let rows = standings["rows"].as_array().unwrap_or_else(|| panic!("{standings:#}"));
     let mut names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
     names.sort();
-    assert_eq!(names, ["Ann Lee", "Bo Chan, Cy Diaz"], "{standings:#}");
-    let games: u64 = rows.iter().map(|r| r["games"].as_u64().unwrap()).sum();
-    assert_eq!(games, 4, "2 games, each counted for both players: {standings:#}");
+    assert_eq!(names, ["Ann Lee", "Bo Chan, Cy Diaz", "Eve Fox"], "{standings:#}");
+    let row = |name: &str| rows.iter().find(|r| r["name"] == name).unwrap();
+    assert_eq!(
+        (&row("Eve Fox")["games"], &row("Eve Fox")["losses"]),
+        (&4.into(), &4.into()),
+        "{standings:#}"
+    );
+    assert_eq!(row("Eve Fox")["failures"]["unavailable"], 4, "{standings:#}");
+    // The two that load played each other too: 2 games against Eve, 2 between them.
+    assert_eq!(row("Ann Lee")["games"], 4, "{standings:#}");
+    assert_eq!(row("Bo Chan, Cy Diaz")["games"], 4, "{standings:#}");
 }
 
 #[test]

@@ -264,6 +264,9 @@ pub struct Tournament {
     /// Submissions of `gradescope_exports` left out (no player in them),
     /// each with why: said before the games, not an error.
     pub left_out: Vec<String>,
+    /// Ids of the players that, if they do not load, forfeit their games
+    /// instead of stopping the run (a Gradescope export's submissions).
+    pub may_forfeit: Vec<usize>,
     /// Player ids that are opponents (gauntlet) or levels (grade), not entrants.
     pub fixed: Vec<usize>,
     /// The grade format's levels (the players `fixed`, in order) and pass
@@ -375,11 +378,13 @@ impl Tournament {
             players.extend(folders::scan(&base.join(folder)).context("player_folders")?);
         }
         let mut left_out = Vec::new();
+        let mut may_forfeit = Vec::new();
         for folder in &file.gradescope_exports {
             let export = gradescope::export(&base.join(folder)).context("gradescope_exports")?;
             for (player, name) in export.players {
                 names.resize(players.len(), None);
                 names.push(Some(name));
+                may_forfeit.push(players.len());
                 players.push(player);
             }
             left_out.extend(export.left_out);
@@ -502,6 +507,7 @@ impl Tournament {
             pass_env: file.settings.pass_env,
             replays,
             left_out,
+            may_forfeit,
         })
     }
 
