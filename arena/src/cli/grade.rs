@@ -87,6 +87,7 @@ pub(crate) fn run(args: GradeArgs) -> Result<ExitCode> {
             return Err(e);
         }
     };
+    let started = std::time::Instant::now();
     let how = Here { secret: &secret, concurrency: args.concurrency, sandbox: args.sandbox };
     let graded = one_submission::grade(
         &args.submission,
@@ -98,7 +99,7 @@ pub(crate) fn run(args: GradeArgs) -> Result<ExitCode> {
     let Some(out) = out else { return verdict(&assignment, graded) };
     let written = match &graded {
         Ok(o) => results::graded(&assignment, &o.graded.grade, &o.graded.results, o.seconds),
-        Err(e) => results::not_graded(&assignment, &format!("{e:#}"), 0),
+        Err(e) => results::not_graded(&assignment, &format!("{e:#}"), started.elapsed().as_secs()),
     };
     write(&out, &(serde_json::to_string_pretty(&written)? + "\n"))?;
     eprintln!("{}", written.output.lines().next().unwrap_or_default());

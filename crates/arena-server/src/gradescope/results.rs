@@ -74,10 +74,15 @@ fn test_name(assignment: &Assignment, level: usize) -> String {
 
 /// "1 win", "4 wins".
 fn wins_text(n: u32) -> String {
-    if n == 1 {
-        "1 win".into()
-    } else {
-        format!("{n} wins")
+    count(n, "win")
+}
+
+/// "1 draw", "0 draws", "2 losses".
+fn count(n: u32, what: &str) -> String {
+    match (n, what.ends_with('s')) {
+        (1, _) => format!("1 {what}"),
+        (_, true) => format!("{n} {what}es"),
+        (_, false) => format!("{n} {what}s"),
     }
 }
 
@@ -138,10 +143,10 @@ pub fn graded(
                     level.games, level.wins, level.draws, level.losses
                 ),
                 _ => format!(
-                    "{} wins, {} draws, {} losses in {} games; {} to pass",
-                    level.wins,
-                    level.draws,
-                    level.losses,
+                    "{}, {}, {} in {} games; {} to pass",
+                    wins_text(level.wins),
+                    count(level.draws, "draw"),
+                    count(level.losses, "loss"),
                     level.games,
                     wins_text(level.needed)
                 ),
@@ -338,6 +343,8 @@ mod tests {
             (&tests[1]["name"], &tests[1]["score"], &tests[1]["max_score"], &tests[1]["status"]),
             (&"hard (1 win of 4 games to pass)".into(), &0.0.into(), &30.0.into(), &"failed".into())
         );
+        assert_eq!(tests[1]["output"], "Failed: 0 wins, 0 draws, 4 losses in 4 games; 1 win to pass");
+        assert_eq!(tests[0]["output"], "Passed: 3 wins, 0 draws, 1 loss in 4 games; 3 wins to pass");
         let board = json["leaderboard"].as_array().unwrap();
         for entry in board {
             let keys: Vec<&str> = entry.as_object().unwrap().keys().map(String::as_str).collect();
