@@ -226,6 +226,33 @@ fn arena_grade_prints_the_verdict_and_points_and_refuses_bad_input_in_one_line()
     assert!(lines[1].starts_with("medium") && lines[1].ends_with("passed (30 points)"), "{text}");
     assert!(text.contains("PASS\npoints: 90"), "{text}");
 
+    // A single-player assignment: passed on mean scores, against the
+    // levels' on the same worlds; its leaderboard has the mean score.
+    let solo = support::write_file(
+        dir.path(),
+        "solo.toml",
+        "[[assignment]]\nname = \"wumpus\"\ngame = \"wumpus\"\n[assignment.grading]\nlevels = [\"easy\"]\n\
+         games = 20\nscore_margin = [0]\n[assignment.points]\nper_level = [5]\n",
+    );
+    let results = dir.path().join("solo/results.json");
+    let library = support::library("hard");
+    let args = [
+        "grade",
+        "--course",
+        solo.to_str().unwrap(),
+        library.to_str().unwrap(),
+        "--gradescope",
+        "--results",
+        results.to_str().unwrap(),
+    ];
+    let out = arena(&args, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(json["score"], 5.0, "Hard beats Easy's mean: {json:#}");
+    assert_eq!(json["tests"][0]["name"], "easy (a mean score at least the level's, on the same 20 worlds)");
+    assert!(json["tests"][0]["output"].as_str().unwrap().starts_with("Passed: mean score "), "{json:#}");
+    assert!(json["leaderboard"].as_array().unwrap().iter().any(|e| e["name"] == "Mean score"), "{json:#}");
+
     let missing = dir.path().join("nowhere.toml");
     let cases = [
         (vec!["grade", "--course", missing.to_str().unwrap(), "x.so"], "cannot read the course file"),

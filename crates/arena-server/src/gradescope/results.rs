@@ -63,10 +63,10 @@ fn test_name(assignment: &Assignment, level: usize) -> String {
             format!("{name} ({} of {} games to pass)", wins_text(wins[level]), grading.games)
         }
         crate::course::Pass::Margin(margins) if margins[level] == 0.0 => {
-            format!("{name} (its mean score on the same {} worlds to pass)", grading.games)
+            format!("{name} (a mean score at least the level's, on the same {} worlds)", grading.games)
         }
         crate::course::Pass::Margin(margins) => format!(
-            "{name} (its mean score less {} on the same {} worlds to pass)",
+            "{name} (a mean score at least the level's less {}, on the same {} worlds)",
             margins[level], grading.games
         ),
     }
@@ -153,10 +153,12 @@ pub fn graded(
             };
             let lost: Vec<String> =
                 level.lost.iter().take(10).map(|g| format!("  game {}: {}", g.index + 1, g.reason)).collect();
+            // A single-player game's "lost" games are the worlds it scored less on.
+            let lost_are = if level.mean.is_some() { "Worlds it scored less on" } else { "Games lost" };
             let output = match lost.is_empty() {
                 true => format!("{}: {result}", if level.passed { "Passed" } else { "Failed" }),
                 false => format!(
-                    "{}: {result}\nGames lost{}:\n{}",
+                    "{}: {result}\n{lost_are}{}:\n{}",
                     if level.passed { "Passed" } else { "Failed" },
                     if level.lost.len() > lost.len() { " (the first 10)" } else { "" },
                     lost.join("\n")
