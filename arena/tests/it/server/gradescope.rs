@@ -225,6 +225,18 @@ fn arena_grade_prints_the_verdict_and_points_and_refuses_bad_input_in_one_line()
     assert!(lines[0].starts_with("easy") && lines[0].ends_with("passed (60 points)"), "{text}");
     assert!(lines[1].starts_with("medium") && lines[1].ends_with("passed (30 points)"), "{text}");
     assert!(text.contains("PASS\npoints: 90"), "{text}");
+    // Graded under the assignment's settings, as the server grades: its
+    // time per turn and clock, its levels and games (kept with --keep).
+    let kept = dir.path().join("kept");
+    let mut args = vec!["grade", "--course", course, "--keep", kept.to_str().unwrap()];
+    args.push(player.parent().unwrap().to_str().unwrap());
+    let out = arena(&args, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let run: toml::Table = std::fs::read_to_string(kept.join("run/grade.toml")).unwrap().parse().unwrap();
+    assert_eq!(run["settings"]["time_per_turn"].as_str(), Some("1s"));
+    assert_eq!(run["settings"]["clock"].as_str(), Some("cpu"), "the server's clock by default");
+    assert_eq!(run["wins_to_pass"], toml::Value::Array(vec![2.into(), 1.into()]));
+    assert_eq!(support::journal_games(&kept.join("run/out")).len(), 8, "4 games against each level");
 
     // A single-player assignment: passed on mean scores, against the
     // levels' on the same worlds; its leaderboard has the mean score.

@@ -50,11 +50,12 @@ submission_9004:
     :sid: '400'
 ";
 
-/// An export in `dir/export`: two Python players (a native one, a course
+/// An export in `dir/export/assignment_77_export`: two Python players (a native one, a course
 /// folder in a subfolder as a zip hand-in unpacks), one submission holding
 /// no player and one whose player does not load.
 fn export(dir: &Path) -> std::path::PathBuf {
-    let export = dir.join("export");
+    // As the export's zip unpacks: one folder in the one named.
+    let export = dir.join("export/assignment_77_export");
     for folder in ["submission_9001", "submission_9002/bo_cy", "submission_9003", "submission_9004"] {
         std::fs::create_dir_all(export.join(folder)).unwrap();
     }

@@ -48,13 +48,26 @@ pub struct Export {
 
 /// The players of the Gradescope export in `folder`.
 pub fn export(folder: &Path) -> Result<Export> {
-    let metadata = folder.join(METADATA);
     if !folder.is_dir() {
         bail!(
             "{} is not a folder: give the folder Gradescope's Export Submissions unpacks to",
             folder.display()
         );
     }
+    // The zip unpacks to one folder (`assignment_<id>_export/`): naming
+    // the folder it was unpacked in is as good.
+    let inner: Vec<_> = std::fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join(METADATA).is_file())
+        .collect();
+    let folder = match inner.as_slice() {
+        [only] if !folder.join(METADATA).is_file() => only.as_path(),
+        _ => folder,
+    };
+    let metadata = folder.join(METADATA);
     let text = std::fs::read_to_string(&metadata).with_context(|| {
         format!("{} has no {METADATA}: is it a Gradescope export of submissions?", folder.display())
     })?;
