@@ -280,23 +280,15 @@ fn arena_grade_prints_the_verdict_and_points_and_refuses_bad_input_in_one_line()
         assert_eq!(error.trim().lines().count(), 1, "{error}");
         assert!(error.contains(expected), "{error}");
     }
-    // With --gradescope a misconfigured autograder still leaves a results.json.
-    let results = dir.path().join("out/results.json");
+    // With --gradescope a misconfigured autograder still leaves a
+    // results.json, where the autograder root says (no --results).
+    let root = dir.path().join("root");
     let out = arena(
-        &[
-            "grade",
-            "--course",
-            course,
-            "--assignment",
-            "chess",
-            "x.so",
-            "--gradescope",
-            "--results",
-            results.to_str().unwrap(),
-        ],
-        &[],
+        &["grade", "--course", course, "--assignment", "chess", "x.so", "--gradescope"],
+        &[("ARENA_AUTOGRADER_ROOT", root.to_str().unwrap())],
     );
     assert!(!out.status.success());
+    let results = root.join("results/results.json");
     let json: Value = serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
     assert_eq!(json["score"], 0);
     assert!(json["output"].as_str().unwrap().contains("no assignment 'chess'"), "{json}");
