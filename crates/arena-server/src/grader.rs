@@ -5,8 +5,9 @@
 //! duplicate) with the tournament runner's grade format: isolated, sandboxed
 //! workers, the runner's limits, and a journal in `DIR/runs/<id>/`, so a
 //! submission interrupted by a crash is taken up again where it stopped.
-//! The check runs here; the run's games are played where the `Executor`
-//! says (here, or as a Slurm job).
+//! The run's tournament file and the check are `grading.rs`'s (which
+//! `arena grade` shares); the check runs here, the run's games where the
+//! `Executor` says (here, or as a Slurm job).
 
 use std::{
     collections::HashSet,
