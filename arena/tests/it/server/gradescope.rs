@@ -266,11 +266,23 @@ fn arena_grade_prints_the_verdict_and_points_and_refuses_bad_input_in_one_line()
     assert!(json["leaderboard"].as_array().unwrap().iter().any(|e| e["name"] == "Mean score"), "{json:#}");
 
     let missing = dir.path().join("nowhere.toml");
+    let zip = dir.path().join("autograder.zip");
+    let zip = zip.to_str().unwrap();
+    let nowhere = dir.path().join("no-host");
+    let nowhere = nowhere.to_str().unwrap();
     let cases = [
         (vec!["grade", "--course", missing.to_str().unwrap(), "x.so"], "cannot read the course file"),
         (
             vec!["grade", "--course", course, "--assignment", "chess", "x.so"],
             "the course has no assignment 'chess' (it has trap)",
+        ),
+        (
+            vec!["gradescope-autograder", course, "--assignment", "chess", "-o", zip],
+            "the course has no assignment 'chess' (it has trap)",
+        ),
+        (
+            vec!["gradescope-autograder", course, "-o", zip, "--python-host", nowhere],
+            "is not the arena_player package (no __main__.py): give --python-host",
         ),
     ];
     for (args, expected) in cases {
@@ -280,6 +292,7 @@ fn arena_grade_prints_the_verdict_and_points_and_refuses_bad_input_in_one_line()
         assert_eq!(error.trim().lines().count(), 1, "{error}");
         assert!(error.contains(expected), "{error}");
     }
+    assert!(!Path::new(zip).exists(), "no zip is left behind by a refusal");
     // With --gradescope a misconfigured autograder still leaves a
     // results.json, where the autograder root says (no --results).
     let root = dir.path().join("root");
