@@ -123,6 +123,8 @@ pub fn metadata_submitters(text: &str) -> Vec<(String, Vec<Submitter>)> {
     // The indentation of the current item's keys.
     let mut item_keys: Option<usize> = None;
     for line in text.lines() {
+        // A file saved on Windows ends its lines with \r\n.
+        let line = line.trim_end();
         let content = line.trim_start();
         if content.is_empty() || content.starts_with('#') || line.starts_with("---") {
             continue;
@@ -265,5 +267,6 @@ submission_103:
             Submitter { name: "Ann Lee".into(), sid: "100".into(), email: "ann@example.edu".into() }
         );
         assert_eq!(read[1].1[1].sid, "201");
+        assert_eq!(metadata_submitters(&METADATA_TEXT.replace('\n', "\r\n")), read, "Windows line ends");
     }
 }
