@@ -8,6 +8,8 @@ use arena::{check, players::PlayerSpec, scaffold};
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod grade;
+mod gradescope;
 mod interrupt;
 mod measure;
 mod options;
@@ -126,6 +128,26 @@ enum Command {
     ///
     /// Example: arena submit --follow 12 --server http://arena.example:8080 --token T
     Submit(submit::SubmitArgs),
+    /// Grade one submission by a course file's assignment, as the server
+    /// grades it (its levels, games, pass marks, time control and clock),
+    /// on this machine: a verdict per level and the points. With
+    /// --gradescope, inside a Gradescope autograder: writes results.json
+    /// (a test per level, the score by the course's points, a
+    /// leaderboard); a submission that cannot be graded gets 0 and the
+    /// cause (docs/gradescope.md).
+    ///
+    /// Example: arena grade --course course.toml --assignment trap target/release/libmy_bot.so
+    ///
+    /// Example: arena grade --course course.toml --assignment trap my_player/ --gradescope --results out/results.json
+    Grade(grade::GradeArgs),
+    /// Build the zip a Gradescope autograder is made from: setup.sh,
+    /// run_autograder (which runs `arena grade --gradescope` on each
+    /// submission), this arena binary, the course file, a secret for the
+    /// grading seeds and the Python host of Python players
+    /// (docs/gradescope.md).
+    ///
+    /// Example: arena gradescope-autograder course.toml --assignment trap -o autograder.zip
+    GradescopeAutograder(gradescope::AutograderArgs),
     /// Show a replay file: step through it in the terminal, write an HTML
     /// viewer (--html), or verify it by re-simulation (--verify).
     ///
@@ -219,6 +241,8 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Sprt(args) => sprt::run(args),
         Command::Serve(args) => serve::run(*args),
         Command::Submit(args) => submit::run(args),
+        Command::Grade(args) => grade::run(args),
+        Command::GradescopeAutograder(args) => gradescope::run(args),
         Command::Check { player, limits, options } => {
             // Every game, each with the options it owns (the others' are
             // not errors here: a check plays every game).

@@ -20,6 +20,9 @@ pub(crate) fn run(
     pass_env: Vec<String>,
 ) -> Result<ExitCode> {
     let mut tournament = Tournament::load(file)?;
+    for why in &tournament.left_out {
+        eprintln!("left out: {why}");
+    }
     tournament.pass_env.extend(pass_env);
     if let Some(n) = concurrency {
         if n == 0 {
@@ -32,6 +35,9 @@ pub(crate) fn run(
     let part = shard.map_or(Part::All, Part::Shard);
     let outcome = tournament::run_part(tournament, part, &STOP, &mut progress)?;
     progress.bar.finish_and_clear();
+    for forfeit in &outcome.forfeits {
+        eprintln!("forfeits its games: {forfeit}");
+    }
     if outcome.interrupted {
         eprintln!(
             "interrupted after {} of {} games; the journal in {} keeps them: run the same command to resume",

@@ -68,6 +68,7 @@ impl Player {
             Player::Builtin(_) => GameId::ALL.map(|g| g.name().to_string()).into(),
             Player::Library(library) => library.games().iter().map(|g| g.to_string()).collect(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => hello.games.clone(),
+            Player::Forfeit { .. } => Vec::new(),
         }
     }
 }

@@ -265,6 +265,8 @@ pub fn tournament(
         players: vec![crate::players::PlayerSpec::Builtin(Level::Easy); players],
         controls: vec![None; players],
         names: Vec::new(),
+        left_out: Vec::new(),
+        may_forfeit: Vec::new(),
         fixed: Vec::new(),
         grading: None,
         budgets: Budgets::default(),

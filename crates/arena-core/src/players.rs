@@ -24,6 +24,8 @@ use crate::{
 pub use crate::levels::Level;
 
 pub mod folders;
+pub mod gradescope;
+pub mod hand_in;
 
 /// How a player was named: a built-in level, a library path, or a program.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -83,6 +85,10 @@ pub enum Player {
     Isolated { path: PathBuf, hello: Hello },
     /// A program that speaks the protocol; each instance is a new process.
     Program { program: Program, launch: Launch, hello: Hello },
+    /// A player that did not load, kept where a tournament lets it forfeit
+    /// (a Gradescope export's submission): each of its games is lost by
+    /// `why` at its start, as by a player that cannot start.
+    Forfeit { name: String, why: String },
 }
 
 impl Player {
@@ -92,6 +98,7 @@ impl Player {
             Player::Builtin(level) => level.name(),
             Player::Library(library) => library.name(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.name,
+            Player::Forfeit { name, .. } => name,
         }
     }
 
@@ -100,6 +107,7 @@ impl Player {
             Player::Builtin(_) => "arena reference bots",
             Player::Library(library) => library.author(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.author,
+            Player::Forfeit { .. } => "",
         }
     }
 
@@ -110,6 +118,7 @@ impl Player {
             Player::Builtin(_) => player_api::abi::API_VERSION,
             Player::Library(library) => library.api_version(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.player_api,
+            Player::Forfeit { .. } => "",
         }
     }
 
@@ -144,6 +153,9 @@ impl Player {
     /// (a process of its own, whatever the hosting of libraries), an
     /// isolated library, a built-in when built-ins are isolated.
     fn worker_for(&self, hosting: &Hosting) -> Result<Option<(Hosted, WorkerLimits)>, Fault> {
+        if let Player::Forfeit { why, .. } = self {
+            return Err(Fault::Unavailable(why.clone()));
+        }
         if let Player::Program { launch, .. } = self {
             let limits = hosting.limits.clone().unwrap_or_else(WorkerLimits::for_programs);
             return Ok(Some((Hosted::Program(launch.clone()), limits)));

@@ -1,8 +1,8 @@
 //! Python players uploaded as a `.zip` or `.tar.gz` of their folder:
 //! unpacked with care (no absolute paths or `..`, no links or devices, at
 //! most `MAX_FILES` files and `MAX_BYTES` unpacked, whatever the headers
-//! claim), and the player found in it: a course folder (`PlayerAI.py`), or
-//! a single `.py` file.
+//! claim), and the player found in it (`arena::players::hand_in`'s rule):
+//! a course folder (`PlayerAI.py`), or a single `.py` file.
 
 use std::{
     io::Read,
@@ -228,78 +228,10 @@ fn untar(bytes: &[u8], into: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// The player in an unpacked folder, relative to it: the folder holding
-/// `PlayerAI.py` (the root, or its one subfolder: beside it, the root may
-/// hold other files but no Python, as the course's hand-in has the group's
-/// `<group>.txt`), or the only `.py` file.
-pub fn find_player(root: &Path) -> Result<PathBuf, String> {
-    choose_player("the archive", |dir| {
-        std::fs::read_dir(root.join(dir))
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| (PathBuf::from(e.file_name()), e.path().is_dir()))
-            .collect()
-    })
-}
-
-/// The player of an archive holding the files `files` (their paths in it,
-/// its folders being those above them), by [`find_player`]'s rule:
-/// `arena submit` checks a folder with it before packing it. `what` names
-/// the archive in the refusal ("the folder players/mine").
-pub fn player_among(files: &[PathBuf], what: &str) -> Result<PathBuf, String> {
-    choose_player(what, |dir| {
-        let mut entries: Vec<(PathBuf, bool)> = files
-            .iter()
-            .filter_map(|file| {
-                let rest = file.strip_prefix(dir).ok()?;
-                let mut parts = rest.components();
-                let first = PathBuf::from(parts.next()?.as_os_str());
-                Some((first, parts.next().is_some()))
-            })
-            .collect();
-        entries.sort();
-        entries.dedup();
-        entries
-    })
-}
-
-/// [`find_player`]'s rule on a listing: `list(dir)` gives the entries of
-/// the archive's folder `dir` (relative to its root): each one's name and
-/// whether it is a folder. `what` names the archive in a refusal.
-fn choose_player(what: &str, list: impl Fn(&Path) -> Vec<(PathBuf, bool)>) -> Result<PathBuf, String> {
-    let listed = |dir: &Path| {
-        let mut entries = list(dir);
-        entries.sort();
-        entries
-    };
-    let is_python = |name: &PathBuf| name.extension().is_some_and(|e| e == "py");
-    let mut base = PathBuf::new();
-    let mut entries = listed(&base);
-    // One folder at the top (an archive of the folder itself, perhaps with
-    // a text file beside it): look inside.
-    let folders: Vec<&PathBuf> = entries.iter().filter(|(_, dir)| *dir).map(|(name, _)| name).collect();
-    let python_at_top = entries.iter().any(|(name, _)| is_python(name));
-    if let ([only], false) = (folders.as_slice(), python_at_top) {
-        base = (*only).clone();
-        entries = listed(&base);
-    }
-    if entries.iter().any(|(name, _)| name.as_os_str() == COURSE_FILE) {
-        return Ok(base);
-    }
-    let scripts: Vec<&PathBuf> =
-        entries.iter().filter(|(name, _)| is_python(name)).map(|(name, _)| name).collect();
-    match scripts.as_slice() {
-        [one] => Ok(base.join(one)),
-        [] => {
-            Err(format!("{what} holds no Python player: a course folder with {COURSE_FILE}, or one .py file"))
-        }
-        _ => Err(format!(
-            "{what} holds several .py files but no {COURSE_FILE}: which is the player? \
-             (a course folder has {COURSE_FILE})"
-        )),
-    }
-}
+// The rule that finds the player in a hand-in is the core's (the server's
+// uploads, `arena submit`'s checks, `arena grade` and a Gradescope export
+// of submissions go by it).
+pub use arena::players::hand_in::{find_player, player_among};
 
 /// The file a course player's folder holds.
 pub const COURSE_FILE: &str = arena::external::COURSE_FILE;

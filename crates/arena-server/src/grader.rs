@@ -5,8 +5,9 @@
 //! duplicate) with the tournament runner's grade format: isolated, sandboxed
 //! workers, the runner's limits, and a journal in `DIR/runs/<id>/`, so a
 //! submission interrupted by a crash is taken up again where it stopped.
-//! The check runs here; the run's games are played where the `Executor`
-//! says (here, or as a Slurm job).
+//! The run's tournament file and the check are `grading.rs`'s (which
+//! `arena grade` shares); the check runs here, the run's games where the
+//! `Executor` says (here, or as a Slurm job).
 
 use std::{
     collections::HashSet,
@@ -19,20 +20,18 @@ use anyhow::{Context, Result};
 use rusqlite::Connection;
 
 use super::{
-    course::{Assignment, Course, Pass},
+    course::{Assignment, Course},
     db::{self, status, Submission},
     executor::{Executor, GradingProgress, GradingRun},
-    replays::{self, replays_table, viewer_in, viewers_in},
+    grading,
+    replays::{self, viewer_in, viewers_in},
     scrimmage,
     secret::{Purpose, Secret},
     store,
     wake::Wake,
     work_log::Work,
 };
-use arena::{
-    players::PlayerSpec,
-    tournament::{self, config::Tournament},
-};
+use arena::tournament::config::Tournament;
 
 /// The folder of grading runs inside the data folder.
 pub const RUNS: &str = "runs";
@@ -147,39 +146,11 @@ fn grade(
     let seed = secret.seed(Purpose::Grading, &assignment.name);
     let file = grading_file(dir, submission, assignment, &player, concurrency, seed)?;
     let tournament = Tournament::load(&file)?;
-    check(submission, assignment, &player, &tournament, secret.seed(Purpose::Check, &assignment.name))?;
+    let check_seed = secret.seed(Purpose::Check, &assignment.name);
+    grading::check(&player, &submission.file_name, assignment, &tournament, check_seed)?;
     let mut progress = GradingProgress::new(db, submission.id, changed);
     let run = GradingRun { db, submission: submission.id, file: &file, tournament };
     Ok(serde_json::to_value(executor.grade_run(run, &mut progress)?)?)
-}
-
-/// `arena check`'s logic on the submission, in a worker hosted as the
-/// grading run's players are (isolated, sandboxed): loads it and plays a
-/// smoke game in each seat against Easy, on games seeded `seed`. A player
-/// that does not load, or fails its smoke games, gets why, naming its file
-/// as uploaded; one of another game, its game and `assignment`'s.
-fn check(
-    submission: &Submission,
-    assignment: &Assignment,
-    player: &str,
-    tournament: &Tournament,
-    seed: u64,
-) -> Result<()> {
-    let stored = player.strip_prefix("python:").unwrap_or(player);
-    let as_uploaded = |text: String| text.replace(stored, &submission.file_name);
-    let spec: PlayerSpec = player.parse().map_err(anyhow::Error::msg)?;
-    let games = [tournament.game.clone()];
-    let report =
-        arena::check::check(&spec, &games, tournament.budgets, tournament::hosting(tournament)?, seed)
-            .map_err(|e| anyhow::anyhow!(as_uploaded(format!("{e:#}"))))?;
-    let game = tournament.game.name();
-    if !report.plays.iter().any(|p| p == game) {
-        anyhow::bail!("{}", super::client::wrong_game(&report.plays, &assignment.name, game));
-    }
-    if !report.passed {
-        anyhow::bail!("it failed its smoke games against easy:\n{}", as_uploaded(report.text));
-    }
-    Ok(())
 }
 
 /// Writes the tournament file that grades `submission` as `assignment`
@@ -197,37 +168,8 @@ pub(super) fn grading_file(
 ) -> Result<PathBuf> {
     let folder = dir.join(RUNS).join(submission.id.to_string());
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
-    let mut file = toml::Table::new();
-    file.insert("name".into(), format!("submission {}", submission.id).into());
-    file.insert("game".into(), assignment.game.name().into());
-    file.insert("format".into(), "grade".into());
-    file.insert("seed".into(), (seed as i64).into());
-    file.insert("output".into(), replays::OUTPUT.into());
-    file.insert("players".into(), toml::Value::Array(vec![player.into()]));
-    file.insert("concurrency".into(), (concurrency.max(1) as i64).into());
-    let grading = &assignment.grading;
-    let levels = grading.levels.iter().map(|l| toml::Value::from(l.name())).collect();
-    file.insert("opponents".into(), toml::Value::Array(levels));
-    match &grading.pass {
-        Pass::Wins(wins) => {
-            file.insert("games_per_pairing".into(), i64::from(grading.games).into());
-            let wins = wins.iter().map(|&w| toml::Value::from(i64::from(w))).collect();
-            file.insert("wins_to_pass".into(), toml::Value::Array(wins));
-        }
-        Pass::Margin(margins) => {
-            file.insert("games_per_player".into(), i64::from(grading.games).into());
-            let margins = margins.iter().map(|&m| toml::Value::from(m)).collect();
-            file.insert("score_margin".into(), toml::Value::Array(margins));
-        }
-    }
-    if !assignment.settings.is_empty() {
-        file.insert("settings".into(), assignment.settings.clone().into());
-    }
-    // The games it lost, as replays with their viewers, for the student;
-    // without the seed, which every submission's grading shares.
-    let mut replays = replays_table("losses");
-    replays.insert("show_seed".into(), false.into());
-    file.insert("replays".into(), replays.into());
+    let name = format!("submission {}", submission.id);
+    let file = grading::grading_table(&name, assignment, player, concurrency, seed);
     let path = folder.join("grade.toml");
     let text = toml::to_string(&file)?;
     if std::fs::read_to_string(&path).is_ok_and(|before| before != text) {

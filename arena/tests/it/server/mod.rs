@@ -22,6 +22,7 @@ mod deploy;
 mod export;
 mod fairness;
 mod finalize;
+mod gradescope;
 mod grading;
 mod groups;
 mod league;

@@ -6,6 +6,7 @@
 
 mod games;
 mod grade;
+mod gradescope;
 mod run;
 mod shards;
 mod slurm;

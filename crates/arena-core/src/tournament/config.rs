@@ -19,7 +19,7 @@ use crate::{
     game::GameId,
     game_rules::{Budgets, GameOptions, OptionValue},
     isolation::environment,
-    players::{folders, Level, PlayerSpec},
+    players::{folders, gradescope, Level, PlayerSpec},
     sandbox::Sandbox,
     time_control::TimeControl,
 };
@@ -53,6 +53,11 @@ pub struct TournamentFile {
     /// each subfolder holding a course `PlayerAI.py`.
     #[serde(default)]
     pub player_folders: Vec<PathBuf>,
+    /// Gradescope exports of submissions ("Export Submissions", unpacked):
+    /// each submission is a player, named by its submitters; one without
+    /// a player is left out, saying why.
+    #[serde(default)]
+    pub gradescope_exports: Vec<PathBuf>,
     /// Gauntlet: the fixed opponents; grade: the levels, built-in level
     /// names only (default: easy, medium, hard).
     pub opponents: Option<Vec<String>>,
@@ -256,6 +261,12 @@ pub struct Tournament {
     /// Each player's name as its entry gives it (`name`), by id; None (or
     /// past the end): its own name.
     pub names: Vec<Option<String>>,
+    /// Submissions of `gradescope_exports` left out (no player in them),
+    /// each with why: said before the games, not an error.
+    pub left_out: Vec<String>,
+    /// Ids of the players that, if they do not load, forfeit their games
+    /// instead of stopping the run (a Gradescope export's submissions).
+    pub may_forfeit: Vec<usize>,
     /// Player ids that are opponents (gauntlet) or levels (grade), not entrants.
     pub fixed: Vec<usize>,
     /// The grade format's levels (the players `fixed`, in order) and pass
@@ -366,6 +377,18 @@ impl Tournament {
         for folder in &file.player_folders {
             players.extend(folders::scan(&base.join(folder)).context("player_folders")?);
         }
+        let mut left_out = Vec::new();
+        let mut may_forfeit = Vec::new();
+        for folder in &file.gradescope_exports {
+            let export = gradescope::export(&base.join(folder)).context("gradescope_exports")?;
+            for (player, name) in export.players {
+                names.resize(players.len(), None);
+                names.push(Some(name));
+                may_forfeit.push(players.len());
+                players.push(player);
+            }
+            left_out.extend(export.left_out);
+        }
         let games_per_pairing = if single {
             match file.games_per_player {
                 Some(0) => bail!("games_per_player = 0: use 1 or more"),
@@ -415,7 +438,7 @@ impl Tournament {
         let needed = if format == Format::RoundRobin { 2 } else { 1 };
         if entrants < needed {
             bail!(
-                "players: {entrants} player(s) found; a {} needs at least {needed} (list them in `players` or `player_folders`)",
+                "players: {entrants} player(s) found; a {} needs at least {needed} (list them in `players`, `player_folders` or `gradescope_exports`)",
                 format_name(format)
             );
         }
@@ -483,6 +506,8 @@ impl Tournament {
             isolate_builtins: false,
             pass_env: file.settings.pass_env,
             replays,
+            left_out,
+            may_forfeit,
         })
     }
 

@@ -47,6 +47,9 @@ use shard::Shard;
 /// How a run went.
 pub struct RunOutcome {
     pub tournament: Tournament,
+    /// The players that did not load and forfeit their games
+    /// (`Tournament::may_forfeit`), each "name: why".
+    pub forfeits: Vec<String>,
     pub entrants: Vec<standings::Entrant>,
     pub results: Vec<GameResult>,
     pub total: usize,
@@ -197,13 +200,22 @@ pub fn hosting(tournament: &Tournament) -> Result<Hosting> {
     })
 }
 
-/// Loads every player before any game, reporting all that fail at once.
+/// Loads every player before any game, reporting all that fail at once;
+/// but a player the tournament lets forfeit (`may_forfeit`: a Gradescope
+/// export's submission, whose author cannot fix it now) that fails is
+/// kept as a `Player::Forfeit`, which loses each of its games, so that
+/// the others play.
 pub fn load_players(tournament: &Tournament, hosting: &Hosting) -> Result<Vec<Player>> {
     let mut players = Vec::new();
     let mut problems = Vec::new();
-    for spec in &tournament.players {
+    for (id, spec) in tournament.players.iter().enumerate() {
         match Player::load(spec, hosting, tournament.budgets.startup) {
             Ok(player) => players.push(player),
+            Err(e) if tournament.may_forfeit.contains(&id) => {
+                let name = tournament.names.get(id).cloned().flatten().unwrap_or_else(|| spec.to_string());
+                let why = format!("it does not load: {e}");
+                players.push(Player::Forfeit { name, why: crate::fault::player_text(why) });
+            }
             Err(e) => problems.push(format!("  {spec}: {e}")),
         }
     }
@@ -257,6 +269,13 @@ pub fn run_part(
     merge::read_all(&tournament.output, &fingerprint, schedule.len())?;
     let hosting = hosting(&tournament)?;
     let players = load_players(&tournament, &hosting)?;
+    let forfeits = players
+        .iter()
+        .filter_map(|p| match p {
+            Player::Forfeit { name, why } => Some(format!("{name}: {why}")),
+            _ => None,
+        })
+        .collect();
     let entrants: Vec<standings::Entrant> = players
         .iter()
         .zip(&tournament.players)
@@ -359,6 +378,7 @@ pub fn run_part(
         }
     }
     Ok(RunOutcome {
+        forfeits,
         replays_left_out: results.iter().filter(|r| r.replay_left_out).count(),
         total: schedule.len(),
         tournament,

@@ -17,7 +17,7 @@ use std::{
     sync::atomic::AtomicBool,
 };
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use rusqlite::Connection;
 
 pub use slurm::SlurmExecutor;
@@ -27,9 +27,7 @@ use super::{
     db::{self, status},
     wake::Wake,
 };
-use arena::tournament::{
-    self, config::Tournament, grade::GradeReport, record::GameResult, Observer, Quiet, RunOutcome,
-};
+use arena::tournament::{self, config::Tournament, grade::GradeReport, record::GameResult, Observer, Quiet};
 
 /// How grading runs are played.
 #[derive(Debug, Default)]
@@ -72,7 +70,7 @@ impl Executor {
         match self {
             Executor::Local => {
                 let never = AtomicBool::new(false);
-                student_grade(tournament::run(run.tournament, &never, progress)?)
+                crate::grading::student_grade(&tournament::run(run.tournament, &never, progress)?)
             }
             Executor::Slurm(slurm) => slurm.grade_run(run, progress),
         }
@@ -90,11 +88,6 @@ impl Executor {
         let never = AtomicBool::new(false);
         Ok(tournament::run(Tournament::load(file)?, &never, &mut Quiet)?.written)
     }
-}
-
-/// The grade of a grading run's one student.
-fn student_grade(outcome: RunOutcome) -> Result<GradeReport> {
-    outcome.grades.and_then(|g| g.into_iter().next()).context("the grading run gave no grade")
 }
 
 /// Keeps a submission's status and games played current: told by the

@@ -22,8 +22,9 @@ use std::{
 
 use anyhow::{bail, Context, Result};
 
-use super::{student_grade, GradingProgress, GradingRun};
+use super::{GradingProgress, GradingRun};
 use crate::db;
+use crate::grading::student_grade;
 use arena::tournament::{
     self,
     grade::GradeReport,
@@ -195,7 +196,7 @@ impl SlurmExecutor {
 /// tournament runner's report, playing nothing.
 fn report(run: GradingRun<'_>, progress: &mut GradingProgress<'_>) -> Result<GradeReport> {
     let never = AtomicBool::new(false);
-    student_grade(tournament::run_part(run.tournament, Part::Report, &never, progress)?)
+    student_grade(&tournament::run_part(run.tournament, Part::Report, &never, progress)?)
 }
 
 /// The folder of a run's job script and job outputs.

@@ -1,0 +1,143 @@
+//! `arena grade`: one submission graded by a course file's assignment on
+//! this machine, as the server grades it; a verdict per level and the
+//! points, or with `--gradescope` Gradescope's results.json.
+
+use std::{
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
+
+use anyhow::{Context, Result};
+use arena::sandbox::Sandbox;
+use arena_server::{
+    course::{Assignment, Course, Results},
+    gradescope::{autograder, results},
+    grading::Here,
+    one_submission,
+    secret::Secret,
+};
+
+/// `arena grade`: the options (the help text is on `Command::Grade`).
+#[derive(clap::Args)]
+pub(crate) struct GradeArgs {
+    /// The submission: a player library (.so), a Python player's folder
+    /// (PlayerAI.py, or one .py file), a .zip or .tar.gz of one, or a
+    /// folder holding one library (as Gradescope hands a submission in).
+    submission: PathBuf,
+    /// The course file (docs/server.md, "The course file").
+    #[arg(long, value_name = "FILE")]
+    course: PathBuf,
+    /// The course's assignment to grade by (default: its only one).
+    #[arg(long, value_name = "NAME")]
+    assignment: Option<String>,
+    /// Write Gradescope's results.json (a test per level, the score, a
+    /// leaderboard) instead of the verdict; a submission that cannot be
+    /// graded gets one too, with 0 points and the cause.
+    #[arg(long)]
+    gradescope: bool,
+    /// Where --gradescope writes results.json (default:
+    /// $ARENA_AUTOGRADER_ROOT/results/results.json, the root being
+    /// /autograder unless the variable says otherwise).
+    #[arg(long, value_name = "FILE", requires = "gradescope")]
+    results: Option<PathBuf>,
+    /// A file holding the secret the grading seeds come from (64 hex
+    /// digits; an autograder zip carries its own). Without it the seeds
+    /// are ones anyone with the course file can compute.
+    #[arg(long, value_name = "FILE")]
+    secret: Option<PathBuf>,
+    /// Run the player's workers in the sandbox (docs/security.md); `off`
+    /// only where something else isolates the submission.
+    #[arg(long, value_enum, default_value_t = Sandbox::On)]
+    sandbox: Sandbox,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Keep the grading run (its tournament file, journal, reports and the
+    /// lost games' replays) in this folder.
+    #[arg(long, value_name = "DIR")]
+    keep: Option<PathBuf>,
+}
+
+pub(crate) fn run(args: GradeArgs) -> Result<ExitCode> {
+    let out = args
+        .gradescope
+        .then(|| args.results.clone().unwrap_or_else(|| autograder::results_path(&autograder::root())));
+    // Staff's mistakes (the course, the assignment, the secret) are errors;
+    // with --gradescope the student still gets a results.json saying the
+    // autograder is broken, not an empty results folder.
+    let setup = (|| -> Result<(Course, Assignment, Secret)> {
+        let (course, _) = Course::read(&args.course)?;
+        let assignment = course.pick(args.assignment.as_deref()).map_err(anyhow::Error::msg)?.clone();
+        let secret = match &args.secret {
+            Some(file) => Secret::read(file)?,
+            None => Secret::from_bytes([0; 32]),
+        };
+        Ok((course, assignment, secret))
+    })();
+    let (_, assignment, secret) = match setup {
+        Ok(setup) => setup,
+        Err(e) => {
+            if let Some(out) = &out {
+                let text = format!(
+                    "{{\"score\": 0, \"output\": {}}}\n",
+                    serde_json::to_string(&format!("Not graded: the autograder is misconfigured: {e:#}"))?
+                );
+                let _ = write(out, &text);
+            }
+            return Err(e);
+        }
+    };
+    let started = std::time::Instant::now();
+    let how = Here { secret: &secret, concurrency: args.concurrency, sandbox: args.sandbox };
+    let graded = one_submission::grade(
+        &args.submission,
+        &assignment,
+        &how,
+        args.keep.as_deref(),
+        &mut arena::tournament::Quiet,
+    );
+    let Some(out) = out else { return verdict(&assignment, graded) };
+    let written = match &graded {
+        Ok(o) => results::graded(&assignment, &o.graded.grade, &o.graded.results, o.seconds),
+        Err(e) => results::not_graded(&assignment, &format!("{e:#}"), started.elapsed().as_secs()),
+    };
+    write(&out, &(serde_json::to_string_pretty(&written)? + "\n"))?;
+    eprintln!("{}", written.output.lines().next().unwrap_or_default());
+    eprintln!("score {} written to {}", written.score, out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints a verdict per level and the points; exit 1 when not graded.
+fn verdict(assignment: &Assignment, graded: Result<one_submission::Outcome>) -> Result<ExitCode> {
+    let outcome = match graded {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            eprintln!("not graded: {e:#}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let grade = &outcome.graded.grade;
+    for (i, level) in grade.levels.iter().enumerate() {
+        let points = assignment.points.per_level.get(i).copied().unwrap_or(0.0);
+        let mark = if level.passed { "passed" } else { "failed" };
+        arena::outln!(
+            "{:<8} {:<22} {mark} ({} points)",
+            level.level,
+            level.cell(),
+            if level.passed { points } else { 0.0 }
+        );
+    }
+    let passed: Vec<bool> = grade.levels.iter().map(|l| l.passed).collect();
+    let points = assignment.points.of(&Results { passed, rank: None, defeated: 0, groups: 1 });
+    arena::outln!("{}", grade.verdict);
+    arena::outln!("points: {points} (the levels'; the class tournament's come after the deadline)");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `text` to `path`, creating its folder.
+fn write(path: &Path, text: &str) -> Result<()> {
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    }
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}

@@ -1,0 +1,69 @@
+//! `arena gradescope-autograder`: the zip a Gradescope programming
+//! assignment's autograder is built from (arena-server's
+//! `gradescope::autograder`).
+
+use std::{path::PathBuf, process::ExitCode};
+
+use anyhow::{Context, Result};
+use arena::sandbox::Sandbox;
+use arena_server::{
+    course::Course,
+    gradescope::autograder::{self, Autograder},
+    secret::Secret,
+};
+
+/// `arena gradescope-autograder`: the options (the help text is on
+/// `Command::GradescopeAutograder`).
+#[derive(clap::Args)]
+pub(crate) struct AutograderArgs {
+    /// The course file (docs/server.md, "The course file").
+    course: PathBuf,
+    /// The course's assignment the autograder grades (default: its only one).
+    #[arg(long, value_name = "NAME")]
+    assignment: Option<String>,
+    /// The zip to write.
+    #[arg(short, long, value_name = "FILE", default_value = "autograder.zip")]
+    output: PathBuf,
+    /// Grade with the players' workers in the sandbox (`on`), or not
+    /// (`off`: where Gradescope's container cannot sandbox; the container
+    /// then is the only wall around the student's code).
+    #[arg(long, value_enum, default_value_t = Sandbox::On)]
+    sandbox: Sandbox,
+    /// A file holding the secret of the grading seeds (64 hex digits);
+    /// default: a new random one, so that no student can compute the games.
+    #[arg(long, value_name = "FILE")]
+    secret: Option<PathBuf>,
+    /// The arena_player package folder to bundle (default: this arena's
+    /// own players/python/src/arena_player, or the one python3 imports).
+    #[arg(long, value_name = "DIR")]
+    python_host: Option<PathBuf>,
+}
+
+pub(crate) fn run(args: AutograderArgs) -> Result<ExitCode> {
+    let (course, text) = Course::read(&args.course)?;
+    let assignment = course.pick(args.assignment.as_deref()).map_err(anyhow::Error::msg)?;
+    let secret = match &args.secret {
+        Some(file) => Secret::read(file)?,
+        None => Secret::new_random()?,
+    };
+    let binary = std::env::current_exe().context("cannot find this arena binary to bundle")?;
+    let python_host = autograder::python_host(args.python_host.as_deref())?;
+    autograder::write(
+        &Autograder {
+            course_text: &text,
+            course: &course,
+            assignment: &assignment.name,
+            binary: &binary,
+            python_host: &python_host,
+            secret: &secret,
+            sandbox: args.sandbox,
+        },
+        &args.output,
+    )?;
+    arena::outln!(
+        "wrote {} (assignment {}): upload it as the assignment's autograder",
+        args.output.display(),
+        assignment.name
+    );
+    Ok(ExitCode::SUCCESS)
+}
