@@ -75,8 +75,8 @@ struct Built {
     /// The ranked rows, best first: the league's standings, or a
     /// single-player game's mean scores.
     ranked: Vec<Value>,
-    /// League only: by entrant `id`, its crosstable row.
-    met: Vec<Vec<Value>>,
+    /// League only: by entrant `id`, its results against each it met.
+    met: Vec<Vec<(usize, arena::stats::Wdl)>>,
     /// League only, in a field of at most [`WHOLE_CROSSTABLE`]: the whole
     /// crosstable, ready.
     crosstable: Option<Arc<Ready>>,
@@ -215,9 +215,10 @@ fn one_row(built: &Built, group: &str) -> Result<Arc<Ready>, PageError> {
         .find(|r| r["name"] == group)
         .ok_or_else(|| PageError::NoGroup(group.to_string()))?;
     let id = row["id"].as_u64().unwrap_or_default();
-    let met = built.met.get(id as usize).cloned().unwrap_or_default();
-    let opponents: std::collections::HashSet<u64> =
-        met.iter().filter_map(|cell| cell["opponent"].as_u64()).collect();
+    let mine = built.met.get(id as usize).map(Vec::as_slice).unwrap_or_default();
+    let met: Vec<Value> =
+        mine.iter().map(|(opponent, wdl)| league::cell(id as usize, *opponent, wdl)).collect();
+    let opponents: std::collections::HashSet<u64> = mine.iter().map(|&(o, _)| o as u64).collect();
     let rows: Vec<&Value> = built
         .ranked
         .iter()
@@ -329,7 +330,13 @@ fn build(db: &Connection, assignment: &Assignment, live: Option<&Arc<Mutex<leagu
         }
     };
     let crosstable = (live.is_some() && ranked.len() <= WHOLE_CROSSTABLE).then(|| {
-        let cells: Vec<&Value> = met.iter().flatten().collect();
+        let cells: Vec<Value> = met
+            .iter()
+            .enumerate()
+            .flat_map(|(player, row)| {
+                row.iter().map(move |(opponent, wdl)| league::cell(player, *opponent, wdl))
+            })
+            .collect();
         Arc::new(Ready::of(&json!({ "rows": ranked, "crosstable": cells })))
     });
     let totals = (groups.len(), ranked.len(), ranked.len());

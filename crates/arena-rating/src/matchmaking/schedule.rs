@@ -675,7 +675,9 @@ mod tests {
                 let (a, b) = (k, (k + d * 37) % n);
                 let expected = score_from_elo(((a % 300) - (b % 300)) as f64 * 3.0);
                 for g in 0..2 {
-                    league.record(id(a), id(b), if f64::from(g) < expected * 2.0 { 1.0 } else { 0.0 }).unwrap();
+                    league
+                        .record(id(a), id(b), if f64::from(g) < expected * 2.0 { 1.0 } else { 0.0 })
+                        .unwrap();
                 }
             }
         }
@@ -687,7 +689,11 @@ mod tests {
             let whole: f64 = picker.live.iter().filter(|&&b| b != a).map(|&b| picker.misorder(a, b)).sum();
             let off = (picker.misplaced[a] - whole).abs();
             worst = worst.max(off / whole.max(10.0));
-            assert!(off < 0.3 || off < 0.03 * whole, "slot {a}: {} over cells, {whole} exactly", picker.misplaced[a]);
+            assert!(
+                off < 0.3 || off < 0.03 * whole,
+                "slot {a}: {} over cells, {whole} exactly",
+                picker.misplaced[a]
+            );
         }
         assert!(worst < 0.03, "{worst}");
     }

@@ -197,9 +197,18 @@ pub struct LeagueTable {
     pub games: u64,
     /// Each entrant's row, best first; its `id` numbers it in `met`.
     pub rows: Vec<Value>,
-    /// By entrant `id`: its W/D/L against each entrant it met
-    /// (`{player, opponent, wins, draws, losses}`), by opponent.
-    pub met: Vec<Vec<Value>>,
+    /// By entrant `id`: its W/D/L against each entrant it met, by
+    /// opponent's `id` (a field of 10,000 has a million: kept as numbers,
+    /// written out as JSON one group's row at a time).
+    pub met: Vec<Vec<(usize, Wdl)>>,
+}
+
+/// Entrant `player`'s crosstable cell against `opponent`, as the API gives it.
+pub fn cell(player: usize, opponent: usize, wdl: &Wdl) -> Value {
+    json!({
+        "player": player, "opponent": opponent,
+        "wins": wdl.wins, "draws": wdl.draws, "losses": wdl.losses,
+    })
 }
 
 /// The older id first.
@@ -398,21 +407,18 @@ impl Live {
         let numbers: HashMap<i64, usize> = self.names.keys().enumerate().map(|(i, &id)| (id, i)).collect();
         let index = |id: i64| numbers.get(&id).copied().unwrap_or(0);
         let mut totals: HashMap<i64, Wdl> = HashMap::new();
-        let mut met: Vec<Vec<Value>> = vec![Vec::new(); self.names.len()];
+        let mut met: Vec<Vec<(usize, Wdl)>> = vec![Vec::new(); self.names.len()];
         for (&(a, b), wdl) in &self.pairings {
             let mirrored = Wdl::new(wdl.losses, wdl.draws, wdl.wins);
             for (me, them, result) in [(a, b, *wdl), (b, a, mirrored)] {
                 let total = totals.entry(me).or_default();
                 (total.wins, total.draws, total.losses) =
                     (total.wins + result.wins, total.draws + result.draws, total.losses + result.losses);
-                met[index(me)].push(json!({
-                    "player": index(me), "opponent": index(them),
-                    "wins": result.wins, "draws": result.draws, "losses": result.losses,
-                }));
+                met[index(me)].push((index(them), result));
             }
         }
         for row in &mut met {
-            row.sort_by_key(|cell| cell["opponent"].as_u64());
+            row.sort_by_key(|&(opponent, _)| opponent);
         }
         let rows: Vec<Value> = self
             .league
