@@ -112,6 +112,7 @@ pub(crate) fn run(args: SprtArgs) -> Result<ExitCode> {
             // A learner learns from every game, in order: one game at a time.
             concurrency: if G::LEARNS { 1 } else { args.concurrency.map_or_else(cores, usize::from) },
             controls: args.controls.controls(),
+            live: None,
         };
         run_test::<G>(&players, &config, &hypotheses)
     }, solo => unreachable!("checked above: {settings:?} is two-player"));

@@ -43,6 +43,7 @@ pub fn run<G: TwoPlayerGame>(
                 first_game: 0,
                 concurrency: 1,
                 controls,
+                live: None,
             };
             LevelRun { level, result: two_player::play([player, &opponent], &config, &mut |_| {}, None) }
         })
@@ -72,7 +73,7 @@ pub fn solo_run<G: SoloReferee>(
     hosting: &Hosting,
 ) -> Vec<SoloLevelRun<G>> {
     let series =
-        |p: &Player| solo::play_series::<G>(p, settings, (0, games), seed, (hosting, 1), &mut |_| {});
+        |p: &Player| solo::play_series::<G>(p, settings, (0, games), seed, (hosting, 1), None, &mut |_| {});
     let mut runs = vec![SoloLevelRun { level: None, series: series(player) }];
     runs.extend(
         Level::ALL

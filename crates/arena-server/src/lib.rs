@@ -53,6 +53,7 @@ pub mod grader;
 mod headers;
 pub mod http;
 pub mod league;
+pub mod live;
 mod pool;
 pub mod regrade;
 pub mod replays;

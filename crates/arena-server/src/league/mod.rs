@@ -537,6 +537,7 @@ fn play_match<G: TwoPlayerGame>(
         first_game: first,
         concurrency: 1,
         controls: [None; 2],
+        live: None,
     };
     two_player::play(
         players,
