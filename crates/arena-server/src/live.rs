@@ -105,6 +105,11 @@ pub fn serve_local(live: Live) -> Result<LocalServer> {
 }
 
 impl LocalServer {
+    /// The run it serves.
+    pub fn live(&self) -> Live {
+        self.live.clone()
+    }
+
     /// The run is over: closes its feeds, and gives the pages that watch it
     /// up to `within` to read their last events before the process ends.
     pub fn close(&self, within: Duration) {

@@ -173,8 +173,23 @@ fn every_games_feed_builds_its_replay_turn_by_turn_and_ends_as_its_file() {
 /// easy on seed `seed`, its replay to `replay`; its address once printed.
 pub fn live_play(sleep_ms: &str, seed: &str, replay: &std::path::Path) -> (Child, String) {
     let bad = library("bad-player");
-    let mut args = vec!["play", bad.to_str().unwrap(), "easy", "--live", "--seed", seed];
-    args.extend(["--replay", replay.to_str().unwrap()]);
+    let args = [
+        "play",
+        bad.to_str().unwrap(),
+        "easy",
+        "--live",
+        "--seed",
+        seed,
+        "--replay",
+        replay.to_str().unwrap(),
+    ];
+    live_arena(&args, sleep_ms)
+}
+
+/// The arena run with `args` and `--pass-env` of bad-player's orders (it
+/// sleeps `sleep_ms` a turn); its address once printed.
+pub fn live_arena(args: &[&str], sleep_ms: &str) -> (Child, String) {
+    let mut args = args.to_vec();
     args.extend(pass_env(&BAD_PLAYER_ORDERS[..2]));
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args(&args)
@@ -195,7 +210,7 @@ pub fn live_play(sleep_ms: &str, seed: &str, replay: &std::path::Path) -> (Child
     });
     let first = first.recv_timeout(Duration::from_secs(30)).expect("the arena prints its address");
     let address = first.split_whitespace().find(|w| w.starts_with("http://")).expect(&first);
-    (child, address.trim_end_matches("/follow").to_string())
+    (child, address.trim_end_matches("/follow").trim_end_matches('/').to_string())
 }
 
 /// Reads `url`'s events until the stream ends (or `stop` says so of what came so far).
@@ -218,15 +233,18 @@ pub fn read_events(url: &str, stop: impl Fn(&[Event]) -> bool) -> Vec<Event> {
 fn game_zero(base: &str) -> Value {
     let until = Instant::now() + Duration::from_secs(20);
     loop {
-        let text =
-            ureq::get(&format!("{base}/games.json")).call().unwrap().body_mut().read_to_string().unwrap();
-        let list: Value = serde_json::from_str(&text).unwrap();
-        if let Some(game) = list.as_array().unwrap().iter().find(|g| g["id"] == 0) {
+        if let Some(game) = games(base).iter().find(|g| g["id"] == 0) {
             return game.clone();
         }
         assert!(Instant::now() < until, "no game started");
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// The games listed at `base`.
+fn games(base: &str) -> Vec<Value> {
+    let text = ureq::get(&format!("{base}/games.json")).call().unwrap().body_mut().read_to_string().unwrap();
+    serde_json::from_str::<Value>(&text).unwrap().as_array().unwrap().clone()
 }
 
 #[test]
@@ -334,4 +352,43 @@ fn the_live_page_shows_turns_appearing_while_a_slow_player_plays() {
          return JSON.stringify(all) === snap.frames; }})()"
     ));
     assert_eq!(same, Value::Bool(true), "the frames drawn live are the file's");
+}
+
+/// `bench`, `sprt` and `tournament run` with `--live`: the page lists the
+/// games in progress, and one picked from the list is fed whole (its
+/// turns build the replay its end carries).
+#[test]
+fn bench_sprt_and_tournaments_list_their_games_live() {
+    let bad = library("bad-player");
+    let bad = bad.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    let toml = format!(
+        "name = \"live\"\ngame = \"trap\"\nformat = \"round-robin\"\ngames_per_pairing = 2\nseed = 4\n\
+         players = [\"easy\", \"{bad}\"]\noutput = \"{}\"\n[settings]\npass_env = [\"BAD_PLAYER_MODE\", \"BAD_PLAYER_SLEEP_MS\"]\n",
+        dir.path().join("out").display()
+    );
+    std::fs::write(&file, toml).unwrap();
+    let runs: [&[&str]; 3] = [
+        &["bench", bad, "--games", "2", "--seed", "1", "--live"],
+        &["sprt", bad, "easy", "--max-games", "2", "--seed", "1", "--live"],
+        &["tournament", "run", file.to_str().unwrap(), "--live"],
+    ];
+    for args in runs {
+        let (mut child, base) = live_arena(args, "60");
+        let until = Instant::now() + Duration::from_secs(30);
+        let picked = loop {
+            if let Some(game) = games(&base).into_iter().find(|g| g["ended"] == false) {
+                break game;
+            }
+            assert!(Instant::now() < until, "{args:?}: no game in progress listed");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let page = ureq::get(&base).call().unwrap().body_mut().read_to_string().unwrap();
+        assert!(page.contains("Live games"), "{args:?}: the list page");
+        let events = read_events(&format!("{base}/game/{}/feed", picked["id"]), |_| false);
+        let watched = watch(&events);
+        assert_watched_is_file(&watched, &watched.end.clone());
+        assert!(child.wait().unwrap().success(), "{args:?}");
+    }
 }
