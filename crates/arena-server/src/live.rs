@@ -25,7 +25,7 @@ use std::{
 use anyhow::{Context, Result};
 use arena::{
     games::replays::live_page,
-    replay::live::{Feed, Live},
+    replay::live::{Feed, Live, Privacy},
 };
 use axum::{
     body::{Body, Bytes},
@@ -65,7 +65,7 @@ pub fn router(live: Live) -> Router {
             "/game/{id}/feed",
             get(|State(live): State<Live>, Path(id): Path<u64>| async move {
                 match live.game(id) {
-                    Some(feed) => events(feed),
+                    Some(feed) => events(feed, false),
                     None => not_found(),
                 }
             }),
@@ -73,6 +73,47 @@ pub fn router(live: Live) -> Router {
         .route("/follow", get(|| async { Html(live_page("/follow/feed", true)) }))
         .route("/follow/feed", get(|State(live): State<Live>| async move { following(live) }))
         .with_state(live)
+}
+
+/// The games this server plays, fed live (one registry per process, as the
+/// core pool is: the grading slots, the scrimmages and the league feed it,
+/// the routes read it). Their seeds are kept; the public sees a game as
+/// `views::public_replay` shows it.
+pub fn feeds() -> &'static Live {
+    static FEEDS: std::sync::OnceLock<Live> = std::sync::OnceLock::new();
+    FEEDS.get_or_init(|| Live::with_privacy(Some(Privacy { public: crate::views::public_replay })))
+}
+
+/// Whose a server's game is, from its feed's scope.
+#[derive(Debug, PartialEq)]
+pub enum Scope {
+    /// Submission `id`'s grading: its group's, and staff's.
+    Grading(i64),
+    /// Scrimmage `id`: its two groups', and staff's.
+    Scrimmage(i64),
+    /// A league game of an assignment: anyone's (the public's view).
+    League,
+}
+
+impl Scope {
+    /// The scope's mark on its feeds (`Live::scoped`).
+    pub fn mark(&self) -> String {
+        match self {
+            Scope::Grading(id) => format!("grading:{id}"),
+            Scope::Scrimmage(id) => format!("scrimmage:{id}"),
+            Scope::League => "league".to_string(),
+        }
+    }
+
+    /// The scope of a feed marked `mark`.
+    pub fn of(mark: &str) -> Option<Scope> {
+        let number = |rest: &str| rest.parse().ok();
+        match mark.split_once(':') {
+            Some(("grading", id)) => number(id).map(Scope::Grading),
+            Some(("scrimmage", id)) => number(id).map(Scope::Scrimmage),
+            _ => (mark == "league").then_some(Scope::League),
+        }
+    }
 }
 
 /// The games kept, newest first: `[{"id", "game", "title", "turns", "ended"}]`.
@@ -145,9 +186,10 @@ fn not_found() -> Response {
 }
 
 /// One game's feed as server-sent events, from its start: the game so far
-/// at once, then each turn as it comes, then its end.
-pub fn events(feed: Arc<Feed>) -> Response {
-    stream(Watch::Game { feed, from: 0 }, None)
+/// at once, then each turn as it comes, then its end; as the public sees
+/// it, if `public`.
+pub fn events(feed: Arc<Feed>, public: bool) -> Response {
+    stream(Watch::Game { feed, from: 0, public }, None)
 }
 
 /// Game after game of a run, from the newest: each game's feed whole, then
@@ -161,10 +203,11 @@ fn following(live: Live) -> Response {
 
 /// Where a watcher is.
 enum Watch {
-    /// In a game's log, at event `from`.
+    /// In a game's log, at event `from` (read as the public sees it, if `public`).
     Game {
         feed: Arc<Feed>,
         from: usize,
+        public: bool,
     },
     /// Waiting for the first game after `after` (a follower).
     Next {
@@ -214,8 +257,8 @@ async fn next(at: &mut Watch, waker: &Waker, run: Option<&(Live, Waker)>) -> Opt
     loop {
         match at {
             Watch::Done => return None,
-            Watch::Game { feed, from } => {
-                let read = feed.read(*from);
+            Watch::Game { feed, from, public } => {
+                let read = feed.read(*from, *public);
                 if !read.events.is_empty() {
                     *from += read.events.len();
                     let text: String = read.events.iter().map(|e| &**e).collect();
@@ -240,7 +283,7 @@ async fn next(at: &mut Watch, waker: &Waker, run: Option<&(Live, Waker)>) -> Opt
                 let next = live.newest().filter(|f| after.is_none_or(|id| f.id > id));
                 if let Some(feed) = next {
                     feed.watch(&waker.call);
-                    *at = Watch::Game { feed, from: 0 };
+                    *at = Watch::Game { feed, from: 0, public: false };
                     continue;
                 }
                 if live.closed() {

@@ -137,7 +137,7 @@ fn two_player_feeds<G: TwoPlayerGame + TableGame>(settings: G::Settings, games: 
         let file = G::any(G::replay(&game.record, players)).to_json();
         let feed =
             live.games().into_iter().find(|f| f.title.starts_with(&format!("game {}:", game.index + 1)));
-        let events = parse_events(&feed.expect("the game's feed").read(0).events.concat());
+        let events = parse_events(&feed.expect("the game's feed").read(0, false).events.concat());
         assert_watched_is_file(&watch(&events), &file);
     }
 }
@@ -155,7 +155,7 @@ fn solo_feeds<G: SoloReferee + TableGame>(settings: SoloSettings<G>, games: u32)
         let file = G::any(G::replay(&game.record, &settings, seated(&["medium"]).remove(0))).to_json();
         let feed =
             live.games().into_iter().find(|f| f.title.starts_with(&format!("game {}:", game.index + 1)));
-        let events = parse_events(&feed.expect("the game's feed").read(0).events.concat());
+        let events = parse_events(&feed.expect("the game's feed").read(0, false).events.concat());
         assert_watched_is_file(&watch(&events), &file);
     }
 }

@@ -78,13 +78,23 @@ const FINISHED_KEPT: usize = 64;
 /// be watched: their feeds, newest last, and the thread that fills them.
 /// Cloning it shares it.
 #[derive(Clone)]
-pub struct Live(Arc<Shared>);
+pub struct Live(Arc<Shared>, Arc<str>);
 
 struct Shared {
     feeds: Mutex<Feeds>,
     jobs: SyncSender<Job>,
     /// Woken when a game starts or ends.
     wakers: Wakers,
+    /// How a server shows its games, if they are a server's.
+    privacy: Option<Privacy>,
+}
+
+/// A server's games: their seeds kept (every feed's), and what the public
+/// may see of a replay (`public`, applied once per game to its start and
+/// its end: a feed read as public gets those instead).
+#[derive(Clone, Copy)]
+pub struct Privacy {
+    pub public: fn(&mut Value),
 }
 
 #[derive(Default)]
@@ -112,12 +122,24 @@ impl Default for Live {
 impl Live {
     /// No games yet; starts the thread that turns records into feeds.
     pub fn new() -> Live {
+        Live::with_privacy(None)
+    }
+
+    /// A server's games (`Privacy`), or a local run's (None).
+    pub fn with_privacy(privacy: Option<Privacy>) -> Live {
         let (jobs, queue) = sync_channel::<Job>(QUEUE);
         std::thread::Builder::new()
             .name("live-feeds".into())
             .spawn(move || queue.iter().for_each(|job| job()))
             .expect("a thread starts");
-        Live(Arc::new(Shared { feeds: Mutex::default(), jobs, wakers: Wakers::default() }))
+        let shared = Shared { feeds: Mutex::default(), jobs, wakers: Wakers::default(), privacy };
+        Live(Arc::new(shared), "".into())
+    }
+
+    /// The same games, the ones begun through it marked `scope` (what
+    /// a server's games are: whose they are, who may watch them).
+    pub fn scoped(&self, scope: &str) -> Live {
+        Live(self.0.clone(), scope.into())
     }
 
     /// A new game's feed, titled `title`; `start` makes its replay before
@@ -129,7 +151,8 @@ impl Live {
     ) -> GameTap {
         let feed = {
             let mut feeds = self.0.feeds.lock().unwrap();
-            let feed = Arc::new(Feed::new(feeds.next_id, G::ID.name(), title));
+            let feed =
+                Arc::new(Feed::new(feeds.next_id, G::ID.name(), title, self.1.clone(), self.0.privacy));
             feeds.next_id += 1;
             feeds.list.push_back(feed.clone());
             while feeds.list.iter().filter(|f| f.ended()).count() > FINISHED_KEPT {
@@ -250,6 +273,9 @@ pub struct Feed {
     pub game: &'static str,
     /// "game 3: easy vs hard".
     pub title: String,
+    /// Its run's mark (`Live::scoped`).
+    pub scope: Arc<str>,
+    privacy: Option<Privacy>,
     log: Mutex<Log>,
     wakers: Wakers,
 }
@@ -262,6 +288,9 @@ struct Log {
     ended: bool,
     /// A turn was dropped (a full channel): the `end` event is whole anyway.
     lagged: bool,
+    /// With `Privacy`: the start and the end as the public sees them.
+    public_start: Option<Arc<str>>,
+    public_end: Option<Arc<str>>,
 }
 
 /// What a watcher reads of a feed: the events from where it was, and
@@ -272,14 +301,24 @@ pub struct Read {
 }
 
 impl Feed {
-    fn new(id: u64, game: &'static str, title: String) -> Feed {
-        Feed { id, game, title, log: Mutex::default(), wakers: Wakers::default() }
+    fn new(id: u64, game: &'static str, title: String, scope: Arc<str>, privacy: Option<Privacy>) -> Feed {
+        Feed { id, game, title, scope, privacy, log: Mutex::default(), wakers: Wakers::default() }
     }
 
-    /// The events from the `from`th on.
-    pub fn read(&self, from: usize) -> Read {
+    /// The events from the `from`th on; as the public sees them, if `public`.
+    pub fn read(&self, from: usize, public: bool) -> Read {
         let log = self.log.lock().unwrap();
-        Read { events: log.events.get(from..).unwrap_or_default().to_vec(), ended: log.ended }
+        let mut events = log.events.get(from..).unwrap_or_default().to_vec();
+        if public {
+            let last = log.events.len().saturating_sub(1 + from);
+            if let (0, Some(start), Some(first)) = (from, &log.public_start, events.first_mut()) {
+                *first = start.clone();
+            }
+            if let (true, Some(end), Some(end_event)) = (log.ended, &log.public_end, events.get_mut(last)) {
+                *end_event = end.clone();
+            }
+        }
+        Read { events, ended: log.ended }
     }
 
     /// Turns fed so far.
@@ -326,7 +365,9 @@ impl Feed {
         }
         let start =
             Start { id: self.id, title: &self.title, list, replay: Reordered { game, replay: &replay } };
-        self.push("start", &serde_json::to_string(&start).expect("plain data serialises"), |_| {});
+        let text = serde_json::to_string(&start).expect("plain data serialises");
+        let (text, public) = self.private_and_public("start", text, |start| &mut start["replay"]);
+        self.push("start", &text, |log| log.public_start = public);
     }
 
     fn push_turn(&self, turn: LiveTurn) {
@@ -335,25 +376,38 @@ impl Feed {
     }
 
     fn push_end(&self, text: &str) {
-        self.push("end", text, |log| log.ended = true);
+        let (text, public) = self.private_and_public("end", text.to_string(), |replay| replay);
+        self.push("end", &text, |log| {
+            log.ended = true;
+            log.public_end = public;
+        });
+    }
+
+    /// A server's event data (`text`, whose replay `at` finds): its seed
+    /// kept back, and the public's event. A local run's: as it is.
+    fn private_and_public(
+        &self,
+        name: &str,
+        text: String,
+        at: impl Fn(&mut Value) -> &mut Value,
+    ) -> (String, Option<Arc<str>>) {
+        let Some(privacy) = self.privacy else { return (text, None) };
+        let mut value: Value = serde_json::from_str(&text).expect("the feed's own JSON");
+        at(&mut value)["seed"] = Value::Null;
+        let own = value.to_string();
+        (privacy.public)(at(&mut value));
+        (own, Some(event(name, &value.to_string())))
     }
 
     fn lag(&self) {
         self.log.lock().unwrap().lagged = true;
     }
 
-    fn push(&self, event: &str, data: &str, then: impl FnOnce(&mut Log)) {
-        let mut text = format!("event: {event}\n");
-        // A data line per line: the watcher's data is the text, its line breaks kept.
-        for line in data.strip_suffix('\n').unwrap_or(data).split('\n') {
-            text.push_str("data: ");
-            text.push_str(line);
-            text.push('\n');
-        }
-        text.push('\n');
+    fn push(&self, name: &str, data: &str, then: impl FnOnce(&mut Log)) {
+        let text = event(name, data);
         {
             let mut log = self.log.lock().unwrap();
-            log.events.push(text.into());
+            log.events.push(text);
             then(&mut log);
         }
         self.wakers.wake();
@@ -363,6 +417,19 @@ impl Feed {
 /// The text of the replay file of `replay`, a game `game`'s.
 pub fn file_text(game: &'static str, replay: &Replay<impl Serialize>) -> String {
     super::json_text(&Reordered { game, replay })
+}
+
+/// A server-sent event: its name, and a data line per line of `data` (the
+/// watcher's data is the text, its line breaks kept).
+fn event(name: &str, data: &str) -> Arc<str> {
+    let mut text = format!("event: {name}\n");
+    for line in data.strip_suffix('\n').unwrap_or(data).split('\n') {
+        text.push_str("data: ");
+        text.push_str(line);
+        text.push('\n');
+    }
+    text.push('\n');
+    text.into()
 }
 
 /// A replay as its file holds it: the envelope, the game's name, its body

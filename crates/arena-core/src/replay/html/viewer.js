@@ -188,32 +188,73 @@
   // any name: a name's quotes are escaped, so it cannot match).
   const seedOf = (text) => { const m = /"seed": ?(\d+)/.exec(text); return m && m[1]; };
   $("game-title").textContent = "Waiting for a game\u2026";
-  const source = new EventSource(feed);
-  source.addEventListener("start", (e) => {
-    const start = JSON.parse(e.data);
-    live = true;
-    steps = null;
-    if (!load(start.replay, seedOf(e.data))) return source.close();
-    steps = start.list;
-    stop();
-    go(0);
-  });
-  source.addEventListener("turn", (e) => {
-    if (!replay || !steps) return;
-    const turn = JSON.parse(e.data), following = at === last;
-    replay[steps].push(turn.record);
-    Object.assign(replay, turn.set);
-    replay.result.turns = replay[steps].length;
-    refresh();
-    go(following && !timer ? last : at);
-  });
-  source.addEventListener("end", (e) => {
-    const following = at === last;
-    live = false;
-    if (!load(JSON.parse(e.data), seedOf(e.data))) return source.close();
-    go(following ? last : at);
-    // A page on one game stops here; one that follows a run waits for the next game's start.
-    if (!data.dataset.follow) source.close();
-  });
-  source.addEventListener("over", () => source.close());
+  const handlers = {
+    start(data) {
+      const start = JSON.parse(data);
+      live = true;
+      steps = null;
+      if (!load(start.replay, seedOf(data))) return false;
+      steps = start.list;
+      stop();
+      go(0);
+    },
+    turn(data) {
+      if (!replay || !steps) return;
+      const turn = JSON.parse(data), following = at === last;
+      replay[steps].push(turn.record);
+      Object.assign(replay, turn.set);
+      replay.result.turns = replay[steps].length;
+      refresh();
+      go(following && !timer ? last : at);
+    },
+    end(data) {
+      const following = at === last;
+      live = false;
+      if (!load(JSON.parse(data), seedOf(data))) return false;
+      go(following ? last : at);
+      // A page on one game stops here; one that follows a run waits for the next game's start.
+      if (!follows) return false;
+    },
+    over() { return false; },
+  };
+  const follows = data.dataset.follow;
+  // Read with fetch, not EventSource: a server's feed may need the token
+  // the page was opened with (#token=..., as the server's pages pass it).
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  async function listen() {
+    const response = await fetch(feed, { headers: token ? { Authorization: "Bearer " + token } : {} });
+    if (!response.ok) {
+      $("game-title").textContent = "This game cannot be watched (" + response.status + ")";
+      return true;
+    }
+    const reader = response.body.getReader(), decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return false;
+      buffer += decoder.decode(value, { stream: true });
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        let name = "message";
+        const lines = [];
+        for (const line of block.split("\n")) {
+          if (line.startsWith("event: ")) name = line.slice(7);
+          else if (line.startsWith("data: ")) lines.push(line.slice(6));
+        }
+        const handler = handlers[name];
+        if (handler && lines.length && handler(lines.join("\n")) === false) {
+          reader.cancel();
+          return true;
+        }
+      }
+    }
+  }
+  // A connection lost before the end is opened again (the game so far comes again).
+  (async function watch() {
+    let finished = false;
+    try { finished = await listen(); } catch (e) { finished = false; }
+    if (!finished && (live || !replay)) setTimeout(watch, 2000);
+  })();
 })();
