@@ -24,6 +24,7 @@ mod finalize;
 mod grading;
 mod groups;
 mod league;
+mod live;
 mod load;
 mod operations;
 mod pages;
