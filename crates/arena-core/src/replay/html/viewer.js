@@ -222,7 +222,10 @@
   // the page was opened with (#token=..., as the server's pages pass it).
   const token = new URLSearchParams(location.hash.slice(1)).get("token");
   async function listen() {
-    const response = await fetch(feed, { headers: token ? { Authorization: "Bearer " + token } : {} });
+    // A page opened as a blob (the server's student page does so) resolves
+    // the feed's path against the origin that made it.
+    const url = new URL(feed, location.protocol === "blob:" ? location.origin : location.href);
+    const response = await fetch(url, { headers: token ? { Authorization: "Bearer " + token } : {} });
     if (!response.ok) {
       $("game-title").textContent = "This game cannot be watched (" + response.status + ")";
       return true;
