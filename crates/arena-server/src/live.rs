@@ -137,6 +137,7 @@ pub fn serve_local(live: Live) -> Result<LocalServer> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let routes = router(live.clone());
     std::thread::Builder::new().name("live-http".into()).spawn(move || {
+        arena::replay::live::below_the_games();
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener).expect("a listening socket");
             let _ = axum::serve(listener, routes).await;

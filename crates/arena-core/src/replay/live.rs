@@ -71,6 +71,9 @@ impl Serialize for LiveTurn {
 /// Turns in the channel before a referee drops one (the converting thread
 /// takes them in microseconds: only a stalled machine fills it).
 const QUEUE: usize = 4096;
+/// How often the feeds' thread takes in what the referees handed on while
+/// games are played: a watcher sees a turn at most this late.
+const BATCH: std::time::Duration = std::time::Duration::from_millis(20);
 /// Finished games kept for late watchers beside those in progress.
 const FINISHED_KEPT: usize = 64;
 
@@ -130,7 +133,23 @@ impl Live {
         let (jobs, queue) = sync_channel::<Job>(QUEUE);
         std::thread::Builder::new()
             .name("live-feeds".into())
-            .spawn(move || queue.iter().for_each(|job| job()))
+            .spawn(move || {
+                below_the_games();
+                // Woken by the first turn after a quiet while, then taking
+                // what came every BATCH: while games are played, a referee's
+                // try_send finds no one to wake (no system call).
+                while let Ok(job) = queue.recv() {
+                    job();
+                    loop {
+                        std::thread::sleep(BATCH);
+                        let jobs: Vec<Job> = queue.try_iter().collect();
+                        if jobs.is_empty() {
+                            break;
+                        }
+                        jobs.into_iter().for_each(|job| job());
+                    }
+                }
+            })
             .expect("a thread starts");
         let shared = Shared { feeds: Mutex::default(), jobs, wakers: Wakers::default(), privacy };
         Live(Arc::new(shared), "".into())
@@ -458,6 +477,17 @@ impl<B: Serialize> Serialize for Reordered<'_, B> {
             body: Body { game: self.game, body: &r.body },
         };
         file.serialize(serializer)
+    }
+}
+
+/// Lowers the calling thread's CPU priority to the least (nice 19): what
+/// feeds and serves live games runs on the time the games leave, never
+/// on theirs.
+pub fn below_the_games() {
+    // SAFETY: plain system calls on the calling thread.
+    unsafe {
+        let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, thread, 19);
     }
 }
 
