@@ -12,6 +12,7 @@ use arena::{
 };
 
 use super::options::{load, setup, GameArgs, GameId, Limits, PlayerControls};
+use super::play::{serve_live, LAST_LOOK};
 
 /// `arena bench`: the options (the help text is on `Command::Bench`).
 #[derive(clap::Args)]
@@ -38,6 +39,11 @@ pub(crate) struct BenchArgs {
     /// (two-player games). Example: 0.05s,0.1s,0.2s,0.5s,1s.
     #[arg(long, value_name = "CONTROLS", value_delimiter = ',', conflicts_with = "tc1")]
     tc_sweep: Vec<TimeControl>,
+    /// Watch the games in a browser as they are played: serves the replay
+    /// viewer on 127.0.0.1 at a free port (printed on stderr): the games in
+    /// progress listed, pick one (docs/replays.md).
+    #[arg(long, conflicts_with = "tc_sweep")]
+    live: bool,
     /// With --tc-sweep: also write the table and a plot to this HTML page.
     #[arg(long, value_name = "FILE", requires = "tc_sweep")]
     html: Option<PathBuf>,
@@ -46,7 +52,7 @@ pub(crate) struct BenchArgs {
 }
 
 pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
-    let BenchArgs { game, player: spec, games, seed, limits, controls, tc_sweep, html, options } = args;
+    let BenchArgs { game, player: spec, games, seed, limits, controls, live, tc_sweep, html, options } = args;
     let setup = setup(game, &limits, &options)?;
     let solo = setup.id().is_single_player();
     let games = games.unwrap_or(if solo { 1000 } else { 20 });
@@ -81,15 +87,20 @@ pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
         arena::outln!("{table}");
         return Ok(ExitCode::SUCCESS);
     }
+    let live = live.then(|| serve_live(&[name.to_string()], &[spec.to_string()])).transpose()?;
+    let fed = live.as_ref().map(|(_, players)| players);
     let text = with_rules!(setup, G, settings => {
-        let runs = bench::run::<G>(&player, games, seed, settings, &hosting, controls.controls());
+        let runs = bench::run::<G>(&player, games, seed, settings, &hosting, controls.controls(), fed);
         G::ladder_report(name, &spec.to_string(), &runs, seed)
     }, solo => bench::solo_report::<G>(
         name,
         &settings,
-        &bench::solo_run::<G>(&player, &settings, games, seed, &hosting),
+        &bench::solo_run::<G>(&player, &settings, games, seed, &hosting, fed),
         seed,
     ));
+    if let Some((server, _)) = &live {
+        server.close(LAST_LOOK);
+    }
     arena::outln!("{text}");
     Ok(ExitCode::SUCCESS)
 }

@@ -140,6 +140,10 @@ pub(crate) struct ServerArgs {
     /// Submissions graded at once (default: as `arena serve`).
     #[arg(long, value_name = "N")]
     grading_slots: Option<usize>,
+    /// Pages watching one game live (staff's, so any game: the newest in
+    /// progress, then the next), beside the open pages.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    watchers: usize,
 }
 
 /// Measure a tournament's overheads: a round robin of Easy bots run for
@@ -272,6 +276,7 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
                 pages: args.pages,
                 seconds: args.seconds,
                 grading_slots: args.grading_slots,
+                watchers: args.watchers,
             };
             arena::outln!("{}", arena_server::bench::run(&load)?);
         }

@@ -196,6 +196,11 @@ enum TournamentAction {
         shard: Option<arena::tournament::shard::Shard>,
         #[command(flatten)]
         pass_env: options::PassEnv,
+        /// Watch the games in a browser as they are played: serves the
+        /// replay viewer on 127.0.0.1 at a free port (printed on stderr):
+        /// the games in progress listed, pick one (docs/replays.md).
+        #[arg(long)]
+        live: bool,
     },
     /// Standings from every journal in the output folder (a single run's,
     /// the shards'), without playing: lists the games still missing, if any.
@@ -270,8 +275,8 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Tournament {
-            action: TournamentAction::Run { file, json, concurrency, shard, pass_env },
-        } => tournament::run(&file, json, concurrency, shard, pass_env.names),
+            action: TournamentAction::Run { file, json, concurrency, shard, pass_env, live },
+        } => tournament::run(&file, json, concurrency, shard, pass_env.names, live),
         Command::Tournament { action: TournamentAction::Report { file, json } } => {
             tournament::report(&file, json)
         }

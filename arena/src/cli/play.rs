@@ -6,13 +6,19 @@ use anyhow::{bail, Result};
 use arena::{
     games::replays::{GameReplay, TableGame},
     players::{Player, PlayerSpec},
-    replay::{files::MatchReplays, terminal::Paint, ReplayPlayer},
+    replay::{
+        files::MatchReplays,
+        live::{Live, LivePlayers},
+        terminal::Paint,
+        ReplayPlayer,
+    },
     report, seeds,
     solo::{self, SoloGame, SoloReferee, SoloSettings},
     time_control::TimeControl,
     two_player::{self, MatchConfig, MatchGame, TurnWatcher, TwoPlayerGame},
     with_rules,
 };
+use arena_server::live::LocalServer;
 
 use super::options::{load, setup, GameArgs, GameId, Limits, PlayerControls};
 
@@ -51,6 +57,11 @@ pub(crate) struct PlayArgs {
     /// game's steps once it ends, drawn as `arena replay` draws them).
     #[arg(long, conflicts_with = "json")]
     watch: bool,
+    /// Watch the games in a browser as they are played: serves the replay
+    /// viewer on 127.0.0.1 at a free port (printed on stderr), following
+    /// the match game after game (docs/replays.md).
+    #[arg(long)]
+    live: bool,
     /// Print one JSON object on stdout instead (schema: docs/play-json.md).
     #[arg(long)]
     json: bool,
@@ -74,6 +85,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         limits,
         controls,
         watch,
+        live,
         json,
         replay,
         options,
@@ -84,7 +96,8 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     }
     let setup = setup(game, &limits, &options)?;
     let controls = controls.controls();
-    let run = Run { player1, player2, games, only_game, seed, concurrency, controls, watch, json, replay };
+    let run =
+        Run { player1, player2, games, only_game, seed, concurrency, controls, watch, live, json, replay };
     with_rules!(setup, G, settings => play_match::<G>(settings, run, &limits), solo => play_series::<G>(settings, run, &limits))
 }
 
@@ -99,6 +112,7 @@ struct Run {
     /// Each player's own time control (`--tc1`, `--tc2`).
     controls: [Option<TimeControl>; 2],
     watch: bool,
+    live: bool,
     json: bool,
     replay: Option<PathBuf>,
 }
@@ -128,6 +142,8 @@ fn play_match<G: TwoPlayerGame + TableGame>(
         Some(k) => (k - 1, 1),
         None => (0, run.games),
     };
+    let sources = [run.player1.to_string(), player2.to_string()];
+    let live = run.live.then(|| serve_live(&names, &sources)).transpose()?;
     let config = MatchConfig::<G> {
         settings,
         games,
@@ -137,8 +153,8 @@ fn play_match<G: TwoPlayerGame + TableGame>(
         // A learner learns from every game, in order: one game at a time.
         concurrency: if G::LEARNS { 1 } else { run.concurrency },
         controls: run.controls,
+        live: live.as_ref().map(|(_, players)| players.clone()),
     };
-    let sources = [run.player1.to_string(), player2.to_string()];
     let mut saver =
         run.replay.map(|path| MatchReplays::new(path, games, first_game, &names, &sources)).transpose()?;
     // A game whose referee does not report its turns is drawn once over.
@@ -158,6 +174,9 @@ fn play_match<G: TwoPlayerGame + TableGame>(
     };
     let watcher: Option<TurnWatcher<G>> = (run.watch && G::WATCHES_TURNS).then_some(&mut show_turn);
     let mut result = two_player::play([&players[0], &players[1]], &config, &mut on_game, watcher);
+    if let Some((server, _)) = &live {
+        server.close(LAST_LOOK);
+    }
     if let Some(saver) = saver {
         eprintln!("{}", saver.finish()?);
     }
@@ -196,6 +215,8 @@ fn play_series<G: SoloReferee + TableGame>(
         None => (0, run.games),
     };
     let name = player.name().to_string();
+    let live =
+        run.live.then(|| serve_live(std::slice::from_ref(&name), &[run.player1.to_string()])).transpose()?;
     let mut saver = run
         .replay
         .map(|path| {
@@ -218,8 +239,12 @@ fn play_series<G: SoloReferee + TableGame>(
         (first, games),
         seed,
         (&hosting, run.concurrency),
+        live.as_ref().map(|(_, players)| players),
         &mut on_game,
     );
+    if let Some((server, _)) = &live {
+        server.close(LAST_LOOK);
+    }
     if let Some(saver) = saver {
         eprintln!("{}", saver.finish()?);
     }
@@ -230,6 +255,24 @@ fn play_series<G: SoloReferee + TableGame>(
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// `--live`: the viewer served on 127.0.0.1, its address printed; the
+/// players (`names`, `sources`) as replays name them.
+pub(super) fn serve_live(names: &[String], sources: &[String]) -> Result<(LocalServer, LivePlayers)> {
+    let live = Live::new();
+    let server = arena_server::live::serve_local(live.clone())?;
+    let address = server.address;
+    eprintln!("live: watch at http://{address}/follow (every game: http://{address}/)");
+    let players = names
+        .iter()
+        .zip(sources)
+        .map(|(name, source)| ReplayPlayer { name: name.clone(), source: source.clone() })
+        .collect();
+    Ok((server, LivePlayers { live, players }))
+}
+
+/// How long a run that is over waits for the pages watching it to read its end.
+pub(super) const LAST_LOOK: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// `--watch` and `--replay` for a game not watched turn by turn, once it ends:
 /// its steps drawn as `arena replay` draws them, its replay saved.

@@ -19,7 +19,7 @@ use serde_json::json;
 use super::{
     interrupt::{stop_on_interrupt, STOP},
     options::{load, setup, GameArgs, GameId, Limits, PlayerControls},
-    play::{cores, display_names},
+    play::{cores, display_names, serve_live, LAST_LOOK},
 };
 
 /// The test's hypotheses, as both commands take them.
@@ -80,6 +80,11 @@ pub(crate) struct SprtArgs {
     /// Print one JSON object on stdout instead (docs/sprt.md).
     #[arg(long)]
     json: bool,
+    /// Watch the games in a browser as they are played: serves the replay
+    /// viewer on 127.0.0.1 at a free port (printed on stderr): the games in
+    /// progress listed, pick one (docs/replays.md).
+    #[arg(long)]
+    live: bool,
     #[command(flatten)]
     options: GameArgs,
 }
@@ -101,6 +106,9 @@ pub(crate) fn run(args: SprtArgs) -> Result<ExitCode> {
     let budgets = args.limits.budgets();
     let players = [load(&args.new, &hosting, &budgets)?, load(&args.old, &hosting, &budgets)?];
     let seed = args.seed.unwrap_or_else(seeds::fresh);
+    let names = display_names(&players);
+    let live =
+        args.live.then(|| serve_live(&names, &[args.new.to_string(), args.old.to_string()])).transpose()?;
     stop_on_interrupt();
     let outcome = with_rules!(setup, G, settings => {
         let config = MatchConfig::<G> {
@@ -112,10 +120,14 @@ pub(crate) fn run(args: SprtArgs) -> Result<ExitCode> {
             // A learner learns from every game, in order: one game at a time.
             concurrency: if G::LEARNS { 1 } else { args.concurrency.map_or_else(cores, usize::from) },
             controls: args.controls.controls(),
+            live: live.as_ref().map(|(_, players)| players.clone()),
         };
         run_test::<G>(&players, &config, &hypotheses)
     }, solo => unreachable!("checked above: {settings:?} is two-player"));
-    let report = Report { args: &args, hypotheses, seed, names: display_names(&players), outcome: &outcome };
+    if let Some((server, _)) = &live {
+        server.close(LAST_LOOK);
+    }
+    let report = Report { args: &args, hypotheses, seed, names, outcome: &outcome };
     if args.json {
         arena::outln!("{}", serde_json::to_string_pretty(&report.json())?);
     } else {

@@ -10,7 +10,12 @@ use arena::tournament::{
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::interrupt::{stop_on_interrupt, STOP};
+use super::{
+    interrupt::{stop_on_interrupt, STOP},
+    play::LAST_LOOK,
+};
+use arena::replay::live::Live;
+use arena_server::live::serve_local;
 
 pub(crate) fn run(
     file: &Path,
@@ -18,6 +23,7 @@ pub(crate) fn run(
     concurrency: Option<usize>,
     shard: Option<Shard>,
     pass_env: Vec<String>,
+    live: bool,
 ) -> Result<ExitCode> {
     let mut tournament = Tournament::load(file)?;
     for why in &tournament.left_out {
@@ -32,8 +38,20 @@ pub(crate) fn run(
     }
     stop_on_interrupt();
     let mut progress = ProgressDisplay::new(!json);
+    let server = live.then(|| serve_local(Live::new())).transpose()?;
+    if let Some(server) = &server {
+        let address = server.address;
+        eprintln!(
+            "live: the games in progress at http://{address}/ (follow them all: http://{address}/follow)"
+        );
+        progress.live = Some(server.live());
+    }
     let part = shard.map_or(Part::All, Part::Shard);
-    let outcome = tournament::run_part(tournament, part, &STOP, &mut progress)?;
+    let outcome = tournament::run_part(tournament, part, &STOP, &mut progress);
+    if let Some(server) = &server {
+        server.close(LAST_LOOK);
+    }
+    let outcome = outcome?;
     progress.bar.finish_and_clear();
     for forfeit in &outcome.forfeits {
         eprintln!("forfeits its games: {forfeit}");
@@ -176,6 +194,8 @@ pub(crate) fn plan(file: &Path, calibrate: usize, within: Duration, cpus: usize)
 struct ProgressDisplay {
     bar: ProgressBar,
     points: Vec<f64>,
+    /// Where the games are fed, with `--live`.
+    live: Option<Live>,
 }
 
 impl ProgressDisplay {
@@ -185,7 +205,7 @@ impl ProgressDisplay {
             ProgressStyle::with_template("{bar:30} {pos}/{len} games  {per_sec}  ETA {eta}  {msg}")
                 .expect("a valid template"),
         );
-        ProgressDisplay { bar, points: Vec::new() }
+        ProgressDisplay { bar, points: Vec::new(), live: None }
     }
 
     /// A live line above the bar; on stderr when the bar is hidden (not a
@@ -211,6 +231,10 @@ impl ProgressDisplay {
 }
 
 impl tournament::Observer for ProgressDisplay {
+    fn live(&self) -> Option<Live> {
+        self.live.clone()
+    }
+
     fn start(&mut self, total: usize, done: &[GameResult]) {
         self.bar.set_length(total as u64);
         self.bar.set_position(done.len() as u64);

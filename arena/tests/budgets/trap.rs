@@ -30,6 +30,7 @@ fn expert_never_exceeds_a_50ms_budget_over_200_games() {
         first_game: 0,
         concurrency: 1,
         controls: [None; 2],
+        live: None,
     };
     let result = two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None);
     let mut expert_turns = 0;

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 
 use crate::{
     players::{Hosting, Level, Player},
+    replay::{live::LivePlayers, ReplayPlayer},
     solo::{self, SinglePlayerGame, SoloReferee, SoloSeries, SoloSettings},
     stats::mean_interval,
     time_control::TimeControl,
@@ -22,7 +23,8 @@ pub struct LevelRun<G: TwoPlayerGame> {
 
 /// Plays `games` against each level (seat-swapped pairs on shared seeds),
 /// one game at a time (a learner learns through its match); `controls` are
-/// the player's and the levels' own time controls, if any.
+/// the player's and the levels' own time controls, if any. Fed to `live`
+/// if given (its one player is the one benched).
 pub fn run<G: TwoPlayerGame>(
     player: &Player,
     games: u32,
@@ -30,6 +32,7 @@ pub fn run<G: TwoPlayerGame>(
     settings: G::Settings,
     hosting: &Hosting,
     controls: [Option<TimeControl>; 2],
+    live: Option<&LivePlayers>,
 ) -> Vec<LevelRun<G>> {
     Level::ALL
         .into_iter()
@@ -43,6 +46,7 @@ pub fn run<G: TwoPlayerGame>(
                 first_game: 0,
                 concurrency: 1,
                 controls,
+                live: live.map(|live| against(live, level)),
             };
             LevelRun { level, result: two_player::play([player, &opponent], &config, &mut |_| {}, None) }
         })
@@ -63,23 +67,37 @@ pub struct SoloLevelRun<G: SinglePlayerGame> {
     pub series: SoloSeries<G>,
 }
 
-/// `games` worlds for the player, then the same worlds for each level.
+/// `games` worlds for the player, then the same worlds for each level;
+/// fed to `live` if given (its one player is the one benched).
 pub fn solo_run<G: SoloReferee>(
     player: &Player,
     settings: &SoloSettings<G>,
     games: u32,
     seed: u64,
     hosting: &Hosting,
+    live: Option<&LivePlayers>,
 ) -> Vec<SoloLevelRun<G>> {
-    let series =
-        |p: &Player| solo::play_series::<G>(p, settings, (0, games), seed, (hosting, 1), &mut |_| {});
-    let mut runs = vec![SoloLevelRun { level: None, series: series(player) }];
-    runs.extend(
-        Level::ALL
-            .into_iter()
-            .map(|level| SoloLevelRun { level: Some(level), series: series(&Player::Builtin(level)) }),
-    );
+    let series = |p: &Player, live: Option<LivePlayers>| {
+        solo::play_series::<G>(p, settings, (0, games), seed, (hosting, 1), live.as_ref(), &mut |_| {})
+    };
+    let mut runs = vec![SoloLevelRun { level: None, series: series(player, live.cloned()) }];
+    runs.extend(Level::ALL.into_iter().map(|level| {
+        // The level's series, fed as the level's (its one player).
+        let fed = live.map(|live| LivePlayers { players: vec![level_player(level)], ..live.clone() });
+        SoloLevelRun { level: Some(level), series: series(&Player::Builtin(level), fed) }
+    }));
     runs
+}
+
+/// `live`'s player, then `level`: a match against the level, fed.
+fn against(live: &LivePlayers, level: Level) -> LivePlayers {
+    let players = vec![live.players[0].clone(), level_player(level)];
+    LivePlayers { players, ..live.clone() }
+}
+
+/// A level as replays name it.
+fn level_player(level: Level) -> ReplayPlayer {
+    ReplayPlayer { name: level.name().to_string(), source: level.name().to_string() }
 }
 
 /// The single-player report: each series' mean with its interval, and the

@@ -107,6 +107,7 @@ fn smoke_match<G: TwoPlayerGame>(
         first_game: 0,
         concurrency: 1,
         controls: [None; 2],
+        live: None,
     };
     let result = two_player::play([player, &easy], &config, &mut |_| {}, None);
     lines.push(format!("smoke test  {} vs easy, one game in each seat:", G::ID));
@@ -130,7 +131,7 @@ fn smoke_series<G: SoloReferee>(
     seed: u64,
     lines: &mut Vec<String>,
 ) -> bool {
-    let series = solo::play_series::<G>(player, settings, (0, 2), seed, (hosting, 1), &mut |_| {});
+    let series = solo::play_series::<G>(player, settings, (0, 2), seed, (hosting, 1), None, &mut |_| {});
     lines.push(format!("smoke test  {}, two worlds ({}):", G::ID, solo::describe::<G>(settings)));
     let mut failed = false;
     for game in &series.games {

@@ -220,6 +220,7 @@ fn parallel_games<G: BenchmarkedGame>(
                     first_game: 0,
                     concurrency: 1,
                     controls: [None; 2],
+                    live: None,
                 };
                 let players = &players;
                 scope.spawn(move || {

@@ -20,7 +20,8 @@ mod referee;
 pub mod replay;
 
 pub use self::referee::{
-    play, play_in, play_local, player_seed, world, Budgeted, DebugAs, Ending, SoloReferee, Timed,
+    live_start, play, play_in, play_local, play_watched, player_seed, world, Budgeted, DebugAs, Ending,
+    SoloReferee, StepWatcher, Timed,
 };
 
 pub use crate::clock::Budgets;
@@ -32,7 +33,7 @@ use crate::{
     game::{Agent, Unavailable},
     isolation::WireGame,
     players::{Hosting, Player},
-    replay::{Replay, ReplayGame, ReplayPlayer},
+    replay::{live::LivePlayers, Replay, ReplayGame, ReplayPlayer},
     seeds,
     stats::{mean_interval, MeanInterval},
 };
@@ -44,9 +45,9 @@ use crate::{
 /// line of the games table (`games/mod.rs`).
 pub trait SinglePlayerGame: AbiGame + WireGame + ReplayGame {
     /// What decides the worlds: a board size, a configuration.
-    type Rules: Copy + fmt::Debug + PartialEq + DebugAs + Send + Sync;
+    type Rules: Copy + fmt::Debug + PartialEq + DebugAs + Send + Sync + 'static;
     /// A finished game, whole: what a replay of it needs.
-    type Record: Clone + fmt::Debug + PartialEq + Send;
+    type Record: Clone + fmt::Debug + PartialEq + Send + 'static;
     /// The name tournament fingerprints give its settings (older journals
     /// were fingerprinted with it: changing it stops them resuming).
     const FINGERPRINT_NAME: &'static str;
@@ -252,6 +253,7 @@ pub fn play_series<G: SoloReferee>(
     (first, games): (u32, u32),
     seed: u64,
     (hosting, concurrency): (&Hosting, usize),
+    live: Option<&LivePlayers>,
     on_game: &mut dyn FnMut(&SoloGame<G>),
 ) -> SoloSeries<G> {
     let list = [player.clone()];
@@ -261,7 +263,7 @@ pub fn play_series<G: SoloReferee>(
         concurrency,
         || SoloPool::<G>::new(&list, hosting.clone()),
         |pool, index| {
-            let (result, record) = pool.play(0, game_seed(seed, index), settings);
+            let (result, record) = pool.play_fed(live, index, 0, game_seed(seed, index), settings);
             SoloGame { index, result, record }
         },
         |_, game| {
@@ -299,10 +301,52 @@ impl<'p, G: SoloReferee> SoloPool<'p, G> {
     /// record. A game the machine spoiled is played again, on the same
     /// seed, up to `fault::MACHINE_REPLAYS` times (`replayed` counts them).
     pub fn play(&mut self, id: usize, seed: u64, settings: &SoloSettings<G>) -> (SoloScore, G::Record) {
+        self.play_watched(id, seed, settings, &mut |_, _, _| {})
+    }
+
+    /// [`SoloPool::play`], game `index` fed to `live` as it is played (if
+    /// given): the referee hands each step on, nothing more.
+    pub fn play_fed(
+        &mut self,
+        live: Option<&LivePlayers>,
+        index: u32,
+        id: usize,
+        seed: u64,
+        settings: &SoloSettings<G>,
+    ) -> (SoloScore, G::Record) {
+        let Some(live) = live else { return self.play(id, seed, settings) };
+        let (mut players, title) = live.seated(&[id], index);
+        let player = players.pop().expect("one seat");
+        let (own, start_player) = (self.settings(id, settings), player.clone());
+        let tap = live.live.begin::<G, _>(title, move || live_start::<G>(&own, seed, start_player));
+        let (result, record) = self.play_watched(id, seed, settings, &mut |request, step, state| {
+            let (request, step, state) = (*request, step.clone(), state.clone());
+            tap.turn(move || G::live_step(&request, &step, &state));
+        });
+        let kept = record.clone();
+        tap.end(move || G::replay(&kept, &own, player));
+        (result, record)
+    }
+
+    /// `settings` as player `id` plays them: under its own time control, if it has one.
+    fn settings(&self, id: usize, settings: &SoloSettings<G>) -> SoloSettings<G> {
+        match self.controls.get(id).copied().flatten() {
+            Some(control) => settings.with_time(control),
+            None => *settings,
+        }
+    }
+
+    fn play_watched(
+        &mut self,
+        id: usize,
+        seed: u64,
+        settings: &SoloSettings<G>,
+        watch: StepWatcher<G>,
+    ) -> (SoloScore, G::Record) {
         // The core pool's slot, if this process has one (the server).
         let _slot = crate::cores::take();
         let ((mut result, record), replayed) = crate::fault::replayed_while_spoiled(
-            || self.play_once(id, seed, settings),
+            || self.play_once(id, seed, settings, &mut *watch),
             |(result, _)| {
                 (result.fault.as_deref() == Some(FaultKind::Machine.name())).then(|| result.reason.clone())
             },
@@ -311,17 +355,21 @@ impl<'p, G: SoloReferee> SoloPool<'p, G> {
         (result, record)
     }
 
-    fn play_once(&mut self, id: usize, seed: u64, settings: &SoloSettings<G>) -> (SoloScore, G::Record) {
+    fn play_once(
+        &mut self,
+        id: usize,
+        seed: u64,
+        settings: &SoloSettings<G>,
+        watch: StepWatcher<G>,
+    ) -> (SoloScore, G::Record) {
         let started = Instant::now();
-        let settings = match self.controls.get(id).copied().flatten() {
-            Some(control) => settings.with_time(control),
-            None => *settings,
-        };
+        let settings = self.settings(id, settings);
         let mut agent = match self.live.remove(&id) {
             Some(agent) => agent,
             None => new_agent::<G>(&self.players[id], &self.hosting, settings.budgets.startup),
         };
-        let record = play::<G>(&settings, seed, agent.as_mut());
+        let world = world::<G>(&settings.rules, seed);
+        let record = play_watched::<G>(&settings, seed, world, agent.as_mut(), watch);
         let mut result = G::score(&record);
         result.time_us = started.elapsed().as_micros() as u64;
         // A player that failed gets a fresh instance next time: whatever

@@ -23,7 +23,10 @@ use crate::{
     isolation::WireGame,
     parallel,
     players::{Hosting, Player},
-    replay::{Replay, ReplayGame, ReplayPlayer},
+    replay::{
+        live::{LivePlayers, LiveTurn},
+        Replay, ReplayGame, ReplayPlayer,
+    },
     seeds,
     time_control::TimeControl,
 };
@@ -31,21 +34,21 @@ use crate::{
 /// A game two players play against each other, as a match plays it.
 /// Implemented in `games/<game>/mod.rs`.
 pub trait TwoPlayerGame: AbiGame + WireGame + ReplayGame {
-    type Settings: Copy + Debug + Send + Sync;
+    type Settings: Copy + Debug + Send + Sync + 'static;
     /// One game as the referee recorded it.
-    type Record: Clone + Debug + Send;
-    /// What `--watch` sees after each turn, where the referee reports
-    /// turns as they happen (Trap): the position and the turn.
-    type State;
-    type Turn;
+    type Record: Clone + Debug + Send + 'static;
+    /// What `--watch` and a live feed see after each turn: the position
+    /// and the turn (cloned for a feed: keep them small).
+    type State: Clone + Send + 'static;
+    type Turn: Clone + Send + 'static;
 
     /// Whether its players learn across a match (Hexapawn's matchbox
     /// learner): a match, or a tournament's pairing, is then played whole,
     /// in order, one game at a time, by instances of its own.
     const LEARNS: bool;
-    /// Whether its referee reports each turn as it is played, for `--watch`
-    /// to draw it (`watch_turn`); if not, `--watch` draws a game's replay
-    /// once it is over.
+    /// Whether `--watch` draws each turn as it is played (`watch_turn`);
+    /// if not, it draws a game's replay once it is over. (Every referee
+    /// reports its turns: live feeds need them.)
     const WATCHES_TURNS: bool;
     /// Whether it is the course's own graded game (Trap): the submissions
     /// server's default course and its league play the first such game.
@@ -98,6 +101,17 @@ pub trait TwoPlayerGame: AbiGame + WireGame + ReplayGame {
     fn reason(record: &Self::Record) -> String;
     /// The game's replay, `players` in seat order.
     fn replay(record: &Self::Record, players: [ReplayPlayer; 2]) -> Replay<Self::Body>;
+    /// The replay of a game before its first turn: a live feed's start
+    /// (its result is a placeholder, replaced).
+    fn replay_start(
+        settings: &Self::Settings,
+        controls: [TimeControl; 2],
+        seed: u64,
+        players: [ReplayPlayer; 2],
+    ) -> Replay<Self::Body>;
+    /// A turn as a live feed carries it (the record its replay lists, and
+    /// the fields it changes); `state` is the position after it.
+    fn live_turn(state: &Self::State, turn: &Self::Turn) -> LiveTurn;
 
     /// `arena play`'s line for one game of a match of `total`.
     fn line(game: &MatchGame<Self>, total: u32, names: [&str; 2]) -> String;
@@ -146,6 +160,8 @@ pub struct MatchConfig<G: TwoPlayerGame> {
     /// Each player's own time control, in the order given (`--tc1`,
     /// `--tc2`); None plays under the settings' control.
     pub controls: [Option<TimeControl>; 2],
+    /// Where each game is fed as it is played, if watched live (`--live`).
+    pub live: Option<LivePlayers>,
 }
 
 /// One game of a match, as the match sees it.
@@ -305,7 +321,8 @@ pub fn play_until<G: TwoPlayerGame>(
     let new_pool = || InstancePool::new(&list, config.hosting.clone()).with_controls(&config.controls);
     let play_game = |pool: &mut InstancePool<G>, index, see: &mut dyn FnMut(&G::State, &G::Turn)| {
         let (seats, seed) = schedule(config.seed, index);
-        let (record, replayed) = pool.play(seats, seed, &config.settings, see);
+        let (record, replayed) =
+            pool.play_fed(config.live.as_ref(), index, seats, seed, &config.settings, see);
         MatchGame { index, seats, record, replayed }
     };
     match watch {
@@ -375,6 +392,39 @@ impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
         )
     }
 
+    /// [`InstancePool::play`], game `index` fed to `live` as it is played
+    /// (if given): the referee hands each turn on, nothing more.
+    pub fn play_fed(
+        &mut self,
+        live: Option<&LivePlayers>,
+        index: u32,
+        seats: [usize; 2],
+        seed: u64,
+        settings: &G::Settings,
+        watch: &mut dyn FnMut(&G::State, &G::Turn),
+    ) -> (G::Record, u32) {
+        let Some(live) = live else { return self.play(seats, seed, settings, watch) };
+        let (players, title) = live.seated(&seats, index);
+        let players: [ReplayPlayer; 2] = players.try_into().expect("two seats");
+        let (settings, controls, start_players) =
+            (*settings, self.controls(seats, settings), players.clone());
+        let tap =
+            live.live.begin::<G, _>(title, move || G::replay_start(&settings, controls, seed, start_players));
+        let (record, replayed) = self.play(seats, seed, &settings, &mut |state, turn| {
+            watch(state, turn);
+            let (state, turn) = (state.clone(), turn.clone());
+            tap.turn(move || G::live_turn(&state, &turn));
+        });
+        let kept = record.clone();
+        tap.end(move || G::replay(&kept, players));
+        (record, replayed)
+    }
+
+    /// The time controls of players `seats[0]` and `seats[1]`: their own, or the settings'.
+    fn controls(&self, seats: [usize; 2], settings: &G::Settings) -> [TimeControl; 2] {
+        seats.map(|id| self.controls.get(id).copied().flatten().unwrap_or_else(|| G::time_control(settings)))
+    }
+
     fn play_once(
         &mut self,
         seats: [usize; 2],
@@ -403,8 +453,7 @@ impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
             agents.push(agent);
         }
         let [mut one, mut two]: [Box<dyn Agent<G>>; 2] = agents.try_into().ok().expect("two agents");
-        let controls = seats
-            .map(|id| self.controls.get(id).copied().flatten().unwrap_or_else(|| G::time_control(settings)));
+        let controls = self.controls(seats, settings);
         let record = G::play(settings, controls, seed, [&mut *one, &mut *two], watch);
         let broken = G::broken(&record).map(|seat| seats[seat.index()]);
         for (id, agent) in seats.into_iter().zip([one, two]) {

@@ -15,6 +15,22 @@ use super::{accounts, db, http, ApiError, App};
 /// The student (or staff member) whose token the request carries.
 pub struct Student(pub db::Student);
 
+/// The student whose token the request carries, if it carries one (a
+/// page anyone may open, that shows more to some); a wrong token is 401.
+pub struct MaybeStudent(pub Option<db::Student>);
+
+impl FromRequestParts<Arc<App>> for MaybeStudent {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Self, ApiError> {
+        if !parts.headers.contains_key(header::AUTHORIZATION) {
+            return Ok(MaybeStudent(None));
+        }
+        let Student(student) = Student::from_request_parts(parts, app).await?;
+        Ok(MaybeStudent(Some(student)))
+    }
+}
+
 /// A staff member (a `--staff` token).
 pub struct Staff(#[allow(dead_code)] pub db::Student);
 

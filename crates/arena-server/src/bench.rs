@@ -7,7 +7,7 @@ use std::{
     fmt::Write as _,
     path::PathBuf,
     sync::{
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicUsize, Ordering},
         Arc, Mutex,
     },
     time::{Duration, Instant},
@@ -34,6 +34,20 @@ pub struct Load {
     pub seconds: u64,
     /// Submissions graded at once (default: the server's).
     pub grading_slots: Option<usize>,
+    /// Pages watching one game live (staff's: any game), each reading its
+    /// feed to the end, then the next game's.
+    pub watchers: usize,
+}
+
+/// What the watchers saw.
+#[derive(Default)]
+struct Watched {
+    /// Feeds read to their end, and events received, over every watcher.
+    games: AtomicUsize,
+    events: AtomicUsize,
+    /// Watchers connected to a feed now, and the most at once.
+    connected: AtomicUsize,
+    most: AtomicUsize,
 }
 
 /// Request times, by what was asked.
@@ -55,6 +69,7 @@ pub fn run(load: &Load) -> Result<String> {
     let _ = std::fs::remove_dir_all(&data);
     let preparing = Instant::now();
     let tokens = prepare_class(&data, &library, load.students, load.league_games)?;
+    let staff = accounts::add(&data, "bench-staff", true, false)?;
     let prepared = preparing.elapsed();
     let (sender, receiver) = std::sync::mpsc::channel();
     let options = Options {
@@ -99,6 +114,13 @@ pub fn run(load: &Load) -> Result<String> {
             std::thread::spawn(move || open_page(&url, offset, &done, &times))
         })
         .collect();
+    let watched = Arc::new(Watched::default());
+    let watchers: Vec<_> = (0..load.watchers)
+        .map(|_| {
+            let (url, staff, done, watched) = (url.clone(), staff.clone(), done.clone(), watched.clone());
+            std::thread::spawn(move || watch_games(&url, &staff, &done, &watched))
+        })
+        .collect();
     let uploads: Vec<_> = tokens
         .iter()
         .take(load.submissions)
@@ -141,9 +163,14 @@ pub fn run(load: &Load) -> Result<String> {
     while started.elapsed() < Duration::from_secs(load.seconds) {
         std::thread::sleep(Duration::from_millis(100));
     }
+    // With the watchers still there (compare a run without them).
+    let (rss_end, watching_at_end) = (rss_kib(), watched.connected.load(Ordering::SeqCst));
     done.store(true, Ordering::SeqCst);
     for page in pages {
         let _ = page.join();
+    }
+    for watcher in watchers {
+        let _ = watcher.join();
     }
     // The server goes on in this process until it ends: its folder is
     // removed last (see the end).
@@ -199,6 +226,22 @@ pub fn run(load: &Load) -> Result<String> {
         "  GET /api/submissions/N: {}  ({} requests)",
         percentiles(&mut times.submission_api),
         times.submission_api.len()
+    );
+    if load.watchers > 0 {
+        let _ = writeln!(
+            text,
+            "  {} watchers (the newest game in progress, to its end, then 2 s later the next): {} feeds read \
+             whole, {} events; at most {} connected at once, {watching_at_end} at the end",
+            load.watchers,
+            watched.games.load(Ordering::SeqCst),
+            watched.events.load(Ordering::SeqCst),
+            watched.most.load(Ordering::SeqCst),
+        );
+    }
+    let _ = writeln!(
+        text,
+        "  resident memory at the end: {:.1} MiB (the server, and this bench's clients)",
+        rss_end as f64 / 1024.0
     );
     let minutes = graded_after.as_secs_f64() / 60.0;
     let _ = write!(
@@ -348,6 +391,50 @@ fn open_page(url: &str, offset: Duration, done: &AtomicBool, times: &Mutex<Times
         }
         std::thread::sleep(Duration::from_secs(2));
     }
+}
+
+/// One page watching games live until `done`: the newest game in progress
+/// (staff see every game), its feed read to the end, then the next.
+fn watch_games(url: &str, staff: &str, done: &AtomicBool, watched: &Watched) {
+    use std::io::Read;
+    let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+    let bearer = format!("Bearer {staff}");
+    while !done.load(Ordering::SeqCst) {
+        let listed = agent.get(format!("{url}/api/live")).header("Authorization", &bearer).call();
+        let text = listed.ok().and_then(|mut r| r.body_mut().read_to_string().ok()).unwrap_or_default();
+        let games: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+        let playing = games["games"].as_array().and_then(|g| g.iter().find(|g| g["ended"] == false).cloned());
+        let Some(game) = playing else {
+            std::thread::sleep(Duration::from_millis(200));
+            continue;
+        };
+        let feed =
+            agent.get(format!("{url}/api/live/{}/feed", game["id"])).header("Authorization", &bearer).call();
+        let Ok(mut response) = feed else { continue };
+        let now = watched.connected.fetch_add(1, Ordering::SeqCst) + 1;
+        watched.most.fetch_max(now, Ordering::SeqCst);
+        let mut reader = response.body_mut().as_reader();
+        let mut buffer = [0u8; 16 * 1024];
+        let mut events = 0;
+        while let Ok(n @ 1..) = reader.read(&mut buffer) {
+            events += buffer[..n].windows(2).filter(|w| w == b"\n\n").count();
+            if done.load(Ordering::SeqCst) {
+                break;
+            }
+        }
+        watched.connected.fetch_sub(1, Ordering::SeqCst);
+        watched.events.fetch_add(events, Ordering::SeqCst);
+        watched.games.fetch_add(1, Ordering::SeqCst);
+        // A page that followed a game to its end looks for the next a moment later.
+        std::thread::sleep(Duration::from_secs(2));
+    }
+}
+
+/// This process's resident memory, in KiB (0 where /proc says nothing).
+fn rss_kib() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap_or_default();
+    line.split_whitespace().nth(1).and_then(|kib| kib.parse().ok()).unwrap_or(0)
 }
 
 /// "p50 1.2 ms, p99 3.4 ms, max 5.6 ms".

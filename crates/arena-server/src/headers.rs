@@ -48,7 +48,9 @@ pub fn pages_policy() -> &'static HeaderValue {
             include_str!("pages/student.html"),
             include_str!("pages/staff.html"),
         ];
-        let viewers = arena::games::replays::every_viewers_code();
+        let mut viewers = arena::games::replays::every_viewers_code();
+        // The live viewer: every game's code in one page (a feed of any game).
+        viewers.push(arena::games::replays::live_page("", false));
         let code: Vec<&str> = pages.into_iter().chain(viewers.iter().map(String::as_str)).collect();
         HeaderValue::from_str(&policy(&code)).expect("a policy is plain text")
     })

@@ -55,6 +55,7 @@ pub mod grading;
 mod headers;
 pub mod http;
 pub mod league;
+pub mod live;
 pub mod one_submission;
 mod pool;
 pub mod regrade;
@@ -67,6 +68,7 @@ pub mod store;
 mod threads;
 pub mod views;
 pub mod wake;
+mod watching;
 pub mod work_log;
 
 use std::{net::SocketAddr, path::PathBuf, sync::Arc};
@@ -352,6 +354,9 @@ fn router(app: Arc<App>, limits: http::Limits, trust_proxy: bool) -> Router {
         .route("/api/scrimmages/opponents", get(scrimmage::opponents))
         .route("/api/final", get(staff::own_final))
         .route("/api/scrimmages/{id}/replays/{name}", get(scrimmage::replay_viewer))
+        .route("/live/{id}", get(watching::page))
+        .route("/api/live", get(watching::list))
+        .route("/api/live/{id}/feed", get(watching::feed))
         .route(
             "/api/leaderboard",
             get(

@@ -237,7 +237,7 @@ pub fn of_group(db: &Connection, group: i64) -> Result<Vec<Scrimmage>> {
 }
 
 /// Scrimmage `id` if group `group` is one of its sides.
-fn of_group_one(db: &Connection, id: i64, group: i64) -> Result<Option<Scrimmage>> {
+pub(super) fn of_group_one(db: &Connection, id: i64, group: i64) -> Result<Option<Scrimmage>> {
     Ok(db
         .query_row(
             &format!("{SCRIMMAGE} WHERE s.id = ?1 AND (s.challenger = ?2 OR s.opponent = ?2)"),
@@ -475,6 +475,11 @@ impl Observer for ScrimmageProgress<'_> {
     fn game(&mut self, _: &GameResult, _: &[String]) {
         self.played += 1;
         self.save();
+    }
+
+    /// Its games fed live, for its two groups (and staff) to watch.
+    fn live(&self) -> Option<arena::replay::live::Live> {
+        Some(crate::live::feeds().scoped(&crate::live::Scope::Scrimmage(self.id).mark()))
     }
 }
 

@@ -45,6 +45,21 @@ pub fn public_grade(grade: &Value) -> Value {
     })
 }
 
+/// A replay (a live game's start or end) as the public may see it: the
+/// moves and the numbers; of the result, the failure's kind, never its
+/// words (a panic's message, a crash's output); no player's source (a
+/// path on the server).
+pub fn public_replay(replay: &mut Value) {
+    for player in replay["players"].as_array_mut().into_iter().flatten() {
+        player["source"] = Value::String(String::new());
+    }
+    let result = &mut replay["result"];
+    if let Some(fault) = result.get("fault").filter(|f| f.is_object()).cloned() {
+        result["fault"] = json!({ "player": fault["player"], "kind": fault["kind"] });
+        result["reason"] = fault["kind"].clone();
+    }
+}
+
 /// `submission` as its owner sees it: its error and each lost game's
 /// reason cut to [`OWNER_TEXT`] characters; no lost game's seed (every
 /// submission of the assignment is graded on the same secret seeds).

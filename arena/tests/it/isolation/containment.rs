@@ -104,6 +104,7 @@ fn play_bad_under(
         first_game: 0,
         concurrency: 1,
         controls: [None; 2],
+        live: None,
     };
     let result = two_player::play([&player, &easy], &config, &mut |_| {}, None);
     let after = holdings();

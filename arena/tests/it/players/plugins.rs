@@ -55,6 +55,7 @@ fn library_players_play_the_same_games_in_process_isolated_and_built_in() {
             first_game: 0,
             concurrency: 1,
             controls: [None; 2],
+            live: None,
         };
         two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None)
     };
@@ -371,6 +372,7 @@ fn expert_plays_from_its_library_in_a_worker() {
         first_game: 0,
         concurrency: 1,
         controls: [None; 2],
+        live: None,
     };
     let result = two_player::play([&expert, &easy], &config, &mut |_| {}, None);
     assert!(result.games.iter().all(|g| g.fault().is_none()), "{:?}", result.tallies[0].failures);

@@ -6,6 +6,7 @@
 
 mod browser;
 mod games;
+pub mod live;
 
 use arena::time_control::TimeControl;
 use std::{path::Path, time::Duration};
@@ -44,6 +45,7 @@ fn trap_games(levels: [Level; 2], games: u32, seed: u64, size: u8) -> Vec<(TrapR
         first_game: 0,
         concurrency: 1,
         controls: [None; 2],
+        live: None,
     };
     let result = two_player::play([&list[0], &list[1]], &config, &mut |_| {}, None);
     result

@@ -26,6 +26,7 @@ mod gradescope;
 mod grading;
 mod groups;
 mod league;
+mod live;
 mod load;
 mod operations;
 mod pages;

@@ -62,9 +62,20 @@ macro_rules! replay_bodies {
         pub fn every_viewers_code() -> Vec<String> {
             vec![$(html::code(<$game as ReplayGame>::VIEWER),)+]
         }
+
+        /// Every game's drawing script, one after another: a live page's
+        /// (it learns which game it shows from the feed).
+        pub fn every_viewer() -> String {
+            [$(<$game as ReplayGame>::VIEWER,)+].join("\n")
+        }
     };
 }
 crate::game_table!({ replay_bodies }());
+
+/// The viewer page of the live game at `feed` (`html::live_page`), any game.
+pub fn live_page(feed: &str, follows: bool) -> String {
+    html::live_page(&every_viewer(), feed, follows)
+}
 
 /// A game of the table: its own replays become replays of any game.
 pub trait TableGame: ReplayGame {

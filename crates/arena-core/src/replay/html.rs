@@ -36,7 +36,24 @@ pub fn page_with<B: ReplayBody + Serialize>(replay: &Replay<B>, show_seed: bool)
     let title = format!("<title>{}</title>", escape(&replay.summary()));
     fill(
         &code(replay.body.viewer()),
-        &[("<title>Replay</title>", &title), ("/*SEED*/", &seed), ("/*DATA*/", &data)],
+        &[("<title>Replay</title>", &title), ("/*SEED*/", &seed), ("/*LIVE*/", ""), ("/*DATA*/", &data)],
+    )
+}
+
+/// The viewer page of a live game, with `games`' drawing scripts (every
+/// game's: which one plays is known at its feed's start): it draws what
+/// the feed at `feed` sends (`replay::live`), and, if it `follows` a run,
+/// each game after the one before.
+pub fn live_page(games: &str, feed: &str, follows: bool) -> String {
+    let live = format!(" data-live=\"{}\"{}", escape(feed), if follows { " data-follow=\"1\"" } else { "" });
+    fill(
+        &code(games),
+        &[
+            ("<title>Replay</title>", "<title>Live game</title>"),
+            ("/*SEED*/", ""),
+            ("/*LIVE*/", &live),
+            ("/*DATA*/", "null"),
+        ],
     )
 }
 

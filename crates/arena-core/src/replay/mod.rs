@@ -16,6 +16,7 @@ pub mod fault;
 pub mod files;
 pub mod grid;
 pub mod html;
+pub mod live;
 pub mod terminal;
 
 use std::{
@@ -137,6 +138,9 @@ pub trait ReplayGame: Game {
     type Body: ReplayBody + Serialize + DeserializeOwned + std::fmt::Debug + Clone + PartialEq + Send;
     /// The HTML viewer's drawing script for this game (`viewer.js` beside it).
     const VIEWER: &'static str;
+    /// The body's list of turns ("turns", "plies", "steps"): what a live
+    /// feed appends to.
+    const TURNS: &'static str;
 }
 
 impl<B> Replay<B> {
@@ -193,12 +197,7 @@ impl<B: ReplayBody> Replay<B> {
     where
         B: Serialize,
     {
-        let mut out = Vec::new();
-        let mut serializer =
-            serde_json::Serializer::with_formatter(&mut out, LineFormatter { open: Vec::new() });
-        self.serialize(&mut serializer).expect("plain data serialises");
-        out.push(b'\n');
-        String::from_utf8(out).expect("serde_json writes UTF-8")
+        json_text(self)
     }
 
     /// Writes the replay to `path`, gzip-compressed when the name ends in `.gz`.
@@ -287,6 +286,16 @@ impl<B: ReplayBody> Replay<B> {
         }
         self.body.check(self)
     }
+}
+
+/// A replay (or what serialises as one) as its file's text: a field per
+/// line, a turn per line.
+fn json_text(replay: &impl Serialize) -> String {
+    let mut out = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, LineFormatter { open: Vec::new() });
+    replay.serialize(&mut serializer).expect("plain data serialises");
+    out.push(b'\n');
+    String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
 /// Whether a path names a gzip file (`.gz`).

@@ -20,6 +20,7 @@ use crate::{
         calls::{self, timed},
         InProcess, LocalGame,
     },
+    replay::{live::LiveTurn, Replay, ReplayPlayer},
     seeds,
     time_control::{TimeControl, TurnClock},
 };
@@ -121,13 +122,13 @@ impl<E: fmt::Display> fmt::Display for Ending<E> {
 }
 
 /// A single-player game's state transitions, as the one step loop drives them.
-pub trait SoloReferee: SinglePlayerGame + Game<Request: Copy> {
+pub trait SoloReferee: SinglePlayerGame + Game<Request: Copy + Send + 'static> {
     /// What the seed draws: a world, a run's forests.
     type World: Clone;
-    /// The game being played.
-    type State;
+    /// The game being played (cloned after each step for a live feed).
+    type State: Clone + Send + 'static;
     /// What one step records (the time apart).
-    type Step;
+    type Step: Clone + Send + 'static;
     /// How the rules end a game.
     type End;
 
@@ -156,7 +157,30 @@ pub trait SoloReferee: SinglePlayerGame + Game<Request: Copy> {
         ending: Ending<Self::End>,
         state: &Self::State,
     ) -> (Self::Record, Self::Over);
+    /// A step as a live feed carries it (the record its replay lists, and
+    /// the fields it changes): the request it answered, the step, the game
+    /// after it.
+    fn live_step(request: &Self::Request, step: &Timed<Self::Step>, state: &Self::State) -> LiveTurn;
 }
+
+/// The replay of game `seed` before its first step: a live feed's start
+/// (its result is a placeholder, replaced).
+pub fn live_start<G: SoloReferee>(
+    settings: &Budgeted<G::Rules>,
+    seed: u64,
+    player: ReplayPlayer,
+) -> Replay<G::Body> {
+    let world = world::<G>(&settings.rules, seed);
+    let state = G::start(&settings.rules, &world);
+    let unplayed = Ending::Fault(Fault::Protocol("not played yet".into()));
+    let (record, _) = G::finish(seed, settings, world, Vec::new(), unplayed, &state);
+    G::replay(&record, settings, player)
+}
+
+/// Sees each step as it is played: the request it answered, the step, the
+/// game after it (a live feed clones them).
+pub type StepWatcher<'a, G> =
+    &'a mut dyn FnMut(&<G as Game>::Request, &Timed<<G as SoloReferee>::Step>, &<G as SoloReferee>::State);
 
 /// The world of the game seeded `seed`: the arena's first draws.
 pub fn world<G: SoloReferee>(rules: &G::Rules, seed: u64) -> G::World {
@@ -174,7 +198,7 @@ pub fn play<G: SoloReferee>(settings: &Budgeted<G::Rules>, seed: u64, agent: &mu
 where
     G::Request: Copy,
 {
-    play_in(settings, seed, world::<G>(&settings.rules, seed), agent)
+    play_watched(settings, seed, world::<G>(&settings.rules, seed), agent, &mut |_, _, _| {})
 }
 
 /// [`play`] with a player in the arena's process.
@@ -199,9 +223,23 @@ pub fn play_in<G: SoloReferee>(
 where
     G::Request: Copy,
 {
+    play_watched(settings, seed, world, agent, &mut |_, _, _| {})
+}
+
+/// [`play_in`]; `watch` sees each step as it is played, and the game after it.
+pub fn play_watched<G: SoloReferee>(
+    settings: &Budgeted<G::Rules>,
+    seed: u64,
+    world: G::World,
+    agent: &mut dyn Agent<G>,
+    watch: StepWatcher<G>,
+) -> G::Record
+where
+    G::Request: Copy,
+{
     let mut state = G::start(&settings.rules, &world);
     let mut steps = Vec::new();
-    let ending = run(settings, seed, &mut state, &mut steps, agent);
+    let ending = run(settings, seed, &mut state, &mut steps, agent, watch);
     if matches!(ending, Ending::Fault(_)) {
         G::forfeit(&mut state);
     }
@@ -217,6 +255,7 @@ fn run<G: SoloReferee>(
     state: &mut G::State,
     steps: &mut Vec<Timed<G::Step>>,
     agent: &mut dyn Agent<G>,
+    watch: StepWatcher<G>,
 ) -> Ending<G::End>
 where
     G::Request: Copy,
@@ -237,7 +276,9 @@ where
         };
         let (step, end) = G::step(state, request, action);
         if let Some(step) = step {
-            steps.push(Timed { step, time, bank_left: own.bank_left() });
+            let step = Timed { step, time, bank_left: own.bank_left() };
+            watch(&request, &step, state);
+            steps.push(step);
         }
         if let Some(end) = end {
             return Ending::Rules(end);

@@ -32,7 +32,10 @@ use std::{
 
 use anyhow::{bail, Result};
 
-use crate::replay::files::file_safe;
+use crate::replay::{
+    files::file_safe,
+    live::{Live, LivePlayers},
+};
 use crate::{
     isolation::WorkerLimits,
     players::{Hosting, Player},
@@ -123,6 +126,10 @@ pub trait Observer {
     fn start(&mut self, _total: usize, _done: &[GameResult]) {}
     /// A game finished and is journaled.
     fn game(&mut self, _result: &GameResult, _names: &[String]) {}
+    /// Where to feed the games as they are played, if they are watched live.
+    fn live(&self) -> Option<Live> {
+        None
+    }
 }
 
 /// Shows nothing.
@@ -316,7 +323,11 @@ pub fn run_part(
     let mut played_now = 0;
     if let Some(journal) = journal.as_mut() {
         let sink = replays::ReplaySink::new(&tournament, schedule.len(), &entrants, &names)?;
-        let plan = runner::RunPlan::of(&tournament, &players, &hosting, stop, sink.as_ref());
+        let live = observer
+            .live()
+            .map(|live| LivePlayers { live, players: replays::replay_players(&entrants, &names) });
+        let plan = runner::RunPlan::of(&tournament, &players, &hosting, stop, sink.as_ref())
+            .with_live(live.as_ref());
         runner::run(&plan, &jobs, |mut batch| {
             if batch.iter().any(lost_to_a_dying_worker) {
                 std::thread::sleep(SETTLE);

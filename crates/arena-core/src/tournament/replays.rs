@@ -87,11 +87,7 @@ impl ReplaySink {
         let folder = tournament.output.join(FOLDER);
         std::fs::create_dir_all(&folder)
             .with_context(|| format!("cannot create the replays folder {}", folder.display()))?;
-        let players = names
-            .iter()
-            .zip(entrants)
-            .map(|(name, e)| ReplayPlayer { name: name.clone(), source: e.source.clone() })
-            .collect();
+        let players = replay_players(entrants, names);
         let budget = policy.max_bytes.map(|max| (max, Mutex::new(folder_bytes(&folder))));
         Ok(Some(ReplaySink {
             folder,
@@ -192,4 +188,14 @@ pub fn named_seats(seats: &[usize; 2], solo: bool) -> &[usize] {
 pub fn stem(index: usize, seats: &[usize], total: usize, names: &[String]) -> String {
     let names: Vec<&str> = seats.iter().map(|&id| names[id].as_str()).collect();
     files::stem(index + 1, total, &names)
+}
+
+/// The players as the run's replays (and live feeds) name them: their
+/// display names (`names`, ids index them) and sources.
+pub fn replay_players(entrants: &[Entrant], names: &[String]) -> Vec<ReplayPlayer> {
+    names
+        .iter()
+        .zip(entrants)
+        .map(|(name, e)| ReplayPlayer { name: name.clone(), source: e.source.clone() })
+        .collect()
 }

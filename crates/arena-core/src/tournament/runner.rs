@@ -25,6 +25,7 @@ use super::{
 use crate::{
     games::replays::TableGame,
     players::{Hosting, Player},
+    replay::live::LivePlayers,
     solo::SoloPool,
     time_control::TimeControl,
     two_player::{InstancePool, TwoPlayerGame},
@@ -43,6 +44,8 @@ pub struct RunPlan<'a> {
     pub stop: &'a AtomicBool,
     /// Where wanted replays go (written before their game is handed on).
     pub replays: Option<&'a ReplaySink>,
+    /// Where each game is fed as it is played, if watched live.
+    pub live: Option<&'a LivePlayers>,
 }
 
 impl<'a> RunPlan<'a> {
@@ -62,7 +65,13 @@ impl<'a> RunPlan<'a> {
             concurrency: tournament.concurrency,
             stop,
             replays,
+            live: None,
         }
+    }
+
+    /// The plan with its games fed to `live`, if given.
+    pub fn with_live(self, live: Option<&'a LivePlayers>) -> RunPlan<'a> {
+        RunPlan { live, ..self }
     }
 }
 
@@ -101,12 +110,12 @@ pub fn run(
                             // A pairing's own instances: a learner starts each match knowing nothing.
                             pool = new_pool();
                         }
-                        play_two_player(&mut pool, game, settings, sink)
+                        play_two_player(&mut pool, game, settings, sink, plan.live)
                     })
                 }, solo => {
                     let mut pool = SoloPool::<G>::new(plan.players, plan.hosting.clone()).with_controls(plan.controls);
                     work(plan, jobs, cursor, &sender, |game, sink, _| {
-                        let (score, record) = pool.play(game.seats[0], game.seed, settings);
+                        let (score, record) = pool.play_fed(plan.live, game.index as u32, game.seats[0], game.seed, settings);
                         let saved = sink.map_or(Ok(Saved::NotWanted), |sink| sink.save_solo::<G>(game, &record, settings))?;
                         let result = GameResult::solo(game.index, game.seats[0], game.seed, score);
                         Ok(GameResult { replay_left_out: saved == Saved::OverBudget, ..result })
@@ -152,8 +161,10 @@ fn play_two_player<G: TwoPlayerGame + TableGame>(
     game: &ScheduledGame,
     settings: &G::Settings,
     sink: Option<&ReplaySink>,
+    live: Option<&LivePlayers>,
 ) -> Result<GameResult> {
-    let (record, replayed) = pool.play(game.seats, game.seed, settings, &mut |_, _| {});
+    let (record, replayed) =
+        pool.play_fed(live, game.index as u32, game.seats, game.seed, settings, &mut |_, _| {});
     let saved = sink.map_or(Ok(Saved::NotWanted), |sink| sink.save_two_player::<G>(game, &record))?;
     let result = GameResult::two_player::<G>(game.index, game.seats, &record, replayed);
     Ok(GameResult { replay_left_out: saved == Saved::OverBudget, ..result })

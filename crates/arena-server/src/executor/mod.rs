@@ -111,6 +111,11 @@ impl Observer for GradingProgress<'_> {
         self.played += 1;
         self.save();
     }
+
+    /// Its games fed live, for its group (and staff) to watch.
+    fn live(&self) -> Option<arena::replay::live::Live> {
+        Some(crate::live::feeds().scoped(&crate::live::Scope::Grading(self.id).mark()))
+    }
 }
 
 impl<'a> GradingProgress<'a> {

@@ -408,11 +408,18 @@ fn play_pairing(
     let players = [load(0)?, load(1)?];
     let games = pairing.first + pairing.games - first;
     let mut written = Ok(());
-    play_games(rules, [&players[0], &players[1]], (first, games), pairing.seed, hosting, &mut |result| {
-        if written.is_ok() {
-            written = append_line(out, &PlayedGame { a: pairing.ids[0], b: pairing.ids[1], result });
-        }
-    });
+    play_games(
+        rules,
+        [&players[0], &players[1]],
+        (first, games),
+        pairing.seed,
+        (hosting, None),
+        &mut |result| {
+            if written.is_ok() {
+                written = append_line(out, &PlayedGame { a: pairing.ids[0], b: pairing.ids[1], result });
+            }
+        },
+    );
     written
 }
 

@@ -48,6 +48,7 @@ use arena::{
     isolation::WorkerLimits,
     matchmaking::{EntrantId, GamePair, League, Policy, GAMES_PER_PAIR},
     players::{Hosting, Player, PlayerSpec},
+    replay::{live::LivePlayers, ReplayPlayer},
     stats::{Rating, Wdl},
     tournament::record::GameResult,
     two_player::{self, MatchConfig, TwoPlayerGame},
@@ -566,7 +567,13 @@ fn play_pairing(
     let games = if rules.learns() { GAMES - first } else { next_games(first) };
     let mut stored = Ok(());
     let seed = pairing_seed(&db, pair[0].id, pair[1].id)?;
-    play_games(rules, [&players[0], &players[1]], (first, games), seed, &hosting, &mut |result| {
+    // Fed live for anyone to watch, under the groups' names (the leaderboard's).
+    let fed = LivePlayers {
+        live: crate::live::feeds().scoped(&crate::live::Scope::League.mark()),
+        players: pair.map(|s| ReplayPlayer { name: s.group.clone(), source: s.group.clone() }).to_vec(),
+    };
+    let hosting = (&hosting, Some(&fed));
+    play_games(rules, [&players[0], &players[1]], (first, games), seed, hosting, &mut |result| {
         if stored.is_ok() {
             stored = record_game(&db, live, changed, pair[0].id, pair[1].id, &result).map(|_| ());
         }
@@ -617,7 +624,7 @@ fn play_games(
     players: [&Player; 2],
     (first, games): (u32, u32),
     seed: u64,
-    hosting: &Hosting,
+    hosting: (&Hosting, Option<&LivePlayers>),
     on_game: &mut dyn FnMut(GameResult),
 ) {
     with_rules!(rules.clone(), G, settings => play_match::<G>(players, settings, (first, games), seed, hosting, on_game),
@@ -631,7 +638,7 @@ fn play_match<G: TwoPlayerGame>(
     settings: G::Settings,
     (first, games): (u32, u32),
     seed: u64,
-    hosting: &Hosting,
+    (hosting, fed): (&Hosting, Option<&LivePlayers>),
     on_game: &mut dyn FnMut(GameResult),
 ) {
     let config = MatchConfig::<G> {
@@ -642,6 +649,7 @@ fn play_match<G: TwoPlayerGame>(
         first_game: first,
         concurrency: 1,
         controls: [None; 2],
+        live: fed.cloned(),
     };
     two_player::play(
         players,

@@ -160,6 +160,21 @@ function showCrosstable(standings, one) {  // {rows, crosstable}; one: a group's
     table.append(row);
   }
 }
+// The league's games in progress, each a link to its live viewer (anyone's).
+async function showLive() {
+  const response = await fetch("/api/live");
+  if (!response.ok) return;
+  const games = (await response.json()).games.filter((g) => g.kind === "league" && !g.ended);
+  const list = document.getElementById("live-games");
+  list.textContent = "";
+  if (!games.length) list.append(text("li", "None."));
+  for (const g of games) {
+    const item = document.createElement("li"), link = text("a", g.title);
+    link.href = g.url;
+    item.append(link, document.createTextNode(" \u00b7 " + g.turns + " turns"));
+    list.append(item);
+  }
+}
 async function refresh() {
   try {
     if (!document.getElementById("head").dataset.shown) {
@@ -178,6 +193,7 @@ async function refresh() {
     document.getElementById("error").textContent = "";
     if (!board.round_robin) return;
     showRoundRobin(board.round_robin);
+    await showLive();
     // Apart: it grows with the square of the field (the browser asks with
     // the tag it has, and gets 304 while nothing changed). Beyond a class's
     // size it comes a group at a time: the one searched for.

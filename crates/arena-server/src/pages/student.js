@@ -68,6 +68,27 @@ async function openReplay(url) {
   const page = URL.createObjectURL(new Blob([await response.text()], { type: "text/html" }));
   window.open(page, "_blank");
 }
+// A live game's viewer: opened as the replays are, the token in its
+// address (#token=...) for its feed, which is the group's only.
+async function openLive(url) {
+  const response = await fetch(url);
+  if (!response.ok) return say("Cannot watch the game: " + response.status);
+  const page = URL.createObjectURL(new Blob([await response.text()], { type: "text/html" }));
+  window.open(page + "#token=" + encodeURIComponent(token), "_blank");
+}
+// The group's games in progress (grading, scrimmages), each a button.
+async function showLive() {
+  const games = (await api("/api/live")).games.filter((g) => g.kind !== "league" && !g.ended);
+  const box = document.getElementById("live-games");
+  box.textContent = "";
+  for (const g of games) {
+    const button = text("button", (g.kind === "grading" ? "submission " : "scrimmage ") + g.of + ", " + g.title + " (" + g.turns + " turns)");
+    button.dataset.live = String(g.id);
+    button.addEventListener("click", () => openLive(g.url));
+    box.append(button);
+  }
+  document.getElementById("watch").hidden = games.length === 0;
+}
 function replayButtons(cell, games) {
   // Wrapped onto as many lines as they take: never wider than the page.
   const buttons = document.createElement("div");
@@ -191,6 +212,7 @@ async function refresh() {
         text("td", status(s)), grade(s), await replays(s));
       body.append(row);
     }
+    await showLive();
     await showScrimmages();
     await showOpponents();
     await showFinal();

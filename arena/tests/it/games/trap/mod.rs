@@ -230,6 +230,7 @@ fn the_same_seed_gives_the_same_games_and_another_seed_does_not() {
             first_game: 0,
             concurrency: 1,
             controls: [None; 2],
+            live: None,
         };
         two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None)
     };
@@ -253,6 +254,7 @@ fn games_come_in_seat_swapped_pairs_on_one_seed() {
         first_game: 0,
         concurrency: 1,
         controls: [None; 2],
+        live: None,
     };
     let result = two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None);
     for pair in result.games.chunks(2) {

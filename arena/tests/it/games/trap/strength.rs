@@ -23,6 +23,7 @@ fn play(first: Level, second: Level, games: u32, seed: u64, settings: TrapSettin
         first_game: 0,
         concurrency: 1,
         controls: [None; 2],
+        live: None,
     };
     two_player::play([&players[0], &players[1]], &config, &mut |_| {}, None)
 }

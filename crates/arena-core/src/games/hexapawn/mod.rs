@@ -27,7 +27,7 @@ use crate::{
     levels::Level,
     protocol::{seat_from_number, GameOverRequest, NewGameRequest, Payload, Reply, Request},
     referee::LocalGame,
-    replay::{Replay, ReplayGame, ReplayPlayer},
+    replay::{live::LiveTurn, Replay, ReplayGame, ReplayPlayer},
     time_control::TimeControl,
     two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
 };
@@ -48,6 +48,7 @@ impl Game for Hexapawn {
 impl ReplayGame for Hexapawn {
     type Body = replay::HexapawnBody;
     const VIEWER: &'static str = include_str!("viewer.js");
+    const TURNS: &'static str = "plies";
 }
 
 impl LocalGame for Hexapawn {
@@ -168,7 +169,8 @@ impl TwoPlayerGame for Hexapawn {
     type Settings = HexapawnSettings;
     type Record = HexapawnRecord;
     type State = HexapawnBoard;
-    type Turn = Ply;
+    /// The board the ply's request showed, and the ply.
+    type Turn = (HexapawnBoard, Ply);
 
     const LEARNS: bool = true;
     const WATCHES_TURNS: bool = false;
@@ -190,15 +192,14 @@ impl TwoPlayerGame for Hexapawn {
         settings.time
     }
 
-    /// Not watched: the referee reports the game when it is over.
     fn play(
         settings: &HexapawnSettings,
         controls: [TimeControl; 2],
         seed: u64,
         agents: [&mut dyn Agent<Hexapawn>; 2],
-        _watch: &mut dyn FnMut(&HexapawnBoard, &Ply),
+        watch: &mut dyn FnMut(&HexapawnBoard, &(HexapawnBoard, Ply)),
     ) -> HexapawnRecord {
-        referee::play_timed(settings, controls, seed, agents)
+        referee::play_watched(settings, controls, seed, agents, watch)
     }
 
     /// A player that cannot start plays `Unavailable` and fails at
@@ -258,6 +259,19 @@ impl TwoPlayerGame for Hexapawn {
         replay::from_record(record, players)
     }
 
+    fn replay_start(
+        settings: &HexapawnSettings,
+        controls: [TimeControl; 2],
+        seed: u64,
+        players: [ReplayPlayer; 2],
+    ) -> Replay<replay::HexapawnBody> {
+        replay::live_start(settings, controls, seed, players)
+    }
+
+    fn live_turn(board: &HexapawnBoard, turn: &(HexapawnBoard, Ply)) -> LiveTurn {
+        replay::live_turn(board, turn)
+    }
+
     fn line(game: &MatchGame<Hexapawn>, total: u32, names: [&str; 2]) -> String {
         report::line(game, total, names)
     }
@@ -270,8 +284,8 @@ impl TwoPlayerGame for Hexapawn {
         report::json(result, sources)
     }
 
-    /// Never asked: its referee does not report turns as they are played.
-    fn watch_turn(_: &HexapawnBoard, _: &Ply, _: [&str; 2]) -> String {
+    /// Never asked: `--watch` draws its games once they end.
+    fn watch_turn(_: &HexapawnBoard, _: &(HexapawnBoard, Ply), _: [&str; 2]) -> String {
         String::new()
     }
 }

@@ -183,12 +183,24 @@ pub fn play_timed(
     settings: &HexapawnSettings,
     controls: [TimeControl; 2],
     seed: u64,
+    agents: [&mut dyn Agent<Hexapawn>; 2],
+) -> HexapawnRecord {
+    play_watched(settings, controls, seed, agents, &mut |_, _| {})
+}
+
+/// [`play_timed`]; `watch` sees each ply as it is played: the board after
+/// it, and the board its request showed with the ply.
+pub fn play_watched(
+    settings: &HexapawnSettings,
+    controls: [TimeControl; 2],
+    seed: u64,
     mut agents: [&mut dyn Agent<Hexapawn>; 2],
+    watch: &mut dyn FnMut(&HexapawnBoard, &(HexapawnBoard, Ply)),
 ) -> HexapawnRecord {
     let start = HexapawnBoard::start();
     let mut plies = Vec::new();
     let mut clocks = controls.map(TurnClock::new);
-    let ending = run(settings, &mut clocks, seed, start, &mut plies, &mut agents);
+    let ending = run(settings, &mut clocks, seed, start, &mut plies, &mut agents, watch);
     let record = HexapawnRecord { seed, settings: *settings, controls, start, plies, ending };
     for seat in Seat::BOTH {
         let outcome = if record.winner() == seat { Outcome::Win } else { Outcome::Loss };
@@ -206,6 +218,7 @@ fn run(
     mut board: HexapawnBoard,
     plies: &mut Vec<Ply>,
     agents: &mut [&mut dyn Agent<Hexapawn>; 2],
+    watch: &mut dyn FnMut(&HexapawnBoard, &(HexapawnBoard, Ply)),
 ) -> HexapawnEnding {
     let own_seeds = player_seeds(seed);
     for seat in Seat::BOTH {
@@ -238,7 +251,10 @@ fn run(
         if let Err(why) = board.check_move(mv) {
             return HexapawnEnding::Illegal { loser: seat, mv, why };
         }
+        let shown = board;
         board = board.play(mv);
-        plies.push(Ply { seat, mv, time, bank_left: own.bank_left() });
+        let ply = Ply { seat, mv, time, bank_left: own.bank_left() };
+        watch(&board, &(shown, ply));
+        plies.push(ply);
     }
 }

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use player_api::{
-    hexapawn::{HexMove, HexapawnAction, HexapawnBoard, HexapawnRequest, Square, SIZE},
+    hexapawn::{HexMove, HexWin, HexapawnAction, HexapawnBoard, HexapawnRequest, Square, SIZE},
     Seat,
 };
 use serde::{Deserialize, Serialize};
@@ -15,12 +15,13 @@ use crate::game::{Game, GameId};
 use crate::replay::{
     diff,
     fault::{Numbered, SeatScript},
+    live::{self, LiveTurn},
     terminal::Paint,
     Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
 };
 use crate::{
     clock::Clock,
-    games::hexapawn::referee::{self as referee, HexapawnEnding, HexapawnRecord, HexapawnSettings},
+    games::hexapawn::referee::{self as referee, HexapawnEnding, HexapawnRecord, HexapawnSettings, Ply},
     protocol::seat_from_number,
     time_control::TimeControl,
     units::short,
@@ -113,6 +114,39 @@ pub fn from_record(record: &HexapawnRecord, players: [ReplayPlayer; 2]) -> Repla
     Replay::new(record.seed, players.to_vec(), result, HexapawnBody::of(record))
 }
 
+/// A game's replay before its first ply: a live feed's start.
+pub fn live_start(
+    settings: &HexapawnSettings,
+    controls: [TimeControl; 2],
+    seed: u64,
+    players: [ReplayPlayer; 2],
+) -> Replay<HexapawnBody> {
+    let start = HexapawnBoard::start();
+    // Ended before it began: no failed request is recorded for a win.
+    let ending = HexapawnEnding::Won { winner: Seat::One, how: HexWin::FarRow };
+    let record = HexapawnRecord { seed, settings: *settings, controls, start, plies: Vec::new(), ending };
+    from_record(&record, players)
+}
+
+/// A ply as a live feed carries it: its record, and the board after it.
+pub fn live_turn(board: &HexapawnBoard, (shown, ply): &(HexapawnBoard, Ply)) -> LiveTurn {
+    LiveTurn::new(PlyRecord::of(ply, shown), vec![("final", live::value(board_record(board)))])
+}
+
+impl PlyRecord {
+    /// `ply`, played on `board` (what its request showed).
+    fn of(ply: &Ply, board: &HexapawnBoard) -> PlyRecord {
+        PlyRecord {
+            seat: ply.seat.number(),
+            board: board_record(board),
+            mv: move_json(ply.mv),
+            time_us: ply.time.wall.as_micros() as u64,
+            cpu_us: ply.time.cpu.as_micros() as u64,
+            bank_left_us: ply.bank_left.map(|left| left.as_micros() as u64),
+        }
+    }
+}
+
 impl HexapawnBody {
     pub fn of(record: &HexapawnRecord) -> HexapawnBody {
         let boards = record.boards();
@@ -133,16 +167,7 @@ impl HexapawnBody {
                 seat_time_controls: (record.controls != [record.settings.time; 2]).then_some(record.controls),
             },
             start: board_record(&record.start),
-            plies: (record.plies.iter().zip(&boards))
-                .map(|(ply, board)| PlyRecord {
-                    seat: ply.seat.number(),
-                    board: board_record(board),
-                    mv: move_json(ply.mv),
-                    time_us: ply.time.wall.as_micros() as u64,
-                    cpu_us: ply.time.cpu.as_micros() as u64,
-                    bank_left_us: ply.bank_left.map(|left| left.as_micros() as u64),
-                })
-                .collect(),
+            plies: (record.plies.iter().zip(&boards)).map(|(ply, board)| PlyRecord::of(ply, board)).collect(),
             failed: failed.map(|(seat, resigned, mv)| FailedPly {
                 seat: seat.number(),
                 board: board_record(boards.last().unwrap_or(&record.start)),

@@ -45,6 +45,7 @@ impl Game for IntuitiveAi {
 impl ReplayGame for IntuitiveAi {
     type Body = replay::IntuitiveBody;
     const VIEWER: &'static str = include_str!("viewer.js");
+    const TURNS: &'static str = "reveals";
 }
 
 impl LocalGame for IntuitiveAi {

@@ -12,6 +12,7 @@ use player_api::{
 };
 use rand_chacha::ChaCha8Rng;
 
+use crate::replay::live::LiveTurn;
 use crate::{
     games::intuitive::IntuitiveAi,
     solo::{Budgeted, DebugAs, Ending, SoloReferee, Timed},
@@ -159,6 +160,10 @@ impl SoloReferee for IntuitiveAi {
 
     fn forfeit(game: &mut IntuitiveGame) {
         game.forfeit();
+    }
+
+    fn live_step(request: &IntuitiveRequest, step: &Timed<Reveal>, _: &IntuitiveGame) -> LiveTurn {
+        super::replay::live_step(request, step)
     }
 
     fn finish(

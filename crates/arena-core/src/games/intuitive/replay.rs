@@ -5,20 +5,21 @@
 
 use std::time::Duration;
 
-use player_api::intuitive::{Cell, IntuitiveView, IntuitiveWorld};
+use player_api::intuitive::{Cell, IntuitiveRequest, IntuitiveView, IntuitiveWorld};
 use serde::{Deserialize, Serialize};
 
 use super::IntuitiveAi;
 use crate::game::{Game, GameId};
 use crate::replay::{
-    diff, fault::Recorded, terminal::Paint, Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
+    diff, fault::Recorded, live::LiveTurn, terminal::Paint, Replay, ReplayBody, ReplayGame, ReplayPlayer,
+    ReplayResult,
 };
 use crate::{
-    games::intuitive::referee::{IntuitiveEnd, IntuitiveRecord, IntuitiveRules, IntuitiveSettings},
+    games::intuitive::referee::{IntuitiveEnd, IntuitiveRecord, IntuitiveRules, IntuitiveSettings, Reveal},
     solo::{
         self,
         replay::{RulesRecord, SettingsRecord},
-        Ending,
+        Ending, Timed,
     },
     units::short,
 };
@@ -115,6 +116,26 @@ pub fn from_record(record: &IntuitiveRecord, player: ReplayPlayer) -> Replay<Int
     Replay::new(record.seed, vec![player], result, IntuitiveBody::of(record))
 }
 
+/// A reveal as a live feed carries it: its record (with the view its
+/// request showed); nothing else of the replay changes until the end.
+pub fn live_step(request: &IntuitiveRequest, reveal: &Timed<Reveal>) -> LiveTurn {
+    LiveTurn::new(RevealRecord::of(reveal, view_record(&request.view)), Vec::new())
+}
+
+impl RevealRecord {
+    /// `r`, made on `view`.
+    fn of(r: &Timed<Reveal>, view: ViewRecord) -> RevealRecord {
+        RevealRecord {
+            view,
+            cell: cell_json(r.cell),
+            shown: r.shown.to_string(),
+            time_us: r.time.wall.as_micros() as u64,
+            cpu_us: r.time.cpu.as_micros() as u64,
+            bank_left_us: r.bank_left.map(|left| left.as_micros() as u64),
+        }
+    }
+}
+
 impl IntuitiveBody {
     pub fn of(record: &IntuitiveRecord) -> IntuitiveBody {
         let size = record.settings.rules.size;
@@ -128,16 +149,7 @@ impl IntuitiveBody {
         IntuitiveBody {
             settings: SettingsRecord::new(BoardRecord { board_size: size }, &record.settings),
             world: world_record(&record.world),
-            reveals: (record.reveals.iter().enumerate())
-                .map(|(i, r)| RevealRecord {
-                    view: view(i),
-                    cell: cell_json(r.cell),
-                    shown: r.shown.to_string(),
-                    time_us: r.time.wall.as_micros() as u64,
-                    cpu_us: r.time.cpu.as_micros() as u64,
-                    bank_left_us: r.bank_left.map(|left| left.as_micros() as u64),
-                })
-                .collect(),
+            reveals: (record.reveals.iter().enumerate()).map(|(i, r)| RevealRecord::of(r, view(i))).collect(),
             failed: failed_cell.map(|cell| FailedReveal { view: view(record.reveals.len()), cell }),
         }
     }

@@ -43,6 +43,7 @@ impl Game for MagicForest {
 impl ReplayGame for MagicForest {
     type Body = replay::ForestBody;
     const VIEWER: &'static str = include_str!("viewer.js");
+    const TURNS: &'static str = "steps";
 }
 
 impl LocalGame for MagicForest {

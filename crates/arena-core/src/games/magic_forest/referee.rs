@@ -12,6 +12,7 @@ use player_api::{
 };
 use rand_chacha::ChaCha8Rng;
 
+use crate::replay::live::LiveTurn;
 use crate::{
     games::magic_forest::MagicForest,
     solo::{Budgeted, DebugAs, SoloReferee, Timed},
@@ -106,6 +107,10 @@ impl SoloReferee for MagicForest {
 
     fn forfeit(state: &mut ForestState) {
         state.forfeit();
+    }
+
+    fn live_step(_: &ForestRequest, step: &Timed<ForestStep>, state: &ForestState) -> LiveTurn {
+        super::replay::live_step(step, state)
     }
 
     fn finish(

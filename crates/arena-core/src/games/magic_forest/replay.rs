@@ -17,14 +17,16 @@ use crate::replay::{
     diff,
     fault::Recorded,
     grid::{area, area_json, coord, coord_json, off_grid, CoordJson, DirJson},
+    live::{self, LiveTurn},
     terminal::Paint,
     Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
 };
 use crate::{
-    games::magic_forest::referee::{Ending, ForestRecord, ForestSettings},
+    games::magic_forest::referee::{Ending, ForestRecord, ForestSettings, ForestStep},
     solo::{
         self,
         replay::{RulesRecord, SettingsRecord},
+        Timed,
     },
     units::short,
 };
@@ -150,6 +152,38 @@ pub fn from_record(
     Replay::new(run.seed, vec![player], result, ForestBody::of(run, settings))
 }
 
+/// An action as a live feed carries it: its record, the wanderer after
+/// it, and the run's counts.
+pub fn live_step(step: &Timed<ForestStep>, state: &ForestState) -> LiveTurn {
+    LiveTurn::new(
+        StepRecord::of(step),
+        vec![
+            ("final", live::value(request_record(&state.request()))),
+            ("cleared", live::value(state.cleared())),
+            ("deaths", live::value(state.deaths())),
+        ],
+    )
+}
+
+impl StepRecord {
+    fn of(s: &Timed<ForestStep>) -> StepRecord {
+        StepRecord {
+            request: request_record(&s.shown),
+            action: ActionRecord {
+                kind: match s.action.kind {
+                    ActionKind::Move => KindJson::Move,
+                    ActionKind::Throw => KindJson::Throw,
+                },
+                dir: s.action.dir.into(),
+            },
+            event: event_record(s.event),
+            time_us: s.time.wall.as_micros() as u64,
+            cpu_us: s.time.cpu.as_micros() as u64,
+            bank_left_us: s.bank_left.map(|left| left.as_micros() as u64),
+        }
+    }
+}
+
 impl ForestBody {
     pub fn of(run: &ForestRecord, settings: &ForestSettings) -> ForestBody {
         let c = &run.config;
@@ -162,22 +196,7 @@ impl ForestBody {
         ForestBody {
             settings: SettingsRecord::new(rules, settings),
             forests: run.forests.iter().map(forest_json).collect(),
-            steps: (run.steps.iter())
-                .map(|s| StepRecord {
-                    request: request_record(&s.shown),
-                    action: ActionRecord {
-                        kind: match s.action.kind {
-                            ActionKind::Move => KindJson::Move,
-                            ActionKind::Throw => KindJson::Throw,
-                        },
-                        dir: s.action.dir.into(),
-                    },
-                    event: event_record(s.event),
-                    time_us: s.time.wall.as_micros() as u64,
-                    cpu_us: s.time.cpu.as_micros() as u64,
-                    bank_left_us: s.bank_left.map(|left| left.as_micros() as u64),
-                })
-                .collect(),
+            steps: run.steps.iter().map(StepRecord::of).collect(),
             final_state: request_record(&final_state(run).request()),
             cleared: run.cleared,
             deaths: run.deaths,

@@ -34,7 +34,7 @@ use crate::{
     isolation::{WireAnswer, WireGame},
     levels::Level,
     protocol::{seat_from_number, GameOverRequest, NewGameRequest, Payload, Reply, Request},
-    replay::{Replay, ReplayGame, ReplayPlayer},
+    replay::{live::LiveTurn, Replay, ReplayGame, ReplayPlayer},
     time_control::TimeControl,
     two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
 };
@@ -56,6 +56,7 @@ impl Game for Trap {
 impl ReplayGame for Trap {
     type Body = replay::TrapBody;
     const VIEWER: &'static str = include_str!("viewer.js");
+    const TURNS: &'static str = "turns";
 }
 
 impl AbiGame for Trap {
@@ -288,6 +289,19 @@ impl TwoPlayerGame for Trap {
 
     fn replay(record: &TrapRecord, players: [ReplayPlayer; 2]) -> Replay<replay::TrapBody> {
         replay::from_record(record, players)
+    }
+
+    fn replay_start(
+        settings: &TrapSettings,
+        controls: [TimeControl; 2],
+        seed: u64,
+        players: [ReplayPlayer; 2],
+    ) -> Replay<replay::TrapBody> {
+        replay::live_start(settings, controls, seed, players)
+    }
+
+    fn live_turn(state: &TrapState, turn: &Turn) -> LiveTurn {
+        replay::live_turn(state, turn)
     }
 
     fn line(game: &MatchGame<Trap>, total: u32, names: [&str; 2]) -> String {

@@ -14,6 +14,7 @@ use super::Trap;
 use crate::game::{Game, GameId};
 use crate::replay::{
     fault::{Numbered, SeatScript},
+    live::{self, LiveTurn},
     terminal::Paint,
     FaultRecord, Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
 };
@@ -104,6 +105,23 @@ pub struct ReplyJson {
     #[serde(rename = "move")]
     pub step: WireCell,
     pub trap: Option<WireCell>,
+}
+
+/// A game's replay before its first turn: a live feed's start.
+pub fn live_start(
+    settings: &TrapSettings,
+    controls: [TimeControl; 2],
+    seed: u64,
+    players: [ReplayPlayer; 2],
+) -> Replay<TrapBody> {
+    let record =
+        TrapRecord { controls, ..TrapRecord::unplayed(seed, *settings, referee::Ending::TurnCap(0)) };
+    from_record(&record, players)
+}
+
+/// A turn as a live feed carries it: its record, and the position after it.
+pub fn live_turn(state: &TrapState, turn: &Turn) -> LiveTurn {
+    LiveTurn::new(TurnRecord::of(turn), vec![("final", live::value(WireState::from(state)))])
 }
 
 impl TrapBody {

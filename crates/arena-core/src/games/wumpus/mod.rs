@@ -44,6 +44,7 @@ impl Game for Wumpus {
 impl ReplayGame for Wumpus {
     type Body = replay::WumpusBody;
     const VIEWER: &'static str = include_str!("viewer.js");
+    const TURNS: &'static str = "steps";
 }
 
 impl LocalGame for Wumpus {

@@ -12,6 +12,7 @@ use player_api::{
 };
 use rand_chacha::ChaCha8Rng;
 
+use crate::replay::live::LiveTurn;
 use crate::{
     games::wumpus::Wumpus,
     solo::{Budgeted, DebugAs, SoloReferee, Timed},
@@ -116,6 +117,10 @@ impl SoloReferee for Wumpus {
 
     fn forfeit(state: &mut WumpusState) {
         state.forfeit(None);
+    }
+
+    fn live_step(_: &WumpusRequest, step: &Timed<WumpusStep>, state: &WumpusState) -> LiveTurn {
+        super::replay::live_step(step, state)
     }
 
     fn finish(

@@ -20,17 +20,19 @@ use crate::replay::{
     diff,
     fault::Recorded,
     grid::{area, area_json, arrow, coord, coord_json, off_grid, CoordJson, DirJson},
+    live::{self, LiveTurn},
     terminal::Paint,
     Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
 };
 use crate::{
     games::wumpus::{
         preset_name,
-        referee::{Ending, WumpusRecord, WumpusSettings},
+        referee::{Ending, WumpusRecord, WumpusSettings, WumpusStep},
     },
     solo::{
         self,
         replay::{RulesRecord, SettingsRecord},
+        Timed,
     },
     units::short,
 };
@@ -165,6 +167,23 @@ pub fn from_record(
     Replay::new(game.seed, vec![player], result, WumpusBody::of(game, settings))
 }
 
+/// An action as a live feed carries it: its record, and the agent after it.
+pub fn live_step(step: &Timed<WumpusStep>, state: &WumpusState) -> LiveTurn {
+    LiveTurn::new(StepRecord::of(step), vec![("final", live::value(agent_record(&state.request())))])
+}
+
+impl StepRecord {
+    fn of(s: &Timed<WumpusStep>) -> StepRecord {
+        StepRecord {
+            request: agent_record(&s.shown),
+            action: action_json(s.action),
+            time_us: s.time.wall.as_micros() as u64,
+            cpu_us: s.time.cpu.as_micros() as u64,
+            bank_left_us: s.bank_left.map(|left| left.as_micros() as u64),
+        }
+    }
+}
+
 impl WumpusBody {
     pub fn of(game: &WumpusRecord, settings: &WumpusSettings) -> WumpusBody {
         let config = game.config;
@@ -173,15 +192,7 @@ impl WumpusBody {
         WumpusBody {
             settings: SettingsRecord::new(rules, settings),
             world: cave_record(&game.world),
-            steps: (game.steps.iter())
-                .map(|s| StepRecord {
-                    request: agent_record(&s.shown),
-                    action: action_json(s.action),
-                    time_us: s.time.wall.as_micros() as u64,
-                    cpu_us: s.time.cpu.as_micros() as u64,
-                    bank_left_us: s.bank_left.map(|left| left.as_micros() as u64),
-                })
-                .collect(),
+            steps: game.steps.iter().map(StepRecord::of).collect(),
             final_state: agent_record(&final_state(game).request()),
         }
     }

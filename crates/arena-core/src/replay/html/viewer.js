@@ -46,43 +46,62 @@
       return own.map((_, i) => ArenaView.controlText(replay, i + 1, unit) + " (player " + (i + 1) + ")").join(", ");
     },
   };
-  const replay = JSON.parse($("replay-data").textContent);
-  // Seeds are 64-bit: JSON.parse would round them, so the page carries the digits too.
-  replay.seed = $("replay-data").dataset.seed || replay.seed;
-  const game = window.ArenaGames && window.ArenaGames[replay.game];
-  if (!game) {
-    document.body.innerHTML = '<div class="error">This viewer cannot draw the game "' + esc(replay.game) + '".</div>';
-    return;
-  }
-  if (game.css) {
-    const style = document.createElement("style");
-    style.textContent = game.css;
-    document.head.appendChild(style);
-  }
-  const frames = game.frames(replay);
-  const last = frames.length - 1;
-  const names = replay.players.map((p) => p.name);
-  let at = 0, timer = null, speed = 2;
-
-  document.title = game.title + ": " + names.join(" vs ") + " (seed " + replay.seed + ")";
-  $("game-title").textContent = game.title;
-  $("players").innerHTML = names.map((n, i) => '<span class="p' + (i + 1) + '">' + esc(n) + "</span>").join(" vs ");
-  $("legend").innerHTML = game.legend || "";
-  $("meta").textContent = "seed " + replay.seed + " \u00b7 " + game.settingsText(replay) + " \u00b7 arena " + replay.arena;
+  const data = $("replay-data");
+  // A live game's feed (server-sent events: docs/replays.md), or none: a
+  // finished replay, inline.
+  const feed = data.dataset.live;
   const slider = $("slider");
-  slider.max = String(last);
+  let replay = null, game = null, frames = [], last = 0, names = [];
+  let at = 0, timer = null, speed = 2, live = false, steps = null;
+  const styled = {};
 
-  const maxTime = Math.max(1, ...frames.map((f) => f.time_us || 0));
-  frames.forEach((f, i) => {
-    if (i === 0) return;
-    const bar = document.createElement("div");
-    bar.className = "bar s" + f.seat;
-    bar.style.height = Math.max(4, Math.round((100 * (f.time_us || 0)) / maxTime)) + "%";
-    bar.title = "turn " + i + ": " + formatTime(f.time_us);
-    bar.dataset.turn = String(i);
-    bar.addEventListener("click", () => { stop(); go(i); });
-    $("timeline").appendChild(bar);
-  });
+  // Shows `next`, a whole replay or one in progress; `keep` keeps the
+  // turn shown (a feed's end), else the view follows the newest turn if it
+  // showed the last one.
+  function load(next, seed) {
+    replay = next;
+    // Seeds are 64-bit: JSON.parse would round them, so the page (or the feed) carries the digits too.
+    replay.seed = seed || replay.seed;
+    game = window.ArenaGames && window.ArenaGames[replay.game];
+    if (!game) {
+      document.body.innerHTML = '<div class="error">This viewer cannot draw the game "' + esc(replay.game) + '".</div>';
+      return false;
+    }
+    if (game.css && !styled[replay.game]) {
+      styled[replay.game] = true;
+      const style = document.createElement("style");
+      style.textContent = game.css;
+      document.head.appendChild(style);
+    }
+    names = replay.players.map((p) => p.name);
+    document.title = (live ? "Live: " : "") + game.title + ": " + names.join(" vs ") + " (seed " + replay.seed + ")";
+    $("game-title").textContent = game.title + (live ? " \u00b7 live" : "");
+    $("players").innerHTML = names.map((n, i) => '<span class="p' + (i + 1) + '">' + esc(n) + "</span>").join(" vs ");
+    $("legend").innerHTML = game.legend || "";
+    $("meta").textContent = "seed " + replay.seed + " \u00b7 " + game.settingsText(replay) + " \u00b7 arena " + replay.arena;
+    refresh();
+    return true;
+  }
+
+  // Frames and the timeline, from the replay as it stands.
+  function refresh() {
+    frames = game.frames(replay);
+    last = frames.length - 1;
+    slider.max = String(last);
+    const timeline = $("timeline");
+    timeline.textContent = "";
+    const maxTime = Math.max(1, ...frames.map((f) => f.time_us || 0));
+    frames.forEach((f, i) => {
+      if (i === 0) return;
+      const bar = document.createElement("div");
+      bar.className = "bar s" + f.seat;
+      bar.style.height = Math.max(4, Math.round((100 * (f.time_us || 0)) / maxTime)) + "%";
+      bar.title = "turn " + i + ": " + formatTime(f.time_us);
+      bar.dataset.turn = String(i);
+      bar.addEventListener("click", () => { stop(); go(i); });
+      timeline.appendChild(bar);
+    });
+  }
 
   function formatTime(us) {
     if (us == null) return "\u2013";
@@ -94,6 +113,7 @@
   function resultText() {
     const r = replay.result;
     const steps = r.turns + " " + (game.stepsNoun || "turns");
+    if (live) return "Live \u2014 " + steps + " so far";
     // One-player games: the outcome and the score.
     if (r.outcome) return r.outcome[0].toUpperCase() + r.outcome.slice(1) + " \u2014 score " + r.score + " \u2014 " + r.reason + " after " + steps;
     const verdict = r.winner == null ? "Draw" : names[r.winner] + " (player " + (r.winner + 1) + ") wins";
@@ -121,6 +141,8 @@
     document.querySelectorAll("#timeline .bar").forEach((b) => b.classList.toggle("now", Number(b.dataset.turn) === at));
     $("play").textContent = timer ? "\u23f8 Pause" : "\u25b6 Play";
     document.body.dataset.turn = String(at);
+    document.body.dataset.turns = String(last);
+    document.body.dataset.state = live ? "live" : "over";
   }
 
   function go(n) { at = Math.max(0, Math.min(last, n)); render(); }
@@ -145,8 +167,97 @@
   document.addEventListener("keydown", (e) => {
     const keys = { ArrowRight: () => $("next").click(), ArrowLeft: () => $("prev").click(), Home: () => $("first").click(),
       End: () => $("last").click(), " ": () => play() };
-    if (keys[e.key] && e.target.tagName !== "SELECT") { e.preventDefault(); keys[e.key](); }
+    if (replay && keys[e.key] && e.target.tagName !== "SELECT") { e.preventDefault(); keys[e.key](); }
   });
-  const wanted = /turn=(\d+)/.exec(location.hash);
-  go(wanted ? Number(wanted[1]) : 0);
+
+  if (!feed) {
+    if (load(JSON.parse(data.textContent), data.dataset.seed)) {
+      const wanted = /turn=(\d+)/.exec(location.hash);
+      go(wanted ? Number(wanted[1]) : 0);
+    }
+    return;
+  }
+
+  // A live game: `start` is the replay before its first turn, each `turn`
+  // appends a record to its list of turns (the one list that grows) and
+  // sets the fields it changes, `end` is the replay file, whole. Frames
+  // are made from the replay as for a file: the same code draws both.
+  // For tests: the replay as it stands.
+  window.ArenaLive = { replay: () => replay, frames: () => frames };
+  // A replay's seed in digits: its first "seed" field (the envelope's, before
+  // any name: a name's quotes are escaped, so it cannot match).
+  const seedOf = (text) => { const m = /"seed": ?(\d+)/.exec(text); return m && m[1]; };
+  $("game-title").textContent = "Waiting for a game\u2026";
+  const handlers = {
+    start(data) {
+      const start = JSON.parse(data);
+      live = true;
+      steps = null;
+      if (!load(start.replay, seedOf(data))) return false;
+      steps = start.list;
+      stop();
+      go(0);
+    },
+    turn(data) {
+      if (!replay || !steps) return;
+      const turn = JSON.parse(data), following = at === last;
+      replay[steps].push(turn.record);
+      Object.assign(replay, turn.set);
+      replay.result.turns = replay[steps].length;
+      refresh();
+      go(following && !timer ? last : at);
+    },
+    end(data) {
+      const following = at === last;
+      live = false;
+      if (!load(JSON.parse(data), seedOf(data))) return false;
+      go(following ? last : at);
+      // A page on one game stops here; one that follows a run waits for the next game's start.
+      if (!follows) return false;
+    },
+    over() { return false; },
+  };
+  const follows = data.dataset.follow;
+  // Read with fetch, not EventSource: a server's feed may need the token
+  // the page was opened with (#token=..., as the server's pages pass it).
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  async function listen() {
+    // A page opened as a blob (the server's student page does so) resolves
+    // the feed's path against the origin that made it.
+    const url = new URL(feed, location.protocol === "blob:" ? location.origin : location.href);
+    const response = await fetch(url, { headers: token ? { Authorization: "Bearer " + token } : {} });
+    if (!response.ok) {
+      $("game-title").textContent = "This game cannot be watched (" + response.status + ")";
+      return true;
+    }
+    const reader = response.body.getReader(), decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return false;
+      buffer += decoder.decode(value, { stream: true });
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        let name = "message";
+        const lines = [];
+        for (const line of block.split("\n")) {
+          if (line.startsWith("event: ")) name = line.slice(7);
+          else if (line.startsWith("data: ")) lines.push(line.slice(6));
+        }
+        const handler = handlers[name];
+        if (handler && lines.length && handler(lines.join("\n")) === false) {
+          reader.cancel();
+          return true;
+        }
+      }
+    }
+  }
+  // A connection lost before the end is opened again (the game so far comes again).
+  (async function watch() {
+    let finished = false;
+    try { finished = await listen(); } catch (e) { finished = false; }
+    if (!finished && (live || !replay)) setTimeout(watch, 2000);
+  })();
 })();
