@@ -46,17 +46,17 @@ fn information(theta: &[f64], edges: &[Pairing]) -> (Vec<f64>, Vec<f64>) {
             e.games * p * (1.0 - p)
         })
         .collect();
-    let mut diagonal: Vec<f64> = theta
-        .iter()
-        .map(|&t| {
-            // Virtual opponent at log-strength 0, the mean.
-            let q = logistic(t);
-            q * (1.0 - q)
-        })
-        .collect();
+    // The pairs first, then the prior: the order the sums were always
+    // taken in (the intervals of earlier results, to the last digit).
+    let mut diagonal = vec![0.0; theta.len()];
     for (e, w) in edges.iter().zip(&weights) {
         diagonal[e.a] += w;
         diagonal[e.b] += w;
+    }
+    for (d, &t) in diagonal.iter_mut().zip(theta) {
+        // Virtual opponent at log-strength 0, the mean.
+        let q = logistic(t);
+        *d += q * (1.0 - q);
     }
     (diagonal, weights)
 }
