@@ -71,7 +71,12 @@ struct Built {
     /// The leaderboard without its lists (`groups`, the ranked rows).
     head: Value,
     /// Every group's latest grade as the public may see it, by group name.
-    groups: Vec<Value>,
+    groups: Arc<Vec<Value>>,
+    /// The latest graded submissions it was built from, and what they
+    /// depend on ([`db::latest_graded_fingerprint`]): the next build
+    /// reads them again only if that changed.
+    latest: Arc<Vec<db::Submission>>,
+    fingerprint: String,
     /// The ranked rows, best first: the league's standings, or a
     /// single-player game's mean scores.
     ranked: Vec<Value>,
@@ -136,7 +141,7 @@ impl Boards {
         let db = db::open(dir)?;
         let mut boards = Vec::new();
         for assignment in &course.assignments {
-            let built = build(&db, assignment, leagues.of(&assignment.name))?;
+            let built = build(&db, assignment, leagues.of(&assignment.name), None)?;
             boards.push(Board { assignment: assignment.name.clone(), built: RwLock::new(Arc::new(built)) });
         }
         Ok(Arc::new(Boards { boards }))
@@ -144,8 +149,8 @@ impl Boards {
 
     /// The leaderboard thread: rebuilds the boards (of `course`, read from
     /// `db`) whenever `changed` is told, at most every [`EVERY`], or every
-    /// four times as long as the last build took (a field of thousands
-    /// takes tens of milliseconds: the thread stays under a fifth of a
+    /// ten times as long as the last build took (a field of thousands
+    /// takes tens of milliseconds: the thread stays under a tenth of a
     /// core); stores the leagues' ratings now and then.
     pub(super) fn rebuild_forever(
         &self,
@@ -164,14 +169,15 @@ impl Boards {
             }
             let started = std::time::Instant::now();
             for (assignment, board) in course.assignments.iter().zip(&self.boards) {
-                match build(db, assignment, leagues.of(&assignment.name)) {
+                let before = board.built.read().unwrap_or_else(|e| e.into_inner()).clone();
+                match build(db, assignment, leagues.of(&assignment.name), Some(&before)) {
                     Ok(built) => *board.built.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(built),
                     Err(e) => {
                         tracing::error!("the leaderboard of {} cannot be built: {e:#}", assignment.name)
                     }
                 }
             }
-            std::thread::sleep(EVERY.max(4 * started.elapsed()));
+            std::thread::sleep(EVERY.max(10 * started.elapsed()));
         }
     }
 
@@ -295,16 +301,28 @@ fn answer(
 /// `assignment`'s board: every group's latest grade as the public may see
 /// it, the queue, and the league's standings with its crosstable or, for a
 /// single-player game, the mean scores against the levels'.
-fn build(db: &Connection, assignment: &Assignment, live: Option<&Arc<Mutex<league::Live>>>) -> Result<Built> {
-    let latest = db::latest_graded(db, &assignment.name)?;
+fn build(
+    db: &Connection,
+    assignment: &Assignment,
+    live: Option<&Arc<Mutex<league::Live>>>,
+    before: Option<&Built>,
+) -> Result<Built> {
+    let fingerprint = db::latest_graded_fingerprint(db, &assignment.name)?;
+    let (latest, groups) = match before {
+        Some(before) if before.fingerprint == fingerprint => (before.latest.clone(), before.groups.clone()),
+        _ => {
+            let latest = db::latest_graded(db, &assignment.name)?;
+            let groups: Vec<_> = latest
+                .iter()
+                .map(|s| {
+                    let grade = s.grade.as_ref().map(views::public_grade);
+                    json!({ "group": s.group, "submission": s.id, "finished": s.finished, "grade": grade })
+                })
+                .collect();
+            (Arc::new(latest), Arc::new(groups))
+        }
+    };
     let (waiting, grading) = db::queue(db, Some(&assignment.name))?;
-    let groups: Vec<_> = latest
-        .iter()
-        .map(|s| {
-            let grade = s.grade.as_ref().map(views::public_grade);
-            json!({ "group": s.group, "submission": s.id, "finished": s.finished, "grade": grade })
-        })
-        .collect();
     let grading = grading.map(|(played, total)| json!({ "played": played, "total": total }));
     let mut head = json!({
         "assignment": assignment.name,
@@ -347,7 +365,16 @@ fn build(db: &Connection, assignment: &Assignment, live: Option<&Arc<Mutex<leagu
         totals,
         &PageQuery::default(),
     );
-    Ok(Built { first: Arc::new(Ready::of(&first_page)), head, groups, ranked, met, crosstable })
+    Ok(Built {
+        first: Arc::new(Ready::of(&first_page)),
+        head,
+        groups,
+        latest,
+        fingerprint,
+        ranked,
+        met,
+        crosstable,
+    })
 }
 
 /// A single-player assignment's table: each group's mean score on the

@@ -865,6 +865,22 @@ pub fn latest_graded(db: &Connection, assignment: &str) -> Result<Vec<Submission
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// What [`latest_graded`]'s answer depends on, as one text: the same text,
+/// the same answer (a board of 10,000 groups reads them again only when
+/// a submission, a student or a group changed, not at each league game).
+pub fn latest_graded_fingerprint(db: &Connection, assignment: &str) -> Result<String> {
+    Ok(db.query_row(
+        "SELECT (SELECT COUNT(*) || ',' || COALESCE(MAX(id), 0) || ',' || COALESCE(MAX(finished), '') || ','
+                        || COALESCE(SUM(status = ?1), 0) || ',' || COALESCE(SUM(late), 0)
+                 FROM submissions WHERE assignment = ?2)
+             || '/' || (SELECT COUNT(*) || ',' || COALESCE(SUM(staff), 0) || ',' || COALESCE(SUM(group_id), 0)
+                        || ',' || COUNT(removed) FROM students)
+             || '/' || (SELECT COUNT(*) || ',' || COALESCE(SUM(compete), 0) FROM groups)",
+        params![status::DONE, assignment],
+        |row| row.get(0),
+    )?)
+}
+
 /// Gives the submissions and the deadline of a server from before
 /// assignments (it hosted one) to the course's first assignment, `first`.
 /// Nothing to do on a newer server.

@@ -146,7 +146,8 @@ fn help_lists_the_user_commands_first_and_the_measurements_under_measure() {
         .take_while(|l| !l.is_empty())
         .filter_map(|l| l.split_whitespace().next())
         .collect();
-    let first_to_last = "play bench sprt check new tournament serve submit grade gradescope-autograder replay measure help";
+    let first_to_last =
+        "play bench sprt check new tournament serve submit grade gradescope-autograder replay measure help";
     assert_eq!(commands.join(" "), first_to_last, "{help}");
     assert!(!help.contains("bench-"), "the old names are hidden: {help}");
     let measure = arena(&["measure", "--help"], &[]);
