@@ -35,6 +35,7 @@ mod slurm;
 mod storage;
 mod submit;
 mod uploads;
+mod walkthrough;
 
 /// The data folders' secret in tests (`ARENA_SERVER_SECRET`).
 const TEST_SECRET: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
