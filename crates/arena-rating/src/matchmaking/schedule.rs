@@ -269,9 +269,6 @@ impl<'a> Picker<'a> {
                 }
             }
         }
-        (picker.wide, picker.by_elo) = picker.live.iter().partition(|&&s| picker.variance[s] > WIDE_VARIANCE);
-        picker.by_elo.sort_by(|&x, &y| picker.elo[x].total_cmp(&picker.elo[y]).then(x.cmp(&y)));
-        picker.widest = picker.by_elo.iter().map(|&s| picker.variance[s]).fold(0.0, f64::max);
         if picker.live.len() > EXACT_NEED {
             let cells = Cells::of(&picker);
             // The same count for every entrant of a cell: cells^2 terms.
@@ -283,6 +280,10 @@ impl<'a> Picker<'a> {
             picker.cells = Some(cells);
             return picker;
         }
+        // Up to a thousand: entrant by entrant, over the neighbours.
+        (picker.wide, picker.by_elo) = picker.live.iter().partition(|&&s| picker.variance[s] > WIDE_VARIANCE);
+        picker.by_elo.sort_by(|&x, &y| picker.elo[x].total_cmp(&picker.elo[y]).then(x.cmp(&y)));
+        picker.widest = picker.by_elo.iter().map(|&s| picker.variance[s]).fold(0.0, f64::max);
         for i in 0..picker.live.len() {
             let a = picker.live[i];
             picker.misplaced[a] = picker.near(a).map(|b| picker.misorder(a, b)).sum();

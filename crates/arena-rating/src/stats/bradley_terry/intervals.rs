@@ -35,30 +35,30 @@ impl Intervals {
     }
 }
 
-/// The information's diagonal and off-diagonal weights at `theta`: `I`'s
-/// unprojected form `M = L + D`, `L` the Laplacian weighted by
-/// `n_ij p_ij (1 - p_ij)` and `D` the prior's `p_i0 (1 - p_i0)`.
-fn information(theta: &[f64], edges: &[Pairing]) -> (Vec<f64>, Vec<f64>) {
-    let weights: Vec<f64> = edges
+/// The information at `theta`: `I`'s unprojected form `M = L + D`, `L` the
+/// Laplacian weighted by `n_ij p_ij (1 - p_ij)` and `D` the prior's
+/// `p_i0 (1 - p_i0)`, as its diagonal and each pair's `(a, b, weight)`.
+fn information(theta: &[f64], edges: &[Pairing]) -> (Vec<f64>, Vec<(usize, usize, f64)>) {
+    let pairs: Vec<(usize, usize, f64)> = edges
         .iter()
         .map(|e| {
             let p = logistic(theta[e.a] - theta[e.b]);
-            e.games * p * (1.0 - p)
+            (e.a, e.b, e.games * p * (1.0 - p))
         })
         .collect();
     // The pairs first, then the prior: the order the sums were always
     // taken in (the intervals of earlier results, to the last digit).
     let mut diagonal = vec![0.0; theta.len()];
-    for (e, w) in edges.iter().zip(&weights) {
-        diagonal[e.a] += w;
-        diagonal[e.b] += w;
+    for &(a, b, w) in &pairs {
+        diagonal[a] += w;
+        diagonal[b] += w;
     }
     for (d, &t) in diagonal.iter_mut().zip(theta) {
         // Virtual opponent at log-strength 0, the mean.
         let q = logistic(t);
         *d += q * (1.0 - q);
     }
-    (diagonal, weights)
+    (diagonal, pairs)
 }
 
 /// The covariance's diagonal at `theta`, computed as `how` says.
@@ -93,8 +93,7 @@ pub(super) fn covariance_diagonal(theta: &[f64], edges: &[Pairing], how: Interva
 /// exact inverse on a class's league: within 3% (a test).
 fn sparse(theta: &[f64], edges: &[Pairing]) -> Vec<f64> {
     let m = theta.len();
-    let (diagonal, weights) = information(theta, edges);
-    let pairs: Vec<(usize, usize, f64)> = edges.iter().zip(&weights).map(|(e, &w)| (e.a, e.b, w)).collect();
+    let (diagonal, pairs) = information(theta, edges);
     let local = propagated_diagonal(&diagonal, &pairs);
     // Buckets of players of neighbouring ratings.
     let buckets = BUCKETS.min(m);
@@ -169,8 +168,7 @@ const SWEEPS: usize = 100;
 /// [`super::bradley_terry`]): the pseudo-inverse of `I = P (L + D) P`, computed as
 /// `(I + J/m)^-1 - J/m`, whose null space `span(1)` is filled by `J/m`.
 fn exact(theta: &[f64], edges: &[Pairing]) -> Vec<f64> {
-    let (diagonal, weights) = information(theta, edges);
-    let pairs: Vec<(usize, usize, f64)> = edges.iter().zip(&weights).map(|(e, &w)| (e.a, e.b, w)).collect();
+    let (diagonal, pairs) = information(theta, edges);
     projected_inverse_diagonal(&diagonal, &pairs)
 }
 
