@@ -20,7 +20,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::{
     matchmaking::{EntrantId, League, Policy, GAMES_PER_PAIR},
-    matchmaking_simulation::{draw_strength, percentile, play_pair, thousands, NEWCOMER_ERROR},
+    matchmaking_simulation::{draw_strength, percentile, play_pair, thousands, Timing, NEWCOMER_ERROR},
     seeds,
     stats::spearman,
 };
@@ -65,8 +65,8 @@ struct Field {
     rng: ChaCha8Rng,
     seed: u64,
     rounds: u64,
-    fitting: (f64, u64),
-    choosing: (f64, u64),
+    fitting: Timing,
+    choosing: Timing,
 }
 
 impl Field {
@@ -76,7 +76,7 @@ impl Field {
         self.rounds += 1;
         let started = Instant::now();
         let pairs = self.league.next_pairs(batch, &[], seeds::derive(self.seed, self.rounds));
-        self.choosing = (self.choosing.0 + started.elapsed().as_secs_f64(), self.choosing.1 + 1);
+        self.choosing.add(started);
         if pairs.is_empty() {
             return false;
         }
@@ -89,7 +89,7 @@ impl Field {
         }
         let started = Instant::now();
         self.league.refit();
-        self.fitting = (self.fitting.0 + started.elapsed().as_secs_f64(), self.fitting.1 + 1);
+        self.fitting.add(started);
         true
     }
 
@@ -110,15 +110,6 @@ impl Field {
     }
 }
 
-/// Milliseconds a call since `earlier`.
-fn ms_since(now: (f64, u64), earlier: (f64, u64)) -> f64 {
-    let calls = now.1 - earlier.1;
-    if calls == 0 {
-        return 0.0;
-    }
-    (now.0 - earlier.0) / calls as f64 * 1e3
-}
-
 /// Runs the simulation.
 pub fn run(config: &Config) -> Report {
     let n = config.entrants;
@@ -136,8 +127,8 @@ pub fn run(config: &Config) -> Report {
         rng: ChaCha8Rng::seed_from_u64(seeds::derive(config.seed, 1)),
         seed: config.seed,
         rounds: 0,
-        fitting: (0.0, 0),
-        choosing: (0.0, 0),
+        fitting: Timing::default(),
+        choosing: Timing::default(),
     };
     let mut checkpoints = Vec::new();
     for &per_entrant in &config.games_per_entrant {
@@ -150,8 +141,8 @@ pub fn run(config: &Config) -> Report {
             per_entrant,
             field.league.ledger().total_games(),
             spearman(&elos, &strengths),
-            ms_since(field.fitting, fitting),
-            ms_since(field.choosing, choosing),
+            field.fitting.mean_ms_since(fitting),
+            field.choosing.mean_ms_since(choosing),
         ));
     }
     let newcomers = newcomers.iter().map(|&strength| field.clone().newcomer_games(strength)).collect();

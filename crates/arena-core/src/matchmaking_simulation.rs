@@ -183,19 +183,19 @@ struct Run {
 
 /// Time spent in calls of one kind, and how many.
 #[derive(Debug, Clone, Copy, Default)]
-struct Timing {
+pub(crate) struct Timing {
     seconds: f64,
     calls: u64,
 }
 
 impl Timing {
-    fn add(&mut self, started: Instant) {
+    pub(crate) fn add(&mut self, started: Instant) {
         self.seconds += started.elapsed().as_secs_f64();
         self.calls += 1;
     }
 
     /// Milliseconds a call since `earlier` (0 if none).
-    fn mean_ms_since(&self, earlier: Timing) -> f64 {
+    pub(crate) fn mean_ms_since(&self, earlier: Timing) -> f64 {
         let calls = self.calls - earlier.calls;
         if calls == 0 {
             return 0.0;
