@@ -245,13 +245,13 @@ fn page(built: &Built, query: &PageQuery) -> Result<Value, PageError> {
         return Err(PageError::Bad("a search (q) of at most 100 characters".into()));
     }
     let cut = |list: &[Value], key: &str| -> Result<(Vec<Value>, usize), PageError> {
-        let name = |row: &Value| row[key].as_str().unwrap_or_default().to_string();
+        let name = |row: &Value| row[key].as_str().unwrap_or_default().to_owned();
         let kept: Vec<&Value> = match &q {
             Some(q) => list.iter().filter(|row| name(row).to_lowercase().contains(q)).collect(),
             None => list.iter().collect(),
         };
         let offset = match &query.group {
-            Some(group) => match kept.iter().position(|row| &name(row) == group) {
+            Some(group) => match kept.iter().position(|row| row[key] == group.as_str()) {
                 Some(at) => at.saturating_sub(limit / 2),
                 None => return Err(PageError::NoGroup(group.clone())),
             },

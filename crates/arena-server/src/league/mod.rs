@@ -46,7 +46,7 @@ use arena::{
     game_rules::Budgets,
     games::rules::GameRules,
     isolation::WorkerLimits,
-    matchmaking::{EntrantId, GamePair, League, Policy, GAMES_PER_PAIR},
+    matchmaking::{EntrantId, GamePair, League, Policy, Standing, GAMES_PER_PAIR},
     players::{Hosting, Player, PlayerSpec},
     replay::{live::LivePlayers, ReplayPlayer},
     stats::{Rating, Wdl},
@@ -147,15 +147,21 @@ impl Leagues {
     }
 
     /// Stores each league's ratings whose fit counts games the stored one
-    /// did not (for the next start); a failure is logged.
+    /// did not (for the next start); a failure is logged. The ratings are
+    /// copied under the league's lock and written after it is let go: the
+    /// league's games are stored meanwhile.
     pub fn save_ratings(&self, db: &Connection) {
         for (name, live) in &self.leagues {
-            let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
-            if live.saved_games == Some(live.league.fitted_games()) {
-                continue;
-            }
-            match live.save_ratings(db) {
-                Ok(()) => live.saved_games = Some(live.league.fitted_games()),
+            let (standings, games) = {
+                let live = live.lock().unwrap_or_else(|e| e.into_inner());
+                let games = live.league.fitted_games();
+                if live.saved_games == Some(games) {
+                    continue;
+                }
+                (live.league.standings(), games)
+            };
+            match store_ratings(db, name, &standings, games) {
+                Ok(()) => live.lock().unwrap_or_else(|e| e.into_inner()).saved_games = Some(games),
                 Err(e) => tracing::warn!("the ratings of the league of {name} cannot be stored: {e:#}"),
             }
         }
@@ -210,6 +216,30 @@ pub fn cell(player: usize, opponent: usize, wdl: &Wdl) -> Value {
         "player": player, "opponent": opponent,
         "wins": wdl.wins, "draws": wdl.draws, "losses": wdl.losses,
     })
+}
+
+/// Stores `assignment`'s league ratings as last fitted (`standings`,
+/// counting `games` games), for the next start: [`Live::restore_ratings`].
+fn store_ratings(db: &Connection, assignment: &str, standings: &[Standing], games: u64) -> Result<()> {
+    let tx = db::writing(db)?;
+    tx.execute("DELETE FROM league_ratings WHERE assignment = ?1", [assignment])?;
+    {
+        let mut insert = tx.prepare(
+            "INSERT INTO league_ratings (assignment, submission, elo, error) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for standing in standings {
+            let error = standing.rating.error;
+            insert.execute(params![
+                assignment,
+                standing.entrant.0,
+                standing.rating.elo,
+                error.is_finite().then_some(error)
+            ])?;
+        }
+    }
+    db::set_setting(&tx, &ratings_games_key(assignment), &games.to_string())?;
+    tx.commit()?;
+    Ok(())
 }
 
 /// The older id first.
@@ -302,7 +332,7 @@ impl Live {
         Ok(())
     }
 
-    /// Starts the ratings from those [`Live::save_ratings`] stored, where
+    /// Starts the ratings from those [`Leagues::save_ratings`] stored, where
     /// they are of current entrants: after a restart the league answers
     /// with them at once, and its first refit starts from them (a few
     /// iterations, not a fit from nothing).
@@ -321,33 +351,6 @@ impl Live {
             .collect();
         let games = db::setting(db, &ratings_games_key(&self.assignment.name))?.and_then(|g| g.parse().ok());
         self.league.restore(&stored, games);
-        Ok(())
-    }
-
-    /// Stores the ratings as last fitted (with the games they count), for
-    /// the next start: [`Live::restore_ratings`].
-    pub fn save_ratings(&self, db: &Connection) -> Result<()> {
-        let tx = db::writing(db)?;
-        tx.execute("DELETE FROM league_ratings WHERE assignment = ?1", [&self.assignment.name])?;
-        {
-            let mut insert = tx.prepare(
-                "INSERT INTO league_ratings (assignment, submission, elo, error) VALUES (?1, ?2, ?3, ?4)",
-            )?;
-            for standing in self.league.standings() {
-                let error = standing.rating.error;
-                insert.execute(params![
-                    self.assignment.name,
-                    standing.entrant.0,
-                    standing.rating.elo,
-                    error.is_finite().then_some(error)
-                ])?;
-            }
-        }
-        tx.execute(
-            "INSERT OR REPLACE INTO settings (key, value) VALUES (?1, ?2)",
-            params![ratings_games_key(&self.assignment.name), self.league.fitted_games().to_string()],
-        )?;
-        tx.commit()?;
         Ok(())
     }
 
