@@ -62,8 +62,12 @@ fn watch_draws_the_board_every_turn() {
 
 #[test]
 fn bad_arguments_are_one_clear_line() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
         (&["play", "easy", "gandalf"], "unknown player 'gandalf'"),
+        (
+            &["measure", "matchmaking", "--games-per-entrant", "50,20"],
+            "--games-per-entrant: give positive numbers, ascending",
+        ),
         (&["play", "easy", "hard", "--time-per-turn", "soon"], "is not a duration"),
         (&["play", "easy", "hard", "--games", "0"], "--games 0 plays nothing"),
         (&["play", "easy", "./missing.so"], "no player library at ./missing.so"),
