@@ -6,12 +6,15 @@
 //! A field of N simulated players (strengths as `matchmaking_simulation`'s
 //! class) plays a league from nothing in rounds: each round the league
 //! chooses `batch` pairs (the server's parallel games, scaled with the
-//! field), they are played, and the ratings are refitted once. At each
+//! field), they are played (each game moving its two ratings online), and
+//! the ratings are refreshed as the server's are (`League::refresh`:
+//! refitted when due; every round up to 300 entrants). At each
 //! checkpoint (games per entrant) the live ranking is compared with the
 //! true strengths (Spearman). Newcomers then join the settled league, one
 //! at a time on copies of it, and play (with the rest of the league, in
 //! rounds of the server's 8 pairs) until their rating's 95% interval is
-//! within +-100 Elo.
+//! within +-100 Elo, as a fit confirms (an online interval that says so
+//! first is checked by a refit).
 
 use std::{fmt, time::Instant};
 
@@ -50,7 +53,7 @@ const NEWCOMER_BATCH: usize = 8;
 pub struct Report {
     pub config: Config,
     pub batch: usize,
-    /// Per checkpoint: games played, Spearman vs truth, mean refit and
+    /// Per checkpoint: games played, Spearman vs truth, mean refresh and
     /// choice (one `next_pairs` call) in ms since the previous one.
     pub checkpoints: Vec<(u32, u64, f64, f64, f64)>,
     /// Games each newcomer needed.
@@ -70,8 +73,8 @@ struct Field {
 }
 
 impl Field {
-    /// Chooses and plays one round of `batch` pairs, then refits; false if
-    /// nothing could be played.
+    /// Chooses and plays one round of `batch` pairs, then refreshes the
+    /// ratings; false if nothing could be played.
     fn round(&mut self, batch: usize) -> bool {
         self.rounds += 1;
         let started = Instant::now();
@@ -88,7 +91,7 @@ impl Field {
             }
         }
         let started = Instant::now();
-        self.league.refit();
+        self.league.refresh();
         self.fitting.add(started);
         true
     }
@@ -102,7 +105,11 @@ impl Field {
         self.league.refit();
         loop {
             let games = self.league.ledger().games_of(id).unwrap_or(0);
-            let narrow = self.league.rating(id).is_some_and(|r| r.error <= NEWCOMER_ERROR);
+            let narrow = |league: &League| league.rating(id).is_some_and(|r| r.error <= NEWCOMER_ERROR);
+            let narrow = narrow(&self.league) && {
+                self.league.refit();
+                narrow(&self.league)
+            };
             if narrow || games >= NEWCOMER_GAME_CAP || !self.round(NEWCOMER_BATCH) {
                 return games;
             }
@@ -154,14 +161,14 @@ impl fmt::Display for Report {
         let c = &self.config;
         writeln!(
             f,
-            "League matchmaking at scale: {} entrants, seed {}, {} pairs ({} games each) a round, refitted after each round",
+            "League matchmaking at scale: {} entrants, seed {}, {} pairs ({} games each) a round, refreshed after each round (refitted when due)",
             thousands(c.entrants as u64),
             c.seed,
             self.batch,
             GAMES_PER_PAIR
         )?;
         writeln!(f)?;
-        writeln!(f, "| games per entrant | games | Spearman vs truth | refit (ms) | choice (ms) |")?;
+        writeln!(f, "| games per entrant | games | Spearman vs truth | refresh (ms) | choice (ms) |")?;
         writeln!(f, "| --- | --- | --- | --- | --- |")?;
         for (per_entrant, games, spearman, refit, choice) in &self.checkpoints {
             writeln!(

@@ -10,13 +10,15 @@
 //! A file per idea, all of it re-exported here (callers name `stats::X`):
 //! `score.rs` (W/D/L counts, score shares and means with their intervals),
 //! `elo.rs` (the Elo scale, Elo from games and from game pairs),
-//! `bradley_terry.rs` (ratings of a whole field), `defeated.rs` (opponents
+//! `bradley_terry.rs` (ratings of a whole field), `online.rs` (a rating
+//! updated game by game), `defeated.rs` (opponents
 //! defeated), `agreement.rs` (Spearman's rank correlation).
 
 mod agreement;
 mod bradley_terry;
 mod defeated;
 mod elo;
+mod online;
 mod score;
 
 pub use agreement::spearman;
@@ -28,6 +30,7 @@ pub use defeated::opponents_defeated;
 pub use elo::{
     elo_from_pentanomial, elo_from_score, elo_from_wdl, score_from_elo, EloEstimate, Pentanomial, ELO_PER_NAT,
 };
+pub use online::{Belief, PRIOR_VARIANCE};
 pub use score::{mean_interval, score_interval, MeanInterval, ScoreInterval, Wdl};
 
 /// The two-sided 95% quantile of the standard normal distribution.
