@@ -711,3 +711,42 @@ fn store_game(db: &Connection, a: i64, b: i64, result: &GameResult) -> Result<bo
     )?;
     Ok(inserted == 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_submissions_are_read_again_only_when_they_changed() {
+        // The league's thread syncs every round: at 10,000 groups reading
+        // the submissions is a tenth of a second, so it reads them only
+        // when what they depend on changed (a new graded submission here).
+        let dir = tempfile::tempdir().unwrap();
+        crate::bench::prepare_class(dir.path(), b"not a library: never loaded", 6, 60).unwrap();
+        let db = db::open(dir.path()).unwrap();
+        let assignment = Course::default().assignments[0].clone();
+        // (As the server's start gives them their assignment.)
+        db::adopt_unassigned(&db, &assignment.name).unwrap();
+        let mut live = Live::load(&db, &assignment).unwrap();
+        let first = live.sync(&db).unwrap();
+        assert_eq!(first.len(), 6);
+        assert!(Arc::ptr_eq(&first, &live.sync(&db).unwrap()), "nothing changed: not read again");
+        assert_eq!(live.league.ledger().total_games(), 60);
+
+        // Student 1 submits again, graded: the new one enters, the old one
+        // retires with its games.
+        db.execute(
+            "INSERT INTO submissions (student, group_id, sha256, file_name, size, status, played, total, grade, finished, graded_under, assignment)
+             SELECT student, group_id, sha256, file_name, size, status, played, total, grade, finished, graded_under, assignment
+             FROM submissions WHERE id = 1",
+            [],
+        )
+        .unwrap();
+        let new = db.last_insert_rowid();
+        let second = live.sync(&db).unwrap();
+        assert!(!Arc::ptr_eq(&first, &second));
+        assert!(second.iter().any(|s| s.id == new) && !second.iter().any(|s| s.id == 1));
+        assert!(live.names.contains_key(&new) && !live.names.contains_key(&1));
+        assert!(live.league.ledger().total_games() < 60, "the old submission's games left");
+    }
+}
