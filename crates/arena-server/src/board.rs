@@ -244,7 +244,8 @@ fn page(built: &Built, query: &PageQuery) -> Result<Value, PageError> {
     if q.as_ref().is_some_and(|q| q.chars().count() > 100) {
         return Err(PageError::Bad("a search (q) of at most 100 characters".into()));
     }
-    let cut = |list: &[Value], key: &str| -> Result<(Vec<Value>, usize), PageError> {
+    // A list's page: its rows, how many match, and where the page starts.
+    let cut = |list: &[Value], key: &str| -> Result<(Vec<Value>, usize, usize), PageError> {
         let name = |row: &Value| row[key].as_str().unwrap_or_default().to_owned();
         let kept: Vec<&Value> = match &q {
             Some(q) => list.iter().filter(|row| name(row).to_lowercase().contains(q)).collect(),
@@ -257,27 +258,38 @@ fn page(built: &Built, query: &PageQuery) -> Result<Value, PageError> {
             },
             None => query.offset.unwrap_or(0),
         };
-        Ok((kept.iter().skip(offset).take(limit).map(|row| (*row).clone()).collect(), kept.len()))
+        Ok((kept.iter().skip(offset).take(limit).map(|row| (*row).clone()).collect(), kept.len(), offset))
     };
-    let (groups, groups_total) = cut(&built.groups, "group")?;
+    let (groups, groups_total, groups_start) = cut(&built.groups, "group")?;
     let league = built.head.get("round_robin").is_some();
-    let (ranked, ranked_total) = match cut(&built.ranked, if league { "name" } else { "group" }) {
+    let (ranked, ranked_total, ranked_start) = match cut(&built.ranked, if league { "name" } else { "group" })
+    {
         // A group without a graded submission is on neither list; one not
         // in the league yet is on the groups' only.
-        Err(PageError::NoGroup(_)) if query.group.is_some() && groups_total > 0 => (Vec::new(), 0),
+        Err(PageError::NoGroup(_)) if query.group.is_some() && groups_total > 0 => (Vec::new(), 0, 0),
         other => other?,
     };
-    Ok(answer(&built.head, groups, ranked, (groups_total, ranked_total, built.ranked.len()), query))
+    let totals = Totals { groups: groups_total, ranked: ranked_total, field: built.ranked.len() };
+    Ok(answer(&built.head, groups, ranked, totals, [groups_start, ranked_start], query))
+}
+
+/// How many rows match a page's query: groups, ranked rows, and the
+/// ranked rows in all.
+struct Totals {
+    groups: usize,
+    ranked: usize,
+    field: usize,
 }
 
 /// The leaderboard's JSON: `head` with the lists and where they stand
-/// (`totals`: the groups and ranked rows that match, and the ranked rows
-/// in all).
+/// (`totals`, and `starts`: the groups' and the ranked rows' first row's
+/// place among those that match; with `?group` each list is around it).
 fn answer(
     head: &Value,
     groups: Vec<Value>,
     ranked: Vec<Value>,
-    totals: (usize, usize, usize),
+    totals: Totals,
+    starts: [usize; 2],
     query: &PageQuery,
 ) -> Value {
     let mut board = head.clone();
@@ -289,9 +301,10 @@ fn answer(
     board["page"] = json!({
         "offset": query.offset.unwrap_or(0),
         "limit": query.limit.unwrap_or(PAGE).clamp(1, PAGE),
-        "groups": totals.0,
-        "ranked": totals.1,
-        "field": totals.2,
+        "groups": totals.groups,
+        "ranked": totals.ranked,
+        "field": totals.field,
+        "starts": { "groups": starts[0], "ranked": starts[1] },
         "q": query.q,
         "group": query.group,
     });
@@ -357,12 +370,13 @@ fn build(
             .collect();
         Arc::new(Ready::of(&json!({ "rows": ranked, "crosstable": cells })))
     });
-    let totals = (groups.len(), ranked.len(), ranked.len());
+    let totals = Totals { groups: groups.len(), ranked: ranked.len(), field: ranked.len() };
     let first_page = answer(
         &head,
         groups.iter().take(PAGE).cloned().collect(),
         ranked.iter().take(PAGE).cloned().collect(),
         totals,
+        [0, 0],
         &PageQuery::default(),
     );
     Ok(Built {

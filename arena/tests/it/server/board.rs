@@ -70,6 +70,12 @@ fn a_field_of_250_comes_a_page_at_a_time_and_its_crosstable_a_group_at_a_time() 
     assert_eq!(groups.len(), 11);
     assert_eq!(groups[5], "student-123", "{groups:?}");
     assert!(names(&around["round_robin"]["standings"]["rows"], "name").contains(&"student-123".to_string()));
+    // Where each list's page starts: the groups by name (student-123 is the
+    // 124th), the ranked rows by rank (the first row's).
+    assert_eq!(around["page"]["starts"]["groups"], 118, "{}", around["page"]);
+    let first_rank = around["round_robin"]["standings"]["rows"][0]["rank"].as_u64().unwrap();
+    assert_eq!(around["page"]["starts"]["ranked"], first_rank - 1, "{}", around["page"]);
+    assert_eq!(rest["page"]["starts"]["ranked"], 200);
     let (code, missing) = get(&server, "/api/leaderboard?group=nobody", None);
     assert_eq!(code, 404, "{missing}");
     assert!(missing["error"].as_str().unwrap().contains("nobody"), "{missing}");
