@@ -23,6 +23,7 @@ pub mod levels;
 pub mod loading;
 pub mod matchmaking_at_scale;
 pub mod matchmaking_simulation;
+pub mod swiss_simulation;
 pub mod output;
 pub mod overhead;
 pub mod parallel;
