@@ -227,14 +227,16 @@ mod tests {
 
     #[test]
     fn a_swiss_agrees_with_the_round_robin_far_better_than_random_pairings() {
-        let config = Config { entrants: 150, rounds: vec![9], games_per_pairing: 2, trials: 3, seed: 1 };
+        let config = Config { entrants: 150, rounds: vec![9], games_per_pairing: 2, trials: 10, seed: 1 };
         let report = run(&config);
         let (swiss, random) = (&report.rows[0], &report.rows[1]);
         assert_eq!((swiss.pairing, random.pairing), ("swiss", "random"));
         assert_eq!(swiss.games, 9 * 75 * 2);
-        assert!(swiss.overlap >= 0.6, "{report}");
-        assert!(swiss.overlap > random.overlap + 0.15, "{report}");
-        assert!(swiss.spearman > random.spearman, "{report}");
+        // docs/benchmarks.md: about 80% of the round robin's top 10% and
+        // Spearman 0.69 within it, against 71% and 0.44 paired at random.
+        assert!(swiss.overlap >= 0.7, "{report}");
+        assert!(swiss.overlap > random.overlap + 0.03, "{report}");
+        assert!(swiss.spearman > random.spearman + 0.15, "{report}");
     }
 
     #[test]
