@@ -367,7 +367,8 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
             if games_per_pairing == 0 || trials == 0 {
                 anyhow::bail!("--games-per-pairing and --trials: use 1 or more");
             }
-            let config = arena::swiss_simulation::Config { entrants, rounds, games_per_pairing, trials, seed };
+            let config =
+                arena::swiss_simulation::Config { entrants, rounds, games_per_pairing, trials, seed };
             arena::outln!("{}", arena::swiss_simulation::run(&config));
         }
         Measure::Sprt(args) => return sprt::bench(args),

@@ -23,7 +23,6 @@ pub mod levels;
 pub mod loading;
 pub mod matchmaking_at_scale;
 pub mod matchmaking_simulation;
-pub mod swiss_simulation;
 pub mod output;
 pub mod overhead;
 pub mod parallel;
@@ -33,6 +32,7 @@ pub mod protocol;
 pub mod referee;
 pub mod replay;
 pub mod report;
+pub mod swiss_simulation;
 /// The sandbox workers run in: a crate of its own (crates/arena-sandbox), which
 /// can name nothing of the arena; `crate::sandbox::...` as before.
 pub use arena_sandbox as sandbox;

@@ -204,7 +204,11 @@ impl fmt::Display for Report {
             thousands(self.round_robin_games),
             100.0 * self.round_robin_truth_overlap
         )?;
-        writeln!(f, "{:<8} {:>6} {:>10} {:>14} {:>16} {:>13}", "pairing", "rounds", "games", "top-10% shared", "Spearman in top", "true top 10%")?;
+        writeln!(
+            f,
+            "{:<8} {:>6} {:>10} {:>14} {:>16} {:>13}",
+            "pairing", "rounds", "games", "top-10% shared", "Spearman in top", "true top 10%"
+        )?;
         for row in &self.rows {
             writeln!(
                 f,

@@ -433,13 +433,17 @@ impl AssignmentFile {
         }
         let swiss = match (swiss, self.tournament.rounds) {
             (true, Some(0)) => {
-                return Err(error("rounds", "tournament.rounds = 0: a Swiss needs 1 round or more".to_string()))
+                return Err(error(
+                    "rounds",
+                    "tournament.rounds = 0: a Swiss needs 1 round or more".to_string(),
+                ))
             }
             (true, rounds) => Some(rounds),
             (false, Some(_)) => {
                 return Err(error(
                     "rounds",
-                    "tournament.rounds: only a Swiss has rounds; write format = \"swiss\" or remove it".to_string(),
+                    "tournament.rounds: only a Swiss has rounds; write format = \"swiss\" or remove it"
+                        .to_string(),
                 ))
             }
             (false, None) => None,

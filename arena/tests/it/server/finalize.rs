@@ -304,7 +304,9 @@ fn a_course_may_ask_for_a_swiss_and_its_groups_defeated_are_those_ranked_below()
         serde_json::from_str(&std::fs::read_to_string(folder.join("swiss/standings.json")).unwrap()).unwrap();
     assert_eq!(standings["swiss"], serde_json::json!({"played": 2, "rounds": 2}));
     let rank_of = |group: &str| {
-        standings["rows"].as_array().unwrap().iter().find(|r| r["name"] == group).unwrap()["rank"].as_u64().unwrap()
+        standings["rows"].as_array().unwrap().iter().find(|r| r["name"] == group).unwrap()["rank"]
+            .as_u64()
+            .unwrap()
     };
     let rows = csv_rows(&std::fs::read_to_string(folder.join("grades.csv")).unwrap());
     assert_eq!(rows.len(), 4);

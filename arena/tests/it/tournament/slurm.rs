@@ -197,7 +197,10 @@ fn a_swiss_through_slurm_plays_an_array_per_round_and_gives_the_single_machine_s
     let games = all_journal_games(&out);
     assert_eq!(
         games.iter().map(|g| (g.index, g.seats, g.seed)).collect::<Vec<_>>(),
-        all_journal_games(&dir.path().join("single/out")).iter().map(|g| (g.index, g.seats, g.seed)).collect::<Vec<_>>(),
+        all_journal_games(&dir.path().join("single/out"))
+            .iter()
+            .map(|g| (g.index, g.seats, g.seed))
+            .collect::<Vec<_>>(),
         "the same pairings, round by round"
     );
     assert_eq!(standings_csv(&cluster), standings_csv(&single));

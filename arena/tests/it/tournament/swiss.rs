@@ -70,7 +70,8 @@ fn the_same_file_and_seed_play_the_same_swiss() {
     assert!(csv.lines().next().unwrap().ends_with(",swiss_score,buchholz,byes"), "{csv}");
     let json: serde_json::Value = serde_json::from_str(&standings(&a, "standings.json")).unwrap();
     assert_eq!(json["swiss"], serde_json::json!({"played": 3, "rounds": 3}));
-    let scores: Vec<f64> = json["rows"].as_array().unwrap().iter().map(|r| r["swiss"]["score"].as_f64().unwrap()).collect();
+    let scores: Vec<f64> =
+        json["rows"].as_array().unwrap().iter().map(|r| r["swiss"]["score"].as_f64().unwrap()).collect();
     assert!(scores.is_sorted_by(|x, y| x >= y), "ranked by score: {scores:?}");
     // 3 rounds: 3 pairings scored each, a bye scoring 1 each round.
     assert_eq!(scores.iter().sum::<f64>(), 3.0 * 3.0 + 3.0);
@@ -129,7 +130,10 @@ fn a_sharded_swiss_played_round_by_round_gives_the_single_runs_games() {
     // Every round played: a shard has nothing more to play.
     ok(&["tournament", "run", sharded.to_str().unwrap(), "--shard", "1/2"]);
     ok(&["tournament", "report", sharded.to_str().unwrap()]);
-    let (a, b) = (all_journal_games(&dir.path().join("single/out")), all_journal_games(&dir.path().join("sharded/out")));
+    let (a, b) = (
+        all_journal_games(&dir.path().join("single/out")),
+        all_journal_games(&dir.path().join("sharded/out")),
+    );
     assert_eq!(pairing_of(&a), pairing_of(&b));
     assert_eq!(
         csv_without_times(&standings(&single, "standings.csv")),
@@ -141,10 +145,22 @@ fn a_sharded_swiss_played_round_by_round_gives_the_single_runs_games() {
 fn bad_rounds_and_a_single_player_swiss_are_one_clear_line() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
-        ("format = \"swiss\"\nrounds = 0\nseed = 1\nplayers = [\"easy\", \"hard\", \"medium\"]\n", "rounds = 0: a Swiss needs 1 round or more"),
-        ("format = \"swiss\"\nrounds = 3\nseed = 1\nplayers = [\"easy\", \"hard\", \"medium\"]\n", "rounds = 3: 3 entrants meet each other in 2 rounds; use fewer rounds"),
-        ("format = \"round-robin\"\nrounds = 3\nseed = 1\nplayers = [\"easy\", \"hard\"]\n", "rounds: only the swiss format has rounds"),
-        ("game = \"wumpus\"\nformat = \"swiss\"\nseed = 1\nplayers = [\"easy\", \"hard\"]\n", "format = \"swiss\": wumpus is a single-player game, and a Swiss pairs two players"),
+        (
+            "format = \"swiss\"\nrounds = 0\nseed = 1\nplayers = [\"easy\", \"hard\", \"medium\"]\n",
+            "rounds = 0: a Swiss needs 1 round or more",
+        ),
+        (
+            "format = \"swiss\"\nrounds = 3\nseed = 1\nplayers = [\"easy\", \"hard\", \"medium\"]\n",
+            "rounds = 3: 3 entrants meet each other in 2 rounds; use fewer rounds",
+        ),
+        (
+            "format = \"round-robin\"\nrounds = 3\nseed = 1\nplayers = [\"easy\", \"hard\"]\n",
+            "rounds: only the swiss format has rounds",
+        ),
+        (
+            "game = \"wumpus\"\nformat = \"swiss\"\nseed = 1\nplayers = [\"easy\", \"hard\"]\n",
+            "format = \"swiss\": wumpus is a single-player game, and a Swiss pairs two players",
+        ),
     ];
     for (body, expected) in cases {
         let file = write_file(dir.path(), "t.toml", body);

@@ -455,7 +455,9 @@ impl Tournament {
         }
         let rounds = match (format, file.rounds) {
             (Format::Swiss, rounds) => swiss_rounds(rounds, entrants)?,
-            (_, Some(_)) => bail!("rounds: only the swiss format has rounds; remove it or use format = \"swiss\""),
+            (_, Some(_)) => {
+                bail!("rounds: only the swiss format has rounds; remove it or use format = \"swiss\"")
+            }
             (_, None) => 0,
         };
         let duration = |key: &str, value: &Option<String>, default: Duration| -> Result<Duration> {
@@ -782,6 +784,27 @@ mod tests {
             let message = error(text);
             assert!(message.starts_with(expected), "expected {expected:?}, got {message:?} for:\n{text}");
             assert_eq!(message.lines().count(), 1, "{message}");
+        }
+    }
+
+    #[test]
+    fn a_swiss_takes_rounds_or_its_default() {
+        let players = "players = [\"easy\", \"medium\", \"hard\", \"easy\", \"medium\"]\n";
+        let t = load(&format!("format = \"swiss\"\nseed = 1\n{players}")).unwrap();
+        assert_eq!(
+            (t.format, t.rounds, t.games_per_pairing),
+            (Format::Swiss, 4, 2),
+            "ceil(log2 5) + 2, cut to 4"
+        );
+        let t = load(&format!("format = \"swiss\"\nrounds = 2\nseed = 1\n{players}")).unwrap();
+        assert_eq!(t.rounds, 2);
+        assert_eq!(load(&format!("format = \"round-robin\"\nseed = 1\n{players}")).unwrap().rounds, 0);
+        for (text, expected) in [
+            (format!("format = \"swiss\"\nrounds = 5\nseed = 1\n{players}"), "rounds = 5: 5 entrants meet each other in 4 rounds; use fewer rounds (or format = \"round-robin\")"),
+            ("format = \"swiss\"\nseed = 1\nplayers = [\"easy\"]\n".into(), "players: 1 player(s) found; a swiss needs at least 2"),
+            ("game = \"magic-forest\"\nformat = \"swiss\"\nseed = 1\nplayers = [\"easy\"]\n".into(), "format = \"swiss\": magic-forest is a single-player game, and a Swiss pairs two players"),
+        ] {
+            assert!(error(&text).starts_with(expected), "{expected:?}: {}", error(&text));
         }
     }
 

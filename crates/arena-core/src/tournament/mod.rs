@@ -186,7 +186,8 @@ pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> Strin
 pub fn total_games(tournament: &Tournament, schedule: &[ScheduledGame]) -> usize {
     match tournament.format {
         Format::Swiss => {
-            tournament.rounds as usize * swiss::per_round(tournament.entrants().len(), tournament.games_per_pairing)
+            tournament.rounds as usize
+                * swiss::per_round(tournament.entrants().len(), tournament.games_per_pairing)
         }
         _ => schedule.len(),
     }
@@ -348,9 +349,7 @@ pub fn run_part(
         Part::All => Some(journal::FILE_NAME.to_string()),
         Part::Shard(shard) => Some(shard.journal_name()),
     }
-    .map(|file| {
-        journal::Journal::open(&tournament.output, &file, &tournament.name, &fingerprint, total)
-    })
+    .map(|file| journal::Journal::open(&tournament.output, &file, &tournament.name, &fingerprint, total))
     .transpose()?
     .map(|(journal, _)| journal);
     // Read after opening: the own journal's cut-off last line is gone.
@@ -551,5 +550,26 @@ mod tests {
             let tournament = Tournament::load(&path).unwrap();
             assert_eq!(fingerprint(&tournament, &schedule::schedule(&tournament)), print, "{text}");
         }
+    }
+
+    /// A Swiss's fingerprint holds its file (rounds too), not its pairings,
+    /// which follow from the results.
+    #[test]
+    fn a_swiss_fingerprint_is_of_its_file_and_rounds() {
+        let dir = tempfile::tempdir().unwrap();
+        let print = |text: &str| {
+            let path = dir.path().join("s.toml");
+            std::fs::write(&path, text).unwrap();
+            let tournament = Tournament::load(&path).unwrap();
+            let schedule = schedule::schedule(&tournament);
+            assert_eq!(total_games(&tournament, &schedule), tournament.rounds as usize * 2 * 2);
+            fingerprint(&tournament, &schedule)
+        };
+        let file = |rounds: u32, seed: u64| {
+            format!("format = \"swiss\"\nrounds = {rounds}\nseed = {seed}\nplayers = [\"easy\", \"medium\", \"hard\", \"easy\"]\n")
+        };
+        assert_eq!(print(&file(2, 1)), print(&file(2, 1)));
+        assert_ne!(print(&file(2, 1)), print(&file(3, 1)));
+        assert_ne!(print(&file(2, 1)), print(&file(2, 2)));
     }
 }

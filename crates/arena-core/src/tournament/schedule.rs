@@ -39,7 +39,9 @@ pub fn schedule(tournament: &Tournament) -> Vec<ScheduledGame> {
         }
         Format::Grade => grade(&entrants, &tournament.fixed, games, seed),
         Format::Duplicate => duplicate(&entrants, games, seed),
-        Format::Swiss => super::swiss::state(tournament, &Default::default()).map(|s| s.games).unwrap_or_default(),
+        Format::Swiss => {
+            super::swiss::state(tournament, &Default::default()).map(|s| s.games).unwrap_or_default()
+        }
     }
 }
 

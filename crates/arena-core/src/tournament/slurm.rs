@@ -231,7 +231,12 @@ pub fn later_rounds(tournament: &Tournament) -> Result<usize> {
 /// Submits the unfinished shards as an array, then (a Swiss) an array of
 /// every one of the `shards` for each of its `later_rounds`, each after
 /// the one before, and the merge job after the last.
-pub fn submit(scripts: &Scripts, unfinished: &[usize], shards: usize, later_rounds: usize) -> Result<Submitted> {
+pub fn submit(
+    scripts: &Scripts,
+    unfinished: &[usize],
+    shards: usize,
+    later_rounds: usize,
+) -> Result<Submitted> {
     let array = if unfinished.is_empty() {
         None
     } else {

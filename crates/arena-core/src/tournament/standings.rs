@@ -307,7 +307,12 @@ impl Standings {
     /// (`swiss::order`: score, Buchholz, game points, entry order).
     /// `rank_by_defeated` becomes the rank too: in a Swiss, the groups
     /// defeated are those ranked below.
-    pub fn with_swiss(mut self, records: &[crate::tournament::swiss::Record], played: usize, rounds: usize) -> Standings {
+    pub fn with_swiss(
+        mut self,
+        records: &[crate::tournament::swiss::Record],
+        played: usize,
+        rounds: usize,
+    ) -> Standings {
         let order = crate::tournament::swiss::order(records);
         let buchholz = crate::tournament::swiss::buchholz(records);
         let place: Vec<usize> = {
@@ -317,7 +322,8 @@ impl Standings {
         };
         for row in &mut self.rows {
             let record = &records[row.id];
-            row.swiss = Some(SwissCells { score: record.score, buchholz: buchholz[row.id], byes: record.byes });
+            row.swiss =
+                Some(SwissCells { score: record.score, buchholz: buchholz[row.id], byes: record.byes });
         }
         self.rows.sort_by_key(|r| place[r.id]);
         for (k, row) in self.rows.iter_mut().enumerate() {

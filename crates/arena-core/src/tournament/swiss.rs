@@ -99,7 +99,8 @@ pub fn pair(records: &[Record]) -> Round {
     let bye = (n % 2 == 1).then(|| {
         // The lowest placed of the fewest byes.
         let fewest = records.iter().map(|r| r.byes).min().unwrap_or(0);
-        let at = ranked.iter().rposition(|&p| records[p].byes == fewest).expect("someone has the fewest byes");
+        let at =
+            ranked.iter().rposition(|&p| records[p].byes == fewest).expect("someone has the fewest byes");
         ranked.remove(at)
     });
     let met = |a: usize, b: usize| records[a].met(b) > 0;
@@ -123,7 +124,11 @@ pub fn pair(records: &[Record]) -> Round {
 
 /// Pairs a score group, top half against bottom half, and returns who is
 /// left (to float down).
-fn pair_group(group: &[usize], met: &impl Fn(usize, usize) -> bool, pairs: &mut Vec<[usize; 2]>) -> Vec<usize> {
+fn pair_group(
+    group: &[usize],
+    met: &impl Fn(usize, usize) -> bool,
+    pairs: &mut Vec<[usize; 2]>,
+) -> Vec<usize> {
     let m = group.len();
     let half = m / 2;
     let mut taken = vec![false; m];
@@ -352,7 +357,8 @@ pub fn state(tournament: &Tournament, results: &BTreeMap<usize, GameResult>) -> 
         }
         for (k, &pairing) in round.pairings.iter().enumerate() {
             let first = start + k * games as usize;
-            let points: f64 = (first..first + games as usize).map(|i| results[&i].score_of(ids[pairing[0]])).sum();
+            let points: f64 =
+                (first..first + games as usize).map(|i| results[&i].score_of(ids[pairing[0]])).sum();
             add_pairing(&mut records, pairing, games, points);
         }
         if let Some(bye) = round.bye {

@@ -132,11 +132,19 @@ impl Standings {
         ))
     }
 
-    /// Headers with a Swiss's score and Buchholz after the player's name.
-    fn with_swiss_headers(&self, mut header: Vec<String>, mut align: Vec<bool>, value: bool) -> (Vec<String>, Vec<bool>) {
+    /// Headers (and their alignments, if any) with a Swiss's score and
+    /// Buchholz after the player's name, as [`Row::cells`] has them.
+    pub(crate) fn with_swiss_headers(
+        &self,
+        mut header: Vec<String>,
+        mut align: Vec<bool>,
+        value: bool,
+    ) -> (Vec<String>, Vec<bool>) {
         if self.swiss.is_some() {
             header.splice(2..2, ["score".to_string(), "Buchholz".to_string()]);
-            align.splice(2..2, [value, value]);
+            if align.len() >= 2 {
+                align.splice(2..2, [value, value]);
+            }
         }
         (header, align)
     }
