@@ -766,6 +766,22 @@ by_rank = [3, 2, 1]
                 "[[assignment]]\nname = \"a\"\ngame = \"wumpus\"\n[assignment.tournament]\nformat = \"round-robin\"\n",
                 "line 5: assignment[0].tournament.format: \"round-robin\": wumpus's class tournament is \"duplicate\"",
             ),
+            (
+                "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[assignment.tournament]\nformat = \"swiss\"\nrounds = 0\n",
+                "line 6: assignment[0].tournament.rounds = 0: a Swiss needs 1 round or more",
+            ),
+            (
+                "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[assignment.tournament]\nrounds = 4\n",
+                "line 5: assignment[0].tournament.rounds: only a Swiss has rounds; write format = \"swiss\" or remove it",
+            ),
+            (
+                "[[assignment]]\nname = \"a\"\ngame = \"wumpus\"\n[assignment.tournament]\nformat = \"swiss\"\n",
+                "line 5: assignment[0].tournament.format: \"swiss\": wumpus's class tournament is \"duplicate\"",
+            ),
+            (
+                "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[assignment.tournament]\nformat = \"gauntlet\"\n",
+                "line 5: assignment[0].tournament.format: \"gauntlet\": trap's class tournament is \"round-robin\" or \"swiss\"",
+            ),
             ("name = \"empty\"\n", "no [[assignment]]"),
         ];
         for (text, expected) in cases {
@@ -773,6 +789,17 @@ by_rank = [3, 2, 1]
             assert!(e.starts_with(expected), "expected {expected:?}, got {e:?}");
             assert_eq!(e.lines().count(), 1, "{e}");
         }
+    }
+
+    #[test]
+    fn a_two_player_class_tournament_may_be_a_swiss() {
+        let text =
+            "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[assignment.tournament]\nformat = \"swiss\"\n";
+        let course = Course::parse(text).unwrap();
+        assert_eq!(course.assignments[0].tournament.swiss, Some(None), "the default rounds");
+        let course = Course::parse(&format!("{text}rounds = 9\ngames = 4\n")).unwrap();
+        assert_eq!(course.assignments[0].tournament, ClassTournament { games: 4, swiss: Some(Some(9)) });
+        assert_eq!(Course::default().assignments[0].tournament.swiss, None, "a round robin by default");
     }
 
     #[test]
