@@ -34,7 +34,7 @@ pub struct TournamentFile {
     /// Required for two-player games; single-player games play `duplicate`
     /// unless told `grade`.
     pub format: Option<Format>,
-    /// Games per pairing (round-robin, gauntlet; seat-swapped pairs) or per
+    /// Games per pairing (round-robin, swiss, gauntlet; seat-swapped pairs) or per
     /// level (grade) of two-player games.
     pub games_per_pairing: Option<u32>,
     /// Single-player games: worlds each player plays (the same for all).
