@@ -50,7 +50,9 @@ pub struct Row {
     pub opponents_defeated: u32,
     /// Rank by `opponents_defeated` alone, as the course ranks groups:
     /// 1 + the number of players who defeated strictly more opponents
-    /// (equal counts share a rank: 1, 2, 2, 4).
+    /// (equal counts share a rank: 1, 2, 2, 4). In a Swiss, its rank
+    /// (`Standings::with_swiss`: there the groups defeated are those
+    /// ranked below).
     pub rank_by_defeated: usize,
     /// Bradley–Terry Elo over all games (the mean of the players with games
     /// is 0); 0 without games.

@@ -533,6 +533,52 @@ mod tests {
     }
 
     #[test]
+    fn rounds_are_paired_from_the_journal_and_a_journal_of_another_pairing_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.toml");
+        std::fs::write(
+            &path,
+            "format = \"swiss\"\nrounds = 3\nseed = 4\nplayers = [\"easy\", \"medium\", \"hard\", \"easy\", \"hard\"]\n",
+        )
+        .unwrap();
+        let tournament = Tournament::load(&path).unwrap();
+        let per_round = per_round(5, 2);
+        let first = state(&tournament, &BTreeMap::new()).unwrap();
+        assert_eq!((first.complete, first.games.len(), first.rounds.len()), (0, per_round, 1));
+        // Round 1 played: the seat 1 player wins every game.
+        let result = |g: &ScheduledGame| GameResult {
+            index: g.index,
+            seed: g.seed,
+            seats: g.seats,
+            winner: Some(g.seats[0]),
+            turns: 1,
+            reason: "trapped".into(),
+            fault: None,
+            clock: Default::default(),
+            solo: None,
+            replayed: 0,
+            replay_left_out: false,
+        };
+        let mut results: BTreeMap<usize, GameResult> =
+            first.games.iter().map(|g| (g.index, result(g))).collect();
+        let second = state(&tournament, &results).unwrap();
+        assert_eq!((second.complete, second.games.len()), (1, 2 * per_round));
+        assert_eq!(second.games[..per_round], first.games[..], "round 1 stays as it was paired");
+        assert!(second.games[per_round..].iter().enumerate().all(|(k, g)| g.index == per_round + k));
+        // Each pairing split 1-1: drawn pairings, half a point each; the bye a whole one.
+        let bye = second.rounds[0].bye.unwrap();
+        assert_eq!(second.records[bye].score, 1.0);
+        assert!((0..5).filter(|&p| p != bye).all(|p| second.records[p].score == 0.5));
+        // A journal whose game is not the one its index pairs now.
+        let mut wrong = result(&second.games[per_round]);
+        wrong.seats = [wrong.seats[1], wrong.seats[0]];
+        results.insert(wrong.index, wrong);
+        let error = state(&tournament, &results).unwrap_err().to_string();
+        assert!(error.contains("is not what round 2 of this Swiss pairs now"), "{error}");
+        assert_eq!(error.lines().count(), 1);
+    }
+
+    #[test]
     fn ten_thousand_entrants_pair_fast() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let n = 10_000;
