@@ -209,3 +209,34 @@ fn a_swiss_through_slurm_plays_an_array_per_round_and_gives_the_single_machine_s
     assert!(again.status.success(), "{}", stderr(&again));
     assert!(stdout(&again).contains("every shard is done"), "{}", stdout(&again));
 }
+
+#[test]
+fn a_swiss_whose_round_fails_cancels_the_later_rounds_and_resumes_when_submitted_again() {
+    if !cluster() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let body = "format = \"swiss\"\nrounds = 3\ngames_per_pairing = 2\nseed = 17\nplayers = [\"easy\", \"medium\", \"hard\", \"easy\"]\n";
+    let file = file_in(dir.path(), "cluster", body);
+    // Slurm cannot open this output file: round 1's tasks fail at once;
+    // the later rounds' arrays are cancelled (their dependency can never
+    // be met) and the merge job runs after them: nothing hangs.
+    let started = Instant::now();
+    let output =
+        arena(&slurm_args(&file, &["--sbatch-arg=--output=/nonexistent/job.log", "--submit", "--wait"]), &[]);
+    assert!(!output.status.success(), "{}", stdout(&output));
+    assert!(stdout(&output).contains("the Swiss's later rounds: jobs "), "{}", stdout(&output));
+    assert!(started.elapsed() < Duration::from_secs(120));
+    assert!(all_journal_games(&dir.path().join("cluster/out")).is_empty());
+    // Submitted again: every round, one after the other.
+    let output = arena(&slurm_args(&file, &["--submit", "--wait"]), &[]);
+    assert!(output.status.success(), "{}\n{}", stdout(&output), stderr(&output));
+    let single = file_in(dir.path(), "single", body);
+    let run = arena(&["tournament", "run", single.to_str().unwrap()], &[]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let pairings =
+        |out: &Path| all_journal_games(out).iter().map(|g| (g.index, g.seats, g.seed)).collect::<Vec<_>>();
+    assert_eq!(pairings(&dir.path().join("cluster/out")).len(), 3 * 2 * 2);
+    assert_eq!(pairings(&dir.path().join("cluster/out")), pairings(&dir.path().join("single/out")));
+    assert_eq!(standings_csv(&file), standings_csv(&single));
+}
