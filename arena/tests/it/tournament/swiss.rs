@@ -76,6 +76,8 @@ fn the_same_file_and_seed_play_the_same_swiss() {
     // 3 rounds: 3 pairings scored each, a bye scoring 1 each round.
     assert_eq!(scores.iter().sum::<f64>(), 3.0 * 3.0 + 3.0);
     assert!(standings(&a, "standings.md").contains("| # | Player | score | Buchholz |"));
+    let index = standings(&a, "index.html");
+    assert!(index.contains("<th>Player</th><th>score</th><th>Buchholz</th><th>Games</th>"), "{index}");
 }
 
 #[test]
