@@ -22,6 +22,7 @@ pub(crate) enum Measure {
     Server(ServerArgs),
     Tournament(TournamentArgs),
     Matchmaking(MatchmakingArgs),
+    Swiss(SwissArgs),
     Sprt(sprt::BenchSprtArgs),
 }
 
@@ -162,6 +163,29 @@ pub(crate) struct TournamentArgs {
     /// Games at once (default: one per core).
     #[arg(long)]
     concurrency: Option<usize>,
+}
+
+/// Measure Swiss rounds against the full round robin on a simulated
+/// class of players of known strength: how much of the round robin's top
+/// 10% a Swiss of each number of rounds finds, and Spearman within it,
+/// next to the same rounds paired at random (docs/benchmarks.md, "Swiss
+/// rounds against a round robin"). Build with --release.
+#[derive(clap::Args)]
+pub(crate) struct SwissArgs {
+    /// Entrants in the class.
+    #[arg(long, default_value_t = 150)]
+    entrants: usize,
+    /// The Swiss's rounds to measure, comma-separated.
+    #[arg(long, default_value = "9,10,11", value_delimiter = ',')]
+    rounds: Vec<u32>,
+    /// Games per pairing (the Swiss's and the round robin's).
+    #[arg(long, default_value_t = 2)]
+    games_per_pairing: u32,
+    /// Classes simulated (each with its own strengths and games).
+    #[arg(long, default_value_t = 20)]
+    trials: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 /// Measure the live league's matchmaking on a simulated class of
@@ -332,6 +356,20 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
             };
             config.checkpoints.retain(|&share| share * 100.0 <= up_to + 1e-9);
             arena::outln!("{}", simulation::run(&config));
+        }
+        Measure::Swiss(SwissArgs { entrants, rounds, games_per_pairing, trials, seed }) => {
+            if entrants < 2 {
+                anyhow::bail!("--entrants {entrants}: a Swiss needs 2 entrants or more");
+            }
+            if let Some(r) = rounds.iter().find(|&&r| r == 0 || r as usize >= entrants) {
+                anyhow::bail!("--rounds {r}: use 1 to {} rounds for {entrants} entrants", entrants - 1);
+            }
+            if games_per_pairing == 0 || trials == 0 {
+                anyhow::bail!("--games-per-pairing and --trials: use 1 or more");
+            }
+            let config =
+                arena::swiss_simulation::Config { entrants, rounds, games_per_pairing, trials, seed };
+            arena::outln!("{}", arena::swiss_simulation::run(&config));
         }
         Measure::Sprt(args) => return sprt::bench(args),
     }

@@ -104,7 +104,8 @@ pub(crate) fn run(request: SlurmArgs) -> Result<ExitCode> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let submitted = slurm::submit(&scripts, &unfinished)?;
+    let later_rounds = slurm::later_rounds(&tournament)?;
+    let submitted = slurm::submit(&scripts, &unfinished, request.shards, later_rounds)?;
     match &submitted.array {
         Some((id, shards)) => arena::outln!(
             "submitted: shards job {id} ({} of {} shards: {}), merge job {} (after the shards)",
@@ -114,6 +115,12 @@ pub(crate) fn run(request: SlurmArgs) -> Result<ExitCode> {
             submitted.merge
         ),
         None => arena::outln!("every shard is done; submitted: merge job {}", submitted.merge),
+    }
+    if !submitted.later_rounds.is_empty() {
+        arena::outln!(
+            "the Swiss's later rounds: jobs {} (each round after the one before)",
+            submitted.later_rounds.join(", ")
+        );
     }
     if !request.wait {
         return Ok(ExitCode::SUCCESS);

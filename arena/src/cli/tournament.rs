@@ -66,9 +66,16 @@ pub(crate) fn run(
         return Ok(ExitCode::from(130));
     }
     if let Some(shard) = shard {
+        // A Swiss's shard plays the current round: the next is paired once it is whole.
+        let swiss = outcome.tournament.format == arena::tournament::config::Format::Swiss;
+        let rounds = if swiss && !outcome.missing.is_empty() {
+            "; a Swiss's shards play a round at a time: run them again for the next round once this one is whole"
+        } else {
+            ""
+        };
         eprintln!(
             "shard {shard}: {} games ({} played now) in {}; the tournament has {} of {} games: \
-             `arena tournament report {}` writes the standings once every shard is done",
+             `arena tournament report {}` writes the standings once every shard is done{rounds}",
             outcome.part_done,
             outcome.played_now,
             outcome.tournament.output.join(shard.journal_name()).display(),

@@ -32,6 +32,7 @@ pub mod protocol;
 pub mod referee;
 pub mod replay;
 pub mod report;
+pub mod swiss_simulation;
 /// The sandbox workers run in: a crate of its own (crates/arena-sandbox), which
 /// can name nothing of the arena; `crate::sandbox::...` as before.
 pub use arena_sandbox as sandbox;

@@ -114,7 +114,7 @@ pub(crate) fn draw_strength(rng: &mut ChaCha8Rng) -> f64 {
 
 /// The score of a player of strength `a` in one game against `b`, `a` in
 /// the first seat if `a_first`.
-fn play_game(a: f64, b: f64, a_first: bool, rng: &mut ChaCha8Rng) -> f64 {
+pub(crate) fn play_game(a: f64, b: f64, a_first: bool, rng: &mut ChaCha8Rng) -> f64 {
     let seat = if a_first { SEAT_ELO } else { -SEAT_ELO };
     simulated_score(score_from_elo(a - b + seat), DRAW_RATE, rng)
 }

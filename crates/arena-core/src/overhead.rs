@@ -260,6 +260,7 @@ pub fn tournament(
         game,
         format: Format::RoundRobin,
         games_per_pairing,
+        rounds: 0,
         seed: 1,
         concurrency,
         output: scratch.clone(),

@@ -75,6 +75,10 @@ pub struct ClassTournament {
     /// Two-player games: games per pairing (seat-swapped pairs on shared
     /// seeds); the single-player games: worlds per group.
     pub games: u32,
+    /// Two-player games: a Swiss instead of the round robin
+    /// (`format = "swiss"`), of these rounds (None: the default for the
+    /// class's size; at most the groups less one).
+    pub swiss: Option<Option<u32>>,
 }
 
 /// How many points each part gives, and the most in all.
@@ -91,7 +95,7 @@ pub struct Points {
 #[derive(Debug, Clone, PartialEq)]
 pub enum TournamentPoints {
     /// This many for each group defeated (a pairing won; for a
-    /// single-player game, a group ranked below).
+    /// single-player game or in a Swiss, a group ranked below).
     PerGroupDefeated(f64),
     /// At most this many: that share of it for the share of the other
     /// groups defeated (all of it for defeating every group).
@@ -167,7 +171,7 @@ impl Default for Course {
                     games: 10,
                     pass: Pass::Wins(vec![6, 4, 2]),
                 },
-                tournament: ClassTournament { games: 10 },
+                tournament: ClassTournament { games: 10, swiss: None },
                 points: Points {
                     per_level: vec![30.0, 30.0, 25.0],
                     tournament: TournamentPoints::Share(15.0),
@@ -302,6 +306,8 @@ struct ClassTournamentFile {
     /// Said for clarity only: each kind of game has one class tournament.
     format: Option<String>,
     games: Option<u32>,
+    /// A Swiss's rounds.
+    rounds: Option<u32>,
 }
 
 #[derive(Deserialize, Default)]
@@ -411,17 +417,37 @@ impl AssignmentFile {
                 Err(error(key, format!("{what}: {n} values for {} levels: give one per level", levels.len())))
             }
         };
-        // The formats that rank groups by the groups they defeat.
+        // The formats that rank groups by the groups they defeat (in a
+        // Swiss, the groups ranked below).
         let format = if single { "duplicate" } else { "round-robin" };
-        if let Some(other) = self.tournament.format.as_deref().filter(|f| *f != format) {
+        let swiss = !single && self.tournament.format.as_deref() == Some("swiss");
+        if let Some(other) = self.tournament.format.as_deref().filter(|f| *f != format && !swiss) {
+            let formats = if single { format!("\"{format}\"") } else { format!("\"{format}\" or \"swiss\"") };
             return Err(error(
                 "format",
                 format!(
-                    "tournament.format: \"{other}\": {game}'s class tournament is \"{format}\" (it ranks the \
+                    "tournament.format: \"{other}\": {game}'s class tournament is {formats} (it ranks the \
                      groups by the groups they defeat); leave the key out or write that"
                 ),
             ));
         }
+        let swiss = match (swiss, self.tournament.rounds) {
+            (true, Some(0)) => {
+                return Err(error(
+                    "rounds",
+                    "tournament.rounds = 0: a Swiss needs 1 round or more".to_string(),
+                ))
+            }
+            (true, rounds) => Some(rounds),
+            (false, Some(_)) => {
+                return Err(error(
+                    "rounds",
+                    "tournament.rounds: only a Swiss has rounds; write format = \"swiss\" or remove it"
+                        .to_string(),
+                ))
+            }
+            (false, None) => None,
+        };
         let tournament_games = self.tournament.games.unwrap_or(if single { 100 } else { 10 });
         if tournament_games == 0 {
             return Err(error("games", "tournament.games = 0: use 1 or more".to_string()));
@@ -461,7 +487,7 @@ impl AssignmentFile {
             settings: settings_table,
             deadline,
             grading: AssignmentGrading { levels, games, pass },
-            tournament: ClassTournament { games: tournament_games },
+            tournament: ClassTournament { games: tournament_games, swiss },
             points: Points { per_level: per_level_points, tournament, cap },
         })
     }
@@ -740,6 +766,22 @@ by_rank = [3, 2, 1]
                 "[[assignment]]\nname = \"a\"\ngame = \"wumpus\"\n[assignment.tournament]\nformat = \"round-robin\"\n",
                 "line 5: assignment[0].tournament.format: \"round-robin\": wumpus's class tournament is \"duplicate\"",
             ),
+            (
+                "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[assignment.tournament]\nformat = \"swiss\"\nrounds = 0\n",
+                "line 6: assignment[0].tournament.rounds = 0: a Swiss needs 1 round or more",
+            ),
+            (
+                "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[assignment.tournament]\nrounds = 4\n",
+                "line 5: assignment[0].tournament.rounds: only a Swiss has rounds; write format = \"swiss\" or remove it",
+            ),
+            (
+                "[[assignment]]\nname = \"a\"\ngame = \"wumpus\"\n[assignment.tournament]\nformat = \"swiss\"\n",
+                "line 5: assignment[0].tournament.format: \"swiss\": wumpus's class tournament is \"duplicate\"",
+            ),
+            (
+                "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[assignment.tournament]\nformat = \"gauntlet\"\n",
+                "line 5: assignment[0].tournament.format: \"gauntlet\": trap's class tournament is \"round-robin\" or \"swiss\"",
+            ),
             ("name = \"empty\"\n", "no [[assignment]]"),
         ];
         for (text, expected) in cases {
@@ -747,6 +789,17 @@ by_rank = [3, 2, 1]
             assert!(e.starts_with(expected), "expected {expected:?}, got {e:?}");
             assert_eq!(e.lines().count(), 1, "{e}");
         }
+    }
+
+    #[test]
+    fn a_two_player_class_tournament_may_be_a_swiss() {
+        let text =
+            "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[assignment.tournament]\nformat = \"swiss\"\n";
+        let course = Course::parse(text).unwrap();
+        assert_eq!(course.assignments[0].tournament.swiss, Some(None), "the default rounds");
+        let course = Course::parse(&format!("{text}rounds = 9\ngames = 4\n")).unwrap();
+        assert_eq!(course.assignments[0].tournament, ClassTournament { games: 4, swiss: Some(Some(9)) });
+        assert_eq!(Course::default().assignments[0].tournament.swiss, None, "a round robin by default");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! deadline), with the tournament runner: each group's grade as its
 //! grading run made it (stored with the settings it was made under), the
 //! class tournament among the
-//! groups (`DATA/final/<assignment>/round-robin/`, or for a single-player
+//! groups (`DATA/final/<assignment>/round-robin/`, or `swiss/` when the
+//! course file asks for Swiss rounds, or for a single-player
 //! game `scores/`: every group on the same worlds; resumed if run again),
 //! and the points of the course's policy (`course::Points`: each level
 //! passed, the groups a group defeats or its rank, a cap), written for the
@@ -103,10 +104,17 @@ pub fn finalize(
         let single = assignment.game.is_single_player();
         // A two-player game's round robin; a single-player game's groups
         // all on the same worlds (duplicate), ranked by mean score.
-        let (name, format, games_key, first_output) = match single {
-            false => ("final round robin", "round-robin", "games_per_pairing", "round-robin"),
-            true => ("final scores", "duplicate", "games_per_player", "scores"),
+        let swiss = assignment.tournament.swiss.filter(|_| !single);
+        let (name, format, games_key, first_output) = match (single, swiss) {
+            (false, None) => ("final round robin", "round-robin", "games_per_pairing", "round-robin"),
+            (false, Some(_)) => ("final Swiss", "swiss", "games_per_pairing", "swiss"),
+            (true, _) => ("final scores", "duplicate", "games_per_player", "scores"),
         };
+        // A Swiss of the rounds asked, at most the groups less one.
+        let rounds = swiss.map(|rounds| {
+            let most = frozen.len() as u32 - 1;
+            rounds.unwrap_or_else(|| arena::tournament::swiss::default_rounds(frozen.len())).min(most)
+        });
         // Each player named by its group, so the standings show groups
         // (`named`: a file from before names were given is the same
         // tournament: the names are not in its journals' fingerprint).
@@ -118,6 +126,9 @@ pub fn finalize(
             table.insert("seed".into(), (seed as i64).into());
             table.insert("output".into(), output.into());
             table.insert(games_key.into(), i64::from(games).into());
+            if let Some(rounds) = rounds {
+                table.insert("rounds".into(), i64::from(rounds).into());
+            }
             let entry = |(player, submission): (&String, &db::Submission)| -> toml::Value {
                 if !named {
                     return player.as_str().into();
@@ -165,6 +176,8 @@ pub fn finalize(
         let standings = folder.join(&output).join("standings.json");
         placings = if single {
             score_placings(&standings, frozen.len())?
+        } else if swiss.is_some() {
+            swiss_placings(&standings, frozen.len())?
         } else {
             round_robin_placings(&standings, frozen.len())?
         };
@@ -419,6 +432,24 @@ fn round_robin_placings(standings: &Path, players: usize) -> Result<Vec<Placing>
         };
         if let Some(placing) = placings.get_mut(id as usize) {
             *placing = Placing { rank: Some(rank as usize), defeated: defeated as usize };
+        }
+    }
+    Ok(placings)
+}
+
+/// Each player's placing in a Swiss, from its standings: its rank, and
+/// as the groups it defeats, the groups ranked below it (a Swiss meets
+/// only a few groups: its ranking is what it measures).
+fn swiss_placings(standings: &Path, players: usize) -> Result<Vec<Placing>> {
+    let mut placings = vec![Placing::default(); players];
+    let rows = standings_rows(standings, "Swiss's standings")?;
+    for row in &rows {
+        let (Some(id), Some(rank)) = (row["id"].as_u64(), row["rank"].as_u64()) else {
+            bail!("the Swiss's standings {} lack a row's id or rank", standings.display());
+        };
+        if let Some(placing) = placings.get_mut(id as usize) {
+            let rank = rank as usize;
+            *placing = Placing { rank: Some(rank), defeated: rows.len().saturating_sub(rank) };
         }
     }
     Ok(placings)

@@ -62,13 +62,18 @@ fn watch_draws_the_board_every_turn() {
 
 #[test]
 fn bad_arguments_are_one_clear_line() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["play", "easy", "gandalf"], "unknown player 'gandalf'"),
         (
             &["measure", "matchmaking", "--games-per-entrant", "50,20"],
             "--games-per-entrant: give positive numbers, ascending",
         ),
         (&["play", "easy", "hard", "--time-per-turn", "soon"], "is not a duration"),
+        (
+            &["measure", "swiss", "--entrants", "10", "--rounds", "10"],
+            "--rounds 10: use 1 to 9 rounds for 10 entrants",
+        ),
+        (&["measure", "swiss", "--entrants", "1"], "--entrants 1: a Swiss needs 2 entrants or more"),
         (&["play", "easy", "hard", "--games", "0"], "--games 0 plays nothing"),
         (&["play", "easy", "./missing.so"], "no player library at ./missing.so"),
     ];
@@ -141,6 +146,28 @@ fn measure_matchmaking_prints_its_table() {
 }
 
 #[test]
+fn measure_swiss_prints_its_table() {
+    let output = arena(&["measure", "swiss", "--entrants", "40", "--rounds", "5,6", "--trials", "2"], &[]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}{}", stderr(&output));
+    assert!(
+        text.contains("Swiss against a round robin: 40 entrants (top 10% = 4), 2 games a pairing, 2 trials"),
+        "{text}"
+    );
+    assert!(text.contains("round robin: 1,560 games"), "{text}");
+    for (pairing, rounds, games) in
+        [("swiss", 5, 200), ("random", 5, 200), ("swiss", 6, 240), ("random", 6, 240)]
+    {
+        let line = text.lines().find(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            words.len() > 3 && words[..3] == [pairing, &rounds.to_string(), &games.to_string()]
+        });
+        assert!(line.is_some(), "{pairing} {rounds}: {text}");
+    }
+    assert!(text.contains("slowest pairing of a round: "), "{text}");
+}
+
+#[test]
 fn help_lists_the_user_commands_first_and_the_measurements_under_measure() {
     let help = stdout(&arena(&["--help"], &[]));
     let commands: Vec<&str> = help
@@ -157,7 +184,7 @@ fn help_lists_the_user_commands_first_and_the_measurements_under_measure() {
     let measure = arena(&["measure", "--help"], &[]);
     assert!(measure.status.success(), "{}", stderr(&measure));
     let measure = stdout(&measure);
-    for what in ["engine", "isolation", "program", "server", "tournament", "matchmaking", "sprt"] {
+    for what in ["engine", "isolation", "program", "server", "tournament", "matchmaking", "swiss", "sprt"] {
         assert!(
             measure.lines().any(|l| l.trim_start().starts_with(&format!("{what} "))),
             "{what}: {measure}"

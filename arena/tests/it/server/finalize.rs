@@ -270,3 +270,61 @@ fn staff_see_the_roster_set_the_deadline_and_finalize_from_the_api_and_page() {
         assert!(page.contains("done: 1 student(s)"), "{page}");
     }
 }
+
+#[test]
+fn a_course_may_ask_for_a_swiss_and_its_groups_defeated_are_those_ranked_below() {
+    let data = tempfile::tempdir().unwrap();
+    let tokens = add_roster(data.path(), "ann,a\nben,b\ncat,c\n");
+    let server = Server::start(data.path(), &[]);
+    for ((_, token), level) in tokens.iter().zip(["easy", "medium", "hard"]) {
+        let (code, accepted) = submit(&server, Some(token), "file", &std::fs::read(library(level)).unwrap());
+        assert_eq!(code, 201, "{accepted}");
+        wait_for(&server, token, accepted["id"].as_i64().unwrap(), finished);
+    }
+    let data_arg = data.path().to_str().unwrap();
+    let course = |tournament: &str| {
+        support::write_file(
+            data.path(),
+            "course.toml",
+            &format!(
+                "[[assignment]]\nname = \"trap\"\ngame = \"trap\"\n[assignment.tournament]\n{tournament}\
+                 [assignment.points]\nper_level = [0, 0, 0]\nshare = 10\n"
+            ),
+        )
+    };
+    // Rounds past the groups less one are cut to them (3 groups: 2 rounds).
+    let file = course("format = \"swiss\"\nrounds = 5\ngames = 2\n");
+    let out = arena(&["serve", "finalize", "--data", data_arg, "--course", file.to_str().unwrap()], &[]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let folder = data.path().join("final/trap");
+    let table: toml::Table = std::fs::read_to_string(folder.join("swiss.toml")).unwrap().parse().unwrap();
+    assert_eq!((table["format"].as_str(), table["rounds"].as_integer()), (Some("swiss"), Some(2)));
+    assert!(!folder.join("round-robin").exists(), "its own folder");
+    let standings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(folder.join("swiss/standings.json")).unwrap()).unwrap();
+    assert_eq!(standings["swiss"], serde_json::json!({"played": 2, "rounds": 2}));
+    let rank_of = |group: &str| {
+        standings["rows"].as_array().unwrap().iter().find(|r| r["name"] == group).unwrap()["rank"]
+            .as_u64()
+            .unwrap()
+    };
+    let rows = csv_rows(&std::fs::read_to_string(folder.join("grades.csv")).unwrap());
+    assert_eq!(rows.len(), 4);
+    for row in &rows[1..] {
+        let rank = rank_of(&row[1]);
+        assert_eq!(row[12], rank.to_string(), "{row:?}");
+        // Defeated: the groups ranked below; the share: of the 2 others.
+        assert_eq!(row[13], (3 - rank).to_string(), "{row:?}");
+        assert_eq!(row[14].parse::<f64>().unwrap(), 10.0 * (3 - rank) as f64 / 2.0, "{row:?}");
+    }
+    // Run again: resumed from its journals, the same results.
+    let csv = std::fs::read_to_string(folder.join("grades.csv")).unwrap();
+    let again = arena(&["serve", "finalize", "--data", data_arg, "--course", file.to_str().unwrap()], &[]);
+    assert!(again.status.success(), "{}", support::stderr(&again));
+    assert_eq!(std::fs::read_to_string(folder.join("grades.csv")).unwrap(), csv);
+    // A Swiss's rounds are for two-player games, and only a Swiss has them.
+    let bad = course("rounds = 3\n");
+    let out = arena(&["serve", "finalize", "--data", data_arg, "--course", bad.to_str().unwrap()], &[]);
+    let err = support::stderr(&out);
+    assert!(err.contains("tournament.rounds: only a Swiss has rounds"), "{err}");
+}

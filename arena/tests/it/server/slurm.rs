@@ -336,3 +336,42 @@ fn the_league_through_slurm_plays_each_pairings_10_games_once_with_local_plays_r
     let local = play_league(data.path(), &["--grading-slots", "3"], 30);
     assert_eq!(on_slurm, local);
 }
+
+#[test]
+fn a_class_swiss_through_slurm_gives_local_finalizes_games_and_grades() {
+    if !support::slurm_cluster() {
+        return;
+    }
+    let (_, data) = grade_class(&["easy", "medium", "hard", "easy"], &["--round-robin", "off"], &[]);
+    let data_arg = data.path().to_str().unwrap();
+    let course = support::write_file(
+        data.path(),
+        "course.toml",
+        "[[assignment]]\nname = \"trap\"\ngame = \"trap\"\n[assignment.tournament]\nformat = \"swiss\"\nrounds = 3\ngames = 2\n\
+         [assignment.points]\nper_level = [0, 0, 0]\nby_rank = [3, 2, 1]\n",
+    );
+    let finalize = |extra: &[&str]| {
+        arena(
+            &[&["serve", "finalize", "--data", data_arg, "--course", course.to_str().unwrap()], extra]
+                .concat(),
+            &[],
+        )
+    };
+    let out = finalize(&[]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let (on_slurm, local) = (data.path().join("final/trap"), data.path().join("final-trap-local"));
+    std::fs::rename(&on_slurm, &local).unwrap();
+    // Three rounds: an array per round, each after the one before.
+    let out = finalize(&["--executor", "slurm", "--shards", "2"]);
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let read = |dir: &Path, name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(read(&on_slurm, "grades.csv"), read(&local, "grades.csv"));
+    let games = |dir: &Path| support::all_journal_games(&dir.join("swiss"));
+    assert_eq!(games(&on_slurm).len(), 3 * 2 * 2);
+    assert_eq!(games(&on_slurm), games(&local));
+    for path in arena::tournament::merge::journal_files(&on_slurm.join("swiss")).unwrap() {
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let (_, played, _) = arena::tournament::journal::read(&path).unwrap();
+        assert!(name.starts_with("journal.shard-") || played.is_empty(), "{name}: {} games", played.len());
+    }
+}

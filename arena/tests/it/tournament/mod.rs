@@ -10,6 +10,7 @@ mod gradescope;
 mod run;
 mod shards;
 mod slurm;
+mod swiss;
 
 use std::{
     path::Path,

@@ -168,3 +168,75 @@ fn without_sbatch_the_error_says_where_to_run() {
     let script = std::fs::read_to_string(dir.path().join("t/out/slurm/shards.sbatch")).unwrap();
     assert!(script.contains(&format!("exec {} tournament run", env!("CARGO_BIN_EXE_arena"))), "{script}");
 }
+
+#[test]
+fn a_swiss_through_slurm_plays_an_array_per_round_and_gives_the_single_machine_standings() {
+    if !cluster() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let players: Vec<String> =
+        ["easy", "medium", "hard"].iter().map(|l| format!("\"{}\"", library(l).display())).collect();
+    // Five entrants (a bye each round), 3 rounds of 4 games a pairing.
+    let body = format!(
+        "format = \"swiss\"\nrounds = 3\ngames_per_pairing = 4\nseed = 13\nplayers = [{}, \"easy\", \"medium\"]\n[settings]\ntime_per_turn = \"1s\"\n",
+        players.join(", ")
+    );
+    let single = file_in(dir.path(), "single", &body);
+    let output = arena(&["tournament", "run", single.to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    let cluster = file_in(dir.path(), "cluster", &body);
+    let output = arena(&slurm_args(&cluster, &["--submit", "--wait"]), &[]);
+    assert!(output.status.success(), "{}\n{}", stdout(&output), stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("(4 of 4 shards: 1,2,3,4)"), "round 1's array: {text}");
+    assert!(text.contains("the Swiss's later rounds: jobs "), "rounds 2 and 3 chained: {text}");
+    assert!(text.contains("24 games (0 played now)"), "the merge job's log is shown: {text}");
+    let out = dir.path().join("cluster/out");
+    let games = all_journal_games(&out);
+    assert_eq!(
+        games.iter().map(|g| (g.index, g.seats, g.seed)).collect::<Vec<_>>(),
+        all_journal_games(&dir.path().join("single/out"))
+            .iter()
+            .map(|g| (g.index, g.seats, g.seed))
+            .collect::<Vec<_>>(),
+        "the same pairings, round by round"
+    );
+    assert_eq!(standings_csv(&cluster), standings_csv(&single));
+    // Submitted again once done: nothing to play, the merge job alone.
+    let again = arena(&slurm_args(&cluster, &["--submit", "--wait"]), &[]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(stdout(&again).contains("every shard is done"), "{}", stdout(&again));
+}
+
+#[test]
+fn a_swiss_whose_round_fails_cancels_the_later_rounds_and_resumes_when_submitted_again() {
+    if !cluster() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let body = "format = \"swiss\"\nrounds = 3\ngames_per_pairing = 2\nseed = 17\nplayers = [\"easy\", \"medium\", \"hard\", \"easy\"]\n";
+    let file = file_in(dir.path(), "cluster", body);
+    // Slurm cannot open this output file: round 1's tasks fail at once;
+    // the later rounds' arrays are cancelled (their dependency can never
+    // be met) and the merge job runs after them: nothing hangs.
+    let started = Instant::now();
+    let output =
+        arena(&slurm_args(&file, &["--sbatch-arg=--output=/nonexistent/job.log", "--submit", "--wait"]), &[]);
+    assert!(!output.status.success(), "{}", stdout(&output));
+    assert!(stdout(&output).contains("the Swiss's later rounds: jobs "), "{}", stdout(&output));
+    assert!(started.elapsed() < Duration::from_secs(120));
+    assert!(all_journal_games(&dir.path().join("cluster/out")).is_empty());
+    // Submitted again: every round, one after the other.
+    let output = arena(&slurm_args(&file, &["--submit", "--wait"]), &[]);
+    assert!(output.status.success(), "{}\n{}", stdout(&output), stderr(&output));
+    let single = file_in(dir.path(), "single", body);
+    let run = arena(&["tournament", "run", single.to_str().unwrap()], &[]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let pairings =
+        |out: &Path| all_journal_games(out).iter().map(|g| (g.index, g.seats, g.seed)).collect::<Vec<_>>();
+    assert_eq!(pairings(&dir.path().join("cluster/out")).len(), 3 * 2 * 2);
+    assert_eq!(pairings(&dir.path().join("cluster/out")), pairings(&dir.path().join("single/out")));
+    assert_eq!(standings_csv(&file), standings_csv(&single));
+}

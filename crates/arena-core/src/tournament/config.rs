@@ -34,11 +34,14 @@ pub struct TournamentFile {
     /// Required for two-player games; single-player games play `duplicate`
     /// unless told `grade`.
     pub format: Option<Format>,
-    /// Games per pairing (round-robin, gauntlet; seat-swapped pairs) or per
+    /// Games per pairing (round-robin, swiss, gauntlet; seat-swapped pairs) or per
     /// level (grade) of two-player games.
     pub games_per_pairing: Option<u32>,
     /// Single-player games: worlds each player plays (the same for all).
     pub games_per_player: Option<u32>,
+    /// Swiss: its rounds (default ceil(log2 entrants) + 2, at most
+    /// entrants - 1).
+    pub rounds: Option<u32>,
     pub seed: u64,
     /// Games run at once (default: one per core).
     pub concurrency: Option<usize>,
@@ -125,6 +128,9 @@ pub enum Format {
     Grade,
     /// Single-player games: every player plays the same seeded worlds.
     Duplicate,
+    /// Two-player games: rounds, each pairing entrants of similar score
+    /// that have not met (`swiss.rs`).
+    Swiss,
 }
 
 /// `[settings]`: the budgets and limits every game has, and the games' own
@@ -250,6 +256,8 @@ pub struct Tournament {
     /// Games per pairing (two-player formats; per level in a grade) or per
     /// player (single-player games).
     pub games_per_pairing: u32,
+    /// A Swiss's rounds (0 in the other formats).
+    pub rounds: u32,
     pub seed: u64,
     pub concurrency: usize,
     pub output: PathBuf,
@@ -310,16 +318,19 @@ impl Tournament {
         let format = match (file.format, single) {
             (None, true) => Format::Duplicate,
             (Some(format @ (Format::Duplicate | Format::Grade)), true) => format,
+            (Some(Format::Swiss), true) => bail!(
+                "format = \"swiss\": {game} is a single-player game, and a Swiss pairs two players; use \"duplicate\" (the default) or \"grade\""
+            ),
             (Some(other), true) => bail!(
                 "format = \"{}\": {game} is a single-player game; use \"duplicate\" (the default) or \"grade\"",
                 format_name(other)
             ),
             (Some(Format::Duplicate), false) => {
-                bail!("format = \"duplicate\" is for single-player games; {game} plays round-robin, gauntlet or grade")
+                bail!("format = \"duplicate\" is for single-player games; {game} plays round-robin, swiss, gauntlet or grade")
             }
             (Some(format), false) => format,
             (None, false) => {
-                bail!("missing field `format`: use \"round-robin\", \"gauntlet\" or \"grade\"")
+                bail!("missing field `format`: use \"round-robin\", \"swiss\", \"gauntlet\" or \"grade\"")
             }
         };
         if single && file.games_per_pairing.is_some() {
@@ -409,7 +420,7 @@ impl Tournament {
         let mut fixed = Vec::new();
         let mut grading = None;
         match format {
-            Format::RoundRobin | Format::Duplicate => {
+            Format::RoundRobin | Format::Duplicate | Format::Swiss => {
                 if file.opponents.is_some() {
                     bail!("opponents: only the gauntlet and grade formats have fixed opponents");
                 }
@@ -435,13 +446,20 @@ impl Tournament {
             }
         }
         let entrants = players.len() - fixed.len();
-        let needed = if format == Format::RoundRobin { 2 } else { 1 };
+        let needed = if matches!(format, Format::RoundRobin | Format::Swiss) { 2 } else { 1 };
         if entrants < needed {
             bail!(
                 "players: {entrants} player(s) found; a {} needs at least {needed} (list them in `players`, `player_folders` or `gradescope_exports`)",
                 format_name(format)
             );
         }
+        let rounds = match (format, file.rounds) {
+            (Format::Swiss, rounds) => swiss_rounds(rounds, entrants)?,
+            (_, Some(_)) => {
+                bail!("rounds: only the swiss format has rounds; remove it or use format = \"swiss\"")
+            }
+            (_, None) => 0,
+        };
         let duration = |key: &str, value: &Option<String>, default: Duration| -> Result<Duration> {
             value.as_deref().map_or(Ok(default), |v| {
                 crate::units::parse_duration(v).map_err(|e| anyhow::anyhow!("settings.{key}: {e}"))
@@ -491,6 +509,7 @@ impl Tournament {
             game: rules,
             format,
             games_per_pairing,
+            rounds,
             seed: file.seed,
             concurrency,
             output: base.join(file.output.unwrap_or_else(|| PathBuf::from("results").join(stem))),
@@ -523,6 +542,21 @@ pub fn format_name(format: Format) -> &'static str {
         Format::Gauntlet => "gauntlet",
         Format::Grade => "grade",
         Format::Duplicate => "duplicate",
+        Format::Swiss => "swiss",
+    }
+}
+
+/// A Swiss's rounds for `entrants`: as given, or the default; at least 1,
+/// fewer than the entrants.
+fn swiss_rounds(rounds: Option<u32>, entrants: usize) -> Result<u32> {
+    match rounds {
+        None => Ok(super::swiss::default_rounds(entrants)),
+        Some(0) => bail!("rounds = 0: a Swiss needs 1 round or more"),
+        Some(r) if r as usize >= entrants => bail!(
+            "rounds = {r}: {entrants} entrants meet each other in {} rounds; use fewer rounds (or format = \"round-robin\")",
+            entrants - 1
+        ),
+        Some(r) => Ok(r),
     }
 }
 
@@ -750,6 +784,27 @@ mod tests {
             let message = error(text);
             assert!(message.starts_with(expected), "expected {expected:?}, got {message:?} for:\n{text}");
             assert_eq!(message.lines().count(), 1, "{message}");
+        }
+    }
+
+    #[test]
+    fn a_swiss_takes_rounds_or_its_default() {
+        let players = "players = [\"easy\", \"medium\", \"hard\", \"easy\", \"medium\"]\n";
+        let t = load(&format!("format = \"swiss\"\nseed = 1\n{players}")).unwrap();
+        assert_eq!(
+            (t.format, t.rounds, t.games_per_pairing),
+            (Format::Swiss, 4, 2),
+            "ceil(log2 5) + 2, cut to 4"
+        );
+        let t = load(&format!("format = \"swiss\"\nrounds = 2\nseed = 1\n{players}")).unwrap();
+        assert_eq!(t.rounds, 2);
+        assert_eq!(load(&format!("format = \"round-robin\"\nseed = 1\n{players}")).unwrap().rounds, 0);
+        for (text, expected) in [
+            (format!("format = \"swiss\"\nrounds = 5\nseed = 1\n{players}"), "rounds = 5: 5 entrants meet each other in 4 rounds; use fewer rounds (or format = \"round-robin\")"),
+            ("format = \"swiss\"\nseed = 1\nplayers = [\"easy\"]\n".into(), "players: 1 player(s) found; a swiss needs at least 2"),
+            ("game = \"magic-forest\"\nformat = \"swiss\"\nseed = 1\nplayers = [\"easy\"]\n".into(), "format = \"swiss\": magic-forest is a single-player game, and a Swiss pairs two players"),
+        ] {
+            assert!(error(&text).starts_with(expected), "{expected:?}: {}", error(&text));
         }
     }
 

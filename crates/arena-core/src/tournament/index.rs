@@ -37,6 +37,7 @@ pub fn page(
             ]
             .map(String::from)
             .to_vec();
+            let (header, _) = standings.with_swiss_headers(header, Vec::new(), true);
             let rows = standings
                 .rows
                 .iter()

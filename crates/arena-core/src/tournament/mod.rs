@@ -23,6 +23,7 @@ pub mod shard;
 pub mod slurm;
 pub mod solo_standings;
 pub mod standings;
+pub mod swiss;
 
 use std::{
     collections::BTreeMap,
@@ -42,7 +43,7 @@ use crate::{
     two_player::{SettingsPrint, TwoPlayerGame},
     with_rules,
 };
-use config::{format_name, Tournament};
+use config::{format_name, Format, Tournament};
 use record::GameResult;
 use schedule::ScheduledGame;
 use shard::Shard;
@@ -165,8 +166,14 @@ pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> Strin
     if let Some(grading) = &tournament.grading {
         text.push_str(&grading.print(tournament.games_per_pairing));
     }
-    for game in schedule {
-        text.push_str(&format!("{}:{}:{}|", game.seats[0], game.seats[1], game.seed));
+    if tournament.format == Format::Swiss {
+        // The rounds follow from the file and the results: the pairing's
+        // version and the rounds decide them.
+        text.push_str(&format!("swiss1:{}|", tournament.rounds));
+    } else {
+        for game in schedule {
+            text.push_str(&format!("{}:{}:{}|", game.seats[0], game.seats[1], game.seed));
+        }
     }
     // FNV-1a: stable across Rust versions, unlike std's hasher.
     let hash =
@@ -174,13 +181,55 @@ pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> Strin
     format!("{hash:016x}")
 }
 
+/// The games `tournament` plays in all: its schedule's, or a Swiss's
+/// rounds' (whose `schedule` is its first round only).
+pub fn total_games(tournament: &Tournament, schedule: &[ScheduledGame]) -> usize {
+    match tournament.format {
+        Format::Swiss => {
+            tournament.rounds as usize
+                * swiss::per_round(tournament.entrants().len(), tournament.games_per_pairing)
+        }
+        _ => schedule.len(),
+    }
+}
+
 /// Games of `tournament` already in the journals of its output folder
 /// (read as a resumed run reads them: a run elsewhere may be writing
 /// them), and its games in all.
 pub fn journaled(tournament: &Tournament) -> Result<(usize, usize)> {
     let schedule = schedule::schedule(tournament);
-    let merged = merge::read_all(&tournament.output, &fingerprint(tournament, &schedule), schedule.len())?;
-    Ok((merged.results.len(), schedule.len()))
+    let total = total_games(tournament, &schedule);
+    let merged = merge::read_all(&tournament.output, &fingerprint(tournament, &schedule), total)?;
+    Ok((merged.results.len(), total))
+}
+
+/// The games known now (a Swiss's rounds paired so far; else the
+/// schedule) and, for a shard, which of them are its own: a Swiss shard
+/// plays its share of the current round only.
+fn known_games(
+    tournament: &Tournament,
+    schedule: Vec<ScheduledGame>,
+    part: Part,
+    results: &BTreeMap<usize, GameResult>,
+) -> Result<(Vec<ScheduledGame>, Vec<bool>)> {
+    if tournament.format != Format::Swiss {
+        let mine = match part {
+            Part::Shard(shard) => shard::games_of(tournament, &schedule, shard),
+            Part::All | Part::Report => vec![true; schedule.len()],
+        };
+        return Ok((schedule, mine));
+    }
+    let state = swiss::state(tournament, results)?;
+    let mut mine = vec![matches!(part, Part::All | Part::Report); state.games.len()];
+    if let Part::Shard(shard) = part {
+        let per_round = swiss::per_round(tournament.entrants().len(), tournament.games_per_pairing);
+        let round = state.round_range(state.complete, per_round);
+        if round.end <= state.games.len() {
+            let own = shard::games_of(tournament, &state.games[round.clone()], shard);
+            mine[round].copy_from_slice(&own);
+        }
+    }
+    Ok((state.games, mine))
 }
 
 /// Where players run for a tournament.
@@ -266,6 +315,7 @@ pub fn run_part(
 ) -> Result<RunOutcome> {
     let schedule = schedule::schedule(&tournament);
     let fingerprint = fingerprint(&tournament, &schedule);
+    let total = total_games(&tournament, &schedule);
     if part == Part::Report && merge::journal_files(&tournament.output)?.is_empty() {
         bail!(
             "no journal in {}: nothing was played yet (run `arena tournament run` or submit the shards first)",
@@ -273,7 +323,7 @@ pub fn run_part(
         );
     }
     // Every journal is checked before a player is loaded or a game played.
-    merge::read_all(&tournament.output, &fingerprint, schedule.len())?;
+    merge::read_all(&tournament.output, &fingerprint, total)?;
     let hosting = hosting(&tournament)?;
     let players = load_players(&tournament, &hosting)?;
     let forfeits = players
@@ -294,58 +344,67 @@ pub fn run_part(
         .collect();
     let names = unique_names(&entrants);
     observer.names(&names);
-    let mine = match part {
-        Part::Shard(shard) => shard::games_of(&tournament, &schedule, shard),
-        Part::All | Part::Report => vec![true; schedule.len()],
-    };
     let mut journal = match part {
         Part::Report => None,
         Part::All => Some(journal::FILE_NAME.to_string()),
         Part::Shard(shard) => Some(shard.journal_name()),
     }
-    .map(|file| {
-        journal::Journal::open(&tournament.output, &file, &tournament.name, &fingerprint, schedule.len())
-    })
+    .map(|file| journal::Journal::open(&tournament.output, &file, &tournament.name, &fingerprint, total))
     .transpose()?
     .map(|(journal, _)| journal);
     // Read after opening: the own journal's cut-off last line is gone.
-    let merged = merge::read_all(&tournament.output, &fingerprint, schedule.len())?;
+    let merged = merge::read_all(&tournament.output, &fingerprint, total)?;
     let done = merged.results;
-    let jobs = match part {
-        Part::Report => Vec::new(),
-        _ => jobs(&tournament, &schedule, |index| mine[index] && !done.contains_key(&index)),
-    };
-    let done_here: Vec<GameResult> = done.values().filter(|r| mine[r.index]).cloned().collect();
-    let part_total = mine.iter().filter(|&&m| m).count();
+    let swiss = tournament.format == Format::Swiss;
+    let (mut schedule, mut mine) = known_games(&tournament, schedule, part, &done)?;
+    let done_here: Vec<GameResult> =
+        done.values().filter(|r| mine.get(r.index).copied().unwrap_or(false)).cloned().collect();
+    // A Swiss run plays every round (they are known one by one).
+    let part_total = if swiss && part == Part::All { total } else { mine.iter().filter(|&&m| m).count() };
+    let done_here = if swiss && part == Part::All { done.values().cloned().collect() } else { done_here };
     observer.start(part_total, &done_here);
     let mut part_done = done_here.len();
     let mut results: BTreeMap<usize, GameResult> = done;
     let mut played_now = 0;
     if let Some(journal) = journal.as_mut() {
-        let sink = replays::ReplaySink::new(&tournament, schedule.len(), &entrants, &names)?;
+        let sink = replays::ReplaySink::new(&tournament, total, &entrants, &names)?;
         let live = observer
             .live()
             .map(|live| LivePlayers { live, players: replays::replay_players(&entrants, &names) });
         let plan = runner::RunPlan::of(&tournament, &players, &hosting, stop, sink.as_ref())
             .with_live(live.as_ref());
-        runner::run(&plan, &jobs, |mut batch| {
-            if batch.iter().any(lost_to_a_dying_worker) {
-                std::thread::sleep(SETTLE);
-                if stop.load(Ordering::SeqCst) {
-                    batch.retain(|r| !lost_to_a_dying_worker(r));
+        loop {
+            let jobs = jobs(&tournament, &schedule, |index| mine[index] && !results.contains_key(&index));
+            runner::run(&plan, &jobs, |mut batch| {
+                if batch.iter().any(lost_to_a_dying_worker) {
+                    std::thread::sleep(SETTLE);
+                    if stop.load(Ordering::SeqCst) {
+                        batch.retain(|r| !lost_to_a_dying_worker(r));
+                    }
                 }
+                journal.append(&batch)?;
+                for result in batch {
+                    played_now += 1;
+                    part_done += 1;
+                    observer.game(&result, &names);
+                    results.insert(result.index, result);
+                }
+                Ok(())
+            })?;
+            // A Swiss's next round, once this one is whole.
+            if !swiss || part != Part::All || stop.load(Ordering::SeqCst) {
+                break;
             }
-            journal.append(&batch)?;
-            for result in batch {
-                played_now += 1;
-                part_done += 1;
-                observer.game(&result, &names);
-                results.insert(result.index, result);
+            let next = swiss::state(&tournament, &results)?;
+            if next.games.len() == schedule.len() {
+                break;
             }
-            Ok(())
-        })?;
+            mine = vec![true; next.games.len()];
+            schedule = next.games;
+        }
     }
-    let missing = merge::missing(schedule.len(), &results);
+    let missing = merge::missing(total, &results);
+    let swiss_state = if swiss { Some(swiss::state(&tournament, &results)?) } else { None };
     let results: Vec<GameResult> = results.into_values().collect();
     let interrupted = stop.load(Ordering::SeqCst) && part_done < part_total;
     let game = tournament.game.id();
@@ -354,6 +413,9 @@ pub fn run_part(
         let players: Vec<(usize, standings::Entrant)> = entrants.iter().cloned().enumerate().collect();
         let standings = solo_standings::compute(game, &players, &results);
         Table::Solo { standings, names: names.clone() }
+    } else if let Some(state) = swiss_state {
+        let standings = standings::compute(&entrants, &results);
+        Table::Duel(standings.with_swiss(&state.records, state.complete, tournament.rounds as usize))
     } else {
         Table::Duel(standings::compute(&entrants, &results))
     };
@@ -391,7 +453,7 @@ pub fn run_part(
     Ok(RunOutcome {
         forfeits,
         replays_left_out: results.iter().filter(|r| r.replay_left_out).count(),
-        total: schedule.len(),
+        total,
         tournament,
         entrants,
         results,
@@ -488,5 +550,26 @@ mod tests {
             let tournament = Tournament::load(&path).unwrap();
             assert_eq!(fingerprint(&tournament, &schedule::schedule(&tournament)), print, "{text}");
         }
+    }
+
+    /// A Swiss's fingerprint holds its file (rounds too), not its pairings,
+    /// which follow from the results.
+    #[test]
+    fn a_swiss_fingerprint_is_of_its_file_and_rounds() {
+        let dir = tempfile::tempdir().unwrap();
+        let print = |text: &str| {
+            let path = dir.path().join("s.toml");
+            std::fs::write(&path, text).unwrap();
+            let tournament = Tournament::load(&path).unwrap();
+            let schedule = schedule::schedule(&tournament);
+            assert_eq!(total_games(&tournament, &schedule), tournament.rounds as usize * 2 * 2);
+            fingerprint(&tournament, &schedule)
+        };
+        let file = |rounds: u32, seed: u64| {
+            format!("format = \"swiss\"\nrounds = {rounds}\nseed = {seed}\nplayers = [\"easy\", \"medium\", \"hard\", \"easy\"]\n")
+        };
+        assert_eq!(print(&file(2, 1)), print(&file(2, 1)));
+        assert_ne!(print(&file(2, 1)), print(&file(3, 1)));
+        assert_ne!(print(&file(2, 1)), print(&file(2, 2)));
     }
 }

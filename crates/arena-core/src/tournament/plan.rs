@@ -80,7 +80,10 @@ pub fn plan(tournament: &Tournament, calibration: usize) -> Result<Plan> {
         .map(|g| (g.seats[0].min(g.seats[1]), g.seats[0].max(g.seats[1])))
         .collect::<std::collections::BTreeSet<_>>()
         .len();
-    let journaled = merge::read_all(&tournament.output, &fingerprint(tournament, &schedule), schedule.len())
+    // A Swiss's schedule is its first round: its rounds cost alike.
+    let all = super::total_games(tournament, &schedule);
+    let rounds = all / schedule.len().max(1);
+    let journaled = merge::read_all(&tournament.output, &fingerprint(tournament, &schedule), all)
         .map(|m| m.results.into_values().collect::<Vec<_>>())
         .unwrap_or_default();
     let (sample, games) = if !journaled.is_empty() {
@@ -96,7 +99,7 @@ pub fn plan(tournament: &Tournament, calibration: usize) -> Result<Plan> {
     let turns_per_game = (!games.is_empty())
         .then(|| games.iter().map(|g| f64::from(g.turns)).sum::<f64>() / games.len() as f64);
     let worst_turns = turns_per_game.or(turn_cap.map(f64::from));
-    let total = schedule.len() as f64;
+    let total = all as f64;
     // A game's worst: every turn at its limit (a bank: its base and every
     // increment), at the slowest player's control.
     let single = tournament.game.id().is_single_player();
@@ -105,11 +108,11 @@ pub fn plan(tournament: &Tournament, calibration: usize) -> Result<Plan> {
         let per_turn = controls(tournament).map(|c| c.worst_over(own).div_f64(own)).max().unwrap_or(budget);
         per_turn.mul_f64(turns * total)
     });
-    let expected = expected_time(&schedule, &games);
+    let expected = expected_time(&schedule, &games).map(|t| t * rounds as u32);
     Ok(Plan {
-        games: schedule.len(),
-        units: units.len(),
-        pairings,
+        games: all,
+        units: units.len() * rounds,
+        pairings: pairings * rounds,
         players: tournament.players.len(),
         turn_budget: budget,
         turn_cap,

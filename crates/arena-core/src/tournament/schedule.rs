@@ -14,7 +14,8 @@ pub struct ScheduledGame {
     pub seed: u64,
 }
 
-/// The schedule of `tournament`.
+/// The schedule of `tournament`; of a Swiss, its first round (the later
+/// rounds depend on the results: `swiss::state`).
 pub fn schedule(tournament: &Tournament) -> Vec<ScheduledGame> {
     let entrants = tournament.entrants();
     let (seed, games) = (tournament.seed, tournament.games_per_pairing);
@@ -38,6 +39,9 @@ pub fn schedule(tournament: &Tournament) -> Vec<ScheduledGame> {
         }
         Format::Grade => grade(&entrants, &tournament.fixed, games, seed),
         Format::Duplicate => duplicate(&entrants, games, seed),
+        Format::Swiss => {
+            super::swiss::state(tournament, &Default::default()).map(|s| s.games).unwrap_or_default()
+        }
     }
 }
 

@@ -4,6 +4,13 @@
 //! scheduling; the arena only writes the scripts, calls `sbatch`, and
 //! (`--wait`) watches the merge job with `scontrol`.
 //!
+//! A Swiss is played round by round: its current round's unfinished
+//! shards as an array, then an array of every shard per later round, each
+//! after the one before (`afterok`: a round is paired from the journals of
+//! the rounds before it; a failed task cancels the later rounds, and the
+//! merge job, which runs after the last round's array, finds the games
+//! missing), then the merge job.
+//!
 //! The scripts name the arena binary and the tournament file by absolute
 //! path, and everything goes into the output folder, which every node must
 //! see (a shared file system).
@@ -20,7 +27,10 @@ use std::{
 
 use anyhow::{bail, Context, Result};
 
-use super::{config::Tournament, fingerprint, merge, schedule, shard};
+use super::{
+    config::{Format, Tournament},
+    fingerprint, merge, schedule, shard, swiss, total_games,
+};
 
 /// What a job asks of Slurm, whatever it runs: `tournament slurm`'s
 /// shards and `arena serve`'s grading runs.
@@ -102,6 +112,8 @@ pub struct Scripts {
 pub struct Submitted {
     /// The array job and the shards it runs (none if every shard was done).
     pub array: Option<(String, Vec<usize>)>,
+    /// A Swiss's later rounds: an array job each, every shard, in order.
+    pub later_rounds: Vec<String>,
     pub merge: String,
 }
 
@@ -175,15 +187,27 @@ pub fn write_scripts(tournament: &Tournament, options: &SlurmOptions) -> Result<
 
 /// The shards (counted from 1) with games no journal holds yet. Refuses a
 /// journal of another schedule, before anything is submitted.
+///
+/// A Swiss's are its current round's (its later rounds are not paired
+/// yet: [`later_rounds`]).
 pub fn unfinished_shards(tournament: &Tournament, shards: usize) -> Result<Vec<usize>> {
-    let schedule = schedule::schedule(tournament);
-    let merged = merge::read_all(&tournament.output, &fingerprint(tournament, &schedule), schedule.len())?;
+    let first = schedule::schedule(tournament);
+    let total = total_games(tournament, &first);
+    let merged = merge::read_all(&tournament.output, &fingerprint(tournament, &first), total)?;
+    let schedule = if tournament.format == Format::Swiss {
+        let state = swiss::state(tournament, &merged.results)?;
+        let per_round = swiss::per_round(tournament.entrants().len(), tournament.games_per_pairing);
+        let round = state.round_range(state.complete, per_round);
+        state.games.get(round).map(<[_]>::to_vec).unwrap_or_default()
+    } else {
+        first
+    };
     let units = shard::units(tournament, &schedule);
     let owners = shard::assign(&schedule, &units, shards);
     let mut unfinished: Vec<usize> = units
         .iter()
         .zip(owners)
-        .filter(|(unit, _)| (*unit).clone().any(|i| !merged.results.contains_key(&i)))
+        .filter(|(unit, _)| (*unit).clone().any(|i| !merged.results.contains_key(&schedule[i].index)))
         .map(|(_, owner)| owner + 1)
         .collect();
     unfinished.sort_unstable();
@@ -191,8 +215,28 @@ pub fn unfinished_shards(tournament: &Tournament, shards: usize) -> Result<Vec<u
     Ok(unfinished)
 }
 
-/// Submits the unfinished shards as an array and the merge job after it.
-pub fn submit(scripts: &Scripts, unfinished: &[usize]) -> Result<Submitted> {
+/// The rounds a Swiss has still to pair after its current one (0 in the
+/// other formats, and in a Swiss whose rounds are all played).
+pub fn later_rounds(tournament: &Tournament) -> Result<usize> {
+    if tournament.format != Format::Swiss {
+        return Ok(0);
+    }
+    let first = schedule::schedule(tournament);
+    let total = total_games(tournament, &first);
+    let merged = merge::read_all(&tournament.output, &fingerprint(tournament, &first), total)?;
+    let state = swiss::state(tournament, &merged.results)?;
+    Ok((tournament.rounds as usize).saturating_sub(state.complete + 1))
+}
+
+/// Submits the unfinished shards as an array, then (a Swiss) an array of
+/// every one of the `shards` for each of its `later_rounds`, each after
+/// the one before, and the merge job after the last.
+pub fn submit(
+    scripts: &Scripts,
+    unfinished: &[usize],
+    shards: usize,
+    later_rounds: usize,
+) -> Result<Submitted> {
     let array = if unfinished.is_empty() {
         None
     } else {
@@ -200,9 +244,22 @@ pub fn submit(scripts: &Scripts, unfinished: &[usize]) -> Result<Submitted> {
         let id = sbatch(&[format!("--array={list}")], &scripts.shards)?;
         Some((id, unfinished.to_vec()))
     };
-    let after: Vec<String> = array.iter().map(|(id, _)| format!("--dependency=afterany:{id}")).collect();
+    let mut later = Vec::new();
+    let mut last = array.as_ref().map(|(id, _)| id.clone());
+    for _ in 0..later_rounds {
+        let Some(before) = &last else { break };
+        let args = [
+            format!("--array=1-{shards}"),
+            format!("--dependency=afterok:{before}"),
+            "--kill-on-invalid-dep=yes".to_string(),
+        ];
+        let id = sbatch(&args, &scripts.shards)?;
+        later.push(id.clone());
+        last = Some(id);
+    }
+    let after: Vec<String> = last.iter().map(|id| format!("--dependency=afterany:{id}")).collect();
     let merge = sbatch(&after, &scripts.merge)?;
-    Ok(Submitted { array, merge })
+    Ok(Submitted { array, later_rounds: later, merge })
 }
 
 /// `sbatch --parsable ARGS SCRIPT`: the job id.
@@ -343,7 +400,7 @@ pub fn play_all(
                 log.display()
             );
         }
-        let jobs = submit(scripts, &unfinished)?;
+        let jobs = submit(scripts, &unfinished, shards, later_rounds(tournament)?)?;
         std::fs::write(&record, &jobs.merge).with_context(|| format!("cannot write {}", record.display()))?;
         submitted(&jobs);
         wait_until_over(&jobs.merge, every)?;

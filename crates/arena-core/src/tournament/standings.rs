@@ -50,7 +50,9 @@ pub struct Row {
     pub opponents_defeated: u32,
     /// Rank by `opponents_defeated` alone, as the course ranks groups:
     /// 1 + the number of players who defeated strictly more opponents
-    /// (equal counts share a rank: 1, 2, 2, 4).
+    /// (equal counts share a rank: 1, 2, 2, 4). In a Swiss, its rank
+    /// (`Standings::with_swiss`: there the groups defeated are those
+    /// ranked below).
     pub rank_by_defeated: usize,
     /// Bradley–Terry Elo over all games (the mean of the players with games
     /// is 0); 0 without games.
@@ -65,6 +67,27 @@ pub struct Row {
     pub mean_turn_us: f64,
     /// Longest turn in microseconds.
     pub max_turn_us: u64,
+    /// A Swiss's score and tie-break (absent in the other formats).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub swiss: Option<SwissCells>,
+}
+
+/// A player's line in a Swiss (`swiss.rs`): what it is ranked by.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq)]
+pub struct SwissCells {
+    /// Pairings won, ½ per drawn pairing, 1 per bye.
+    pub score: f64,
+    /// The sum of its opponents' scores.
+    pub buchholz: f64,
+    pub byes: u32,
+}
+
+/// A Swiss's progress, beside its standings.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SwissRounds {
+    /// Rounds whose every game is in.
+    pub played: usize,
+    pub rounds: usize,
 }
 
 impl Row {
@@ -115,6 +138,9 @@ pub struct Standings {
     pub crosstable: Vec<Versus>,
     /// Only when exactly two players have games.
     pub head_to_head: Option<HeadToHead>,
+    /// A Swiss's rounds (absent in the other formats).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub swiss: Option<SwissRounds>,
 }
 
 /// Per-player counters while reading the journal.
@@ -199,6 +225,7 @@ pub fn compute(entrants: &[Entrant], results: &[GameResult]) -> Standings {
                 turns: t.turns,
                 mean_turn_us: if t.turns > 0 { t.total_us as f64 / t.turns as f64 } else { 0.0 },
                 max_turn_us: t.max_us,
+                swiss: None,
             }
         })
         .collect();
@@ -231,6 +258,7 @@ pub fn compute(entrants: &[Entrant], results: &[GameResult]) -> Standings {
             .map(|((player, opponent), result)| Versus { player, opponent, result })
             .collect(),
         head_to_head,
+        swiss: None,
     }
 }
 
@@ -275,6 +303,39 @@ fn head_to_head(player: usize, opponent: usize, games: &[&GameResult]) -> HeadTo
 }
 
 impl Standings {
+    /// The standings of a Swiss: each row with its Swiss score and
+    /// Buchholz (`records`, by player id, after the `played` complete
+    /// rounds of `rounds`), ranked by them as the pairing ranks
+    /// (`swiss::order`: score, Buchholz, game points, entry order).
+    /// `rank_by_defeated` becomes the rank too: in a Swiss, the groups
+    /// defeated are those ranked below.
+    pub fn with_swiss(
+        mut self,
+        records: &[crate::tournament::swiss::Record],
+        played: usize,
+        rounds: usize,
+    ) -> Standings {
+        let order = crate::tournament::swiss::order(records);
+        let buchholz = crate::tournament::swiss::buchholz(records);
+        let place: Vec<usize> = {
+            let mut place = vec![0; records.len()];
+            order.iter().enumerate().for_each(|(k, &id)| place[id] = k);
+            place
+        };
+        for row in &mut self.rows {
+            let record = &records[row.id];
+            row.swiss =
+                Some(SwissCells { score: record.score, buchholz: buchholz[row.id], byes: record.byes });
+        }
+        self.rows.sort_by_key(|r| place[r.id]);
+        for (k, row) in self.rows.iter_mut().enumerate() {
+            row.rank = k + 1;
+            row.rank_by_defeated = k + 1;
+        }
+        self.swiss = Some(SwissRounds { played, rounds });
+        self
+    }
+
     /// The row of player `id`.
     pub fn row(&self, id: usize) -> Option<&Row> {
         self.rows.iter().find(|r| r.id == id)

@@ -1,7 +1,8 @@
-//! `finalize`'s round robin on a Slurm cluster (`--executor slurm`): the
-//! tournament `DATA/final/round-robin.toml` played as `arena tournament
-//! slurm` plays one (its shards as a job array, the merge job after them;
-//! scripts and outputs in `DATA/final/round-robin/slurm/`), followed until
+//! `finalize`'s round robin (or Swiss) on a Slurm cluster (`--executor
+//! slurm`): the tournament `DATA/final/round-robin.toml` played as `arena
+//! tournament slurm` plays one (its shards as a job array, a Swiss's an
+//! array per round, the merge job after them; scripts and outputs in
+//! `DATA/final/round-robin/slurm/`), followed until
 //! the journals hold every game, its unfinished shards submitted again.
 //! The standings are then made on the server's machine from those journals
 //! (executor/mod.rs), as a local round robin's are: the same files.
@@ -34,20 +35,22 @@ impl SlurmExecutor {
             pass_env: self.pass_env.clone(),
         };
         let scripts = slurm::write_scripts(&tournament, &options)?;
-        slurm::play_all(
-            &tournament,
-            &scripts,
-            shards,
-            RESUBMISSIONS,
-            self.poll,
-            &mut |jobs| match &jobs.array {
+        slurm::play_all(&tournament, &scripts, shards, RESUBMISSIONS, self.poll, &mut |jobs| {
+            match &jobs.array {
                 Some((id, list)) => tracing::info!(
                     "{}: Slurm job {id} plays shard(s) {list:?} of {shards}, merge job {} after it",
                     tournament.name,
                     jobs.merge
                 ),
                 None => tracing::info!("{}: merge job {}", tournament.name, jobs.merge),
-            },
-        )
+            }
+            if !jobs.later_rounds.is_empty() {
+                tracing::info!(
+                    "{}: the Swiss's later rounds: Slurm jobs {} (each after the one before)",
+                    tournament.name,
+                    jobs.later_rounds.join(", ")
+                );
+            }
+        })
     }
 }

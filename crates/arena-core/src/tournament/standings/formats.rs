@@ -29,6 +29,9 @@ impl Row {
         if with_score {
             cells.push(if self.games > 0 { format!("{:.1}%", 100.0 * self.score) } else { "—".into() });
         }
+        if let Some(swiss) = self.swiss {
+            cells.splice(2..2, [fmt_points(swiss.score), fmt_points(swiss.buchholz)]);
+        }
         cells.extend([
             self.opponents_defeated.to_string(),
             format!("{} ± {}", fmt_elo(self.elo), fmt_error(self.elo_error)),
@@ -119,6 +122,33 @@ impl Standings {
         Some(format!("head to head (pentanomial, {pairs}{unpaired}): {what}"))
     }
 
+    /// A Swiss's line: its rounds, and what its score and Buchholz are.
+    fn swiss_line(&self) -> Option<String> {
+        let swiss = self.swiss?;
+        Some(format!(
+            "Swiss, {} of {} rounds: score 1 a pairing won (more than half its game points), ½ a drawn one, 1 a bye; \
+             Buchholz the sum of the opponents' scores",
+            swiss.played, swiss.rounds
+        ))
+    }
+
+    /// Headers (and their alignments, if any) with a Swiss's score and
+    /// Buchholz after the player's name, as [`Row::cells`] has them.
+    pub(crate) fn with_swiss_headers(
+        &self,
+        mut header: Vec<String>,
+        mut align: Vec<bool>,
+        value: bool,
+    ) -> (Vec<String>, Vec<bool>) {
+        if self.swiss.is_some() {
+            header.splice(2..2, ["score".to_string(), "Buchholz".to_string()]);
+            if align.len() >= 2 {
+                align.splice(2..2, [value, value]);
+            }
+        }
+        (header, align)
+    }
+
     /// An aligned plain-text table, then the head-to-head line for two
     /// players; no trailing newline.
     pub fn terminal(&self) -> String {
@@ -128,8 +158,13 @@ impl Standings {
                 .to_vec();
         // Left-aligned columns: the name and the failures.
         let left = [false, true, false, false, false, false, false, false, false, true, false, false];
+        let (header, left) = self.with_swiss_headers(header, left.to_vec(), false);
         let body: Vec<Vec<String>> = self.rows.iter().map(|r| r.cells(r.name.clone(), false)).collect();
         let mut out = text_table(&header, &body, |k| left[k]);
+        if let Some(line) = self.swiss_line() {
+            out.push_str(&line);
+            out.push('\n');
+        }
         if let Some(line) = self.head_to_head_line() {
             out.push_str(&line);
             out.push('\n');
@@ -159,8 +194,12 @@ impl Standings {
         ]
         .map(String::from);
         let right = [true, false, true, true, true, true, true, true, true, true, false, true, true];
+        let (header, right) = self.with_swiss_headers(header.to_vec(), right.to_vec(), true);
         let rows: Vec<Vec<String>> = self.rows.iter().map(|r| r.cells(md_cell(&r.name), true)).collect();
         out.push_str(&md_table(&header, &right, &rows));
+        if let Some(line) = self.swiss_line() {
+            let _ = writeln!(out, "\n{line}.");
+        }
         let _ = writeln!(
             out,
             "\n{} games. Game pts: 1 a win, ½ a draw. Elo: Bradley–Terry over all games, ± the 95% interval.",
@@ -245,6 +284,9 @@ impl Standings {
         ];
         header.extend(FaultKind::ALL.iter().map(|k| k.name()));
         header.extend(["mean_turn_us", "max_turn_us"]);
+        if self.swiss.is_some() {
+            header.extend(["swiss_score", "buchholz", "byes"]);
+        }
         let mut out = header.join(",");
         out.push('\n');
         for r in &self.rows {
@@ -266,6 +308,9 @@ impl Standings {
             cells.extend(r.failures.iter().map(|(_, n)| n.to_string()));
             cells.push(csv_number(r.mean_turn_us, 1));
             cells.push(r.max_turn_us.to_string());
+            if let Some(swiss) = r.swiss {
+                cells.extend([fmt_points(swiss.score), fmt_points(swiss.buchholz), swiss.byes.to_string()]);
+            }
             out.push_str(&cells.join(","));
             out.push('\n');
         }
