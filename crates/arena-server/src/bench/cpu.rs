@@ -20,24 +20,27 @@ use std::{
 /// What a thread does, by its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Work {
-    /// Answering HTTP: tokio's threads (the runtime's and its blocking
-    /// pool's: database calls) and the server's accepting thread.
+    /// Answering HTTP: tokio's threads (`tokio-rt-worker`: the runtime's
+    /// and its blocking pool's, database calls) and the server's accepting
+    /// thread.
     Http,
     /// The live feeds' thread (`replay::live`).
     Feeds,
-    /// The bench's own clients: pages, uploads, this sampler.
+    /// The bench's own clients: pages, uploads, the main thread (which
+    /// follows the submissions), this sampler.
     Bench,
     /// The rest: grading, the league, the leaderboard, their game threads.
     Games,
 }
 
 impl Work {
-    fn of(name: &str) -> Work {
+    fn of(name: &str, main: bool) -> Work {
         match name {
+            _ if main => Work::Bench,
             "bench-server" => Work::Http,
-            _ if name.starts_with("tokio-runtime") => Work::Http,
+            _ if name.starts_with("tokio-") => Work::Http,
             "live-feeds" => Work::Feeds,
-            _ if name.starts_with("bench-") || name == "arena" => Work::Bench,
+            _ if name.starts_with("bench-") => Work::Bench,
             _ => Work::Games,
         }
     }
@@ -99,13 +102,14 @@ impl Sampler {
 /// Every thread of this process: its id, its work, its CPU ticks (user + system).
 fn read_threads() -> Vec<(u32, Work, u64)> {
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else { return Vec::new() };
+    let main = std::process::id();
     tasks
         .flatten()
         .filter_map(|task| {
             let tid = task.file_name().to_str()?.parse().ok()?;
             let stat = std::fs::read_to_string(task.path().join("stat")).ok()?;
             let (name, ticks) = parse_stat(&stat)?;
-            Some((tid, Work::of(name), ticks))
+            Some((tid, Work::of(name, tid == main), ticks))
         })
         .collect()
 }
@@ -136,19 +140,21 @@ mod tests {
 
     #[test]
     fn a_stat_line_gives_its_name_and_cpu_ticks() {
-        let stat = "4242 (tokio-runtime-w) S 1 2 3 0 -1 4194624 10 0 0 0 170 30 0 0 20 0 6 0 100 0 0";
-        assert_eq!(parse_stat(stat), Some(("tokio-runtime-w", 200)));
+        let stat = "4242 (tokio-rt-worker) S 1 2 3 0 -1 4194624 10 0 0 0 170 30 0 0 20 0 6 0 100 0 0";
+        assert_eq!(parse_stat(stat), Some(("tokio-rt-worker", 200)));
         let spaced = "7 (a (b) c) R 1 2 3 0 -1 0 0 0 0 0 5 6 0 0";
         assert_eq!(parse_stat(spaced), Some(("a (b) c", 11)));
     }
 
     #[test]
     fn threads_are_told_apart_by_name() {
-        assert_eq!(Work::of("tokio-runtime-w"), Work::Http);
-        assert_eq!(Work::of("bench-server"), Work::Http);
-        assert_eq!(Work::of("live-feeds"), Work::Feeds);
-        assert_eq!(Work::of("bench-page"), Work::Bench);
-        assert_eq!(Work::of("grader-0"), Work::Games);
+        assert_eq!(Work::of("tokio-rt-worker", false), Work::Http);
+        assert_eq!(Work::of("bench-server", false), Work::Http);
+        assert_eq!(Work::of("live-feeds", false), Work::Feeds);
+        assert_eq!(Work::of("bench-page", false), Work::Bench);
+        assert_eq!(Work::of("arena", true), Work::Bench);
+        assert_eq!(Work::of("grader-0", false), Work::Games);
+        assert_eq!(Work::of("leaderboard", false), Work::Games);
     }
 
     #[test]

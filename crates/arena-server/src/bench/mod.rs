@@ -244,7 +244,7 @@ pub fn run(load: &Load) -> Result<String> {
     let cpu = |work: cpu::Work| spent.get(&work).copied().unwrap_or(0.0);
     let _ = writeln!(
         text,
-        "  the server's CPU in {:.1} s: HTTP {:.2} s, live feeds {:.2} s, games and the rest {:.2} s \
+        "  the server's CPU in {:.1} s: HTTP {:.2} s, live feeds {:.2} s, games, the board and the rest {:.2} s \
          (this bench's clients {:.2} s; workers' processes not counted)",
         measured.as_secs_f64(),
         cpu(cpu::Work::Http),
