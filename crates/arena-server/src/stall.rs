@@ -54,7 +54,11 @@ impl<T> Stalling<T> {
 }
 
 impl<T: AsyncRead + Unpin> AsyncRead for Stalling<T> {
-    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
         Pin::new(&mut self.inner).poll_read(cx, buf)
     }
 }
@@ -130,7 +134,9 @@ mod tests {
             for _ in 0..200 {
                 let mut left = &buf[..];
                 while !left.is_empty() {
-                    let n = std::future::poll_fn(|cx| Pin::new(&mut stalling).poll_write(cx, left)).await.unwrap();
+                    let n = std::future::poll_fn(|cx| Pin::new(&mut stalling).poll_write(cx, left))
+                        .await
+                        .unwrap();
                     left = &left[n..];
                 }
             }

@@ -193,7 +193,10 @@ fn the_leaderboard_and_the_student_page_link_games_in_progress_that_play_on_the_
     browser.eval(&format!(
         "document.getElementById('token').value = '{alice}'; document.getElementById('login').requestSubmit(); true"
     ));
-    browser.wait_for("document.querySelector('#live-games button[data-live]') !== null", Duration::from_secs(60));
+    browser.wait_for(
+        "document.querySelector('#live-games button[data-live]') !== null",
+        Duration::from_secs(60),
+    );
     let id = browser.eval("document.querySelector('#live-games button[data-live]').dataset.live");
     let id: u64 = id.as_str().unwrap().parse().unwrap();
     // As `openLive` does, in this tab rather than a new one.

@@ -134,8 +134,7 @@ impl Live {
     /// A server's games (`Privacy`), or a local run's (None).
     pub fn with_privacy(privacy: Option<Privacy>) -> Live {
         let (jobs, queue) = sync_channel::<Job>(QUEUE);
-        let shared =
-            Arc::new(Shared { feeds: Mutex::default(), jobs, wakers: Wakers::default(), privacy });
+        let shared = Arc::new(Shared { feeds: Mutex::default(), jobs, wakers: Wakers::default(), privacy });
         // Weak: the thread ends once the run and its taps are gone (the channel closes).
         let run = Arc::downgrade(&shared);
         std::thread::Builder::new()

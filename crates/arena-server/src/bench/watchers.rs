@@ -127,7 +127,13 @@ impl Scan {
         text.extend_from_slice(piece);
         // Marks wholly in the old tail were counted with it.
         let counted = |at: usize, len: usize| at + len > old;
-        let find = |mark: &[u8]| text.windows(mark.len()).enumerate().filter(|(_, w)| *w == mark).map(|(i, _)| i).collect::<Vec<_>>();
+        let find = |mark: &[u8]| {
+            text.windows(mark.len())
+                .enumerate()
+                .filter(|(_, w)| *w == mark)
+                .map(|(i, _)| i)
+                .collect::<Vec<_>>()
+        };
         self.events += find(b"\n\n").into_iter().filter(|&i| counted(i, 2)).count();
         self.ended |= find(b"event: end\n").into_iter().any(|i| counted(i, 11));
         self.tail = text[text.len().saturating_sub(10)..].to_vec();
@@ -154,7 +160,9 @@ fn watch() -> Result<Seen> {
     let start = Instant::now();
     // Spread over the first 2 s, as pages opened one after another.
     let mut watchers: Vec<State> = (0..orders.watchers)
-        .map(|i| State::Waiting { at: start + Duration::from_millis((2000 * i / orders.watchers.max(1)) as u64) })
+        .map(|i| State::Waiting {
+            at: start + Duration::from_millis((2000 * i / orders.watchers.max(1)) as u64),
+        })
         .collect();
     let mut seen = Seen::default();
     let mut buffer = vec![0u8; 64 * 1024];
@@ -179,7 +187,10 @@ fn watch() -> Result<Seen> {
                 whose.push(i);
             }
         }
-        let next = watchers.iter().filter_map(|s| if let State::Waiting { at } = s { Some(*at) } else { None }).min();
+        let next = watchers
+            .iter()
+            .filter_map(|s| if let State::Waiting { at } = s { Some(*at) } else { None })
+            .min();
         let timeout = next.map_or(1000, |at| at.saturating_duration_since(now).as_millis().min(1000) as i32);
         // SAFETY: `polled` is a live array of pollfd of the length given.
         let ready = unsafe { libc::poll(polled.as_mut_ptr(), polled.len() as libc::nfds_t, timeout) };
@@ -213,10 +224,12 @@ fn watch() -> Result<Seen> {
             }
             let after = Instant::now();
             *state = match std::mem::replace(state, State::Waiting { at: after }) {
-                State::Listing { answer, .. } => match playing(&answer).and_then(|id| open(&format!("/api/live/{id}/feed"))) {
-                    Some(stream) => State::Feeding { stream, scan: Scan::default() },
-                    None => State::Waiting { at: after + Duration::from_millis(200) },
-                },
+                State::Listing { answer, .. } => {
+                    match playing(&answer).and_then(|id| open(&format!("/api/live/{id}/feed"))) {
+                        Some(stream) => State::Feeding { stream, scan: Scan::default() },
+                        None => State::Waiting { at: after + Duration::from_millis(200) },
+                    }
+                }
                 State::Feeding { scan, .. } => {
                     seen.events += scan.events;
                     if scan.ended {
