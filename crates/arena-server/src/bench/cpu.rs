@@ -46,11 +46,19 @@ impl Work {
     }
 }
 
+/// A thread's CPU ticks when first and last sampled, and its work.
+#[derive(Clone, Copy)]
+struct Readings {
+    first: u64,
+    last: u64,
+    work: Work,
+}
+
 /// Samples this process's threads until stopped.
 pub struct Sampler {
     stop: Arc<AtomicBool>,
-    /// Each thread's first and last reading, in clock ticks, and its work.
-    threads: Arc<Mutex<HashMap<u32, (u64, u64, Work)>>>,
+    /// By thread id.
+    threads: Arc<Mutex<HashMap<u32, Readings>>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -64,7 +72,7 @@ impl Sampler {
             move || {
                 let mut threads = threads.lock().unwrap_or_else(|e| e.into_inner());
                 for (tid, work, ticks) in read_threads() {
-                    threads.entry(tid).or_insert((ticks, ticks, work)).1 = ticks;
+                    threads.entry(tid).or_insert(Readings { first: ticks, last: ticks, work }).last = ticks;
                 }
             }
         };
@@ -92,8 +100,9 @@ impl Sampler {
         }
         let threads = self.threads.lock().unwrap_or_else(|e| e.into_inner());
         let mut spent = HashMap::new();
-        for &(first, last, work) in threads.values() {
-            *spent.entry(work).or_insert(0.0) += (last - first) as f64 / ticks_per_second();
+        for readings in threads.values() {
+            let ticks = readings.last - readings.first;
+            *spent.entry(readings.work).or_insert(0.0) += ticks as f64 / ticks_per_second();
         }
         spent
     }
