@@ -18,6 +18,10 @@ fn main() -> ExitCode {
     if args.get(1).map(String::as_str) == Some(arena::sandbox::SANDBOX_ARG) {
         return arena::sandbox::main(&args[2..]);
     }
+    // `arena measure server --watchers N`'s watchers, apart from the server.
+    if args.get(1).map(String::as_str) == Some(arena_server::bench::watchers::WATCHERS_ARG) {
+        return arena_server::bench::watchers::main();
+    }
     let cli = cli::Cli::parse();
     init_logs(cli.verbose, cli.log_format);
     let result = cli::run(cli);

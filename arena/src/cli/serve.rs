@@ -56,6 +56,10 @@ pub(crate) struct ServeArgs {
     /// more wait until one ends.
     #[arg(long, default_value_t = 1024)]
     max_connections: usize,
+    /// Cut a connection that takes none of what it is sent for this long
+    /// (a live game's page that stopped reading): 60s, 2m, ...
+    #[arg(long, default_value = "60s", value_parser = arena::units::parse_duration)]
+    stall_timeout: std::time::Duration,
     /// Serve HTTPS with this certificate: a PEM file of the server's
     /// certificate and its chain (certbot's fullchain.pem; a self-signed
     /// one for a test, which `arena submit --ca` then trusts). With
@@ -654,6 +658,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                     header_timeout: args.header_timeout,
                     body_timeout: args.body_timeout,
                     max_connections: args.max_connections,
+                    stall_timeout: args.stall_timeout,
                 },
                 tls: args.tls_cert.zip(args.tls_key),
                 trust_proxy: args.trust_proxy,

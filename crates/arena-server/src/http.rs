@@ -34,7 +34,7 @@ use serde::de::DeserializeOwned;
 use tokio::{net::TcpListener, sync::Semaphore};
 use tokio_rustls::rustls;
 
-use super::ApiError;
+use super::{stall::Stalling, ApiError};
 
 /// How long a client may take, and how many may be connected.
 #[derive(Clone, Copy, Debug)]
@@ -46,6 +46,9 @@ pub struct Limits {
     /// Connections open at once (fewer if the process may open fewer
     /// descriptors: see [`connection_cap`]).
     pub max_connections: usize,
+    /// A connection that takes none of what it is sent for this long is
+    /// cut (a live game's watcher that stopped reading: `stall.rs`).
+    pub stall_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -54,6 +57,7 @@ impl Default for Limits {
             header_timeout: Duration::from_secs(30),
             body_timeout: Duration::from_secs(300),
             max_connections: 1024,
+            stall_timeout: Duration::from_secs(60),
         }
     }
 }
@@ -190,6 +194,7 @@ pub async fn serve(
         });
         let watcher = graceful.watcher();
         let acceptor = acceptor.clone();
+        let stream = Stalling::new(stream, limits.stall_timeout);
         tokio::spawn(async move {
             let builder = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())

@@ -63,6 +63,7 @@ pub mod replays;
 pub mod scrimmage;
 pub mod secret;
 mod staff;
+mod stall;
 pub mod storage;
 pub mod store;
 mod threads;

@@ -8,9 +8,11 @@
 //! crate links; one stack serves both the course and a local run.
 //!
 //! A watcher pulls: its stream reads the game's shared log from where it
-//! is and sleeps until the log grows. Nothing is queued per watcher, so a
-//! slow one holds only its socket's buffer and never slows the game; one
-//! that stops reading is cut when the connection times out.
+//! is (an index into it) and sleeps until the log grows. Nothing is queued
+//! or copied per watcher: the events it is sent are the log's own (`Bytes`
+//! over the log's `Arc<str>`), so a slow one holds only its socket's
+//! buffer and never slows the game; one that stops reading is cut when
+//! its connection stalls (`http.rs`).
 
 use std::{
     convert::Infallible,
@@ -35,6 +37,7 @@ use axum::{
     routing::get,
     Json, Router,
 };
+use futures_util::StreamExt;
 use serde_json::Value;
 use tokio::sync::Notify;
 
@@ -242,9 +245,10 @@ fn stream(start: Watch, run: Option<(Live, Waker)>) -> Response {
     }
     let state = (start, waker, run, Open::new());
     let body = futures_util::stream::unfold(state, |(mut at, waker, run, open)| async move {
-        let chunk = next(&mut at, &waker, run.as_ref()).await?;
-        Some((Ok::<_, Infallible>(chunk), (at, waker, run, open)))
-    });
+        let chunks = next(&mut at, &waker, run.as_ref()).await?;
+        Some((chunks, (at, waker, run, open)))
+    })
+    .flat_map(|chunks| futures_util::stream::iter(chunks.into_iter().map(Ok::<_, Infallible>)));
     (
         [(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-store")],
         Body::from_stream(body),
@@ -252,9 +256,18 @@ fn stream(start: Watch, run: Option<(Live, Waker)>) -> Response {
         .into_response()
 }
 
-/// The watcher's next bytes: the events it has not had, a keep-alive after
-/// a quiet while; None when there is no more.
-async fn next(at: &mut Watch, waker: &Waker, run: Option<&(Live, Waker)>) -> Option<Bytes> {
+/// The log's event as a body's chunk, without a copy.
+struct Event(Arc<str>);
+
+impl AsRef<[u8]> for Event {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+}
+
+/// The watcher's next chunks: the events it has not had, a keep-alive
+/// after a quiet while; None when there is no more.
+async fn next(at: &mut Watch, waker: &Waker, run: Option<&(Live, Waker)>) -> Option<Vec<Bytes>> {
     loop {
         match at {
             Watch::Done => return None,
@@ -262,19 +275,19 @@ async fn next(at: &mut Watch, waker: &Waker, run: Option<&(Live, Waker)>) -> Opt
                 let read = feed.read(*from, *public);
                 if !read.events.is_empty() {
                     *from += read.events.len();
-                    let text: String = read.events.iter().map(|e| &**e).collect();
+                    let chunks = read.events.into_iter().map(|e| Bytes::from_owner(Event(e))).collect();
                     if read.ended {
                         let after = Some(feed.id);
                         *at = if run.is_some() { Watch::Next { after } } else { Watch::Done };
                     }
-                    return Some(Bytes::from(text));
+                    return Some(chunks);
                 }
                 if read.ended {
                     *at = Watch::Done;
                     continue;
                 }
                 if tokio::time::timeout(KEEP_ALIVE, waker.notify.notified()).await.is_err() {
-                    return Some(Bytes::from_static(b": still playing\n\n"));
+                    return Some(vec![Bytes::from_static(b": still playing\n\n")]);
                 }
             }
             Watch::Next { after } => {
@@ -289,10 +302,10 @@ async fn next(at: &mut Watch, waker: &Waker, run: Option<&(Live, Waker)>) -> Opt
                 }
                 if live.closed() {
                     *at = Watch::Done;
-                    return Some(Bytes::from_static(b"event: over\ndata: {}\n\n"));
+                    return Some(vec![Bytes::from_static(b"event: over\ndata: {}\n\n")]);
                 }
                 if tokio::time::timeout(KEEP_ALIVE, run_waker.notify.notified()).await.is_err() {
-                    return Some(Bytes::from_static(b": waiting for a game\n\n"));
+                    return Some(vec![Bytes::from_static(b": waiting for a game\n\n")]);
                 }
             }
         }

@@ -107,3 +107,110 @@ fn the_public_league_feed_carries_no_player_text() {
     assert_eq!(end["result"]["reason"], "panicked", "the failure's kind: {}", end["result"]);
     assert_eq!(watched.turns, end["turns"].as_array().unwrap().clone(), "the moves are public");
 }
+
+/// Follows the live viewer open in `browser` until its game is over: what
+/// it showed each time it changed (`[state, turns, result]`), and the last
+/// frames it drew while live (`window.snap`: `{k, frames}`, frames without
+/// `last`, which marks the newest frame only while live).
+fn follow_on_page(browser: &mut crate::support::devtools::Browser) -> Vec<Value> {
+    let strip = "(fs) => fs.map((f) => { const c = Object.assign({}, f); delete c.last; return c; })";
+    let mut seen: Vec<Value> = Vec::new();
+    let until = Instant::now() + Duration::from_secs(120);
+    loop {
+        let now = browser.eval(&format!(
+            "(() => {{ const b = document.body.dataset; if (b.state === 'live') window.snap = {{ k: Number(b.turns), \
+             frames: JSON.stringify(({strip})(ArenaLive.frames())) }}; return [b.state || '', Number(b.turns || 0), \
+             (document.getElementById('result') || {{}}).textContent || '']; }})()"
+        ));
+        if seen.last() != Some(&now) {
+            seen.push(now.clone());
+        }
+        if now[0] == "over" {
+            return seen;
+        }
+        assert!(Instant::now() < until, "the game did not end on the page: {seen:?}");
+        std::thread::sleep(Duration::from_millis(40));
+    }
+}
+
+/// What `follow_on_page` saw holds: turns appeared one by one while the
+/// game was played, the page ended on its last, and the frames drawn live
+/// are those of `file` (the game's replay, as its feed's end carried it).
+fn assert_followed(browser: &mut crate::support::devtools::Browser, seen: &[Value], file: &str) {
+    let live: Vec<u64> = seen.iter().filter(|s| s[0] == "live").map(|s| s[1].as_u64().unwrap()).collect();
+    assert!(live.len() >= 3, "turns appear one by one while the game is played: {seen:?}");
+    assert!(live.windows(2).all(|w| w[0] < w[1]), "in order: {seen:?}");
+    let replay: Value = serde_json::from_str(file).unwrap();
+    let turns = replay["turns"].as_array().unwrap().len() as u64;
+    assert_eq!(seen.last().unwrap()[1], turns, "the page ends on the game's last turn: {seen:?}");
+    // Compared as values: a server's replay passed through a JSON value (its
+    // seed kept back, the public's view), which orders an object's keys.
+    let strip = "(fs) => fs.map((f) => { const c = Object.assign({}, f); delete c.last; return c; })";
+    let canonical = "(v) => JSON.stringify(v, (k, x) => x && typeof x === 'object' && !Array.isArray(x) \
+                     ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x)";
+    let same = browser.eval(&format!(
+        "(() => {{ const file = {file}; const all = ({strip})(ArenaGames.trap.frames(file)).slice(0, snap.k + 1); \
+         const canonical = {canonical}; return canonical(all) === canonical(JSON.parse(snap.frames)); }})()"
+    ));
+    assert_eq!(same, Value::Bool(true), "the frames drawn live are the file's");
+}
+
+/// In a real browser, as people do: the leaderboard's link to a league game
+/// in progress, and a student's button to their grading game in progress,
+/// each followed to a viewer that shows the turns as they are played and
+/// draws the frames of the game's replay.
+#[test]
+fn the_leaderboard_and_the_student_page_link_games_in_progress_that_play_on_the_page() {
+    let Some(chromium) = support::browser::chromium() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let (alice, bob) = (add_student(data.path(), "alice"), add_student(data.path(), "bob"));
+    // Both graded quickly...
+    let server = Server::start_with(data.path(), &["--round-robin", "off"], &SLOW);
+    for (token, name) in [(&alice, "bad-player"), (&bob, "easy")] {
+        let (code, accepted) = submit(&server, Some(token), "file", &std::fs::read(library(name)).unwrap());
+        assert_eq!(code, 201, "{accepted}");
+        wait_for(&server, token, accepted["id"].as_i64().unwrap(), finished);
+    }
+    server.kill();
+    // ... then alice's player thinks 250 ms a move: games long enough to watch.
+    let slow = [("BAD_PLAYER_MODE", "sleep"), ("BAD_PLAYER_SLEEP_MS", "250")];
+    let server = Server::start_with(data.path(), &[], &slow);
+    let mut browser = support::devtools::Browser::start(&chromium);
+
+    // The leaderboard lists the league's game in progress; its link is followed.
+    browser.open(&format!("{}/", server.url));
+    browser.wait_for("document.querySelector('#live-games a') !== null", Duration::from_secs(60));
+    let link = browser.eval("document.querySelector('#live-games a').getAttribute('href')");
+    let link = link.as_str().unwrap();
+    let id = link.rsplit('/').next().unwrap().to_string();
+    browser.open(&format!("{}{link}", server.url));
+    let seen = follow_on_page(&mut browser);
+    let (_, events) = feed(&server, &Value::from(id.parse::<u64>().unwrap()), None);
+    assert_followed(&mut browser, &seen, &watch(&events).end);
+
+    // Alice submits again; her page shows the grading game in progress, whose
+    // viewer it opens (a page of the fetched viewer, her token after #).
+    let (code, accepted) =
+        submit(&server, Some(&alice), "file", &std::fs::read(library("bad-player")).unwrap());
+    assert_eq!(code, 201, "{accepted}");
+    browser.open(&format!("{}/me", server.url));
+    browser.eval(&format!(
+        "document.getElementById('token').value = '{alice}'; document.getElementById('login').requestSubmit(); true"
+    ));
+    browser.wait_for(
+        "document.querySelector('#live-games button[data-live]') !== null",
+        Duration::from_secs(60),
+    );
+    let id = browser.eval("document.querySelector('#live-games button[data-live]').dataset.live");
+    let id: u64 = id.as_str().unwrap().parse().unwrap();
+    // As `openLive` does, in this tab rather than a new one.
+    browser.eval(&format!(
+        "(async () => {{ const r = await fetch('/live/{id}'); \
+         location.href = URL.createObjectURL(new Blob([await r.text()], {{ type: 'text/html' }})) \
+         + '#token=' + encodeURIComponent(token); return true; }})()"
+    ));
+    browser.wait_for("location.protocol === 'blob:'", Duration::from_secs(30));
+    let seen = follow_on_page(&mut browser);
+    let (_, events) = feed(&server, &Value::from(id), Some(&alice));
+    assert_followed(&mut browser, &seen, &watch(&events).end);
+}

@@ -1,4 +1,5 @@
-//! `arena measure server`: the server under load grades every submission and reports its latencies.
+//! `arena measure server`: the server under load grades every submission and reports its latencies;
+//! its live watchers, in a process of their own, read feeds whole.
 
 use crate::support::{self, arena, library, stdout};
 
@@ -20,6 +21,8 @@ fn the_load_benchmark_grades_every_submission_and_reports_latencies() {
         "3",
         "--seconds",
         "3",
+        "--watchers",
+        "3",
     ];
     let out = arena(&args, &[]);
     assert!(out.status.success(), "{}", support::stderr(&out));
@@ -40,4 +43,11 @@ fn the_load_benchmark_grades_every_submission_and_reports_latencies() {
         assert!(report.contains(line), "{line:?} in {report}");
     }
     assert!(report.contains("  graded 4 submissions (120 games) in "), "{report}");
+    let watched =
+        report.lines().find(|l| l.starts_with("  3 watchers (a process of their own")).expect(&report);
+    let feeds: usize =
+        watched.split(": ").nth(1).and_then(|t| t.split(' ').next()?.parse().ok()).expect(watched);
+    assert!(feeds > 0, "the watchers read games whole: {watched}");
+    assert!(watched.contains(" 0 cut"), "{watched}");
+    assert!(report.contains("  the server's CPU in "), "{report}");
 }

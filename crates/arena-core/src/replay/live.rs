@@ -11,15 +11,18 @@
 //!
 //! Cost: a referee only clones its turn and `try_send`s it (`GameTap`);
 //! one thread per `Live` turns it into JSON and appends it to the game's
-//! log, once, whoever watches. Watchers read the log at their own pace
-//! (a late one from its start) and are woken when it grows: a slow one
-//! slows no one. A full channel drops the turn (the feed says `lagged`);
-//! the `end` event is whole anyway.
+//! log, once, whoever watches: each event is one `Arc<str>` that every
+//! watcher's read shares. Watchers read the log at their own pace (a late
+//! one from its start) and are woken when it grows, once per batch the
+//! thread takes in (not per event): a slow one slows no one. A full
+//! channel drops the turn (the feed says `lagged`); the `end` event is
+//! whole anyway.
 
 use std::{
     collections::VecDeque,
     fmt,
     sync::{
+        atomic::{AtomicBool, Ordering},
         mpsc::{sync_channel, SyncSender, TrySendError},
         Arc, Mutex, Weak,
     },
@@ -131,15 +134,20 @@ impl Live {
     /// A server's games (`Privacy`), or a local run's (None).
     pub fn with_privacy(privacy: Option<Privacy>) -> Live {
         let (jobs, queue) = sync_channel::<Job>(QUEUE);
+        let shared = Arc::new(Shared { feeds: Mutex::default(), jobs, wakers: Wakers::default(), privacy });
+        // Weak: the thread ends once the run and its taps are gone (the channel closes).
+        let run = Arc::downgrade(&shared);
         std::thread::Builder::new()
             .name("live-feeds".into())
             .spawn(move || {
                 below_the_games();
                 // Woken by the first turn after a quiet while, then taking
                 // what came every BATCH: while games are played, a referee's
-                // try_send finds no one to wake (no system call).
+                // try_send finds no one to wake (no system call). The
+                // watchers of a feed that grew are woken once per batch.
                 while let Ok(job) = queue.recv() {
                     job();
+                    wake_grown(&run);
                     loop {
                         std::thread::sleep(BATCH);
                         let jobs: Vec<Job> = queue.try_iter().collect();
@@ -147,12 +155,12 @@ impl Live {
                             break;
                         }
                         jobs.into_iter().for_each(|job| job());
+                        wake_grown(&run);
                     }
                 }
             })
             .expect("a thread starts");
-        let shared = Shared { feeds: Mutex::default(), jobs, wakers: Wakers::default(), privacy };
-        Live(Arc::new(shared), "".into())
+        Live(shared, "".into())
     }
 
     /// The same games, the ones begun through it marked `scope` (what
@@ -233,6 +241,16 @@ impl Live {
     }
 }
 
+/// Wakes the watchers of the run's feeds that grew since the last call.
+fn wake_grown(run: &Weak<Shared>) {
+    let Some(run) = run.upgrade() else { return };
+    let grown: Vec<Arc<Feed>> = {
+        let feeds = run.feeds.lock().unwrap();
+        feeds.list.iter().filter(|f| f.grown.swap(false, Ordering::SeqCst)).cloned().collect()
+    };
+    grown.iter().for_each(|feed| feed.wakers.wake());
+}
+
 /// The players of a run by index (the order given), and where its games
 /// are fed: what a driver needs to feed each game it plays.
 #[derive(Clone, Debug)]
@@ -296,6 +314,8 @@ pub struct Feed {
     pub scope: Arc<str>,
     privacy: Option<Privacy>,
     log: Mutex<Log>,
+    /// Events were appended since its watchers were last woken.
+    grown: AtomicBool,
     wakers: Wakers,
 }
 
@@ -321,10 +341,12 @@ pub struct Read {
 
 impl Feed {
     fn new(id: u64, game: &'static str, title: String, scope: Arc<str>, privacy: Option<Privacy>) -> Feed {
-        Feed { id, game, title, scope, privacy, log: Mutex::default(), wakers: Wakers::default() }
+        let (log, grown, wakers) = (Mutex::default(), AtomicBool::new(false), Wakers::default());
+        Feed { id, game, title, scope, privacy, log, grown, wakers }
     }
 
     /// The events from the `from`th on; as the public sees them, if `public`.
+    /// The log's own events, shared, not copies: whoever reads them.
     pub fn read(&self, from: usize, public: bool) -> Read {
         let log = self.log.lock().unwrap();
         let mut events = log.events.get(from..).unwrap_or_default().to_vec();
@@ -400,6 +422,10 @@ impl Feed {
             log.ended = true;
             log.public_end = public;
         });
+        // Now, not after the batch: an ended feed may leave the run's list
+        // (`FINISHED_KEPT`) before `wake_grown` looks.
+        self.grown.store(false, Ordering::SeqCst);
+        self.wakers.wake();
     }
 
     /// A server's event data (`text`, whose replay `at` finds): its seed
@@ -422,14 +448,13 @@ impl Feed {
         self.log.lock().unwrap().lagged = true;
     }
 
+    /// Appends an event; its watchers are woken after the batch (`wake_grown`).
     fn push(&self, name: &str, data: &str, then: impl FnOnce(&mut Log)) {
         let text = event(name, data);
-        {
-            let mut log = self.log.lock().unwrap();
-            log.events.push(text);
-            then(&mut log);
-        }
-        self.wakers.wake();
+        let mut log = self.log.lock().unwrap();
+        log.events.push(text);
+        then(&mut log);
+        self.grown.store(true, Ordering::SeqCst);
     }
 }
 
@@ -507,5 +532,110 @@ impl Wakers {
             list.iter().filter_map(Weak::upgrade).collect()
         };
         live.iter().for_each(|wake| wake());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::*;
+    use crate::games::hexapawn::Hexapawn;
+
+    fn start() -> Replay<Value> {
+        let result = ReplayResult {
+            winner: None,
+            reason: "in progress".into(),
+            turns: 0,
+            fault: None,
+            outcome: None,
+            score: None,
+        };
+        Replay::new(1, Vec::new(), result, json!({"plies": []}))
+    }
+
+    /// Waits (a minute at most: only for the feeds' thread) until `done`.
+    fn until(done: impl Fn() -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !done() {
+            assert!(Instant::now() < deadline, "the feeds' thread never got to it");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    #[test]
+    fn every_watcher_reads_the_logs_one_copy_of_each_event() {
+        let live = Live::new();
+        let tap = live.begin::<Hexapawn, _>("game 1".into(), start);
+        for ply in 0..10 {
+            tap.turn(move || LiveTurn::new(json!({ "ply": ply }), Vec::new()));
+        }
+        let feed = live.game(0).expect("the game is kept");
+        until(|| feed.turns() == 10);
+        let watchers: Vec<Read> = (0..100).map(|_| feed.read(0, false)).collect();
+        let log = feed.read(0, false);
+        assert_eq!(log.events.len(), 11, "start and 10 turns");
+        for read in &watchers {
+            for (theirs, logs) in read.events.iter().zip(&log.events) {
+                assert!(Arc::ptr_eq(theirs, logs), "a watcher's event is the log's, not a copy");
+            }
+        }
+        // Held by the log, the 100 watchers and `log`: one text, counted.
+        assert_eq!(Arc::strong_count(&log.events[5]), 102);
+        drop(watchers);
+        assert_eq!(Arc::strong_count(&log.events[5]), 2);
+    }
+
+    #[test]
+    fn a_stalled_feeds_thread_never_blocks_the_referee_and_the_end_comes_whole() {
+        let live = Live::new();
+        let tap = live.begin::<Hexapawn, _>("game 1".into(), start);
+        let feed = live.game(0).expect("the game is kept");
+        // The feeds' thread held in the first turn (the channel empty) until released.
+        let (holding, held) = sync_channel::<()>(1);
+        let (release, released) = sync_channel::<()>(0);
+        tap.turn(move || {
+            holding.send(()).unwrap();
+            let _ = released.recv();
+            LiveTurn::new(json!({ "ply": 0 }), Vec::new())
+        });
+        held.recv().unwrap();
+        // More turns than the channel holds: every hand-over returns, the
+        // ones that found it full are dropped.
+        for ply in 1..=(QUEUE as u32 + 100) {
+            tap.turn(move || LiveTurn::new(json!({ "ply": ply }), Vec::new()));
+        }
+        assert!(feed.lagged(), "a full channel drops turns");
+        release.send(()).unwrap();
+        until(|| feed.turns() as usize == QUEUE + 1);
+        tap.end(start);
+        until(|| feed.ended());
+        let read = feed.read(0, false);
+        let end = read.events.last().expect("the end");
+        assert!(end.starts_with("event: end\n"), "{end}");
+        assert!(end.contains("\"plies\""), "the end is the whole replay: {end}");
+    }
+
+    #[test]
+    fn watchers_are_woken_once_a_batch_not_once_an_event() {
+        let live = Live::new();
+        let tap = live.begin::<Hexapawn, _>("game 1".into(), start);
+        let feed = live.game(0).expect("the game is kept");
+        let woken = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let waker: Arc<dyn Fn() + Send + Sync> = {
+            let woken = woken.clone();
+            Arc::new(move || {
+                woken.fetch_add(1, Ordering::SeqCst);
+            })
+        };
+        feed.watch(&waker);
+        // 200 turns handed over at once: taken in by a few batches.
+        for ply in 0..200 {
+            tap.turn(move || LiveTurn::new(json!({ "ply": ply }), Vec::new()));
+        }
+        until(|| feed.turns() == 200);
+        until(|| woken.load(Ordering::SeqCst) > 0);
+        let wakes = woken.load(Ordering::SeqCst);
+        assert!(wakes < 20, "{wakes} wakes for 201 events");
     }
 }

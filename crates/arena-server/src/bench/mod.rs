@@ -1,13 +1,19 @@
 //! `arena measure server`: the server under load on loopback. Many students
 //! submit at once while others poll the leaderboard and its page; measured:
 //! how long the uploads and the pages take while games are played, and how
-//! many submissions are graded a minute (docs/benchmarks.md).
+//! many submissions are graded a minute (docs/benchmarks.md). With
+//! `--watchers N`, N pages watch games live from a process of their own
+//! (`watchers.rs`), and the server's threads' CPU is told apart from the
+//! bench's clients' (`cpu.rs`).
+
+mod cpu;
+pub mod watchers;
 
 use std::{
     fmt::Write as _,
     path::PathBuf,
     sync::{
-        atomic::{AtomicBool, AtomicUsize, Ordering},
+        atomic::{AtomicBool, Ordering},
         Arc, Mutex,
     },
     time::{Duration, Instant},
@@ -35,19 +41,8 @@ pub struct Load {
     /// Submissions graded at once (default: the server's).
     pub grading_slots: Option<usize>,
     /// Pages watching one game live (staff's: any game), each reading its
-    /// feed to the end, then the next game's.
+    /// feed to the end, then the next game's; in a process of their own.
     pub watchers: usize,
-}
-
-/// What the watchers saw.
-#[derive(Default)]
-struct Watched {
-    /// Feeds read to their end, and events received, over every watcher.
-    games: AtomicUsize,
-    events: AtomicUsize,
-    /// Watchers connected to a feed now, and the most at once.
-    connected: AtomicUsize,
-    most: AtomicUsize,
 }
 
 /// Request times, by what was asked.
@@ -91,18 +86,21 @@ pub fn run(load: &Load) -> Result<String> {
         stop_on_signals: false,
     };
     let starting = Instant::now();
-    std::thread::spawn(move || {
+    // Named: its thread, and those it starts unnamed, answer HTTP (`cpu.rs`).
+    std::thread::Builder::new().name("bench-server".into()).spawn(move || {
         let result = crate::serve_then(options, |address, _| {
             let _ = sender.send(Ok(address));
         });
         if let Err(e) = result {
             let _ = sender.send(Err(e));
         }
-    });
+    })?;
     let address = receiver.recv_timeout(Duration::from_secs(120)).context("the server did not start")??;
     let started_in = starting.elapsed();
     let url = format!("http://{address}");
 
+    let rss_before = rss_kib();
+    let sampler = cpu::Sampler::start();
     let started = Instant::now();
     let done = Arc::new(AtomicBool::new(false));
     let times = Arc::new(Mutex::new(Times::default()));
@@ -111,28 +109,25 @@ pub fn run(load: &Load) -> Result<String> {
             let (url, done, times) = (url.clone(), done.clone(), times.clone());
             // Spread over the 2 s a page waits between polls.
             let offset = Duration::from_millis((2000 * i / load.pages.max(1)) as u64);
-            std::thread::spawn(move || open_page(&url, offset, &done, &times))
+            bench_thread("bench-page", move || open_page(&url, offset, &done, &times))
         })
-        .collect();
-    let watched = Arc::new(Watched::default());
-    let watchers: Vec<_> = (0..load.watchers)
-        .map(|_| {
-            let (url, staff, done, watched) = (url.clone(), staff.clone(), done.clone(), watched.clone());
-            std::thread::spawn(move || watch_games(&url, &staff, &done, &watched))
-        })
-        .collect();
+        .collect::<Result<Vec<_>>>()?;
+    let watchers = match load.watchers {
+        0 => None,
+        n => Some(watchers::Watchers::start(&std::env::current_exe()?, &address.to_string(), &staff, n)?),
+    };
     let uploads: Vec<_> = tokens
         .iter()
         .take(load.submissions)
         .map(|token| {
             let (client, library) = (Client::new(&url, token), load.library.clone());
-            std::thread::spawn(move || {
+            bench_thread("bench-upload", move || {
                 let sent = Instant::now();
                 let accepted = client.submit(&library, None)?;
                 Ok::<_, anyhow::Error>((sent.elapsed(), accepted["id"].as_i64().unwrap_or_default(), client))
             })
         })
-        .collect();
+        .collect::<Result<Vec<_>>>()?;
     let mut upload_times = Vec::new();
     let mut waiting = Vec::new();
     for upload in uploads {
@@ -164,13 +159,14 @@ pub fn run(load: &Load) -> Result<String> {
         std::thread::sleep(Duration::from_millis(100));
     }
     // With the watchers still there (compare a run without them).
-    let (rss_end, watching_at_end) = (rss_kib(), watched.connected.load(Ordering::SeqCst));
+    let rss_end = rss_kib();
+    let measured = started.elapsed();
+    let watchers_cpu = watchers.as_ref().and_then(|w| cpu::of_process(w.pid()));
+    let spent = sampler.stop();
     done.store(true, Ordering::SeqCst);
+    let seen = watchers.map(watchers::Watchers::stop).transpose()?;
     for page in pages {
         let _ = page.join();
-    }
-    for watcher in watchers {
-        let _ = watcher.join();
     }
     // The server goes on in this process until it ends: its folder is
     // removed last (see the end).
@@ -227,20 +223,40 @@ pub fn run(load: &Load) -> Result<String> {
         percentiles(&mut times.submission_api),
         times.submission_api.len()
     );
-    if load.watchers > 0 {
+    if let Some(seen) = &seen {
         let _ = writeln!(
             text,
-            "  {} watchers (the newest game in progress, to its end, then 2 s later the next): {} feeds read \
-             whole, {} events; at most {} connected at once, {watching_at_end} at the end",
+            "  {} watchers (a process of their own, nice 19; the newest game in progress, to its end, then \
+             2 s later the next): {} feeds read whole, {} cut, {} events, {:.1} MB received ({:.0} kB a \
+             watcher, {:.1} kB a feed); at most {} connected at once, {} at the end; their own CPU {:.2} s",
             load.watchers,
-            watched.games.load(Ordering::SeqCst),
-            watched.events.load(Ordering::SeqCst),
-            watched.most.load(Ordering::SeqCst),
+            seen.feeds,
+            seen.cut,
+            seen.events,
+            seen.bytes as f64 / 1e6,
+            seen.bytes as f64 / 1e3 / load.watchers as f64,
+            seen.bytes as f64 / 1e3 / (seen.feeds + seen.cut).max(1) as f64,
+            seen.most,
+            seen.at_end,
+            watchers_cpu.unwrap_or(seen.cpu_ms as f64 / 1e3),
         );
     }
+    let cpu = |work: cpu::Work| spent.get(&work).copied().unwrap_or(0.0);
     let _ = writeln!(
         text,
-        "  resident memory at the end: {:.1} MiB (the server, and this bench's clients)",
+        "  the server's CPU in {:.1} s: HTTP {:.2} s, live feeds {:.2} s, games, the board and the rest {:.2} s \
+         (this bench's clients {:.2} s; workers' processes not counted)",
+        measured.as_secs_f64(),
+        cpu(cpu::Work::Http),
+        cpu(cpu::Work::Feeds),
+        cpu(cpu::Work::Games),
+        cpu(cpu::Work::Bench),
+    );
+    let _ = writeln!(
+        text,
+        "  resident memory (the server, and this bench's clients): {:.1} MiB at the load's start, {:.1} MiB \
+         at the end",
+        rss_before as f64 / 1024.0,
         rss_end as f64 / 1024.0
     );
     let minutes = graded_after.as_secs_f64() / 60.0;
@@ -393,41 +409,12 @@ fn open_page(url: &str, offset: Duration, done: &AtomicBool, times: &Mutex<Times
     }
 }
 
-/// One page watching games live until `done`: the newest game in progress
-/// (staff see every game), its feed read to the end, then the next.
-fn watch_games(url: &str, staff: &str, done: &AtomicBool, watched: &Watched) {
-    use std::io::Read;
-    let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
-    let bearer = format!("Bearer {staff}");
-    while !done.load(Ordering::SeqCst) {
-        let listed = agent.get(format!("{url}/api/live")).header("Authorization", &bearer).call();
-        let text = listed.ok().and_then(|mut r| r.body_mut().read_to_string().ok()).unwrap_or_default();
-        let games: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
-        let playing = games["games"].as_array().and_then(|g| g.iter().find(|g| g["ended"] == false).cloned());
-        let Some(game) = playing else {
-            std::thread::sleep(Duration::from_millis(200));
-            continue;
-        };
-        let feed =
-            agent.get(format!("{url}/api/live/{}/feed", game["id"])).header("Authorization", &bearer).call();
-        let Ok(mut response) = feed else { continue };
-        let now = watched.connected.fetch_add(1, Ordering::SeqCst) + 1;
-        watched.most.fetch_max(now, Ordering::SeqCst);
-        let mut reader = response.body_mut().as_reader();
-        let mut buffer = [0u8; 16 * 1024];
-        let mut events = 0;
-        while let Ok(n @ 1..) = reader.read(&mut buffer) {
-            events += buffer[..n].windows(2).filter(|w| w == b"\n\n").count();
-            if done.load(Ordering::SeqCst) {
-                break;
-            }
-        }
-        watched.connected.fetch_sub(1, Ordering::SeqCst);
-        watched.events.fetch_add(events, Ordering::SeqCst);
-        watched.games.fetch_add(1, Ordering::SeqCst);
-        // A page that followed a game to its end looks for the next a moment later.
-        std::thread::sleep(Duration::from_secs(2));
-    }
+/// Runs `work` on a thread named `name` (a bench's client: `cpu.rs`).
+fn bench_thread<T: Send + 'static>(
+    name: &str,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<std::thread::JoinHandle<T>> {
+    Ok(std::thread::Builder::new().name(name.into()).spawn(work)?)
 }
 
 /// This process's resident memory, in KiB (0 where /proc says nothing).
