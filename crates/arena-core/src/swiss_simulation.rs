@@ -151,7 +151,8 @@ pub fn run(config: &Config) -> Report {
         let rr = round_robin(&strengths, games, &mut rng);
         rr_truth += agreement(&truth, &rr, k).0;
         // On throws of its own: the other rankings' draws stay as they were.
-        let mut throws = ChaCha8Rng::seed_from_u64(seeds::derive(config.seed, (config.trials + trial) as u64));
+        let mut throws =
+            ChaCha8Rng::seed_from_u64(seeds::derive(config.seed, (config.trials + trial) as u64));
         let again = agreement(&rr, &round_robin(&strengths, games, &mut throws), k);
         rr_again = (rr_again.0 + again.0, rr_again.1 + again.1);
         for (i, &r) in config.rounds.iter().enumerate() {

@@ -64,6 +64,9 @@ pub fn run(load: &Load) -> Result<String> {
     let _ = std::fs::remove_dir_all(&data);
     let preparing = Instant::now();
     let tokens = prepare_class(&data, &library, load.students, load.league_games)?;
+    // The folder's secret before the server starts, as a server that
+    // graded the class would have it: no warning of public grading seeds.
+    crate::secret::Secret::of(&crate::db::open(&data)?)?;
     let staff = accounts::add(&data, "bench-staff", true, false)?;
     let prepared = preparing.elapsed();
     let (sender, receiver) = std::sync::mpsc::channel();
