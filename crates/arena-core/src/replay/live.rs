@@ -387,16 +387,7 @@ impl Feed {
     }
 
     fn push_start(&self, game: &'static str, list: &'static str, start: Replay<impl Serialize>) {
-        // In progress: the viewer reads its result as a placeholder.
-        let result = ReplayResult {
-            winner: None,
-            reason: "in progress".into(),
-            turns: 0,
-            fault: None,
-            outcome: None,
-            score: None,
-        };
-        let replay = Replay { result, ..start };
+        let replay = Replay { result: ReplayResult::in_progress(), ..start };
         #[derive(Serialize)]
         struct Start<'a, B: Serialize> {
             id: u64,
@@ -543,14 +534,7 @@ mod tests {
     use crate::games::hexapawn::Hexapawn;
 
     fn start() -> Replay<Value> {
-        let result = ReplayResult {
-            winner: None,
-            reason: "in progress".into(),
-            turns: 0,
-            fault: None,
-            outcome: None,
-            score: None,
-        };
+        let result = ReplayResult::in_progress();
         Replay::new(1, Vec::new(), result, json!({"plies": []}))
     }
 

@@ -84,6 +84,19 @@ pub struct ReplayResult {
 }
 
 impl ReplayResult {
+    /// The placeholder of a game still being played (a live feed's start):
+    /// the viewer shows its reason until the end comes.
+    pub fn in_progress() -> Self {
+        ReplayResult {
+            winner: None,
+            reason: "in progress".into(),
+            turns: 0,
+            fault: None,
+            outcome: None,
+            score: None,
+        }
+    }
+
     /// The result of a one-player game.
     pub fn single(outcome: Outcome, score: i64, turns: u32, reason: String, fault: Option<&Fault>) -> Self {
         let outcome_name = match outcome {
