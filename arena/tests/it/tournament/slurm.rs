@@ -36,6 +36,24 @@ fn slurm_args<'a>(file: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
     args
 }
 
+/// Tournament `body` played on this machine (`single/`) and submitted to
+/// Slurm in 4 shards (`cluster/`, waited for); the two files, and what
+/// the submission printed.
+fn played_here_and_on_slurm(dir: &Path, body: &str) -> (PathBuf, PathBuf, String) {
+    let single = file_in(dir, "single", body);
+    let output = arena(&["tournament", "run", single.to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let cluster = file_in(dir, "cluster", body);
+    let output = arena(&slurm_args(&cluster, &["--submit", "--wait"]), &[]);
+    assert!(output.status.success(), "{}\n{}", stdout(&output), stderr(&output));
+    (single, cluster, stdout(&output))
+}
+
+/// The games journaled in folder `out`, as their pairings: (index, seats, seed).
+fn pairings(out: &Path) -> Vec<(usize, [usize; 2], u64)> {
+    all_journal_games(out).iter().map(|g| (g.index, g.seats, g.seed)).collect()
+}
+
 #[test]
 fn four_shards_through_slurm_give_the_single_machine_standings() {
     if !cluster() {
@@ -48,14 +66,7 @@ fn four_shards_through_slurm_give_the_single_machine_standings() {
         "format = \"round-robin\"\ngames_per_pairing = 8\nseed = 11\nplayers = [{}]\n[settings]\ntime_per_turn = \"1s\"\n",
         players.join(", ")
     );
-    let single = file_in(dir.path(), "single", &body);
-    let output = arena(&["tournament", "run", single.to_str().unwrap()], &[]);
-    assert!(output.status.success(), "{}", stderr(&output));
-
-    let cluster = file_in(dir.path(), "cluster", &body);
-    let output = arena(&slurm_args(&cluster, &["--submit", "--wait"]), &[]);
-    assert!(output.status.success(), "{}\n{}", stdout(&output), stderr(&output));
-    let text = stdout(&output);
+    let (single, cluster, text) = played_here_and_on_slurm(dir.path(), &body);
     assert!(text.contains("submitted: shards job ") && text.contains("(4 of 4 shards: 1,2,3,4)"), "{text}");
     assert!(text.contains("24 games (0 played now)"), "the merge job's log is shown: {text}");
     let out = dir.path().join("cluster/out");
@@ -182,25 +193,13 @@ fn a_swiss_through_slurm_plays_an_array_per_round_and_gives_the_single_machine_s
         "format = \"swiss\"\nrounds = 3\ngames_per_pairing = 4\nseed = 13\nplayers = [{}, \"easy\", \"medium\"]\n[settings]\ntime_per_turn = \"1s\"\n",
         players.join(", ")
     );
-    let single = file_in(dir.path(), "single", &body);
-    let output = arena(&["tournament", "run", single.to_str().unwrap()], &[]);
-    assert!(output.status.success(), "{}", stderr(&output));
-
-    let cluster = file_in(dir.path(), "cluster", &body);
-    let output = arena(&slurm_args(&cluster, &["--submit", "--wait"]), &[]);
-    assert!(output.status.success(), "{}\n{}", stdout(&output), stderr(&output));
-    let text = stdout(&output);
+    let (single, cluster, text) = played_here_and_on_slurm(dir.path(), &body);
     assert!(text.contains("(4 of 4 shards: 1,2,3,4)"), "round 1's array: {text}");
     assert!(text.contains("the Swiss's later rounds: jobs "), "rounds 2 and 3 chained: {text}");
     assert!(text.contains("24 games (0 played now)"), "the merge job's log is shown: {text}");
-    let out = dir.path().join("cluster/out");
-    let games = all_journal_games(&out);
     assert_eq!(
-        games.iter().map(|g| (g.index, g.seats, g.seed)).collect::<Vec<_>>(),
-        all_journal_games(&dir.path().join("single/out"))
-            .iter()
-            .map(|g| (g.index, g.seats, g.seed))
-            .collect::<Vec<_>>(),
+        pairings(&dir.path().join("cluster/out")),
+        pairings(&dir.path().join("single/out")),
         "the same pairings, round by round"
     );
     assert_eq!(standings_csv(&cluster), standings_csv(&single));
@@ -234,8 +233,6 @@ fn a_swiss_whose_round_fails_cancels_the_later_rounds_and_resumes_when_submitted
     let single = file_in(dir.path(), "single", body);
     let run = arena(&["tournament", "run", single.to_str().unwrap()], &[]);
     assert!(run.status.success(), "{}", stderr(&run));
-    let pairings =
-        |out: &Path| all_journal_games(out).iter().map(|g| (g.index, g.seats, g.seed)).collect::<Vec<_>>();
     assert_eq!(pairings(&dir.path().join("cluster/out")).len(), 3 * 2 * 2);
     assert_eq!(pairings(&dir.path().join("cluster/out")), pairings(&dir.path().join("single/out")));
     assert_eq!(standings_csv(&file), standings_csv(&single));
