@@ -11,7 +11,12 @@ mod cli;
 
 fn main() -> ExitCode {
     // A worker process: answer the protocol, nothing else (no CLI, no logs).
-    let args: Vec<String> = std::env::args().collect();
+    let mut args: Vec<String> = std::env::args().collect();
+    // A worker's limits first, before anything of the player's runs.
+    if let Err(why) = arena::isolation::process_limits::enter(&mut args) {
+        eprintln!("arena worker: {why}");
+        return ExitCode::from(3);
+    }
     if args.get(1).map(String::as_str) == Some(arena::worker::WORKER_ARG) {
         return arena::worker::main(&args[2..]);
     }

@@ -6,7 +6,9 @@
 //! Two layers: `process` starts, limits, waits for, kills and reaps a
 //! worker, and moves frames; it knows no game. `player` (IsolatedPlayer)
 //! turns each game's requests into frames and the replies back.
-//! `environment` is what a worker's environment holds (never the arena's).
+//! `environment` is what a worker's environment holds (never the arena's);
+//! `process_limits` what the kernel holds it to, applied by the worker
+//! itself so that starting one never forks the (possibly large) arena.
 //! `affinity` moves a worker's processes onto the core of the thread that
 //! talks to it (the core pool's slot of its game, `cores.rs`).
 
@@ -14,6 +16,7 @@ mod affinity;
 pub mod environment;
 mod player;
 mod process;
+pub mod process_limits;
 
 pub use player::{IsolatedPlayer, WireAnswer, WireGame};
 pub use process::{worker_program, CappedOutput, Hello, Hosted, Launch, Worker, WorkerLimits, WORKER_ARG};

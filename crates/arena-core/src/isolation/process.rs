@@ -1,5 +1,5 @@
-//! A worker process, whatever the game: spawn with rlimits (and the
-//! sandbox), wait for frames with a deadline, kill the process group, reap.
+//! A worker process, whatever the game: spawn with rlimits (applied by the
+//! worker itself: `process_limits.rs`) and the sandbox, wait for frames with a deadline, kill the process group, reap.
 //!
 //! The host side here is single-threaded: while it waits for a reply it
 //! polls the reply pipe and the worker's output pipe together, so a player
@@ -8,7 +8,7 @@
 
 use std::{
     ffi::OsString,
-    io::{self, Read, Write},
+    io::{Read, Write},
     os::{
         fd::{AsRawFd, RawFd},
         unix::process::{CommandExt, ExitStatusExt},
@@ -29,7 +29,10 @@ use crate::{
     sandbox::{self, Confinement, Sandbox, Scratch},
 };
 
-use super::environment;
+use super::{
+    environment,
+    process_limits::{ProcessLimits, LIMITS_ARG},
+};
 
 /// Limits every worker runs under.
 #[derive(Clone, Debug)]
@@ -86,6 +89,15 @@ impl WorkerLimits {
             sandbox: Sandbox::On,
             clock: Clock::Wall,
             pass_env: PASS_BY_DEFAULT.get().cloned().unwrap_or_default(),
+        }
+    }
+
+    /// What the kernel holds each worker process to.
+    fn process_limits(&self) -> ProcessLimits {
+        ProcessLimits {
+            memory_bytes: self.memory_bytes,
+            cpu_seconds: self.cpu_seconds,
+            processes: self.processes,
         }
     }
 
@@ -272,7 +284,7 @@ impl Worker {
             }
             (Hosted::Program(launch), Some(spec)) => {
                 // `arena __sandbox SPEC -- PROGRAM ARGS`: enters, then runs the program.
-                let mut command = Command::new(&limits.program);
+                let mut command = arena_command(limits);
                 command.arg(sandbox::SANDBOX_ARG).arg(spec).arg("--").arg(&launch.program).args(&launch.args);
                 (command, &launch.program)
             }
@@ -296,28 +308,13 @@ impl Worker {
             command.current_dir(dir.as_deref().unwrap_or(quarters.scratch()));
         }
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
-        let rlimits = [
-            (libc::RLIMIT_AS, limits.memory_bytes),
-            (libc::RLIMIT_CORE, 0),
-            (libc::RLIMIT_CPU, limits.cpu_seconds),
-            (libc::RLIMIT_NPROC, limits.processes),
-        ];
-        // SAFETY: only async-signal-safe calls (setrlimit, prctl) between fork and exec.
-        unsafe {
-            command.pre_exec(move || {
-                for (resource, value) in rlimits {
-                    let limit = libc::rlimit { rlim_cur: value, rlim_max: value };
-                    if libc::setrlimit(resource, &limit) != 0 {
-                        return Err(io::Error::last_os_error());
-                    }
-                }
-                // The worker dies with the thread that started it, even if
-                // the arena is killed with SIGKILL.
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
-                Ok(())
-            });
+        if let (Hosted::Program(_), false) = (hosted, sandboxed) {
+            // Not the arena binary: limited between fork and exec.
+            let process_limits = limits.process_limits();
+            // SAFETY: `apply` makes only async-signal-safe calls.
+            unsafe {
+                command.pre_exec(move || process_limits.apply());
+            }
         }
         let mut child = command.spawn().map_err(|e| {
             Fault::Unavailable(format!("cannot start the worker program {}: {e}", program.display()))
@@ -607,9 +604,18 @@ impl Drop for Worker {
 /// The first argument that makes the arena binary a worker.
 pub const WORKER_ARG: &str = "__worker";
 
-/// The arena binary as a worker: `arena __worker [--sandbox SPEC] ARGS`.
-fn arena_worker(limits: &WorkerLimits, sandbox: Option<&str>, args: &[&std::ffi::OsStr]) -> Command {
+/// The arena binary, applying the worker's limits itself before it goes on
+/// (`process_limits.rs`): `arena __limits LIMITS ...`.
+fn arena_command(limits: &WorkerLimits) -> Command {
     let mut command = Command::new(&limits.program);
+    command.arg(LIMITS_ARG).arg(limits.process_limits().to_arg());
+    command
+}
+
+/// The arena binary as a worker: `arena __limits LIMITS __worker [--sandbox
+/// SPEC] ARGS`.
+fn arena_worker(limits: &WorkerLimits, sandbox: Option<&str>, args: &[&std::ffi::OsStr]) -> Command {
+    let mut command = arena_command(limits);
     command.arg(WORKER_ARG);
     if let Some(spec) = sandbox {
         command.arg("--sandbox").arg(spec);
