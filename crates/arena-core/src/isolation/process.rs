@@ -1,5 +1,6 @@
 //! A worker process, whatever the game: spawn with rlimits (applied by the
-//! worker itself: `process_limits.rs`) and the sandbox, wait for frames with a deadline, kill the process group, reap.
+//! worker itself: `process_limits.rs`) and the sandbox, wait for frames
+//! with a deadline, kill the process group, reap.
 //!
 //! The host side here is single-threaded: while it waits for a reply it
 //! polls the reply pipe and the worker's output pipe together, so a player
