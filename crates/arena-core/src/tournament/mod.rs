@@ -17,6 +17,7 @@ pub mod merge;
 pub mod plan;
 pub mod record;
 pub mod replays;
+pub mod rounds;
 pub mod runner;
 pub mod schedule;
 pub mod shard;
@@ -43,8 +44,9 @@ use crate::{
     two_player::{SettingsPrint, TwoPlayerGame},
     with_rules,
 };
-use config::{format_name, Format, Tournament};
+use config::{format_name, Tournament};
 use record::GameResult;
+pub use rounds::total_games;
 use schedule::ScheduledGame;
 use shard::Shard;
 
@@ -166,31 +168,11 @@ pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> Strin
     if let Some(grading) = &tournament.grading {
         text.push_str(&grading.print(tournament.games_per_pairing));
     }
-    if tournament.format == Format::Swiss {
-        // The rounds follow from the file and the results: the pairing's
-        // version and the rounds decide them.
-        text.push_str(&format!("swiss1:{}|", tournament.rounds));
-    } else {
-        for game in schedule {
-            text.push_str(&format!("{}:{}:{}|", game.seats[0], game.seats[1], game.seed));
-        }
-    }
+    text.push_str(&rounds::print(tournament, schedule));
     // FNV-1a: stable across Rust versions, unlike std's hasher.
     let hash =
         text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
     format!("{hash:016x}")
-}
-
-/// The games `tournament` plays in all: its schedule's, or a Swiss's
-/// rounds' (whose `schedule` is its first round only).
-pub fn total_games(tournament: &Tournament, schedule: &[ScheduledGame]) -> usize {
-    match tournament.format {
-        Format::Swiss => {
-            tournament.rounds as usize
-                * swiss::per_round(tournament.entrants().len(), tournament.games_per_pairing)
-        }
-        _ => schedule.len(),
-    }
 }
 
 /// Games of `tournament` already in the journals of its output folder
@@ -203,33 +185,23 @@ pub fn journaled(tournament: &Tournament) -> Result<(usize, usize)> {
     Ok((merged.results.len(), total))
 }
 
-/// The games known now (a Swiss's rounds paired so far; else the
-/// schedule) and, for a shard, which of them are its own: a Swiss shard
-/// plays its share of the current round only.
+/// The games paired now (`rounds.rs`) and which of them are this part's:
+/// a shard's are its share of the round being played.
 fn known_games(
     tournament: &Tournament,
-    schedule: Vec<ScheduledGame>,
     part: Part,
     results: &BTreeMap<usize, GameResult>,
-) -> Result<(Vec<ScheduledGame>, Vec<bool>)> {
-    if tournament.format != Format::Swiss {
-        let mine = match part {
-            Part::Shard(shard) => shard::games_of(tournament, &schedule, shard),
-            Part::All | Part::Report => vec![true; schedule.len()],
-        };
-        return Ok((schedule, mine));
-    }
-    let state = swiss::state(tournament, results)?;
-    let mut mine = vec![matches!(part, Part::All | Part::Report); state.games.len()];
+) -> Result<(rounds::Known, Vec<bool>)> {
+    let known = rounds::known(tournament, results)?;
+    let mut mine = vec![matches!(part, Part::All | Part::Report); known.games.len()];
     if let Part::Shard(shard) = part {
-        let per_round = swiss::per_round(tournament.entrants().len(), tournament.games_per_pairing);
-        let round = state.round_range(state.complete, per_round);
-        if round.end <= state.games.len() {
-            let own = shard::games_of(tournament, &state.games[round.clone()], shard);
+        let round = known.current.clone();
+        if !round.is_empty() {
+            let own = shard::games_of(tournament, &known.games[round.clone()], shard);
             mine[round].copy_from_slice(&own);
         }
     }
-    Ok((state.games, mine))
+    Ok((known, mine))
 }
 
 /// Where players run for a tournament.
@@ -355,13 +327,14 @@ pub fn run_part(
     // Read after opening: the own journal's cut-off last line is gone.
     let merged = merge::read_all(&tournament.output, &fingerprint, total)?;
     let done = merged.results;
-    let swiss = tournament.format == Format::Swiss;
-    let (mut schedule, mut mine) = known_games(&tournament, schedule, part, &done)?;
-    let done_here: Vec<GameResult> =
-        done.values().filter(|r| mine.get(r.index).copied().unwrap_or(false)).cloned().collect();
-    // A Swiss run plays every round (they are known one by one).
-    let part_total = if swiss && part == Part::All { total } else { mine.iter().filter(|&&m| m).count() };
-    let done_here = if swiss && part == Part::All { done.values().cloned().collect() } else { done_here };
+    let (mut known, mut mine) = known_games(&tournament, part, &done)?;
+    // A whole run counts every game, those of rounds not paired yet too.
+    let (part_total, done_here): (usize, Vec<GameResult>) = if part == Part::All {
+        (total, done.values().cloned().collect())
+    } else {
+        let mine_done = done.values().filter(|r| mine.get(r.index).copied().unwrap_or(false));
+        (mine.iter().filter(|&&m| m).count(), mine_done.cloned().collect())
+    };
     observer.start(part_total, &done_here);
     let mut part_done = done_here.len();
     let mut results: BTreeMap<usize, GameResult> = done;
@@ -374,7 +347,7 @@ pub fn run_part(
         let plan = runner::RunPlan::of(&tournament, &players, &hosting, stop, sink.as_ref())
             .with_live(live.as_ref());
         loop {
-            let jobs = jobs(&tournament, &schedule, |index| mine[index] && !results.contains_key(&index));
+            let jobs = jobs(&tournament, &known.games, |index| mine[index] && !results.contains_key(&index));
             runner::run(&plan, &jobs, |mut batch| {
                 if batch.iter().any(lost_to_a_dying_worker) {
                     std::thread::sleep(SETTLE);
@@ -391,20 +364,20 @@ pub fn run_part(
                 }
                 Ok(())
             })?;
-            // A Swiss's next round, once this one is whole.
-            if !swiss || part != Part::All || stop.load(Ordering::SeqCst) {
+            // The next round (a Swiss's), once this one is whole.
+            if part != Part::All || stop.load(Ordering::SeqCst) {
                 break;
             }
-            let next = swiss::state(&tournament, &results)?;
-            if next.games.len() == schedule.len() {
+            let next = rounds::known(&tournament, &results)?;
+            if next.games.len() == known.games.len() {
                 break;
             }
             mine = vec![true; next.games.len()];
-            schedule = next.games;
+            known = next;
         }
     }
     let missing = merge::missing(total, &results);
-    let swiss_state = if swiss { Some(swiss::state(&tournament, &results)?) } else { None };
+    let known = rounds::known(&tournament, &results)?;
     let results: Vec<GameResult> = results.into_values().collect();
     let interrupted = stop.load(Ordering::SeqCst) && part_done < part_total;
     let game = tournament.game.id();
@@ -413,11 +386,8 @@ pub fn run_part(
         let players: Vec<(usize, standings::Entrant)> = entrants.iter().cloned().enumerate().collect();
         let standings = solo_standings::compute(game, &players, &results);
         Table::Solo { standings, names: names.clone() }
-    } else if let Some(state) = swiss_state {
-        let standings = standings::compute(&entrants, &results);
-        Table::Duel(standings.with_swiss(&state.records, state.complete, tournament.rounds as usize))
     } else {
-        Table::Duel(standings::compute(&entrants, &results))
+        Table::Duel(known.standings(&tournament, &entrants, &results))
     };
     let mut written = Vec::new();
     let mut grades = None;

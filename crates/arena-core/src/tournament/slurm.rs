@@ -27,10 +27,7 @@ use std::{
 
 use anyhow::{bail, Context, Result};
 
-use super::{
-    config::{Format, Tournament},
-    fingerprint, merge, schedule, shard, swiss, total_games,
-};
+use super::{config::Tournament, fingerprint, merge, rounds, schedule, shard, total_games};
 
 /// What a job asks of Slurm, whatever it runs: `tournament slurm`'s
 /// shards and `arena serve`'s grading runs.
@@ -194,16 +191,10 @@ pub fn unfinished_shards(tournament: &Tournament, shards: usize) -> Result<Vec<u
     let first = schedule::schedule(tournament);
     let total = total_games(tournament, &first);
     let merged = merge::read_all(&tournament.output, &fingerprint(tournament, &first), total)?;
-    let schedule = if tournament.format == Format::Swiss {
-        let state = swiss::state(tournament, &merged.results)?;
-        let per_round = swiss::per_round(tournament.entrants().len(), tournament.games_per_pairing);
-        let round = state.round_range(state.complete, per_round);
-        state.games.get(round).map(<[_]>::to_vec).unwrap_or_default()
-    } else {
-        first
-    };
-    let units = shard::units(tournament, &schedule);
-    let owners = shard::assign(&schedule, &units, shards);
+    let known = rounds::known(tournament, &merged.results)?;
+    let schedule = &known.games[known.current];
+    let units = shard::units(tournament, schedule);
+    let owners = shard::assign(schedule, &units, shards);
     let mut unfinished: Vec<usize> = units
         .iter()
         .zip(owners)
@@ -218,14 +209,10 @@ pub fn unfinished_shards(tournament: &Tournament, shards: usize) -> Result<Vec<u
 /// The rounds a Swiss has still to pair after its current one (0 in the
 /// other formats, and in a Swiss whose rounds are all played).
 pub fn later_rounds(tournament: &Tournament) -> Result<usize> {
-    if tournament.format != Format::Swiss {
-        return Ok(0);
-    }
     let first = schedule::schedule(tournament);
     let total = total_games(tournament, &first);
     let merged = merge::read_all(&tournament.output, &fingerprint(tournament, &first), total)?;
-    let state = swiss::state(tournament, &merged.results)?;
-    Ok((tournament.rounds as usize).saturating_sub(state.complete + 1))
+    Ok(rounds::known(tournament, &merged.results)?.later_rounds)
 }
 
 /// Submits the unfinished shards as an array, then (a Swiss) an array of
