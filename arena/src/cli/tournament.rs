@@ -67,8 +67,7 @@ pub(crate) fn run(
     }
     if let Some(shard) = shard {
         // A Swiss's shard plays the current round: the next is paired once it is whole.
-        let swiss = outcome.tournament.format == arena::tournament::config::Format::Swiss;
-        let rounds = if swiss && !outcome.missing.is_empty() {
+        let rounds = if outcome.rounds_to_come {
             "; a Swiss's shards play a round at a time: run them again for the next round once this one is whole"
         } else {
             ""

@@ -32,6 +32,8 @@ fn run_shards(file: &Path, count: usize) {
     for i in 1..=count {
         let output = ok(&["tournament", "run", file.to_str().unwrap(), "--shard", &format!("{i}/{count}")]);
         assert!(stderr(&output).contains(&format!("shard {i}/{count}: ")), "{}", stderr(&output));
+        // One round, known at the start: no shard is run twice.
+        assert!(!stderr(&output).contains("for the next round"), "{}", stderr(&output));
     }
 }
 

@@ -68,6 +68,10 @@ pub struct RunOutcome {
     pub part_done: usize,
     /// Schedule indices of the tournament's games no journal holds yet.
     pub missing: Vec<usize>,
+    /// Whether shards must be run again for a round none of them has
+    /// played yet (a Swiss's: paired, or to be paired once the current
+    /// one is whole).
+    pub rounds_to_come: bool,
     /// The journals read, with the games each holds.
     pub journals: Vec<(PathBuf, usize)>,
     /// Files written (standings, reports).
@@ -378,6 +382,7 @@ pub fn run_part(
     }
     let missing = merge::missing(total, &results);
     let known = rounds::known(&tournament, &results)?;
+    let rounds_to_come = known.rounds_to_come(&results);
     let results: Vec<GameResult> = results.into_values().collect();
     let interrupted = stop.load(Ordering::SeqCst) && part_done < part_total;
     let game = tournament.game.id();
@@ -432,6 +437,7 @@ pub fn run_part(
         part_total,
         part_done,
         missing,
+        rounds_to_come,
         journals: merged.journals,
         written,
         standings,

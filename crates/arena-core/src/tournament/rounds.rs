@@ -67,6 +67,13 @@ pub fn known(tournament: &Tournament, results: &BTreeMap<usize, GameResult>) -> 
 }
 
 impl Known {
+    /// Whether a round is still to be played that no game of has been
+    /// (`results`): one paired later, or the current one untouched.
+    pub fn rounds_to_come(&self, results: &BTreeMap<usize, GameResult>) -> bool {
+        let untouched = !self.current.is_empty() && self.current.clone().all(|i| !results.contains_key(&i));
+        self.swiss.is_some() && (self.later_rounds > 0 || untouched)
+    }
+
     /// The standings of two-player games `results` among `entrants`, with
     /// a Swiss's score and tie-breaks where it is one.
     pub fn standings(
