@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::{add_student, agent, finished, get, submit, wait_for, Server, SLOW};
+use super::{add_student, agent, finished, get, log_in_on_page, submit, wait_for, Server, SLOW};
 use crate::replay::live::{parse_events, watch, Event};
 use crate::support::{self, library};
 
@@ -193,10 +193,7 @@ fn the_leaderboard_and_the_student_page_link_games_in_progress_that_play_on_the_
     let (code, accepted) =
         submit(&server, Some(&alice), "file", &std::fs::read(library("bad-player")).unwrap());
     assert_eq!(code, 201, "{accepted}");
-    browser.open(&format!("{}/me", server.url));
-    browser.eval(&format!(
-        "document.getElementById('token').value = '{alice}'; document.getElementById('login').requestSubmit(); true"
-    ));
+    log_in_on_page(&mut browser, &server, &alice);
     browser.wait_for(
         "document.querySelector('#live-games button[data-live]') !== null",
         Duration::from_secs(60),

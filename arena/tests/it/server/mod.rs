@@ -186,6 +186,15 @@ fn submit(server: &Server, token: Option<&str>, field: &str, bytes: &[u8]) -> (u
 
 /// The leaderboard once `ready(board)`, polled for up to 30 s (it is
 /// rebuilt in memory a moment after each change).
+/// Logs in on the server's `/me` page with `token`, as a student types it
+/// (the caller waits for what the page shows then).
+fn log_in_on_page(browser: &mut support::devtools::Browser, server: &Server, token: &str) {
+    browser.open(&format!("{}/me", server.url));
+    browser.eval(&format!(
+        "document.getElementById('token').value = '{token}'; document.getElementById('login').requestSubmit(); true"
+    ));
+}
+
 fn leaderboard_when(server: &Server, ready: impl Fn(&Value) -> bool) -> Value {
     let started = Instant::now();
     loop {

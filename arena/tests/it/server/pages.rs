@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{add_student, agent, dump, finished, get, post_json, submit, wait_for, Server};
+use super::{add_student, agent, dump, finished, get, log_in_on_page, post_json, submit, wait_for, Server};
 use crate::support::{self, library};
 
 #[test]
@@ -52,10 +52,7 @@ fn a_student_logs_in_uploads_through_the_page_and_sees_the_grade_and_the_leaderb
     let server = Server::start(data.path(), &[]);
     let mut browser = support::devtools::Browser::start(&chromium);
 
-    browser.open(&format!("{}/me", server.url));
-    browser.eval(&format!(
-        "document.getElementById('token').value = '{alice}'; document.getElementById('login').requestSubmit(); true"
-    ));
+    log_in_on_page(&mut browser, &server, &alice);
     browser.wait_for(
         "document.getElementById('who').textContent === 'logged in as alice'",
         Duration::from_secs(30),

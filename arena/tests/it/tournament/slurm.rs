@@ -49,6 +49,13 @@ fn played_here_and_on_slurm(dir: &Path, body: &str) -> (PathBuf, PathBuf, String
     (single, cluster, stdout(&output))
 }
 
+/// The Easy, Medium and Hard libraries, as a tournament file lists them.
+fn levels_as_libraries() -> String {
+    let players: Vec<String> =
+        ["easy", "medium", "hard"].iter().map(|l| format!("\"{}\"", library(l).display())).collect();
+    players.join(", ")
+}
+
 /// The games journaled in folder `out`, as their pairings: (index, seats, seed).
 fn pairings(out: &Path) -> Vec<(usize, [usize; 2], u64)> {
     all_journal_games(out).iter().map(|g| (g.index, g.seats, g.seed)).collect()
@@ -60,11 +67,9 @@ fn four_shards_through_slurm_give_the_single_machine_standings() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let players: Vec<String> =
-        ["easy", "medium", "hard"].iter().map(|l| format!("\"{}\"", library(l).display())).collect();
     let body = format!(
         "format = \"round-robin\"\ngames_per_pairing = 8\nseed = 11\nplayers = [{}]\n[settings]\ntime_per_turn = \"1s\"\n",
-        players.join(", ")
+        levels_as_libraries()
     );
     let (single, cluster, text) = played_here_and_on_slurm(dir.path(), &body);
     assert!(text.contains("submitted: shards job ") && text.contains("(4 of 4 shards: 1,2,3,4)"), "{text}");
@@ -186,12 +191,10 @@ fn a_swiss_through_slurm_plays_an_array_per_round_and_gives_the_single_machine_s
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let players: Vec<String> =
-        ["easy", "medium", "hard"].iter().map(|l| format!("\"{}\"", library(l).display())).collect();
     // Five entrants (a bye each round), 3 rounds of 4 games a pairing.
     let body = format!(
         "format = \"swiss\"\nrounds = 3\ngames_per_pairing = 4\nseed = 13\nplayers = [{}, \"easy\", \"medium\"]\n[settings]\ntime_per_turn = \"1s\"\n",
-        players.join(", ")
+        levels_as_libraries()
     );
     let (single, cluster, text) = played_here_and_on_slurm(dir.path(), &body);
     assert!(text.contains("(4 of 4 shards: 1,2,3,4)"), "round 1's array: {text}");

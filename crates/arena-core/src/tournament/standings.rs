@@ -353,8 +353,8 @@ impl Standings {
 }
 
 #[cfg(test)]
-mod tests {
-    //! Also the fixtures of `formats.rs`'s tests.
+pub(crate) mod tests {
+    //! Also the fixtures of `formats.rs`'s and `swiss.rs`'s tests.
     use super::*;
     use crate::{
         stats::elo_from_pentanomial,
@@ -367,7 +367,7 @@ mod tests {
 
     /// Game `index` on `seed`, `seats` = [seat 1, seat 2], won by `winner`
     /// (None: a draw), no fault, no time.
-    pub(super) fn game(index: usize, seed: u64, seats: [usize; 2], winner: Option<usize>) -> GameResult {
+    pub(crate) fn game(index: usize, seed: u64, seats: [usize; 2], winner: Option<usize>) -> GameResult {
         GameResult {
             index,
             seed,

@@ -402,6 +402,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
+    use crate::tournament::standings::tests::game;
 
     /// Plays `rounds` rounds on `n` entrants, pairings drawn at random;
     /// checks that each round is valid and has a rematch only when no
@@ -546,19 +547,7 @@ mod tests {
         let first = state(&tournament, &BTreeMap::new()).unwrap();
         assert_eq!((first.complete, first.games.len(), first.rounds.len()), (0, per_round, 1));
         // Round 1 played: the seat 1 player wins every game.
-        let result = |g: &ScheduledGame| GameResult {
-            index: g.index,
-            seed: g.seed,
-            seats: g.seats,
-            winner: Some(g.seats[0]),
-            turns: 1,
-            reason: "trapped".into(),
-            fault: None,
-            clock: Default::default(),
-            solo: None,
-            replayed: 0,
-            replay_left_out: false,
-        };
+        let result = |g: &ScheduledGame| game(g.index, g.seed, g.seats, Some(g.seats[0]));
         let mut results: BTreeMap<usize, GameResult> =
             first.games.iter().map(|g| (g.index, result(g))).collect();
         let second = state(&tournament, &results).unwrap();
