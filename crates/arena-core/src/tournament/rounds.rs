@@ -58,12 +58,14 @@ pub fn known(tournament: &Tournament, results: &BTreeMap<usize, GameResult>) -> 
         let current = 0..games.len();
         return Ok(Known { games, current, later_rounds: 0, swiss: None });
     }
-    let state = swiss::state(tournament, results)?;
+    let mut state = swiss::state(tournament, results)?;
     let per_round = swiss::per_round(tournament.entrants().len(), tournament.games_per_pairing);
     let round = state.round_range(state.complete, per_round);
     let current = if round.end <= state.games.len() { round } else { state.games.len()..state.games.len() };
     let later_rounds = (tournament.rounds as usize).saturating_sub(state.complete + 1);
-    Ok(Known { games: state.games.clone(), current, later_rounds, swiss: Some(state) })
+    // The games move out; the state keeps the records the standings use.
+    let games = std::mem::take(&mut state.games);
+    Ok(Known { games, current, later_rounds, swiss: Some(state) })
 }
 
 impl Known {
