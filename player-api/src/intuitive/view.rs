@@ -1,14 +1,14 @@
-//! `Hint` and `IntuitiveView`: what the player has seen, and whether a world
-//! is consistent with it.
+//! `Hint` and `IntuitiveView`: what the player has seen. The view's start on
+//! a world (`IntuitiveView::start`) and whether a world is consistent with it
+//! (`IntuitiveView::is_consistent`) are in `world.rs`: a world's cells show
+//! `Hint`s, so the world is built on this module and this one does not name
+//! the world.
 
 use std::fmt;
 
 use abi_stable::StableAbi;
 
-use super::{
-    cell::{Cell, CellSet},
-    world::IntuitiveWorld,
-};
+use super::cell::{Cell, CellSet};
 
 /// What an opened cell that holds no pit, gold or monster tells about its
 /// four orthogonal neighbours: presence flags, not counts.
@@ -81,19 +81,18 @@ pub struct IntuitiveView {
 const NO_GOLD: u8 = u8::MAX;
 
 impl IntuitiveView {
-    /// The view at the start of a game on `world`: its start cell open.
-    pub fn start(world: &IntuitiveWorld) -> IntuitiveView {
-        let mut view = IntuitiveView {
-            size: world.size(),
+    /// A view of a `size` board with no cell open, no gold found and no
+    /// points: what `IntuitiveView::start` (in `world.rs`) opens the start on.
+    pub(super) const fn unopened(size: u8) -> IntuitiveView {
+        IntuitiveView {
+            size,
             gold: NO_GOLD,
             score: 0,
             open: CellSet::EMPTY,
             breeze: CellSet::EMPTY,
             smell: CellSet::EMPTY,
             glitter: CellSet::EMPTY,
-        };
-        view.open_hint(world.start(), world.hint(world.start()));
-        view
+        }
     }
 
     /// A view from its parts, as a player process receives it on the wire.
@@ -207,20 +206,5 @@ impl IntuitiveView {
     /// The hint cell `cell` showed, if it is on the board, open and not the gold's.
     pub fn hint_at(&self, cell: Cell) -> Option<Hint> {
         cell.index(self.size).and_then(|i| self.hint(i))
-    }
-
-    /// Whether `world` could be the hidden grid: it agrees with every cell opened.
-    pub fn is_consistent(&self, world: &IntuitiveWorld) -> bool {
-        if world.size() != self.size {
-            return false;
-        }
-        let gold_agrees = match self.gold() {
-            Some(gold) => world.gold() == gold,
-            None => !self.open.contains(world.gold()),
-        };
-        gold_agrees
-            && self.open.intersection(world.pits()).is_empty()
-            && !self.open.contains(world.monster())
-            && self.open.minus(CellSet::single(world.gold())).all(|i| self.hint(i) == Some(world.hint(i)))
     }
 }

@@ -1,5 +1,8 @@
 //! `IntuitiveWorld`: the hidden grid (where the pits, the gold and the
-//! monster are), its seeded generation, and the hint each cell shows.
+//! monster are), its seeded generation, and the hint each cell shows. Also
+//! the view's relations to a world, `IntuitiveView::start` and
+//! `IntuitiveView::is_consistent`: here rather than in `view.rs`, which sits
+//! below this module (it defines `Hint`).
 
 use std::fmt;
 
@@ -8,13 +11,13 @@ use rand::Rng;
 
 use super::{
     cell::{Cell, CellSet},
-    view::Hint,
+    view::{Hint, IntuitiveView},
     MAX_SIZE, MIN_SIZE,
 };
 
 /// A hidden grid: where the pits, the gold and the monster are, and which
 /// safe cell is open at the start. The arena keeps it; a player only sees
-/// what it has opened ([`IntuitiveView`](super::IntuitiveView)).
+/// what it has opened ([`IntuitiveView`]).
 #[repr(C)]
 #[derive(StableAbi, Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct IntuitiveWorld {
@@ -165,5 +168,30 @@ impl IntuitiveWorld {
     /// The hint cell number `index` would show: what its orthogonal neighbours hold.
     pub fn hint(&self, index: u8) -> Hint {
         Hint::around(self.size, index, self.pits, self.monster, self.gold)
+    }
+}
+
+impl IntuitiveView {
+    /// The view at the start of a game on `world`: its start cell open.
+    pub fn start(world: &IntuitiveWorld) -> IntuitiveView {
+        let mut view = IntuitiveView::unopened(world.size());
+        view.open_hint(world.start(), world.hint(world.start()));
+        view
+    }
+
+    /// Whether `world` could be the hidden grid: it agrees with every cell opened.
+    pub fn is_consistent(&self, world: &IntuitiveWorld) -> bool {
+        if world.size() != self.size() {
+            return false;
+        }
+        let open = self.open();
+        let gold_agrees = match self.gold() {
+            Some(gold) => world.gold() == gold,
+            None => !open.contains(world.gold()),
+        };
+        gold_agrees
+            && open.intersection(world.pits()).is_empty()
+            && !open.contains(world.monster())
+            && open.minus(CellSet::single(world.gold())).all(|i| self.hint(i) == Some(world.hint(i)))
     }
 }

@@ -1,9 +1,14 @@
 //! `ForestPlayer`, the trait a Magic Forest player implements (`step`), and
-//! its request types.
+//! its request types, with `ForestState::request`, which builds a request:
+//! here rather than in `state.rs`, which sits below this module (it defines
+//! `ForestAction`, the answer to a request).
 
 use abi_stable::{std_types::RString, StableAbi};
 
-use super::{config::ForestConfig, state::ForestAction};
+use super::{
+    config::ForestConfig,
+    state::{ForestAction, ForestState},
+};
 use crate::{grid::Coord, Outcome};
 
 /// What the wanderer is told when a run starts.
@@ -35,6 +40,23 @@ pub struct ForestRequest {
     /// Actions left in this forest before the run ends.
     pub actions_left: u32,
     pub score: i32,
+}
+
+impl ForestState {
+    /// What the wanderer is shown before its next action.
+    pub fn request(&self) -> ForestRequest {
+        let forest = self.forest();
+        ForestRequest {
+            at: self.at(),
+            size: forest.size,
+            forest: self.forest_index() as u8,
+            bones: forest.bones(self.at()),
+            leaves: forest.leaves(self.at()),
+            died: self.just_died(),
+            actions_left: self.actions_left(),
+            score: self.score(),
+        }
+    }
 }
 
 /// What the wanderer is told when the run ends.

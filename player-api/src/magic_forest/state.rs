@@ -7,8 +7,8 @@ use abi_stable::StableAbi;
 use rand::Rng;
 
 use super::{
-    config::ForestConfig, forest::Forest, player::ForestRequest, DEATH_PENALTY_PER_TILE, MOVE_COST,
-    PORTAL_REWARD_PER_TILE, THROW_COST,
+    config::ForestConfig, forest::Forest, DEATH_PENALTY_PER_TILE, MOVE_COST, PORTAL_REWARD_PER_TILE,
+    THROW_COST,
 };
 use crate::grid::{Area, Coord, Dir};
 
@@ -183,19 +183,20 @@ impl ForestState {
         self.end
     }
 
-    /// What the wanderer is shown before its next action.
-    pub fn request(&self) -> ForestRequest {
-        let forest = self.forest();
-        ForestRequest {
-            at: self.at,
-            size: forest.size,
-            forest: self.current as u8,
-            bones: forest.bones(self.at),
-            leaves: forest.leaves(self.at),
-            died: self.just_died,
-            actions_left: self.config.action_cap(forest.size) - self.actions_here,
-            score: self.score,
-        }
+    /// Which forest of the run the wanderer is in, from 0 (for
+    /// `ForestState::request`, in `player.rs`).
+    pub(super) fn forest_index(&self) -> usize {
+        self.current
+    }
+
+    /// Whether the last action killed the wanderer.
+    pub(super) fn just_died(&self) -> bool {
+        self.just_died
+    }
+
+    /// Actions left in the current forest before the run ends.
+    pub(super) fn actions_left(&self) -> u32 {
+        self.config.action_cap(self.forest().size) - self.actions_here
     }
 
     /// Plays one action; returns what it did and how the run ended, if it did.

@@ -1,12 +1,16 @@
 //! The fast core of the rules: a position as two bit indices and one mask,
 //! every query a few bit operations on a `u64` (row-major, stride 8).
 //!
-//! [`TrapState`] (the readable API players see) answers its rule questions
-//! through this type, and searching bots use it directly: it is `Copy` and 16
-//! bytes, so "make" is a copy, and `step`/`unstep`, `trap`/`untrap` are there
-//! for make/unmake. Nothing here allocates.
+//! [`TrapState`](super::TrapState) (the readable API players see) answers
+//! its rule questions through this type, and searching bots use it directly:
+//! it is `Copy` and 16 bytes, so "make" is a copy, and `step`/`unstep`,
+//! `trap`/`untrap` are there for make/unmake. Nothing here allocates.
+//!
+//! `Bitboard::new` and the conversions to and from `TrapState` are in
+//! `state.rs`, which is built on this module (so this one does not name
+//! `TrapState`).
 
-use super::{cells::neighbour_mask, pos::Pos, state::TrapState};
+use super::cells::{neighbour_mask, Cells};
 use crate::Seat;
 
 /// A Trap position for search. Squares are bit indices: `row * 8 + col`.
@@ -78,9 +82,11 @@ pub const fn distance(a: u32, b: u32) -> u32 {
 }
 
 impl Bitboard {
-    /// The start position of a `size` board (see [`TrapState::new`]).
-    pub fn new(size: u8) -> Bitboard {
-        Bitboard::from(&TrapState::new(size))
+    /// A position from its fields: `open` the on-board cells without a trap,
+    /// `at` the players' squares by seat index. For the conversion from
+    /// `TrapState` in `state.rs`.
+    pub(super) const fn from_parts(open: u64, at: [u8; 2], size: u8) -> Bitboard {
+        Bitboard { open, at, size }
     }
 
     pub const fn size(&self) -> u8 {
@@ -94,7 +100,7 @@ impl Bitboard {
 
     /// Every cell of the board.
     pub const fn cells(&self) -> u64 {
-        super::cells::Cells::board(self.size).bits()
+        Cells::board(self.size).bits()
     }
 
     /// Cells that hold a trap.
@@ -164,24 +170,5 @@ impl Bitboard {
         let misses = neighbour_mask(target) & self.cells() & !self.players();
         let hit = if misses == 0 { 20 } else { hit_twentieths(distance(self.at(seat), target)) };
         Landing { target, hit_twentieths: if hit > 20 { 20 } else { hit }, misses }
-    }
-}
-
-impl From<&TrapState> for Bitboard {
-    fn from(state: &TrapState) -> Bitboard {
-        let square = |seat| state.position(seat).bit_index(8).expect("players stand on the board") as u8;
-        Bitboard {
-            open: state.traps().bits() ^ super::cells::Cells::board(state.size()).bits(),
-            at: [square(Seat::One), square(Seat::Two)],
-            size: state.size(),
-        }
-    }
-}
-
-impl From<&Bitboard> for TrapState {
-    fn from(board: &Bitboard) -> TrapState {
-        let pos = |seat| Pos::from_bit_index(board.at(seat));
-        let traps = super::cells::Cells::from_bits(board.traps());
-        TrapState::from_parts(board.size, [pos(Seat::One), pos(Seat::Two)], traps)
     }
 }

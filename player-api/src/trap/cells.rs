@@ -1,4 +1,6 @@
-//! `Cells`: a set of cells as a `u64` (row-major, stride 8).
+//! `Cells`: a set of cells as a `u64` (row-major, stride 8), and
+//! `Pos::neighbours`, a cell's neighbourhood as such a set (here rather than
+//! in `pos.rs`, which sits below this module).
 
 use super::pos::Pos;
 
@@ -74,6 +76,17 @@ impl Iterator for Cells {
 }
 
 impl ExactSizeIterator for Cells {}
+
+impl Pos {
+    /// The in-bounds 8-neighbourhood of this cell on a `size` board (itself
+    /// excluded), whatever stands on those cells.
+    pub fn neighbours(self, size: u8) -> Cells {
+        match self.bit_index(size) {
+            Some(i) => Cells::from_bits(neighbour_mask(i) & Cells::board(size).bits()),
+            None => Cells::EMPTY,
+        }
+    }
+}
 
 impl FromIterator<Pos> for Cells {
     fn from_iter<I: IntoIterator<Item = Pos>>(iter: I) -> Cells {

@@ -1,10 +1,10 @@
 //! `Pos`: a cell of the board, with distances (`manhattan`) and king steps.
+//! Its neighbourhood, a set of cells, is `Pos::neighbours` in `cells.rs`:
+//! `Cells` is built on `Pos`, so this module does not name `Cells`.
 
 use std::fmt;
 
 use abi_stable::StableAbi;
-
-use super::cells::{neighbour_mask, Cells};
 
 /// A cell of the board: `row` 0 is the top row, `col` 0 the left column.
 ///
@@ -37,15 +37,6 @@ impl Pos {
     /// Whether the cell lies on a `size` x `size` board.
     pub const fn is_on_board(self, size: u8) -> bool {
         self.row < size && self.col < size
-    }
-
-    /// The in-bounds 8-neighbourhood of this cell on a `size` board (itself
-    /// excluded), whatever stands on those cells.
-    pub fn neighbours(self, size: u8) -> Cells {
-        match self.bit_index(size) {
-            Some(i) => Cells::from_bits(neighbour_mask(i) & Cells::board(size).bits()),
-            None => Cells::EMPTY,
-        }
     }
 
     /// The bit of this cell (row-major, stride 8) if it is on a `size` board.

@@ -1,6 +1,8 @@
 //! `TrapState`: a Trap position; legal moves, the checks of a move and a
 //! target, making a move and placing a trap. It answers through the fast
-//! core (`bitboard.rs`).
+//! core (`bitboard.rs`); the conversions between the two, and
+//! `Bitboard::new` (the start position, which is `TrapState::new`'s), are
+//! here so that the core does not name `TrapState`.
 
 use std::fmt;
 
@@ -280,5 +282,32 @@ impl fmt::Display for TrapState {
             writeln!(f)?;
         }
         Ok(())
+    }
+}
+
+// Here, not in bitboard.rs: the start position is defined once, by `TrapState::new`.
+impl Bitboard {
+    /// The start position of a `size` board (see [`TrapState::new`]).
+    pub fn new(size: u8) -> Bitboard {
+        Bitboard::from(&TrapState::new(size))
+    }
+}
+
+impl From<&TrapState> for Bitboard {
+    fn from(state: &TrapState) -> Bitboard {
+        let square = |seat| state.position(seat).bit_index(8).expect("players stand on the board") as u8;
+        Bitboard::from_parts(
+            state.traps().bits() ^ Cells::board(state.size()).bits(),
+            [square(Seat::One), square(Seat::Two)],
+            state.size(),
+        )
+    }
+}
+
+impl From<&Bitboard> for TrapState {
+    fn from(board: &Bitboard) -> TrapState {
+        let pos = |seat| Pos::from_bit_index(board.at(seat));
+        let traps = Cells::from_bits(board.traps());
+        TrapState::from_parts(board.size(), [pos(Seat::One), pos(Seat::Two)], traps)
     }
 }

@@ -1,9 +1,14 @@
 //! `WumpusPlayer`, the trait a Wumpus World player implements (`step`), and
-//! its request types.
+//! its request types, with `WumpusState::request`, which builds a request:
+//! here rather than in `state.rs`, which sits below this module (it defines
+//! `Percept` and `WumpusAction`).
 
 use abi_stable::{std_types::RString, StableAbi};
 
-use super::{config::WumpusConfig, state::Percept, state::WumpusAction};
+use super::{
+    config::WumpusConfig,
+    state::{Percept, WumpusAction, WumpusState},
+};
 use crate::{
     grid::{Coord, Dir},
     Outcome,
@@ -38,6 +43,21 @@ pub struct WumpusRequest {
     /// Actions taken so far.
     pub actions: u32,
     pub score: i32,
+}
+
+impl WumpusState {
+    /// What the player is shown before its next action.
+    pub fn request(&self) -> WumpusRequest {
+        WumpusRequest {
+            percept: self.percept(),
+            at: self.at(),
+            facing: self.facing(),
+            arrows: self.arrows(),
+            has_gold: self.has_gold(),
+            actions: self.actions(),
+            score: self.score(),
+        }
+    }
 }
 
 /// What the player is told when the game ends.

@@ -7,7 +7,6 @@ use abi_stable::StableAbi;
 
 use super::{
     config::{ArrowRule, Goal, WumpusConfig},
-    player::WumpusRequest,
     world::WumpusWorld,
     ACTION_COST, DEATH_PENALTY, GOLD_REWARD,
 };
@@ -225,19 +224,6 @@ impl WumpusState {
     /// How the game ended, once it has.
     pub fn end(&self) -> Option<StepEnd> {
         self.end
-    }
-
-    /// What the player is shown before its next action.
-    pub fn request(&self) -> WumpusRequest {
-        WumpusRequest {
-            percept: self.percept,
-            at: self.at,
-            facing: self.facing,
-            arrows: self.arrows,
-            has_gold: self.has_gold,
-            actions: self.actions,
-            score: self.score,
-        }
     }
 
     /// Whether `action` is allowed now.
