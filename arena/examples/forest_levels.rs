@@ -4,8 +4,8 @@
 //!
 //! cargo run --release -p arena --example forest_levels -- [RUNS] [SEED]
 
-use arena::{games::magic_forest::referee::ForestSettings, seeds};
-use arena::{games::magic_forest::MagicForest, solo};
+use arena_core::{games::magic_forest::record::ForestSettings, play::seeds};
+use arena_core::{games::magic_forest::MagicForest, play::solo};
 use player_api::magic_forest::ForestPlayer;
 use reference_bots::magic_forest::{Easy, Hard, Medium};
 

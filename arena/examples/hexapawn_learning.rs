@@ -8,7 +8,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use arena::games::hexapawn::referee::{self as hexapawn, HexapawnSettings};
+use arena_core::games::hexapawn::referee::{self as hexapawn, HexapawnSettings};
 use player_api::Seat;
 use reference_bots::hexapawn::{Exploiter, Menace, SharedMenace};
 

@@ -5,12 +5,12 @@
 //! cargo run --release -p arena --example intuitive_levels -- --games 100000 --seed 1 easy medium hard expert
 //! ```
 
-use arena::{games::intuitive::IntuitiveAi, solo};
+use arena_core::{games::intuitive::IntuitiveAi, play::solo};
 use std::time::Instant;
 
-use arena::{
-    games::intuitive::referee::{IntuitiveEnd, IntuitiveEnding, IntuitiveSettings},
-    seeds,
+use arena_core::{
+    games::intuitive::record::{IntuitiveEnd, IntuitiveEnding, IntuitiveSettings},
+    play::seeds,
 };
 use player_api::intuitive::IntuitivePlayer;
 use reference_bots::intuitive::{Easy, Expert, Hard, Medium};

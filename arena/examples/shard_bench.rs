@@ -7,14 +7,14 @@
 
 use std::{fmt::Write as _, ops::Range, sync::atomic::AtomicBool, time::Instant};
 
-use arena::tournament::{
+use arena_core::tournament::{
     config::Tournament,
     fingerprint,
     journal::{Journal, FILE_NAME},
     merge,
-    record::{GameResult, SeatClock},
+    record::{GameResult, ScheduledGame, SeatClock},
     run_part,
-    schedule::{paired, ScheduledGame},
+    schedule::paired,
     shard, Part, Quiet,
 };
 use rand::{Rng, SeedableRng};
@@ -103,7 +103,7 @@ fn merge_time(sharded: bool) -> (f64, f64) {
     )
     .unwrap();
     let tournament = Tournament::load(&file).unwrap();
-    let schedule = arena::tournament::schedule::schedule(&tournament);
+    let schedule = arena_core::tournament::schedule::schedule(&tournament);
     let print = fingerprint(&tournament, &schedule);
     let game = |g: &ScheduledGame| GameResult {
         index: g.index,

@@ -3,8 +3,8 @@
 //!
 //! cargo run --release -p arena --example wumpus_levels -- [aima|project] [WORLDS] [SEED]
 
-use arena::{games::wumpus::referee::WumpusSettings, seeds};
-use arena::{games::wumpus::Wumpus, solo};
+use arena_core::{games::wumpus::record::WumpusSettings, play::seeds};
+use arena_core::{games::wumpus::Wumpus, play::solo};
 use player_api::wumpus::{WumpusConfig, WumpusPlayer};
 use reference_bots::wumpus::{Easy, Hard, Medium};
 

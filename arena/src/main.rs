@@ -13,15 +13,15 @@ fn main() -> ExitCode {
     // A worker process: answer the protocol, nothing else (no CLI, no logs).
     let mut args: Vec<String> = std::env::args().collect();
     // A worker's limits first, before anything of the player's runs.
-    if let Err(why) = arena::isolation::process_limits::enter(&mut args) {
+    if let Err(why) = arena_core::players::isolation::process_limits::enter(&mut args) {
         eprintln!("arena worker: {why}");
         return ExitCode::from(3);
     }
-    if args.get(1).map(String::as_str) == Some(arena::worker::WORKER_ARG) {
-        return arena::worker::main(&args[2..]);
+    if args.get(1).map(String::as_str) == Some(arena_core::players::worker::WORKER_ARG) {
+        return arena_core::players::worker::main(&args[2..]);
     }
-    if args.get(1).map(String::as_str) == Some(arena::sandbox::SANDBOX_ARG) {
-        return arena::sandbox::main(&args[2..]);
+    if args.get(1).map(String::as_str) == Some(arena_core::sandbox::SANDBOX_ARG) {
+        return arena_core::sandbox::main(&args[2..]);
     }
     // `arena measure server --watchers N`'s watchers, apart from the server.
     if args.get(1).map(String::as_str) == Some(arena_server::bench::watchers::WATCHERS_ARG) {
@@ -31,7 +31,7 @@ fn main() -> ExitCode {
     init_logs(cli.verbose, cli.log_format);
     let result = cli::run(cli);
     // Workers' cgroups whose last process was still going when they ended.
-    arena::sandbox::cleanup();
+    arena_core::sandbox::cleanup();
     match result {
         Ok(code) => code,
         Err(error) => {
@@ -48,7 +48,7 @@ fn init_logs(verbose: bool, format: cli::LogFormat) {
     let default = match verbose {
         true => "info".to_string(),
         // The verifier of `arena submit`'s HTTPS logs what the command says.
-        false => format!("warn,{}=info,rustls_platform_verifier=off", arena_server::work_log::TARGET),
+        false => format!("warn,{}=info,rustls_platform_verifier=off", arena_server::work::work_log::TARGET),
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));

@@ -3,12 +3,13 @@
 use std::{path::PathBuf, process::ExitCode};
 
 use anyhow::{bail, Context, Result};
-use arena::{
+use arena_core::{
+    bench::time_sweep,
     bench::{self, LadderReport},
+    play::seeds,
+    play::time_control::TimeControl,
     players::PlayerSpec,
-    seeds,
-    time_control::TimeControl,
-    time_sweep, with_rules,
+    with_rules,
 };
 
 use super::options::{load, setup, GameArgs, GameId, Limits, PlayerControls};
@@ -84,7 +85,7 @@ pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
             std::fs::write(&path, time_sweep::html(name, &points, &table))
                 .with_context(|| format!("cannot write the page {}", path.display()))?;
         }
-        arena::outln!("{table}");
+        arena_core::outln!("{table}");
         return Ok(ExitCode::SUCCESS);
     }
     let live = live.then(|| serve_live(&[name.to_string()], &[spec.to_string()])).transpose()?;
@@ -101,6 +102,6 @@ pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
     if let Some((server, _)) = &live {
         server.close(LAST_LOOK);
     }
-    arena::outln!("{text}");
+    arena_core::outln!("{text}");
     Ok(ExitCode::SUCCESS)
 }

@@ -8,13 +8,13 @@ use std::{
 };
 
 use anyhow::{Context, Result};
-use arena::sandbox::Sandbox;
+use arena_core::sandbox::Sandbox;
 use arena_server::{
+    course::gradescope::{autograder, results},
     course::{Assignment, Course, Results},
-    gradescope::{autograder, results},
-    grading::Here,
-    one_submission,
-    secret::Secret,
+    store::secret::Secret,
+    work::grading::Here,
+    work::one_submission,
 };
 
 /// `arena grade`: the options (the help text is on `Command::Grade`).
@@ -94,7 +94,7 @@ pub(crate) fn run(args: GradeArgs) -> Result<ExitCode> {
         &assignment,
         &how,
         args.keep.as_deref(),
-        &mut arena::tournament::Quiet,
+        &mut arena_core::tournament::Quiet,
     );
     let Some(out) = out else { return verdict(&assignment, graded) };
     let written = match &graded {
@@ -120,7 +120,7 @@ fn verdict(assignment: &Assignment, graded: Result<one_submission::Outcome>) -> 
     for (i, level) in grade.levels.iter().enumerate() {
         let points = assignment.points.per_level.get(i).copied().unwrap_or(0.0);
         let mark = if level.passed { "passed" } else { "failed" };
-        arena::outln!(
+        arena_core::outln!(
             "{:<8} {:<22} {mark} ({} points)",
             level.level,
             level.cell(),
@@ -129,8 +129,8 @@ fn verdict(assignment: &Assignment, graded: Result<one_submission::Outcome>) -> 
     }
     let passed: Vec<bool> = grade.levels.iter().map(|l| l.passed).collect();
     let points = assignment.points.of(&Results { passed, rank: None, defeated: 0, groups: 1 });
-    arena::outln!("{}", grade.verdict);
-    arena::outln!("points: {points} (the levels'; the class tournament's come after the deadline)");
+    arena_core::outln!("{}", grade.verdict);
+    arena_core::outln!("points: {points} (the levels'; the class tournament's come after the deadline)");
     Ok(ExitCode::SUCCESS)
 }
 

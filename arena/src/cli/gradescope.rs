@@ -5,11 +5,11 @@
 use std::{path::PathBuf, process::ExitCode};
 
 use anyhow::{Context, Result};
-use arena::sandbox::Sandbox;
+use arena_core::sandbox::Sandbox;
 use arena_server::{
+    course::gradescope::autograder::{self, Autograder},
     course::Course,
-    gradescope::autograder::{self, Autograder},
-    secret::Secret,
+    store::secret::Secret,
 };
 
 /// `arena gradescope-autograder`: the options (the help text is on
@@ -60,7 +60,7 @@ pub(crate) fn run(args: AutograderArgs) -> Result<ExitCode> {
         },
         &args.output,
     )?;
-    arena::outln!(
+    arena_core::outln!(
         "wrote {} (assignment {}): upload it as the assignment's autograder",
         args.output.display(),
         assignment.name

@@ -7,7 +7,7 @@
 use std::{path::PathBuf, process::ExitCode, time::Duration};
 
 use anyhow::Result;
-use arena::{isolation::WorkerLimits, players::PlayerSpec};
+use arena_core::{players::isolation::WorkerLimits, players::PlayerSpec};
 use clap::Subcommand;
 
 use super::sprt;
@@ -69,7 +69,7 @@ pub(crate) struct EngineArgs {
     #[arg(long, default_value_t = 1_000_000)]
     games: u64,
     /// Search times for Expert, comma-separated.
-    #[arg(long, default_value = "0.1s,1s,5s", value_delimiter = ',', value_parser = arena::units::parse_duration)]
+    #[arg(long, default_value = "0.1s,1s,5s", value_delimiter = ',', value_parser = arena_core::report::units::parse_duration)]
     search_times: Vec<Duration>,
 }
 
@@ -94,8 +94,8 @@ pub(crate) struct IsolationArgs {
     #[arg(long, default_value_t = 200)]
     starts: u32,
     /// The sandbox of the workers measured (`off` is measured too, for comparison).
-    #[arg(long, value_enum, default_value_t = arena::sandbox::Sandbox::On)]
-    sandbox: arena::sandbox::Sandbox,
+    #[arg(long, value_enum, default_value_t = arena_core::sandbox::Sandbox::On)]
+    sandbox: arena_core::sandbox::Sandbox,
 }
 
 /// Measure what the protocol costs program players: turn round trips
@@ -252,9 +252,9 @@ fn one_per_core(threads: Option<usize>) -> usize {
 pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
     match measure {
         Measure::Engine(EngineArgs { games, search_times }) => {
-            arena::outln!(
+            arena_core::outln!(
                 "{}",
-                <arena::games::Benchmarked as arena::benchmarked::BenchmarkedGame>::engine_report(
+                <arena_core::games::Benchmarked as arena_core::measure::benchmarked::BenchmarkedGame>::engine_report(
                     games,
                     &search_times
                 )
@@ -263,9 +263,18 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
         Measure::Isolation(IsolationArgs { requests, games, soak_games, threads, starts, sandbox }) => {
             let threads = one_per_core(threads);
             let limits = WorkerLimits { sandbox, ..WorkerLimits::new().map_err(anyhow::Error::msg)? };
-            let config =
-                arena::overhead::BenchConfig { requests, games, threads, soak_games, starts, limits };
-            arena::outln!("{}", arena::overhead::run(&config).map_err(anyhow::Error::msg)?);
+            let config = arena_core::measure::overhead::BenchConfig {
+                requests,
+                games,
+                threads,
+                soak_games,
+                starts,
+                limits,
+            };
+            arena_core::outln!(
+                "{}",
+                arena_core::measure::overhead::run(&config).map_err(anyhow::Error::msg)?
+            );
         }
         Measure::Program(ProgramArgs { players, requests }) => {
             let programs = players
@@ -278,9 +287,10 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
                 })
                 .collect::<Result<Vec<_>>>()?;
             let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
-            arena::outln!(
+            arena_core::outln!(
                 "{}",
-                arena::overhead::program(&programs, requests, &limits).map_err(anyhow::Error::msg)?
+                arena_core::measure::overhead::program(&programs, requests, &limits)
+                    .map_err(anyhow::Error::msg)?
             );
         }
         Measure::Server(args) => {
@@ -302,13 +312,14 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
                 grading_slots: args.grading_slots,
                 watchers: args.watchers,
             };
-            arena::outln!("{}", arena_server::bench::run(&load)?);
+            arena_core::outln!("{}", arena_server::bench::run(&load)?);
         }
         Measure::Tournament(TournamentArgs { players, games_per_pairing, isolated, concurrency }) => {
             let concurrency = one_per_core(concurrency);
-            let text = arena::overhead::tournament(players, games_per_pairing, isolated, concurrency)
-                .map_err(anyhow::Error::msg)?;
-            arena::outln!("{text}");
+            let text =
+                arena_core::measure::overhead::tournament(players, games_per_pairing, isolated, concurrency)
+                    .map_err(anyhow::Error::msg)?;
+            arena_core::outln!("{text}");
         }
         Measure::Matchmaking(MatchmakingArgs {
             students,
@@ -325,7 +336,7 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
             games_per_entrant,
             batch,
         }) => {
-            use arena::{matchmaking::Policy, matchmaking_simulation as simulation};
+            use arena_core::{matchmaking::Policy, measure::matchmaking_simulation as simulation};
             let default = Policy::default();
             let policy = Policy {
                 placement_games: placement_games.unwrap_or(default.placement_games),
@@ -337,7 +348,7 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
                 if !games_per_entrant.is_sorted() || games_per_entrant.contains(&0) {
                     anyhow::bail!("--games-per-entrant: give positive numbers, ascending (e.g. 20,50,100)");
                 }
-                let config = arena::matchmaking_at_scale::Config {
+                let config = arena_core::measure::matchmaking_at_scale::Config {
                     entrants: students,
                     games_per_entrant,
                     seed,
@@ -345,7 +356,7 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
                     newcomers,
                     batch,
                 };
-                arena::outln!("{}", arena::matchmaking_at_scale::run(&config));
+                arena_core::outln!("{}", arena_core::measure::matchmaking_at_scale::run(&config));
                 return Ok(ExitCode::SUCCESS);
             }
             let mut config = simulation::Config {
@@ -355,7 +366,7 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
                 ..simulation::Config::new(students, games_per_pairing, seed, trials)
             };
             config.checkpoints.retain(|&share| share * 100.0 <= up_to + 1e-9);
-            arena::outln!("{}", simulation::run(&config));
+            arena_core::outln!("{}", simulation::run(&config));
         }
         Measure::Swiss(SwissArgs { entrants, rounds, games_per_pairing, trials, seed }) => {
             if entrants < 2 {
@@ -367,9 +378,14 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
             if games_per_pairing == 0 || trials == 0 {
                 anyhow::bail!("--games-per-pairing and --trials: use 1 or more");
             }
-            let config =
-                arena::swiss_simulation::Config { entrants, rounds, games_per_pairing, trials, seed };
-            arena::outln!("{}", arena::swiss_simulation::run(&config));
+            let config = arena_core::measure::swiss_simulation::Config {
+                entrants,
+                rounds,
+                games_per_pairing,
+                trials,
+                seed,
+            };
+            arena_core::outln!("{}", arena_core::measure::swiss_simulation::run(&config));
         }
         Measure::Sprt(args) => return sprt::bench(args),
     }

@@ -4,7 +4,7 @@
 use std::{path::PathBuf, process::ExitCode, time::Duration};
 
 use anyhow::Result;
-use arena::{check, players::PlayerSpec, scaffold};
+use arena_core::{players::check, players::scaffold, players::PlayerSpec};
 use clap::{Parser, Subcommand};
 
 mod bench;
@@ -193,7 +193,7 @@ enum TournamentAction {
         /// Play only shard I of N (counted from 1) into its own journal,
         /// journal.shard-I-of-N.jsonl; no standings (see `tournament report`).
         #[arg(long, value_name = "I/N")]
-        shard: Option<arena::tournament::shard::Shard>,
+        shard: Option<arena_core::tournament::shard::Shard>,
         #[command(flatten)]
         pass_env: options::PassEnv,
         /// Watch the games in a browser as they are played: serves the
@@ -225,7 +225,7 @@ enum TournamentAction {
         #[arg(long, default_value_t = 8)]
         calibrate: usize,
         /// Wall time each shard should take.
-        #[arg(long, default_value = "12h", value_parser = arena::tournament::plan::parse_wall_time)]
+        #[arg(long, default_value = "12h", value_parser = arena_core::tournament::plan::parse_wall_time)]
         within: Duration,
         /// CPUs per shard (games it plays at once).
         #[arg(long, default_value_t = 1)]
@@ -252,26 +252,26 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             // Every game, each with the options it owns (the others' are
             // not errors here: a check plays every game).
             let budgets = limits.budgets();
-            let games = arena::game::GameId::ALL
+            let games = arena_core::game::GameId::ALL
                 .into_iter()
                 .map(|game| {
-                    arena::games::rules::GameRules::build(
+                    arena_core::games::rules::GameRules::build(
                         game,
-                        &arena::games::rules::owned_by(&options.options(), game),
+                        &arena_core::games::rules::owned_by(&options.options(), game),
                         budgets,
                     )
                 })
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|e| anyhow::anyhow!(e.flag_line()))?;
             let report = check::check(&player, &games, budgets, limits.hosting()?, check::SEED)?;
-            arena::outln!("{}", report.text);
+            arena_core::outln!("{}", report.text);
             Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
         Command::Replay(args) => replay::run(&args),
         Command::Measure(what) => measure::run(what),
         Command::OldName(old) => measure::run(old.into()),
         Command::LeagueBatch { file } => {
-            arena_server::league::run_batch(&file)?;
+            arena_server::work::league::run_batch(&file)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Tournament {
@@ -288,11 +288,11 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             let api_path = api_path.unwrap_or_else(scaffold::default_api_path);
             let root = scaffold::new_player(&dir, &name, &api_path)?;
             let lib = name.replace('-', "_");
-            arena::outln!("created {}", root.display());
-            arena::outln!("next:");
-            arena::outln!("  cd {} && cargo build --release", root.display());
-            arena::outln!("  arena check target/release/lib{lib}.so");
-            arena::outln!("  arena play --game trap target/release/lib{lib}.so hard --games 10");
+            arena_core::outln!("created {}", root.display());
+            arena_core::outln!("next:");
+            arena_core::outln!("  cd {} && cargo build --release", root.display());
+            arena_core::outln!("  arena check target/release/lib{lib}.so");
+            arena_core::outln!("  arena play --game trap target/release/lib{lib}.so hard --games 10");
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -4,17 +4,17 @@
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use arena::{
-    clock::Clock,
+use arena_core::{
     game_rules::{Budgets, GameOptions, OptionKind, OptionValue},
     games::rules::{every_option, options_of, GameRules},
-    isolation::{environment, WorkerLimits},
+    play::clock::Clock,
+    play::time_control::TimeControl,
+    players::isolation::{environment, WorkerLimits},
     players::{Hosting, Player, PlayerSpec},
     sandbox::Sandbox,
-    time_control::TimeControl,
 };
 
-pub(crate) use arena::game::GameId;
+pub(crate) use arena_core::game::GameId;
 
 /// The settings of `game` from the options given; an option the game does
 /// not have is an error (`GameRules::build`: the one ownership check).
@@ -98,7 +98,7 @@ pub(crate) struct Limits {
     #[arg(long, visible_alias = "tc", value_name = "CONTROL", default_value = "5s")]
     time_per_turn: TimeControl,
     /// Budget for a player's start of game (new_game).
-    #[arg(long, default_value = "10s", value_parser = arena::units::parse_duration)]
+    #[arg(long, default_value = "10s", value_parser = arena_core::report::units::parse_duration)]
     startup_time: Duration,
     /// Load player libraries into the arena's own process instead of one
     /// worker process each: faster, but a crash or hang in a player then
@@ -109,10 +109,10 @@ pub(crate) struct Limits {
     #[arg(long, hide = true)]
     isolate_builtins: bool,
     /// Memory cap per worker process (address space): 1GiB, 512MiB.
-    #[arg(long, default_value = "1GiB", value_parser = arena::units::parse_bytes)]
+    #[arg(long, default_value = "1GiB", value_parser = arena_core::report::units::parse_bytes)]
     memory_limit: u64,
     /// How long past its budget a player may take before it is killed.
-    #[arg(long, default_value = "100ms", value_parser = arena::units::parse_duration)]
+    #[arg(long, default_value = "100ms", value_parser = arena_core::report::units::parse_duration)]
     grace: Duration,
     /// Run players' workers in the sandbox: only their own files, no
     /// network, every process they start dies with them (docs/security.md).

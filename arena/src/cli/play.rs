@@ -3,8 +3,12 @@
 use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
 
 use anyhow::{bail, Result};
-use arena::{
+use arena_core::{
     games::replays::{GameReplay, TableGame},
+    play::seeds,
+    play::solo::{self, SoloGame, SoloReferee, SoloSettings},
+    play::time_control::TimeControl,
+    play::two_player::{self, MatchConfig, MatchGame, TurnWatcher, TwoPlayerGame},
     players::{Player, PlayerSpec},
     replay::{
         files::MatchReplays,
@@ -12,13 +16,9 @@ use arena::{
         terminal::Paint,
         ReplayPlayer,
     },
-    report, seeds,
-    solo::{self, SoloGame, SoloReferee, SoloSettings},
-    time_control::TimeControl,
-    two_player::{self, MatchConfig, MatchGame, TurnWatcher, TwoPlayerGame},
-    with_rules,
+    report, with_rules,
 };
-use arena_server::live::LocalServer;
+use arena_server::http::live::LocalServer;
 
 use super::options::{load, setup, GameArgs, GameId, Limits, PlayerControls};
 
@@ -166,11 +166,11 @@ fn play_match<G: TwoPlayerGame + TableGame>(
             keep_replay(&G::any(G::replay(&game.record, seated)), game.index, drawn, saver.as_mut());
         }
         if !run.json {
-            arena::outln!("{}", G::line(game, first_game + games, [&names[0], &names[1]]));
+            arena_core::outln!("{}", G::line(game, first_game + games, [&names[0], &names[1]]));
         }
     };
     let mut show_turn = |seats: [usize; 2], state: &G::State, turn: &G::Turn| {
-        arena::outln!("{}", G::watch_turn(state, turn, seats.map(|p| names[p].as_str())));
+        arena_core::outln!("{}", G::watch_turn(state, turn, seats.map(|p| names[p].as_str())));
     };
     let watcher: Option<TurnWatcher<G>> = (run.watch && G::WATCHES_TURNS).then_some(&mut show_turn);
     let mut result = two_player::play([&players[0], &players[1]], &config, &mut on_game, watcher);
@@ -181,12 +181,12 @@ fn play_match<G: TwoPlayerGame + TableGame>(
         eprintln!("{}", saver.finish()?);
     }
     if run.json {
-        arena::outln!("{}", G::json(&result, sources));
+        arena_core::outln!("{}", G::json(&result, sources));
     } else {
         for (tally, name) in result.tallies.iter_mut().zip(&names) {
             tally.name = name.clone();
         }
-        arena::outln!("{}", G::summary(&result));
+        arena_core::outln!("{}", G::summary(&result));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -230,7 +230,7 @@ fn play_series<G: SoloReferee + TableGame>(
             keep_replay(&G::any(G::replay(&game.record, &settings, me)), game.index, watch, saver.as_mut());
         }
         if !run.json {
-            arena::outln!("{}", report::solo::line(game, first + games, &name));
+            arena_core::outln!("{}", report::solo::line(game, first + games, &name));
         }
     };
     let series = solo::play_series::<G>(
@@ -249,9 +249,9 @@ fn play_series<G: SoloReferee + TableGame>(
         eprintln!("{}", saver.finish()?);
     }
     if run.json {
-        arena::outln!("{}", report::solo::json(&series, &name, &run.player1.to_string()));
+        arena_core::outln!("{}", report::solo::json(&series, &name, &run.player1.to_string()));
     } else {
-        arena::outln!("{}", report::solo::summary(&name, &series));
+        arena_core::outln!("{}", report::solo::summary(&name, &series));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -260,7 +260,7 @@ fn play_series<G: SoloReferee + TableGame>(
 /// players (`names`, `sources`) as replays name them.
 pub(super) fn serve_live(names: &[String], sources: &[String]) -> Result<(LocalServer, LivePlayers)> {
     let live = Live::new();
-    let server = arena_server::live::serve_local(live.clone())?;
+    let server = arena_server::http::live::serve_local(live.clone())?;
     let address = server.address;
     eprintln!("live: watch at http://{address}/follow (every game: http://{address}/)");
     let players = names
@@ -279,7 +279,7 @@ pub(super) const LAST_LOOK: std::time::Duration = std::time::Duration::from_secs
 fn keep_replay(replay: &GameReplay, index: u32, watch: Option<Paint>, saver: Option<&mut MatchReplays>) {
     if let Some(paint) = watch {
         for frame in replay.frames(paint) {
-            arena::outln!("{frame}\n");
+            arena_core::outln!("{frame}\n");
         }
     }
     if let Some(saver) = saver {

@@ -6,7 +6,7 @@ use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
 use anyhow::{bail, Result};
 use clap::ValueEnum;
 
-use arena::{
+use arena_core::{
     games::replays::GameReplay,
     replay::{
         html,
@@ -55,7 +55,7 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<ExitCode> {
     let mut code = ExitCode::SUCCESS;
     if args.verify {
         match replay.verify() {
-            Ok(line) => arena::outln!("{}: {line}", args.file.display()),
+            Ok(line) => arena_core::outln!("{}: {line}", args.file.display()),
             Err(difference) => {
                 eprintln!("error: {}: does not verify: {difference}", args.file.display());
                 code = ExitCode::FAILURE;

@@ -4,7 +4,7 @@
 use std::{net::SocketAddr, path::PathBuf, process::ExitCode};
 
 use anyhow::Result;
-use arena::isolation::WorkerLimits;
+use arena_core::players::isolation::WorkerLimits;
 use arena_server as server;
 
 /// `arena serve`: the options (the help text is on `Command::Serve`).
@@ -21,7 +21,7 @@ pub(crate) struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
     /// The largest upload accepted: 64M, 500K, ...
-    #[arg(long, default_value = "64M", value_parser = arena::units::parse_size)]
+    #[arg(long, default_value = "64M", value_parser = arena_core::report::units::parse_size)]
     max_upload: u64,
     /// Uploads one student may start in an hour, accepted or refused
     /// (more get 429).
@@ -47,10 +47,10 @@ pub(crate) struct ServeArgs {
     supersede: String,
     /// How long a client may take to send a request's headers (also how
     /// long an idle connection stays open): 30s, 2m, ...
-    #[arg(long, default_value = "30s", value_parser = arena::units::parse_duration)]
+    #[arg(long, default_value = "30s", value_parser = arena_core::report::units::parse_duration)]
     header_timeout: std::time::Duration,
     /// How long a client may take to send a request's body (an upload).
-    #[arg(long, default_value = "5m", value_parser = arena::units::parse_duration)]
+    #[arg(long, default_value = "5m", value_parser = arena_core::report::units::parse_duration)]
     body_timeout: std::time::Duration,
     /// Connections open at once (fewer if the process may open fewer files);
     /// more wait until one ends.
@@ -58,7 +58,7 @@ pub(crate) struct ServeArgs {
     max_connections: usize,
     /// Cut a connection that takes none of what it is sent for this long
     /// (a live game's page that stopped reading): 60s, 2m, ...
-    #[arg(long, default_value = "60s", value_parser = arena::units::parse_duration)]
+    #[arg(long, default_value = "60s", value_parser = arena_core::report::units::parse_duration)]
     stall_timeout: std::time::Duration,
     /// Serve HTTPS with this certificate: a PEM file of the server's
     /// certificate and its chain (certbot's fullchain.pem; a self-signed
@@ -80,7 +80,7 @@ pub(crate) struct ServeArgs {
     /// against Easy, Medium and Hard with the course file's defaults (Trap:
     /// the course's own project, 10 games a level, 6, 4 and 2 wins).
     #[arg(long, value_enum, conflicts_with = "course")]
-    game: Option<arena::game::GameId>,
+    game: Option<arena_core::game::GameId>,
     /// The course file (docs/server.md, "The course file"): its
     /// assignments (any of the games, each graded as it says), their
     /// deadlines and points policies. Checked at start and kept in the
@@ -96,7 +96,7 @@ pub(crate) struct ServeArgs {
     /// How long a scrimmage may take: its games at N turns each, at the
     /// assignment's time per turn (plus one start-up). Past it, the game
     /// under way ends and the scrimmage is cut: the games played count.
-    #[arg(long, value_name = "N", default_value_t = server::scrimmage::TURNS_PER_GAME)]
+    #[arg(long, value_name = "N", default_value_t = server::work::scrimmage::TURNS_PER_GAME)]
     scrimmage_turns: u32,
     #[command(flatten)]
     pass_env: super::options::PassEnv,
@@ -379,10 +379,10 @@ struct AssignmentOf {
 impl AssignmentOf {
     /// The course, the assignment, and the data folder's database (an older
     /// folder's results adopted by the course first).
-    fn open(&self) -> Result<(server::course::Course, String, server::db::Connection)> {
+    fn open(&self) -> Result<(server::course::Course, String, server::store::db::Connection)> {
         let (course, _) = server::course_of(&self.data, self.course.as_deref())?;
         let name = assignment_arg(&course, self.assignment.as_deref())?.name.clone();
-        let db = server::db::open(&self.data)?;
+        let db = server::store::db::open(&self.data)?;
         server::adopt(&self.data, &db, &course)?;
         Ok((course, name, db))
     }
@@ -396,8 +396,8 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
     }
     match args.action {
         Some(ServeAction::AddStudent { name: Some(name), data, staff, compete, .. }) => {
-            let token = server::accounts::add(&data, &name, staff, compete)?;
-            arena::outln!("{token}");
+            let token = server::course::accounts::add(&data, &name, staff, compete)?;
+            arena_core::outln!("{token}");
             eprintln!(
                 "added {} '{}' to {}; the token above is shown once: give it to them",
                 if staff { "staff member" } else { "student" },
@@ -413,19 +413,20 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 let context =
                     |e: anyhow::Error| e.context(format!("{} ({added} added before it)", roster.display()));
                 if group.len() == 1 {
-                    let token = server::accounts::add(&data, group[0], staff, compete).map_err(context)?;
-                    arena::outln!("{},{token}", group[0]);
+                    let token =
+                        server::course::accounts::add(&data, group[0], staff, compete).map_err(context)?;
+                    arena_core::outln!("{},{token}", group[0]);
                 } else {
                     let (_, tokens) =
-                        server::accounts::add_group(&data, None, &group, compete).map_err(context)?;
+                        server::course::accounts::add_group(&data, None, &group, compete).map_err(context)?;
                     for (member, token) in tokens {
-                        arena::outln!("{member},{}", token.as_deref().unwrap_or("-"));
+                        arena_core::outln!("{member},{}", token.as_deref().unwrap_or("-"));
                     }
                 }
                 added += group.len();
             }
             for (name, full_name) in roster_full_names(&text) {
-                server::accounts::set_full_name(&data, name, full_name)
+                server::course::accounts::set_full_name(&data, name, full_name)
                     .map_err(|e| e.context(format!("{}: {name}'s full name", roster.display())))?;
             }
             eprintln!(
@@ -436,9 +437,10 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
         Some(ServeAction::AddStudent { .. }) => unreachable!("clap requires a name or a roster"),
         Some(ServeAction::AddGroup { name, members, compete, data }) => {
             let members: Vec<&str> = members.iter().map(String::as_str).collect();
-            let (name, tokens) = server::accounts::add_group(&data, name.as_deref(), &members, compete)?;
+            let (name, tokens) =
+                server::course::accounts::add_group(&data, name.as_deref(), &members, compete)?;
             for (member, token) in &tokens {
-                arena::outln!("{member},{}", token.as_deref().unwrap_or("-"));
+                arena_core::outln!("{member},{}", token.as_deref().unwrap_or("-"));
             }
             eprintln!(
                 "added group '{name}' of {} member(s) to {}; the tokens above are shown once: give each theirs",
@@ -447,17 +449,17 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             );
         }
         Some(ServeAction::Backup { data, to }) => {
-            let summary = server::backup::backup(&data, &to)?;
+            let summary = server::store::backup::backup(&data, &to)?;
             eprintln!(
                 "wrote {}: the database ({} submissions) and {} files ({})",
                 to.display(),
                 summary.submissions,
                 summary.files,
-                arena::units::bytes(summary.bytes)
+                arena_core::report::units::bytes(summary.bytes)
             );
         }
         Some(ServeAction::Restore { from, data }) => {
-            let summary = server::backup::restore(&from, &data)?;
+            let summary = server::store::backup::restore(&from, &data)?;
             eprintln!(
                 "restored {} into {}: {} submissions, {} files; serve it with `arena serve --data {}`",
                 from.display(),
@@ -468,8 +470,8 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             );
         }
         Some(ServeAction::ResetToken { name, data }) => {
-            let token = server::accounts::reset_token(&data, &name)?;
-            arena::outln!("{token}");
+            let token = server::course::accounts::reset_token(&data, &name)?;
+            arena_core::outln!("{token}");
             eprintln!(
                 "'{}' has a new token, above, shown once: give it to them (their old one no longer works)",
                 name.trim()
@@ -477,7 +479,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
         }
         Some(ServeAction::RemoveStudent { name, data }) => {
             let name = name.trim();
-            match server::accounts::remove(&data, name)? {
+            match server::course::accounts::remove(&data, name)? {
                 true => eprintln!(
                     "removed '{name}': their token no longer works; their group keeps its submissions \
                      and grades (`arena serve reset-token {name}` lets them back in)"
@@ -487,15 +489,17 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
         }
         Some(ServeAction::Deadline { when, of }) => {
             let (_, name, db) = of.open()?;
-            let deadline = server::db::set_deadline(&db, &name, &when)?;
-            arena::outln!("{name}: deadline {deadline} UTC: later submissions are graded but do not count");
+            let deadline = server::store::db::set_deadline(&db, &name, &when)?;
+            arena_core::outln!(
+                "{name}: deadline {deadline} UTC: later submissions are graded but do not count"
+            );
         }
         Some(ServeAction::Regrade { of, all, .. }) => {
             let (course, name, db) = of.open()?;
             let assignment = course.assignment(&name).expect("the assignment just picked");
-            let queued = server::regrade::regrade(&db, assignment, all)?;
+            let queued = server::work::regrade::regrade(&db, assignment, all)?;
             for graded in &queued {
-                arena::outln!("{},{}", graded.id, graded.group);
+                arena_core::outln!("{},{}", graded.id, graded.group);
             }
             eprintln!(
                 "{}: {} submission(s) queued to be graded again (a running server grades them)",
@@ -504,25 +508,25 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             );
         }
         Some(ServeAction::Export { data, format, course, output }) => {
-            let format = server::export::Format::parse(&format)?;
-            if !data.join(server::db::FILE).exists() {
+            let format = server::course::export::Format::parse(&format)?;
+            if !data.join(server::store::db::FILE).exists() {
                 anyhow::bail!(
                     "{} holds no server's data (no {}): check --data",
                     data.display(),
-                    server::db::FILE
+                    server::store::db::FILE
                 );
             }
             let (course, _) = server::course_of(&data, course.as_deref())?;
-            let db = server::db::open(&data)?;
+            let db = server::store::db::open(&data)?;
             server::adopt(&data, &db, &course)?;
-            let text = server::export::export(&data, &db, &course, format)?;
+            let text = server::course::export::export(&data, &db, &course, format)?;
             match output {
                 Some(path) => {
                     std::fs::write(&path, &text)
                         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
                     eprintln!("wrote {}", path.display());
                 }
-                None => arena::out!("{text}"),
+                None => arena_core::out!("{text}"),
             }
         }
         Some(ServeAction::Prune { data, keep, older_than, dry_run }) => {
@@ -534,22 +538,22 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             if older_than.is_some_and(|days| !(days >= 0.0 && days.is_finite())) {
                 anyhow::bail!("--older-than takes a number of days, 0 or more");
             }
-            if !data.join(server::db::FILE).exists() {
+            if !data.join(server::store::db::FILE).exists() {
                 anyhow::bail!(
                     "{} holds no server's data (no {}): check --data",
                     data.display(),
-                    server::db::FILE
+                    server::store::db::FILE
                 );
             }
-            let db = server::db::open(&data)?;
-            let options = server::storage::Prune { keep, older_than_days: older_than, dry_run };
-            let pruned = server::storage::prune(&data, &db, options)?;
+            let db = server::store::db::open(&data)?;
+            let options = server::store::storage::Prune { keep, older_than_days: older_than, dry_run };
+            let pruned = server::store::storage::prune(&data, &db, options)?;
             for run in &pruned {
-                arena::outln!(
+                arena_core::outln!(
                     "{}: {} file(s), {} (submission {}, group {})",
                     run.folder.display(),
                     run.files,
-                    arena::units::bytes(run.bytes),
+                    arena_core::report::units::bytes(run.bytes),
                     run.submission,
                     run.group
                 );
@@ -560,20 +564,20 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             eprintln!(
                 "{done} {files} file(s) of {} grading run(s); {freed} {}",
                 pruned.len(),
-                arena::units::bytes(bytes)
+                arena_core::report::units::bytes(bytes)
             );
         }
         Some(ServeAction::League { action, during_finalize, data }) => {
-            use arena::cores::LeagueState;
+            use arena_core::play::cores::LeagueState;
             let state = match (action.as_str(), during_finalize) {
                 ("pause", false) => LeagueState::Paused,
                 ("resume", false) => LeagueState::Auto,
                 ("resume", true) => LeagueState::Running,
                 _ => anyhow::bail!("--during-finalize goes with resume"),
             };
-            let db = server::db::open(&data)?;
-            server::db::set_setting(&db, server::league::LEAGUE_SETTING, state.name())?;
-            arena::outln!(
+            let db = server::store::db::open(&data)?;
+            server::store::db::set_setting(&db, server::work::league::LEAGUE_SETTING, state.name())?;
+            arena_core::outln!(
                 "league: {}",
                 match state {
                     LeagueState::Paused => "paused",
@@ -596,27 +600,28 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
             let assignment = assignment_arg(&course, assignment.as_deref())?;
             let executor = finalize_executor(executor, shards, job)?;
             // A pool of its own; a server on the folder holds its league meanwhile.
-            arena::cores::Cores::new(cores.unwrap_or_else(arena::cores::of_machine)).install();
-            arena::cores::set_priority(arena::cores::Priority::Final);
-            let db = server::db::open(&data)?;
-            server::db::set_setting(
+            arena_core::play::cores::Cores::new(cores.unwrap_or_else(arena_core::play::cores::of_machine))
+                .install();
+            arena_core::play::cores::set_priority(arena_core::play::cores::Priority::Final);
+            let db = server::store::db::open(&data)?;
+            server::store::db::set_setting(
                 &db,
-                server::league::FINALIZING_SETTING,
+                server::work::league::FINALIZING_SETTING,
                 &std::process::id().to_string(),
             )?;
             let finalized =
-                server::finalize::finalize(&data, &course, assignment, games_per_pairing, &executor);
-            server::db::set_setting(&db, server::league::FINALIZING_SETTING, "")?;
+                server::work::finalize::finalize(&data, &course, assignment, games_per_pairing, &executor);
+            server::store::db::set_setting(&db, server::work::league::FINALIZING_SETTING, "")?;
             let done = finalized?;
             let deadline =
                 done.deadline.map_or("no deadline set".to_string(), |d| format!("deadline {d} UTC"));
-            arena::outln!(
+            arena_core::outln!(
                 "final results of {} group(s), {} student(s) ({deadline}); written:",
                 done.groups,
                 done.students
             );
             for path in done.written.iter().chain([&done.grades_csv, &done.gradebook_csv]) {
-                arena::outln!("  {}", path.display());
+                arena_core::outln!("  {}", path.display());
             }
             if let Some(fresh) = &done.fresh {
                 eprintln!("note: {fresh}");
@@ -633,17 +638,17 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 course,
                 course_text,
                 executor: match args.executor {
-                    ExecutorName::Local => server::executor::Executor::Local,
+                    ExecutorName::Local => server::work::executor::Executor::Local,
                     // Its jobs' workers get what the server's would.
-                    ExecutorName::Slurm => server::executor::Executor::Slurm(
-                        server::executor::SlurmExecutor::new(args.job.options()?, args.pass_env.names)?,
+                    ExecutorName::Slurm => server::work::executor::Executor::Slurm(
+                        server::work::executor::SlurmExecutor::new(args.job.options()?, args.pass_env.names)?,
                     ),
                 },
                 data: args.data,
                 listen: args.listen,
                 max_upload: args.max_upload,
                 per_hour: args.per_hour,
-                grading: server::grader::GraderOptions {
+                grading: server::work::grader::GraderOptions {
                     slots: args.grading_slots.unwrap_or_else(|| {
                         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
                         (cores / args.grading_concurrency.max(1)).max(1)
@@ -653,8 +658,8 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                     round_robin: args.round_robin == "on",
                     scrimmage_turns: args.scrimmage_turns.max(1),
                 },
-                cores: args.cores.unwrap_or_else(arena::cores::of_machine).max(1),
-                http: server::http::Limits {
+                cores: args.cores.unwrap_or_else(arena_core::play::cores::of_machine).max(1),
+                http: server::http::connections::Limits {
                     header_timeout: args.header_timeout,
                     body_timeout: args.body_timeout,
                     max_connections: args.max_connections,
@@ -676,8 +681,8 @@ fn finalize_executor(
     executor: ExecutorName,
     shards: Option<usize>,
     job: super::slurm::JobArgs,
-) -> Result<server::executor::Executor> {
-    use server::executor::{Executor, SlurmExecutor};
+) -> Result<server::work::executor::Executor> {
+    use server::work::executor::{Executor, SlurmExecutor};
     match executor {
         ExecutorName::Local => match shards.map(|_| "--shards").or(job.first_given()) {
             Some(option) => anyhow::bail!(

@@ -5,7 +5,7 @@
 use std::{path::PathBuf, process::ExitCode, time::Duration};
 
 use anyhow::{bail, Context, Result};
-use arena::tournament::{config::Tournament, slurm};
+use arena_core::tournament::{config::Tournament, slurm};
 
 /// `arena tournament slurm`'s options.
 #[derive(clap::Args)]
@@ -95,9 +95,9 @@ pub(crate) fn run(request: SlurmArgs) -> Result<ExitCode> {
     let options =
         slurm::SlurmOptions { shards: request.shards, job, arena, file: file.clone(), pass_env: Vec::new() };
     let scripts = slurm::write_scripts(&tournament, &options)?;
-    arena::outln!("wrote {} and {}", scripts.shards.display(), scripts.merge.display());
+    arena_core::outln!("wrote {} and {}", scripts.shards.display(), scripts.merge.display());
     if !request.submit {
-        arena::outln!(
+        arena_core::outln!(
             "submit with: arena tournament slurm {} --shards {} --submit (the output folder must be on a file system every node sees)",
             file.display(),
             request.shards
@@ -107,17 +107,17 @@ pub(crate) fn run(request: SlurmArgs) -> Result<ExitCode> {
     let later_rounds = slurm::later_rounds(&tournament)?;
     let submitted = slurm::submit(&scripts, &unfinished, request.shards, later_rounds)?;
     match &submitted.array {
-        Some((id, shards)) => arena::outln!(
+        Some((id, shards)) => arena_core::outln!(
             "submitted: shards job {id} ({} of {} shards: {}), merge job {} (after the shards)",
             shards.len(),
             request.shards,
             shards.iter().map(usize::to_string).collect::<Vec<_>>().join(","),
             submitted.merge
         ),
-        None => arena::outln!("every shard is done; submitted: merge job {}", submitted.merge),
+        None => arena_core::outln!("every shard is done; submitted: merge job {}", submitted.merge),
     }
     if !submitted.later_rounds.is_empty() {
-        arena::outln!(
+        arena_core::outln!(
             "the Swiss's later rounds: jobs {} (each round after the one before)",
             submitted.later_rounds.join(", ")
         );
@@ -129,7 +129,7 @@ pub(crate) fn run(request: SlurmArgs) -> Result<ExitCode> {
     let log = slurm::merge_log(&scripts, &submitted.merge);
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     if end.state == "COMPLETED" && end.exit_code == 0 {
-        arena::out!("{text}");
+        arena_core::out!("{text}");
         return Ok(ExitCode::SUCCESS);
     }
     eprint!("{text}");

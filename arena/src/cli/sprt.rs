@@ -1,16 +1,16 @@
 //! `arena sprt` (is NEW stronger than OLD? a sequential test, with a live
 //! progress line and Ctrl-C to stop) and `arena measure sprt` (the test's
-//! error rates and length, simulated). The test is `arena::sprt`.
+//! error rates and length, simulated). The test is `arena_core::sprt`.
 
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Result};
-use arena::{
+use arena_core::{
+    play::seeds,
+    play::two_player::{MatchConfig, TwoPlayerGame},
     players::{Player, PlayerSpec},
-    seeds,
     sprt::{self, simulation, EloModel, Ending, Hypotheses, Outcome, Standing, Verdict},
     stats::EloEstimate,
-    two_player::{MatchConfig, TwoPlayerGame},
     with_rules,
 };
 use indicatif::{ProgressBar, ProgressStyle};
@@ -129,9 +129,9 @@ pub(crate) fn run(args: SprtArgs) -> Result<ExitCode> {
     }
     let report = Report { args: &args, hypotheses, seed, names, outcome: &outcome };
     if args.json {
-        arena::outln!("{}", serde_json::to_string_pretty(&report.json())?);
+        arena_core::outln!("{}", serde_json::to_string_pretty(&report.json())?);
     } else {
-        arena::outln!("{}", report.text());
+        arena_core::outln!("{}", report.text());
     }
     Ok(if outcome.ending == Ending::Interrupted { ExitCode::from(130) } else { ExitCode::SUCCESS })
 }
@@ -349,7 +349,7 @@ pub(crate) fn bench(args: BenchSprtArgs) -> Result<ExitCode> {
     }
     let started = std::time::Instant::now();
     let report = simulation::run(&config);
-    arena::outln!("{report}");
+    arena_core::outln!("{report}");
     eprintln!("simulated in {:.1} s", started.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
 }

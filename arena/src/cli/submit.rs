@@ -91,7 +91,7 @@ pub(crate) fn run(args: SubmitArgs) -> Result<ExitCode> {
     let client = args.server.client()?;
     if let Some(id) = args.follow {
         let submission = client.submission(id)?;
-        arena::outln!("submission {id}: {}", describe(&submission));
+        arena_core::outln!("submission {id}: {}", describe(&submission));
         return follow(&client, id, submission);
     }
     let Some(path) = &args.path else { bail!("name the player to send, or --follow ID") };
@@ -107,7 +107,7 @@ pub(crate) fn run(args: SubmitArgs) -> Result<ExitCode> {
     };
     let accepted = client.submit_checked(path, args.assignment.as_deref(), &games)?;
     let id = accepted["id"].as_i64().unwrap_or_default();
-    arena::outln!("submission {id}: {}", describe(&accepted));
+    arena_core::outln!("submission {id}: {}", describe(&accepted));
     if !args.wait {
         eprintln!("follow it with: {}", follow_command(&args.server, id));
         return Ok(ExitCode::SUCCESS);
@@ -140,7 +140,7 @@ fn follow(client: &Client, id: i64, submission: serde_json::Value) -> Result<Exi
         submission = client.submission(id)?;
         let now = describe(&submission);
         if now != shown {
-            arena::outln!("submission {id}: {now}");
+            arena_core::outln!("submission {id}: {now}");
             shown = now;
         }
     }
@@ -153,7 +153,7 @@ fn status(server: &ServerArgs) -> Result<ExitCode> {
     let group = mine["group"]["name"].as_str().unwrap_or("?");
     let submissions = mine["submissions"].as_array().cloned().unwrap_or_default();
     let uploads = &mine["uploads"];
-    arena::outln!(
+    arena_core::outln!(
         "{} of group {group}: {} submission(s), newest first; {} of {} uploads left this hour",
         mine["student"].as_str().unwrap_or("?"),
         submissions.len(),
@@ -163,7 +163,7 @@ fn status(server: &ServerArgs) -> Result<ExitCode> {
     for s in &submissions {
         // A failure's first line (`--follow ID` prints it whole).
         let state = describe(s);
-        arena::outln!(
+        arena_core::outln!(
             "{:>5}  {}  {}  {}{}  {}",
             s["id"].as_i64().unwrap_or_default(),
             s["created"].as_str().unwrap_or("?"),

@@ -5,7 +5,7 @@
 use std::{path::Path, process::ExitCode, time::Duration};
 
 use anyhow::{bail, Result};
-use arena::tournament::{
+use arena_core::tournament::{
     self, config::Tournament, merge, plan, record::GameResult, shard::Shard, Part, RunOutcome,
 };
 use indicatif::{ProgressBar, ProgressStyle};
@@ -14,8 +14,8 @@ use super::{
     interrupt::{stop_on_interrupt, STOP},
     play::LAST_LOOK,
 };
-use arena::replay::live::Live;
-use arena_server::live::serve_local;
+use arena_core::replay::live::Live;
+use arena_server::http::live::serve_local;
 
 pub(crate) fn run(
     file: &Path,
@@ -114,11 +114,11 @@ pub(crate) fn report(file: &Path, json: bool) -> Result<ExitCode> {
 /// The standings and the files written, as `run` and `report` show them.
 fn print_outcome(outcome: &RunOutcome, json: bool) -> Result<ExitCode> {
     if json {
-        arena::outln!("{}", serde_json::to_string_pretty(&outcome.standings.json())?);
+        arena_core::outln!("{}", serde_json::to_string_pretty(&outcome.standings.json())?);
     } else {
-        arena::outln!("{}", outcome.standings.terminal());
+        arena_core::outln!("{}", outcome.standings.terminal());
         if let Some(grades) = &outcome.grades {
-            arena::outln!("\n{}", arena::tournament::grade::markdown_summary(grades));
+            arena_core::outln!("\n{}", arena_core::tournament::grade::markdown_summary(grades));
         }
         eprintln!("{} games ({} played now); written:", outcome.results.len(), outcome.played_now);
         for path in &outcome.written {
@@ -129,7 +129,7 @@ fn print_outcome(outcome: &RunOutcome, json: bool) -> Result<ExitCode> {
         eprintln!(
             "{} replay(s) left out: the run's replays reached replays.max_bytes ({})",
             outcome.replays_left_out,
-            outcome.tournament.replays.max_bytes.map_or("?".into(), arena::units::bytes)
+            outcome.tournament.replays.max_bytes.map_or("?".into(), arena_core::report::units::bytes)
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -141,15 +141,15 @@ pub(crate) fn plan(file: &Path, calibrate: usize, within: Duration, cpus: usize)
     let budget = plan::turn_budget(&tournament);
     let plan = plan::plan(&tournament, calibrate)?;
     let pairings = if plan.pairings > 0 { format!(" ({} pairings)", plan.pairings) } else { String::new() };
-    arena::outln!(
+    arena_core::outln!(
         "{}: {} games{pairings}, {} players, {} per turn",
         tournament.name,
         plan.games,
         plan.players,
-        arena::units::short(budget)
+        arena_core::report::units::short(budget)
     );
     if plan.units != plan.games {
-        arena::outln!(
+        arena_core::outln!(
             "  {} units (a pairing of {} is played whole, on one machine: its players learn)",
             plan.units,
             tournament.game.name()
@@ -166,29 +166,29 @@ pub(crate) fn plan(file: &Path, calibrate: usize, within: Duration, cpus: usize)
         },
     };
     if let Some(worst) = plan.worst_case {
-        arena::outln!(
+        arena_core::outln!(
             "  worst case: {} of CPU time (every turn uses its whole budget; {turns})",
             plan::long(worst)
         );
     } else {
-        arena::outln!("  worst case: unknown ({turns})");
+        arena_core::outln!("  worst case: unknown ({turns})");
     }
     if let Some(expected) = plan.expected {
-        arena::outln!("  expected:   {} of CPU time (the players' measured time)", plan::long(expected));
+        arena_core::outln!("  expected:   {} of CPU time (the players' measured time)", plan::long(expected));
     }
     let shards = plan.suggested_shards(within, cpus);
     let per_shard = |total: Duration| plan::long(total.div_f64((shards * cpus.max(1)) as f64));
     let basis = if plan.expected.is_some() { "expected" } else { "worst case" };
-    arena::outln!(
+    arena_core::outln!(
         "  suggested: {shards} shard{} of {cpus} CPU(s), about {} each ({basis}; --within {})",
         if shards == 1 { "" } else { "s" },
         plan.expected.or(plan.worst_case).map_or("?".into(), per_shard),
         plan::long(within)
     );
     if let Some(worst) = plan.worst_case {
-        arena::outln!("  a shard's worst case: {} (set --time between the two)", per_shard(worst));
+        arena_core::outln!("  a shard's worst case: {} (set --time between the two)", per_shard(worst));
     }
-    arena::outln!(
+    arena_core::outln!(
         "  arena tournament slurm {} --shards {shards} --cpus-per-task {cpus} --time HH:MM:SS --submit",
         file.display()
     );

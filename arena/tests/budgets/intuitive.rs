@@ -10,15 +10,15 @@
 //! seen past 20 ms), which no player can prevent: the reveals are charged on
 //! the CPU clock, as the server charges, so such a stall is not Expert's.
 
-use arena::{
+use arena_core::{
     games::intuitive::IntuitiveAi,
-    solo::{self, Budgets},
+    play::solo::{self, Budgets},
 };
 use std::time::Duration;
 
-use arena::{
-    games::intuitive::referee::{IntuitiveEnding, IntuitiveSettings},
-    seeds,
+use arena_core::{
+    games::intuitive::record::{IntuitiveEnding, IntuitiveSettings},
+    play::seeds,
 };
 use reference_bots::intuitive::Expert;
 
@@ -28,8 +28,8 @@ fn expert_answers_every_reveal_within_a_100ms_budget_over_200_games() {
     let budget = Duration::from_millis(100);
     let settings = IntuitiveSettings {
         budgets: Budgets {
-            turn: arena::time_control::TimeControl::PerTurn(budget),
-            clock: arena::clock::Clock::Cpu,
+            turn: arena_core::play::time_control::TimeControl::PerTurn(budget),
+            clock: arena_core::play::clock::Clock::Cpu,
             ..Budgets::default()
         },
         ..IntuitiveSettings::default()

@@ -4,14 +4,14 @@
 //! budget by the wall clock, so its CPU time is within it whatever else the
 //! machine runs, and the verdict does not depend on the load.
 
-use arena::time_control::TimeControl;
+use arena_core::play::time_control::TimeControl;
 use std::time::Duration;
 
-use arena::{
-    clock::Clock,
+use arena_core::{
     games::trap::referee::TrapSettings,
+    play::clock::Clock,
+    play::two_player::{self, MatchConfig},
     players::{Hosting, Level, Player},
-    two_player::{self, MatchConfig},
 };
 use player_api::Seat;
 

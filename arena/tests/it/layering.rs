@@ -1,157 +1,301 @@
-//! The arena library's modules must not depend on each other in a circle
-//! (docs/ARCHITECTURE.md, "Layering"). Reads the sources: every path a
-//! module names (`crate::X`, `super::X`, `self::X`) is an edge from its
-//! node (its top-level module; a game's folder is `games::<game>`) to X's,
-//! and so is every use of the games table's dispatch (`with_game!`,
-//! `with_rules!`, `game_table!`: an edge to `games`, whose folders they
-//! name); the strongly connected components of that graph are the cycles.
-//! No module is exempt. The one expansion of the table that is not a use
-//! of the games is `GameId`'s (`game.rs`), which reads their names only.
-//! The cycles still to take apart would be listed in KNOWN: a new one
-//! fails, and so does a known one that is gone (shrink the list, so that it
-//! never grows back).
+//! No module of the workspace depends on itself through others
+//! (docs/ARCHITECTURE.md, "Layering"). Reads the sources of every crate
+//! (not comments or `#[cfg(test)]` code): each file is a module (`a/mod.rs`
+//! is `a`, `a/b.rs` is `a::b`), and every path a module names (`crate::x`,
+//! `super::x`, `self::x`, a child's `x::...`, and what a `use` brings in,
+//! followed through the `use`s that re-export it to where it is defined)
+//! is an edge to the module that holds it. A module and what it contains
+//! are one concern (a folder's `mod.rs` gathers its parts, its parts use
+//! what it gathers), so edges up or down one line of nesting do not count;
+//! every other edge does, and no circle of them is allowed. In the core, a
+//! use of the games table's dispatch (`with_game!`, `with_rules!`, an
+//! expansion of `game_table!`) is an edge to `games`, whose folders it
+//! names; `GameId`'s expansion (`game.rs`) reads the games' names only.
 
 use std::{
     collections::{BTreeMap, BTreeSet},
-    path::Path,
+    path::{Path, PathBuf},
 };
 
-/// Cycles between top-level modules still to be taken apart, each sorted.
-const KNOWN: &[&[&str]] = &[];
+/// A module's path in its crate (`["play", "clock"]`; the root is empty).
+type Module = Vec<String>;
 
 #[test]
-fn no_new_cycles_between_modules() {
-    let src = core_src();
-    let graph = module_graph(&src);
-    assert!(graph.contains_key("referee") && graph.contains_key("tournament"), "read {graph:?}");
-    let cycles = cycles(&graph);
-    let known: BTreeSet<Vec<String>> =
-        KNOWN.iter().map(|c| c.iter().map(|m| m.to_string()).collect()).collect();
-    let new: Vec<_> = cycles.difference(&known).collect();
-    let gone: Vec<_> = known.difference(&cycles).collect();
-    let show = |c: &Vec<String>| {
-        let edges: Vec<String> = c
-            .iter()
-            .flat_map(|a| graph[a].iter().filter(|b| c.contains(b)).map(move |b| format!("{a} -> {b}")))
-            .collect();
-        format!("[{}] ({})", c.join(", "), edges.join(", "))
-    };
+fn no_module_of_any_crate_depends_on_itself() {
+    let mut found = Vec::new();
+    let mut read = BTreeMap::new();
+    for (name, src) in workspace_sources() {
+        let graph = module_graph(&src, name == "arena-core");
+        read.insert(name.clone(), graph.len());
+        for cycle in cycles(&graph) {
+            let edges: Vec<String> = cycle
+                .iter()
+                .flat_map(|a| {
+                    graph[a]
+                        .iter()
+                        .filter(|b| cycle.contains(b))
+                        .map(move |b| format!("{} -> {}", a.join("::"), b.join("::")))
+                })
+                .collect();
+            found.push(format!("{name}: {}", edges.join(", ")));
+        }
+    }
+    for (krate, at_least) in [("arena-core", 100), ("arena-server", 40), ("player-api", 20), ("arena", 10)] {
+        assert!(read.get(krate).is_some_and(|n| *n >= at_least), "read too few modules: {read:?}");
+    }
     assert!(
-        new.is_empty(),
-        "modules depend on each other in a circle: {}\n(take the cycle apart: move what both need into a module below them)",
-        new.iter().map(|c| show(c)).collect::<Vec<_>>().join("; ")
+        found.is_empty(),
+        "modules depend on each other in a circle:\n{}\n(take the cycle apart: move what both need into a \
+         module below them)",
+        found.join("\n")
     );
-    assert!(gone.is_empty(), "known cycles that are gone: remove them from KNOWN: {gone:?}");
 }
 
-/// Top-level module -> the top-level modules it names.
-fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+/// Every crate of the workspace (its package name) and its sources.
+fn workspace_sources() -> Vec<(String, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let workspace: toml::Table = std::fs::read_to_string(root.join("Cargo.toml")).unwrap().parse().unwrap();
+    workspace["workspace"]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|member| {
+            let folder = root.join(member.as_str().unwrap());
+            let package: toml::Table =
+                std::fs::read_to_string(folder.join("Cargo.toml")).unwrap().parse().unwrap();
+            (package["package"]["name"].as_str().unwrap().to_string(), folder.join("src"))
+        })
+        .collect()
+}
+
+/// A crate's modules and the modules each depends on (not counting its own
+/// ancestors and descendants).
+fn module_graph(src: &Path, core: bool) -> BTreeMap<Module, BTreeSet<Module>> {
     let mut files = Vec::new();
     collect(src, &mut files);
-    for file in files {
-        let relative = file.strip_prefix(src).unwrap();
-        let first = relative.components().next().unwrap().as_os_str().to_string_lossy().into_owned();
-        // The binary (main.rs, cli/) sits above the library; lib.rs only declares.
-        if first == "cli" || first == "main.rs" || first == "lib.rs" {
-            continue;
-        }
-        let module = node_of(relative);
-        let text = std::fs::read_to_string(&file).unwrap();
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
-        let edges = graph.entry(module.clone()).or_default();
-        let named = named_modules(code).into_iter().chain(relative_modules(relative, code));
-        for target in named.chain(table_uses(code)) {
-            if target != module {
+    let code: BTreeMap<Module, String> = files
+        .iter()
+        .map(|file| {
+            (module_of(file.strip_prefix(src).unwrap()), code_of(&std::fs::read_to_string(file).unwrap()))
+        })
+        .collect();
+    let modules: BTreeSet<Module> = code.keys().cloned().collect();
+    // What each module's `use`s bind: a name -> the module that holds it.
+    let bindings: BTreeMap<Module, BTreeMap<String, Module>> = code
+        .iter()
+        .map(|(module, code)| {
+            let bound = used_paths(code)
+                .into_iter()
+                .filter_map(|(path, name)| Some((name, holder(&modules, module, &path)?)))
+                .collect();
+            (module.clone(), bound)
+        })
+        .collect();
+    let mut graph = BTreeMap::new();
+    for (module, code) in &code {
+        let mut edges = BTreeSet::new();
+        let named = used_paths(code)
+            .into_iter()
+            .map(|(path, _)| path)
+            .chain(paths_in(code, &children(&modules, module)));
+        for path in named {
+            if let Some(target) = resolve(&modules, &bindings, module, &path) {
                 edges.insert(target);
             }
         }
+        if core && table_uses(code) {
+            edges.insert(vec!["games".to_string()]);
+        }
+        edges.retain(|target| !target.starts_with(module) && !module.starts_with(target));
+        graph.insert(module.clone(), edges);
     }
     graph
 }
 
-/// The modules `super::X` and `self::X` name in `code`, the file at
-/// `relative`, as nodes.
-fn relative_modules(relative: &Path, code: &str) -> BTreeSet<String> {
-    let mut path: Vec<String> =
+/// `a/mod.rs` is module `a`, `a/b.rs` is `a::b`, `lib.rs` and `main.rs` the root.
+fn module_of(relative: &Path) -> Module {
+    let mut path: Module =
         relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-    // `a/mod.rs` is module `a`, `a/b.rs` module `a::b`.
     let last = path.pop().unwrap_or_default();
-    if last != "mod.rs" {
+    if !["mod.rs", "lib.rs", "main.rs"].contains(&last.as_str()) || path.len() > 0 && last != "mod.rs" {
         path.push(last.trim_end_matches(".rs").to_string());
     }
-    let mut found = BTreeSet::new();
-    let code = without_comments(code);
-    for (at, _) in code.match_indices("super::").chain(code.match_indices("self::")) {
-        if code[..at].ends_with("super::") || code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
-        {
-            continue; // the rest of a chain, or part of a longer name
+    path
+}
+
+/// The names of `module`'s child modules.
+fn children(modules: &BTreeSet<Module>, module: &Module) -> BTreeSet<String> {
+    modules
+        .iter()
+        .filter(|m| m.len() == module.len() + 1 && m.starts_with(module))
+        .map(|m| m.last().unwrap().clone())
+        .collect()
+}
+
+/// The module that holds what `path` names from `module` (the longest
+/// module the path starts with, in the crate), if the path is the crate's.
+fn holder(modules: &BTreeSet<Module>, module: &Module, path: &[String]) -> Option<Module> {
+    let (mut base, mut rest) = (Vec::new(), path);
+    match rest.first().map(String::as_str) {
+        Some("crate" | "$crate") => rest = &rest[1..],
+        Some("super" | "self") => {
+            base = module.clone();
+            while let Some(first) = rest.first() {
+                match first.as_str() {
+                    "super" => drop(base.pop()),
+                    "self" => {}
+                    _ => break,
+                }
+                rest = &rest[1..];
+            }
         }
-        let mut target = path.clone();
-        let mut rest = &code[at..];
-        while let Some(after) = rest.strip_prefix("super::") {
-            target.pop();
-            rest = after;
+        Some(first) if children(modules, module).contains(first) => base = module.clone(),
+        _ => return None,
+    }
+    let full: Vec<String> = base.into_iter().chain(rest.iter().cloned()).collect();
+    (0..=full.len()).rev().map(|n| full[..n].to_vec()).find(|m| modules.contains(m))
+}
+
+/// Where what `path` names is defined: its holder, followed through the
+/// `use`s that bind the next name there (a re-export), a few hops at most.
+fn resolve(
+    modules: &BTreeSet<Module>,
+    bindings: &BTreeMap<Module, BTreeMap<String, Module>>,
+    module: &Module,
+    path: &[String],
+) -> Option<Module> {
+    let mut at = holder(modules, module, path)?;
+    let mut full = full_path(module, path);
+    for _ in 0..4 {
+        let next = full.get(at.len()).filter(|_| full.starts_with(&at));
+        match next.and_then(|name| bindings.get(&at)?.get(name)) {
+            Some(bound) if *bound != at => {
+                full = bound.iter().cloned().chain(full[at.len() + 1..].iter().cloned()).collect();
+                at = bound.clone();
+            }
+            _ => break,
         }
-        rest = rest.strip_prefix("self::").unwrap_or(rest);
-        let items: Vec<String> = match rest.strip_prefix('{') {
-            Some(group) => top_level_items(group),
-            None => vec![rest.to_string()],
+    }
+    Some(at)
+}
+
+/// `path` from `module` as a path from the crate's root (as far as it can
+/// be known: `crate::`, `super::`, `self::` and child paths).
+fn full_path(module: &Module, path: &[String]) -> Vec<String> {
+    match path.first().map(String::as_str) {
+        Some("crate" | "$crate") => path[1..].to_vec(),
+        Some("super" | "self") => {
+            let mut base = module.clone();
+            let mut rest = path;
+            while let Some(first) = rest.first() {
+                match first.as_str() {
+                    "super" => drop(base.pop()),
+                    "self" => {}
+                    _ => break,
+                }
+                rest = &rest[1..];
+            }
+            base.into_iter().chain(rest.iter().cloned()).collect()
+        }
+        _ => module.iter().chain(path).cloned().collect(),
+    }
+}
+
+/// Every `use` of `code` (a statement that begins a line), expanded:
+/// (the path, the name it binds).
+fn used_paths(code: &str) -> Vec<(Vec<String>, String)> {
+    let mut found = Vec::new();
+    let mut offset = 0;
+    for line in code.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let after_pub = match trimmed.strip_prefix("pub") {
+            Some(rest) if rest.starts_with('(') => rest.split_once(')').map_or("", |(_, r)| r).trim_start(),
+            Some(rest) => rest.trim_start(),
+            None => trimmed,
         };
-        for item in items {
-            let name: String =
-                item.trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-            let mut full = target.clone();
-            if name.chars().next().is_some_and(|c| c.is_ascii_lowercase()) {
-                full.push(name);
-            }
-            if let Some(node) = node_of_path(&full) {
-                found.insert(node);
+        if let Some(tree) = after_pub.strip_prefix("use ") {
+            let at = offset + (line.len() - tree.len());
+            if let Some(end) = code[at..].find(';') {
+                let tree: String = code[at..at + end].split_whitespace().collect::<Vec<_>>().join("\u{1}");
+                expand(&tree, &[], &mut found);
             }
         }
+        offset += line.len();
     }
     found
 }
 
-/// The node of module path `path` (`games::trap::replay` -> `games::trap`).
-fn node_of_path(path: &[String]) -> Option<String> {
-    match path {
-        [games, game, ..] if games == "games" && GAME_FOLDERS.contains(&game.as_str()) => {
-            Some(format!("games::{game}"))
+/// The use tree `tree` under `prefix`, as (path, bound name) pairs.
+fn expand(tree: &str, prefix: &[String], found: &mut Vec<(Vec<String>, String)>) {
+    let tree = tree.trim_matches('\u{1}');
+    let (path, group) = match tree.find('{') {
+        Some(at) => {
+            (&tree[..at], Some(&tree[at + 1..tree.rfind('}').filter(|&end| end > at).unwrap_or(tree.len())]))
         }
-        [first, ..] => Some(first.clone()),
-        [] => None,
+        None => (tree, None),
+    };
+    let (path, alias) = match path.split_once("\u{1}as\u{1}") {
+        Some((path, alias)) => (path, Some(alias.trim_matches('\u{1}'))),
+        None => (path, None),
+    };
+    let mut full = prefix.to_vec();
+    full.extend(
+        path.split("::").map(|s| s.trim_matches('\u{1}')).filter(|s| !s.is_empty()).map(String::from),
+    );
+    match group {
+        Some(group) => top_level_items(group).iter().for_each(|item| expand(item, &full, found)),
+        None => {
+            if full.last().is_some_and(|l| l == "self") {
+                full.pop();
+            }
+            let name = alias.or(full.last().map(String::as_str)).unwrap_or_default().to_string();
+            if name != "*" && name != "_" && !full.is_empty() {
+                found.push((full, name));
+            }
+        }
     }
 }
 
-/// The game folders (`games/<game>/`), read from the sources once.
-static GAME_FOLDERS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
-    let games = core_src().join("games");
-    std::fs::read_dir(games)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().is_dir())
-        .map(|e| &*e.file_name().to_string_lossy().into_owned().leak())
-        .collect()
-});
+/// The paths `code` names outside its `use`s that start in the crate:
+/// `crate::x`, `$crate::x`, `super::x`, `self::x`, and a child's `x::...`.
+fn paths_in(code: &str, children: &BTreeSet<String>) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    let bytes = code.as_bytes();
+    let is_ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut at = 0;
+    while at < bytes.len() {
+        if !is_ident(bytes[at]) || (at > 0 && (is_ident(bytes[at - 1]) || bytes[at - 1] == b':')) {
+            at += 1;
+            continue;
+        }
+        let start = if at > 0 && bytes[at - 1] == b'$' { at - 1 } else { at };
+        let mut end = at;
+        while end < bytes.len()
+            && (is_ident(bytes[end]) || (bytes[end] == b':' && bytes.get(end + 1) == Some(&b':')))
+        {
+            end += if bytes[end] == b':' { 2 } else { 1 };
+        }
+        let path: Vec<String> =
+            code[start..end].split("::").filter(|s| !s.is_empty()).map(String::from).collect();
+        let first = path.first().map(String::as_str).unwrap_or_default();
+        if path.len() > 1
+            && (["crate", "$crate", "super", "self"].contains(&first) || children.contains(first))
+        {
+            found.push(path);
+        }
+        at = end.max(at + 1);
+    }
+    found
+}
 
-/// The games table's dispatch used in `code`: an edge to `games` (whose
-/// folders it names). `GameId`'s expansion (callback `game_ids`) reads the
+/// Whether `code` uses the games table's dispatch (and so names every
+/// game's folder). `GameId`'s expansion (callback `game_ids`) reads the
 /// names only.
-fn table_uses(code: &str) -> BTreeSet<String> {
-    let code = without_comments(code);
+fn table_uses(code: &str) -> bool {
     let dispatch = ["with_game!", "with_rules!", "with_game_arms!", "with_rules_arms!"];
     let expands =
         code.match_indices("game_table!").any(|(at, _)| !code[at..].starts_with("game_table!({ game_ids }"));
-    match expands || dispatch.iter().any(|m| code.contains(m)) {
-        true => BTreeSet::from(["games".to_string()]),
-        false => BTreeSet::new(),
-    }
-}
-
-/// `code` without its comment lines.
-fn without_comments(code: &str) -> String {
-    code.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
+    expands || dispatch.iter().any(|m| code.contains(m))
 }
 
 /// The items at the top level of a `{...}` group (its text after the `{`).
@@ -168,27 +312,16 @@ fn top_level_items(group: &str) -> Vec<String> {
             }
             _ => {}
         }
-        if depth == 0 || c != '{' {
-            item.push(c);
-        }
+        item.push(c);
     }
     items.push(item);
     items
+        .into_iter()
+        .filter(|i| !i.trim_matches(|c: char| c == '\u{1}' || c.is_whitespace()).is_empty())
+        .collect()
 }
 
-/// A file's node: its top-level module, and for a game's folder
-/// (`games/<game>/`) that game (`games::<game>`), apart from the table.
-fn node_of(relative: &Path) -> String {
-    let parts: Vec<String> =
-        relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-    match parts.as_slice() {
-        [games, game, _, ..] if games == "games" => format!("games::{game}"),
-        [first, ..] => first.trim_end_matches(".rs").to_string(),
-        [] => unreachable!("a file has a name"),
-    }
-}
-
-fn collect(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
+fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap().flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -199,66 +332,9 @@ fn collect(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// The top-level modules `code` names: `crate::x`, and each item of
-/// `crate::{x, y::z, ...}`.
-fn named_modules(code: &str) -> BTreeSet<String> {
-    let mut found = BTreeSet::new();
-    let code: String =
-        code.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
-    let mut rest = code.as_str();
-    while let Some(at) = rest.find("crate::") {
-        rest = &rest[at + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            // Items at the group's top level: split on commas outside braces.
-            let (mut depth, mut item) = (0, String::new());
-            for c in group.chars() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => break,
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        found.extend(first_segment(&item));
-                        item.clear();
-                        continue;
-                    }
-                    _ => {}
-                }
-                if depth == 0 || c != '{' {
-                    item.push(c);
-                }
-            }
-            found.extend(first_segment(&item));
-        } else {
-            found.extend(first_segment(rest));
-        }
-    }
-    found
-}
-
-/// The module a path starts with; `games::<game>` for a game's folder.
-fn first_segment(path: &str) -> Option<String> {
-    let ident = |text: &str| -> String {
-        text.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()
-    };
-    let name = ident(path);
-    let is_module =
-        |name: &str| name.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && name != "self";
-    if !is_module(&name) {
-        return None;
-    }
-    if name == "games" {
-        let after = path.trim_start()["games".len()..].strip_prefix("::").map(ident).unwrap_or_default();
-        if is_module(&after) && after != "table" {
-            return Some(format!("games::{after}"));
-        }
-    }
-    Some(name)
-}
-
 /// The graph's strongly connected components of more than one module.
-fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<Vec<String>> {
-    // Reachability by depth-first search from each node (a few dozen modules).
-    let reach = |from: &String| {
+fn cycles(graph: &BTreeMap<Module, BTreeSet<Module>>) -> BTreeSet<Vec<Module>> {
+    let reach = |from: &Module| {
         let mut seen = BTreeSet::new();
         let mut stack = vec![from.clone()];
         while let Some(node) = stack.pop() {
@@ -270,12 +346,14 @@ fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<Vec<String>> {
         }
         seen
     };
-    let reachable: BTreeMap<&String, BTreeSet<String>> = graph.keys().map(|m| (m, reach(m))).collect();
+    let reachable: BTreeMap<&Module, BTreeSet<Module>> = graph.keys().map(|m| (m, reach(m))).collect();
     let mut components = BTreeSet::new();
     for m in graph.keys() {
-        let component: Vec<String> = graph
+        let component: Vec<Module> = graph
             .keys()
-            .filter(|n| *n == m || (reachable[m].contains(*n) && reachable[n].contains(m)))
+            .filter(|n| {
+                *n == m || (reachable[m].contains(*n) && reachable.get(n).is_some_and(|r| r.contains(m)))
+            })
             .cloned()
             .collect();
         if component.len() > 1 {
@@ -286,34 +364,74 @@ fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<Vec<String>> {
 }
 
 #[test]
-fn the_reader_sees_grouped_and_plain_paths() {
-    let code = "use crate::{\n    agent::{A, B},\n    fault::Fault,\n    seeds,\n};\nfn f() { crate::units::x(); }\n// crate::not_this\n";
-    let found: Vec<String> = named_modules(code).into_iter().collect();
-    assert_eq!(found, ["agent", "fault", "seeds", "units"]);
-    let found: Vec<String> =
-        named_modules("use crate::{games::trap::Trap, game::GameId};\ncrate::games::table!(x);")
-            .into_iter()
-            .collect();
-    assert_eq!(found, ["game", "games", "games::trap"]);
-    let relative = |file: &str, code: &str| -> Vec<String> {
-        relative_modules(Path::new(file), code).into_iter().collect()
-    };
+fn the_reader_follows_paths_uses_and_re_exports() {
+    let m = |path: &str| -> Module { path.split("::").filter(|s| !s.is_empty()).map(String::from).collect() };
+    let modules: BTreeSet<Module> = [
+        "",
+        "play",
+        "play::clock",
+        "play::fault",
+        "games",
+        "games::trap",
+        "games::trap::replay",
+        "report::units",
+        "report",
+    ]
+    .into_iter()
+    .map(m)
+    .collect();
+    let used = used_paths("use crate::{\n    play::{clock::{self, Stopwatch}, fault::Fault as F},\n    report,\n};\nuse super::replay::Body;");
+    let names: Vec<(String, String)> = used.iter().map(|(p, n)| (p.join("::"), n.clone())).collect();
     assert_eq!(
-        relative("games/rules.rs", "use super::{trap::referee::X, GameId};"),
-        ["games", "games::trap"]
+        names,
+        [
+            ("crate::play::clock".to_string(), "clock".to_string()),
+            ("crate::play::clock::Stopwatch".into(), "Stopwatch".into()),
+            ("crate::play::fault::Fault".into(), "F".into()),
+            ("crate::report".into(), "report".into()),
+            ("super::replay::Body".into(), "Body".into()),
+        ]
     );
-    assert_eq!(relative("games/trap/replay.rs", "use super::Trap;"), ["games::trap"]);
-    assert_eq!(relative("games/trap/replay.rs", "use super::super::replays::Body;"), ["games"]);
-    assert_eq!(relative("tournament/mod.rs", "use self::config::X; x.super_y()"), ["tournament"]);
-    assert_eq!(table_uses("let x = with_game!(id, G => 1);"), BTreeSet::from(["games".to_string()]));
-    assert!(table_uses("crate::game_table!({ game_ids }());").is_empty());
-    assert!(!table_uses("crate::game_table!({ game_rules }());").is_empty());
-    let graph: BTreeMap<String, BTreeSet<String>> =
+    let from_trap = m("games::trap");
+    assert_eq!(holder(&modules, &from_trap, &m("super::trap::replay::Body")), Some(m("games::trap::replay")));
+    assert_eq!(holder(&modules, &from_trap, &m("replay::Body")), Some(m("games::trap::replay")));
+    assert_eq!(holder(&modules, &from_trap, &m("std::fmt")), None);
+    let children = BTreeSet::from(["replay".to_string()]);
+    let paths: Vec<String> =
+        paths_in("fn f() { crate::report::units::x(); replay::y(); $crate::play::z!(); a::b(); }", &children)
+            .iter()
+            .map(|p| p.join("::"))
+            .collect();
+    assert_eq!(paths, ["crate::report::units::x", "replay::y", "$crate::play::z"]);
+    // `report` re-exports `Stopwatch` from `play::clock`: a path through it is an edge to `play::clock`.
+    let bindings =
+        BTreeMap::from([(m("report"), BTreeMap::from([("Stopwatch".to_string(), m("play::clock"))]))]);
+    assert_eq!(
+        resolve(&modules, &bindings, &from_trap, &m("crate::report::Stopwatch")),
+        Some(m("play::clock"))
+    );
+    assert_eq!(
+        resolve(&modules, &bindings, &from_trap, &m("crate::report::units::parse")),
+        Some(m("report::units"))
+    );
+    assert_eq!(module_of(Path::new("lib.rs")), m(""));
+    assert_eq!(module_of(Path::new("games/trap/mod.rs")), m("games::trap"));
+    assert_eq!(module_of(Path::new("games/trap/replay.rs")), m("games::trap::replay"));
+    assert!(table_uses("let x = with_game!(id, G => 1);"));
+    assert!(!table_uses("crate::game_table!({ game_ids }());"));
+    assert!(table_uses("crate::game_table!({ game_rules }());"));
+    let graph: BTreeMap<Module, BTreeSet<Module>> =
         [("a", vec!["b"]), ("b", vec!["c"]), ("c", vec!["a"]), ("d", vec!["a"])]
             .into_iter()
-            .map(|(k, v)| (k.to_string(), v.into_iter().map(String::from).collect()))
+            .map(|(k, v)| (m(k), v.into_iter().map(m).collect()))
             .collect();
-    assert_eq!(cycles(&graph), BTreeSet::from([vec!["a".to_string(), "b".into(), "c".into()]]));
+    assert_eq!(cycles(&graph), BTreeSet::from([vec![m("a"), m("b"), m("c")]]));
+}
+
+/// The modules `file` (in the core) depends on.
+fn core_dependencies(file: &str) -> BTreeSet<Module> {
+    let graph = module_graph(&core_src(), true);
+    graph[&module_of(Path::new(file))].clone()
 }
 
 /// Process control (spawn, limits, poll, kill, reap) and the sandbox know
@@ -322,14 +440,29 @@ fn the_reader_sees_grouped_and_plain_paths() {
 /// through `isolation::WireGame`.
 #[test]
 fn process_control_knows_no_game() {
-    let file = core_src().join("isolation/process.rs");
+    let file = core_src().join("players/isolation/process.rs");
     let text = std::fs::read_to_string(&file).unwrap();
     let code = text.split("#[cfg(test)]").next().unwrap_or("");
-    let game_modules = ["game", "games", "referee", "agent", "two_player", "solo", "replay", "report"];
-    let named: Vec<String> = named_modules(code)
+    let game_modules = [
+        "game",
+        "games",
+        "play::referee",
+        "players::agent",
+        "play::two_player",
+        "play::solo",
+        "replay",
+        "report",
+    ];
+    let named: Vec<String> = core_dependencies("players/isolation/process.rs")
         .into_iter()
-        .filter(|m| game_modules.contains(&m.as_str()) || m.starts_with("games::"))
+        .map(|m| m.join("::"))
+        .filter(|m| game_modules.iter().any(|g| m == g || m.starts_with(&format!("{g}::"))))
         .collect();
+    assert!(
+        !core_dependencies("players/isolation/process.rs").is_empty(),
+        "read no path of {}",
+        file.display()
+    );
     assert!(named.is_empty(), "{} names {named:?}: it must know no game", file.display());
     assert!(!code.contains("player_api::"), "{} names player_api's game types", file.display());
 }
@@ -407,7 +540,7 @@ fn a_boundary_crate_knows_no_game(krate: &str, module_name: &str) {
 /// module, its types, its name in text (`Trap`, `trap::`, `"trap"`, `Intuitive`, `Hexapawn`,
 /// `Wumpus`, `Forest`, ...).
 const NAMING_A_GAME: &[(&str, &[&str])] =
-    &[("protocol.rs", &["magic-forest"]), ("replay/html/viewer.css", &["trap"])];
+    &[("players/protocol/mod.rs", &["magic-forest"]), ("replay/html/viewer.css", &["trap"])];
 
 #[test]
 fn only_the_table_names_a_game() {
@@ -498,7 +631,7 @@ fn collect_all(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
 }
 
 // ---- The server's crate (crates/arena-server) apart from the core
-// (crates/arena-core, whose library is `arena`): where their sources are,
+// (crates/arena-core): where their sources are,
 // and which crates may link the server's dependencies.
 
 /// The core's sources (the arena library's modules).
@@ -512,7 +645,7 @@ fn server_src() -> std::path::PathBuf {
 }
 
 /// A source file's name in the checks' lists: its path in the core's
-/// `src/` (`protocol.rs`), or in the server's under `arena-server/`.
+/// `src/` (`players/protocol/mod.rs`), or in the server's under `arena-server/`.
 fn source_name(file: &Path) -> String {
     let name = match file.strip_prefix(core_src()) {
         Ok(relative) => relative.to_path_buf(),

@@ -5,7 +5,7 @@
 
 use std::{fmt, str::FromStr, time::Duration};
 
-use crate::{fault::Fault, time_control::TimeBank};
+use crate::{play::fault::Fault, play::time_control::TimeBank};
 
 impl GameId {
     /// The game named `name`, if any.

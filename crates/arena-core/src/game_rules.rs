@@ -9,7 +9,7 @@ use std::{collections::BTreeMap, fmt::Debug};
 
 use crate::game::{Game, GameId};
 
-pub use crate::clock::Budgets;
+pub use crate::play::clock::Budgets;
 
 /// A rules option a game has, as the game declares it
 /// (`GameSettings::OPTIONS`): the command line's flags and tournament

@@ -1,53 +1,42 @@
-//! The arena: loads players, referees their games, reports results.
+//! The arena's core: loads players, referees their games, runs
+//! tournaments, reports results.
 //!
-//! The core of the arena, package `arena-core` (crates/arena-core), whose
-//! library is named `arena`: everything but the submissions server, which
-//! is a crate of its own (crates/arena-server) so that tokio, axum and
-//! SQLite are linked only by what serves. The `arena` binary
-//! (arena/src/main.rs) is a thin command-line layer over both. See
-//! docs/ARCHITECTURE.md for the map.
+//! Package `arena-core` (crates/arena-core), library `arena_core`:
+//! everything but the submissions server, which is a crate of its own
+//! (crates/arena-server) so that tokio, axum and SQLite are linked only by
+//! what serves. The `arena` binary (arena/src/main.rs) is a thin
+//! command-line layer over both. docs/ARCHITECTURE.md has the map; by
+//! folder:
+//!
+//! - `game.rs`, `game_rules.rs`: what a game is to the arena, and what its
+//!   settings are built from; `games/`: the table (the one list of games)
+//!   and each game's folder.
+//! - `play/`: one game between players, matches and series of them.
+//! - `players/`: what a player is and how it is reached (libraries,
+//!   programs, workers, the sandbox's host side, the protocol), `arena
+//!   check` and `arena new`.
+//! - `replay/`: replay files, their viewers, live feeds.
+//! - `report/`: what the commands print (tables, units).
+//! - `tournament/`: file -> schedule -> games -> journal -> standings.
+//! - `bench/` (`arena bench`), `sprt/` (`arena sprt`): a player measured
+//!   against the levels, or against its previous version.
+//! - `measure/`: the arena measuring itself (`arena measure`).
 
-pub mod agent;
 pub mod bench;
-pub mod benchmarked;
-pub mod check;
-pub mod clock;
-pub mod cores;
-pub mod external;
-pub mod fault;
 pub mod game;
 pub mod game_rules;
 pub mod games;
-pub mod isolation;
-pub mod levels;
-pub mod loading;
-pub mod matchmaking_at_scale;
-pub mod matchmaking_simulation;
-pub mod output;
-pub mod overhead;
-pub mod parallel;
+pub mod measure;
+pub mod play;
 pub mod players;
-pub mod plugin;
-pub mod protocol;
-pub mod referee;
 pub mod replay;
 pub mod report;
-pub mod swiss_simulation;
-/// The sandbox workers run in: a crate of its own (crates/arena-sandbox), which
-/// can name nothing of the arena; `crate::sandbox::...` as before.
-pub use arena_sandbox as sandbox;
-pub mod scaffold;
-pub mod seeds;
-pub mod solo;
 pub mod sprt;
-pub mod table;
-pub mod time_control;
-pub mod time_sweep;
 pub mod tournament;
-pub mod two_player;
-pub mod units;
-pub mod worker;
 
+/// The sandbox workers run in: a crate of its own (crates/arena-sandbox),
+/// which can name nothing of the arena.
+pub use arena_sandbox as sandbox;
 // Ratings and matchmaking are a crate of their own (crates/arena-rating):
 // the compiler keeps them free of games, players and the server.
 pub use arena_rating::{matchmaking, stats};

@@ -10,7 +10,7 @@ use std::{
 use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
-use crate::{archive, store};
+use crate::{store::archive, store::files as store};
 
 /// A multipart body carrying `bytes` as the file field `field`; its
 /// content type and bytes.
@@ -25,7 +25,7 @@ pub fn multipart_with(
     file_name: &str,
     bytes: &[u8],
 ) -> (String, Vec<u8>) {
-    let boundary = format!("arena-{}", &crate::store::sha256_hex(bytes)[..24]);
+    let boundary = format!("arena-{}", &crate::store::files::sha256_hex(bytes)[..24]);
     let mut body = Vec::new();
     for (name, value) in texts {
         body.extend(
@@ -293,8 +293,8 @@ pub fn wrong_game(plays: &[String], name: &str, game: &str) -> String {
 /// `arena check` loads it (in a sandboxed worker, started within
 /// `startup`); or why it does not load here.
 pub fn games_of(path: &Path, startup: Duration) -> Result<Vec<String>, String> {
-    use arena::{
-        isolation::WorkerLimits,
+    use arena_core::{
+        players::isolation::WorkerLimits,
         players::{Hosting, Player, PlayerSpec},
     };
     let spec = if path.is_file() && path.extension().is_some_and(|e| e == "so") {

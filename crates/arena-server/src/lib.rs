@@ -8,10 +8,19 @@
 //! `scrimmages/` (each scrimmage's tournament folder), `league/` (the
 //! league's Slurm batches, with `--executor slurm`).
 //!
-//! A crate of its own (crates/arena-server, beside the core, crates/arena-core,
-//! whose library is `arena`), so that tokio, axum, hyper, SQLite and the HTTP
-//! client are linked only by what serves; with it the client of its API
-//! (`client`: `arena submit`) and its load test (`bench`: `arena measure server`).
+//! A crate of its own (crates/arena-server, beside the core,
+//! crates/arena-core), so that tokio, axum, hyper, SQLite and the HTTP
+//! client are linked only by what serves. By folder:
+//! - `http/`: the HTTP face: connections and their limits, who is asking,
+//!   headers, pages, live feeds, what each audience sees, the staff's API.
+//!   This file holds the app (`App`, `serve`) and the students' API.
+//! - `work/`: the work done on threads: grading, scrimmages, the league,
+//!   the board, finalize, where runs play (`executor/`), their log lines.
+//! - `store/`: what is kept: the database (`db/`), uploaded files, Python
+//!   archives, the secret, backups, what each group's data takes.
+//! - `course/`: the course around it: the course file, accounts, exports
+//!   to a gradebook, Gradescope.
+//! - `client.rs` (`arena submit`), `bench/` (`arena measure server`).
 //!
 //! Student code never runs here: grading goes through the tournament
 //! runner, whose players run in isolated, sandboxed workers.
@@ -21,56 +30,16 @@
 //! database work on the blocking pool (`pool.rs`); games are played on
 //! plain threads (`threads.rs` starts them), so the referees' loops stay synchronous.
 //!
-//! Its modules depend on each other one way (no cycles): each names only
-//! modules of the lines above its own.
-//! - db, course, wake (the threads' signal), replays (the runs' replay
-//!   table and viewers), archive, headers, http: none.
-//! - secret, store, views, pool, regrade; executor (where grading runs
-//!   play; their `GradingProgress`); client (names only store and archive).
-//! - accounts, finalize; league (its thread, and batch.rs, a round as a
-//!   Slurm job: the league's internals stay in league/).
-//! - auth, board; then scrimmage; then grader, staff.
-//! - storage; threads (starts every background thread: each module's
-//!   `..._forever` loop).
-//!
-//! This file, the HTTP app, is on top; auth, http, scrimmage and staff
-//! take its `App` and `ApiError`, finalize its `adopt`. The bench (the
-//! server under load, through the client) is above it.
+//! No module depends on itself through others (the layering test,
+//! `arena/tests/it/layering.rs`); this file, the HTTP app, is on top:
+//! `http/` and the staff's handlers take its `App` and `ApiError`.
 
-pub mod accounts;
-pub mod archive;
-mod auth;
-pub mod backup;
 pub mod bench;
-mod board;
 pub mod client;
 pub mod course;
-pub mod db;
-pub mod executor;
-pub mod export;
-pub mod finalize;
-pub mod grader;
-pub mod gradescope;
-pub mod grading;
-mod headers;
 pub mod http;
-pub mod league;
-pub mod live;
-pub mod one_submission;
-mod pool;
-pub mod regrade;
-pub mod replays;
-pub mod scrimmage;
-pub mod secret;
-mod staff;
-mod stall;
-pub mod storage;
 pub mod store;
-mod threads;
-pub mod views;
-pub mod wake;
-mod watching;
-pub mod work_log;
+pub mod work;
 
 use std::{net::SocketAddr, path::PathBuf, sync::Arc};
 
@@ -86,7 +55,7 @@ use axum::{
 use rusqlite::Connection;
 use serde_json::{json, Value};
 
-use auth::Student;
+use http::auth::Student;
 
 /// How the server runs.
 pub struct Options {
@@ -105,17 +74,17 @@ pub struct Options {
     pub per_hour: u32,
     /// Grading slots, each grading's games at once, superseding, the round
     /// robin.
-    pub grading: grader::GraderOptions,
+    pub grading: work::grader::GraderOptions,
     /// Timeouts and the connection cap.
-    pub http: http::Limits,
+    pub http: http::connections::Limits,
     /// Where grading runs are played: here, or on a Slurm cluster.
-    pub executor: executor::Executor,
+    pub executor: work::executor::Executor,
     /// Games the server plays at once, all kinds together (`cores.rs`).
     pub cores: usize,
     /// HTTPS: the certificate chain's and the private key's PEM files.
     pub tls: Option<(PathBuf, PathBuf)>,
     /// The server is reached through a reverse proxy: a request's client is
-    /// the one its `X-Forwarded-For` names (`http::client_address`).
+    /// the one its `X-Forwarded-For` names (`http::connections::client_address`).
     pub trust_proxy: bool,
     /// Whether SIGTERM and SIGINT stop it (`arena serve`'s), or nothing
     /// does but the process's end (the bench's, on a thread).
@@ -123,21 +92,21 @@ pub struct Options {
 }
 
 struct App {
-    pool: Arc<pool::Pool>,
-    boards: Arc<board::Boards>,
+    pool: Arc<store::pool::Pool>,
+    boards: Arc<work::board::Boards>,
     data: PathBuf,
     max_upload: u64,
     per_hour: u32,
-    wake: Arc<wake::Wake>,
+    wake: Arc<work::wake::Wake>,
     /// Told of every change the server's threads make (a board to rebuild).
-    changed: Arc<wake::Wake>,
-    finalizing: staff::Finalizing,
+    changed: Arc<work::wake::Wake>,
+    finalizing: http::staff::Finalizing,
     /// The course hosted (docs/server.md, "The course file").
     course: Arc<course::Course>,
     /// Where grading runs and `finalize`'s round robin play their games.
-    executor: Arc<executor::Executor>,
+    executor: Arc<work::executor::Executor>,
     /// The groups' bytes on disk, last measured (staff see them).
-    storage: Arc<storage::Totals>,
+    storage: Arc<store::storage::Totals>,
 }
 
 /// Runs the server until SIGTERM or Ctrl-C. Prints the address it listens
@@ -146,20 +115,20 @@ struct App {
 pub fn serve(options: Options) -> Result<()> {
     let scheme = if options.tls.is_some() { "https" } else { "http" };
     serve_then(options, |address, data| {
-        arena::outln!("listening on {scheme}://{address} (data in {})", data.display());
+        arena_core::outln!("listening on {scheme}://{address} (data in {})", data.display());
     })
 }
 
 /// Runs the server until SIGTERM or Ctrl-C; `listening` is told the
 /// address and the data folder once it accepts connections. Stopped, it
 /// accepts no more connections, lets the requests under way finish
-/// (`http::STOP_GRACE`) and returns: the games under way are cut as by a
+/// (`http::connections::STOP_GRACE`) and returns: the games under way are cut as by a
 /// crash, their journals kept, and the next start takes them up (none
 /// played twice).
 pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::path::Path)) -> Result<()> {
     // A bad certificate is said before anything else is done.
     let tls = match &options.tls {
-        Some((cert, key)) => Some(http::tls_config(cert, key)?),
+        Some((cert, key)) => Some(http::connections::tls_config(cert, key)?),
         None => None,
     };
     let data = &options.data;
@@ -167,16 +136,16 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
         .with_context(|| format!("cannot create the data folder {}", data.display()))?;
     let data = std::fs::canonicalize(data)?;
     let course = Arc::new(options.course);
-    host(&data, &db::open(&data)?, &course, options.course_text.as_deref())?;
-    let pool = arena::cores::Cores::new(options.cores).install();
-    pool.set_league(league::league_state(&db::open(&data)?));
-    let leagues = Arc::new(league::Leagues::load(&db::open(&data)?, &course)?);
+    host(&data, &store::db::open(&data)?, &course, options.course_text.as_deref())?;
+    let pool = arena_core::play::cores::Cores::new(options.cores).install();
+    pool.set_league(work::league::league_state(&store::db::open(&data)?));
+    let leagues = Arc::new(work::league::Leagues::load(&store::db::open(&data)?, &course)?);
     options.executor.ready()?;
-    let wake = Arc::new(wake::Wake::default());
-    let changed = Arc::new(wake::Wake::default());
+    let wake = Arc::new(work::wake::Wake::default());
+    let changed = Arc::new(work::wake::Wake::default());
     let executor = Arc::new(options.executor);
-    let boards = board::Boards::new(&data, &course, &leagues)?;
-    threads::Threads {
+    let boards = work::board::Boards::new(&data, &course, &leagues)?;
+    work::threads::Threads {
         dir: data.clone(),
         course: course.clone(),
         grading: options.grading,
@@ -188,14 +157,14 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
     }
     .start()?;
     let app = Arc::new(App {
-        pool: Arc::new(pool::Pool::new(data.clone())),
+        pool: Arc::new(store::pool::Pool::new(data.clone())),
         boards,
         data: data.clone(),
         max_upload: options.max_upload,
         per_hour: options.per_hour,
         wake,
         changed,
-        finalizing: staff::Finalizing::default(),
+        finalizing: http::staff::Finalizing::default(),
         course,
         executor,
         storage: Arc::default(),
@@ -212,7 +181,7 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
         let stop = stopped(options.stop_on_signals)?;
         listening(listener.local_addr()?, &data);
         let router = router(app, options.http, options.trust_proxy);
-        http::serve(listener, router, options.http, tls, async move {
+        http::connections::serve(listener, router, options.http, tls, async move {
             let signal = stop.await;
             tracing::warn!("{signal}: stopping (games under way are taken up at the next start)");
         })
@@ -252,9 +221,11 @@ fn stopped(watch: bool) -> Result<impl std::future::Future<Output = &'static str
 /// later commands on the folder ([`course_of`]).
 fn host(dir: &std::path::Path, db: &Connection, course: &course::Course, text: Option<&str>) -> Result<()> {
     adopt(dir, db, course)?;
-    let (_, made) = secret::Secret::made(db)?;
+    let (_, made) = store::secret::Secret::made(db)?;
     let graded: i64 =
-        db.query_row("SELECT COUNT(*) FROM submissions WHERE status = ?1", [db::status::DONE], |r| r.get(0))?;
+        db.query_row("SELECT COUNT(*) FROM submissions WHERE status = ?1", [store::db::status::DONE], |r| {
+            r.get(0)
+        })?;
     if made && graded > 0 {
         tracing::warn!(
             "{graded} submission(s) were graded on the seeds of an older arena, which anyone could compute: \
@@ -263,14 +234,14 @@ fn host(dir: &std::path::Path, db: &Connection, course: &course::Course, text: O
     }
     for assignment in &course.assignments {
         if let Some(deadline) = &assignment.deadline {
-            db::set_deadline(db, &assignment.name, deadline)?;
+            store::db::set_deadline(db, &assignment.name, deadline)?;
         }
-        if let Some(warning) = regrade::warning(assignment, &regrade::changed(db, assignment)?) {
+        if let Some(warning) = work::regrade::warning(assignment, &work::regrade::changed(db, assignment)?) {
             tracing::warn!("{warning}");
         }
     }
     if let Some(text) = text {
-        db::set_setting(db, COURSE_SETTING, text)?;
+        store::db::set_setting(db, COURSE_SETTING, text)?;
     }
     Ok(())
 }
@@ -280,8 +251,8 @@ fn host(dir: &std::path::Path, db: &Connection, course: &course::Course, text: O
 /// to `course`'s first assignment, the one it hosted. Nothing to do on a
 /// newer folder.
 pub fn adopt(dir: &std::path::Path, db: &Connection, course: &course::Course) -> Result<()> {
-    db::adopt_unassigned(db, &course.assignments[0].name)?;
-    finalize::adopt_unassigned(dir, &course.assignments[0].name)
+    store::db::adopt_unassigned(db, &course.assignments[0].name)?;
+    work::finalize::adopt_unassigned(dir, &course.assignments[0].name)
 }
 
 /// Where the data folder keeps the course file it was last served with.
@@ -298,8 +269,8 @@ pub fn course_of(
         let (course, text) = course::Course::read(file)?;
         return Ok((course, Some(text)));
     }
-    if dir.join(db::FILE).exists() {
-        if let Some(text) = db::setting(&db::open(dir)?, COURSE_SETTING)? {
+    if dir.join(store::db::FILE).exists() {
+        if let Some(text) = store::db::setting(&store::db::open(dir)?, COURSE_SETTING)? {
             let course = course::Course::parse(&text).with_context(|| {
                 format!(
                     "the course file the data folder {} was served with no longer reads: give it again with --course",
@@ -314,7 +285,7 @@ pub fn course_of(
 
 /// A page of the server: its HTML under the pages' policy.
 fn page(html: &'static str) -> Response {
-    ([(header::CONTENT_SECURITY_POLICY, headers::pages_policy().clone())], Html(html)).into_response()
+    ([(header::CONTENT_SECURITY_POLICY, http::headers::pages_policy().clone())], Html(html)).into_response()
 }
 
 /// A script of the server's pages.
@@ -322,48 +293,48 @@ fn script(code: &'static str) -> Response {
     ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], code).into_response()
 }
 
-fn router(app: Arc<App>, limits: http::Limits, trust_proxy: bool) -> Router {
+fn router(app: Arc<App>, limits: http::connections::Limits, trust_proxy: bool) -> Router {
     // Multipart framing on top of the file itself.
     let upload_limit = usize::try_from(app.max_upload).unwrap_or(usize::MAX).saturating_add(64 * 1024);
     let uploads = Router::new().route("/api/submissions", post(submit).get(list));
     // Every other route reads at most a small JSON body.
     let small = Router::new()
-        .route("/", get(|| async { page(include_str!("pages/leaderboard.html")) }))
-        .route("/me", get(|| async { page(include_str!("pages/student.html")) }))
-        .route("/staff", get(|| async { page(include_str!("pages/staff.html")) }))
-        .route("/common.js", get(|| async { script(include_str!("pages/common.js")) }))
-        .route("/leaderboard.js", get(|| async { script(include_str!("pages/leaderboard.js")) }))
-        .route("/student.js", get(|| async { script(include_str!("pages/student.js")) }))
-        .route("/staff.js", get(|| async { script(include_str!("pages/staff.js")) }))
-        .route("/api/staff/roster", get(staff::roster))
-        .route("/api/staff/groups", get(staff::groups))
-        .route("/api/staff/notes/{id}", get(staff::note))
-        .route("/api/staff/queue", get(staff::queue))
-        .route("/api/staff/cores", get(staff::cores))
-        .route("/api/staff/scrimmages", get(staff::scrimmages))
-        .route("/api/staff/scrimmages/{id}/cancel", post(staff::cancel_scrimmage))
-        .route("/api/staff/league", post(staff::league))
-        .route("/api/staff/deadline", post(staff::deadline))
-        .route("/api/staff/finalize", post(staff::start_finalize).get(staff::finalize_status))
-        .route("/api/staff/grades.csv", get(staff::grades_csv))
-        .route("/api/staff/gradebook.csv", get(staff::gradebook_csv))
+        .route("/", get(|| async { page(include_str!("http/pages/leaderboard.html")) }))
+        .route("/me", get(|| async { page(include_str!("http/pages/student.html")) }))
+        .route("/staff", get(|| async { page(include_str!("http/pages/staff.html")) }))
+        .route("/common.js", get(|| async { script(include_str!("http/pages/common.js")) }))
+        .route("/leaderboard.js", get(|| async { script(include_str!("http/pages/leaderboard.js")) }))
+        .route("/student.js", get(|| async { script(include_str!("http/pages/student.js")) }))
+        .route("/staff.js", get(|| async { script(include_str!("http/pages/staff.js")) }))
+        .route("/api/staff/roster", get(http::staff::roster))
+        .route("/api/staff/groups", get(http::staff::groups))
+        .route("/api/staff/notes/{id}", get(http::staff::note))
+        .route("/api/staff/queue", get(http::staff::queue))
+        .route("/api/staff/cores", get(http::staff::cores))
+        .route("/api/staff/scrimmages", get(http::staff::scrimmages))
+        .route("/api/staff/scrimmages/{id}/cancel", post(http::staff::cancel_scrimmage))
+        .route("/api/staff/league", post(http::staff::league))
+        .route("/api/staff/deadline", post(http::staff::deadline))
+        .route("/api/staff/finalize", post(http::staff::start_finalize).get(http::staff::finalize_status))
+        .route("/api/staff/grades.csv", get(http::staff::grades_csv))
+        .route("/api/staff/gradebook.csv", get(http::staff::gradebook_csv))
         .route("/api/assignments", get(assignments))
         .route("/api/submissions/{id}", get(show))
         .route("/api/submissions/{id}/replays", get(replays))
         .route("/api/submissions/{id}/replays/{name}", get(replay_viewer))
-        .route("/api/scrimmages", post(scrimmage::challenge).get(scrimmage::list))
-        .route("/api/scrimmages/opponents", get(scrimmage::opponents))
-        .route("/api/final", get(staff::own_final))
-        .route("/api/scrimmages/{id}/replays/{name}", get(scrimmage::replay_viewer))
-        .route("/live/{id}", get(watching::page))
-        .route("/api/live", get(watching::list))
-        .route("/api/live/{id}/feed", get(watching::feed))
+        .route("/api/scrimmages", post(work::scrimmage::challenge).get(work::scrimmage::list))
+        .route("/api/scrimmages/opponents", get(work::scrimmage::opponents))
+        .route("/api/final", get(http::staff::own_final))
+        .route("/api/scrimmages/{id}/replays/{name}", get(work::scrimmage::replay_viewer))
+        .route("/live/{id}", get(http::watching::page))
+        .route("/api/live", get(http::watching::list))
+        .route("/api/live/{id}/feed", get(http::watching::feed))
         .route(
             "/api/leaderboard",
             get(
                 |State(app): State<Arc<App>>,
                  Query(of): Query<AssignmentQuery>,
-                 Query(page): Query<board::PageQuery>,
+                 Query(page): Query<work::board::PageQuery>,
                  headers: HeaderMap| async move {
                     let name = &of.in_course(&app.course)?.name;
                     let ready = app.boards.leaderboard(name, &page).ok_or_else(|| of.unknown())?;
@@ -376,7 +347,7 @@ fn router(app: Arc<App>, limits: http::Limits, trust_proxy: bool) -> Router {
             get(
                 |State(app): State<Arc<App>>,
                  Query(of): Query<AssignmentQuery>,
-                 Query(page): Query<board::PageQuery>,
+                 Query(page): Query<work::board::PageQuery>,
                  headers: HeaderMap| async move {
                     let name = &of.in_course(&app.course)?.name;
                     let ready =
@@ -385,13 +356,13 @@ fn router(app: Arc<App>, limits: http::Limits, trust_proxy: bool) -> Router {
                 },
             ),
         );
-    http::bounded(uploads, upload_limit)
-        .merge(http::bounded(small, http::JSON_BODY_LIMIT))
+    http::connections::bounded(uploads, upload_limit)
+        .merge(http::connections::bounded(small, http::connections::JSON_BODY_LIMIT))
         // Every request, whatever its route, is read and answered in time.
-        .layer(middleware::from_fn_with_state(limits.body_timeout, http::body_deadline))
-        .layer(middleware::from_fn(headers::secure))
+        .layer(middleware::from_fn_with_state(limits.body_timeout, http::connections::body_deadline))
+        .layer(middleware::from_fn(http::headers::secure))
         // Who asks, for the logs: the peer, or the proxy's word of it.
-        .layer(middleware::from_fn_with_state(trust_proxy, http::client_address))
+        .layer(middleware::from_fn_with_state(trust_proxy, http::connections::client_address))
         .with_state(app)
 }
 
@@ -420,11 +391,11 @@ impl AssignmentQuery {
     }
 }
 
-impl From<board::PageError> for ApiError {
-    fn from(e: board::PageError) -> ApiError {
+impl From<work::board::PageError> for ApiError {
+    fn from(e: work::board::PageError) -> ApiError {
         match e {
-            board::PageError::Bad(why) => ApiError::new(StatusCode::BAD_REQUEST, why),
-            board::PageError::NoGroup(name) => {
+            work::board::PageError::Bad(why) => ApiError::new(StatusCode::BAD_REQUEST, why),
+            work::board::PageError::NoGroup(name) => {
                 ApiError::new(StatusCode::NOT_FOUND, format!("no group '{name}' on this leaderboard"))
             }
         }
@@ -514,13 +485,17 @@ impl App {
     /// Each assignment's deadline, in the course's order.
     async fn deadlines(&self) -> Result<Vec<Option<String>>, ApiError> {
         let names: Vec<String> = self.course.assignments.iter().map(|a| a.name.clone()).collect();
-        self.db(move |db| names.iter().map(|n| db::deadline(db, n)).collect()).await
+        self.db(move |db| names.iter().map(|n| store::db::deadline(db, n)).collect()).await
     }
 
     /// Submission `id`, if it is `student`'s group's.
-    async fn own_submission(&self, student: &db::Student, id: i64) -> Result<db::Submission, ApiError> {
+    async fn own_submission(
+        &self,
+        student: &store::db::Student,
+        id: i64,
+    ) -> Result<store::db::Submission, ApiError> {
         let group = student.group;
-        self.db(move |db| db::submission_of(db, id, group))
+        self.db(move |db| store::db::submission_of(db, id, group))
             .await?
             .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("your group has no submission {id}")))
     }
@@ -533,13 +508,13 @@ impl App {
 /// started counts against the group's hourly limit, accepted or refused.
 async fn submit(
     State(app): State<Arc<App>>,
-    client: Option<axum::Extension<http::Client>>,
+    client: Option<axum::Extension<http::connections::Client>>,
     Student(student): Student,
     form: Multipart,
 ) -> Answer {
     let client = client.map_or("?".to_string(), |c| c.0.to_string());
     let (who, per_hour) = (student.clone(), app.per_hour);
-    let started = app.db(move |db| db::start_upload(db, &who, per_hour)).await?;
+    let started = app.db(move |db| store::db::start_upload(db, &who, per_hour)).await?;
     let upload = match started {
         Ok(upload) => upload,
         Err((made, oldest)) => {
@@ -562,13 +537,13 @@ async fn submit(
             app.wake.notify();
             Ok((
                 StatusCode::CREATED,
-                Json(json!({ "id": id, "status": db::status::QUEUED, "sha256": sha256 })),
+                Json(json!({ "id": id, "status": store::db::status::QUEUED, "sha256": sha256 })),
             )
                 .into_response())
         }
         Err(refused) => {
             let why = refused.1.clone();
-            if let Err(e) = app.db(move |db| db::refuse_upload(db, upload, &why)).await {
+            if let Err(e) = app.db(move |db| store::db::refuse_upload(db, upload, &why)).await {
                 tracing::warn!("upload {}: its refusal not recorded: {}", upload.0, e.1);
             }
             Err(refused)
@@ -586,8 +561,8 @@ async fn discard(mut form: Multipart) {
 /// Reads, checks and stores an upload; the new submission's id and hash.
 async fn accept(
     app: &App,
-    student: &db::Student,
-    upload: db::Upload,
+    student: &store::db::Student,
+    upload: store::db::Upload,
     mut form: Multipart,
 ) -> Result<(i64, String), ApiError> {
     let too_large = || {
@@ -606,7 +581,7 @@ async fn accept(
     while let Some(field) = form.next_field().await.map_err(unreadable)? {
         match field.name() {
             Some("file") => {
-                let name = accounts::without_hidden(field.file_name().unwrap_or("player.so"));
+                let name = course::accounts::without_hidden(field.file_name().unwrap_or("player.so"));
                 upload_file = Some((name, field.bytes().await.map_err(unreadable)?));
             }
             Some("assignment") => named = Some(field.text().await.map_err(unreadable)?),
@@ -628,16 +603,16 @@ async fn accept(
         return Err(too_large());
     }
     // A library, or a Python player's folder as an archive.
-    let archive = self::archive::Kind::of(&bytes);
+    let archive = store::archive::Kind::of(&bytes);
     if archive.is_none() {
-        store::check_library(&bytes).map_err(|why| ApiError::new(StatusCode::BAD_REQUEST, why))?;
+        store::files::check_library(&bytes).map_err(|why| ApiError::new(StatusCode::BAD_REQUEST, why))?;
     }
     let data = app.data.clone();
     let size = bytes.len() as u64;
     let stored = tokio::task::spawn_blocking(move || match archive {
-        None => store::save(&data, &bytes).map(|sha| Ok((sha, None))),
+        None => store::files::save(&data, &bytes).map(|sha| Ok((sha, None))),
         Some(kind) => {
-            store::save_archive(&data, &bytes, kind).map(|saved| saved.map(|(sha, p)| (sha, Some(p))))
+            store::files::save_archive(&data, &bytes, kind).map(|saved| saved.map(|(sha, p)| (sha, Some(p))))
         }
     })
     .await
@@ -649,8 +624,8 @@ async fn accept(
         let (id, data, hash, player) = (student.id, app.data.clone(), sha256.clone(), player.clone());
         let archived = app
             .db(move |db| {
-                let group = db::group(db, db::group_of(db, id)?)?;
-                Ok(store::archived_note(&data, &hash, &player, &group.name))
+                let group = store::db::group(db, store::db::group_of(db, id)?)?;
+                Ok(store::files::archived_note(&data, &hash, &player, &group.name))
             })
             .await?;
         if let Some(bytes) = archived {
@@ -663,7 +638,7 @@ async fn accept(
         (student.clone(), sha256.clone(), assignment.name.clone(), app.per_hour);
     let added = app
         .db(move |db| {
-            let file = db::Uploaded {
+            let file = store::db::Uploaded {
                 assignment: &assignment,
                 sha256: &hash,
                 player: player.as_deref(),
@@ -671,7 +646,7 @@ async fn accept(
                 size,
                 note: note.as_deref().filter(|n| !n.is_empty()),
             };
-            db::add_submission(db, upload, &who, per_hour, &file)
+            store::db::add_submission(db, upload, &who, per_hour, &file)
         })
         .await?;
     match added {
@@ -694,14 +669,14 @@ const MAX_NOTE: usize = 20_000;
 
 /// A contribution note as sent: text, not too long (it is shown to staff,
 /// escaped, and never to other groups), without control or formatting
-/// characters but its line breaks and tabs (`accounts::without_hidden`: a
+/// characters but its line breaks and tabs (`course::accounts::without_hidden`: a
 /// bidi control would show staff its text reversed).
 fn checked_note(bytes: &[u8]) -> Result<String, String> {
     if bytes.len() > MAX_NOTE {
         return Err(format!("the note is {} bytes: keep it under {MAX_NOTE}", bytes.len()));
     }
     let text = std::str::from_utf8(bytes).map_err(|_| "the note is not UTF-8 text".to_string())?;
-    Ok(accounts::without_hidden(text).trim().to_string())
+    Ok(course::accounts::without_hidden(text).trim().to_string())
 }
 
 /// `GET /api/assignments`: the course and its assignments, as anyone may
@@ -744,13 +719,14 @@ async fn list(State(app): State<Arc<App>>, Student(student): Student) -> Answer 
     let (info, submissions, (left, oldest)) = app
         .db(move |db| {
             Ok((
-                db::group(db, group)?,
-                db::submissions_of(db, group)?,
-                db::uploads_left(db, group, per_hour)?,
+                store::db::group(db, group)?,
+                store::db::submissions_of(db, group)?,
+                store::db::uploads_left(db, group, per_hour)?,
             ))
         })
         .await?;
-    let submissions: Vec<db::Submission> = submissions.into_iter().map(views::for_owner).collect();
+    let submissions: Vec<store::db::Submission> =
+        submissions.into_iter().map(http::views::for_owner).collect();
     Ok(Json(json!({
         "student": student.name,
         "group": info,
@@ -762,14 +738,14 @@ async fn list(State(app): State<Arc<App>>, Student(student): Student) -> Answer 
 
 /// `GET /api/submissions/{id}`: one of the caller's own submissions.
 async fn show(State(app): State<Arc<App>>, Student(student): Student, Path(id): Path<i64>) -> Answer {
-    Ok(Json(views::for_owner(app.own_submission(&student, id).await?)).into_response())
+    Ok(Json(http::views::for_owner(app.own_submission(&student, id).await?)).into_response())
 }
 
 /// `GET /api/submissions/{id}/replays`: the games the submission lost
 /// while graded, each with its viewer.
 async fn replays(State(app): State<Arc<App>>, Student(student): Student, Path(id): Path<i64>) -> Answer {
     app.own_submission(&student, id).await?;
-    let names = grader::lost_games(&app.data, id);
+    let names = work::grader::lost_games(&app.data, id);
     let replays: Vec<_> = names
         .iter()
         .map(|name| json!({ "name": name, "url": format!("/api/submissions/{id}/replays/{name}") }))
@@ -785,10 +761,10 @@ async fn replay_viewer(
     Path((id, name)): Path<(i64, String)>,
 ) -> Answer {
     app.own_submission(&student, id).await?;
-    let html = grader::lost_game_viewer(&app.data, id, &name).ok_or_else(|| {
+    let html = work::grader::lost_game_viewer(&app.data, id, &name).ok_or_else(|| {
         ApiError::new(StatusCode::NOT_FOUND, format!("submission {id} has no replay named '{name}'"))
     })?;
-    let policy = headers::page_policy(&html);
+    let policy = http::headers::page_policy(&html);
     Ok(([(header::CONTENT_SECURITY_POLICY, policy)], Html(html)).into_response())
 }
 

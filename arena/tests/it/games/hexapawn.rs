@@ -4,7 +4,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use arena::games::hexapawn::referee::{self as hexapawn, HexapawnEnding, HexapawnRecord, HexapawnSettings};
+use arena_core::games::hexapawn::referee::{
+    self as hexapawn, HexapawnEnding, HexapawnRecord, HexapawnSettings,
+};
 use player_api::{
     hexapawn::{
         HexMove, HexWin, HexapawnAction, HexapawnBoard, HexapawnGameInfo, HexapawnPlayer, HexapawnRequest,

@@ -2,15 +2,15 @@
 //! wanderers' strength on small samples (loose bounds; the full numbers
 //! are in docs/benchmarks.md).
 
-use arena::solo;
+use arena_core::play::solo;
 use std::time::Duration;
 
-use arena::{
-    fault::Fault,
+use arena_core::{
     game::Agent,
-    games::magic_forest::referee::{Ending, ForestSettings},
+    games::magic_forest::record::{Ending, ForestSettings},
     games::magic_forest::MagicForest,
-    seeds,
+    play::fault::Fault,
+    play::seeds,
 };
 use player_api::{
     magic_forest::{

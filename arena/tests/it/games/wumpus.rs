@@ -4,13 +4,14 @@
 
 use std::time::Duration;
 
-use arena::{
-    fault::Fault,
+use arena_core::{
     game::Agent,
-    games::wumpus::referee::{Ending, WumpusSettings},
+    games::wumpus::record::{Ending, WumpusSettings},
     games::wumpus::Wumpus,
-    referee::InProcess,
-    seeds, solo,
+    play::fault::Fault,
+    play::referee::InProcess,
+    play::seeds,
+    play::solo,
 };
 use player_api::{
     wumpus::{

@@ -7,22 +7,22 @@
 //! in a process of its own (`alone!`): the mode travels in that process's
 //! environment, and the descriptors and children it counts are its own.
 
-use arena::games::intuitive::IntuitiveAi;
-use arena::solo::{self, Budgets};
-use arena::time_control::TimeControl;
+use arena_core::games::intuitive::IntuitiveAi;
+use arena_core::play::solo::{self, Budgets};
+use arena_core::play::time_control::TimeControl;
 use std::time::{Duration, Instant};
 
 use crate::alone;
 use crate::support::{self, library};
-use arena::{
-    fault::{Fault, FaultKind},
+use arena_core::{
     games::trap::referee::TrapSettings,
     games::trap::Trap,
-    isolation::WorkerLimits,
+    play::fault::{Fault, FaultKind},
+    play::two_player::{self, MatchConfig, MatchResult},
+    players::isolation::WorkerLimits,
+    players::plugin::LoadError,
     players::{Hosting, Level, Player, PlayerSpec},
-    plugin::LoadError,
     sandbox::Sandbox,
-    two_player::{self, MatchConfig, MatchResult},
 };
 
 fn limits() -> WorkerLimits {
@@ -343,8 +343,8 @@ fn a_player_that_cannot_be_made_is_a_clear_error() {
 
 /// Intuitive AI: two games of bad-player in `mode`, isolated, each with a
 /// fresh worker; checks that nothing is left behind and returns how they ended.
-fn intuitive_bad(mode: &str) -> Vec<arena::games::intuitive::referee::IntuitiveRecord> {
-    use arena::games::intuitive::referee::IntuitiveSettings;
+fn intuitive_bad(mode: &str) -> Vec<arena_core::games::intuitive::record::IntuitiveRecord> {
+    use arena_core::games::intuitive::record::IntuitiveSettings;
     let budgets = Budgets {
         turn: TimeControl::PerTurn(Duration::from_millis(300)),
         startup: Duration::from_secs(5),
@@ -369,7 +369,7 @@ fn intuitive_bad(mode: &str) -> Vec<arena::games::intuitive::referee::IntuitiveR
 }
 
 fn intuitive_faults(mode: &str) -> Vec<Fault> {
-    use arena::games::intuitive::referee::IntuitiveEnding;
+    use arena_core::games::intuitive::record::IntuitiveEnding;
     intuitive_bad(mode)
         .into_iter()
         .map(|record| {
@@ -412,7 +412,7 @@ fn an_intuitive_ai_player_that_panics_or_crashes_loses_with_the_reason() {
 
 #[test]
 fn an_intuitive_ai_reveal_off_the_board_is_illegal_and_chatter_is_harmless() {
-    use arena::games::intuitive::referee::{IntuitiveEnd, IntuitiveEnding};
+    use arena_core::games::intuitive::record::{IntuitiveEnd, IntuitiveEnding};
     if !alone!() {
         return;
     }

@@ -11,8 +11,8 @@ use std::{
     time::{Duration, Instant},
 };
 
-use arena::{
-    isolation::{Hosted, Worker, WorkerLimits},
+use arena_core::{
+    players::isolation::{Hosted, Worker, WorkerLimits},
     players::Level,
     sandbox::Sandbox,
 };

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use crate::support::{arena, library, play_json, stderr, stdout};
-use arena::{games::replays::GameReplay, replay::ReplayBody as _};
+use arena_core::{games::replays::GameReplay, replay::ReplayBody as _};
 use serde_json::Value;
 
 /// The games of a JSON document with the times left out.

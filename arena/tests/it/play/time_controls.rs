@@ -4,16 +4,16 @@
 
 use std::{thread::sleep, time::Duration};
 
-use arena::{
-    agent::AbiPlayer,
-    fault::Fault,
+use arena_core::{
     game::Agent,
     games::trap::{
         referee::{self, Ending, TrapRecord, TrapSettings, TurnActions},
         Trap,
     },
+    play::fault::Fault,
+    play::time_control::{TimeBank, TimeControl},
+    players::agent::AbiPlayer,
     players::Level,
-    time_control::{TimeBank, TimeControl},
 };
 use player_api::{
     trap::{TrapGameInfo, TrapRequest},
@@ -213,8 +213,8 @@ fn a_tournament_entry_plays_under_its_own_control_kept_in_its_journal_and_replay
     let file = support::write_file(dir.path(), "odds.toml", text);
     let output = support::arena(&["tournament", "run", file.to_str().unwrap()], &[]);
     assert!(output.status.success(), "{}", support::stderr(&output));
-    let journal = dir.path().join("out").join(arena::tournament::journal::FILE_NAME);
-    let (_, games, _) = arena::tournament::journal::read(&journal).unwrap();
+    let journal = dir.path().join("out").join(arena_core::tournament::journal::FILE_NAME);
+    let (_, games, _) = arena_core::tournament::journal::read(&journal).unwrap();
     assert_eq!(games.len(), 2);
     for game in &games {
         for (seat, &id) in game.seats.iter().enumerate() {

@@ -3,21 +3,21 @@
 //! to be a player.
 
 use crate::support::{arena, library, stderr, stdout};
-use arena::solo::{self, Budgets};
-use arena::time_control::TimeControl;
-use arena::{
-    agent::AbiPlayer,
+use arena_core::play::solo::{self, Budgets};
+use arena_core::play::time_control::TimeControl;
+use arena_core::{
+    games::trap::referee::TrapSettings,
+    play::fault::Fault,
+    play::two_player::{self, MatchConfig},
+    players::isolation::WorkerLimits,
+    players::plugin::{LoadError, PlayerLibrary},
+    players::{Hosting, Level, Player, PlayerSpec},
+};
+use arena_core::{
     games::{
         hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, trap::Trap, wumpus::Wumpus,
     },
-};
-use arena::{
-    fault::Fault,
-    games::trap::referee::TrapSettings,
-    isolation::WorkerLimits,
-    players::{Hosting, Level, Player, PlayerSpec},
-    plugin::{LoadError, PlayerLibrary},
-    two_player::{self, MatchConfig},
+    players::agent::AbiPlayer,
 };
 
 #[test]
@@ -30,7 +30,7 @@ fn reference_levels_load_as_distinct_libraries() {
         .collect();
     assert_eq!(names, ["easy", "medium", "hard", "expert"]);
     let hard = PlayerLibrary::load(&library("hard")).unwrap();
-    assert_eq!(hard.games(), arena::game::GameId::ALL);
+    assert_eq!(hard.games(), arena_core::game::GameId::ALL);
     assert_eq!(hard.api_version(), player_api::abi::API_VERSION);
 }
 
@@ -141,7 +141,7 @@ fn check_errors_are_one_line_without_a_backtrace() {
 
 #[test]
 fn intuitive_levels_from_disk_play_like_the_built_in_bots() {
-    use arena::games::intuitive::referee::{IntuitiveRecord, IntuitiveSettings};
+    use arena_core::games::intuitive::record::{IntuitiveRecord, IntuitiveSettings};
     let settings = IntuitiveSettings::default();
     for (name, built_in) in [
         ("easy", player_api::abi::intuitive_player_box(reference_bots::intuitive::Easy::default())),
@@ -163,11 +163,11 @@ fn intuitive_levels_from_disk_play_like_the_built_in_bots() {
 
 #[test]
 fn hexapawn_hard_from_disk_beats_the_menace_library_at_first_then_the_learner_holds() {
-    use arena::games::hexapawn::referee::{self as hexapawn, HexapawnEnding, HexapawnSettings};
+    use arena_core::games::hexapawn::referee::{self as hexapawn, HexapawnEnding, HexapawnSettings};
     let settings = HexapawnSettings::default();
     let hard = PlayerLibrary::load(&library("hard")).unwrap();
     let menace = PlayerLibrary::load(&library("menace")).unwrap();
-    assert_eq!(menace.games(), [arena::game::GameId::Hexapawn]);
+    assert_eq!(menace.games(), [arena_core::game::GameId::Hexapawn]);
     let no_trap = menace.new_player::<Trap>().err().unwrap();
     assert!(no_trap.contains("does not play trap (`arena check"), "{no_trap}");
     // One learner instance for the whole match, as the arena keeps it.
@@ -231,7 +231,7 @@ fn assert_all_alike<T: PartialEq + std::fmt::Debug>(game: &str, results: Vec<(St
 
 #[test]
 fn intuitive_ai_plays_alike_built_in_from_disk_and_isolated() {
-    use arena::games::intuitive::referee::{IntuitiveEnding, IntuitiveSettings};
+    use arena_core::games::intuitive::record::{IntuitiveEnding, IntuitiveSettings};
     let settings = IntuitiveSettings::default();
     let startup = settings.budgets.startup;
     let results = every_hosting("hard")
@@ -254,7 +254,7 @@ fn intuitive_ai_plays_alike_built_in_from_disk_and_isolated() {
 
 #[test]
 fn hexapawn_plays_alike_built_in_from_disk_and_isolated() {
-    use arena::games::hexapawn::referee::{self as hexapawn, HexapawnSettings};
+    use arena_core::games::hexapawn::referee::{self as hexapawn, HexapawnSettings};
     let settings = HexapawnSettings::default();
     let startup = settings.startup_budget;
     let opponents = every_hosting("easy");
@@ -278,7 +278,7 @@ fn hexapawn_plays_alike_built_in_from_disk_and_isolated() {
 
 #[test]
 fn wumpus_world_plays_alike_built_in_from_disk_and_isolated() {
-    use arena::games::wumpus::referee::{Ending, WumpusSettings};
+    use arena_core::games::wumpus::record::{Ending, WumpusSettings};
     for config in [player_api::wumpus::WumpusConfig::aima(), player_api::wumpus::WumpusConfig::project()] {
         let settings = WumpusSettings::new(config);
         let results = every_hosting("hard")
@@ -301,7 +301,7 @@ fn wumpus_world_plays_alike_built_in_from_disk_and_isolated() {
 
 #[test]
 fn magic_forest_plays_alike_built_in_from_disk_and_isolated() {
-    use arena::games::magic_forest::referee::{Ending, ForestSettings};
+    use arena_core::games::magic_forest::record::{Ending, ForestSettings};
     let settings = ForestSettings::default();
     let results = every_hosting("hard")
         .into_iter()
@@ -322,7 +322,7 @@ fn magic_forest_plays_alike_built_in_from_disk_and_isolated() {
 
 #[test]
 fn a_hexapawn_only_library_loads_and_learns_in_a_worker() {
-    use arena::games::hexapawn::referee::{self as hexapawn, HexapawnSettings};
+    use arena_core::games::hexapawn::referee::{self as hexapawn, HexapawnSettings};
     let settings = HexapawnSettings::default();
     let isolated = Hosting::isolated(WorkerLimits::new().unwrap());
     let spec = PlayerSpec::Library(library("menace"));
@@ -356,7 +356,7 @@ fn expert_plays_from_its_library_in_a_worker() {
     // (other builds beside it) must not time Expert out of a 30 ms turn.
     let settings = TrapSettings {
         time: TimeControl::PerTurn(std::time::Duration::from_millis(30)),
-        clock: arena::clock::Clock::Cpu,
+        clock: arena_core::play::clock::Clock::Cpu,
         ..TrapSettings::default()
     };
     let isolated = Hosting::isolated(WorkerLimits::new().unwrap());
@@ -384,7 +384,7 @@ fn expert_plays_intuitive_ai_from_its_library_in_a_worker() {
     // The worker's Expert starts with an empty cache: its first reveals
     // cut the search short, and none may run past the budget (the worker
     // would be killed).
-    use arena::games::intuitive::referee::{IntuitiveEnding, IntuitiveSettings};
+    use arena_core::games::intuitive::record::{IntuitiveEnding, IntuitiveSettings};
     let budget = std::time::Duration::from_millis(100);
     let settings = IntuitiveSettings {
         budgets: Budgets { turn: TimeControl::PerTurn(budget), ..Budgets::default() },

@@ -4,8 +4,10 @@
 //! players. Needs python3 with numpy (`.ci/run` installs it); the package
 //! is taken from the repository (PYTHONPATH), not from an installed copy.
 
-use arena::games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus};
-use arena::solo;
+use arena_core::games::{
+    hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus,
+};
+use arena_core::play::solo;
 use std::{
     path::{Path, PathBuf},
     process::Command,
@@ -388,9 +390,9 @@ fn measure_program_reports_round_trips_for_each_program() {
 /// (the package from the repository: PYTHONPATH, which the worker inherits).
 /// The test runs alone with it in its process's environment
 /// (`alone!(python_env())`), where no other test sees it.
-fn python_player(file: &str) -> arena::players::Player {
-    use arena::{
-        external::Program,
+fn python_player(file: &str) -> arena_core::players::Player {
+    use arena_core::{
+        players::external::Program,
         players::{Hosting, Player, PlayerSpec},
     };
     let package = python_env().into_iter().find(|(k, _)| *k == "PYTHONPATH").unwrap().1;
@@ -409,13 +411,13 @@ fn startup() -> std::time::Duration {
 
 #[test]
 fn a_python_intuitive_ai_player_plays_whole_games() {
-    use arena::games::intuitive::referee::{IntuitiveEnd, IntuitiveEnding, IntuitiveSettings};
+    use arena_core::games::intuitive::record::{IntuitiveEnd, IntuitiveEnding, IntuitiveSettings};
     if !alone!(python_env()) {
         return;
     }
     let player = python_player("intuitive_cautious.py");
     assert_eq!((player.name(), player.games()), ("cautious", vec!["intuitive-ai".to_string()]));
-    let hosting = arena::players::Hosting::in_process();
+    let hosting = arena_core::players::Hosting::in_process();
     let mut agent = player.new_agent::<IntuitiveAi>(&hosting, startup()).unwrap();
     let settings = IntuitiveSettings::default();
     let mut wins = 0;
@@ -436,7 +438,7 @@ fn a_python_intuitive_ai_player_plays_whole_games() {
 
 #[test]
 fn a_python_hexapawn_player_plays_legal_moves_against_hard() {
-    use arena::{
+    use arena_core::{
         games::hexapawn::referee::{self as hexapawn, HexapawnEnding, HexapawnSettings},
         players::{Hosting, Level, Player},
     };
@@ -459,12 +461,12 @@ fn a_python_hexapawn_player_plays_legal_moves_against_hard() {
 
 #[test]
 fn a_python_wumpus_world_player_plays_and_is_deterministic() {
-    use arena::games::wumpus::referee::WumpusSettings;
+    use arena_core::games::wumpus::record::WumpusSettings;
     if !alone!(python_env()) {
         return;
     }
     let player = python_player("wumpus_cautious.py");
-    let hosting = arena::players::Hosting::in_process();
+    let hosting = arena_core::players::Hosting::in_process();
     let mut agent = player.new_agent::<Wumpus>(&hosting, startup()).unwrap();
     let settings = WumpusSettings::default();
     for seed in 0..10 {
@@ -477,12 +479,12 @@ fn a_python_wumpus_world_player_plays_and_is_deterministic() {
 
 #[test]
 fn a_python_magic_forest_player_walks_its_seeded_path() {
-    use arena::games::magic_forest::referee::{Ending, ForestSettings};
+    use arena_core::games::magic_forest::record::{Ending, ForestSettings};
     if !alone!(python_env()) {
         return;
     }
     let player = python_player("forest_random.py");
-    let hosting = arena::players::Hosting::in_process();
+    let hosting = arena_core::players::Hosting::in_process();
     let settings = ForestSettings::default();
     let runs: Vec<_> = (0..2)
         .map(|_| {

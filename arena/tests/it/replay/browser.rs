@@ -7,8 +7,8 @@
 //! Without Chromium the test prints a notice and passes, unless
 //! ARENA_REQUIRE_BROWSER=1 (set by .ci/run, which installs it).
 
-use arena::replay::ReplayBody as _;
-use arena::solo;
+use arena_core::play::solo;
+use arena_core::replay::ReplayBody as _;
 use std::path::Path;
 
 use crate::support::{
@@ -16,17 +16,17 @@ use crate::support::{
     browser::{chromium, run_chromium},
     stderr,
 };
-use arena::{
-    agent::AbiPlayer,
+use arena_core::{
     games::replays::{Body, GameReplay},
     games::trap::replay::TrapBody,
     games::{
         hexapawn::referee::{self as hexapawn, HexapawnSettings},
-        intuitive::referee::IntuitiveSettings,
-        magic_forest::referee::ForestSettings,
-        wumpus::referee::WumpusSettings,
+        intuitive::record::IntuitiveSettings,
+        magic_forest::record::ForestSettings,
+        wumpus::record::WumpusSettings,
     },
     games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus},
+    players::agent::AbiPlayer,
     players::Level,
     replay::ReplayPlayer,
 };
@@ -306,8 +306,8 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
             seed,
             &mut AbiPlayer::<IntuitiveAi>::builtin(Level::Medium),
         );
-        arena::games::intuitive::replay::from_record(&record, named("medium"))
-            .with_body(arena::games::replays::Body::IntuitiveAi)
+        arena_core::games::intuitive::replay::from_record(&record, named("medium"))
+            .with_body(arena_core::games::replays::Body::IntuitiveAi)
     }));
     let Body::IntuitiveAi(body) = &replay.body else { panic!() };
     let steps = 2.min(body.reveals.len());
@@ -337,8 +337,8 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
     let replay = longest((0..6).map(|seed| {
         let [mut w, mut b] = [Level::Medium, Level::Hard].map(AbiPlayer::<Hexapawn>::builtin);
         let record = hexapawn::play_agents(&HexapawnSettings::default(), seed, [&mut w, &mut b]);
-        arena::games::hexapawn::replay::from_record(&record, [named("medium"), named("hard")])
-            .with_body(arena::games::replays::Body::Hexapawn)
+        arena_core::games::hexapawn::replay::from_record(&record, [named("medium"), named("hard")])
+            .with_body(arena_core::games::replays::Body::Hexapawn)
     }));
     let Body::Hexapawn(body) = &replay.body else { panic!() };
     let report = drive(&browser, &replay, 2);
@@ -363,8 +363,8 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
     let replay = longest((0..6).map(|seed| {
         let settings = WumpusSettings::default();
         let game = solo::play::<Wumpus>(&settings, seed, &mut AbiPlayer::<Wumpus>::builtin(Level::Hard));
-        arena::games::wumpus::replay::from_record(&game, &settings, named("hard"))
-            .with_body(arena::games::replays::Body::Wumpus)
+        arena_core::games::wumpus::replay::from_record(&game, &settings, named("hard"))
+            .with_body(arena_core::games::replays::Body::Wumpus)
     }));
     let Body::Wumpus(body) = &replay.body else { panic!() };
     let report = drive(&browser, &replay, 3);
@@ -392,8 +392,8 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
         settings.rules.largest = 4;
         let run =
             solo::play::<MagicForest>(&settings, seed, &mut AbiPlayer::<MagicForest>::builtin(Level::Hard));
-        arena::games::magic_forest::replay::from_record(&run, &settings, named("hard"))
-            .with_body(arena::games::replays::Body::MagicForest)
+        arena_core::games::magic_forest::replay::from_record(&run, &settings, named("hard"))
+            .with_body(arena_core::games::replays::Body::MagicForest)
     }));
     let Body::MagicForest(body) = &replay.body else { panic!() };
     let report = drive(&browser, &replay, 2);
@@ -427,7 +427,7 @@ fn a_viewer_of_players_with_hostile_names_still_draws() {
     for (player, name) in replay.players.iter_mut().zip(hostile) {
         *player = named(name);
     }
-    let html = arena::replay::html::page(&replay);
+    let html = arena_core::replay::html::page(&replay);
     assert_eq!(html.matches("</script>").count(), 3, "the data's block and the two scripts' ends, no more");
     let turns = replay.result.turns;
     let report = drive(&browser, &replay, 2);

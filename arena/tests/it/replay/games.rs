@@ -3,21 +3,21 @@
 //! failing players, written through `replay::<game>::from_record`, read
 //! back, verified, tampered with, and drawn in the terminal.
 
-use arena::solo;
+use arena_core::play::solo;
 use std::time::Duration;
 
-use arena::{
-    agent::AbiPlayer,
-    fault::Fault,
+use arena_core::{
     game::Agent,
     games::replays::GameReplay,
     games::{
         hexapawn::referee::{self as hexapawn, HexapawnSettings},
-        intuitive::referee::{IntuitiveRules, IntuitiveSettings},
-        magic_forest::referee::ForestSettings,
-        wumpus::referee::WumpusSettings,
+        intuitive::record::{IntuitiveRules, IntuitiveSettings},
+        magic_forest::record::ForestSettings,
+        wumpus::record::WumpusSettings,
     },
     games::{hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus},
+    play::fault::Fault,
+    players::agent::AbiPlayer,
     players::Level,
     replay::{self, terminal::Paint, ReplayPlayer},
 };
@@ -43,8 +43,8 @@ pub fn intuitive_replays(seeds: std::ops::Range<u64>) -> Vec<GameReplay> {
         let record =
             solo::play::<IntuitiveAi>(&settings, seed, &mut AbiPlayer::<IntuitiveAi>::builtin(level));
         replays.push(
-            arena::games::intuitive::replay::from_record(&record, player(level.name()))
-                .with_body(arena::games::replays::Body::IntuitiveAi),
+            arena_core::games::intuitive::replay::from_record(&record, player(level.name()))
+                .with_body(arena_core::games::replays::Body::IntuitiveAi),
         );
     }
     replays
@@ -58,8 +58,8 @@ pub fn hexapawn_replays(seeds: std::ops::Range<u64>) -> Vec<GameReplay> {
         let [mut white, mut black] = levels.map(AbiPlayer::<Hexapawn>::builtin);
         let record = hexapawn::play_agents(&HexapawnSettings::default(), seed, [&mut white, &mut black]);
         replays.push(
-            arena::games::hexapawn::replay::from_record(&record, levels.map(|l| player(l.name())))
-                .with_body(arena::games::replays::Body::Hexapawn),
+            arena_core::games::hexapawn::replay::from_record(&record, levels.map(|l| player(l.name())))
+                .with_body(arena_core::games::replays::Body::Hexapawn),
         );
     }
     replays
@@ -74,8 +74,8 @@ pub fn wumpus_replays(seeds: std::ops::Range<u64>) -> Vec<GameReplay> {
         let settings = WumpusSettings::new(config);
         let game = solo::play::<Wumpus>(&settings, seed, &mut AbiPlayer::<Wumpus>::builtin(level));
         replays.push(
-            arena::games::wumpus::replay::from_record(&game, &settings, player(level.name()))
-                .with_body(arena::games::replays::Body::Wumpus),
+            arena_core::games::wumpus::replay::from_record(&game, &settings, player(level.name()))
+                .with_body(arena_core::games::replays::Body::Wumpus),
         );
     }
     replays
@@ -90,8 +90,8 @@ pub fn forest_replays(seeds: std::ops::Range<u64>) -> Vec<GameReplay> {
         settings.rules.largest = 3 + (seed % 3) as u8;
         let run = solo::play::<MagicForest>(&settings, seed, &mut AbiPlayer::<MagicForest>::builtin(level));
         replays.push(
-            arena::games::magic_forest::replay::from_record(&run, &settings, player(level.name()))
-                .with_body(arena::games::replays::Body::MagicForest),
+            arena_core::games::magic_forest::replay::from_record(&run, &settings, player(level.name()))
+                .with_body(arena_core::games::replays::Body::MagicForest),
         );
     }
     replays
@@ -206,7 +206,7 @@ impl Agent<Wumpus> for BadWalker {
                 used: Duration::from_millis(5310),
                 budget: Duration::from_secs(5),
                 killed: true,
-                clock: arena::clock::Clock::Wall,
+                clock: arena_core::play::clock::Clock::Wall,
             }),
         }
     }
@@ -238,8 +238,8 @@ fn failures_of_every_new_game_verify() {
     let settings = IntuitiveSettings::default();
     for panic in [false, true] {
         let record = solo::play::<IntuitiveAi>(&settings, 3, &mut BadRevealer { panic });
-        let replay = arena::games::intuitive::replay::from_record(&record, player("bad"))
-            .with_body(arena::games::replays::Body::IntuitiveAi);
+        let replay = arena_core::games::intuitive::replay::from_record(&record, player("bad"))
+            .with_body(arena_core::games::replays::Body::IntuitiveAi);
         round_trip(&replay);
         let reason = &replay.result.reason;
         assert!(reason.starts_with(if panic { "panicked: boom" } else { "illegal reveal" }), "{reason}");
@@ -260,8 +260,8 @@ fn failures_of_every_new_game_verify() {
             } else {
                 (hexapawn::play_agents(&HexapawnSettings::default(), 4, [&mut good, &mut bad]), 1)
             };
-            let replay = arena::games::hexapawn::replay::from_record(&record, players)
-                .with_body(arena::games::replays::Body::Hexapawn);
+            let replay = arena_core::games::hexapawn::replay::from_record(&record, players)
+                .with_body(arena_core::games::replays::Body::Hexapawn);
             if !matches!(record.ending, hexapawn::HexapawnEnding::Won { .. }) {
                 assert!(replay.result.reason.starts_with(reason), "{}", replay.result.reason);
                 assert_eq!(replay.result.winner, Some(1 - loser));
@@ -272,8 +272,8 @@ fn failures_of_every_new_game_verify() {
     for invalid in [true, false] {
         let settings = WumpusSettings::new(WumpusConfig::project());
         let game = solo::play::<Wumpus>(&settings, 6, &mut BadWalker { at: 3, invalid });
-        let replay = arena::games::wumpus::replay::from_record(&game, &settings, player("bad"))
-            .with_body(arena::games::replays::Body::Wumpus);
+        let replay = arena_core::games::wumpus::replay::from_record(&game, &settings, player("bad"))
+            .with_body(arena_core::games::replays::Body::Wumpus);
         round_trip(&replay);
         let reason = &replay.result.reason;
         assert!(reason.starts_with(if invalid { "invalid action: climb" } else { "timeout" }), "{reason}");
@@ -281,8 +281,8 @@ fn failures_of_every_new_game_verify() {
     }
     let settings = ForestSettings::default();
     let run = solo::play::<MagicForest>(&settings, 2, &mut BadWanderer { at: 4, done: 0 });
-    let replay = arena::games::magic_forest::replay::from_record(&run, &settings, player("bad"))
-        .with_body(arena::games::replays::Body::MagicForest);
+    let replay = arena_core::games::magic_forest::replay::from_record(&run, &settings, player("bad"))
+        .with_body(arena_core::games::replays::Body::MagicForest);
     round_trip(&replay);
     assert!(replay.result.reason.contains("the reply is not an action"), "{}", replay.result.reason);
     assert_eq!(replay.result.turns, 4);
@@ -290,8 +290,8 @@ fn failures_of_every_new_game_verify() {
     // A rejected answer is judged again: changing it changes the verdict.
     let record =
         solo::play::<IntuitiveAi>(&IntuitiveSettings::default(), 3, &mut BadRevealer { panic: false });
-    let doc = doc(&arena::games::intuitive::replay::from_record(&record, player("bad"))
-        .with_body(arena::games::replays::Body::IntuitiveAi));
+    let doc = doc(&arena_core::games::intuitive::replay::from_record(&record, player("bad"))
+        .with_body(arena_core::games::replays::Body::IntuitiveAi));
     caught(&doc, |d| d["failed"]["cell"] = json!([9, 9]), "the result: reason is \"illegal reveal (");
 }
 

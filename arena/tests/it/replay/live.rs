@@ -11,22 +11,22 @@ use std::{
     time::{Duration, Instant},
 };
 
-use arena::{
+use arena_core::{
     games::{
         hexapawn::{referee::HexapawnSettings, Hexapawn},
-        intuitive::{referee::IntuitiveSettings, IntuitiveAi},
-        magic_forest::{referee::ForestSettings, MagicForest},
+        intuitive::{record::IntuitiveSettings, IntuitiveAi},
+        magic_forest::{record::ForestSettings, MagicForest},
         replays::TableGame,
         trap::{referee::TrapSettings, Trap},
-        wumpus::{referee::WumpusSettings, Wumpus},
+        wumpus::{record::WumpusSettings, Wumpus},
     },
+    play::solo::{self, SoloReferee, SoloSettings},
+    play::two_player::{self, MatchConfig, TwoPlayerGame},
     players::{Hosting, Level, Player},
     replay::{
         live::{Live, LivePlayers},
         ReplayPlayer,
     },
-    solo::{self, SoloReferee, SoloSettings},
-    two_player::{self, MatchConfig, TwoPlayerGame},
 };
 use serde_json::Value;
 

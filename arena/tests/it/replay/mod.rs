@@ -8,21 +8,21 @@ mod browser;
 mod games;
 pub mod live;
 
-use arena::time_control::TimeControl;
+use arena_core::play::time_control::TimeControl;
 use std::{path::Path, time::Duration};
 
 use crate::support::{arena, stderr, stdout};
-use arena::{
-    agent::AbiPlayer,
-    fault::Fault,
+use arena_core::{
     game::Agent,
     games::replays::GameReplay,
     games::trap::referee::TurnActions,
     games::trap::referee::{self as trap, TrapRecord, TrapSettings},
     games::trap::Trap,
+    play::fault::Fault,
+    play::two_player::{self, MatchConfig},
+    players::agent::AbiPlayer,
     players::{Hosting, Level, Player},
     replay::{self, ReplayPlayer},
-    two_player::{self, MatchConfig},
 };
 use player_api::{
     trap::{TrapGameInfo, TrapRequest, TrapState},
@@ -70,7 +70,7 @@ fn round_trip(replay: &GameReplay) -> String {
 
 #[test]
 fn every_game_round_trips_and_verifies_on_many_seeds() {
-    for game in arena::game::GameId::ALL.map(|g| g.name()) {
+    for game in arena_core::game::GameId::ALL.map(|g| g.name()) {
         match game {
             "trap" => {
                 let mut verified = 0;
@@ -78,8 +78,8 @@ fn every_game_round_trips_and_verifies_on_many_seeds() {
                     let levels = [Level::ALL[i % 3], Level::ALL[(i + 1) % 3]];
                     for (record, seated) in trap_games(levels, 8, 1000 + i as u64, size) {
                         let line = round_trip(
-                            &arena::games::trap::replay::from_record(&record, seated)
-                                .with_body(arena::games::replays::Body::Trap),
+                            &arena_core::games::trap::replay::from_record(&record, seated)
+                                .with_body(arena_core::games::replays::Body::Trap),
                         );
                         assert!(line.starts_with("verified: "), "{line}");
                         verified += 1;
@@ -119,8 +119,8 @@ fn every_game_round_trips_and_verifies_on_many_seeds() {
 fn a_replay_records_every_request_target_and_landing() {
     let (record, seated) = trap_games([Level::Easy, Level::Hard], 1, 42, 7).remove(0);
     let doc: Value = serde_json::from_str(
-        &arena::games::trap::replay::from_record(&record, seated)
-            .with_body(arena::games::replays::Body::Trap)
+        &arena_core::games::trap::replay::from_record(&record, seated)
+            .with_body(arena_core::games::replays::Body::Trap)
             .to_json(),
     )
     .unwrap();
@@ -158,8 +158,8 @@ fn the_same_seed_and_actions_give_the_same_replay() {
             .into_iter()
             .map(|(record, seated)| {
                 let mut doc: Value = serde_json::from_str(
-                    &arena::games::trap::replay::from_record(&record, seated)
-                        .with_body(arena::games::replays::Body::Trap)
+                    &arena_core::games::trap::replay::from_record(&record, seated)
+                        .with_body(arena_core::games::replays::Body::Trap)
                         .to_json(),
                 )
                 .unwrap();
@@ -223,7 +223,7 @@ impl Agent<Trap> for Failing {
                 used: budget + Duration::from_millis(310),
                 budget,
                 killed: true,
-                clock: arena::clock::Clock::Wall,
+                clock: arena_core::play::clock::Clock::Wall,
             }),
             Failure::StartUp => unreachable!(),
         }
@@ -248,8 +248,8 @@ fn games_lost_by_a_failure_verify_and_illegal_answers_are_rejudged() {
         let settings = TrapSettings::default();
         let record = trap::play(&settings, 5, [&mut good, &mut bad], &mut |_, _| {});
         assert_eq!(record.ending.to_string(), reason);
-        let replay = arena::games::trap::replay::from_record(&record, players(["good", "bad"]))
-            .with_body(arena::games::replays::Body::Trap);
+        let replay = arena_core::games::trap::replay::from_record(&record, players(["good", "bad"]))
+            .with_body(arena_core::games::replays::Body::Trap);
         assert_eq!(replay.result.fault.as_ref().map(|f| f.player), Some(1));
         round_trip(&replay);
 
@@ -296,8 +296,8 @@ fn a_late_answer_is_recorded_as_given_loses_on_time_and_verifies() {
     let failed = record.failed.as_ref().expect("the turn it failed on");
     assert!(failed.reply.is_some(), "the late answer is kept as given");
     assert!(failed.time.wall >= Duration::from_millis(60), "{:?}", failed.time);
-    let replay = arena::games::trap::replay::from_record(&record, players(["late", "quick"]))
-        .with_body(arena::games::replays::Body::Trap);
+    let replay = arena_core::games::trap::replay::from_record(&record, players(["late", "quick"]))
+        .with_body(arena_core::games::replays::Body::Trap);
     let line = round_trip(&replay);
     assert!(line.starts_with("verified: 0 turns"), "{line}");
 }
@@ -306,8 +306,8 @@ fn a_late_answer_is_recorded_as_given_loses_on_time_and_verifies() {
 fn sample() -> Value {
     let (record, seated) = trap_games([Level::Easy, Level::Medium], 1, 11, 7).remove(0);
     serde_json::from_str(
-        &arena::games::trap::replay::from_record(&record, seated)
-            .with_body(arena::games::replays::Body::Trap)
+        &arena_core::games::trap::replay::from_record(&record, seated)
+            .with_body(arena_core::games::replays::Body::Trap)
             .to_json(),
     )
     .unwrap()
@@ -590,8 +590,8 @@ fn a_game_from_a_hand_made_position_verifies() {
         [&mut one, &mut two],
         &mut |_, _| {},
     );
-    let replay = arena::games::trap::replay::from_record(&record, players(["hard", "easy"]))
-        .with_body(arena::games::replays::Body::Trap);
+    let replay = arena_core::games::trap::replay::from_record(&record, players(["hard", "easy"]))
+        .with_body(arena_core::games::replays::Body::Trap);
     round_trip(&replay);
 }
 
@@ -601,13 +601,13 @@ fn a_game_from_a_hand_made_position_verifies() {
 fn a_viewer_can_keep_its_games_seed_back() {
     let seed = 987_654_321_987;
     let (record, seated) = trap_games([Level::Easy, Level::Medium], 1, seed, 7).remove(0);
-    let replay =
-        arena::games::trap::replay::from_record(&record, seated).with_body(arena::games::replays::Body::Trap);
-    assert_eq!(replay.seed, arena::seeds::derive(seed, 0), "game 0's seed");
-    let shown = arena::replay::html::page(&replay);
+    let replay = arena_core::games::trap::replay::from_record(&record, seated)
+        .with_body(arena_core::games::replays::Body::Trap);
+    assert_eq!(replay.seed, arena_core::play::seeds::derive(seed, 0), "game 0's seed");
+    let shown = arena_core::replay::html::page(&replay);
     assert!(shown.contains(&replay.seed.to_string()));
-    let hidden = arena::replay::html::page_with(&replay, false);
+    let hidden = arena_core::replay::html::page_with(&replay, false);
     assert!(!hidden.contains(&replay.seed.to_string()), "the seed is nowhere in the page");
-    assert!(hidden.contains(arena::replay::html::HIDDEN_SEED));
+    assert!(hidden.contains(arena_core::replay::html::HIDDEN_SEED));
     assert!(hidden.contains("\"seed\":null"));
 }

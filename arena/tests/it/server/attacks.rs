@@ -339,7 +339,7 @@ fn the_servers_environment_never_reaches_a_student_and_player_text_stays_private
     // and nothing of the server's environment is in them.
     assert!(error.contains("RuntimeError"), "{error}");
     assert!(!error.contains(SECRET), "the server's environment reached the player: {error}");
-    assert!(error.chars().count() <= arena_server::views::OWNER_TEXT + 40, "{}", error.len());
+    assert!(error.chars().count() <= arena_server::http::views::OWNER_TEXT + 40, "{}", error.len());
 
     // A graded submission whose lost games carry a player's words (as a
     // grade stores them): the public sees none of them, its owner does.

@@ -16,8 +16,8 @@ fn field(students: usize, games: usize) -> tempfile::TempDir {
     let data = tempfile::tempdir().unwrap();
     let bytes = std::fs::read(library("easy")).unwrap();
     arena_server::bench::prepare_class(data.path(), &bytes, students, games).unwrap();
-    let db = arena_server::db::open(data.path()).unwrap();
-    arena_server::db::set_setting(&db, arena_server::league::LEAGUE_SETTING, "paused").unwrap();
+    let db = arena_server::store::db::open(data.path()).unwrap();
+    arena_server::store::db::set_setting(&db, arena_server::work::league::LEAGUE_SETTING, "paused").unwrap();
     data
 }
 

@@ -151,7 +151,7 @@ fn a_roster_a_deadline_and_finalize_give_the_class_results() {
     let (folder, top) = (data.path().join("final/trap"), data.path().join("final"));
     // The journals as written, times and all: a game played again differs.
     let journal = || -> Vec<String> {
-        let files = arena::tournament::merge::journal_files(&folder.join("round-robin")).unwrap();
+        let files = arena_core::tournament::merge::journal_files(&folder.join("round-robin")).unwrap();
         files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect()
     };
     let games = journal();

@@ -5,7 +5,7 @@ use super::{
     Server, SLOW,
 };
 use crate::support::{self, arena, library};
-use arena_server::secret::{Purpose, Secret};
+use arena_server::store::secret::{Purpose, Secret};
 
 #[test]
 fn a_library_is_graded_in_the_course_format_and_shows_on_the_leaderboard() {
@@ -62,7 +62,7 @@ fn a_library_is_graded_in_the_course_format_and_shows_on_the_leaderboard() {
     let seed = Secret::from_bytes([0x5e; 32]).seed(Purpose::Grading, assignment);
     let run = std::fs::read_to_string(data.path().join(format!("runs/{id}/grade.toml"))).unwrap();
     assert!(run.contains(&format!("seed = {seed}\n")), "{run}");
-    assert!(page.contains(arena::replay::html::HIDDEN_SEED));
+    assert!(page.contains(arena_core::replay::html::HIDDEN_SEED));
     assert!(!page.contains(&seed.to_string()), "the viewer holds no seed");
     for level in levels {
         for lost in level["lost"].as_array().into_iter().flatten() {

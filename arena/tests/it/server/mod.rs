@@ -11,7 +11,7 @@ use std::{
 };
 
 use crate::support::{self, arena, stdout};
-use arena_server::secret::Secret;
+use arena_server::store::secret::Secret;
 use serde_json::Value;
 
 mod accounts;
@@ -80,7 +80,7 @@ impl Server {
             .args(extra)
             // A known secret, the same for every test's data folder: two
             // folders grade alike (a test may give its own).
-            .env(arena_server::secret::VARIABLE, TEST_SECRET)
+            .env(arena_server::store::secret::VARIABLE, TEST_SECRET)
             .env_remove("RUST_LOG")
             .envs(env.iter().copied())
             .stdout(Stdio::piped())
@@ -266,7 +266,7 @@ fn finalize_state(server: &Server, staff: &str) -> Value {
 
 /// The rows of a CSV text, quoted fields unquoted.
 fn csv_rows(text: &str) -> Vec<Vec<String>> {
-    text.lines().map(arena::table::csv_line).collect()
+    text.lines().map(arena_core::report::table::csv_line).collect()
 }
 
 /// A Python course player that sleeps `seconds` before each move and

@@ -46,8 +46,8 @@ fn grade_class(libraries: &[&str], extra: &[&str], env: &[(&str, &str)]) -> (Vec
 }
 
 /// The Slurm jobs of submission `id` in data folder `data`, oldest first.
-fn slurm_jobs(data: &Path, id: i64) -> Vec<arena_server::db::Job> {
-    arena_server::db::jobs_of(&arena_server::db::open(data).unwrap(), id).unwrap()
+fn slurm_jobs(data: &Path, id: i64) -> Vec<arena_server::store::db::Job> {
+    arena_server::store::db::jobs_of(&arena_server::store::db::open(data).unwrap(), id).unwrap()
 }
 
 #[test]
@@ -237,9 +237,9 @@ fn finalize_through_slurm_writes_local_finalizes_grades_and_games_and_says_why_w
     let standings = |dir: &Path| support::csv_without_times(&read(dir, "round-robin/standings.csv"));
     assert_eq!(standings(&on_slurm), standings(&local));
     // Every game was played by a shard's job, none here.
-    for path in arena::tournament::merge::journal_files(&on_slurm.join("round-robin")).unwrap() {
+    for path in arena_core::tournament::merge::journal_files(&on_slurm.join("round-robin")).unwrap() {
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
-        let (_, played, _) = arena::tournament::journal::read(&path).unwrap();
+        let (_, played, _) = arena_core::tournament::journal::read(&path).unwrap();
         assert!(name.starts_with("journal.shard-") || played.is_empty(), "{name}: {} games", played.len());
     }
     let merge_log = std::fs::read_dir(on_slurm.join("round-robin/slurm"))
@@ -268,7 +268,7 @@ fn league_games(data: &Path) -> Vec<((i64, i64, i64), Value)> {
         .unwrap()
         .map(|row| {
             let (key, text) = row.unwrap();
-            let result: arena::tournament::record::GameResult = serde_json::from_str(&text).unwrap();
+            let result: arena_core::tournament::record::GameResult = serde_json::from_str(&text).unwrap();
             (key, serde_json::to_value(result.without_times()).unwrap())
         })
         .collect()
@@ -369,9 +369,9 @@ fn a_class_swiss_through_slurm_gives_local_finalizes_games_and_grades() {
     let games = |dir: &Path| support::all_journal_games(&dir.join("swiss"));
     assert_eq!(games(&on_slurm).len(), 3 * 2 * 2);
     assert_eq!(games(&on_slurm), games(&local));
-    for path in arena::tournament::merge::journal_files(&on_slurm.join("swiss")).unwrap() {
+    for path in arena_core::tournament::merge::journal_files(&on_slurm.join("swiss")).unwrap() {
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
-        let (_, played, _) = arena::tournament::journal::read(&path).unwrap();
+        let (_, played, _) = arena_core::tournament::journal::read(&path).unwrap();
         assert!(name.starts_with("journal.shard-") || played.is_empty(), "{name}: {} games", played.len());
     }
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::{add_student, agent, finished, get, submit, wait_for, Server};
 use crate::support::{self, arena, library, stderr, stdout, workspace_root};
-use arena::fault::PLAYER_TEXT_LIMIT;
+use arena_core::play::fault::PLAYER_TEXT_LIMIT;
 use serde_json::Value;
 
 /// The bytes of the files under `path`.
@@ -41,8 +41,9 @@ fn files_under(path: &Path) -> Vec<(PathBuf, u64)> {
 /// game raises an exception with a 400 KB message (hex, so that it does
 /// not compress, after a 2-byte char).
 fn loud_player() -> Vec<u8> {
-    let check_seed = super::test_secret().seed(arena_server::secret::Purpose::Check, "trap");
-    let check = arena::games::trap::referee::player_seeds(arena::seeds::derive(check_seed, 0));
+    let check_seed = super::test_secret().seed(arena_server::store::secret::Purpose::Check, "trap");
+    let check =
+        arena_core::games::trap::referee::player_seeds(arena_core::play::seeds::derive(check_seed, 0));
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("loud");
     std::fs::create_dir(&folder).unwrap();
@@ -102,7 +103,7 @@ fn a_player_raising_huge_messages_fills_a_bounded_run_and_its_student_sees_them_
         assert!(reason.contains(" cut"), "{}", &reason[reason.len() - 80..]);
     }
     // As kept: cut where the arena took it in.
-    let db = arena_server::db::open(data.path()).unwrap();
+    let db = arena_server::store::db::open(data.path()).unwrap();
     let (kept, error): (String, Option<String>) = db
         .query_row("SELECT grade, error FROM submissions WHERE id = ?1", [id], |row| {
             Ok((row.get(0)?, row.get(1)?))
@@ -123,7 +124,7 @@ fn a_player_raising_huge_messages_fills_a_bounded_run_and_its_student_sees_them_
     let journal = bytes_under(&run.join("out/journal.jsonl"));
     eprintln!("run {run_bytes} bytes: replays {replays}, journal {journal}");
     assert!(run_bytes < 2 << 20, "{run_bytes}");
-    assert!(replays <= arena_server::replays::REPLAY_BYTES, "{replays}");
+    assert!(replays <= arena_server::work::replays::REPLAY_BYTES, "{replays}");
     assert!(journal < 200 << 10, "{journal}");
 
     // A lost game's viewer shows the cut message.
@@ -206,7 +207,7 @@ fn serve_prune_removes_an_old_runs_replays_and_keeps_the_current_ones_the_grades
     let freed = format!(
         "would remove {} file(s) of 1 grading run(s); would free {}",
         old_files.len(),
-        arena::units::bytes(old_bytes)
+        arena_core::report::units::bytes(old_bytes)
     );
     assert!(err.contains(&freed), "{err}");
     assert_eq!(files_under(&replays(old)), old_files, "a dry run removes nothing");
@@ -216,12 +217,12 @@ fn serve_prune_removes_an_old_runs_replays_and_keeps_the_current_ones_the_grades
 
     let (out, err) = prune(data.path(), &[]);
     assert!(out.contains(&line), "{out}");
-    assert!(err.contains(&format!("freed {}", arena::units::bytes(old_bytes))), "{err}");
+    assert!(err.contains(&format!("freed {}", arena_core::report::units::bytes(old_bytes))), "{err}");
     assert!(!replays(old).exists());
     assert!(run(old).join("out/journal.jsonl").is_file(), "the journal stays");
     assert_eq!(files_under(&replays(current)), current_files, "the current submission's are kept");
     assert_eq!(files_under(&run(playing)), under_way, "a run under way is not touched");
-    let db = arena_server::db::open(data.path()).unwrap();
+    let db = arena_server::store::db::open(data.path()).unwrap();
     for id in [old, current] {
         let grade: Option<String> =
             db.query_row("SELECT grade FROM submissions WHERE id = ?1", [id], |row| row.get(0)).unwrap();

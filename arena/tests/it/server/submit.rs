@@ -135,8 +135,12 @@ fn the_folder_check_before_sending_is_the_servers_rule() {
         let client = arena_server::client::checked_upload(&folder);
         let unpacked = dir.path().join(format!("{name}-unpacked"));
         let bytes = arena_server::client::pack(&folder).unwrap();
-        let server = arena_server::archive::unpack(&bytes, arena_server::archive::Kind::TarGz, &unpacked)
-            .and_then(|()| arena_server::archive::find_player(&unpacked));
+        let server = arena_server::store::archive::unpack(
+            &bytes,
+            arena_server::store::archive::Kind::TarGz,
+            &unpacked,
+        )
+        .and_then(|()| arena_server::store::archive::find_player(&unpacked));
         match expected {
             Some(inside) => {
                 let upload = client.unwrap_or_else(|e| panic!("{name}: {e:#}"));

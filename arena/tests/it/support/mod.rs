@@ -192,8 +192,8 @@ pub fn write_file(dir: &Path, name: &str, text: &str) -> PathBuf {
 }
 
 /// The games in a tournament's journal, times left out, in schedule order.
-pub fn journal_games(folder: &Path) -> Vec<arena::tournament::record::GameResult> {
-    use arena::tournament::{journal, record::GameResult};
+pub fn journal_games(folder: &Path) -> Vec<arena_core::tournament::record::GameResult> {
+    use arena_core::tournament::{journal, record::GameResult};
     let (_, mut results, _) = journal::read(&folder.join(journal::FILE_NAME)).unwrap();
     results.sort_by_key(|r| r.index);
     results.iter().map(GameResult::without_times).collect()
@@ -202,8 +202,8 @@ pub fn journal_games(folder: &Path) -> Vec<arena::tournament::record::GameResult
 /// The games of every journal in a tournament's output folder (a single
 /// run's and the shards'), times left out, in schedule order; a game in
 /// two journals appears twice.
-pub fn all_journal_games(folder: &Path) -> Vec<arena::tournament::record::GameResult> {
-    use arena::tournament::{journal, merge, record::GameResult};
+pub fn all_journal_games(folder: &Path) -> Vec<arena_core::tournament::record::GameResult> {
+    use arena_core::tournament::{journal, merge, record::GameResult};
     let mut results: Vec<GameResult> = merge::journal_files(folder)
         .unwrap()
         .iter()

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::support::{arena, journal_games, library, play_json, stderr, workspace_root, write_file};
-use arena::{
+use arena_core::{
     games::replays::GameReplay,
     tournament::{journal, record::GameResult},
 };

@@ -12,7 +12,7 @@ use std::{
 };
 
 use crate::support::{arena, journal_games, library, stderr, write_file};
-use arena::tournament::{
+use arena_core::tournament::{
     self, config::Tournament, grade::GradeReport, record::GameResult, RunOutcome, Table,
 };
 

@@ -19,7 +19,7 @@ use std::{
 };
 
 use crate::support::{arena, journal_games, stderr};
-use arena::tournament::{journal, record::GameResult};
+use arena_core::tournament::{journal, record::GameResult};
 
 /// Runs `file` (whose output folder is `out`) in a process killed with
 /// SIGKILL once its journal holds more than `lines` games (or after a

@@ -9,7 +9,7 @@ use std::{
 };
 
 use crate::support::{self, arena, journal_games, library, stderr, stdout, write_file};
-use arena::tournament::journal;
+use arena_core::tournament::journal;
 
 /// A round robin with one slow-ish library player (2 ms a move) so that a
 /// run lasts long enough to be killed in the middle.

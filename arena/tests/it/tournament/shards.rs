@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::support::{
     self, all_journal_games, arena, csv_without_times, journal_games, library, stderr, write_file,
 };
-use arena::tournament::{config::Tournament, journal, schedule, shard};
+use arena_core::tournament::{config::Tournament, journal, schedule, shard};
 
 /// The same tournament twice in `dir`: `single/t.toml` and
 /// `sharded/t.toml`, each with its output in `out` beside it.
@@ -95,7 +95,7 @@ fn standings_merged_from_shard_journals_are_byte_identical() {
     let tournament = Tournament::load(&sharded).unwrap();
     let schedule = schedule::schedule(&tournament);
     let (_, results, _) = journal::read(&dir.path().join("single/out").join(journal::FILE_NAME)).unwrap();
-    let fingerprint = arena::tournament::fingerprint(&tournament, &schedule);
+    let fingerprint = arena_core::tournament::fingerprint(&tournament, &schedule);
     for index in 1..=4 {
         let shard = shard::Shard { index, count: 4 };
         let mine = shard::games_of(&tournament, &schedule, shard);

@@ -18,7 +18,7 @@ use crate::support::{
     all_journal_games, arena, csv_without_times, library, slurm_cluster as cluster, stderr, stdout,
     write_file,
 };
-use arena::tournament::journal;
+use arena_core::tournament::journal;
 
 /// `dir/NAME/t.toml` with its output in `out` beside it.
 fn file_in(dir: &Path, name: &str, body: &str) -> PathBuf {

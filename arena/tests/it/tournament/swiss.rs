@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::support::{all_journal_games, arena, csv_without_times, stderr, stdout, write_file};
-use arena::tournament::{journal, record::GameResult, swiss};
+use arena_core::tournament::{journal, pairing, record::GameResult};
 
 /// Seven entrants (an odd field: a bye each round), 3 rounds of 2 games.
 const BODY: &str = "format = \"swiss\"\nrounds = 3\ngames_per_pairing = 2\nseed = 21\n\
@@ -40,7 +40,7 @@ fn pairing_of(games: &[GameResult]) -> Vec<(usize, [usize; 2], u64)> {
 
 #[test]
 fn the_same_file_and_seed_play_the_same_swiss() {
-    assert_eq!(swiss::per_round(7, 2), PER_ROUND);
+    assert_eq!(pairing::per_round(7, 2), PER_ROUND);
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (file_in(dir.path(), "a", BODY), file_in(dir.path(), "b", BODY));
     let output = ok(&["tournament", "run", a.to_str().unwrap()]);

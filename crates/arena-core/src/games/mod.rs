@@ -154,7 +154,7 @@ pub type Benchmarked = trap::Trap;
 macro_rules! complete {
     (() $($variant:ident = $game:path, $name:literal, $kind:ident;)+) => {
         $(const _: () = {
-            const fn complete<G: crate::game::Game + crate::agent::AbiGame + crate::isolation::WireGame
+            const fn complete<G: crate::game::Game + crate::players::agent::AbiGame + crate::players::isolation::WireGame
                 + crate::replay::ReplayGame + crate::game_rules::GameSettings>() {}
             complete::<$game>();
             complete!(@kind $kind $game);
@@ -162,11 +162,11 @@ macro_rules! complete {
         };)+
     };
     (@kind single_player $game:path) => {{
-        const fn is<G: crate::solo::SoloReferee>() {}
+        const fn is<G: crate::play::solo::SoloReferee>() {}
         is::<$game>();
     }};
     (@kind two_player $game:path) => {{
-        const fn is<G: crate::two_player::TwoPlayerGame + crate::bench::LadderReport>() {}
+        const fn is<G: crate::play::two_player::TwoPlayerGame + crate::bench::LadderReport>() {}
         is::<$game>();
     }};
 }
@@ -174,18 +174,18 @@ crate::game_table!({ complete }());
 
 /// What the single-player games count of how far a run got, in the
 /// table's order (one each at most).
-pub fn progress_measures() -> Vec<crate::solo::RunMeasure> {
+pub fn progress_measures() -> Vec<crate::play::solo::RunMeasure> {
     GameId::ALL.into_iter().filter_map(progress_of).collect()
 }
 
 /// What game `game` counts of how far a run got, if it is a single-player
 /// game that counts something.
-pub fn progress_of(game: GameId) -> Option<crate::solo::RunMeasure> {
+pub fn progress_of(game: GameId) -> Option<crate::play::solo::RunMeasure> {
     macro_rules! progress {
         (($game_id:expr) $($variant:ident = $game:path, $name:literal, $kind:ident;)+) => {
             match $game_id {
                 $(crate::game::GameId::$variant => crate::game_kind!($kind, None,
-                    <$game as crate::solo::SinglePlayerGame>::PROGRESS),)+
+                    <$game as crate::play::solo::SinglePlayerGame>::PROGRESS),)+
             }
         };
     }

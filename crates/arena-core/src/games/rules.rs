@@ -6,8 +6,8 @@
 use crate::{
     game::GameId,
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionValue, SettingsError},
-    time_control::TimeControl,
-    two_player::TwoPlayerGame,
+    play::time_control::TimeControl,
+    play::two_player::TwoPlayerGame,
 };
 
 /// Generates `GameRules` from the table: a variant per game, holding its
@@ -40,7 +40,7 @@ macro_rules! game_rules {
             pub fn course_graded_games() -> Vec<GameId> {
                 let mut games = Vec::new();
                 $(if $crate::game_kind!($kind,
-                    <$game as $crate::two_player::TwoPlayerGame>::COURSE_GRADING, false)
+                    <$game as $crate::play::two_player::TwoPlayerGame>::COURSE_GRADING, false)
                 {
                     games.push(GameId::$variant);
                 })+

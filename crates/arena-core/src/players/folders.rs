@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 
 use super::PlayerSpec;
-use crate::external::{Program, COURSE_FILE};
+use crate::players::external::{Program, COURSE_FILE};
 
 /// Every player in `folder`: the libraries in it and in its subfolders (two
 /// levels deep), and the subfolders holding a course `PlayerAI.py`; sorted

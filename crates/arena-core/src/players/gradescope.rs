@@ -17,7 +17,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 
 use super::{hand_in, PlayerSpec};
-use crate::external::Program;
+use crate::players::external::Program;
 
 /// The metadata file of an export.
 pub const METADATA: &str = "submission_metadata.yml";

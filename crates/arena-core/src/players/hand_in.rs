@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::external::COURSE_FILE;
+use crate::players::external::COURSE_FILE;
 
 /// The Python player in a hand-in folder `root`, relative to it: the folder holding
 /// `PlayerAI.py` (the root, or its one subfolder: beside it, the root may

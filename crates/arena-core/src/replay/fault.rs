@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use super::ReplayResult;
 use crate::{
-    clock::Clock,
-    fault::Fault,
     game::{Agent, Game},
+    play::clock::Clock,
+    play::fault::Fault,
 };
 
 /// The fault that ended a game: who failed (an index into the replay's
@@ -299,14 +299,14 @@ mod tests {
                 used: Duration::from_nanos(5_310_000_123),
                 budget: Duration::from_secs(5),
                 killed: true,
-                clock: crate::clock::Clock::Wall,
+                clock: crate::play::clock::Clock::Wall,
             },
             Fault::Timeout {
                 what: "turn",
                 used: Duration::from_millis(2100),
                 budget: Duration::from_secs(2),
                 killed: true,
-                clock: crate::clock::Clock::Cpu,
+                clock: crate::play::clock::Clock::Cpu,
             },
             Fault::Panicked("at src/lib.rs:3".into()),
             Fault::InvalidAction("get_move returned None, not a (row, col) tuple".into()),
@@ -334,7 +334,7 @@ mod tests {
     fn an_illegal_answer_is_rejudged_not_replayed() {
         let fault = Fault::Illegal {
             what: "move",
-            spot: crate::fault::Spot { row: -1, col: 3 },
+            spot: crate::play::fault::Spot { row: -1, col: 3 },
             why: "off the board".into(),
         };
         let record = FaultRecord::new(0, &fault);

@@ -28,8 +28,8 @@ use anyhow::{anyhow, bail, Context, Result};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use crate::{
-    fault::Fault,
     game::{Game, GameId},
+    play::fault::Fault,
 };
 pub use fault::FaultRecord;
 use player_api::Outcome;

@@ -1,16 +1,22 @@
-//! How a match or a series is shown by `arena play`: a line per game, a
-//! board per turn (`--watch`), a summary, or one JSON object for scripts
-//! (schema in docs/play-json.md). One file per kind of game; the tally
-//! lines two-player games share are here.
+//! What the arena prints. How a match or a series is shown by `arena
+//! play`: a line per game, a board per turn (`--watch`), a summary, or one
+//! JSON object for scripts (schema in docs/play-json.md); one file per kind
+//! of game, the tally lines two-player games share here. Below them, what
+//! every command's text is made of: tables (`table.rs`), units as people
+//! type them (`units.rs`), and standard output that ends quietly on a
+//! closed pipe (`output.rs`).
 
 use std::{fmt::Write as _, time::Duration};
 
 use crate::{
-    two_player::{MatchResult, Tally, TwoPlayerGame},
-    units::short,
+    play::two_player::{MatchResult, Tally, TwoPlayerGame},
+    report::units::short,
 };
 
+pub mod output;
 pub mod solo;
+pub mod table;
+pub mod units;
 
 /// The summary after a match's games: a line per player (time per `unit`),
 /// then the games' average length in `units`.

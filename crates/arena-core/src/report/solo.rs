@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::solo::{self, SinglePlayerGame, SoloGame, SoloSeries, SoloSummary};
+use crate::play::solo::{self, SinglePlayerGame, SoloGame, SoloSeries, SoloSummary};
 
 /// `game 3/10  seed 81  hard: score 1, won in 5 steps (found the monster)`
 pub fn line<G: SinglePlayerGame>(game: &SoloGame<G>, total: u32, name: &str) -> String {
@@ -82,7 +82,7 @@ struct JsonSoloGame<'a> {
     index: u32,
     seed: u64,
     #[serde(flatten)]
-    result: &'a crate::solo::SoloScore,
+    result: &'a crate::play::solo::SoloScore,
 }
 
 /// A single-player series as one JSON object (docs/play-json.md).

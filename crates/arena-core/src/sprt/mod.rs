@@ -18,10 +18,10 @@ use std::{
 use serde::Serialize;
 
 use crate::{
-    fault::Failures,
+    play::fault::Failures,
+    play::two_player::{self, MatchConfig, MatchGame, TwoPlayerGame},
     players::Player,
     stats::EloEstimate,
-    two_player::{self, MatchConfig, MatchGame, TwoPlayerGame},
 };
 pub use stats::{EloModel, Evidence, Hypotheses, Verdict};
 

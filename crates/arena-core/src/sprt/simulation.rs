@@ -20,7 +20,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::stats::{self, EloModel, Evidence, Hypotheses, Verdict};
-use crate::{matchmaking_simulation::simulated_score, parallel::play_in_order, seeds, stats::score_from_elo};
+use crate::{
+    measure::matchmaking_simulation::simulated_score, play::parallel::play_in_order, play::seeds,
+    stats::score_from_elo,
+};
 
 /// What to simulate.
 #[derive(Debug, Clone)]

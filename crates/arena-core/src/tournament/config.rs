@@ -14,14 +14,14 @@ use serde::{de::Error as _, Deserialize, Deserializer};
 use super::grade::{GradeSettings, Pass};
 pub use crate::games::rules::GameRules;
 use crate::{
-    clock::Clock,
-    external::Program,
     game::GameId,
     game_rules::{Budgets, GameOptions, OptionValue},
-    isolation::environment,
+    play::clock::Clock,
+    play::time_control::TimeControl,
+    players::external::Program,
+    players::isolation::environment,
     players::{folders, gradescope, Level, PlayerSpec},
     sandbox::Sandbox,
-    time_control::TimeControl,
 };
 
 /// The file as written.
@@ -240,7 +240,7 @@ impl ReplayPolicy {
 fn replay_budget(value: &toml::Value) -> Result<u64> {
     let bytes = match value {
         toml::Value::Integer(n) if *n >= 0 => Ok(*n as u64),
-        toml::Value::String(text) => crate::units::parse_size(text),
+        toml::Value::String(text) => crate::report::units::parse_size(text),
         _ => Err(format!("{value} is not a size")),
     };
     bytes.map_err(|e| anyhow::anyhow!("replays.max_bytes: {e}: write it like \"5MiB\" or a number of bytes"))
@@ -462,7 +462,7 @@ impl Tournament {
         };
         let duration = |key: &str, value: &Option<String>, default: Duration| -> Result<Duration> {
             value.as_deref().map_or(Ok(default), |v| {
-                crate::units::parse_duration(v).map_err(|e| anyhow::anyhow!("settings.{key}: {e}"))
+                crate::report::units::parse_duration(v).map_err(|e| anyhow::anyhow!("settings.{key}: {e}"))
             })
         };
         let defaults = Budgets::default();
@@ -481,7 +481,8 @@ impl Tournament {
         let memory_limit = match &file.settings.memory_limit {
             None => None,
             Some(text) => Some(
-                crate::units::parse_bytes(text).map_err(|e| anyhow::anyhow!("settings.memory_limit: {e}"))?,
+                crate::report::units::parse_bytes(text)
+                    .map_err(|e| anyhow::anyhow!("settings.memory_limit: {e}"))?,
             ),
         };
         for (i, name) in file.settings.pass_env.iter().enumerate() {
@@ -550,7 +551,7 @@ pub fn format_name(format: Format) -> &'static str {
 /// fewer than the entrants.
 fn swiss_rounds(rounds: Option<u32>, entrants: usize) -> Result<u32> {
     match rounds {
-        None => Ok(super::swiss::default_rounds(entrants)),
+        None => Ok(super::pairing::default_rounds(entrants)),
         Some(0) => bail!("rounds = 0: a Swiss needs 1 round or more"),
         Some(r) if r as usize >= entrants => bail!(
             "rounds = {r}: {entrants} entrants meet each other in {} rounds; use fewer rounds (or format = \"round-robin\")",

@@ -20,10 +20,10 @@ use super::{
     standings::{Entrant, Failures},
 };
 use crate::{
-    fault::FaultKind,
-    levels::default_wins,
+    play::fault::FaultKind,
     players,
-    table::{md_cell, md_table},
+    players::levels::default_wins,
+    report::table::{md_cell, md_table},
 };
 
 /// What passing takes, one mark per level.
@@ -173,7 +173,7 @@ pub struct GradeReport {
     pub verdict: String,
     /// The student's games whose replay was asked for but left out: the
     /// run's replays had reached `replays.max_bytes`.
-    #[serde(skip_serializing_if = "crate::units::is_zero")]
+    #[serde(skip_serializing_if = "crate::report::units::is_zero")]
     pub replays_left_out: u32,
 }
 
@@ -726,7 +726,7 @@ mod tests {
     /// `id`'s single-player game on world `k` (seed `1000 + k`), scoring
     /// `score`, as schedule entry `index`.
     fn world(index: usize, id: usize, k: u64, score: i64) -> GameResult {
-        let result = crate::solo::SoloScore {
+        let result = crate::play::solo::SoloScore {
             score,
             won: score > 0,
             deaths: u32::from(score < 0),

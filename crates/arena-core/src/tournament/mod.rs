@@ -14,6 +14,7 @@ pub mod grade;
 pub mod index;
 pub mod journal;
 pub mod merge;
+pub mod pairing;
 pub mod plan;
 pub mod record;
 pub mod replays;
@@ -39,15 +40,15 @@ use crate::replay::{
     live::{Live, LivePlayers},
 };
 use crate::{
-    isolation::WorkerLimits,
+    play::two_player::{SettingsPrint, TwoPlayerGame},
+    players::isolation::WorkerLimits,
     players::{Hosting, Player},
-    two_player::{SettingsPrint, TwoPlayerGame},
     with_rules,
 };
 use config::{format_name, Tournament};
 use record::GameResult;
+use record::ScheduledGame;
 pub use rounds::total_games;
-use schedule::ScheduledGame;
 use shard::Shard;
 
 /// How a run went.
@@ -148,7 +149,7 @@ impl Observer for Quiet {}
 /// from a different fingerprint cannot be resumed.
 pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> String {
     let print = with_rules!(&tournament.game, G, settings => G::settings_print(settings),
-        solo => SettingsPrint { tail: format!("{}|", crate::solo::fingerprint::<G>(settings)), ..SettingsPrint::default() });
+        solo => SettingsPrint { tail: format!("{}|", crate::play::solo::fingerprint::<G>(settings)), ..SettingsPrint::default() });
     let (size, turn_cap) = print.head;
     let budgets = &tournament.budgets;
     let mut text = format!(
@@ -246,7 +247,7 @@ pub fn load_players(tournament: &Tournament, hosting: &Hosting) -> Result<Vec<Pl
             Err(e) if tournament.may_forfeit.contains(&id) => {
                 let name = tournament.names.get(id).cloned().flatten().unwrap_or_else(|| spec.to_string());
                 let why = format!("it does not load: {e}");
-                players.push(Player::Forfeit { name, why: crate::fault::player_text(why) });
+                players.push(Player::Forfeit { name, why: crate::play::fault::player_text(why) });
             }
             Err(e) => problems.push(format!("  {spec}: {e}")),
         }
@@ -454,7 +455,7 @@ const SETTLE: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// Whether a player lost `result` because its worker died or vanished.
 fn lost_to_a_dying_worker(result: &GameResult) -> bool {
-    use crate::fault::FaultKind;
+    use crate::play::fault::FaultKind;
     let dying = [FaultKind::Crashed, FaultKind::Protocol, FaultKind::Unavailable].map(FaultKind::name);
     result.fault.as_ref().is_some_and(|f| dying.contains(&f.kind.as_str()))
 }

@@ -8,7 +8,7 @@ use std::{sync::atomic::AtomicBool, time::Duration};
 
 use anyhow::Result;
 
-use crate::{time_control::TimeControl, two_player::TwoPlayerGame, with_rules};
+use crate::{play::time_control::TimeControl, play::two_player::TwoPlayerGame, with_rules};
 
 use super::{
     config::Tournament, fingerprint, hosting, load_players, merge, record::GameResult, runner, schedule,
@@ -127,7 +127,7 @@ pub fn plan(tournament: &Tournament, calibration: usize) -> Result<Plan> {
 /// (a player the sample lacks: the sampled players' mean). Per player,
 /// because players make the cost, and a journal of a run cut short holds
 /// the schedule's first pairings only.
-fn expected_time(schedule: &[schedule::ScheduledGame], sample: &[GameResult]) -> Option<Duration> {
+fn expected_time(schedule: &[super::record::ScheduledGame], sample: &[GameResult]) -> Option<Duration> {
     if sample.is_empty() {
         return None;
     }
@@ -163,7 +163,7 @@ fn expected_time(schedule: &[schedule::ScheduledGame], sample: &[GameResult]) ->
 /// first unit with the most players not yet seen, so that a short
 /// calibration meets as many players as it can.
 fn calibration_units(
-    schedule: &[schedule::ScheduledGame],
+    schedule: &[super::record::ScheduledGame],
     units: &[std::ops::Range<usize>],
     wanted: usize,
 ) -> Vec<usize> {
@@ -197,7 +197,7 @@ fn calibration_units(
 /// many players as possible) and returns them; nothing is journaled.
 fn calibrate(
     tournament: &Tournament,
-    schedule: &[schedule::ScheduledGame],
+    schedule: &[super::record::ScheduledGame],
     units: &[std::ops::Range<usize>],
     wanted: usize,
 ) -> Result<Vec<GameResult>> {
@@ -227,7 +227,7 @@ pub fn parse_wall_time(text: &str) -> Result<Duration, String> {
             .filter(|h| h.is_finite() && *h > 0.0)
             .map(|h| Duration::from_secs_f64(h * 3600.0))
             .ok_or_else(|| format!("'{text}' is not a wall time: write it like 12h, 1.5h or 90m")),
-        None => crate::units::parse_duration(text),
+        None => crate::report::units::parse_duration(text),
     }
 }
 

@@ -4,7 +4,19 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{clock::Spent, solo::SoloScore, time_control::TimeControl, two_player::TwoPlayerGame};
+use crate::{
+    play::clock::Spent, play::solo::SoloScore, play::time_control::TimeControl,
+    play::two_player::TwoPlayerGame,
+};
+
+/// One game to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScheduledGame {
+    pub index: usize,
+    /// Player ids in seat 1 and seat 2.
+    pub seats: [usize; 2],
+    pub seed: u64,
+}
 
 /// One finished game. Player ids index the tournament's player list.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -30,7 +42,7 @@ pub struct GameResult {
     /// Times the game was played again, on the same seed, because the
     /// machine spoiled it (`Fault::Overloaded`); a game still spoiled after
     /// that is a draw with the fault kind "machine".
-    #[serde(default, skip_serializing_if = "crate::units::is_zero")]
+    #[serde(default, skip_serializing_if = "crate::report::units::is_zero")]
     pub replayed: u32,
     /// Its replay was asked for (`[replays]`) but not written: the run's
     /// replays had reached `replays.max_bytes`.
@@ -96,7 +108,7 @@ impl GameResult {
             index,
             seed: G::seed(game),
             seats,
-            winner: crate::two_player::winner::<G>(game).map(seat_id),
+            winner: crate::play::two_player::winner::<G>(game).map(seat_id),
             turns: G::moves(game) as u32,
             reason: G::reason(game),
             fault: G::failure(game)

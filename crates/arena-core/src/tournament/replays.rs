@@ -18,14 +18,14 @@ use anyhow::{bail, Context, Result};
 
 use super::{
     config::{SaveReplays, Tournament},
-    schedule::ScheduledGame,
+    record::ScheduledGame,
     standings::Entrant,
 };
 use crate::{
     games::replays::{GameReplay, TableGame},
+    play::solo::{SinglePlayerGame, SoloSettings},
+    play::two_player::TwoPlayerGame,
     replay::{files, files::ReplayFiles, ReplayPlayer},
-    solo::{SinglePlayerGame, SoloSettings},
-    two_player::TwoPlayerGame,
 };
 
 /// The folder, inside the output folder.

@@ -10,8 +10,10 @@ use anyhow::Result;
 
 use super::{
     config::{Format, Tournament},
+    pairing,
     record::GameResult,
-    schedule::{self, ScheduledGame},
+    record::ScheduledGame,
+    schedule,
     standings::{self, Standings},
     swiss,
 };
@@ -45,7 +47,7 @@ pub fn total_games(tournament: &Tournament, schedule: &[ScheduledGame]) -> usize
     match tournament.format {
         Format::Swiss => {
             tournament.rounds as usize
-                * swiss::per_round(tournament.entrants().len(), tournament.games_per_pairing)
+                * pairing::per_round(tournament.entrants().len(), tournament.games_per_pairing)
         }
         _ => schedule.len(),
     }
@@ -59,7 +61,7 @@ pub fn known(tournament: &Tournament, results: &BTreeMap<usize, GameResult>) -> 
         return Ok(Known { games, current, later_rounds: 0, swiss: None });
     }
     let mut state = swiss::state(tournament, results)?;
-    let per_round = swiss::per_round(tournament.entrants().len(), tournament.games_per_pairing);
+    let per_round = pairing::per_round(tournament.entrants().len(), tournament.games_per_pairing);
     let round = state.round_range(state.complete, per_round);
     let current = if round.end <= state.games.len() { round } else { state.games.len()..state.games.len() };
     let later_rounds = (tournament.rounds as usize).saturating_sub(state.complete + 1);

@@ -19,16 +19,16 @@ use anyhow::Result;
 use super::{
     config::GameRules,
     record::GameResult,
+    record::ScheduledGame,
     replays::{ReplaySink, Saved},
-    schedule::ScheduledGame,
 };
 use crate::{
     games::replays::TableGame,
+    play::solo::SoloPool,
+    play::time_control::TimeControl,
+    play::two_player::{InstancePool, TwoPlayerGame},
     players::{Hosting, Player},
     replay::live::LivePlayers,
-    solo::SoloPool,
-    time_control::TimeControl,
-    two_player::{InstancePool, TwoPlayerGame},
     with_rules,
 };
 
@@ -93,7 +93,7 @@ pub fn run(
     let cursor = AtomicUsize::new(0);
     let threads = plan.concurrency.clamp(1, jobs.len().max(1));
     let (sender, receiver) = mpsc::channel::<Result<GameResult>>();
-    let priority = crate::cores::inherited();
+    let priority = crate::play::cores::inherited();
     thread::scope(|scope| {
         for _ in 0..threads {
             let sender = sender.clone();
@@ -101,7 +101,7 @@ pub fn run(
             // A worker process dies with the thread that started it
             // (PR_SET_PDEATHSIG): this thread lives until its last game is done.
             scope.spawn(move || {
-                crate::cores::set_inherited(priority);
+                crate::play::cores::set_inherited(priority);
                 with_rules!(plan.game, G, settings => {
                     let new_pool = || InstancePool::<G>::new(plan.players, plan.hosting.clone()).with_controls(plan.controls);
                     let mut pool = new_pool();

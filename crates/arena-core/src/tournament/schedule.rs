@@ -1,18 +1,12 @@
 //! Schedules: which players meet, in which seats, on which seed. Pure
 //! functions of the tournament: the same file gives the same schedule.
 
-use crate::{seeds, solo::game_seed};
+use crate::{play::seeds, play::solo::game_seed};
 
-use super::config::{Format, Tournament};
-
-/// One game to play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ScheduledGame {
-    pub index: usize,
-    /// Player ids in seat 1 and seat 2.
-    pub seats: [usize; 2],
-    pub seed: u64,
-}
+use super::{
+    config::{Format, Tournament},
+    record::ScheduledGame,
+};
 
 /// The schedule of `tournament`; of a Swiss, its first round (the later
 /// rounds depend on the results: `swiss::state`).

@@ -14,7 +14,7 @@
 
 use std::{fmt, ops::Range, str::FromStr};
 
-use super::{config::Tournament, schedule::ScheduledGame};
+use super::{config::Tournament, record::ScheduledGame};
 
 /// Shard `index` (counted from 1) of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -17,7 +17,7 @@
 //!
 //! What any job of the arena needs (its options, sbatch, following a job
 //! with `scontrol`) is here too, for `arena serve --executor slurm`
-//! (crates/arena-server/src/executor/slurm.rs).
+//! (crates/arena-server/src/work/executor/slurm.rs).
 
 use std::{
     path::{Path, PathBuf},

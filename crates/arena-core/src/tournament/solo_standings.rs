@@ -10,8 +10,8 @@ use super::{record::GameResult, standings::Entrant};
 use crate::{
     game::GameId,
     games::{progress_measures, progress_of},
-    solo::{RunMeasure, SoloScore, SoloSummary},
-    table::{csv_field, md_cell, md_table, text_table},
+    play::solo::{RunMeasure, SoloScore, SoloSummary},
+    report::table::{csv_field, md_cell, md_table, text_table},
 };
 
 /// One player's line.

@@ -21,7 +21,7 @@ use std::{
 
 use anyhow::{bail, Context, Result};
 
-use crate::{accounts, client::Client, Options};
+use crate::{client::Client, course::accounts, Options};
 
 /// What to load the server with.
 pub struct Load {
@@ -66,7 +66,7 @@ pub fn run(load: &Load) -> Result<String> {
     let tokens = prepare_class(&data, &library, load.students, load.league_games)?;
     // The folder's secret before the server starts, as a server that
     // graded the class would have it: no warning of public grading seeds.
-    crate::secret::Secret::of(&crate::db::open(&data)?)?;
+    crate::store::secret::Secret::of(&crate::store::db::open(&data)?)?;
     let staff = accounts::add(&data, "bench-staff", true, false)?;
     let prepared = preparing.elapsed();
     let (sender, receiver) = std::sync::mpsc::channel();
@@ -77,13 +77,13 @@ pub fn run(load: &Load) -> Result<String> {
         listen: "127.0.0.1:0".parse()?,
         max_upload: library.len() as u64 + 1,
         per_hour: u32::MAX,
-        grading: crate::grader::GraderOptions {
-            slots: load.grading_slots.unwrap_or(crate::grader::GraderOptions::default().slots),
+        grading: crate::work::grader::GraderOptions {
+            slots: load.grading_slots.unwrap_or(crate::work::grader::GraderOptions::default().slots),
             ..Default::default()
         },
-        http: crate::http::Limits::default(),
+        http: crate::http::connections::Limits::default(),
         executor: Default::default(),
-        cores: arena::cores::of_machine(),
+        cores: arena_core::play::cores::of_machine(),
         tls: None,
         trust_proxy: false,
         stop_on_signals: false,
@@ -287,16 +287,16 @@ pub fn prepare_class(
     league_games: usize,
 ) -> Result<Vec<String>> {
     use rand::{Rng, SeedableRng};
-    let sha256 = crate::store::save(dir, library)?;
-    let db = crate::db::open(dir)?;
+    let sha256 = crate::store::files::save(dir, library)?;
+    let db = crate::store::db::open(dir)?;
     // A made-up class: not worth a wait on the disk per student.
     db.pragma_update(None, "synchronous", "OFF")?;
     let tokens = (0..students)
         .map(|i| {
             let token = accounts::new_token()?;
             let name = format!("student-{i:03}");
-            let alone = crate::db::Joining::Alone { compete: false };
-            crate::db::add_student(&db, &name, &accounts::token_hash(&token), false, alone)?;
+            let alone = crate::store::db::Joining::Alone { compete: false };
+            crate::store::db::add_student(&db, &name, &accounts::token_hash(&token), false, alone)?;
             Ok(token)
         })
         .collect::<Result<Vec<String>>>()?;
@@ -333,7 +333,7 @@ pub fn prepare_class(
     // student k mod n against the one (k div n) + 1 further on), the whole
     // round robin when there are games enough.
     let n = ids.len();
-    let per_pairing = crate::league::GAMES as usize;
+    let per_pairing = crate::work::league::GAMES as usize;
     let pairings = (n * n.saturating_sub(1) / 2).min(league_games.div_ceil(per_pairing));
     let mut insert =
         tx.prepare("INSERT OR IGNORE INTO games (a, b, game, result, winner) VALUES (?1, ?2, ?3, ?4, ?5)")?;
@@ -344,7 +344,7 @@ pub fn prepare_class(
         let p = 1.0 / (1.0 + 10f64.powf((strength[b] - strength[a]) / 400.0));
         let seats = if game % 2 == 0 { [0, 1] } else { [1, 0] };
         let winner = if rng.random::<f64>() < p { 0 } else { 1 };
-        let result = arena::tournament::record::GameResult {
+        let result = arena_core::tournament::record::GameResult {
             index: game,
             seed: game as u64 / 2,
             seats,
@@ -362,7 +362,7 @@ pub fn prepare_class(
             ids[b],
             game as i64,
             serde_json::to_string(&result)?,
-            crate::league::stored_winner(result.winner)
+            crate::work::league::stored_winner(result.winner)
         ])?;
     }
     drop(insert);

@@ -141,7 +141,7 @@ impl Scan {
 }
 
 fn watch() -> Result<Seen> {
-    arena::replay::live::below_the_games();
+    arena_core::replay::live::below_the_games();
     let mut line = String::new();
     std::io::stdin().lock().read_line(&mut line)?;
     let orders: Orders = serde_json::from_str(&line).context("no orders on stdin")?;

@@ -22,7 +22,7 @@ COURSE_FILE = "PlayerAI.py"
 COURSE_CLASS = "PlayerAI"
 BASE_CLASS = "BaseAI"
 # The course's own modules. In the course's layout its test players sit in
-# test_players/, one folder below them (and crates/arena-core/src/external.rs
+# test_players/, one folder below them (and crates/arena-core/src/players/external.rs
 # lets the sandbox read that folder by the same rule: keep the two in step).
 COURSE_MODULES = ("Grid.py", "BaseAI.py", "Utils.py")
 

@@ -4,14 +4,14 @@
 //! samples (the 100,000-game numbers are in docs/benchmarks.md). Expert's
 //! time budget is tested in a binary of its own (tests/budgets/intuitive.rs).
 
-use arena::solo;
-use arena::{
-    games::intuitive::referee::{
+use arena_core::play::solo;
+use arena_core::{
+    games::intuitive::record::{
         IntuitiveEnd, IntuitiveEnding, IntuitiveRecord, IntuitiveRules, IntuitiveSettings,
     },
     games::intuitive::IntuitiveAi,
-    referee::InProcess,
-    seeds,
+    play::referee::InProcess,
+    play::seeds,
 };
 use player_api::{
     intuitive::{

@@ -5,16 +5,16 @@
 
 mod strength;
 
-use arena::time_control::TimeControl;
+use arena_core::play::time_control::TimeControl;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use arena::{
-    agent::AbiPlayer,
+use arena_core::{
     games::trap::referee::{self as trap, player_seeds, Ending, TrapRecord, TrapSettings},
     games::trap::Trap,
+    play::two_player::{self, MatchConfig},
+    players::agent::AbiPlayer,
     players::{Hosting, Level, Player},
-    two_player::{self, MatchConfig},
 };
 use player_api::{
     abi::trap_player_box,

@@ -3,14 +3,14 @@
 //! Medium 72-92%, Medium beats Easy 60-80%; Expert is above them all (its
 //! time budget: tests/budgets/trap.rs). Fixed seeds, seat-swapped pairs.
 
-use arena::time_control::TimeControl;
+use arena_core::play::time_control::TimeControl;
 use std::time::Duration;
 
-use arena::{
+use arena_core::{
     games::trap::referee::TrapSettings,
     games::trap::Trap,
+    play::two_player::{self, MatchConfig, MatchResult},
     players::{Hosting, Level, Player},
-    two_player::{self, MatchConfig, MatchResult},
 };
 
 fn play(first: Level, second: Level, games: u32, seed: u64, settings: TrapSettings) -> MatchResult<Trap> {

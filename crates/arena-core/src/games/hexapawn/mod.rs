@@ -18,18 +18,18 @@ use self::{
     wire::WireBoard,
 };
 use crate::{
-    agent::{AbiGame, Constructor},
-    clock::Spent,
-    fault::{Fault, FaultKind},
     game::{Agent, Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError},
-    isolation::{WireAnswer, WireGame},
-    levels::Level,
-    protocol::{seat_from_number, GameOverRequest, NewGameRequest, Payload, Reply, Request},
-    referee::LocalGame,
+    play::clock::Spent,
+    play::fault::{Fault, FaultKind},
+    play::referee::LocalGame,
+    play::time_control::TimeControl,
+    play::two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
+    players::agent::{AbiGame, Constructor},
+    players::isolation::{WireAnswer, WireGame},
+    players::levels::Level,
+    players::protocol::{seat_from_number, GameOverRequest, NewGameRequest, Payload, Reply, Request},
     replay::{live::LiveTurn, Replay, ReplayGame, ReplayPlayer},
-    time_control::TimeControl,
-    two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
 };
 
 /// Hexapawn: 3x3 pawns.
@@ -240,7 +240,7 @@ impl TwoPlayerGame for Hexapawn {
     fn seat_time(record: &HexapawnRecord, seat: Seat) -> (Option<TimeControl>, Option<Duration>) {
         let control = record.controls[seat.index()];
         let left = record.plies.iter().rev().find(|p| p.seat == seat).and_then(|p| p.bank_left);
-        (crate::time_control::worth_recording(control, record.settings.time), left)
+        (crate::play::time_control::worth_recording(control, record.settings.time), left)
     }
 
     fn moves(record: &HexapawnRecord) -> usize {

@@ -13,16 +13,16 @@ use player_api::{
 };
 
 use super::Hexapawn;
-use crate::referee::{
+use crate::play::referee::{
     calls::{self, timed},
     InProcess,
 };
 use crate::{
-    clock::{Clock, Spent},
-    fault::Fault,
     game::Agent,
-    seeds,
-    time_control::{TimeControl, TurnClock},
+    play::clock::{Clock, Spent},
+    play::fault::Fault,
+    play::seeds,
+    play::time_control::{TimeControl, TurnClock},
 };
 
 /// The settings of a Hexapawn game.

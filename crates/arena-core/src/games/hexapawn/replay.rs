@@ -20,11 +20,11 @@ use crate::replay::{
     Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
 };
 use crate::{
-    clock::Clock,
     games::hexapawn::referee::{self as referee, HexapawnEnding, HexapawnRecord, HexapawnSettings, Ply},
-    protocol::seat_from_number,
-    time_control::TimeControl,
-    units::short,
+    play::clock::Clock,
+    play::time_control::TimeControl,
+    players::protocol::seat_from_number,
+    report::units::short,
 };
 
 /// A square as `[row, col]`, row 0 at the top (Black's home row).

@@ -9,9 +9,9 @@ use crate::report::{match_summary, ms};
 use crate::{
     bench::{LadderReport, LevelRun},
     game::GameId,
+    play::time_control::TimeControl,
+    play::two_player::{MatchGame, MatchResult, Tally},
     stats::{score_interval, Wdl},
-    time_control::TimeControl,
-    two_player::{MatchGame, MatchResult, Tally},
 };
 
 /// `game 3/10  seed 81  easy (White) vs hard (Black): hard wins in 5 plies (reached the last row)`

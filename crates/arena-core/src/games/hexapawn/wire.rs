@@ -7,7 +7,7 @@ use player_api::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::{seat_from_number, Reply, WireCell};
+use crate::players::protocol::{seat_from_number, Reply, WireCell};
 
 /// A Hexapawn position: the pawns of each side, and whose move it is
 /// (1 White, 2 Black).
@@ -72,8 +72,8 @@ mod tests {
     use super::*;
     use crate::{
         games::hexapawn::Hexapawn,
-        isolation::WireGame,
-        protocol::{through_a_frame, Request},
+        players::isolation::WireGame,
+        players::protocol::{through_a_frame, Request},
     };
 
     #[test]

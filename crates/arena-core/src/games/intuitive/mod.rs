@@ -1,5 +1,6 @@
 //! Intuitive AI's glue: its types, in-process calls, ABI box and wire form.
 
+pub mod record;
 pub mod referee;
 pub mod replay;
 pub mod wire;
@@ -13,20 +14,20 @@ use player_api::{
 };
 
 use self::{
-    referee::{IntuitiveEnd, IntuitiveRecord, IntuitiveRules, IntuitiveSettings},
+    record::{IntuitiveEnd, IntuitiveRecord, IntuitiveRules, IntuitiveSettings},
     wire::{reveal_cell, wire_cell, WireView},
 };
 use crate::{
-    agent::{AbiGame, Constructor},
-    fault::FaultKind,
     game::{Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
-    isolation::{WireAnswer, WireGame},
-    levels::Level,
-    protocol::{GameOverRequest, NewGameRequest, Payload, Reply, Request},
-    referee::LocalGame,
+    play::fault::FaultKind,
+    play::referee::LocalGame,
+    play::solo::{cpu_us, fault_name, Budgeted, Ending, SinglePlayerGame, SoloScore},
+    players::agent::{AbiGame, Constructor},
+    players::isolation::{WireAnswer, WireGame},
+    players::levels::Level,
+    players::protocol::{GameOverRequest, NewGameRequest, Payload, Reply, Request},
     replay::{Replay, ReplayGame, ReplayPlayer},
-    solo::{cpu_us, fault_name, Budgeted, Ending, SinglePlayerGame, SoloScore},
 };
 
 /// Intuitive AI: reveal cells of a hidden grid.

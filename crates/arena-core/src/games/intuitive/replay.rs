@@ -15,13 +15,13 @@ use crate::replay::{
     ReplayResult,
 };
 use crate::{
-    games::intuitive::referee::{IntuitiveEnd, IntuitiveRecord, IntuitiveRules, IntuitiveSettings, Reveal},
-    solo::{
+    games::intuitive::record::{IntuitiveEnd, IntuitiveRecord, IntuitiveRules, IntuitiveSettings, Reveal},
+    play::solo::{
         self,
         replay::{RulesRecord, SettingsRecord},
         Ending, Timed,
     },
-    units::short,
+    report::units::short,
 };
 
 /// A cell as `[row, col]`, row 0 at the top.

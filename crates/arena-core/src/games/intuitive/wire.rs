@@ -4,7 +4,7 @@
 use player_api::intuitive::{Cell, CellSet, IntuitiveView};
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::WireCell;
+use crate::players::protocol::WireCell;
 
 /// What an Intuitive AI player sees: the open cells and their hints.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -82,8 +82,8 @@ mod tests {
     use super::*;
     use crate::{
         games::intuitive::IntuitiveAi,
-        isolation::WireGame,
-        protocol::{through_a_frame, Request},
+        players::isolation::WireGame,
+        players::protocol::{through_a_frame, Request},
     };
 
     #[test]

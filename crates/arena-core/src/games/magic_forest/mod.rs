@@ -1,5 +1,6 @@
 //! Magic Forest's glue: its types, in-process calls, ABI box and wire form.
 
+pub mod record;
 pub mod referee;
 pub mod replay;
 pub mod wire;
@@ -13,19 +14,19 @@ use player_api::{
 };
 
 use self::{
-    referee::{ForestRecord, ForestSettings},
+    record::{ForestRecord, ForestSettings},
     wire::{WireForestConfig, WireForestState},
 };
 use crate::{
-    agent::{AbiGame, Constructor},
     game::{Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
-    isolation::{WireAnswer, WireGame},
-    levels::Level,
-    protocol::{GameOverRequest, NewGameRequest, Payload, Reply, Request},
-    referee::LocalGame,
+    play::referee::LocalGame,
+    play::solo::{cpu_us, fault_name, Budgeted, RunMeasure, SinglePlayerGame, SoloScore},
+    players::agent::{AbiGame, Constructor},
+    players::isolation::{WireAnswer, WireGame},
+    players::levels::Level,
+    players::protocol::{GameOverRequest, NewGameRequest, Payload, Reply, Request},
     replay::{Replay, ReplayGame, ReplayPlayer},
-    solo::{cpu_us, fault_name, Budgeted, RunMeasure, SinglePlayerGame, SoloScore},
 };
 
 /// Magic Forest.
@@ -198,7 +199,7 @@ impl SinglePlayerGame for MagicForest {
             steps: record.steps.len() as u32,
             reason: record.ending.to_string(),
             fault: match &record.ending {
-                referee::Ending::Fault(f) => fault_name(f),
+                record::Ending::Fault(f) => fault_name(f),
                 _ => None,
             },
             progress: Some(record.cleared),

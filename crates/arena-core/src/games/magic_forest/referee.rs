@@ -1,73 +1,20 @@
-//! The Magic Forest referee: its rules, the step and how it ends a run,
-//! for the single-player referee (`solo::play`) to drive.
+//! The Magic Forest referee: how a step is checked and applied and how a game
+//! ends, for the single-player referee (`play::solo`) to drive; what the
+//! game leaves is `record.rs`'s.
 
-use std::{fmt, time::Duration};
+use std::time::Duration;
 
-use player_api::{
-    magic_forest::{
-        Forest, ForestAction, ForestConfig, ForestEvent, ForestGameInfo, ForestOver, ForestRequest,
-        ForestState, RunEnd,
-    },
-    Outcome,
+use player_api::magic_forest::{
+    Forest, ForestAction, ForestConfig, ForestGameInfo, ForestOver, ForestRequest, ForestState, RunEnd,
 };
 use rand_chacha::ChaCha8Rng;
 
+use super::record::*;
 use crate::replay::live::LiveTurn;
 use crate::{
     games::magic_forest::MagicForest,
-    solo::{Budgeted, DebugAs, SoloReferee, Timed},
+    play::solo::{SoloReferee, Timed},
 };
-
-/// The settings of a Magic Forest run; the rules must pass `ForestConfig::check`.
-pub type ForestSettings = Budgeted<ForestConfig>;
-
-impl DebugAs for ForestConfig {
-    const NAME: &'static str = "ForestSettings";
-    const TURN: &'static str = "step_budget";
-
-    fn fields(&self, out: &mut fmt::DebugStruct<'_, '_>) {
-        out.field("config", self);
-    }
-}
-
-/// One step as it was played: what the wanderer was shown, what it did, what happened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ForestStep {
-    pub shown: ForestRequest,
-    pub action: ForestAction,
-    pub event: ForestEvent,
-}
-
-/// How a run ended: by the rules, or by a fault (scored as a death).
-pub type Ending = crate::solo::Ending<RunEnd>;
-
-/// A finished run: enough to replay it exactly.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ForestRecord {
-    pub seed: u64,
-    pub config: ForestConfig,
-    pub forests: Vec<Forest>,
-    pub steps: Vec<Timed<ForestStep>>,
-    pub ending: Ending,
-    pub score: i32,
-    pub cleared: u32,
-    pub deaths: u32,
-}
-
-impl ForestRecord {
-    /// Every forest cleared.
-    pub fn won(&self) -> bool {
-        self.ending == Ending::Rules(RunEnd::AllCleared)
-    }
-
-    pub fn outcome(&self) -> Outcome {
-        match self.ending {
-            Ending::Rules(RunEnd::AllCleared) => Outcome::Win,
-            Ending::Rules(RunEnd::ActionCap { .. }) => Outcome::Draw,
-            _ => Outcome::Loss,
-        }
-    }
-}
 
 impl SoloReferee for MagicForest {
     /// The run's forests, smallest first.

@@ -22,13 +22,13 @@ use crate::replay::{
     Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
 };
 use crate::{
-    games::magic_forest::referee::{Ending, ForestRecord, ForestSettings, ForestStep},
-    solo::{
+    games::magic_forest::record::{Ending, ForestRecord, ForestSettings, ForestStep},
+    play::solo::{
         self,
         replay::{RulesRecord, SettingsRecord},
         Timed,
     },
-    units::short,
+    report::units::short,
 };
 
 /// The Magic Forest part of a replay.

@@ -5,7 +5,7 @@
 use player_api::magic_forest::{ActionKind, ForestAction, ForestConfig, ForestRequest};
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::{coord, wire_coord, Names, Reply, WireCoord, DIRS};
+use crate::players::protocol::{coord, wire_coord, Names, Reply, WireCoord, DIRS};
 
 /// The rules of a run.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -111,8 +111,8 @@ mod tests {
     use super::*;
     use crate::{
         games::magic_forest::MagicForest,
-        isolation::WireGame,
-        protocol::{through_a_frame, GameOverRequest, Payload, Request, WireOutcome},
+        players::isolation::WireGame,
+        players::protocol::{through_a_frame, GameOverRequest, Payload, Request, WireOutcome},
     };
 
     #[test]

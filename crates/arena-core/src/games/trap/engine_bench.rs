@@ -128,7 +128,7 @@ pub fn run(games: u64, times: &[Duration]) -> String {
             let _ = writeln!(
                 text,
                 "| {name} | {} | {} | {} | {:.2} M |",
-                crate::units::short(time),
+                crate::report::units::short(time),
                 found.depth,
                 found.nodes,
                 found.nodes as f64 / used / 1e6

@@ -25,18 +25,18 @@ use self::{
     wire::{wire_cell, WireState},
 };
 use crate::{
-    agent::{AbiGame, Constructor},
-    benchmarked::BenchmarkedGame,
-    clock::Spent,
-    fault::Fault,
     game::{Agent, Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
-    isolation::{WireAnswer, WireGame},
-    levels::Level,
-    protocol::{seat_from_number, GameOverRequest, NewGameRequest, Payload, Reply, Request},
+    measure::benchmarked::BenchmarkedGame,
+    play::clock::Spent,
+    play::fault::Fault,
+    play::time_control::TimeControl,
+    play::two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
+    players::agent::{AbiGame, Constructor},
+    players::isolation::{WireAnswer, WireGame},
+    players::levels::Level,
+    players::protocol::{seat_from_number, GameOverRequest, NewGameRequest, Payload, Reply, Request},
     replay::{live::LiveTurn, Replay, ReplayGame, ReplayPlayer},
-    time_control::TimeControl,
-    two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
 };
 
 /// Trap: 7x7, move then throw a trap.
@@ -272,7 +272,7 @@ impl TwoPlayerGame for Trap {
     fn seat_time(record: &TrapRecord, seat: Seat) -> (Option<TimeControl>, Option<Duration>) {
         let control = record.controls[seat.index()];
         let left = record.turns.iter().rev().find(|t| t.seat == seat).and_then(|t| t.bank_left);
-        (crate::time_control::worth_recording(control, record.settings.time), left)
+        (crate::play::time_control::worth_recording(control, record.settings.time), left)
     }
 
     fn moves(record: &TrapRecord) -> usize {

@@ -21,14 +21,14 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::{wire::cell_pos, Trap};
-pub use crate::fault::{Fault, FaultKind, Spot};
-use crate::referee::calls::{self, timed, Answer};
+pub use crate::play::fault::{Fault, FaultKind, Spot};
+use crate::play::referee::calls::{self, timed, Answer};
 use crate::{
-    clock::{Clock, Spent},
     game::Agent,
-    protocol::WireCell,
-    seeds,
-    time_control::{TimeControl, TurnClock},
+    play::clock::{Clock, Spent},
+    play::seeds,
+    play::time_control::{TimeControl, TurnClock},
+    players::protocol::WireCell,
 };
 
 /// The settings of a Trap game.

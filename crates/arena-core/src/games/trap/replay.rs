@@ -19,14 +19,14 @@ use crate::replay::{
     FaultRecord, Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
 };
 use crate::{
-    clock::{Clock, Spent},
     games::trap::{
         referee::{self as referee, FailedTurn, ThrowRecord, TrapRecord, TrapSettings, Turn, TurnActions},
         wire::{cell_pos, wire_cell, WireState},
     },
-    protocol::{seat_from_number, WireCell},
-    time_control::TimeControl,
-    units::short,
+    play::clock::{Clock, Spent},
+    play::time_control::TimeControl,
+    players::protocol::{seat_from_number, WireCell},
+    report::units::short,
 };
 
 /// The Trap part of a replay.

@@ -14,10 +14,10 @@ use crate::{
         referee::Turn,
         replay::{turn_line, JsonSettings},
     },
-    levels::{default_wins, needed_wins},
+    play::time_control::TimeControl,
+    play::two_player::{MatchGame, MatchResult, Tally},
+    players::levels::{default_wins, needed_wins},
     stats::{score_interval, Wdl},
-    time_control::TimeControl,
-    two_player::{MatchGame, MatchResult, Tally},
 };
 
 /// `game 3/10  seed 81  easy (P1) vs hard (P2): hard wins in 23 turns (trapped)`
@@ -80,7 +80,7 @@ struct JsonGame {
     turns: usize,
     reason: String,
     /// Times it was played again because the machine spoiled it (shown when any).
-    #[serde(skip_serializing_if = "crate::units::is_zero")]
+    #[serde(skip_serializing_if = "crate::report::units::is_zero")]
     replayed: u32,
 }
 

@@ -7,7 +7,7 @@ use player_api::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::WireCell;
+use crate::players::protocol::WireCell;
 
 /// A Trap position on the wire.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -64,8 +64,8 @@ mod tests {
     use super::*;
     use crate::{
         games::trap::Trap,
-        isolation::WireGame,
-        protocol::{through_a_frame, Payload, Request},
+        players::isolation::WireGame,
+        players::protocol::{through_a_frame, Payload, Request},
     };
 
     #[test]

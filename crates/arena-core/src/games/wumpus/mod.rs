@@ -1,5 +1,6 @@
 //! Wumpus World's glue: its types, in-process calls, ABI box and wire form.
 
+pub mod record;
 pub mod referee;
 pub mod replay;
 pub mod wire;
@@ -13,20 +14,20 @@ use player_api::{
 };
 
 use self::{
-    referee::{WumpusRecord, WumpusSettings},
+    record::{WumpusRecord, WumpusSettings},
     wire::{WireWumpusConfig, WireWumpusState},
 };
 use crate::{
-    agent::{AbiGame, Constructor},
-    fault::FaultKind,
     game::{Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
-    isolation::{WireAnswer, WireGame},
-    levels::Level,
-    protocol::{coord, wire_coord, GameOverRequest, NewGameRequest, Payload, Reply, Request},
-    referee::LocalGame,
+    play::fault::FaultKind,
+    play::referee::LocalGame,
+    play::solo::{cpu_us, fault_name, Budgeted, SinglePlayerGame, SoloScore},
+    players::agent::{AbiGame, Constructor},
+    players::isolation::{WireAnswer, WireGame},
+    players::levels::Level,
+    players::protocol::{coord, wire_coord, GameOverRequest, NewGameRequest, Payload, Reply, Request},
     replay::{Replay, ReplayGame, ReplayPlayer},
-    solo::{cpu_us, fault_name, Budgeted, SinglePlayerGame, SoloScore},
 };
 
 /// Wumpus World.
@@ -200,8 +201,8 @@ impl SinglePlayerGame for Wumpus {
             steps: record.steps.len() as u32,
             reason: record.ending.to_string(),
             fault: match &record.ending {
-                referee::Ending::Rules(StepEnd::Invalid(..)) => Some(FaultKind::Illegal.name().to_string()),
-                referee::Ending::Fault(f) => fault_name(f),
+                record::Ending::Rules(StepEnd::Invalid(..)) => Some(FaultKind::Illegal.name().to_string()),
+                record::Ending::Fault(f) => fault_name(f),
                 _ => None,
             },
             progress: None,

@@ -27,14 +27,14 @@ use crate::replay::{
 use crate::{
     games::wumpus::{
         preset_name,
-        referee::{Ending, WumpusRecord, WumpusSettings, WumpusStep},
+        record::{Ending, WumpusRecord, WumpusSettings, WumpusStep},
     },
-    solo::{
+    play::solo::{
         self,
         replay::{RulesRecord, SettingsRecord},
         Timed,
     },
-    units::short,
+    report::units::short,
 };
 
 /// The Wumpus World part of a replay.

@@ -7,7 +7,7 @@ use player_api::wumpus::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::{coord, wire_coord, Names, Reply, WireCoord, WireDir};
+use crate::players::protocol::{coord, wire_coord, Names, Reply, WireCoord, WireDir};
 
 /// The rules of a Wumpus World game.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -195,8 +195,8 @@ mod tests {
     use super::*;
     use crate::{
         games::wumpus::Wumpus,
-        isolation::WireGame,
-        protocol::{through_a_frame, Request},
+        players::isolation::WireGame,
+        players::protocol::{through_a_frame, Request},
     };
 
     #[test]

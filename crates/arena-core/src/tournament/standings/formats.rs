@@ -2,15 +2,15 @@
 //! crosstable, failures), CSV and JSON, and the cells of a row as every
 //! table has them (the tournament's HTML index too). What the numbers are
 //! is `standings.rs`; how a table is laid out and a cell escaped,
-//! [`crate::table`].
+//! [`crate::report::table`].
 
 use std::{fmt::Write as _, time::Duration};
 
 use super::{Row, Standings};
 use crate::{
-    fault::FaultKind,
-    table::{csv_field, csv_number, md_cell, md_table, text_table},
-    units::short,
+    play::fault::FaultKind,
+    report::table::{csv_field, csv_number, md_cell, md_table, text_table},
+    report::units::short,
 };
 
 impl Row {

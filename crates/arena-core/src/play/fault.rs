@@ -1,0 +1,352 @@
+//! How a player can fail: each fault loses the game at once, with a reason
+//! a person can act on.
+
+use std::{fmt, time::Duration};
+
+use serde::{Serialize, Serializer};
+
+use crate::{
+    play::clock::Clock,
+    report::units::{seconds, short},
+};
+
+/// A cell as a player named it: any integers, so that an answer such as
+/// (-1,3) is shown as given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spot {
+    pub row: i64,
+    pub col: i64,
+}
+
+impl fmt::Display for Spot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({},{})", self.row, self.col)
+    }
+}
+
+/// A player's failure.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fault {
+    /// An answer the rules forbid: the part of it that is (`what`, as the
+    /// game names it: "move", "trap"), the cell it named, and why, as the
+    /// game says it.
+    Illegal { what: &'static str, spot: Spot, why: String },
+    /// An answer that is not a cell at all (None, a list, floats), as the
+    /// player's host reported it (`invalid` in the protocol).
+    InvalidAction(String),
+    /// Over budget. `killed`: it had not answered by budget + grace, and
+    /// its worker was killed.
+    Timeout {
+        what: &'static str,
+        used: Duration,
+        budget: Duration,
+        killed: bool,
+        /// The clock `used` was measured on.
+        clock: Clock,
+    },
+    /// A panic inside the player, caught and reported by the player itself.
+    Panicked(String),
+    /// The player's process died: a signal, an exit, an abort.
+    Crashed(String),
+    /// The player's process answered with something that is not the protocol.
+    Protocol(String),
+    /// The player printed more than the per-game output limit.
+    OutputFlood { limit: u64 },
+    /// The player could not be started.
+    Unavailable(String),
+    /// Not the player's fault: the machine kept it from a core until the
+    /// cap of its call (`clock::Limits`), while its own time was within its
+    /// limits. Its game is played again (`replayed`).
+    Overloaded { what: &'static str, wall: Duration, waited: Duration, budget: Duration },
+}
+
+/// How many times a game the machine spoiled is played again, on the same
+/// seed (and seats), before it is left as it is (shown to staff as such).
+pub const MACHINE_REPLAYS: u32 = 3;
+
+/// Plays a game with `play` again while the machine spoils it (`spoiled`:
+/// the game's ending, for the log, if so), at most `MACHINE_REPLAYS` times:
+/// the last play, and how many times it was played again. The one replay
+/// loop of two-player and single-player games.
+pub(crate) fn replayed_while_spoiled<R>(
+    mut play: impl FnMut() -> R,
+    spoiled: impl Fn(&R) -> Option<String>,
+) -> (R, u32) {
+    let mut replayed = 0;
+    loop {
+        let played = play();
+        match spoiled(&played) {
+            Some(ending) if replayed < MACHINE_REPLAYS => {
+                tracing::warn!("{ending}: played again on the same seed");
+                replayed += 1;
+            }
+            _ => return (played, replayed),
+        }
+    }
+}
+
+/// The most of a player's own words kept (a panic's message, a garbage
+/// reply, its name): what a journal, a replay, a report and the server's
+/// database keep of each. A player that says more loses nothing by it but
+/// the rest of its words, which would otherwise fill the disk.
+pub const PLAYER_TEXT_LIMIT: usize = 4 << 10;
+
+/// `text`, words a player wrote, cut to [`PLAYER_TEXT_LIMIT`] bytes (on a
+/// char boundary) with a marker saying how many bytes were cut: the one
+/// rule for every such text, applied where the arena takes it in.
+pub fn player_text(mut text: String) -> String {
+    if text.len() <= PLAYER_TEXT_LIMIT {
+        return text;
+    }
+    let mut end = PLAYER_TEXT_LIMIT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = text.len() - end;
+    text.truncate(end);
+    text.push_str(&format!(" ... (cut: {cut} bytes)"));
+    text
+}
+
+/// Failures by kind, as tallies count them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FaultKind {
+    Timeout,
+    Illegal,
+    Panicked,
+    Crashed,
+    Protocol,
+    Output,
+    Unavailable,
+    /// The machine's fault, not the player's (`Fault::Overloaded`).
+    Machine,
+}
+
+impl Fault {
+    pub fn kind(&self) -> FaultKind {
+        match self {
+            Fault::Illegal { .. } | Fault::InvalidAction(_) => FaultKind::Illegal,
+            Fault::Timeout { .. } => FaultKind::Timeout,
+            Fault::Panicked(_) => FaultKind::Panicked,
+            Fault::Crashed(_) => FaultKind::Crashed,
+            Fault::Protocol(_) => FaultKind::Protocol,
+            Fault::OutputFlood { .. } => FaultKind::Output,
+            Fault::Unavailable(_) => FaultKind::Unavailable,
+            Fault::Overloaded { .. } => FaultKind::Machine,
+        }
+    }
+
+    /// The fault with the words its player wrote cut ([`player_text`]):
+    /// every fault a player's call or start-up ends on passes here, so
+    /// what is kept of it is bounded whatever the player said.
+    pub fn cut(self) -> Fault {
+        match self {
+            Fault::Illegal { what, spot, why } => Fault::Illegal { what, spot, why: player_text(why) },
+            Fault::InvalidAction(what) => Fault::InvalidAction(player_text(what)),
+            Fault::Panicked(message) => Fault::Panicked(player_text(message)),
+            Fault::Crashed(how) => Fault::Crashed(player_text(how)),
+            Fault::Protocol(what) => Fault::Protocol(player_text(what)),
+            Fault::Unavailable(why) => Fault::Unavailable(player_text(why)),
+            other @ (Fault::Timeout { .. } | Fault::OutputFlood { .. } | Fault::Overloaded { .. }) => other,
+        }
+    }
+}
+
+impl FaultKind {
+    /// The player's faults, as tallies list them (the machine's are counted
+    /// apart, and shown only where there are any).
+    pub const ALL: [FaultKind; 7] = [
+        FaultKind::Timeout,
+        FaultKind::Illegal,
+        FaultKind::Panicked,
+        FaultKind::Crashed,
+        FaultKind::Protocol,
+        FaultKind::Output,
+        FaultKind::Unavailable,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Timeout => "timeout",
+            FaultKind::Illegal => "illegal",
+            FaultKind::Panicked => "panicked",
+            FaultKind::Crashed => "crashed",
+            FaultKind::Protocol => "protocol",
+            FaultKind::Output => "output",
+            FaultKind::Unavailable => "unavailable",
+            FaultKind::Machine => "machine",
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Illegal { what, spot, why } => write!(f, "illegal {what} {spot}: {why}"),
+            Fault::InvalidAction(what) => write!(f, "invalid action: {what}"),
+            Fault::Timeout { what, used, budget, killed, clock } => {
+                write!(f, "timeout")?;
+                if *what != "turn" {
+                    write!(f, " in {what}")?;
+                }
+                // Budgets under 0.1 s (time odds, banks run low) read in
+                // ms or us: "0.00 s > 0.00 s" would say nothing.
+                let time =
+                    |d: Duration| if *budget < Duration::from_millis(100) { short(d) } else { seconds(d) };
+                write!(f, ": {}", time(*used))?;
+                if *clock == Clock::Cpu {
+                    write!(f, " of CPU")?;
+                }
+                write!(f, " > {}", time(*budget))?;
+                if *killed {
+                    write!(f, ", no answer: killed")?;
+                }
+                Ok(())
+            }
+            Fault::Panicked(message) => write!(f, "panicked: {message}"),
+            Fault::Crashed(how) => write!(f, "crashed: {how}"),
+            Fault::Protocol(what) => write!(f, "garbage reply: {what}"),
+            Fault::OutputFlood { limit } => {
+                write!(f, "output flood: printed more than {} KiB in one game", limit >> 10)
+            }
+            Fault::Unavailable(why) => write!(f, "could not start: {why}"),
+            Fault::Overloaded { what, wall, waited, budget } => {
+                write!(f, "the machine was overloaded")?;
+                if *what != "turn" {
+                    write!(f, " in {what}")?;
+                }
+                write!(
+                    f,
+                    ": no answer in {} of which {} waiting for a core (budget {}): not the player's fault",
+                    seconds(*wall),
+                    seconds(*waited),
+                    seconds(*budget)
+                )
+            }
+        }
+    }
+}
+
+/// Failures by kind, in the order of [`FaultKind::ALL`]. Serialised as an
+/// object `{"timeout": 0, "illegal": 1, ...}` with all seven kinds (and
+/// `"other"` for kinds this version does not know, only when there are any).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Failures {
+    /// Counts in the order of [`FaultKind::ALL`].
+    pub counts: [u32; 7],
+    /// Games the machine spoiled (`FaultKind::Machine`): not the player's.
+    pub machine: u32,
+    /// Faults of a kind not in [`FaultKind::ALL`] (a newer journal).
+    pub other: u32,
+}
+
+impl Failures {
+    /// Counts one fault of kind `kind` ("timeout", "illegal", ...).
+    pub fn add(&mut self, kind: &str) {
+        match FaultKind::ALL.iter().position(|k| k.name() == kind) {
+            Some(i) => self.counts[i] += 1,
+            None if kind == FaultKind::Machine.name() => self.machine += 1,
+            None => self.other += 1,
+        }
+    }
+
+    /// The count for `kind` ("timeout", ...); 0 for an unknown kind.
+    pub fn get(&self, kind: &str) -> u32 {
+        FaultKind::ALL.iter().position(|k| k.name() == kind).map_or(0, |i| self.counts[i])
+    }
+
+    pub fn total(&self) -> u32 {
+        self.counts.iter().sum::<u32>() + self.machine + self.other
+    }
+
+    /// `(kind, count)` for all seven kinds, in [`FaultKind::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
+        FaultKind::ALL.iter().zip(self.counts).map(|(k, n)| (k.name(), n))
+    }
+
+    /// "3 timeout, 1 crashed", or "-" when there are none.
+    pub fn compact(&self) -> String {
+        let mut parts: Vec<String> =
+            self.iter().filter(|&(_, n)| n > 0).map(|(k, n)| format!("{n} {k}")).collect();
+        if self.machine > 0 {
+            parts.push(format!("{} machine", self.machine));
+        }
+        if self.other > 0 {
+            parts.push(format!("{} other", self.other));
+        }
+        if parts.is_empty() {
+            "-".to_string()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
+
+impl Serialize for Failures {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let extra = usize::from(self.machine > 0) + usize::from(self.other > 0);
+        let mut map = serializer.serialize_map(Some(FaultKind::ALL.len() + extra))?;
+        for (kind, n) in self.iter() {
+            map.serialize_entry(kind, &n)?;
+        }
+        if self.machine > 0 {
+            map.serialize_entry(FaultKind::Machine.name(), &self.machine)?;
+        }
+        if self.other > 0 {
+            map.serialize_entry("other", &self.other)?;
+        }
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_players_words_are_cut_on_a_char_boundary_with_a_marker() {
+        let short = "ValueError: no move (at PlayerAI.py:12, in getMove)".to_string();
+        assert_eq!(player_text(short.clone()), short);
+        let exactly = "x".repeat(PLAYER_TEXT_LIMIT);
+        assert_eq!(player_text(exactly.clone()), exactly);
+        let long = "y".repeat(400_000);
+        let cut = player_text(long);
+        assert_eq!(
+            cut,
+            format!("{} ... (cut: {} bytes)", "y".repeat(PLAYER_TEXT_LIMIT), 400_000 - PLAYER_TEXT_LIMIT)
+        );
+        // A 3-byte char across the limit is kept whole or not at all.
+        let wide = format!("{}{}", "a".repeat(PLAYER_TEXT_LIMIT - 1), "€".repeat(10));
+        let cut = player_text(wide.clone());
+        let kept = cut.split(" ... (cut: ").next().unwrap();
+        assert_eq!(kept, "a".repeat(PLAYER_TEXT_LIMIT - 1));
+        assert!(cut.ends_with(&format!("(cut: {} bytes)", wide.len() - kept.len())), "{cut}");
+    }
+
+    #[test]
+    fn every_fault_that_carries_a_players_words_is_cut() {
+        let huge = "z".repeat(100_000);
+        let bounded = PLAYER_TEXT_LIMIT + 40;
+        for fault in [
+            Fault::Panicked(huge.clone()),
+            Fault::InvalidAction(huge.clone()),
+            Fault::Crashed(huge.clone()),
+            Fault::Protocol(huge.clone()),
+            Fault::Unavailable(huge.clone()),
+            Fault::Illegal { what: "move", spot: Spot { row: 1, col: 2 }, why: huge.clone() },
+        ] {
+            let kind = fault.kind();
+            let cut = fault.cut();
+            assert_eq!(cut.kind(), kind);
+            let shown = cut.to_string();
+            assert!(
+                shown.len() < bounded + 30 && shown.contains("(cut: 95904 bytes)"),
+                "{kind:?}: {}",
+                shown.len()
+            );
+        }
+        let flood = Fault::OutputFlood { limit: 1 << 20 };
+        assert_eq!(flood.clone().cut(), flood);
+    }
+}

@@ -1,0 +1,104 @@
+//! The one place every referee's calls into a player pass: a panic of a
+//! player in the arena's own process becomes a fault (`caught`, used by
+//! the referees' `InProcess` wrappers), and an answer over budget a timeout
+//! (`judged`, around every agent call, wherever the player runs; `turn`,
+//! a request for an action on the player's clock).
+
+use std::{
+    panic::{catch_unwind, AssertUnwindSafe},
+    time::Duration,
+};
+
+use crate::{
+    game::{Agent, Game},
+    play::clock::{Clock, Spent, Stopwatch},
+    play::fault::Fault,
+    play::time_control::TurnClock,
+};
+
+/// Runs `call`, turning a panic into the fault that loses the game.
+pub(crate) fn caught<T>(call: impl FnOnce() -> T) -> Result<T, Fault> {
+    catch_unwind(AssertUnwindSafe(call)).map_err(|payload| {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic with no message".to_string());
+        Fault::Panicked(message)
+    })
+}
+
+/// A player's answer to one call, judged against its budget.
+pub(crate) enum Answer<T> {
+    OnTime(T),
+    /// Answered, but over budget: the fault is the timeout. The answer is
+    /// kept for records that show what a late player said.
+    Late(T, Fault),
+    Failed(Fault),
+}
+
+impl<T> Answer<T> {
+    /// The answer if it counts, else the fault that loses the game.
+    pub(crate) fn result(self) -> Result<T, Fault> {
+        match self {
+            Answer::OnTime(answer) => Ok(answer),
+            Answer::Late(_, fault) | Answer::Failed(fault) => Err(fault),
+        }
+    }
+}
+
+/// Runs one player call, measures it on both clocks, and judges it against
+/// `budget` on `clock`: the one timing path of every call of every game.
+pub(crate) fn judged<T>(
+    clock: Clock,
+    budget: Duration,
+    what: &'static str,
+    call: impl FnOnce() -> Result<T, Fault>,
+) -> (Answer<T>, Spent) {
+    let watch = Stopwatch::start();
+    let answer = call();
+    let spent = watch.stop();
+    let used = clock.charged(spent);
+    let answer = match answer {
+        // What is kept of the player's words is cut here, once, for every call.
+        Err(fault) => Answer::Failed(fault.cut()),
+        Ok(answer) if used > budget => {
+            Answer::Late(answer, Fault::Timeout { what, used, budget, killed: false, clock })
+        }
+        Ok(answer) => Answer::OnTime(answer),
+    };
+    (answer, spent)
+}
+
+/// One turn of a player on its clock `own` (its request made for
+/// `own.limit()`): under a bank the player is told the bank first, timed
+/// with the turn; then `act`, judged against the turn's limit. An answer in
+/// time is charged to the clock; a late one loses, and is not.
+pub(crate) fn turn<G: Game>(
+    clock: Clock,
+    own: &mut TurnClock,
+    what: &'static str,
+    agent: &mut (impl Agent<G> + ?Sized),
+    request: G::Request,
+) -> (Answer<G::Action>, Spent) {
+    let (limit, bank) = (own.limit(), own.time_bank());
+    let (answer, spent) = judged(clock, limit, what, || {
+        bank.map_or(Ok(()), |bank| agent.time_bank(bank))?;
+        agent.act(request, limit)
+    });
+    if let Answer::OnTime(_) = answer {
+        own.charge(clock.charged(spent));
+    }
+    (answer, spent)
+}
+
+/// `judged`, for callers that only need the answer if it counts.
+pub(crate) fn timed<T>(
+    clock: Clock,
+    budget: Duration,
+    what: &'static str,
+    call: impl FnOnce() -> Result<T, Fault>,
+) -> (Result<T, Fault>, Spent) {
+    let (answer, spent) = judged(clock, budget, what, call);
+    (answer.result(), spent)
+}

@@ -1,0 +1,177 @@
+//! `arena check`: is this a working player? Loads it (a library in a
+//! worker process unless asked otherwise; a program in its own process),
+//! reports what it is, and smoke-tests every game it plays: a quick match
+//! against Easy (one game in each seat) of a two-player game, two worlds of
+//! a single-player one.
+
+use anyhow::{Context, Result};
+use player_api::abi::API_VERSION;
+
+use crate::{
+    game_rules::Budgets,
+    games::rules::GameRules,
+    play::solo::{self, SoloReferee, SoloSettings},
+    play::two_player::{self, MatchConfig, TwoPlayerGame},
+    players::protocol,
+    players::{Hosting, Level, Player, PlayerSpec},
+    sandbox::{self, Sandbox},
+    with_rules,
+};
+
+/// The findings of a check; `passed` is false when the smoke games showed a
+/// fault, or the player plays none of the games checked.
+pub struct CheckReport {
+    pub text: String,
+    pub passed: bool,
+    /// The games the player says it plays.
+    pub plays: Vec<String>,
+}
+
+/// The seed of `arena check`'s smoke games (the server draws its own).
+pub const SEED: u64 = 1;
+
+/// Checks the player `spec` names, loaded within `budgets`' start-up
+/// budget, and smoke-tests it at each of `games` it plays, on games seeded
+/// `seed`. A player that does not load is an error (the message says why
+/// and what to do).
+pub fn check(
+    spec: &PlayerSpec,
+    games: &[GameRules],
+    budgets: Budgets,
+    hosting: Hosting,
+    seed: u64,
+) -> Result<CheckReport> {
+    let player = Player::load(spec, &hosting, budgets.startup)
+        .with_context(|| format!("cannot load player '{spec}'"))?;
+    let plays = player.games();
+    let mut lines = match &player {
+        Player::Program { launch, .. } => vec![
+            format!("program     {spec} (in its own process)"),
+            format!("runs        {}", launch.command_line()),
+            format!("protocol    {}", protocol::VERSION),
+        ],
+        _ => {
+            let where_ =
+                if matches!(player, Player::Isolated { .. }) { "in a worker process" } else { "in process" };
+            vec![format!("library     {spec} ({where_})")]
+        }
+    };
+    lines.push(format!("name        {}", player.name()));
+    lines.push(format!("author      {}", player.author()));
+    if !matches!(player, Player::Program { .. }) {
+        lines.push(format!(
+            "player-api  {} (compatible with this arena's {API_VERSION})",
+            player.api_version()
+        ));
+    }
+    lines.push(format!("games       {}", plays.join(", ")));
+    lines.extend(sandbox_lines(&player, &hosting));
+    let mut passed = true;
+    let played: Vec<&GameRules> = games.iter().filter(|g| plays.iter().any(|p| p == g.name())).collect();
+    for rules in &played {
+        let problems = with_rules!(rules, G, settings => smoke_match::<G>(&player, *settings, &hosting, seed, &mut lines),
+            solo => smoke_series::<G>(&player, settings, &hosting, seed, &mut lines));
+        passed &= !problems;
+    }
+    if played.is_empty() {
+        passed = false;
+        let checked: Vec<&str> = games.iter().map(|g| g.name()).collect();
+        lines.push(match plays.as_slice() {
+            [] => "problem: the player names no game it plays".to_string(),
+            _ => format!(
+                "problem: the player plays {}, none of the games checked ({})",
+                plays.join(", "),
+                checked.join(", ")
+            ),
+        });
+    }
+    lines.push(if passed { "ok".to_string() } else { "FAILED".to_string() });
+    Ok(CheckReport { text: lines.join("\n"), passed, plays })
+}
+
+/// A smoke match of `G` against Easy, one game in each seat, its lines
+/// added to `lines`; whether `player` failed.
+fn smoke_match<G: TwoPlayerGame>(
+    player: &Player,
+    settings: G::Settings,
+    hosting: &Hosting,
+    seed: u64,
+    lines: &mut Vec<String>,
+) -> bool {
+    let easy = Player::Builtin(Level::Easy);
+    let config = MatchConfig {
+        settings,
+        games: 2,
+        seed,
+        hosting: hosting.clone(),
+        first_game: 0,
+        concurrency: 1,
+        controls: [None; 2],
+        live: None,
+    };
+    let result = two_player::play([player, &easy], &config, &mut |_| {}, None);
+    lines.push(format!("smoke test  {} vs easy, one game in each seat:", G::ID));
+    let mut failed = false;
+    for game in &result.games {
+        lines.push(format!("  {}", G::line(game, 2, [player.name(), "easy"])));
+        if let Some((0, fault)) = game.failure_text() {
+            failed = true;
+            lines.push(format!("  problem: {} lost by a fault: {fault}", player.name()));
+        }
+    }
+    failed
+}
+
+/// A smoke series of a single-player game: its first two worlds, its lines
+/// added to `lines`; whether `player` failed.
+fn smoke_series<G: SoloReferee>(
+    player: &Player,
+    settings: &SoloSettings<G>,
+    hosting: &Hosting,
+    seed: u64,
+    lines: &mut Vec<String>,
+) -> bool {
+    let series = solo::play_series::<G>(player, settings, (0, 2), seed, (hosting, 1), None, &mut |_| {});
+    lines.push(format!("smoke test  {}, two worlds ({}):", G::ID, solo::describe::<G>(settings)));
+    let mut failed = false;
+    for game in &series.games {
+        lines.push(format!("  {}", crate::report::solo::line(game, 2, player.name())));
+        if game.result.fault.is_some() {
+            failed = true;
+            lines.push(format!("  problem: {} lost by a fault: {}", player.name(), game.result.reason));
+        }
+    }
+    failed
+}
+
+/// Which protections the player's workers run under.
+fn sandbox_lines(player: &Player, hosting: &Hosting) -> Vec<String> {
+    let in_worker = matches!(player, Player::Isolated { .. } | Player::Program { .. });
+    let Some(limits) = hosting.limits.as_ref().filter(|_| in_worker) else {
+        return vec!["sandbox     none: it runs inside the arena's process".to_string()];
+    };
+    if limits.sandbox == Sandbox::Off {
+        return vec![
+            "sandbox     off: it runs with your user's rights (files, network, processes)".to_string()
+        ];
+    }
+    let applied = match sandbox::support(&limits.program) {
+        Ok(applied) => applied,
+        Err(why) => return vec![format!("sandbox     unavailable: {why}")],
+    };
+    let identity = if applied.user_namespace { ", in a user namespace of its own" } else { "" };
+    let processes = match applied.pids_max {
+        Some(_) => format!("at most {} (its own pids cgroup)", limits.processes),
+        None => format!("at most {} for your user (RLIMIT_NPROC)", limits.processes),
+    };
+    vec![
+        format!("sandbox     on{identity}, no capabilities"),
+        format!(
+            "  files     Landlock (kernel ABI {}): reads its own files and the system's, writes only a scratch folder",
+            applied.landlock_abi
+        ),
+        "  network   none: a network namespace with no interfaces; TCP connect and bind denied".to_string(),
+        format!("  processes a PID namespace: all die with the worker; {processes}"),
+        format!("  calls     seccomp: {} system calls denied (ptrace, mount, bpf, namespaces, ...): EPERM", applied.denied_calls),
+    ]
+}

@@ -1,0 +1,736 @@
+//! A worker process, whatever the game: spawn with rlimits (applied by the
+//! worker itself: `process_limits.rs`) and the sandbox, wait for frames
+//! with a deadline, kill the process group, reap.
+//!
+//! The host side here is single-threaded: while it waits for a reply it
+//! polls the reply pipe and the worker's output pipe together, so a player
+//! that prints megabytes never blocks, and a deadline is a deadline: at
+//! budget + grace the worker's whole process group is killed and reaped.
+
+use std::{
+    ffi::OsString,
+    io::{Read, Write},
+    os::{
+        fd::{AsRawFd, RawFd},
+        unix::process::{CommandExt, ExitStatusExt},
+    },
+    path::{Path, PathBuf},
+    process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio},
+    sync::OnceLock,
+    time::{Duration, Instant},
+};
+
+use serde::{de::DeserializeOwned, Serialize};
+
+use crate::{
+    play::clock::{self, Clock, Limits, MainThread, ProcessClock, Scheduled, Starvation, WorkerSpent},
+    play::fault::{player_text, Fault},
+    players::levels::Level,
+    players::protocol::{self, decode, encode, Reply},
+    sandbox::{self, Confinement, Sandbox, Scratch},
+};
+
+use super::{
+    environment,
+    process_limits::{ProcessLimits, LIMITS_ARG},
+};
+
+/// Limits every worker runs under.
+#[derive(Clone, Debug)]
+pub struct WorkerLimits {
+    /// Address-space cap (RLIMIT_AS), bytes.
+    pub memory_bytes: u64,
+    /// CPU-time backstop for the worker's whole life (RLIMIT_CPU), seconds.
+    pub cpu_seconds: u64,
+    /// Processes and threads the worker's user may have (RLIMIT_NPROC; not
+    /// enforced for root).
+    pub processes: u64,
+    /// Past its budget, how long a player may take before it is killed.
+    pub grace: Duration,
+    /// Output (stdout + stderr) kept per request for the logs; the rest is
+    /// counted and dropped.
+    pub output_cap: usize,
+    /// Output a player may print in one game before it is stopped.
+    pub output_limit: u64,
+    /// The program run as a worker (the arena binary).
+    pub program: PathBuf,
+    /// Whether workers run in the sandbox (crates/arena-sandbox).
+    pub sandbox: Sandbox,
+    /// The clock a request's budget is enforced on, and so when a worker
+    /// that has not answered is killed (`clock::Limits`).
+    pub clock: Clock,
+    /// The arena's environment variables passed to workers by name
+    /// (`--pass-env`, the tournament file's `pass_env`), besides the few
+    /// every worker gets (`environment.rs`); unset ones are not passed.
+    pub pass_env: Vec<String>,
+}
+
+/// What `WorkerLimits::new` passes: set once by `arena serve --pass-env`
+/// (the server makes its workers' limits itself).
+static PASS_BY_DEFAULT: OnceLock<Vec<String>> = OnceLock::new();
+
+impl WorkerLimits {
+    /// The defaults, with the worker program found next to this executable.
+    pub fn new() -> Result<WorkerLimits, String> {
+        Ok(WorkerLimits { program: worker_program()?, ..WorkerLimits::for_programs() })
+    }
+
+    /// The defaults, for hosting only program players (which need no worker
+    /// program): what they run under when libraries are loaded in process.
+    pub fn for_programs() -> WorkerLimits {
+        WorkerLimits {
+            // The sandbox starts program players through the arena binary too.
+            program: worker_program().unwrap_or_default(),
+            memory_bytes: 1 << 30,
+            cpu_seconds: 3600,
+            processes: 512,
+            grace: Duration::from_millis(100),
+            output_cap: 64 << 10,
+            output_limit: 1 << 20,
+            sandbox: Sandbox::On,
+            clock: Clock::Wall,
+            pass_env: PASS_BY_DEFAULT.get().cloned().unwrap_or_default(),
+        }
+    }
+
+    /// What the kernel holds each worker process to.
+    fn process_limits(&self) -> ProcessLimits {
+        ProcessLimits {
+            memory_bytes: self.memory_bytes,
+            cpu_seconds: self.cpu_seconds,
+            processes: self.processes,
+        }
+    }
+
+    /// Makes every later `WorkerLimits::new()` (and `for_programs()`) of
+    /// this process pass `names`; the first call decides.
+    pub fn pass_by_default(names: Vec<String>) {
+        let _ = PASS_BY_DEFAULT.set(names);
+    }
+}
+
+/// The program that runs workers: the arena binary itself (`arena
+/// __worker ...`). `$ARENA_BIN` overrides; from a test binary (not `arena`)
+/// it is found beside it or one folder up (`target/debug/deps/..`).
+pub fn worker_program() -> Result<PathBuf, String> {
+    if let Some(path) = std::env::var_os("ARENA_BIN") {
+        return Ok(PathBuf::from(path));
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot locate the arena executable: {e}"))?;
+    if exe.file_name().is_some_and(|name| name == "arena") {
+        return Ok(exe);
+    }
+    let candidates: Vec<PathBuf> = exe.ancestors().skip(1).take(2).map(|dir| dir.join("arena")).collect();
+    candidates.iter().find(|p| p.is_file()).cloned().ok_or_else(|| {
+        let looked: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
+        format!(
+            "cannot find the arena program to run workers (looked at {}): build it with `cargo build -p arena`, or set ARENA_BIN",
+            looked.join(", ")
+        )
+    })
+}
+
+/// What a worker hosts.
+#[derive(Clone, Debug)]
+pub enum Hosted {
+    Library(PathBuf),
+    Builtin(Level),
+    /// A program that speaks the protocol itself.
+    Program(Launch),
+}
+
+impl Hosted {
+    /// What its sandbox lets it read besides the system's files, and where
+    /// it starts, sandboxed or not (None: its scratch folder).
+    fn view(&self) -> (Vec<PathBuf>, Option<PathBuf>) {
+        match self {
+            Hosted::Library(path) => (vec![path.clone()], None),
+            Hosted::Builtin(_) => (Vec::new(), None),
+            Hosted::Program(launch) => {
+                let dir = launch.dir.clone().or_else(|| std::env::current_dir().ok());
+                (launch.reads.clone(), dir)
+            }
+        }
+    }
+}
+
+/// How to start a program player: what to run, where, with what
+/// environment (on top of every worker's: `environment.rs`), and what it
+/// may read when sandboxed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub program: PathBuf,
+    pub args: Vec<OsString>,
+    pub dir: Option<PathBuf>,
+    pub env: Vec<(OsString, OsString)>,
+    /// The player's own files and folders, and what its interpreter needs.
+    pub reads: Vec<PathBuf>,
+}
+
+impl Launch {
+    /// The command line, as a person would type it.
+    pub fn command_line(&self) -> String {
+        let words = std::iter::once(self.program.as_os_str()).chain(self.args.iter().map(|a| a.as_os_str()));
+        words.map(|w| w.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// What a worker said about its player when it started.
+#[derive(Clone, Debug)]
+pub struct Hello {
+    pub name: String,
+    pub author: String,
+    pub games: Vec<String>,
+    pub player_api: String,
+}
+
+/// What a worker's player had used when it last answered: where the next
+/// request's CPU time and wait are counted from.
+#[derive(Clone, Copy, Debug, Default)]
+struct Seen {
+    cpu: Option<Duration>,
+    main: Option<Scheduled>,
+}
+
+impl Seen {
+    /// How long the machine kept the player from a core between `self`
+    /// and `now` (zero where either is unknown).
+    fn machine_wait(self, now: Seen) -> Duration {
+        match (self.cpu, now.cpu, self.main, now.main) {
+            (Some(cpu0), Some(cpu1), Some(main0), Some(main1)) => clock::machine_wait(
+                cpu1.saturating_sub(cpu0),
+                Scheduled {
+                    ran: main1.ran.saturating_sub(main0.ran),
+                    waited: main1.waited.saturating_sub(main0.waited),
+                },
+            ),
+            _ => Duration::ZERO,
+        }
+    }
+}
+
+/// A running worker process.
+pub struct Worker {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: ChildStdout,
+    stderr: Option<ChildStderr>,
+    inbox: Vec<u8>,
+    outbox: Vec<u8>,
+    output: CappedOutput,
+    grace: Duration,
+    clock: Clock,
+    /// The CPU clock of the process that runs the player (inside the
+    /// sandbox, the keeper's child); None if it cannot be found.
+    player_clock: Option<ProcessClock>,
+    /// That process's main thread, for its wait for a core (None if unknown).
+    player_main: Option<MainThread>,
+    /// Its CPU time and wait when it last answered.
+    seen: Seen,
+    /// The core it was moved onto, following its caller's (`cores.rs`).
+    core: Option<usize>,
+    memory_bytes: u64,
+    output_limit: u64,
+    /// Bytes printed since the game started.
+    printed: u64,
+    /// Set once the worker is dead or unusable: every later request fails so.
+    dead: Option<Fault>,
+    pub hello: Hello,
+    /// Its scratch folder (and cgroup), removed once it is reaped (declared
+    /// after `child`, so dropped after the worker is killed and waited for).
+    _quarters: Quarters,
+}
+
+/// What a worker has on disk, removed when dropped: a scratch folder (its
+/// HOME and TMPDIR), inside its sandbox's confinement or, unsandboxed, alone.
+enum Quarters {
+    Confined(Confinement),
+    Unconfined(Scratch),
+}
+
+impl Quarters {
+    fn scratch(&self) -> &Path {
+        match self {
+            Quarters::Confined(confinement) => &confinement.spec.scratch,
+            Quarters::Unconfined(scratch) => scratch.path(),
+        }
+    }
+}
+
+impl Worker {
+    /// Starts a worker for `hosted` and waits (up to `startup`) for its hello.
+    pub fn spawn(hosted: &Hosted, limits: &WorkerLimits, startup: Duration) -> Result<Worker, Fault> {
+        let (reads, dir) = hosted.view();
+        let quarters = match limits.sandbox {
+            Sandbox::Off => Quarters::Unconfined(Scratch::new().map_err(Fault::Unavailable)?),
+            Sandbox::On => {
+                sandbox::require(&limits.program).map_err(Fault::Unavailable)?;
+                let confinement = Confinement::prepare(&reads, dir.clone(), limits.processes)
+                    .map_err(Fault::Unavailable)?;
+                // What to look at when a player cannot read something it should.
+                tracing::debug!("a sandboxed worker may read {:?}", confinement.spec.read);
+                Quarters::Confined(confinement)
+            }
+        };
+        let spec = match &quarters {
+            Quarters::Confined(confinement) => Some(confinement.spec.to_arg()),
+            Quarters::Unconfined(_) => None,
+        };
+        let sandboxed = spec.is_some();
+        let (mut command, program) = match (hosted, &spec) {
+            (Hosted::Program(launch), None) => {
+                let mut command = Command::new(&launch.program);
+                command.args(&launch.args);
+                (command, &launch.program)
+            }
+            (Hosted::Program(launch), Some(spec)) => {
+                // `arena __sandbox SPEC -- PROGRAM ARGS`: enters, then runs the program.
+                let mut command = arena_command(limits);
+                command.arg(sandbox::SANDBOX_ARG).arg(spec).arg("--").arg(&launch.program).args(&launch.args);
+                (command, &launch.program)
+            }
+            (Hosted::Library(path), spec) => {
+                // The worker opens it from its scratch folder: an absolute path.
+                let path = path.canonicalize().unwrap_or_else(|_| path.clone());
+                (arena_worker(limits, spec.as_deref(), &[path.as_os_str()]), &limits.program)
+            }
+            (Hosted::Builtin(level), spec) => {
+                let args = ["--builtin".as_ref(), level.name().as_ref()];
+                (arena_worker(limits, spec.as_deref(), &args), &limits.program)
+            }
+        };
+        // Never the arena's environment: it may hold secrets (environment.rs).
+        command.env_clear().envs(environment::for_worker(quarters.scratch(), &limits.pass_env));
+        if let Hosted::Program(launch) = hosted {
+            command.envs(launch.env.iter().map(|(k, v)| (k, v)));
+        }
+        if !sandboxed {
+            // Where the sandbox would start it (a sandboxed worker moves there itself).
+            command.current_dir(dir.as_deref().unwrap_or(quarters.scratch()));
+        }
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+        if let (Hosted::Program(_), false) = (hosted, sandboxed) {
+            // Not the arena binary: limited between fork and exec.
+            let process_limits = limits.process_limits();
+            // SAFETY: `apply` makes only async-signal-safe calls.
+            unsafe {
+                command.pre_exec(move || process_limits.apply());
+            }
+        }
+        let mut child = command.spawn().map_err(|e| {
+            Fault::Unavailable(format!("cannot start the worker program {}: {e}", program.display()))
+        })?;
+        let mut worker = Worker {
+            stdin: child.stdin.take().expect("piped"),
+            stdout: child.stdout.take().expect("piped"),
+            stderr: child.stderr.take(),
+            child,
+            inbox: Vec::with_capacity(512),
+            outbox: Vec::with_capacity(512),
+            output: CappedOutput::new(limits.output_cap),
+            grace: limits.grace,
+            clock: limits.clock,
+            player_clock: None,
+            player_main: None,
+            seen: Seen::default(),
+            core: None,
+            memory_bytes: limits.memory_bytes,
+            output_limit: limits.output_limit,
+            printed: 0,
+            dead: None,
+            hello: Hello {
+                name: String::new(),
+                author: String::new(),
+                games: Vec::new(),
+                player_api: String::new(),
+            },
+            _quarters: quarters,
+        };
+        let limits = Limits { own: startup, cpu: None, cap: Duration::MAX };
+        match worker.await_reply::<Reply>("start-up", startup, limits, Seen::default()) {
+            Ok(Reply::Hello { protocol, name, author, games, player_api }) => {
+                if protocol != protocol::VERSION {
+                    return Err(Fault::Unavailable(format!(
+                        "the player speaks protocol {protocol}, this arena speaks {}",
+                        protocol::VERSION
+                    )));
+                }
+                // Its words, kept in standings and replays: cut as a fault's are.
+                let (name, author, player_api) =
+                    (player_text(name), player_text(author), player_text(player_api));
+                worker.hello = Hello { name, author, games, player_api };
+                let player = player_process(worker.child.id() as libc::pid_t, sandboxed);
+                worker.player_clock = player.and_then(ProcessClock::of);
+                worker.player_main = player.and_then(MainThread::of);
+                worker.seen = worker.player_seen();
+                Ok(worker)
+            }
+            Ok(Reply::Error { message }) => Err(Fault::Unavailable(message)),
+            Ok(other) => Err(Fault::Protocol(format!("expected hello, got {other:?}"))),
+            Err(Fault::Crashed(how)) => {
+                // Its last words say why (a missing module, a bad argument).
+                let text = worker.output.text();
+                match text.lines().rev().map(str::trim).find(|l| !l.is_empty()) {
+                    Some(last) => Err(Fault::Unavailable(format!("it {how} before saying hello: {last}"))),
+                    None => Err(Fault::Unavailable(format!("it {how} before saying hello"))),
+                }
+            }
+            Err(fault) => Err(fault),
+        }
+    }
+
+    /// Sends `request` (a protocol message, as one frame) and waits for the
+    /// reply within the limits of `budget` on the worker's clock
+    /// (`clock::Limits`).
+    pub fn request<A: DeserializeOwned>(
+        &mut self,
+        request: &impl Serialize,
+        what: &'static str,
+        budget: Duration,
+    ) -> Result<A, Fault> {
+        if let Some(fault) = &self.dead {
+            return Err(fault.clone());
+        }
+        // It runs where the game that asks runs (a slot of the core pool).
+        let core = crate::play::cores::pinned();
+        if let Some(cpu) = core.filter(|_| core != self.core) {
+            super::affinity::move_group(self.child.id() as libc::pid_t, cpu);
+            self.core = core;
+        }
+        let limits = self.clock.limits(budget, self.grace);
+        // One reading of each clock per request: the CPU time and wait since
+        // its last answer (an idle worker uses none; one that thinks between
+        // turns is charged for it on its next turn).
+        let before = self.seen;
+        self.outbox.clear();
+        encode(request, &mut self.outbox);
+        if let Err(e) = self.stdin.write_all(&self.outbox) {
+            // The worker is gone (EPIPE): find out how it died.
+            tracing::debug!("writing to the worker failed: {e}");
+            return Err(self.died());
+        }
+        let reply = self.await_reply(what, budget, limits, before);
+        self.seen = self.player_seen();
+        if let (Some(cpu_before), Some(cpu_after)) = (before.cpu, self.seen.cpu) {
+            let waited = before.machine_wait(self.seen);
+            let cpu = cpu_after.saturating_sub(cpu_before);
+            tracing::trace!("{what}: {cpu:?} of CPU, {waited:?} waiting for a core");
+            clock::report_worker(WorkerSpent { cpu, waited });
+        }
+        reply
+    }
+
+    /// The CPU time its player's process has used so far.
+    fn player_cpu(&self) -> Option<Duration> {
+        self.player_clock.and_then(ProcessClock::read)
+    }
+
+    /// Its player's CPU time and main thread's schedule so far.
+    fn player_seen(&self) -> Seen {
+        Seen { cpu: self.player_cpu(), main: self.player_main.as_ref().and_then(MainThread::read) }
+    }
+
+    /// Takes the output printed since the last call.
+    pub fn take_output(&mut self) -> CappedOutput {
+        let fresh = CappedOutput::new(self.output.cap);
+        std::mem::replace(&mut self.output, fresh)
+    }
+
+    /// Waits for the reply within `limits`, counting the player's CPU time
+    /// and wait from `before`.
+    fn await_reply<A: DeserializeOwned>(
+        &mut self,
+        what: &'static str,
+        budget: Duration,
+        limits: Limits,
+        before: Seen,
+    ) -> Result<A, Fault> {
+        let started = Instant::now();
+        let mut starvation = Starvation::default();
+        let mut chunk = [0u8; 16 << 10];
+        loop {
+            match decode::<A>(&self.inbox) {
+                Ok(Some((reply, used))) => {
+                    self.inbox.drain(..used);
+                    return Ok(reply);
+                }
+                Ok(None) => {}
+                Err(error) => return Err(self.fail(Fault::Protocol(error.to_string()))),
+            }
+            let elapsed = started.elapsed();
+            // Own time is at most the wall time: nothing to judge before the
+            // wall time reaches the limit. A wait for a core shows only once
+            // the player gets one, so a call that lasts is looked at every
+            // few milliseconds for a starvation still under way.
+            let mut wait = limits.own.saturating_sub(elapsed);
+            if elapsed >= Starvation::LOOK && self.player_main.is_some() {
+                let now = self.player_seen();
+                let starved = match (&self.player_main, now.main) {
+                    (Some(thread), Some(main)) => starvation.look(thread, main),
+                    _ => Duration::ZERO,
+                };
+                let waited = (before.machine_wait(now) + starved).min(elapsed);
+                let own = elapsed - waited;
+                if own > limits.own {
+                    let fault = Fault::Timeout { what, used: own, budget, killed: true, clock: Clock::Wall };
+                    return Err(self.fail(fault));
+                }
+                if elapsed >= limits.cap {
+                    let fault = Fault::Overloaded { what, wall: elapsed, waited, budget };
+                    return Err(self.fail(fault));
+                }
+                wait = (limits.own - own)
+                    .clamp(Duration::from_millis(1), Starvation::LOOK)
+                    .min(limits.cap - elapsed);
+            } else if wait.is_zero() {
+                // Nothing known of its waits: its own time is the wall time.
+                let fault = Fault::Timeout { what, used: elapsed, budget, killed: true, clock: Clock::Wall };
+                return Err(self.fail(fault));
+            } else if self.player_main.is_some() {
+                wait = wait.min(Starvation::LOOK);
+            }
+            if let (Some(allowed), Some(before)) = (limits.cpu, before.cpu) {
+                let used = self.player_cpu().unwrap_or(before).saturating_sub(before);
+                if used > allowed {
+                    let clock = Clock::Cpu;
+                    return Err(self.fail(Fault::Timeout { what, used, budget, killed: true, clock }));
+                }
+                // Look again when the allowance could be used up, on every core.
+                wait = wait.min(((allowed - used) / cores()).max(Duration::from_millis(1)));
+            }
+            let (reply_ready, output_ready) =
+                poll2(self.stdout.as_raw_fd(), self.stderr.as_ref().map(|e| e.as_raw_fd()), wait);
+            if output_ready {
+                self.drain_output();
+                if self.printed > self.output_limit {
+                    return Err(self.fail(Fault::OutputFlood { limit: self.output_limit }));
+                }
+            }
+            if reply_ready {
+                match self.stdout.read(&mut chunk) {
+                    Ok(0) | Err(_) => return Err(self.died()),
+                    Ok(n) => {
+                        self.inbox.extend_from_slice(&chunk[..n]);
+                        if self.inbox.len() > protocol::MAX_FRAME + 4 {
+                            return Err(
+                                self.fail(Fault::Protocol("a reply longer than the frame limit".into()))
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads what the player printed, without blocking (the pipe is ready).
+    fn drain_output(&mut self) {
+        let Some(stderr) = self.stderr.as_mut() else { return };
+        let mut chunk = [0u8; 16 << 10];
+        match stderr.read(&mut chunk) {
+            Ok(0) | Err(_) => self.stderr = None,
+            Ok(n) => {
+                self.printed += n as u64;
+                self.output.push(&chunk[..n]);
+            }
+        }
+    }
+
+    /// Whether the worker has died or been stopped.
+    pub fn is_dead(&self) -> bool {
+        self.dead.is_some()
+    }
+
+    /// A new game starts: the output allowance starts again.
+    pub fn reset_output_allowance(&mut self) {
+        self.printed = 0;
+    }
+
+    /// The worker's reply pipe closed: it died, or hung up on us. Reaps it
+    /// and says how.
+    fn died(&mut self) -> Fault {
+        // A dying process closes its pipes before it can be reaped (freeing a
+        // large address space takes a while): give it time to finish dying
+        // before deciding that it hung up on us.
+        let until = Instant::now() + Duration::from_millis(200);
+        while let Ok(None) = self.child.try_wait() {
+            if Instant::now() >= until {
+                return self.fail(Fault::Protocol("it closed its reply pipe without answering".into()));
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // Collect its last words (an abort message, an allocation failure).
+        let until = Instant::now() + Duration::from_millis(50);
+        while self.stderr.is_some() && Instant::now() < until {
+            if poll2(-1, self.stderr.as_ref().map(|e| e.as_raw_fd()), Duration::from_millis(10)).1 {
+                self.drain_output();
+            }
+        }
+        self.kill();
+        let status = self.child.wait().ok();
+        let fault = Fault::Crashed(describe_exit(status, &self.output, self.memory_bytes));
+        self.dead = Some(fault.clone());
+        fault
+    }
+
+    /// Kills the worker for `fault` and remembers why.
+    pub(super) fn fail(&mut self, fault: Fault) -> Fault {
+        self.kill();
+        let _ = self.child.wait();
+        self.dead = Some(fault.clone());
+        fault
+    }
+
+    /// SIGKILL to the worker's whole process group: it and anything it forked.
+    fn kill(&mut self) {
+        let group = self.child.id() as libc::pid_t;
+        // SAFETY: plain syscall. The group id is the worker's pid
+        // (process_group(0)); a group outlives its leader while members
+        // remain, so after reaping this still reaches forked stragglers.
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        // The whole group: a dead worker's forked children die too.
+        self.kill();
+        if self.dead.is_none() {
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// The first argument that makes the arena binary a worker.
+pub const WORKER_ARG: &str = "__worker";
+
+/// The arena binary, applying the worker's limits itself before it goes on
+/// (`process_limits.rs`): `arena __limits LIMITS ...`.
+fn arena_command(limits: &WorkerLimits) -> Command {
+    let mut command = Command::new(&limits.program);
+    command.arg(LIMITS_ARG).arg(limits.process_limits().to_arg());
+    command
+}
+
+/// The arena binary as a worker: `arena __limits LIMITS __worker [--sandbox
+/// SPEC] ARGS`.
+fn arena_worker(limits: &WorkerLimits, sandbox: Option<&str>, args: &[&std::ffi::OsStr]) -> Command {
+    let mut command = arena_command(limits);
+    command.arg(WORKER_ARG);
+    if let Some(spec) = sandbox {
+        command.arg("--sandbox").arg(spec);
+    }
+    command.args(args);
+    command
+}
+
+/// The process that runs the player of the worker started as `child`: the
+/// child itself, or, sandboxed, the keeper's child that is not the PID
+/// namespace's init (crates/arena-sandbox/src/enter.rs).
+fn player_process(child: libc::pid_t, sandboxed: bool) -> Option<libc::pid_t> {
+    if !sandboxed {
+        return Some(child);
+    }
+    let children = std::fs::read_to_string(format!("/proc/{child}/task/{child}/children")).ok()?;
+    children.split_whitespace().filter_map(|p| p.parse().ok()).find(|pid: &libc::pid_t| {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        // "NSpid:\t<pid here>\t<pid in the namespace>"; the init is 1 there.
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("NSpid:"))
+            .and_then(|l| l.split_whitespace().last())
+            .is_some_and(|inner| inner != "1")
+    })
+}
+
+/// The cores a player's threads could use at once.
+fn cores() -> u32 {
+    static CORES: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u32))
+}
+
+/// Waits until `reply` or `output` is readable (or closed), or `wait` passes.
+fn poll2(reply: RawFd, output: Option<RawFd>, wait: Duration) -> (bool, bool) {
+    let mut fds = [
+        libc::pollfd { fd: reply, events: libc::POLLIN, revents: 0 },
+        libc::pollfd { fd: output.unwrap_or(-1), events: libc::POLLIN, revents: 0 },
+    ];
+    let timeout = libc::timespec {
+        tv_sec: wait.as_secs() as libc::time_t,
+        tv_nsec: wait.subsec_nanos() as libc::c_long,
+    };
+    // SAFETY: fds is a valid array of 2 pollfd; negative fds are ignored by ppoll.
+    let n = unsafe { libc::ppoll(fds.as_mut_ptr(), 2, &timeout, std::ptr::null()) };
+    if n <= 0 {
+        return (false, false);
+    }
+    let ready =
+        |p: &libc::pollfd| p.fd >= 0 && p.revents & (libc::POLLIN | libc::POLLHUP | libc::POLLERR) != 0;
+    (ready(&fds[0]), ready(&fds[1]))
+}
+
+fn describe_exit(status: Option<ExitStatus>, output: &CappedOutput, memory_bytes: u64) -> String {
+    let out_of_memory = output.text().contains("memory allocation of");
+    let mut how = match status {
+        Some(s) if s.signal().is_some() => {
+            let signal = s.signal().unwrap_or(0);
+            format!("killed by signal {signal} ({})", signal_name(signal))
+        }
+        Some(s) => format!("exited with status {}", s.code().unwrap_or(-1)),
+        None => "vanished".to_string(),
+    };
+    if out_of_memory {
+        how.push_str(&format!(": out of memory (cap {} MiB)", memory_bytes >> 20));
+    }
+    how
+}
+
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        libc::SIGSEGV => "SIGSEGV, a segmentation fault",
+        libc::SIGABRT => "SIGABRT, an abort",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGXCPU => "SIGXCPU, the CPU-time limit",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGPIPE => "SIGPIPE",
+        _ => "a signal",
+    }
+}
+
+/// What a player printed: the first `cap` bytes kept, the rest counted.
+#[derive(Clone, Debug, Default)]
+pub struct CappedOutput {
+    kept: Vec<u8>,
+    dropped: u64,
+    cap: usize,
+}
+
+impl CappedOutput {
+    fn new(cap: usize) -> CappedOutput {
+        CappedOutput { kept: Vec::new(), dropped: 0, cap }
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        let room = self.cap.saturating_sub(self.kept.len());
+        let (keep, drop) = bytes.split_at(room.min(bytes.len()));
+        self.kept.extend_from_slice(keep);
+        self.dropped += drop.len() as u64;
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kept.is_empty() && self.dropped == 0
+    }
+
+    /// The kept text, with a note of how much was dropped.
+    pub fn text(&self) -> String {
+        let mut text = String::from_utf8_lossy(&self.kept).into_owned();
+        if self.dropped > 0 {
+            text.push_str(&format!("\n[... {} more bytes dropped]", self.dropped));
+        }
+        text
+    }
+}

@@ -1,0 +1,251 @@
+//! Where players come from: a built-in reference bot named on the command
+//! line (`easy`, `medium`, `hard`, `expert`), run in-process, a player
+//! library loaded from a path, or a program that speaks the protocol
+//! (`cmd:...`, `python:...`, a `.py` file or a course folder: external.rs).
+//! What of a player needs every game (loading one from its spec, which
+//! probes a library's first game; the games it plays) is `loading.rs`'s,
+//! above the games table.
+
+use std::{fmt, path::PathBuf, str::FromStr};
+
+use std::time::Duration;
+
+use crate::{
+    game::Agent,
+    play::clock::Clock,
+    play::fault::Fault,
+    players::agent::{AbiGame, AbiPlayer},
+    players::external::Program,
+    players::isolation::{Hello, Hosted, IsolatedPlayer, Launch, WireGame, WorkerLimits},
+    players::plugin::PlayerLibrary,
+    sandbox::Sandbox,
+};
+
+pub use crate::players::levels::Level;
+
+pub mod agent;
+pub mod check;
+pub mod external;
+pub mod folders;
+pub mod gradescope;
+pub mod hand_in;
+pub mod isolation;
+pub mod levels;
+pub mod loading;
+pub mod plugin;
+pub mod protocol;
+pub mod scaffold;
+pub mod worker;
+
+/// How a player was named: a built-in level, a library path, or a program.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum PlayerSpec {
+    Builtin(Level),
+    Library(PathBuf),
+    Program(Program),
+}
+
+impl FromStr for PlayerSpec {
+    type Err = String;
+
+    /// A built-in name, `cmd:COMMAND`, `python:PATH`, or a path (a `.py`
+    /// file or a folder holding PlayerAI.py is a Python player; any other
+    /// path a library). A word that is none of these is an error that lists
+    /// the built-in names (rather than a confusing "file not found").
+    fn from_str(text: &str) -> Result<PlayerSpec, String> {
+        if let Some(level) = Level::parse(&text.to_ascii_lowercase()) {
+            return Ok(PlayerSpec::Builtin(level));
+        }
+        if let Some(program) = Program::parse(text) {
+            return program.map(PlayerSpec::Program);
+        }
+        let path = PathBuf::from(text);
+        if Program::is_python_path(&path) {
+            return Ok(PlayerSpec::Program(Program::Python(path)));
+        }
+        let looks_like_path = text.contains(std::path::MAIN_SEPARATOR) || text.contains('.');
+        if looks_like_path || path.exists() {
+            Ok(PlayerSpec::Library(path))
+        } else {
+            Err(format!(
+                "unknown player '{text}': name a built-in bot (easy, medium, hard, expert), the path of a player library (.so), python:PATH or cmd:COMMAND"
+            ))
+        }
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Builtin(level) => write!(f, "{}", level.name()),
+            PlayerSpec::Library(path) => write!(f, "{}", path.display()),
+            PlayerSpec::Program(program) => write!(f, "{program}"),
+        }
+    }
+}
+
+/// A player ready to make instances.
+#[derive(Clone)]
+pub enum Player {
+    /// A reference level built into the arena.
+    Builtin(Level),
+    /// A library loaded into this process.
+    Library(PlayerLibrary),
+    /// A library that runs in worker processes: what its first worker said.
+    Isolated { path: PathBuf, hello: Hello },
+    /// A program that speaks the protocol; each instance is a new process.
+    Program { program: Program, launch: Launch, hello: Hello },
+    /// A player that did not load, kept where a tournament lets it forfeit
+    /// (a Gradescope export's submission): each of its games is lost by
+    /// `why` at its start, as by a player that cannot start.
+    Forfeit { name: String, why: String },
+}
+
+impl Player {
+    /// The display name: the level, or the name the library gives itself.
+    pub fn name(&self) -> &str {
+        match self {
+            Player::Builtin(level) => level.name(),
+            Player::Library(library) => library.name(),
+            Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.name,
+            Player::Forfeit { name, .. } => name,
+        }
+    }
+
+    pub fn author(&self) -> &str {
+        match self {
+            Player::Builtin(_) => "arena reference bots",
+            Player::Library(library) => library.author(),
+            Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.author,
+            Player::Forfeit { .. } => "",
+        }
+    }
+
+    /// The player-api version a library was built against (built-ins: this
+    /// one; programs: none).
+    pub fn api_version(&self) -> &str {
+        match self {
+            Player::Builtin(_) => player_api::abi::API_VERSION,
+            Player::Library(library) => library.api_version(),
+            Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.player_api,
+            Player::Forfeit { .. } => "",
+        }
+    }
+
+    /// A fresh player of game `G`, hosted where `hosting` says: in a worker
+    /// (a program, an isolated library), or in this process through the ABI.
+    pub fn new_agent<G: AbiGame + WireGame>(
+        &self,
+        hosting: &Hosting,
+        startup: Duration,
+    ) -> Result<Box<dyn Agent<G>>, Fault> {
+        // A start that fails is the player's fault like a call's: its words cut.
+        if let Some((hosted, limits)) = self.worker_for(hosting)? {
+            let player = IsolatedPlayer::start_for(G::ID, &hosted, &limits, startup).map_err(Fault::cut)?;
+            return Ok(Box::new(player));
+        }
+        let player = self.player_box::<G>().map_err(|why| Fault::Unavailable(why).cut())?;
+        Ok(Box::new(AbiPlayer::<G>(player)))
+    }
+
+    /// A new player object of game `G` in this process, through the ABI: a
+    /// built-in level's, or the loaded library's (the arena's own agents and
+    /// a worker's instance alike).
+    pub fn player_box<G: AbiGame>(&self) -> Result<G::PlayerBox, String> {
+        match self {
+            Player::Builtin(level) => Ok(G::builtin(*level)),
+            Player::Library(library) => library.new_player::<G>(),
+            _ => Err(format!("{} runs only in its own process", self.name())),
+        }
+    }
+
+    /// The worker an instance runs in, if it runs in one: a program always
+    /// (a process of its own, whatever the hosting of libraries), an
+    /// isolated library, a built-in when built-ins are isolated.
+    fn worker_for(&self, hosting: &Hosting) -> Result<Option<(Hosted, WorkerLimits)>, Fault> {
+        if let Player::Forfeit { why, .. } = self {
+            return Err(Fault::Unavailable(why.clone()));
+        }
+        if let Player::Program { launch, .. } = self {
+            let limits = hosting.limits.clone().unwrap_or_else(WorkerLimits::for_programs);
+            return Ok(Some((Hosted::Program(launch.clone()), limits)));
+        }
+        let hosted = match self {
+            Player::Isolated { path, .. } => Hosted::Library(path.clone()),
+            Player::Builtin(level) if hosting.isolate_builtins => Hosted::Builtin(*level),
+            _ => return Ok(None),
+        };
+        match &hosting.limits {
+            Some(limits) => Ok(Some((hosted, limits.clone()))),
+            None => Err(Fault::Unavailable("isolation asked for, but no worker limits set".into())),
+        }
+    }
+}
+
+/// Where player instances run.
+#[derive(Clone, Debug)]
+pub struct Hosting {
+    /// Players loaded from a path run in worker processes (the default).
+    pub isolate_libraries: bool,
+    /// Built-in bots run in worker processes too (for measuring isolation).
+    pub isolate_builtins: bool,
+    /// The workers' limits; needed when anything is isolated.
+    pub limits: Option<WorkerLimits>,
+}
+
+impl Hosting {
+    /// Everything in this process: fast, but a crash or a hang in a library
+    /// takes the arena with it. Program players still run in workers,
+    /// sandboxed or not.
+    pub fn in_process() -> Hosting {
+        Hosting {
+            isolate_libraries: false,
+            isolate_builtins: false,
+            limits: Some(WorkerLimits::for_programs()),
+        }
+    }
+
+    /// The same, with workers sandboxed or not, their clock, and the
+    /// variables passed to them besides the default ones.
+    pub fn with_workers(mut self, sandbox: Sandbox, clock: Clock, pass_env: Vec<String>) -> Hosting {
+        if let Some(limits) = self.limits.as_mut() {
+            limits.sandbox = sandbox;
+            limits.clock = clock;
+            limits.pass_env.extend(pass_env);
+        }
+        self
+    }
+
+    /// The default: libraries isolated, built-ins in process.
+    pub fn isolated(limits: WorkerLimits) -> Hosting {
+        Hosting { isolate_libraries: true, isolate_builtins: false, limits: Some(limits) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_names_and_paths_are_told_apart() {
+        assert_eq!("hard".parse(), Ok(PlayerSpec::Builtin(Level::Hard)));
+        assert_eq!("Easy".parse(), Ok(PlayerSpec::Builtin(Level::Easy)));
+        assert_eq!("expert".parse(), Ok(PlayerSpec::Builtin(Level::Expert)));
+        assert_eq!("./bot.so".parse(), Ok(PlayerSpec::Library(PathBuf::from("./bot.so"))));
+        let err = "grandmaster".parse::<PlayerSpec>().unwrap_err();
+        assert!(
+            err.contains("unknown player 'grandmaster'") && err.contains("easy, medium, hard, expert"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn programs_are_named_by_prefix_or_by_a_python_path() {
+        let python = |p: &str| Ok(PlayerSpec::Program(Program::Python(PathBuf::from(p))));
+        assert_eq!("python:students/ab12".parse(), python("students/ab12"));
+        assert_eq!("bots/my_bot.py".parse(), python("bots/my_bot.py"));
+        let argv = vec!["./bot".to_string(), "--fast".to_string()];
+        assert_eq!("cmd:./bot --fast".parse(), Ok(PlayerSpec::Program(Program::Command { argv, dir: None })));
+        assert_eq!("cmd:./bot --fast".parse::<PlayerSpec>().unwrap().to_string(), "cmd:./bot --fast");
+    }
+}

@@ -1,8 +1,0 @@
-//! Gradescope: the arena as a Gradescope autograder (`arena grade
-//! --gradescope` writes `results.json`: results.rs; `arena
-//! gradescope-autograder` builds the zip: autograder.rs). The class
-//! tournament from Gradescope's export of submissions is the tournament
-//! file's (`arena::players::gradescope`). docs/gradescope.md.
-
-pub mod autograder;
-pub mod results;

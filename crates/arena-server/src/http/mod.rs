@@ -1,0 +1,16 @@
+//! The server's HTTP face: accepting connections under limits
+//! (`connections.rs`; `stall.rs` cuts one that takes nothing it is sent),
+//! who is asking (`auth.rs`), the headers every answer carries
+//! (`headers.rs`), what each audience sees of a submission (`views.rs`),
+//! live feeds and who may watch them (`live.rs`, `watching.rs`), the
+//! staff's API (`staff.rs`) and the pages (`pages/`: static HTML and
+//! scripts). The students' API and the router are the crate's `lib.rs`.
+
+pub(crate) mod auth;
+pub mod connections;
+pub(crate) mod headers;
+pub mod live;
+pub(crate) mod staff;
+pub(crate) mod stall;
+pub mod views;
+pub(crate) mod watching;

@@ -1,0 +1,22 @@
+//! The server's work, on plain threads (`threads.rs` starts them; `wake.rs`
+//! is their shared signal, `work_log.rs` a log line as each piece starts
+//! and ends): the grading slots (`grader.rs`; a run made and checked by
+//! `grading.rs`, which `arena grade` shares through `one_submission.rs`),
+//! where a run plays (`executor/`: here or on Slurm), the league
+//! (`league/`), scrimmages (`scrimmage.rs`), the leaderboards (`board.rs`),
+//! regrading under changed settings (`regrade.rs`), finalize
+//! (`finalize.rs`) and the runs' replays (`replays.rs`).
+
+pub(crate) mod board;
+pub mod executor;
+pub mod finalize;
+pub mod grader;
+pub mod grading;
+pub mod league;
+pub mod one_submission;
+pub mod regrade;
+pub mod replays;
+pub mod scrimmage;
+pub(crate) mod threads;
+pub mod wake;
+pub mod work_log;

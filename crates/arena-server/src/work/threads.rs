@@ -1,0 +1,102 @@
+//! The server's background threads, all started here ([`Threads::start`]):
+//! the grading slots (`grader::grade_forever`), the scrimmage thread
+//! (`scrimmage::play_forever`), the league's (`league::play_forever`) and
+//! the leaderboard's (`Boards::rebuild_forever`). Each module has its own
+//! loop; this one only gives each its thread, its database connection and
+//! its priority. (The storage measure is not one of them: it runs on a
+//! staff request that finds the last measure stale, `storage::Totals`.)
+
+use std::{
+    collections::HashSet,
+    path::PathBuf,
+    sync::{Arc, Mutex},
+};
+
+use anyhow::Result;
+
+use crate::{
+    course::Course,
+    store::db,
+    work::board::Boards,
+    work::executor::Executor,
+    work::grader::{self, GraderOptions},
+    work::league::{self, Leagues},
+    work::scrimmage,
+    work::wake::Wake,
+};
+use arena_core::play::cores::{self, Priority};
+
+/// What the server's threads share.
+pub(crate) struct Threads {
+    /// The data folder.
+    pub dir: PathBuf,
+    pub course: Arc<Course>,
+    pub grading: GraderOptions,
+    /// Where grading runs and league rounds play their games.
+    pub executor: Arc<Executor>,
+    /// Told when there is work (a submission arrived, a grading ended).
+    pub wake: Arc<Wake>,
+    /// Told of every change the threads make (a status, a game played, a
+    /// grade): the leaderboards are rebuilt.
+    pub changed: Arc<Wake>,
+    pub leagues: Arc<Leagues>,
+    pub boards: Arc<Boards>,
+}
+
+impl Threads {
+    /// Starts `grading.slots` grading slots, the scrimmage thread, the
+    /// league's (unless `grading.round_robin` is off) and the leaderboard's.
+    pub(crate) fn start(self) -> Result<()> {
+        let Threads { dir, course, grading, executor, wake, changed, leagues, boards } = self;
+        // Submissions being graded now: any other unfinished one was
+        // interrupted (by a crash) and is taken up again first.
+        let busy = Arc::new(Mutex::new(HashSet::new()));
+        for slot in 0..grading.slots.max(1) {
+            let db = db::open(&dir)?;
+            let (dir, wake, busy, changed) = (dir.clone(), wake.clone(), busy.clone(), changed.clone());
+            let (executor, course) = (executor.clone(), course.clone());
+            std::thread::Builder::new().name(format!("grader-{slot}")).spawn(move || {
+                play_below_the_server();
+                cores::set_priority(Priority::Grading);
+                grader::grade_forever(&dir, &db, &course, &wake, &busy, &changed, &executor, grading)
+            })?;
+        }
+        {
+            // Scrimmages: one at a time, beside the gradings.
+            let (db, dir, wake, changed) = (db::open(&dir)?, dir.clone(), wake.clone(), changed.clone());
+            let course = course.clone();
+            std::thread::Builder::new().name("scrimmages".into()).spawn(move || {
+                play_below_the_server();
+                cores::set_priority(Priority::Scrimmage);
+                scrimmage::play_forever(&dir, &db, &course, (&wake, &changed), grading.scrimmage_turns)
+            })?;
+        }
+        if grading.round_robin {
+            let (db, dir, wake, changed) = (db::open(&dir)?, dir.clone(), wake.clone(), changed.clone());
+            let (leagues, executor) = (leagues.clone(), executor.clone());
+            std::thread::Builder::new().name("league".into()).spawn(move || {
+                play_below_the_server();
+                cores::set_priority(Priority::League);
+                league::play_forever(&dir, &db, &wake, &changed, &leagues, grading.slots, &executor)
+            })?;
+        }
+        let db = db::open(&dir)?;
+        std::thread::Builder::new()
+            .name("leaderboard".into())
+            .spawn(move || boards.rebuild_forever(&db, &course, &changed, &leagues))?;
+        Ok(())
+    }
+}
+
+/// Lowers the calling thread's CPU priority (nice 10), and so that of the
+/// workers it starts (they inherit it): games take the CPU the server's
+/// requests leave, so a page or an upload never waits behind a game.
+fn play_below_the_server() {
+    // SAFETY: plain system calls on the calling thread.
+    unsafe {
+        let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        if libc::setpriority(libc::PRIO_PROCESS, thread, 10) != 0 {
+            tracing::debug!("cannot lower a game thread's priority: {}", std::io::Error::last_os_error());
+        }
+    }
+}
