@@ -15,14 +15,45 @@ use arena_core::{
 use super::options::{load, setup, GameArgs, GameId, Limits, PlayerControls};
 use super::play::{serve_live, LAST_LOOK};
 
-/// `arena bench`: the options (the help text is on `Command::Bench`).
+/// `arena bench`: against the levels, or `arena bench sprt` (the help
+/// text is on `Command::Bench`).
+#[derive(clap::Args)]
+pub(crate) struct Bench {
+    #[command(subcommand)]
+    versus: Option<Versus>,
+    #[command(flatten)]
+    ladder: BenchArgs,
+}
+
+/// What `arena bench` measures a player against, when not the levels.
+#[derive(clap::Subcommand)]
+enum Versus {
+    /// Is NEW stronger than OLD? A sequential test over seat-swapped pairs
+    ///
+    /// A sequential probability ratio test over seat-swapped game pairs
+    /// on shared seeds: after each pair, the log-likelihood ratio of the
+    /// pentanomial pair counts for H1 (NEW is at least --elo1 stronger)
+    /// against H0 (at most --elo0) is checked against its bounds,
+    /// ln(beta/(1-alpha)) and ln((1-beta)/alpha). It stops at a bound (H1
+    /// or H0 accepted) or at --max-games (inconclusive); Ctrl-C prints
+    /// where it stands. Elo is logistic unless --elo-model normalized.
+    /// Two-player games only (docs/sprt.md).
+    ///
+    /// Example: arena bench sprt target/release/libmy_bot.so old/libmy_bot.so --time-per-turn 100ms
+    ///
+    /// Example: arena bench sprt hard medium --elo0 0 --elo1 50 --seed 1 --json
+    Sprt(super::sprt::SprtArgs),
+}
+
+/// `arena bench PLAYER`: the options.
 #[derive(clap::Args)]
 pub(crate) struct BenchArgs {
     /// The game.
     #[arg(long, value_enum, default_value_t = GameId::DEFAULT)]
     game: GameId,
     /// The player: a library path (or a built-in name).
-    player: PlayerSpec,
+    #[arg(required = true)]
+    player: Option<PlayerSpec>,
     /// Games against each level (seat-swapped pairs); for a single-player
     /// game, worlds (default 20 for two-player games, 1000 otherwise).
     #[arg(long)]
@@ -52,8 +83,13 @@ pub(crate) struct BenchArgs {
     options: GameArgs,
 }
 
-pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
-    let BenchArgs { game, player: spec, games, seed, limits, controls, live, tc_sweep, html, options } = args;
+pub(crate) fn run(bench: Bench) -> Result<ExitCode> {
+    let args = match bench.versus {
+        Some(Versus::Sprt(args)) => return super::sprt::run(args),
+        None => bench.ladder,
+    };
+    let BenchArgs { game, player, games, seed, limits, controls, live, tc_sweep, html, options } = args;
+    let spec = player.context("arena bench: name the player (a library, a built-in level, python:PATH)")?;
     let setup = setup(game, &limits, &options)?;
     let solo = setup.id().is_single_player();
     let games = games.unwrap_or(if solo { 1000 } else { 20 });

@@ -17,16 +17,41 @@ use arena_server::{
     work::one_submission,
 };
 
-/// `arena grade`: the options (the help text is on `Command::Grade`).
+/// `arena grade`: one submission, or `arena grade autograder` (the help
+/// text is on `Command::Grade`).
+#[derive(clap::Args)]
+pub(crate) struct Grade {
+    #[command(subcommand)]
+    build: Option<Build>,
+    #[command(flatten)]
+    one: GradeArgs,
+}
+
+/// What `arena grade` builds, when it grades no submission.
+#[derive(clap::Subcommand)]
+enum Build {
+    /// Build the zip a Gradescope autograder is made from
+    ///
+    /// setup.sh, run_autograder (which runs `arena grade --gradescope` on
+    /// each submission), this arena binary, the course file, a secret for
+    /// the grading seeds and the Python host of Python players
+    /// (docs/gradescope.md).
+    ///
+    /// Example: arena grade autograder course.toml --assignment trap -o autograder.zip
+    Autograder(super::gradescope::AutograderArgs),
+}
+
+/// `arena grade SUBMISSION`: the options.
 #[derive(clap::Args)]
 pub(crate) struct GradeArgs {
     /// The submission: a player library (.so), a Python player's folder
     /// (PlayerAI.py, or one .py file), a .zip or .tar.gz of one, or a
     /// folder holding one library (as Gradescope hands a submission in).
-    submission: PathBuf,
+    #[arg(required = true)]
+    submission: Option<PathBuf>,
     /// The course file (docs/server.md, "The course file").
-    #[arg(long, value_name = "FILE")]
-    course: PathBuf,
+    #[arg(long, value_name = "FILE", required = true)]
+    course: Option<PathBuf>,
     /// The course's assignment to grade by (default: its only one).
     #[arg(long, value_name = "NAME")]
     assignment: Option<String>,
@@ -58,7 +83,14 @@ pub(crate) struct GradeArgs {
     keep: Option<PathBuf>,
 }
 
-pub(crate) fn run(args: GradeArgs) -> Result<ExitCode> {
+pub(crate) fn run(grade: Grade) -> Result<ExitCode> {
+    let args = match grade.build {
+        Some(Build::Autograder(args)) => return super::gradescope::run(args),
+        None => grade.one,
+    };
+    let (Some(submission), Some(course)) = (&args.submission, &args.course) else {
+        anyhow::bail!("arena grade: name the submission and --course FILE (arena grade --help)");
+    };
     let out = args
         .gradescope
         .then(|| args.results.clone().unwrap_or_else(|| autograder::results_path(&autograder::root())));
@@ -66,7 +98,7 @@ pub(crate) fn run(args: GradeArgs) -> Result<ExitCode> {
     // with --gradescope the student still gets a results.json saying the
     // autograder is broken, not an empty results folder.
     let setup = (|| -> Result<(Course, Assignment, Secret)> {
-        let (course, _) = Course::read(&args.course)?;
+        let (course, _) = Course::read(course)?;
         let assignment = course.pick(args.assignment.as_deref()).map_err(anyhow::Error::msg)?.clone();
         let secret = match &args.secret {
             Some(file) => Secret::read(file)?,
@@ -90,7 +122,7 @@ pub(crate) fn run(args: GradeArgs) -> Result<ExitCode> {
     let started = std::time::Instant::now();
     let how = Here { secret: &secret, concurrency: args.concurrency, sandbox: args.sandbox };
     let graded = one_submission::grade(
-        &args.submission,
+        submission,
         &assignment,
         &how,
         args.keep.as_deref(),

@@ -1,4 +1,4 @@
-//! `arena gradescope-autograder`: the zip a Gradescope programming
+//! `arena grade autograder`: the zip a Gradescope programming
 //! assignment's autograder is built from (arena-server's
 //! `gradescope::autograder`).
 
@@ -12,7 +12,7 @@ use arena_server::{
     store::secret::Secret,
 };
 
-/// `arena gradescope-autograder`: the options (the help text is on
+/// `arena grade autograder`: the options (the help text is on
 /// `Command::GradescopeAutograder`).
 #[derive(clap::Args)]
 pub(crate) struct AutograderArgs {

@@ -49,7 +49,7 @@ pub(crate) enum LogFormat {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Play games and print the results.
+    /// Play games between players (or one player's series of worlds)
     ///
     /// A player is a built-in bot (easy, medium, hard, expert) or the path of a
     /// player library (.so). Trap and Hexapawn take two players: seats
@@ -58,17 +58,27 @@ enum Command {
     /// one: game K is played on the world of seed K of the series.
     ///
     /// Example: arena play --game trap target/release/libmy_bot.so hard --games 10
+    ///
     /// Example: arena play --game wumpus hard --games 1000 --seed 1 --preset aima
     Play(play::PlayArgs),
-    /// Measure a player against the reference levels: score with a 95%
-    /// interval against Easy, Medium and Hard, the would-be grade, and the
-    /// lost games with the command that replays each. For a single-player
-    /// game: its mean score next to each level's on the same worlds.
+    /// Measure a player against the levels, or against another version (sprt)
+    ///
+    /// Against the reference levels: score with a 95% interval against
+    /// Easy, Medium and Hard, the would-be grade, and the lost games with
+    /// the command that replays each. For a single-player game: its mean
+    /// score next to each level's on the same worlds. `arena bench sprt NEW
+    /// OLD`: is NEW stronger than OLD (a sequential test; docs/sprt.md).
     ///
     /// Example: arena bench target/release/libmy_bot.so --games 50
+    ///
     /// Example: arena bench --game intuitive-ai target/release/libmy_bot.so --games 1000
-    Bench(bench::BenchArgs),
-    /// Is NEW stronger than OLD? A sequential probability ratio test over
+    ///
+    /// Example: arena bench sprt target/release/libmy_bot.so old/libmy_bot.so --time-per-turn 100ms
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Bench(bench::Bench),
+    /// Is NEW stronger than OLD? (`arena bench sprt`, its old name.)
+    ///
+    /// A sequential probability ratio test over
     /// seat-swapped game pairs on shared seeds: after each pair, the
     /// log-likelihood ratio of the pentanomial pair counts for H1 (NEW is
     /// at least --elo1 stronger) against H0 (at most --elo0) is checked
@@ -78,11 +88,13 @@ enum Command {
     /// unless --elo-model normalized. Two-player games only
     /// (docs/sprt.md).
     ///
-    /// Example: arena sprt target/release/libmy_bot.so old/libmy_bot.so --time-per-turn 100ms
-    /// Example: arena sprt hard medium --elo0 0 --elo1 50 --seed 1 --json
+    /// Example: arena bench sprt target/release/libmy_bot.so old/libmy_bot.so --time-per-turn 100ms
+    #[command(hide = true)]
     Sprt(sprt::SprtArgs),
-    /// Check a player: load it, report what it is, smoke-test every game
-    /// it plays (against Easy, or two worlds alone).
+    /// Check a player: load it, say what it is, smoke-test every game it plays
+    ///
+    /// Loads the player, reports its name and the games it plays, and plays
+    /// each of them once (against Easy, or two worlds alone).
     Check {
         /// The player: a library (.so), python:PATH (a course folder or a .py
         /// file) or cmd:COMMAND.
@@ -92,7 +104,7 @@ enum Command {
         #[command(flatten)]
         options: options::GameArgs,
     },
-    /// Create a new player crate from the template, ready to build.
+    /// Create a new player crate from the template, ready to build
     New {
         /// The crate name (lowercase letters, digits, '-', '_').
         name: String,
@@ -103,33 +115,42 @@ enum Command {
         #[arg(long)]
         api_path: Option<PathBuf>,
     },
-    /// Run tournaments described in TOML files (docs/tournaments.md).
+    /// Run, resume, plan or report a tournament described in a TOML file
+    ///
+    /// Round robins, gauntlets, Swiss rounds, the course's grading and the
+    /// duplicate format of single-player games; resumable, sharded, on
+    /// Slurm (docs/tournaments.md).
     Tournament {
         #[command(subcommand)]
         action: TournamentAction,
     },
-    /// Run the submissions server: students upload a player library and see
-    /// it graded against Easy, Medium and Hard at once; a leaderboard shows
+    /// Run the course's submissions server (and its staff commands)
+    ///
+    /// Students upload a player library and see it graded against Easy, Medium and Hard at once; a leaderboard shows
     /// every student's latest grade. The API is in docs/server.md. SIGTERM
     /// or Ctrl-C stops it gracefully (the requests under way finish; games
     /// under way are taken up at the next start). HTTPS, a reverse proxy,
     /// systemd: docs/deploy.md.
     ///
     /// Example: arena serve --data course-data --listen 127.0.0.1:8080
+    ///
     /// Example: arena serve --listen 0.0.0.0:443 --tls-cert fullchain.pem --tls-key privkey.pem
+    ///
     /// Example: arena serve add-student alice --data course-data
     Serve(Box<serve::ServeArgs>),
-    /// Submit a player library (or a Python player's folder) to the
-    /// course's server, checked here first, and with --wait see it graded
-    /// against the assignment's levels. --follow ID follows one sent
+    /// Send a player to the course's server, and follow its grading
+    ///
+    /// A player library (or a Python player's folder), checked here first;
+    /// with --wait, see it graded against the assignment's levels. --follow ID follows one sent
     /// before; `arena submit status` lists your group's submissions.
     ///
     /// Example: arena submit target/release/libmy_bot.so --server http://arena.example:8080 --token T --wait
     ///
     /// Example: arena submit --follow 12 --server http://arena.example:8080 --token T
     Submit(submit::SubmitArgs),
-    /// Grade one submission by a course file's assignment, as the server
-    /// grades it (its levels, games, pass marks, time control and clock),
+    /// Grade one submission by a course file, or build a Gradescope autograder
+    ///
+    /// Grades as the server grades (its levels, games, pass marks, time control and clock),
     /// on this machine: a verdict per level and the points. With
     /// --gradescope, inside a Gradescope autograder: writes results.json
     /// (a test per level, the score by the course's points, a
@@ -139,21 +160,31 @@ enum Command {
     /// Example: arena grade --course course.toml --assignment trap target/release/libmy_bot.so
     ///
     /// Example: arena grade --course course.toml --assignment trap my_player/ --gradescope --results out/results.json
-    Grade(grade::GradeArgs),
+    ///
+    /// Example: arena grade autograder course.toml --assignment trap -o autograder.zip
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Grade(grade::Grade),
+    /// Build a Gradescope autograder (`arena grade autograder`, its old name).
+    ///
     /// Build the zip a Gradescope autograder is made from: setup.sh,
     /// run_autograder (which runs `arena grade --gradescope` on each
     /// submission), this arena binary, the course file, a secret for the
     /// grading seeds and the Python host of Python players
     /// (docs/gradescope.md).
     ///
-    /// Example: arena gradescope-autograder course.toml --assignment trap -o autograder.zip
+    /// Example: arena grade autograder course.toml --assignment trap -o autograder.zip
+    #[command(hide = true)]
     GradescopeAutograder(gradescope::AutograderArgs),
-    /// Show a replay file: step through it in the terminal, write an HTML
-    /// viewer (--html), or verify it by re-simulation (--verify).
+    /// Show a replay: in the terminal, as an HTML viewer, or verified
+    ///
+    /// Step through a replay file in the terminal, write an HTML viewer
+    /// (--html), or verify it by re-simulation (--verify).
     ///
     /// Example: arena replay replays/game-1-easy-vs-hard.json --html game.html
     Replay(replay::ReplayArgs),
-    /// Measure the arena itself, not a player: the rules engine, isolation,
+    /// Measure the arena itself (not a player): engine, isolation, server, ...
+    ///
+    /// The rules engine, isolation,
     /// the protocol, the server under load, a tournament's overheads, the
     /// league's matchmaking, the SPRT's error rates (docs/benchmarks.md).
     /// Build with --release.
@@ -241,12 +272,12 @@ enum TournamentAction {
 
 pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Bench(args) => bench::run(args),
+        Command::Bench(bench) => bench::run(bench),
         Command::Play(args) => play::run(args),
         Command::Sprt(args) => sprt::run(args),
         Command::Serve(args) => serve::run(*args),
         Command::Submit(args) => submit::run(args),
-        Command::Grade(args) => grade::run(args),
+        Command::Grade(grade) => grade::run(grade),
         Command::GradescopeAutograder(args) => gradescope::run(args),
         Command::Check { player, limits, options } => {
             // Every game, each with the options it owns (the others' are

@@ -1,4 +1,4 @@
-//! `arena sprt` (is NEW stronger than OLD? a sequential test, with a live
+//! `arena bench sprt` (is NEW stronger than OLD? a sequential test, with a live
 //! progress line and Ctrl-C to stop) and `arena measure sprt` (the test's
 //! error rates and length, simulated). The test is `arena_core::sprt`.
 
@@ -45,7 +45,7 @@ impl TestArgs {
     }
 }
 
-/// `arena sprt`: the options (the help text is on `Command::Sprt`).
+/// `arena bench sprt`: the options (the help text is on `Command::Sprt`).
 #[derive(clap::Args)]
 pub(crate) struct SprtArgs {
     /// The game (two-player).
@@ -97,7 +97,7 @@ pub(crate) fn run(args: SprtArgs) -> Result<ExitCode> {
     let setup = setup(args.game, &args.limits, &args.options)?;
     if setup.id().is_single_player() {
         bail!(
-            "{} is a single-player game: arena sprt pits two players against each other \
+            "{} is a single-player game: arena bench sprt pits two players against each other \
              (compare single-player scores with arena bench)",
             setup.id()
         );
@@ -289,7 +289,7 @@ impl Report<'_> {
     }
 }
 
-/// Measure `arena sprt`'s test on simulated games between players of
+/// Measure `arena bench sprt`'s test on simulated games between players of
 /// known Elo difference: how often it accepts H1 at elo0 (at most
 /// alpha) and H0 at elo1 (at most beta), and its mean games to a
 /// verdict, the pentanomial test beside the trinomial one
@@ -318,7 +318,7 @@ pub(crate) struct BenchSprtArgs {
     #[arg(long, default_value_t = 200_000)]
     max_games: u64,
     /// The pseudo-count added to every outcome before the LLR (default:
-    /// arena sprt's, 0.5); 0.001 is fishtest's, for zero counts only.
+    /// arena bench sprt's, 0.5); 0.001 is fishtest's, for zero counts only.
     #[arg(long)]
     prior: Option<f64>,
 }

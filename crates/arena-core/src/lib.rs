@@ -18,7 +18,7 @@
 //! - `replay/`: replay files, their viewers, live feeds.
 //! - `report/`: what the commands print (tables, units).
 //! - `tournament/`: file -> schedule -> games -> journal -> standings.
-//! - `bench/` (`arena bench`), `sprt/` (`arena sprt`): a player measured
+//! - `bench/` (`arena bench`), `sprt/` (`arena bench sprt`): a player measured
 //!   against the levels, or against its previous version.
 //! - `measure/`: the arena measuring itself (`arena measure`).
 

@@ -177,10 +177,22 @@ fn help_lists_the_user_commands_first_and_the_measurements_under_measure() {
         .take_while(|l| !l.is_empty())
         .filter_map(|l| l.split_whitespace().next())
         .collect();
-    let first_to_last =
-        "play bench sprt check new tournament serve submit grade gradescope-autograder replay measure help";
+    let first_to_last = "play bench check new tournament serve submit grade replay measure help";
     assert_eq!(commands.join(" "), first_to_last, "{help}");
+    // One short line each, the detail in each command's own --help.
+    let listed: Vec<&str> =
+        help.lines().skip_while(|l| *l != "Commands:").skip(1).take_while(|l| !l.is_empty()).collect();
+    assert!(listed.iter().all(|l| l.len() <= 100), "a command's line is too long: {help}");
     assert!(!help.contains("bench-"), "the old names are hidden: {help}");
+    // What moved under another command is there, and its old name still runs (hidden).
+    for (under, old) in [(["bench", "sprt"], "sprt"), (["grade", "autograder"], "gradescope-autograder")] {
+        let new = arena(&[under[0], under[1], "--help"], &[]);
+        assert!(new.status.success(), "{}", stderr(&new));
+        let long = arena(&[under[0], "--help"], &[]);
+        assert!(stdout(&long).contains(under[1]), "{}", stdout(&long));
+        let old = arena(&[old, "--help"], &[]);
+        assert!(old.status.success(), "{}", stderr(&old));
+    }
     let measure = arena(&["measure", "--help"], &[]);
     assert!(measure.status.success(), "{}", stderr(&measure));
     let measure = stdout(&measure);

@@ -1,4 +1,4 @@
-//! `arena sprt`: is NEW stronger than OLD? A sequential probability ratio
+//! `arena bench sprt`: is NEW stronger than OLD? A sequential probability ratio
 //! test over seat-swapped game pairs on shared seeds (the match of
 //! `two_player::play`), as engine testers run it (fishtest, OpenBench,
 //! fastchess, cutechess-cli): after each pair, in order, the LLR of the

@@ -42,14 +42,14 @@ pub struct Config {
     /// The true Elo differences measured (NEW minus OLD).
     pub true_elos: Vec<f64>,
     /// The pseudo-count added to each outcome (`stats::PRIOR_COUNT` in
-    /// `arena sprt`; others to show why).
+    /// `arena bench sprt`; others to show why).
     pub prior: f64,
     /// Runs simulated at once.
     pub threads: usize,
 }
 
 impl Config {
-    /// The defaults of `arena measure sprt`: the `arena sprt` defaults' test
+    /// The defaults of `arena measure sprt`: the `arena bench sprt` defaults' test
     /// (0 against 5 Elo, 5% errors) at elo0, elo1 and around them.
     pub fn new(runs: u32, seed: u64, hypotheses: Hypotheses) -> Config {
         let (elo0, elo1) = (hypotheses.elo0, hypotheses.elo1);

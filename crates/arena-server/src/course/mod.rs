@@ -9,6 +9,10 @@
 //! Loading checks everything at once: an error names the line and the key
 //! (`line 12: assignment[1].grading.wins_to_pass: ...`), as tournament
 //! files' errors do.
+//!
+//! Around it, the course's other parts: its students' tokens
+//! (`accounts.rs`), the points exported to a gradebook (`export.rs`) and
+//! Gradescope (`gradescope/`).
 
 pub mod accounts;
 pub mod export;

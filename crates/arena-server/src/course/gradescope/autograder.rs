@@ -1,4 +1,4 @@
-//! `arena gradescope-autograder`: the zip Gradescope builds an autograder
+//! `arena grade autograder`: the zip Gradescope builds an autograder
 //! from (gradescope-autograders.readthedocs.io, "Autograder
 //! Specifications"): `setup.sh` (run once, as root, when Gradescope builds
 //! the image) and `run_autograder` (run for each submission, in
@@ -125,7 +125,7 @@ fn python_files(folder: &Path, inside: &Path) -> Result<Vec<(PathBuf, PathBuf)>>
 /// fetched: the arena is one static-enough binary.
 fn setup_script() -> String {
     "#!/usr/bin/env bash\n\
-     # Made by `arena gradescope-autograder`. Gradescope runs it once, as root,\n\
+     # Made by `arena grade autograder`. Gradescope runs it once, as root,\n\
      # when it builds the autograder's image (Ubuntu).\n\
      set -euo pipefail\n\
      export DEBIAN_FRONTEND=noninteractive\n\
@@ -147,7 +147,7 @@ fn run_script(assignment: &str, sandbox: Sandbox) -> String {
     };
     format!(
         "#!/usr/bin/env bash\n\
-         # Made by `arena gradescope-autograder`: grades the submission in\n\
+         # Made by `arena grade autograder`: grades the submission in\n\
          # $root/submission by the course file's assignment '{assignment}' and writes\n\
          # $root/results/results.json (root: {ROOT}, or ${ROOT_ENV}).\n\
          root=\"${{{ROOT_ENV}:-{ROOT}}}\"\n\
