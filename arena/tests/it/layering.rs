@@ -135,25 +135,14 @@ fn children(modules: &BTreeSet<Module>, module: &Module) -> BTreeSet<String> {
 /// The module that holds what `path` names from `module` (the longest
 /// module the path starts with, in the crate), if the path is the crate's.
 fn holder(modules: &BTreeSet<Module>, module: &Module, path: &[String]) -> Option<Module> {
-    let (mut base, mut rest) = (Vec::new(), path);
-    match rest.first().map(String::as_str) {
-        Some("crate" | "$crate") => rest = &rest[1..],
-        Some("super" | "self") => {
-            base = module.clone();
-            while let Some(first) = rest.first() {
-                match first.as_str() {
-                    "super" => drop(base.pop()),
-                    "self" => {}
-                    _ => break,
-                }
-                rest = &rest[1..];
-            }
-        }
-        Some(first) if children(modules, module).contains(first) => base = module.clone(),
-        _ => return None,
-    }
-    let full: Vec<String> = base.into_iter().chain(rest.iter().cloned()).collect();
-    (0..=full.len()).rev().map(|n| full[..n].to_vec()).find(|m| modules.contains(m))
+    let in_crate = match path.first().map(String::as_str) {
+        Some("crate" | "$crate" | "super" | "self") => true,
+        Some(first) => children(modules, module).contains(first),
+        None => false,
+    };
+    let full = full_path(module, path);
+    let holder = (0..=full.len()).rev().map(|n| full[..n].to_vec()).find(|m| modules.contains(m));
+    holder.filter(|_| in_crate)
 }
 
 /// Where what `path` names is defined: its holder, followed through the
