@@ -60,6 +60,12 @@ pub(crate) struct ServeArgs {
     /// (a live game's page that stopped reading): 60s, 2m, ...
     #[arg(long, default_value = "60s", value_parser = arena_core::report::units::parse_duration)]
     stall_timeout: std::time::Duration,
+    /// Live feeds (a watched game's stream) one client address, or one
+    /// token, may hold open at once; all together at most half of
+    /// --max-connections, the rest kept for pages and uploads. A feed past
+    /// it is refused (429).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    streams_per_client: usize,
     /// Serve HTTPS with this certificate: a PEM file of the server's
     /// certificate and its chain (certbot's fullchain.pem; a self-signed
     /// one for a test, which `arena submit --ca` then trusts). With
@@ -664,6 +670,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                     body_timeout: args.body_timeout,
                     max_connections: args.max_connections,
                     stall_timeout: args.stall_timeout,
+                    streams_per_client: args.streams_per_client,
                 },
                 tls: args.tls_cert.zip(args.tls_key),
                 trust_proxy: args.trust_proxy,

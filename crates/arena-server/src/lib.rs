@@ -107,6 +107,8 @@ struct App {
     executor: Arc<work::executor::Executor>,
     /// The groups' bytes on disk, last measured (staff see them).
     storage: Arc<store::storage::Totals>,
+    /// The live feeds' streams open, by client and token.
+    streams: Arc<http::streams::Streams>,
 }
 
 /// Runs the server until SIGTERM or Ctrl-C. Prints the address it listens
@@ -168,6 +170,10 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
         course,
         executor,
         storage: Arc::default(),
+        streams: http::streams::Streams::new(http::streams::StreamLimits::of(
+            http::connections::connection_cap(options.http.max_connections),
+            options.http.streams_per_client,
+        )),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -577,3 +577,100 @@ fn every_answer_carries_the_security_headers() {
     };
     assert!(!page.contains("<script>"), "{page}");
 }
+
+/// One client opening every live feed it can (a game of its own grading,
+/// with its token, reopened as each is refused) holds its share of the
+/// connections and no more: past it each feed is refused at once (`429`,
+/// the connection closed), and meanwhile another client's page, list and
+/// upload are answered within a second.
+#[test]
+fn a_client_holding_live_feeds_holds_its_share_and_the_others_are_served() {
+    let data = tempfile::tempdir().unwrap();
+    let (alice, bob) = (add_student(data.path(), "alice"), add_student(data.path(), "bob"));
+    // Slow moves (0.7 s of sleep each, which the CPU clock does not
+    // charge): a grading game lasts seconds, its feed open meanwhile.
+    let slow = [("BAD_PLAYER_MODE", "sleep"), ("BAD_PLAYER_SLEEP_MS", "700")];
+    let args = ["--round-robin", "off", "--max-connections", "24", "--streams-per-client", "3"];
+    let server = Server::start_with(data.path(), &args, &slow);
+    let (code, accepted) =
+        submit(&server, Some(&alice), "file", &std::fs::read(library("bad-player")).unwrap());
+    assert_eq!(code, 201, "{accepted}");
+    let started = Instant::now();
+    let game = loop {
+        let (_, list) = get(&server, "/api/live", Some(&alice));
+        let playing = list["games"].as_array().and_then(|g| g.iter().find(|g| g["ended"] == false).cloned());
+        if let Some(game) = playing {
+            break game;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "no game in progress: {list}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let address = server.url.trim_start_matches("http://").to_string();
+    let open_feed = || {
+        let mut stream = TcpStream::connect(&address).unwrap();
+        write!(
+            stream,
+            "GET /api/live/{}/feed HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {alice}\r\n\r\n",
+            game["id"]
+        )
+        .unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut head = Vec::new();
+        let mut byte = [0u8];
+        while !head.ends_with(b"\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+            head.push(byte[0]);
+        }
+        (String::from_utf8_lossy(&head).to_string(), stream)
+    };
+    let mut held = Vec::new();
+    let mut refused = 0;
+    // More than the server's connections: without a share per client, the
+    // last of these would wait in the kernel's queue, and so would everyone.
+    for _ in 0..30 {
+        let (status, mut stream) = open_feed();
+        match status.split_whitespace().nth(1) {
+            Some("200") => held.push(stream),
+            Some("429") => {
+                refused += 1;
+                assert!(
+                    closed_by_server(&mut stream, Duration::from_secs(3)),
+                    "a refused feed's connection left open"
+                );
+            }
+            _ => panic!("a feed answered {status:?}"),
+        }
+    }
+    assert_eq!((held.len(), refused), (3, 27), "three feeds held, the rest refused");
+    // The attacker keeps asking while another client is served (a feed
+    // it gets, once a held one's game ended, it drops at once).
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let hammer = scope.spawn(|| {
+            let mut refused = 0;
+            while !stop.load(Ordering::Relaxed) {
+                let (status, _) = open_feed();
+                assert!(status.contains(" 429 ") || status.contains(" 200 "), "{status:?}");
+                refused += usize::from(status.contains(" 429 "));
+            }
+            refused
+        });
+        for _ in 0..3 {
+            let timed = Instant::now();
+            let page = agent().get(format!("{}/", server.url)).call().unwrap();
+            assert_eq!(page.status().as_u16(), 200);
+            let (code, _) = get(&server, "/api/submissions", Some(&bob));
+            assert_eq!(code, 200);
+            let (code, upload) =
+                submit(&server, Some(&bob), "file", &std::fs::read(library("easy")).unwrap());
+            assert_eq!(code, 201, "{upload}");
+            assert!(
+                timed.elapsed() < Duration::from_secs(1),
+                "served in {:?} beside the feeds",
+                timed.elapsed()
+            );
+        }
+        stop.store(true, Ordering::Relaxed);
+        assert!(hammer.join().unwrap() > 0, "the attacker was refused while it held its share");
+    });
+    drop(held);
+}

@@ -49,6 +49,9 @@ pub struct Limits {
     /// A connection that takes none of what it is sent for this long is
     /// cut (a live game's watcher that stopped reading: `stall.rs`).
     pub stall_timeout: Duration,
+    /// Live feeds one client address (or one token) may hold open at once;
+    /// all clients together, at most half of the connections (`streams.rs`).
+    pub streams_per_client: usize,
 }
 
 impl Default for Limits {
@@ -58,6 +61,7 @@ impl Default for Limits {
             body_timeout: Duration::from_secs(300),
             max_connections: 1024,
             stall_timeout: Duration::from_secs(60),
+            streams_per_client: 4,
         }
     }
 }

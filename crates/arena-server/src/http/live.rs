@@ -41,6 +41,8 @@ use futures_util::StreamExt;
 use serde_json::Value;
 use tokio::sync::Notify;
 
+use crate::http::streams::StreamSlot;
+
 /// A comment line sent while nothing happens: proxies and browsers keep
 /// the connection open, and a watcher that went away is noticed.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -68,7 +70,7 @@ pub fn router(live: Live) -> Router {
             "/game/{id}/feed",
             get(|State(live): State<Live>, Path(id): Path<u64>| async move {
                 match live.game(id) {
-                    Some(feed) => events(feed, false),
+                    Some(feed) => events(feed, false, None),
                     None => not_found(),
                 }
             }),
@@ -192,8 +194,8 @@ fn not_found() -> Response {
 /// One game's feed as server-sent events, from its start: the game so far
 /// at once, then each turn as it comes, then its end; as the public sees
 /// it, if `public`.
-pub fn events(feed: Arc<Feed>, public: bool) -> Response {
-    stream(Watch::Game { feed, from: 0, public }, None)
+pub fn events(feed: Arc<Feed>, public: bool, slot: Option<StreamSlot>) -> Response {
+    stream(Watch::Game { feed, from: 0, public }, None, slot)
 }
 
 /// Game after game of a run, from the newest: each game's feed whole, then
@@ -202,7 +204,7 @@ fn following(live: Live) -> Response {
     let waker = Waker::new();
     live.watch(&waker.call);
     let next = Watch::Next { after: None };
-    stream(next, Some((live, waker)))
+    stream(next, Some((live, waker)), None)
 }
 
 /// Where a watcher is.
@@ -238,15 +240,17 @@ impl Waker {
     }
 }
 
-fn stream(start: Watch, run: Option<(Live, Waker)>) -> Response {
+/// The events of `start` as a response's body; `slot` (the stream's place
+/// among the server's, `streams.rs`) is held until the body is dropped.
+fn stream(start: Watch, run: Option<(Live, Waker)>, slot: Option<StreamSlot>) -> Response {
     let waker = Waker::new();
     if let Watch::Game { feed, .. } = &start {
         feed.watch(&waker.call);
     }
-    let state = (start, waker, run, Open::new());
-    let body = futures_util::stream::unfold(state, |(mut at, waker, run, open)| async move {
+    let state = (start, waker, run, (Open::new(), slot));
+    let body = futures_util::stream::unfold(state, |(mut at, waker, run, held)| async move {
         let chunks = next(&mut at, &waker, run.as_ref()).await?;
-        Some((chunks, (at, waker, run, open)))
+        Some((chunks, (at, waker, run, held)))
     })
     .flat_map(|chunks| futures_util::stream::iter(chunks.into_iter().map(Ok::<_, Infallible>)));
     (

@@ -2,7 +2,8 @@
 //! (`connections.rs`; `stall.rs` cuts one that takes nothing it is sent),
 //! who is asking (`auth.rs`), the headers every answer carries
 //! (`headers.rs`), what each audience sees of a submission (`views.rs`),
-//! live feeds and who may watch them (`live.rs`, `watching.rs`), the
+//! live feeds, who may watch them and how many each client may hold open
+//! (`live.rs`, `watching.rs`, `streams.rs`), the
 //! staff's API (`staff.rs`) and the pages (`pages/`: static HTML and
 //! scripts). The students' API and the router are the crate's `lib.rs`.
 
@@ -12,5 +13,6 @@ pub(crate) mod headers;
 pub mod live;
 pub(crate) mod staff;
 pub(crate) mod stall;
+pub mod streams;
 pub mod views;
 pub(crate) mod watching;

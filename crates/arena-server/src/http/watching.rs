@@ -6,16 +6,19 @@
 
 use std::sync::{Arc, OnceLock};
 
+use std::net::IpAddr;
+
 use axum::{
     extract::{Path, State},
     http::{header, HeaderValue, StatusCode},
     response::{Html, IntoResponse},
-    Json,
+    Extension, Json,
 };
 use serde_json::{json, Value};
 
 use crate::{
     http::auth::MaybeStudent,
+    http::connections::Client,
     http::headers,
     http::live::{self, feeds, Scope},
     store::db,
@@ -39,12 +42,20 @@ pub(crate) async fn page(Path(id): Path<u64>) -> Answer {
 /// may watch it (docs/replays.md, "Watching live").
 pub(crate) async fn feed(
     State(app): State<Arc<App>>,
+    client: Option<Extension<Client>>,
     MaybeStudent(who): MaybeStudent,
     Path(id): Path<u64>,
 ) -> Answer {
     let feed = feeds().game(id).ok_or_else(|| not_found(id))?;
     let public = may_watch(&app, who.as_ref(), &feed).await?.ok_or_else(|| not_found(id))?;
-    Ok(live::events(feed, public))
+    // Held by the stream until it ends: a client (or a token) holds its
+    // share of the connections, not all of them (`streams.rs`).
+    let client = client.map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0 .0);
+    let slot = match app.streams.open(client, who.map(|s| s.id)) {
+        Ok(slot) => slot,
+        Err(refused) => return Ok(refused.into_response()),
+    };
+    Ok(live::events(feed, public, Some(slot)))
 }
 
 /// `GET /api/live`: the games the asker may watch, in progress first:
