@@ -82,7 +82,7 @@ pub fn roster(db: &Connection) -> Result<Vec<RosterEntry>> {
 /// A group as staff see it: its members, its latest submissions (who
 /// uploaded each) and its latest contribution notes, each cut to a
 /// preview: the staff page fetches every group's every 2 s, and a group
-/// may send a note with every upload ([`note_of`] has a whole one).
+/// may send a note with every upload ([`note_of`](super::note_of) has a whole one).
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct GroupEntry {
     pub name: String,
@@ -115,7 +115,7 @@ pub struct NotePreview {
     pub submission: i64,
     /// Its first [`NOTE_PREVIEW`] characters.
     pub text: String,
-    /// Whether there is more ([`note_of`] has it).
+    /// Whether there is more ([`note_of`](super::note_of) has it).
     pub cut: bool,
 }
 
