@@ -266,3 +266,33 @@ fn a_run_terminated_with_its_workers_journals_no_false_crash() {
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(journal_games(&dir.path().join("terminated")), journal_games(&dir.path().join("whole")));
 }
+
+/// The README's demo writes every game's replay, and the index it names
+/// links each game to its viewer.
+#[test]
+fn the_demo_links_every_game_to_its_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tournaments/demo.toml");
+    let file = dir.path().join("demo.toml");
+    std::fs::copy(&demo, &file).unwrap();
+    let out = arena(&["tournament", "run", file.to_str().unwrap()], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let folder = dir.path().join("results/demo");
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(said.contains("results/demo/index.html"), "the run names its index: {said}");
+    let index = std::fs::read_to_string(folder.join("index.html")).unwrap();
+    let games = journal_games(&folder).len();
+    assert_eq!(games, 60);
+    let links: Vec<&str> = index
+        .split("href=\"")
+        .skip(1)
+        .filter_map(|l| l.split('"').next())
+        .filter(|l| l.starts_with("replays/"))
+        .collect();
+    assert_eq!(links.len(), games, "every game linked: {index}");
+    for link in links {
+        assert!(folder.join(link).is_file(), "{link} is written");
+        let replay = folder.join(link.replace(".html", ".json"));
+        assert!(replay.is_file(), "{} beside its viewer", replay.display());
+    }
+}
