@@ -111,7 +111,8 @@ enum Command {
         /// Where to create it.
         #[arg(long, default_value = ".")]
         dir: PathBuf,
-        /// The player-api folder to depend on (default: this arena's own).
+        /// A player-api folder to depend on (default: this arena's own,
+        /// written into the new crate, so it builds anywhere).
         #[arg(long)]
         api_path: Option<PathBuf>,
     },
@@ -316,15 +317,35 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Tournament { action: TournamentAction::Slurm(args) } => slurm::run(args),
         Command::New { name, dir, api_path } => {
-            let api_path = api_path.unwrap_or_else(scaffold::default_api_path);
-            let root = scaffold::new_player(&dir, &name, &api_path)?;
+            let api = api_path.map_or(scaffold::Api::Bundled, scaffold::Api::At);
+            let root = scaffold::new_player(&dir, &name, &api)?;
             let lib = name.replace('-', "_");
+            let arena = how_to_run_this_arena();
             arena_core::outln!("created {}", root.display());
             arena_core::outln!("next:");
             arena_core::outln!("  cd {} && cargo build --release", root.display());
-            arena_core::outln!("  arena check target/release/lib{lib}.so");
-            arena_core::outln!("  arena play --game trap target/release/lib{lib}.so hard --games 10");
+            arena_core::outln!("  {arena} check target/release/lib{lib}.so");
+            arena_core::outln!("  {arena} play --game trap target/release/lib{lib}.so hard --games 10");
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// How a person runs the arena that is running: `arena` when that is what
+/// the PATH finds, else its own path (a binary handed out, or
+/// target/release/arena after the README's build), shell-quoted.
+fn how_to_run_this_arena() -> String {
+    let this = std::env::current_exe().and_then(|p| p.canonicalize()).ok();
+    let on_path = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .find_map(|dir| {
+            let candidate = dir.join("arena");
+            candidate.is_file().then(|| candidate.canonicalize().ok()).flatten()
+        });
+    match this {
+        Some(this) if on_path.as_ref() != Some(&this) => shlex::try_quote(&this.to_string_lossy())
+            .map_or_else(|_| this.display().to_string(), |q| q.into_owned()),
+        _ => "arena".to_string(),
     }
 }

@@ -86,13 +86,31 @@ fn bad_arguments_are_one_clear_line() {
     }
 }
 
+/// `arena new` from an arena binary alone (copied into a folder with no
+/// checkout above it, as one handed to students): the crate it writes
+/// builds, with the `player-api` it carries, and its next steps name the
+/// binary that ran.
 #[test]
 fn new_makes_a_player_that_builds_and_passes_check() {
     let dir = tempfile::tempdir().unwrap();
-    let output = arena(&["new", "my-first-bot", "--dir", dir.path().to_str().unwrap()], &[]);
+    let binary = dir.path().join("bin/arena");
+    std::fs::create_dir(dir.path().join("bin")).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_arena"), &binary).unwrap();
+    let output = std::process::Command::new(&binary)
+        .args(["new", "my-first-bot"])
+        .current_dir(dir.path())
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
-    assert!(stdout(&output).contains("cargo build --release"));
+    let said = stdout(&output);
+    assert!(said.contains("cargo build --release"), "{said}");
+    let run = binary.canonicalize().unwrap();
+    assert!(said.contains(&format!("  {} check target/release/libmy_first_bot.so", run.display())), "{said}");
     let root = dir.path().join("my-first-bot");
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("path = \"player-api\""), "{manifest}");
+    assert!(!manifest.contains(workspace_root().to_str().unwrap()), "no path of the checkout: {manifest}");
     // Share the workspace's target folder so the dependencies build once.
     let target = workspace_root().join("target/scaffold-test");
     let status = std::process::Command::new(env!("CARGO"))

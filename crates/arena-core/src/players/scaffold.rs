@@ -1,5 +1,10 @@
 //! `arena new NAME`: writes a ready-to-build player crate from the template
-//! in `players/template` (embedded in the binary, so it works anywhere).
+//! in `players/template`, with the `player-api` this arena speaks written
+//! into it (`NAME/player-api/`): both are embedded in the binary, so a new
+//! player builds anywhere, with nothing but cargo and the crate registry
+//! (an arena handed to students, from a course's server or a release,
+//! has no checkout beside it). `--api-path` depends on a folder instead
+//! (developing the arena itself).
 
 use std::{
     fs,
@@ -13,39 +18,113 @@ const TEMPLATE_LIB: &str = include_str!("../../../../players/template/src/lib.rs
 const TEMPLATE_NAME: &str = "template-player";
 const TEMPLATE_API_PATH: &str = "../../player-api";
 
-/// Where this arena's `player-api` sources were when it was built.
-pub fn default_api_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../player-api")
+/// `player-api`'s sources as this arena was built with them, by their path
+/// in its `src/` (a test keeps the list whole).
+const PLAYER_API: &[(&str, &str)] = &[
+    ("abi.rs", include_str!("../../../../player-api/src/abi.rs")),
+    ("game.rs", include_str!("../../../../player-api/src/game.rs")),
+    ("grid.rs", include_str!("../../../../player-api/src/grid.rs")),
+    ("hexapawn/board.rs", include_str!("../../../../player-api/src/hexapawn/board.rs")),
+    ("hexapawn/mod.rs", include_str!("../../../../player-api/src/hexapawn/mod.rs")),
+    ("hexapawn/player.rs", include_str!("../../../../player-api/src/hexapawn/player.rs")),
+    ("intuitive/cell.rs", include_str!("../../../../player-api/src/intuitive/cell.rs")),
+    ("intuitive/game.rs", include_str!("../../../../player-api/src/intuitive/game.rs")),
+    ("intuitive/mod.rs", include_str!("../../../../player-api/src/intuitive/mod.rs")),
+    ("intuitive/player.rs", include_str!("../../../../player-api/src/intuitive/player.rs")),
+    ("intuitive/view.rs", include_str!("../../../../player-api/src/intuitive/view.rs")),
+    ("intuitive/world.rs", include_str!("../../../../player-api/src/intuitive/world.rs")),
+    ("lib.rs", include_str!("../../../../player-api/src/lib.rs")),
+    ("magic_forest/config.rs", include_str!("../../../../player-api/src/magic_forest/config.rs")),
+    ("magic_forest/forest.rs", include_str!("../../../../player-api/src/magic_forest/forest.rs")),
+    ("magic_forest/mod.rs", include_str!("../../../../player-api/src/magic_forest/mod.rs")),
+    ("magic_forest/player.rs", include_str!("../../../../player-api/src/magic_forest/player.rs")),
+    ("magic_forest/state.rs", include_str!("../../../../player-api/src/magic_forest/state.rs")),
+    ("trap/bitboard.rs", include_str!("../../../../player-api/src/trap/bitboard.rs")),
+    ("trap/cells.rs", include_str!("../../../../player-api/src/trap/cells.rs")),
+    ("trap/mod.rs", include_str!("../../../../player-api/src/trap/mod.rs")),
+    ("trap/player.rs", include_str!("../../../../player-api/src/trap/player.rs")),
+    ("trap/pos.rs", include_str!("../../../../player-api/src/trap/pos.rs")),
+    ("trap/state.rs", include_str!("../../../../player-api/src/trap/state.rs")),
+    ("trap/throw.rs", include_str!("../../../../player-api/src/trap/throw.rs")),
+    ("wumpus/config.rs", include_str!("../../../../player-api/src/wumpus/config.rs")),
+    ("wumpus/mod.rs", include_str!("../../../../player-api/src/wumpus/mod.rs")),
+    ("wumpus/player.rs", include_str!("../../../../player-api/src/wumpus/player.rs")),
+    ("wumpus/state.rs", include_str!("../../../../player-api/src/wumpus/state.rs")),
+    ("wumpus/world.rs", include_str!("../../../../player-api/src/wumpus/world.rs")),
+];
+
+/// The manifest of the `player-api` written into a new crate: the
+/// workspace's own inherits its version and dependencies, which a crate
+/// on its own must name (a test keeps them the workspace's).
+const PLAYER_API_MANIFEST: &str = r#"[package]
+name = "player-api"
+description = "Game rules and the stable player ABI of the arena that wrote this crate (arena new)."
+version = "0.1.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+abi_stable = { version = "0.11.3", default-features = false }
+rand = { version = "0.9", default-features = false, features = ["std"] }
+"#;
+
+/// Which `player-api` a new player depends on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Api {
+    /// This arena's own, written into the new crate (`NAME/player-api/`).
+    Bundled,
+    /// The `player-api` folder at this path (`--api-path`).
+    At(PathBuf),
 }
 
-/// Writes the crate `name` into `dir/name`, depending on the `player-api`
-/// at `api_path`. Returns the crate's folder.
-pub fn new_player(dir: &Path, name: &str, api_path: &Path) -> Result<PathBuf> {
+/// Writes the crate `name` into `dir/name`, depending on `api`. Returns
+/// the crate's folder.
+pub fn new_player(dir: &Path, name: &str, api: &Api) -> Result<PathBuf> {
     let valid = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
         && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
     if !valid {
         bail!("'{name}' is not a usable crate name: use lowercase letters, digits, '-' and '_', starting with a letter");
     }
-    let api_path = api_path.canonicalize().with_context(|| {
-        format!(
-            "player-api not found at {}: pass --api-path with the path of the arena's player-api folder",
-            api_path.display()
-        )
-    })?;
+    let api_path = match api {
+        Api::Bundled => "player-api".to_string(),
+        Api::At(path) => path
+            .canonicalize()
+            .with_context(|| {
+                format!(
+                    "player-api not found at {}: pass --api-path with the path of the arena's player-api folder \
+                     (or leave it out: the arena writes its own into the new crate)",
+                    path.display()
+                )
+            })?
+            .display()
+            .to_string(),
+    };
     let root = dir.join(name);
     if root.exists() {
         bail!("{} already exists: choose another name or remove it", root.display());
     }
     let manifest = TEMPLATE_MANIFEST
         .replace(&format!("name = \"{TEMPLATE_NAME}\""), &format!("name = \"{name}\""))
-        .replace(TEMPLATE_API_PATH, &api_path.display().to_string())
+        .replace(TEMPLATE_API_PATH, &api_path)
         // Standalone: not part of whatever workspace the folder sits in.
         + "\n[workspace]\n";
     let lib = TEMPLATE_LIB.replace(TEMPLATE_NAME, name);
-    fs::create_dir_all(root.join("src")).with_context(|| format!("cannot create {}", root.display()))?;
-    fs::write(root.join("Cargo.toml"), manifest)?;
-    fs::write(root.join("src/lib.rs"), lib)?;
-    fs::write(root.join(".gitignore"), "/target\n")?;
+    let write = |path: &Path, text: &str| -> Result<()> {
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+    };
+    write(&root.join("Cargo.toml"), &manifest)?;
+    write(&root.join("src/lib.rs"), &lib)?;
+    write(&root.join(".gitignore"), "/target\n")?;
+    if *api == Api::Bundled {
+        let api = root.join("player-api");
+        write(&api.join("Cargo.toml"), PLAYER_API_MANIFEST)?;
+        for (file, text) in PLAYER_API {
+            write(&api.join("src").join(file), text)?;
+        }
+    }
     Ok(root)
 }
 
@@ -60,23 +139,69 @@ mod tests {
         assert!(TEMPLATE_LIB.contains("export_player!"));
     }
 
+    /// The workspace's `player-api` folder (this crate is two below the root).
+    fn api_folder() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../player-api")
+    }
+
     #[test]
     fn writes_a_crate_with_the_name_and_api_path() {
         let dir = tempfile::tempdir().unwrap();
-        let root = new_player(dir.path(), "my-bot", &default_api_path()).unwrap();
+        let root = new_player(dir.path(), "my-bot", &Api::At(api_folder())).unwrap();
         let manifest = fs::read_to_string(root.join("Cargo.toml")).unwrap();
         assert!(manifest.contains("name = \"my-bot\""));
-        assert!(manifest.contains(&default_api_path().canonicalize().unwrap().display().to_string()));
+        assert!(manifest.contains(&api_folder().canonicalize().unwrap().display().to_string()));
         assert!(manifest.contains("[workspace]"));
+        assert!(!root.join("player-api").exists(), "with --api-path, none written");
         assert!(fs::read_to_string(root.join("src/lib.rs")).unwrap().contains("\"my-bot\""));
-        let again = new_player(dir.path(), "my-bot", &default_api_path()).unwrap_err();
+        let again = new_player(dir.path(), "my-bot", &Api::Bundled).unwrap_err();
         assert!(again.to_string().contains("already exists"));
+        let missing = new_player(dir.path(), "other", &Api::At(dir.path().join("nowhere"))).unwrap_err();
+        assert!(format!("{missing:#}").contains("pass --api-path"), "{missing:#}");
+    }
+
+    #[test]
+    fn the_bundled_api_is_the_workspaces_whole_and_the_crate_names_it() {
+        // Every file of player-api/src, as it is.
+        let mut files = Vec::new();
+        let src = api_folder().join("src");
+        let mut folders = vec![src.clone()];
+        while let Some(folder) = folders.pop() {
+            for entry in fs::read_dir(&folder).unwrap().flatten() {
+                match entry.path() {
+                    path if path.is_dir() => folders.push(path),
+                    path => files.push(path.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/")),
+                }
+            }
+        }
+        files.sort();
+        let bundled: Vec<&str> = PLAYER_API.iter().map(|(file, _)| *file).collect();
+        assert_eq!(bundled, files, "list every file of player-api/src in PLAYER_API");
+        for (file, text) in PLAYER_API {
+            assert_eq!(*text, fs::read_to_string(src.join(file)).unwrap(), "{file}");
+        }
+        // Its manifest: the workspace's version and dependencies.
+        let workspace: toml::Table =
+            fs::read_to_string(api_folder().join("../Cargo.toml")).unwrap().parse().unwrap();
+        let ours: toml::Table = PLAYER_API_MANIFEST.parse().unwrap();
+        assert_eq!(ours["package"]["version"], workspace["workspace"]["package"]["version"]);
+        for dependency in ["abi_stable", "rand"] {
+            assert_eq!(
+                ours["dependencies"][dependency], workspace["workspace"]["dependencies"][dependency],
+                "{dependency}"
+            );
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let root = new_player(dir.path(), "my-bot", &Api::Bundled).unwrap();
+        let manifest = fs::read_to_string(root.join("Cargo.toml")).unwrap();
+        assert!(manifest.contains("player-api = { path = \"player-api\" }"), "{manifest}");
+        assert!(root.join("player-api/src/trap/state.rs").is_file());
     }
 
     #[test]
     fn rejects_bad_names() {
         let dir = tempfile::tempdir().unwrap();
-        let err = new_player(dir.path(), "My Bot", &default_api_path()).unwrap_err();
+        let err = new_player(dir.path(), "My Bot", &Api::Bundled).unwrap_err();
         assert!(err.to_string().contains("not a usable crate name"));
     }
 }
