@@ -104,7 +104,10 @@ enum Command {
         #[command(flatten)]
         options: options::GameArgs,
     },
-    /// Create a new player crate from the template, ready to build
+    /// Create a new player from the template: a Rust crate, or a Python folder
+    ///
+    /// A Rust crate ready to build, with this arena's player-api written into
+    /// it; or with --python a course-layout Python player (PlayerAI.py).
     New {
         /// The crate name (lowercase letters, digits, '-', '_').
         name: String,
@@ -115,6 +118,10 @@ enum Command {
         /// written into the new crate, so it builds anywhere).
         #[arg(long)]
         api_path: Option<PathBuf>,
+        /// Write a Python player in the course's layout (a folder with
+        /// PlayerAI.py) instead of a Rust crate.
+        #[arg(long, conflicts_with = "api_path")]
+        python: bool,
     },
     /// Run, resume, plan or report a tournament described in a TOML file
     ///
@@ -316,11 +323,21 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             tournament::plan(&file, calibrate, within, cpus_per_task)
         }
         Command::Tournament { action: TournamentAction::Slurm(args) } => slurm::run(args),
-        Command::New { name, dir, api_path } => {
+        Command::New { name, dir, api_path, python } => {
+            let arena = how_to_run_this_arena();
+            if python {
+                let root = scaffold::new_python_player(&dir, &name)?;
+                let player = shlex::try_quote(&format!("python:{}", root.display()))
+                    .map_or_else(|_| format!("python:{}", root.display()), |q| q.into_owned());
+                arena_core::outln!("created {}", root.join("PlayerAI.py").display());
+                arena_core::outln!("next (Python 3 with numpy, and the arena's Python host installed):");
+                arena_core::outln!("  {arena} check {player}");
+                arena_core::outln!("  {arena} play --game trap {player} hard --games 10");
+                return Ok(ExitCode::SUCCESS);
+            }
             let api = api_path.map_or(scaffold::Api::Bundled, scaffold::Api::At);
             let root = scaffold::new_player(&dir, &name, &api)?;
             let lib = name.replace('-', "_");
-            let arena = how_to_run_this_arena();
             arena_core::outln!("created {}", root.display());
             arena_core::outln!("next:");
             arena_core::outln!("  cd {} && cargo build --release", root.display());

@@ -497,3 +497,30 @@ fn a_python_magic_forest_player_walks_its_seeded_path() {
     assert!(runs[0].len() > 5);
     assert_eq!(runs[0], runs[1], "same seed, same walk");
 }
+
+/// `arena new NAME --python` writes a course-layout player that the
+/// arena checks and plays as it is, and says how in its next steps.
+#[test]
+fn new_python_writes_a_course_player_that_passes_check() {
+    let base = python_env();
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().to_str().unwrap();
+    let output = arena(&["new", "my-py-bot", "--python", "--dir", folder], &with(&base, &[]));
+    let said = stdout(&output);
+    assert!(output.status.success(), "{said}{}", stderr(&output));
+    let root = dir.path().join("my-py-bot");
+    assert!(std::fs::read_to_string(root.join("PlayerAI.py")).unwrap().contains("class PlayerAI(BaseAI)"));
+    let player = spec("python:", &root);
+    assert!(said.contains(&format!(" check {player}")), "{said}");
+    let output = arena(&["check", &player], &with(&base, &[]));
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}{}", stderr(&output));
+    assert!(text.contains("name        my-py-bot") && text.ends_with("ok\n"), "{text}");
+    // It plays whole games and beats Easy at least sometimes.
+    let doc = play(&[&player, "easy", "--games", "10", "--seed", "3"], &[]);
+    let failures = doc["players"][0]["failures"].as_object().unwrap();
+    assert!(failures.values().all(|n| n == 0), "{doc}");
+    assert!(doc["players"][0]["wins"].as_u64().unwrap() > 0, "{doc}");
+    let again = arena(&["new", "my-py-bot", "--python", "--dir", folder], &[]);
+    assert!(!again.status.success() && stderr(&again).contains("already exists"), "{}", stderr(&again));
+}

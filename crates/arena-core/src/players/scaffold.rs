@@ -4,7 +4,8 @@
 //! player builds anywhere, with nothing but cargo and the crate registry
 //! (an arena handed to students, from a course's server or a release,
 //! has no checkout beside it). `--api-path` depends on a folder instead
-//! (developing the arena itself).
+//! (developing the arena itself). `--python` writes a course-layout Python
+//! player instead (`PlayerAI.py`, from `players/python/template`).
 
 use std::{
     fs,
@@ -17,6 +18,8 @@ const TEMPLATE_MANIFEST: &str = include_str!("../../../../players/template/Cargo
 const TEMPLATE_LIB: &str = include_str!("../../../../players/template/src/lib.rs");
 const TEMPLATE_NAME: &str = "template-player";
 const TEMPLATE_API_PATH: &str = "../../player-api";
+/// A course-layout Python player (`arena new NAME --python`).
+const PYTHON_PLAYER: &str = include_str!("../../../../players/python/template/PlayerAI.py");
 
 /// `player-api`'s sources as this arena was built with them, by their path
 /// in its `src/` (a test keeps the list whole).
@@ -80,11 +83,7 @@ pub enum Api {
 /// Writes the crate `name` into `dir/name`, depending on `api`. Returns
 /// the crate's folder.
 pub fn new_player(dir: &Path, name: &str, api: &Api) -> Result<PathBuf> {
-    let valid = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
-    if !valid {
-        bail!("'{name}' is not a usable crate name: use lowercase letters, digits, '-' and '_', starting with a letter");
-    }
+    check_name(name)?;
     let api_path = match api {
         Api::Bundled => "player-api".to_string(),
         Api::At(path) => path
@@ -99,22 +98,13 @@ pub fn new_player(dir: &Path, name: &str, api: &Api) -> Result<PathBuf> {
             .display()
             .to_string(),
     };
-    let root = dir.join(name);
-    if root.exists() {
-        bail!("{} already exists: choose another name or remove it", root.display());
-    }
+    let root = fresh(dir, name)?;
     let manifest = TEMPLATE_MANIFEST
         .replace(&format!("name = \"{TEMPLATE_NAME}\""), &format!("name = \"{name}\""))
         .replace(TEMPLATE_API_PATH, &api_path)
         // Standalone: not part of whatever workspace the folder sits in.
         + "\n[workspace]\n";
     let lib = TEMPLATE_LIB.replace(TEMPLATE_NAME, name);
-    let write = |path: &Path, text: &str| -> Result<()> {
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
-        }
-        fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
-    };
     write(&root.join("Cargo.toml"), &manifest)?;
     write(&root.join("src/lib.rs"), &lib)?;
     write(&root.join(".gitignore"), "/target\n")?;
@@ -126,6 +116,43 @@ pub fn new_player(dir: &Path, name: &str, api: &Api) -> Result<PathBuf> {
         }
     }
     Ok(root)
+}
+
+/// Writes a course-layout Python player into `dir/name` (`PlayerAI.py`,
+/// the class the course's skeleton runs; `arena check python:DIR/NAME`).
+/// Returns its folder.
+pub fn new_python_player(dir: &Path, name: &str) -> Result<PathBuf> {
+    check_name(name)?;
+    let root = fresh(dir, name)?;
+    write(&root.join("PlayerAI.py"), PYTHON_PLAYER)?;
+    Ok(root)
+}
+
+/// A new player's name: a crate's, which a folder can take too.
+fn check_name(name: &str) -> Result<()> {
+    let valid = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+    if !valid {
+        bail!("'{name}' is not a usable crate name: use lowercase letters, digits, '-' and '_', starting with a letter");
+    }
+    Ok(())
+}
+
+/// `dir/name`, which must not exist yet.
+fn fresh(dir: &Path, name: &str) -> Result<PathBuf> {
+    let root = dir.join(name);
+    if root.exists() {
+        bail!("{} already exists: choose another name or remove it", root.display());
+    }
+    Ok(root)
+}
+
+/// Writes `text` to `path`, making its folders.
+fn write(path: &Path, text: &str) -> Result<()> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
 #[cfg(test)]
@@ -196,6 +223,15 @@ mod tests {
         let manifest = fs::read_to_string(root.join("Cargo.toml")).unwrap();
         assert!(manifest.contains("player-api = { path = \"player-api\" }"), "{manifest}");
         assert!(root.join("player-api/src/trap/state.rs").is_file());
+    }
+
+    #[test]
+    fn writes_a_course_python_player() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = new_python_player(dir.path(), "my-py").unwrap();
+        assert_eq!(fs::read_to_string(root.join("PlayerAI.py")).unwrap(), PYTHON_PLAYER);
+        assert!(PYTHON_PLAYER.contains("class PlayerAI(BaseAI)") && PYTHON_PLAYER.contains("def getTrap"));
+        assert!(new_python_player(dir.path(), "my-py").unwrap_err().to_string().contains("already exists"));
     }
 
     #[test]
