@@ -22,39 +22,8 @@ const TEMPLATE_API_PATH: &str = "../../player-api";
 const PYTHON_PLAYER: &str = include_str!("../../../../players/python/template/PlayerAI.py");
 
 /// `player-api`'s sources as this arena was built with them, by their path
-/// in its `src/` (a test keeps the list whole).
-const PLAYER_API: &[(&str, &str)] = &[
-    ("abi.rs", include_str!("../../../../player-api/src/abi.rs")),
-    ("game.rs", include_str!("../../../../player-api/src/game.rs")),
-    ("grid.rs", include_str!("../../../../player-api/src/grid.rs")),
-    ("hexapawn/board.rs", include_str!("../../../../player-api/src/hexapawn/board.rs")),
-    ("hexapawn/mod.rs", include_str!("../../../../player-api/src/hexapawn/mod.rs")),
-    ("hexapawn/player.rs", include_str!("../../../../player-api/src/hexapawn/player.rs")),
-    ("intuitive/cell.rs", include_str!("../../../../player-api/src/intuitive/cell.rs")),
-    ("intuitive/game.rs", include_str!("../../../../player-api/src/intuitive/game.rs")),
-    ("intuitive/mod.rs", include_str!("../../../../player-api/src/intuitive/mod.rs")),
-    ("intuitive/player.rs", include_str!("../../../../player-api/src/intuitive/player.rs")),
-    ("intuitive/view.rs", include_str!("../../../../player-api/src/intuitive/view.rs")),
-    ("intuitive/world.rs", include_str!("../../../../player-api/src/intuitive/world.rs")),
-    ("lib.rs", include_str!("../../../../player-api/src/lib.rs")),
-    ("magic_forest/config.rs", include_str!("../../../../player-api/src/magic_forest/config.rs")),
-    ("magic_forest/forest.rs", include_str!("../../../../player-api/src/magic_forest/forest.rs")),
-    ("magic_forest/mod.rs", include_str!("../../../../player-api/src/magic_forest/mod.rs")),
-    ("magic_forest/player.rs", include_str!("../../../../player-api/src/magic_forest/player.rs")),
-    ("magic_forest/state.rs", include_str!("../../../../player-api/src/magic_forest/state.rs")),
-    ("trap/bitboard.rs", include_str!("../../../../player-api/src/trap/bitboard.rs")),
-    ("trap/cells.rs", include_str!("../../../../player-api/src/trap/cells.rs")),
-    ("trap/mod.rs", include_str!("../../../../player-api/src/trap/mod.rs")),
-    ("trap/player.rs", include_str!("../../../../player-api/src/trap/player.rs")),
-    ("trap/pos.rs", include_str!("../../../../player-api/src/trap/pos.rs")),
-    ("trap/state.rs", include_str!("../../../../player-api/src/trap/state.rs")),
-    ("trap/throw.rs", include_str!("../../../../player-api/src/trap/throw.rs")),
-    ("wumpus/config.rs", include_str!("../../../../player-api/src/wumpus/config.rs")),
-    ("wumpus/mod.rs", include_str!("../../../../player-api/src/wumpus/mod.rs")),
-    ("wumpus/player.rs", include_str!("../../../../player-api/src/wumpus/player.rs")),
-    ("wumpus/state.rs", include_str!("../../../../player-api/src/wumpus/state.rs")),
-    ("wumpus/world.rs", include_str!("../../../../player-api/src/wumpus/world.rs")),
-];
+/// in its `src/` (listed by the build script, build.rs).
+const PLAYER_API: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/player_api_files.rs"));
 
 /// The manifest of the `player-api` written into a new crate: the
 /// workspace's own inherits its version and dependencies, which a crate
