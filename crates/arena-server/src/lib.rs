@@ -45,7 +45,7 @@ use std::{net::SocketAddr, path::PathBuf, sync::Arc};
 
 use anyhow::{Context, Result};
 use axum::{
-    extract::{Multipart, Path, Query, State},
+    extract::{Multipart, State},
     http::{header, HeaderMap, HeaderValue, StatusCode},
     middleware,
     response::{Html, IntoResponse, Response},
@@ -55,7 +55,10 @@ use axum::{
 use rusqlite::Connection;
 use serde_json::{json, Value};
 
-use http::auth::Student;
+use http::{
+    auth::Student,
+    extract::{UrlPath, UrlQuery},
+};
 
 /// How the server runs.
 pub struct Options {
@@ -333,8 +336,8 @@ fn router(app: Arc<App>, limits: http::connections::Limits, trust_proxy: bool) -
             "/api/leaderboard",
             get(
                 |State(app): State<Arc<App>>,
-                 Query(of): Query<AssignmentQuery>,
-                 Query(page): Query<work::board::PageQuery>,
+                 UrlQuery(of): UrlQuery<AssignmentQuery>,
+                 UrlQuery(page): UrlQuery<work::board::PageQuery>,
                  headers: HeaderMap| async move {
                     let name = &of.in_course(&app.course)?.name;
                     let ready = app.boards.leaderboard(name, &page).ok_or_else(|| of.unknown())?;
@@ -346,8 +349,8 @@ fn router(app: Arc<App>, limits: http::connections::Limits, trust_proxy: bool) -
             "/api/leaderboard/crosstable",
             get(
                 |State(app): State<Arc<App>>,
-                 Query(of): Query<AssignmentQuery>,
-                 Query(page): Query<work::board::PageQuery>,
+                 UrlQuery(of): UrlQuery<AssignmentQuery>,
+                 UrlQuery(page): UrlQuery<work::board::PageQuery>,
                  headers: HeaderMap| async move {
                     let name = &of.in_course(&app.course)?.name;
                     let ready =
@@ -359,6 +362,8 @@ fn router(app: Arc<App>, limits: http::connections::Limits, trust_proxy: bool) -
     http::connections::bounded(uploads, upload_limit)
         .merge(http::connections::bounded(small, http::connections::JSON_BODY_LIMIT))
         // Every request, whatever its route, is read and answered in time.
+        .fallback(http::extract::no_route)
+        .method_not_allowed_fallback(http::extract::no_method)
         .layer(middleware::from_fn_with_state(limits.body_timeout, http::connections::body_deadline))
         .layer(middleware::from_fn(http::headers::secure))
         // Who asks, for the logs: the peer, or the proxy's word of it.
@@ -737,13 +742,13 @@ async fn list(State(app): State<Arc<App>>, Student(student): Student) -> Answer 
 }
 
 /// `GET /api/submissions/{id}`: one of the caller's own submissions.
-async fn show(State(app): State<Arc<App>>, Student(student): Student, Path(id): Path<i64>) -> Answer {
+async fn show(State(app): State<Arc<App>>, Student(student): Student, UrlPath(id): UrlPath<i64>) -> Answer {
     Ok(Json(http::views::for_owner(app.own_submission(&student, id).await?)).into_response())
 }
 
 /// `GET /api/submissions/{id}/replays`: the games the submission lost
 /// while graded, each with its viewer.
-async fn replays(State(app): State<Arc<App>>, Student(student): Student, Path(id): Path<i64>) -> Answer {
+async fn replays(State(app): State<Arc<App>>, Student(student): Student, UrlPath(id): UrlPath<i64>) -> Answer {
     app.own_submission(&student, id).await?;
     let names = work::grader::lost_games(&app.data, id);
     let replays: Vec<_> = names
@@ -758,7 +763,7 @@ async fn replays(State(app): State<Arc<App>>, Student(student): Student, Path(id
 async fn replay_viewer(
     State(app): State<Arc<App>>,
     Student(student): Student,
-    Path((id, name)): Path<(i64, String)>,
+    UrlPath((id, name)): UrlPath<(i64, String)>,
 ) -> Answer {
     app.own_submission(&student, id).await?;
     let html = work::grader::lost_game_viewer(&app.data, id, &name).ok_or_else(|| {

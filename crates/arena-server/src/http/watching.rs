@@ -7,7 +7,7 @@
 use std::sync::{Arc, OnceLock};
 
 use axum::{
-    extract::{Path, State},
+    extract::State,
     http::{header, HeaderValue, StatusCode},
     response::{Html, IntoResponse},
     Json,
@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 
 use crate::{
     http::auth::MaybeStudent,
+    http::extract::UrlPath,
     http::headers,
     http::live::{self, feeds, Scope},
     store::db,
@@ -26,7 +27,7 @@ use arena_core::{games::replays::live_page, replay::live::Feed};
 
 /// `GET /live/{id}`: the live viewer of game `id` (a page with nothing
 /// in it but the address of its feed, which is access-checked).
-pub(crate) async fn page(Path(id): Path<u64>) -> Answer {
+pub(crate) async fn page(UrlPath(id): UrlPath<u64>) -> Answer {
     feeds().game(id).ok_or_else(|| not_found(id))?;
     let html = live_page(&format!("/api/live/{id}/feed"), false);
     // The same inline code for every game: one policy.
@@ -40,7 +41,7 @@ pub(crate) async fn page(Path(id): Path<u64>) -> Answer {
 pub(crate) async fn feed(
     State(app): State<Arc<App>>,
     MaybeStudent(who): MaybeStudent,
-    Path(id): Path<u64>,
+    UrlPath(id): UrlPath<u64>,
 ) -> Answer {
     let feed = feeds().game(id).ok_or_else(|| not_found(id))?;
     let public = may_watch(&app, who.as_ref(), &feed).await?.ok_or_else(|| not_found(id))?;

@@ -28,7 +28,7 @@ use std::{
 
 use anyhow::{Context, Result};
 use axum::{
-    extract::{FromRequest, Path as UrlPath, Query, Request, State},
+    extract::{FromRequest, Request, State},
     http::{header, StatusCode},
     response::{Html, IntoResponse},
     Json,
@@ -40,7 +40,8 @@ use serde_json::{json, Value};
 use crate::{
     course::Course,
     http::auth::Student,
-    http::connections::{self as http, JsonBody},
+    http::connections as http,
+    http::extract::{JsonBody, UrlPath, UrlQuery},
     http::headers,
     store::db::{self, status},
     store::files as store,
@@ -576,7 +577,7 @@ async fn record_challenge(
 pub(crate) async fn opponents(
     State(app): State<Arc<App>>,
     Student(student): Student,
-    Query(of): Query<AssignmentQuery>,
+    UrlQuery(of): UrlQuery<AssignmentQuery>,
 ) -> Answer {
     let name = of.in_course(&app.course)?.name.clone();
     let group = student.group;
