@@ -716,29 +716,35 @@ async fn assignments(State(app): State<Arc<App>>) -> Answer {
     Ok(Json(json!({ "course": app.course.name, "assignments": assignments })).into_response())
 }
 
-/// `GET /api/submissions`: the caller's own submissions, newest first, as
-/// their owner sees them, and the uploads they may still start this hour
-/// (with the largest file taken: `arena submit` checks it before sending).
-async fn list(State(app): State<Arc<App>>, Student(student): Student) -> Answer {
-    let (group, per_hour) = (student.group, app.per_hour);
+/// `GET /api/submissions?before=ID&limit=N`: a page of the caller's own
+/// submissions, newest first, as their owner sees them, with the list's
+/// total and the next page's address; and the uploads they may still
+/// start this hour (with the largest file taken: `arena submit` checks it
+/// before sending).
+async fn list(
+    State(app): State<Arc<App>>,
+    Student(student): Student,
+    UrlQuery(asked): UrlQuery<http::extract::ListQuery>,
+) -> Answer {
+    let (group, per_hour, page) = (student.group, app.per_hour, asked.page()?);
     let (info, submissions, (left, oldest)) = app
         .db(move |db| {
             Ok((
                 store::db::group(db, group)?,
-                store::db::submissions_of(db, group)?,
+                store::db::submissions_of(db, group, page)?,
                 store::db::uploads_left(db, group, per_hour)?,
             ))
         })
         .await?;
-    let submissions: Vec<store::db::Submission> =
-        submissions.into_iter().map(http::views::for_owner).collect();
-    Ok(Json(json!({
+    let mut answer = json!({
         "student": student.name,
         "group": info,
-        "submissions": submissions,
         "uploads": { "left": left, "per_hour": app.per_hour, "oldest": oldest, "max_bytes": app.max_upload },
-    }))
-    .into_response())
+    });
+    http::extract::ListQuery::place(&mut answer, "/api/submissions", page, &submissions);
+    let rows: Vec<store::db::Submission> = submissions.rows.into_iter().map(http::views::for_owner).collect();
+    answer["submissions"] = json!(rows);
+    Ok(Json(answer).into_response())
 }
 
 /// `GET /api/submissions/{id}`: one of the caller's own submissions.

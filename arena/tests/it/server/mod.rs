@@ -27,6 +27,7 @@ mod gradescope;
 mod grading;
 mod groups;
 mod league;
+mod lists;
 mod live;
 mod load;
 mod operations;

@@ -3,7 +3,8 @@
 //! words (`{"error": ...}`, `application/json`) with axum's status, never
 //! with axum's plain-text rejection; and the answer to a request no route
 //! takes ([`no_route`], [`no_method`]). Handlers take these, not axum's
-//! `Path`, `Query` and `Json`.
+//! `Path`, `Query` and `Json`. [`ListQuery`] is the page a group's list
+//! asks for.
 
 use axum::{
     extract::{FromRequest, FromRequestParts, Path, Query, Request},
@@ -12,8 +13,13 @@ use axum::{
     Json,
 };
 use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
 
-use crate::{http::connections::BodyLimit, ApiError};
+use crate::{
+    http::connections::BodyLimit,
+    store::db::{Newest, Page},
+    ApiError,
+};
 
 /// A path's parameters (`/api/submissions/{id}`): `400` in the API's words
 /// when one does not parse (`/api/submissions/abc`).
@@ -88,4 +94,41 @@ pub(crate) async fn no_method(method: Method, uri: Uri) -> Response {
         format!("{} does not take {method}: docs/server.md lists the API", uri.path()),
     )
     .into_response()
+}
+
+/// `?before=ID&limit=N`: a page of one of a group's lists (its
+/// submissions, its scrimmages), newest first; the pages poll them every
+/// 2 s and another group can add to them, so no answer holds them whole.
+#[derive(serde::Deserialize, Debug, Default)]
+pub(crate) struct ListQuery {
+    /// Only the rows older than this id (the last page's `next`).
+    before: Option<i64>,
+    /// Rows, [`ListQuery::DEFAULT`] unless said, at most [`ListQuery::MOST`].
+    limit: Option<usize>,
+}
+
+impl ListQuery {
+    pub(crate) const DEFAULT: usize = 20;
+    pub(crate) const MOST: usize = 100;
+
+    /// The page asked for: a limit of 0 is refused, one over [`ListQuery::MOST`] cut to it.
+    pub(crate) fn page(&self) -> Result<Newest, ApiError> {
+        match self.limit.unwrap_or(Self::DEFAULT) {
+            0 => Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!("limit=0: ask for 1 to {} rows (default {})", Self::MOST, Self::DEFAULT),
+            )),
+            limit => Ok(Newest { before: self.before, limit: limit.min(Self::MOST) }),
+        }
+    }
+
+    /// Puts in `answer` (an object) where `page` (got from `asked`) stands
+    /// in its list at `path`: `"total"` (the whole list's rows), `"limit"`
+    /// and `"next"` (`PATH?before=ID&limit=N`, null on the last page).
+    pub(crate) fn place<T>(answer: &mut Value, path: &str, asked: Newest, page: &Page<T>) {
+        let next = page.next_before.map(|id| format!("{path}?before={id}&limit={}", asked.limit));
+        answer["total"] = json!(page.total);
+        answer["limit"] = json!(asked.limit);
+        answer["next"] = json!(next);
+    }
 }

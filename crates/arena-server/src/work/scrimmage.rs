@@ -41,7 +41,7 @@ use crate::{
     course::Course,
     http::auth::Student,
     http::connections as http,
-    http::extract::{JsonBody, UrlPath, UrlQuery},
+    http::extract::{JsonBody, ListQuery, UrlPath, UrlQuery},
     http::headers,
     store::db::{self, status},
     store::files as store,
@@ -229,12 +229,9 @@ pub fn challenge_in(
     Ok(Ok(id))
 }
 
-/// Group `group`'s scrimmages, either side, newest first.
-pub fn of_group(db: &Connection, group: i64) -> Result<Vec<Scrimmage>> {
-    let mut query =
-        db.prepare(&format!("{SCRIMMAGE} WHERE s.challenger = ?1 OR s.opponent = ?1 ORDER BY s.id DESC"))?;
-    let rows = query.query_map([group], scrimmage)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+/// A page of group `group`'s scrimmages, either side, newest first.
+pub fn of_group(db: &Connection, group: i64, page: db::Newest) -> Result<db::Page<Scrimmage>> {
+    db::newest_page(db, (SCRIMMAGE, "s.challenger = ?1 OR s.opponent = ?1", "s.id"), group, page, scrimmage, |s| s.id)
 }
 
 /// Scrimmage `id` if group `group` is one of its sides.
@@ -591,12 +588,20 @@ pub(crate) async fn opponents(
     Ok(Json(json!({ "opponents": groups })).into_response())
 }
 
-/// `GET /api/scrimmages`: the caller's group's scrimmages, either side,
-/// newest first, each with its replays once played.
-pub(crate) async fn list(State(app): State<Arc<App>>, Student(student): Student) -> Answer {
-    let group = student.group;
-    let scrimmages = app.db(move |db| of_group(db, group)).await?;
+/// `GET /api/scrimmages?before=ID&limit=N`: a page of the caller's group's
+/// scrimmages, either side, newest first, each with its replays once
+/// played, with the list's total and the next page's address.
+pub(crate) async fn list(
+    State(app): State<Arc<App>>,
+    Student(student): Student,
+    UrlQuery(asked): UrlQuery<ListQuery>,
+) -> Answer {
+    let (group, page) = (student.group, asked.page()?);
+    let scrimmages = app.db(move |db| of_group(db, group, page)).await?;
+    let mut answer = json!({ "per_hour": PER_HOUR, "games": GAMES });
+    ListQuery::place(&mut answer, "/api/scrimmages", page, &scrimmages);
     let listed: Vec<Value> = scrimmages
+        .rows
         .into_iter()
         .map(|s| {
             let replays: Vec<Value> = replays::viewers_in(&replay_folder(&app.data, s.id))
@@ -610,7 +615,8 @@ pub(crate) async fn list(State(app): State<Arc<App>>, Student(student): Student)
             value
         })
         .collect();
-    Ok(Json(json!({ "scrimmages": listed, "per_hour": PER_HOUR, "games": GAMES })).into_response())
+    answer["scrimmages"] = Value::Array(listed);
+    Ok(Json(answer).into_response())
 }
 
 /// `GET /api/scrimmages/{id}/replays/{name}`: a game's viewer, for either
