@@ -231,7 +231,14 @@ pub fn challenge_in(
 
 /// A page of group `group`'s scrimmages, either side, newest first.
 pub fn of_group(db: &Connection, group: i64, page: db::Newest) -> Result<db::Page<Scrimmage>> {
-    db::newest_page(db, (SCRIMMAGE, "s.challenger = ?1 OR s.opponent = ?1", "s.id"), group, page, scrimmage, |s| s.id)
+    db::newest_page(
+        db,
+        (SCRIMMAGE, "s.challenger = ?1 OR s.opponent = ?1", "s.id"),
+        group,
+        page,
+        scrimmage,
+        |s| s.id,
+    )
 }
 
 /// Scrimmage `id` if group `group` is one of its sides.
@@ -361,7 +368,12 @@ fn play(
     file.insert("output".into(), replays::OUTPUT.into());
     file.insert("games_per_pairing".into(), i64::from(GAMES).into());
     file.insert("concurrency".into(), 1.into());
-    file.insert("players".into(), toml::Value::Array(players.into_iter().map(Into::into).collect()));
+    // Each side by its group: two players that report the same name would
+    // be told apart by their paths, in the feeds' and replays' titles.
+    let groups = [&scrimmage.challenger, &scrimmage.opponent];
+    let players =
+        players.iter().zip(groups).map(|(player, group)| store::named_entry(player, group)).collect();
+    file.insert("players".into(), toml::Value::Array(players));
     file.insert("replays".into(), replays::replays_table("all").into());
     if !assignment.settings.is_empty() {
         file.insert("settings".into(), assignment.settings.clone().into());
