@@ -754,7 +754,11 @@ async fn show(State(app): State<Arc<App>>, Student(student): Student, UrlPath(id
 
 /// `GET /api/submissions/{id}/replays`: the games the submission lost
 /// while graded, each with its viewer.
-async fn replays(State(app): State<Arc<App>>, Student(student): Student, UrlPath(id): UrlPath<i64>) -> Answer {
+async fn replays(
+    State(app): State<Arc<App>>,
+    Student(student): Student,
+    UrlPath(id): UrlPath<i64>,
+) -> Answer {
     app.own_submission(&student, id).await?;
     let names = work::grader::lost_games(&app.data, id);
     let replays: Vec<_> = names

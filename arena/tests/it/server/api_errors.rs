@@ -25,7 +25,8 @@ fn ask(server: &Server, method: &str, path: &str, token: &str, body: Option<&str
     let status = response.status().as_u16();
     let kind = response.headers().get("content-type").map(|v| v.to_str().unwrap().to_string());
     let text = response.body_mut().read_to_string().unwrap();
-    let json = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{method} {path}: not JSON ({e}): {text:?}"));
+    let json =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{method} {path}: not JSON ({e}): {text:?}"));
     (status, kind.unwrap_or_default(), json)
 }
 
@@ -33,12 +34,13 @@ fn ask(server: &Server, method: &str, path: &str, token: &str, body: Option<&str
 fn bad_paths_queries_bodies_routes_and_methods_get_the_apis_json_error() {
     let data = tempfile::tempdir().unwrap();
     let alice = add_student(data.path(), "alice");
-    let out = arena(&["serve", "add-student", "boss", "--staff", "--data", data.path().to_str().unwrap()], &[]);
+    let out =
+        arena(&["serve", "add-student", "boss", "--staff", "--data", data.path().to_str().unwrap()], &[]);
     assert!(out.status.success(), "{}", support::stderr(&out));
     let staff = stdout(&out).trim().to_string();
     let server = Server::start(data.path(), &["--round-robin", "off"]);
 
-    let cases: [(&str, &str, &str, Option<&str>, u16, &str); 10] = [
+    let cases = [
         ("GET", "/api/submissions/abc", &alice, None, 400, "/api/submissions/abc: "),
         ("GET", "/api/submissions/abc/replays", &alice, None, 400, "/api/submissions/abc/replays: "),
         ("GET", "/api/scrimmages/x/replays/game-1.html", &alice, None, 400, "/api/scrimmages/x/replays"),

@@ -10,18 +10,34 @@ use serde_json::Value;
 
 /// The ids of `answer`'s `key` rows.
 fn ids(answer: &Value, key: &str) -> Vec<i64> {
-    answer[key].as_array().unwrap_or_else(|| panic!("{answer}")).iter().map(|r| r["id"].as_i64().unwrap()).collect()
+    answer[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("{answer}"))
+        .iter()
+        .map(|r| r["id"].as_i64().unwrap())
+        .collect()
 }
 
 /// Pages `path` with `limit` from the newest: every page's ids, checking
 /// each answer's total and that each page's `next` leads to the next one.
-fn every_page(server: &Server, token: &str, path: &str, key: &str, limit: usize, total: u64) -> Vec<Vec<i64>> {
+fn every_page(
+    server: &Server,
+    token: &str,
+    path: &str,
+    key: &str,
+    limit: usize,
+    total: u64,
+) -> Vec<Vec<i64>> {
     let mut pages = Vec::new();
     let mut at = format!("{path}?limit={limit}");
     loop {
         let (code, answer) = get(server, &at, Some(token));
         assert_eq!(code, 200, "{at}: {answer}");
-        assert_eq!((answer["total"].as_u64(), answer["limit"].as_u64()), (Some(total), Some(limit as u64)), "{answer}");
+        assert_eq!(
+            (answer["total"].as_u64(), answer["limit"].as_u64()),
+            (Some(total), Some(limit as u64)),
+            "{answer}"
+        );
         pages.push(ids(&answer, key));
         match answer["next"].as_str() {
             Some(next) => at = next.to_string(),
@@ -52,7 +68,10 @@ fn a_groups_submissions_and_scrimmages_come_a_page_at_a_time_newest_first() {
     assert_eq!(pages, [&sent[0..2], &sent[2..4], &sent[4..5]]);
     // By default, the newest 20; a limit over 100 is cut to 100; 0 is refused.
     let (_, first) = get(&server, "/api/submissions", Some(&alice));
-    assert_eq!((ids(&first, "submissions"), &first["limit"], &first["next"]), (sent.clone(), &20.into(), &Value::Null));
+    assert_eq!(
+        (ids(&first, "submissions"), &first["limit"], &first["next"]),
+        (sent.clone(), &20.into(), &Value::Null)
+    );
     assert_eq!(first["uploads"]["left"], 25, "the rest of the answer is as before: {first}");
     assert_eq!(get(&server, "/api/submissions?limit=5000", Some(&alice)).1["limit"], 100);
     let (code, zero) = get(&server, "/api/submissions?limit=0", Some(&alice));

@@ -34,7 +34,11 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for UrlPath
             // A `500` (a route that lacks the parameter) is logged, not shown.
             Err(rejection) => Err(ApiError::new(
                 rejection.status(),
-                format!("{}: {} (docs/server.md lists the API's paths)", parts.uri.path(), rejection.body_text()),
+                format!(
+                    "{}: {} (docs/server.md lists the API's paths)",
+                    parts.uri.path(),
+                    rejection.body_text()
+                ),
             )),
         }
     }

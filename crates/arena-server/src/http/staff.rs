@@ -201,7 +201,11 @@ pub async fn finalize_status(State(app): State<Arc<App>>, _: Staff) -> Answer {
 
 /// `GET /api/staff/grades.csv?assignment=NAME`: that assignment's final
 /// grades (none: the course's first), once `finalize` wrote them.
-pub async fn grades_csv(State(app): State<Arc<App>>, _: Staff, UrlQuery(of): UrlQuery<AssignmentQuery>) -> Answer {
+pub async fn grades_csv(
+    State(app): State<Arc<App>>,
+    _: Staff,
+    UrlQuery(of): UrlQuery<AssignmentQuery>,
+) -> Answer {
     let name = of.in_course(&app.course)?.name.clone();
     final_csv(&app, &std::path::Path::new(&name).join("grades.csv"))
 }

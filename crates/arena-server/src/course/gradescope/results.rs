@@ -101,9 +101,10 @@ fn tournament_note(assignment: &Assignment) -> Option<String> {
     match (assignment.points.tournament_most(), &assignment.points.tournament) {
         (Some(most), _) if most > 0.0 => Some(format!("{start} up to {} more.", trim(most))),
         (Some(_), _) => None,
-        (None, TournamentPoints::PerGroupDefeated(each)) => {
-            Some(format!("{start} {} more for each group yours defeats (the course sets no cap).", trim(*each)))
-        }
+        (None, TournamentPoints::PerGroupDefeated(each)) => Some(format!(
+            "{start} {} more for each group yours defeats (the course sets no cap).",
+            trim(*each)
+        )),
         (None, _) => Some(format!("{start} more (the course sets no cap).")),
     }
 }

@@ -103,8 +103,9 @@ pub(crate) fn newest_page<T>(
         db.query_row(&format!("SELECT COUNT(*) FROM ({select} WHERE {filter})"), [group], |r| r.get(0))?;
     // One row more than asked: whether an older page follows.
     let asked = i64::try_from(page.limit.saturating_add(1)).unwrap_or(i64::MAX);
-    let mut query =
-        db.prepare(&format!("{select} WHERE ({filter}) AND (?2 IS NULL OR {id} < ?2) ORDER BY {id} DESC LIMIT ?3"))?;
+    let mut query = db.prepare(&format!(
+        "{select} WHERE ({filter}) AND (?2 IS NULL OR {id} < ?2) ORDER BY {id} DESC LIMIT ?3"
+    ))?;
     let mut rows: Vec<T> = query
         .query_map(rusqlite::params![group, page.before, asked], row)?
         .collect::<rusqlite::Result<_>>()?;
