@@ -153,10 +153,15 @@ fn status(server: &ServerArgs) -> Result<ExitCode> {
     let group = mine["group"]["name"].as_str().unwrap_or("?");
     let submissions = mine["submissions"].as_array().cloned().unwrap_or_default();
     let uploads = &mine["uploads"];
+    // The server gives the newest page (docs/server.md): say when there are more.
+    let total = mine["total"].as_u64().unwrap_or(submissions.len() as u64);
+    let shown = match total > submissions.len() as u64 {
+        true => format!("{total} submissions, the newest {} shown", submissions.len()),
+        false => format!("{total} submission(s), newest first"),
+    };
     arena_core::outln!(
-        "{} of group {group}: {} submission(s), newest first; {} of {} uploads left this hour",
+        "{} of group {group}: {shown}; {} of {} uploads left this hour",
         mine["student"].as_str().unwrap_or("?"),
-        submissions.len(),
         uploads["left"],
         uploads["per_hour"]
     );

@@ -45,7 +45,7 @@ use std::{net::SocketAddr, path::PathBuf, sync::Arc};
 
 use anyhow::{Context, Result};
 use axum::{
-    extract::{Multipart, Path, Query, State},
+    extract::{Multipart, State},
     http::{header, HeaderMap, HeaderValue, StatusCode},
     middleware,
     response::{Html, IntoResponse, Response},
@@ -55,7 +55,10 @@ use axum::{
 use rusqlite::Connection;
 use serde_json::{json, Value};
 
-use http::auth::Student;
+use http::{
+    auth::Student,
+    extract::{UrlPath, UrlQuery},
+};
 
 /// How the server runs.
 pub struct Options {
@@ -339,8 +342,8 @@ fn router(app: Arc<App>, limits: http::connections::Limits, trust_proxy: bool) -
             "/api/leaderboard",
             get(
                 |State(app): State<Arc<App>>,
-                 Query(of): Query<AssignmentQuery>,
-                 Query(page): Query<work::board::PageQuery>,
+                 UrlQuery(of): UrlQuery<AssignmentQuery>,
+                 UrlQuery(page): UrlQuery<work::board::PageQuery>,
                  headers: HeaderMap| async move {
                     let name = &of.in_course(&app.course)?.name;
                     let ready = app.boards.leaderboard(name, &page).ok_or_else(|| of.unknown())?;
@@ -352,8 +355,8 @@ fn router(app: Arc<App>, limits: http::connections::Limits, trust_proxy: bool) -
             "/api/leaderboard/crosstable",
             get(
                 |State(app): State<Arc<App>>,
-                 Query(of): Query<AssignmentQuery>,
-                 Query(page): Query<work::board::PageQuery>,
+                 UrlQuery(of): UrlQuery<AssignmentQuery>,
+                 UrlQuery(page): UrlQuery<work::board::PageQuery>,
                  headers: HeaderMap| async move {
                     let name = &of.in_course(&app.course)?.name;
                     let ready =
@@ -365,6 +368,8 @@ fn router(app: Arc<App>, limits: http::connections::Limits, trust_proxy: bool) -
     http::connections::bounded(uploads, upload_limit)
         .merge(http::connections::bounded(small, http::connections::JSON_BODY_LIMIT))
         // Every request, whatever its route, is read and answered in time.
+        .fallback(http::extract::no_route)
+        .method_not_allowed_fallback(http::extract::no_method)
         .layer(middleware::from_fn_with_state(limits.body_timeout, http::connections::body_deadline))
         .layer(middleware::from_fn(http::headers::secure))
         // Who asks, for the logs: the peer, or the proxy's word of it.
@@ -717,39 +722,49 @@ async fn assignments(State(app): State<Arc<App>>) -> Answer {
     Ok(Json(json!({ "course": app.course.name, "assignments": assignments })).into_response())
 }
 
-/// `GET /api/submissions`: the caller's own submissions, newest first, as
-/// their owner sees them, and the uploads they may still start this hour
-/// (with the largest file taken: `arena submit` checks it before sending).
-async fn list(State(app): State<Arc<App>>, Student(student): Student) -> Answer {
-    let (group, per_hour) = (student.group, app.per_hour);
+/// `GET /api/submissions?before=ID&limit=N`: a page of the caller's own
+/// submissions, newest first, as their owner sees them, with the list's
+/// total and the next page's address; and the uploads they may still
+/// start this hour (with the largest file taken: `arena submit` checks it
+/// before sending).
+async fn list(
+    State(app): State<Arc<App>>,
+    Student(student): Student,
+    UrlQuery(asked): UrlQuery<http::extract::ListQuery>,
+) -> Answer {
+    let (group, per_hour, page) = (student.group, app.per_hour, asked.page()?);
     let (info, submissions, (left, oldest)) = app
         .db(move |db| {
             Ok((
                 store::db::group(db, group)?,
-                store::db::submissions_of(db, group)?,
+                store::db::submissions_of(db, group, page)?,
                 store::db::uploads_left(db, group, per_hour)?,
             ))
         })
         .await?;
-    let submissions: Vec<store::db::Submission> =
-        submissions.into_iter().map(http::views::for_owner).collect();
-    Ok(Json(json!({
+    let mut answer = json!({
         "student": student.name,
         "group": info,
-        "submissions": submissions,
         "uploads": { "left": left, "per_hour": app.per_hour, "oldest": oldest, "max_bytes": app.max_upload },
-    }))
-    .into_response())
+    });
+    http::extract::ListQuery::place(&mut answer, "/api/submissions", page, &submissions);
+    let rows: Vec<store::db::Submission> = submissions.rows.into_iter().map(http::views::for_owner).collect();
+    answer["submissions"] = json!(rows);
+    Ok(Json(answer).into_response())
 }
 
 /// `GET /api/submissions/{id}`: one of the caller's own submissions.
-async fn show(State(app): State<Arc<App>>, Student(student): Student, Path(id): Path<i64>) -> Answer {
+async fn show(State(app): State<Arc<App>>, Student(student): Student, UrlPath(id): UrlPath<i64>) -> Answer {
     Ok(Json(http::views::for_owner(app.own_submission(&student, id).await?)).into_response())
 }
 
 /// `GET /api/submissions/{id}/replays`: the games the submission lost
 /// while graded, each with its viewer.
-async fn replays(State(app): State<Arc<App>>, Student(student): Student, Path(id): Path<i64>) -> Answer {
+async fn replays(
+    State(app): State<Arc<App>>,
+    Student(student): Student,
+    UrlPath(id): UrlPath<i64>,
+) -> Answer {
     app.own_submission(&student, id).await?;
     let names = work::grader::lost_games(&app.data, id);
     let replays: Vec<_> = names
@@ -764,7 +779,7 @@ async fn replays(State(app): State<Arc<App>>, Student(student): Student, Path(id
 async fn replay_viewer(
     State(app): State<Arc<App>>,
     Student(student): Student,
-    Path((id, name)): Path<(i64, String)>,
+    UrlPath((id, name)): UrlPath<(i64, String)>,
 ) -> Answer {
     app.own_submission(&student, id).await?;
     let html = work::grader::lost_game_viewer(&app.data, id, &name).ok_or_else(|| {

@@ -15,6 +15,7 @@ use arena_server::store::secret::Secret;
 use serde_json::Value;
 
 mod accounts;
+mod api_errors;
 mod attacks;
 mod board;
 mod course;
@@ -26,6 +27,7 @@ mod gradescope;
 mod grading;
 mod groups;
 mod league;
+mod lists;
 mod live;
 mod load;
 mod operations;

@@ -131,3 +131,76 @@ fn a_scrimmage_is_cut_at_its_bound_and_staff_cancel_one_waiting_or_playing() {
     assert_eq!(listed, [(waiting, "cancelled"), (playing, "cancelled"), (first, "cut")]);
     assert_eq!(get(&server, "/api/staff/scrimmages", Some(&slow)).0, 403);
 }
+
+/// Whether `text` holds a SHA-256 in hex (64 hex digits in a row).
+fn holds_a_sha256(text: &str) -> bool {
+    text.as_bytes().windows(64).any(|w| w.iter().all(u8::is_ascii_hexdigit))
+}
+
+#[test]
+fn a_scrimmages_feeds_and_replays_are_titled_by_group_never_by_path_or_hash() {
+    let data = tempfile::tempdir().unwrap();
+    let course = support::write_file(
+        data.path(),
+        "course.toml",
+        "[[assignment]]\nname = \"trap\"\ngame = \"trap\"\n[assignment.settings]\nboard_size = 5\n\
+         [assignment.grading]\nlevels = [\"easy\"]\ngames = 2\nwins_to_pass = [0]\n",
+    );
+    let (alpha, beta) = (add_student(data.path(), "alpha"), add_student(data.path(), "beta"));
+    let server = Server::start(data.path(), &["--course", course.to_str().unwrap(), "--round-robin", "off"]);
+    // Two uploads whose players report the same name (the same library, a
+    // byte apart: two files, two hashes), once told apart by their paths.
+    let easy = std::fs::read(library("easy")).unwrap();
+    let other = [easy.as_slice(), &[0]].concat();
+    for (token, bytes) in [(&alpha, easy), (&beta, other)] {
+        let (code, accepted) = submit(&server, Some(token), "file", &bytes);
+        assert_eq!(code, 201, "{accepted}");
+        let graded = wait_for(&server, token, accepted["id"].as_i64().unwrap(), finished);
+        assert_eq!(graded["status"], "done", "{graded}");
+    }
+    let (code, made) = post_json(&server, "/api/scrimmages", &alpha, &json!({ "opponent": "beta" }));
+    assert_eq!(code, 201, "{made}");
+    let id = made["id"].as_i64().unwrap();
+    // The feeds' titles, while it plays and after.
+    let mut titles = Vec::new();
+    let started = Instant::now();
+    loop {
+        let (_, live) = get(&server, "/api/live", Some(&alpha));
+        for game in live["games"].as_array().unwrap() {
+            if game["kind"] == "scrimmage" && game["of"] == id {
+                titles.push(game["title"].as_str().unwrap().to_string());
+            }
+        }
+        if scrimmage(&server, &alpha, id)["finished"].is_string() {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "never over");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let played = wait_until_over(&server, &beta, id);
+    assert_eq!(played["status"], "done", "{played}");
+    assert!(!titles.is_empty(), "a feed was listed");
+    let folder = std::fs::canonicalize(data.path()).unwrap().to_string_lossy().to_string();
+    for title in &titles {
+        assert!(title.contains("alpha vs beta") || title.contains("beta vs alpha"), "{title}");
+        assert!(!title.contains(&folder) && !holds_a_sha256(title), "{title}");
+    }
+    // Each replay: its name and its viewer's title by group.
+    let replays = played["replays"].as_array().unwrap();
+    assert_eq!(replays.len(), 10, "{played}");
+    for replay in replays {
+        let name = replay["name"].as_str().unwrap();
+        assert!(name.contains("alpha") && name.contains("beta") && !holds_a_sha256(name), "{name}");
+        let page = super::agent()
+            .get(format!("{}{}", server.url, replay["url"].as_str().unwrap()))
+            .header("Authorization", format!("Bearer {beta}"))
+            .call()
+            .unwrap()
+            .body_mut()
+            .read_to_string()
+            .unwrap();
+        let title = page.split("<title>").nth(1).and_then(|t| t.split("</title>").next()).unwrap();
+        assert!(title.contains("alpha") && title.contains("beta"), "{title}");
+        assert!(!title.contains(&folder) && !holds_a_sha256(title), "{title}");
+    }
+}

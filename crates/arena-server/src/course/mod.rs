@@ -144,6 +144,22 @@ impl Points {
         };
         (levels + tournament).min(self.cap)
     }
+
+    /// The most the class tournament can add to a group that passed every
+    /// level, for any class: None when nothing bounds it (points per group
+    /// defeated and no cap; how many groups play is known only at
+    /// finalize).
+    pub fn tournament_most(&self) -> Option<f64> {
+        let levels: f64 = self.per_level.iter().sum();
+        let room = self.cap - levels.min(self.cap);
+        let most = match &self.tournament {
+            TournamentPoints::PerGroupDefeated(each) if *each > 0.0 => f64::INFINITY,
+            TournamentPoints::PerGroupDefeated(_) => 0.0,
+            TournamentPoints::Share(most) => *most,
+            TournamentPoints::ByRank(values) => values.iter().copied().fold(0.0, f64::max),
+        };
+        Some(most.min(room)).filter(|most| most.is_finite())
+    }
 }
 
 /// The game the server grades and its league plays: the first in the

@@ -18,11 +18,11 @@ use std::{
 
 use anyhow::{Context, Result};
 use axum::{
-    extract::{DefaultBodyLimit, FromRequest, Request, State},
+    extract::{DefaultBodyLimit, Request, State},
     http::{header, StatusCode},
     middleware::{self, Next},
     response::{IntoResponse, Response},
-    Json, Router,
+    Router,
 };
 use hyper::service::Service as _;
 use hyper_util::{
@@ -30,7 +30,6 @@ use hyper_util::{
     server::graceful::GracefulShutdown,
     service::TowerToHyperService,
 };
-use serde::de::DeserializeOwned;
 use tokio::{net::TcpListener, sync::Semaphore};
 use tokio_rustls::rustls;
 
@@ -285,6 +284,9 @@ pub const JSON_BODY_LIMIT: usize = 16 * 1024;
 pub struct BodyLimit(pub usize);
 
 impl BodyLimit {
+    /// The limit of a route that reads at most a small JSON body.
+    pub(crate) const JSON: BodyLimit = BodyLimit(JSON_BODY_LIMIT);
+
     /// The refusal of a body over it.
     pub(crate) fn refusal(self) -> ApiError {
         ApiError::new(
@@ -298,7 +300,7 @@ impl BodyLimit {
 /// announcing more (`Content-Length`) is refused (`413`) before a byte of it
 /// is read; one sent without a length (chunked) is cut where it passes
 /// `limit`, whichever extractor reads it (axum's `DefaultBodyLimit`, which
-/// `Json`, `Bytes` and `Multipart` obey), and [`JsonBody`] says `413`.
+/// `Json`, `Bytes` and `Multipart` obey), and `http::extract::JsonBody` says `413`.
 pub fn bounded<S: Clone + Send + Sync + 'static>(router: Router<S>, limit: usize) -> Router<S> {
     router
         .layer(DefaultBodyLimit::max(limit))
@@ -306,7 +308,7 @@ pub fn bounded<S: Clone + Send + Sync + 'static>(router: Router<S>, limit: usize
 }
 
 /// A middleware: `413` for a `Content-Length` over the limit; else the
-/// limit goes with the request (for [`JsonBody`]'s words).
+/// limit goes with the request (for `http::extract::JsonBody`'s words).
 async fn refuse_announced_over(State(limit): State<BodyLimit>, mut request: Request, next: Next) -> Response {
     let announced = request
         .headers()
@@ -318,24 +320,4 @@ async fn refuse_announced_over(State(limit): State<BodyLimit>, mut request: Requ
     }
     request.extensions_mut().insert(limit);
     next.run(request).await
-}
-
-/// A JSON body, refused in the API's words (`{"error": ...}`): `413` past
-/// the route's [`BodyLimit`], `400`/`415`/`422` for bad JSON, never a
-/// plain-text answer of axum's.
-pub(crate) struct JsonBody<T>(pub T);
-
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
-        let limit = request.extensions().get::<BodyLimit>().copied().unwrap_or(BodyLimit(JSON_BODY_LIMIT));
-        match Json::<T>::from_request(request, state).await {
-            Ok(Json(value)) => Ok(JsonBody(value)),
-            Err(rejection) => Err(match rejection.status() {
-                StatusCode::PAYLOAD_TOO_LARGE => limit.refusal(),
-                status => ApiError::new(status, rejection.body_text()),
-            }),
-        }
-    }
 }

@@ -1,6 +1,7 @@
 //! The server's HTTP face: accepting connections under limits
 //! (`connections.rs`; `stall.rs` cuts one that takes nothing it is sent),
-//! who is asking (`auth.rs`), the headers every answer carries
+//! who is asking (`auth.rs`), what a request carries, refused in the API's
+//! words (`extract.rs`), the headers every answer carries
 //! (`headers.rs`), what each audience sees of a submission (`views.rs`),
 //! live feeds, who may watch them and how many each client may hold open
 //! (`live.rs`, `watching.rs`, `streams.rs`), the
@@ -9,6 +10,7 @@
 
 pub(crate) mod auth;
 pub mod connections;
+pub(crate) mod extract;
 pub(crate) mod headers;
 pub mod live;
 pub(crate) mod staff;

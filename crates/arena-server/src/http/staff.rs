@@ -6,7 +6,7 @@
 use std::sync::{Arc, Mutex};
 
 use axum::{
-    extract::{Path, Query, State},
+    extract::State,
     http::{header, StatusCode},
     response::IntoResponse,
     Json,
@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use crate::{
     http::auth::{Staff, Student},
-    http::connections::JsonBody,
+    http::extract::{JsonBody, UrlPath, UrlQuery},
     store::db,
     store::finals,
     work::finalize,
@@ -66,7 +66,7 @@ pub async fn groups(State(app): State<Arc<App>>, _: Staff) -> Answer {
 
 /// `GET /api/staff/notes/{id}`: the whole contribution note submission
 /// `id` came with (`null`: none), and its group.
-pub async fn note(State(app): State<Arc<App>>, _: Staff, Path(id): Path<i64>) -> Answer {
+pub async fn note(State(app): State<Arc<App>>, _: Staff, UrlPath(id): UrlPath<i64>) -> Answer {
     let (group, note) = app
         .db(move |db| db::note_of(db, id))
         .await?
@@ -93,7 +93,7 @@ pub async fn scrimmages(State(app): State<Arc<App>>, _: Staff) -> Answer {
 /// `POST /api/staff/scrimmages/{id}/cancel`: a waiting scrimmage ends now,
 /// a playing one after its game under way (its games played count); one
 /// already over is left as it is. Its status then.
-pub async fn cancel_scrimmage(State(app): State<Arc<App>>, _: Staff, Path(id): Path<i64>) -> Answer {
+pub async fn cancel_scrimmage(State(app): State<Arc<App>>, _: Staff, UrlPath(id): UrlPath<i64>) -> Answer {
     let status = app.db(move |db| scrimmage::cancel(db, id)).await?;
     let status =
         status.ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("there is no scrimmage {id}")))?;
@@ -130,7 +130,7 @@ pub async fn league(State(app): State<Arc<App>>, _: Staff, JsonBody(body): JsonB
 pub async fn deadline(
     State(app): State<Arc<App>>,
     _: Staff,
-    Query(of): Query<AssignmentQuery>,
+    UrlQuery(of): UrlQuery<AssignmentQuery>,
     JsonBody(body): JsonBody<Value>,
 ) -> Answer {
     let name = of.in_course(&app.course)?.name.clone();
@@ -153,7 +153,7 @@ pub async fn deadline(
 pub async fn start_finalize(
     State(app): State<Arc<App>>,
     _: Staff,
-    Query(of): Query<AssignmentQuery>,
+    UrlQuery(of): UrlQuery<AssignmentQuery>,
 ) -> Answer {
     let name = of.in_course(&app.course)?.name.clone();
     {
@@ -201,7 +201,11 @@ pub async fn finalize_status(State(app): State<Arc<App>>, _: Staff) -> Answer {
 
 /// `GET /api/staff/grades.csv?assignment=NAME`: that assignment's final
 /// grades (none: the course's first), once `finalize` wrote them.
-pub async fn grades_csv(State(app): State<Arc<App>>, _: Staff, Query(of): Query<AssignmentQuery>) -> Answer {
+pub async fn grades_csv(
+    State(app): State<Arc<App>>,
+    _: Staff,
+    UrlQuery(of): UrlQuery<AssignmentQuery>,
+) -> Answer {
     let name = of.in_course(&app.course)?.name.clone();
     final_csv(&app, &std::path::Path::new(&name).join("grades.csv"))
 }

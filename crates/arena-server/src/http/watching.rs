@@ -4,12 +4,13 @@
 //! every game whole. A game one may not watch is 404, as if it did not
 //! exist. The feeds themselves are `live.rs`'s.
 
-use std::sync::{Arc, OnceLock};
-
-use std::net::IpAddr;
+use std::{
+    net::IpAddr,
+    sync::{Arc, OnceLock},
+};
 
 use axum::{
-    extract::{Path, State},
+    extract::State,
     http::{header, HeaderValue, StatusCode},
     response::{Html, IntoResponse},
     Extension, Json,
@@ -19,6 +20,7 @@ use serde_json::{json, Value};
 use crate::{
     http::auth::MaybeStudent,
     http::connections::Client,
+    http::extract::UrlPath,
     http::headers,
     http::live::{self, feeds, Scope},
     store::db,
@@ -29,7 +31,7 @@ use arena_core::{games::replays::live_page, replay::live::Feed};
 
 /// `GET /live/{id}`: the live viewer of game `id` (a page with nothing
 /// in it but the address of its feed, which is access-checked).
-pub(crate) async fn page(Path(id): Path<u64>) -> Answer {
+pub(crate) async fn page(UrlPath(id): UrlPath<u64>) -> Answer {
     feeds().game(id).ok_or_else(|| not_found(id))?;
     let html = live_page(&format!("/api/live/{id}/feed"), false);
     // The same inline code for every game: one policy.
@@ -44,7 +46,7 @@ pub(crate) async fn feed(
     State(app): State<Arc<App>>,
     client: Option<Extension<Client>>,
     MaybeStudent(who): MaybeStudent,
-    Path(id): Path<u64>,
+    UrlPath(id): UrlPath<u64>,
 ) -> Answer {
     let feed = feeds().game(id).ok_or_else(|| not_found(id))?;
     let public = may_watch(&app, who.as_ref(), &feed).await?.ok_or_else(|| not_found(id))?;

@@ -57,6 +57,17 @@ pub fn player_entry(dir: &Path, sha256: &str, player: Option<&str>) -> Result<St
     Ok(if python { format!("python:{stored}") } else { stored.into_owned() })
 }
 
+/// A tournament file's entry of `player` (as [`player_entry`] gives it)
+/// named `name` (its group): the name its standings, replays and live
+/// feeds show, never its path (which holds the data folder and the
+/// upload's hash), even when two players report the same name.
+pub fn named_entry(player: &str, name: &str) -> toml::Value {
+    let mut entry = toml::Table::new();
+    entry.insert("player".into(), player.into());
+    entry.insert("name".into(), name.into());
+    entry.into()
+}
+
 /// Stores a Python player's archive: the file (once per content) and its
 /// unpacked folder. The hash, and where the player is in the folder; a
 /// refused archive (`Ok(Err(why))`) leaves nothing behind.

@@ -127,13 +127,10 @@ pub fn finalize(
                 table.insert("rounds".into(), i64::from(rounds).into());
             }
             let entry = |(player, submission): (&String, &db::Submission)| -> toml::Value {
-                if !named {
-                    return player.as_str().into();
+                match named {
+                    true => store::named_entry(player, &submission.group),
+                    false => player.as_str().into(),
                 }
-                let mut entry = toml::Table::new();
-                entry.insert("player".into(), player.as_str().into());
-                entry.insert("name".into(), submission.group.as_str().into());
-                entry.into()
             };
             table.insert(
                 "players".into(),

@@ -28,7 +28,7 @@ use std::{
 
 use anyhow::{Context, Result};
 use axum::{
-    extract::{FromRequest, Path as UrlPath, Query, Request, State},
+    extract::{FromRequest, Request, State},
     http::{header, StatusCode},
     response::{Html, IntoResponse},
     Json,
@@ -40,7 +40,8 @@ use serde_json::{json, Value};
 use crate::{
     course::Course,
     http::auth::Student,
-    http::connections::{self as http, JsonBody},
+    http::connections as http,
+    http::extract::{JsonBody, ListQuery, UrlPath, UrlQuery},
     http::headers,
     store::db::{self, status},
     store::files as store,
@@ -228,12 +229,16 @@ pub fn challenge_in(
     Ok(Ok(id))
 }
 
-/// Group `group`'s scrimmages, either side, newest first.
-pub fn of_group(db: &Connection, group: i64) -> Result<Vec<Scrimmage>> {
-    let mut query =
-        db.prepare(&format!("{SCRIMMAGE} WHERE s.challenger = ?1 OR s.opponent = ?1 ORDER BY s.id DESC"))?;
-    let rows = query.query_map([group], scrimmage)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+/// A page of group `group`'s scrimmages, either side, newest first.
+pub fn of_group(db: &Connection, group: i64, page: db::Newest) -> Result<db::Page<Scrimmage>> {
+    db::newest_page(
+        db,
+        (SCRIMMAGE, "s.challenger = ?1 OR s.opponent = ?1", "s.id"),
+        group,
+        page,
+        scrimmage,
+        |s| s.id,
+    )
 }
 
 /// Scrimmage `id` if group `group` is one of its sides.
@@ -363,7 +368,12 @@ fn play(
     file.insert("output".into(), replays::OUTPUT.into());
     file.insert("games_per_pairing".into(), i64::from(GAMES).into());
     file.insert("concurrency".into(), 1.into());
-    file.insert("players".into(), toml::Value::Array(players.into_iter().map(Into::into).collect()));
+    // Each side by its group: two players that report the same name would
+    // be told apart by their paths, in the feeds' and replays' titles.
+    let groups = [&scrimmage.challenger, &scrimmage.opponent];
+    let players =
+        players.iter().zip(groups).map(|(player, group)| store::named_entry(player, group)).collect();
+    file.insert("players".into(), toml::Value::Array(players));
     file.insert("replays".into(), replays::replays_table("all").into());
     if !assignment.settings.is_empty() {
         file.insert("settings".into(), assignment.settings.clone().into());
@@ -576,7 +586,7 @@ async fn record_challenge(
 pub(crate) async fn opponents(
     State(app): State<Arc<App>>,
     Student(student): Student,
-    Query(of): Query<AssignmentQuery>,
+    UrlQuery(of): UrlQuery<AssignmentQuery>,
 ) -> Answer {
     let name = of.in_course(&app.course)?.name.clone();
     let group = student.group;
@@ -590,12 +600,20 @@ pub(crate) async fn opponents(
     Ok(Json(json!({ "opponents": groups })).into_response())
 }
 
-/// `GET /api/scrimmages`: the caller's group's scrimmages, either side,
-/// newest first, each with its replays once played.
-pub(crate) async fn list(State(app): State<Arc<App>>, Student(student): Student) -> Answer {
-    let group = student.group;
-    let scrimmages = app.db(move |db| of_group(db, group)).await?;
+/// `GET /api/scrimmages?before=ID&limit=N`: a page of the caller's group's
+/// scrimmages, either side, newest first, each with its replays once
+/// played, with the list's total and the next page's address.
+pub(crate) async fn list(
+    State(app): State<Arc<App>>,
+    Student(student): Student,
+    UrlQuery(asked): UrlQuery<ListQuery>,
+) -> Answer {
+    let (group, page) = (student.group, asked.page()?);
+    let scrimmages = app.db(move |db| of_group(db, group, page)).await?;
+    let mut answer = json!({ "per_hour": PER_HOUR, "games": GAMES });
+    ListQuery::place(&mut answer, "/api/scrimmages", page, &scrimmages);
     let listed: Vec<Value> = scrimmages
+        .rows
         .into_iter()
         .map(|s| {
             let replays: Vec<Value> = replays::viewers_in(&replay_folder(&app.data, s.id))
@@ -609,7 +627,8 @@ pub(crate) async fn list(State(app): State<Arc<App>>, Student(student): Student)
             value
         })
         .collect();
-    Ok(Json(json!({ "scrimmages": listed, "per_hour": PER_HOUR, "games": GAMES })).into_response())
+    answer["scrimmages"] = Value::Array(listed);
+    Ok(Json(answer).into_response())
 }
 
 /// `GET /api/scrimmages/{id}/replays/{name}`: a game's viewer, for either

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use crate::course::{Assignment, Results};
+use crate::course::{Assignment, Results, TournamentPoints};
 use arena_core::{
     play::clock::Clock,
     tournament::{grade::GradeReport, record::GameResult},
@@ -93,22 +93,20 @@ fn level_points(assignment: &Assignment, level: usize) -> f64 {
 
 /// A note on the points the autograder cannot give: the class
 /// tournament's, given after the deadline (`arena tournament` on
-/// Gradescope's export, docs/gradescope.md).
+/// Gradescope's export, docs/gradescope.md). The autograder sees one
+/// submission, not the class: with points per group defeated and no cap
+/// there is no bound to promise, so the note gives the rate instead.
 fn tournament_note(assignment: &Assignment) -> Option<String> {
-    let most_levels: f64 = assignment.points.per_level.iter().sum();
-    let everything = Results {
-        passed: vec![true; assignment.grading.levels.len()],
-        rank: Some(1),
-        defeated: usize::MAX / 2,
-        groups: usize::MAX / 2 + 1,
-    };
-    let most = assignment.points.of(&everything);
-    (most > most_levels.min(assignment.points.cap)).then(|| {
-        format!(
-            "These points are for the levels; the class tournament after the deadline gives up to {} more.",
-            trim(most - most_levels.min(assignment.points.cap))
-        )
-    })
+    let start = "These points are for the levels; the class tournament after the deadline gives";
+    match (assignment.points.tournament_most(), &assignment.points.tournament) {
+        (Some(most), _) if most > 0.0 => Some(format!("{start} up to {} more.", trim(most))),
+        (Some(_), _) => None,
+        (None, TournamentPoints::PerGroupDefeated(each)) => Some(format!(
+            "{start} {} more for each group yours defeats (the course sets no cap).",
+            trim(*each)
+        )),
+        (None, _) => Some(format!("{start} more (the course sets no cap).")),
+    }
 }
 
 /// A number as points are written: no `.0`.
@@ -356,6 +354,29 @@ mod tests {
         assert_eq!(board[0]["name"], "Levels passed");
         assert_eq!(board[0]["value"], 1.0);
         assert_eq!((&board[1]["name"], &board[1]["value"]), (&"Wins".into(), &3.0.into()));
+    }
+
+    /// The note promises only what the policy can give: with points per
+    /// group defeated, the cap's room when there is a cap, the rate and no
+    /// number when there is none (it once said "up to 46116860184273879040").
+    #[test]
+    fn the_tournament_note_promises_a_real_bound_or_none() {
+        let note = |points: &str| {
+            let course = crate::course::Course::parse(&COURSE.replace("share = 10\n", points)).unwrap();
+            tournament_note(&course.assignments[0])
+        };
+        let uncapped = note("per_group_defeated = 2\n").unwrap();
+        assert_eq!(
+            uncapped,
+            "These points are for the levels; the class tournament after the deadline gives 2 more \
+             for each group yours defeats (the course sets no cap)."
+        );
+        assert!(!uncapped.chars().any(|c| c.is_ascii_digit() && c != '2'), "{uncapped}");
+        assert!(note("per_group_defeated = 2\ncap = 100\n").unwrap().contains("up to 10 more."));
+        assert_eq!(note("per_group_defeated = 2\ncap = 90\n"), None, "no room under the cap");
+        assert_eq!(note("per_group_defeated = 0\n"), None);
+        assert!(note("by_rank = [5, 3]\n").unwrap().contains("up to 5 more."));
+        assert!(note("share = 10\ncap = 95\n").unwrap().contains("up to 5 more."));
     }
 
     #[test]

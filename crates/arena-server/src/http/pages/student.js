@@ -179,8 +179,34 @@ function titleOf(name) {
   const a = course && course.assignments.find(a => a.name === name);
   return a ? a.title : name;
 }
+// The group's lists come a page at a time, newest first (the server's
+// `?before=&limit=`): each refresh fetches as many pages as asked for here,
+// one at first; "older ones" asks for one more.
+const pagesShown = { rows: 1, scrimmages: 1 };
+for (const list of Object.keys(pagesShown)) {
+  document.querySelector("#" + list + "-more button").addEventListener("click", () => {
+    pagesShown[list] += 1;
+    refresh();
+  });
+}
+// `path`'s first `pagesShown[list]` pages: the first answer, with the rows
+// of `key` of them all; and the line under the table says how many of how many.
+async function pages(path, key, list) {
+  const first = await api(path);
+  let answer = first;
+  const rows = first[key].slice();
+  for (let page = 1; page < pagesShown[list] && answer.next; page++) {
+    answer = await api(answer.next);
+    rows.push(...answer[key]);
+  }
+  const more = document.getElementById(list + "-more");
+  more.hidden = rows.length >= first.total;
+  more.querySelector("span").textContent = "the newest " + rows.length + " of " + first.total + ";";
+  more.querySelector("button").hidden = !answer.next;
+  return Object.assign({}, first, { [key]: rows });
+}
 async function showScrimmages() {
-  const mine = await api("/api/scrimmages");
+  const mine = await pages("/api/scrimmages", "scrimmages", "scrimmages");
   const body = document.getElementById("scrimmages");
   body.textContent = "";
   for (const s of mine.scrimmages) {
@@ -198,7 +224,7 @@ async function refresh() {
   if (!token) return;
   try {
     await showAssignments();
-    const mine = await api("/api/submissions");
+    const mine = await pages("/api/submissions", "submissions", "rows");
     const group = mine.group.members.length > 1
       ? ", group " + mine.group.name + " (" + mine.group.members.join(", ") + ")" : "";
     document.getElementById("who").textContent = "logged in as " + mine.student + group;

@@ -68,6 +68,53 @@ pub(crate) fn writing(db: &Connection) -> Result<rusqlite::Transaction<'_>> {
     Ok(rusqlite::Transaction::new_unchecked(db, rusqlite::TransactionBehavior::Immediate)?)
 }
 
+/// A page of one of a group's lists, newest first: the rows older than
+/// `before` (an id; none: from the newest), at most `limit`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Newest {
+    pub before: Option<i64>,
+    pub limit: usize,
+}
+
+/// A page of a list and where it stands in it.
+#[derive(Debug)]
+pub struct Page<T> {
+    pub rows: Vec<T>,
+    /// The rows of the whole list, on every page.
+    pub total: u64,
+    /// The `before` of the next page (its last row's id), when older rows
+    /// follow.
+    pub next_before: Option<i64>,
+}
+
+/// Page `page` of the list `select` (a `SELECT ... FROM ...` whose rows
+/// `row` reads) `WHERE filter` (of one parameter, `?1`: `group`), by the
+/// ids of column `id` (`id_of` a row's), newest first: one query for every
+/// list a group has, so that each is paged alike.
+pub(crate) fn newest_page<T>(
+    db: &Connection,
+    (select, filter, id): (&str, &str, &str),
+    group: i64,
+    page: Newest,
+    row: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    id_of: impl Fn(&T) -> i64,
+) -> Result<Page<T>> {
+    let total: u64 =
+        db.query_row(&format!("SELECT COUNT(*) FROM ({select} WHERE {filter})"), [group], |r| r.get(0))?;
+    // One row more than asked: whether an older page follows.
+    let asked = i64::try_from(page.limit.saturating_add(1)).unwrap_or(i64::MAX);
+    let mut query = db.prepare(&format!(
+        "{select} WHERE ({filter}) AND (?2 IS NULL OR {id} < ?2) ORDER BY {id} DESC LIMIT ?3"
+    ))?;
+    let mut rows: Vec<T> = query
+        .query_map(rusqlite::params![group, page.before, asked], row)?
+        .collect::<rusqlite::Result<_>>()?;
+    let more = rows.len() > page.limit;
+    rows.truncate(page.limit);
+    let next_before = rows.last().filter(|_| more).map(id_of);
+    Ok(Page { rows, total, next_before })
+}
+
 /// Sets `assignment`'s deadline (`YYYY-MM-DD HH:MM[:SS]`, UTC): submissions
 /// made after it are graded but do not count. Its normalised form.
 pub fn set_deadline(db: &Connection, assignment: &str, when: &str) -> Result<String> {
@@ -107,6 +154,9 @@ pub fn set_setting(db: &Connection, key: &str, value: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A page that holds any of these tests' lists whole.
+    const ALL: Newest = Newest { before: None, limit: 1000 };
 
     const ALONE: Joining = Joining::Alone { compete: false };
 
@@ -195,7 +245,7 @@ mod tests {
             group(&db, alice.group).unwrap(),
             Group { name: "alice".into(), members: vec!["alice".into()] }
         );
-        let mine = submissions_of(&db, alice.group).unwrap();
+        let mine = submissions_of(&db, alice.group, ALL).unwrap().rows;
         assert_eq!(
             mine.iter().map(|s| (s.id, s.sha256.as_str())).collect::<Vec<_>>(),
             [(3, "a2"), (1, "a1")]
@@ -252,7 +302,7 @@ mod tests {
             "not superseded by another assignment's"
         );
         let statuses: Vec<String> =
-            submissions_of(&db, ann.group).unwrap().into_iter().map(|s| s.status).collect();
+            submissions_of(&db, ann.group, ALL).unwrap().rows.into_iter().map(|s| s.status).collect();
         assert_eq!(statuses, [status::DONE, status::CHECKING, status::SUPERSEDED]);
     }
 

@@ -254,11 +254,9 @@ pub fn submission_of(db: &Connection, id: i64, group: i64) -> Result<Option<Subm
         .optional()?)
 }
 
-/// Group `group`'s submissions, newest first.
-pub fn submissions_of(db: &Connection, group: i64) -> Result<Vec<Submission>> {
-    let mut query = db.prepare(&format!("{SUBMISSION} WHERE s.group_id = ?1 ORDER BY s.id DESC"))?;
-    let rows = query.query_map([group], submission)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+/// A page of group `group`'s submissions, newest first.
+pub fn submissions_of(db: &Connection, group: i64, page: super::Newest) -> Result<super::Page<Submission>> {
+    super::newest_page(db, (SUBMISSION, "s.group_id = ?1", "s.id"), group, page, submission, |s| s.id)
 }
 
 /// The grading queue, as anyone may see it: submissions waiting, and the
