@@ -456,6 +456,9 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
         }
         Some(ServeAction::Backup { data, to }) => {
             let summary = server::store::backup::backup(&data, &to)?;
+            for path in &summary.removed {
+                eprintln!("removed {}, left by a backup that was killed", path.display());
+            }
             eprintln!(
                 "wrote {}: the database ({} submissions) and {} files ({})",
                 to.display(),

@@ -140,6 +140,9 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
     std::fs::create_dir_all(data)
         .with_context(|| format!("cannot create the data folder {}", data.display()))?;
     let data = std::fs::canonicalize(data)?;
+    for path in store::backup::remove_stale(&data) {
+        tracing::info!("removed {}, left by a backup that was killed", path.display());
+    }
     let course = Arc::new(options.course);
     host(&data, &store::db::open(&data)?, &course, options.course_text.as_deref())?;
     let pool = arena_core::play::cores::Cores::new(options.cores).install();

@@ -162,47 +162,67 @@ impl<R: Read> Read for Capped<R> {
     }
 }
 
-/// Reads a tar's entries raw, so that a metadata entry is checked against
-/// [`MAX_METADATA`] before it is read (the tar crate would read a long name
-/// of any size whole), and applies long names and PAX paths itself.
+/// If `entry` (read raw) is a metadata entry (a GNU long name or link, a
+/// PAX record set): `Some` of the path it gives the entry after it, if it
+/// gives one. It is checked against [`MAX_METADATA`] before it is read (the
+/// tar crate would read a long name of any size whole).
+pub(crate) fn metadata<R: Read>(entry: &mut tar::Entry<R>) -> Result<Option<Option<String>>, String> {
+    let damaged = |e: std::io::Error| format!("the archive is damaged: {e}");
+    let kind = entry.header().entry_type();
+    if !(kind.is_gnu_longname()
+        || kind.is_gnu_longlink()
+        || kind.is_pax_local_extensions()
+        || kind.is_pax_global_extensions())
+    {
+        return Ok(None);
+    }
+    let size = entry.header().size().map_err(damaged)?;
+    if size > MAX_METADATA {
+        return Err(format!(
+            "the archive has a name or metadata entry over {} KiB (or too many of them): refused",
+            MAX_METADATA >> 10
+        ));
+    }
+    let mut text = Vec::with_capacity(size as usize);
+    entry.read_to_end(&mut text).map_err(damaged)?;
+    let mut path = None;
+    if kind.is_gnu_longname() {
+        let name = text.split(|&b| b == 0).next().unwrap_or_default();
+        path = Some(String::from_utf8_lossy(name).into_owned());
+    } else if kind.is_pax_local_extensions() {
+        for record in tar::PaxExtensions::new(&text) {
+            let record = record.map_err(damaged)?;
+            if record.key() == Ok("path") {
+                path = Some(String::from_utf8_lossy(record.value_bytes()).into_owned());
+            }
+        }
+    }
+    Ok(Some(path))
+}
+
+/// Reads a tar's entries raw, so that a metadata entry is checked before it
+/// is read ([`metadata`]), and applies long names and PAX paths itself.
 fn untar(bytes: &[u8], into: &Path) -> Result<(), String> {
     let stream = Capped { inner: flate2::read::GzDecoder::new(bytes), left: MAX_TAR_STREAM };
     let mut archive = tar::Archive::new(stream);
     let mut budget = MAX_BYTES;
     let entries = archive.entries().map_err(|e| format!("not a readable .tar.gz: {e}"))?.raw(true);
     let damaged = |e: std::io::Error| format!("the archive is damaged: {e}");
-    let (mut files, mut metadata) = (0, 0);
+    let (mut files, mut metadata_entries) = (0, 0);
     // The name a GNU long-name or PAX entry gives the entry after it.
     let mut long_name: Option<String> = None;
     for entry in entries {
         let mut entry = entry.map_err(damaged)?;
         let kind = entry.header().entry_type();
-        if kind.is_gnu_longname()
-            || kind.is_gnu_longlink()
-            || kind.is_pax_local_extensions()
-            || kind.is_pax_global_extensions()
-        {
-            metadata += 1;
-            let size = entry.header().size().map_err(damaged)?;
-            if size > MAX_METADATA || metadata > MAX_FILES {
+        if let Some(name) = metadata(&mut entry)? {
+            metadata_entries += 1;
+            if metadata_entries > MAX_FILES {
                 return Err(format!(
                     "the archive has a name or metadata entry over {} KiB (or too many of them): refused",
                     MAX_METADATA >> 10
                 ));
             }
-            let mut text = Vec::with_capacity(size as usize);
-            entry.read_to_end(&mut text).map_err(damaged)?;
-            if kind.is_gnu_longname() {
-                let name = text.split(|&b| b == 0).next().unwrap_or_default();
-                long_name = Some(String::from_utf8_lossy(name).into_owned());
-            } else if kind.is_pax_local_extensions() {
-                for record in tar::PaxExtensions::new(&text) {
-                    let record = record.map_err(damaged)?;
-                    if record.key() == Ok("path") {
-                        long_name = Some(String::from_utf8_lossy(record.value_bytes()).into_owned());
-                    }
-                }
-            }
+            long_name = name.or(long_name);
             continue;
         }
         files += 1;

@@ -18,7 +18,12 @@ pub const FOLDER: &str = "files";
 
 /// The SHA-256 of `bytes`, in hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    hex(&Sha256::digest(bytes))
+}
+
+/// `bytes` in hex (a hash's, as stored files are named).
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Whether `bytes` look like a player library: a 64-bit ELF shared object.

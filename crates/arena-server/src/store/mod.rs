@@ -2,7 +2,7 @@
 //! SQLite, WAL; `pool.rs` its connections off the async threads), uploaded
 //! files by content (`files.rs`), Python players' archives unpacked with
 //! care (`archive.rs`), the secret every seed comes from (`secret.rs`), the
-//! folder in one file and back (`backup.rs`) and what each group's data
+//! folder in one file and back (`backup/`) and what each group's data
 //! takes (`storage.rs`).
 
 pub mod archive;
