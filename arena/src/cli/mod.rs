@@ -75,7 +75,7 @@ enum Command {
     ///
     /// Example: arena bench sprt target/release/libmy_bot.so old/libmy_bot.so --time-per-turn 100ms
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-    Bench(bench::Bench),
+    Bench(Box<bench::Bench>),
     /// Is NEW stronger than OLD? (`arena bench sprt`, its old name.)
     ///
     /// A sequential probability ratio test over
@@ -280,7 +280,7 @@ enum TournamentAction {
 
 pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Bench(bench) => bench::run(bench),
+        Command::Bench(bench) => bench::run(*bench),
         Command::Play(args) => play::run(args),
         Command::Sprt(args) => sprt::run(args),
         Command::Serve(args) => serve::run(*args),

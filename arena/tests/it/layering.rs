@@ -117,7 +117,8 @@ fn module_of(relative: &Path) -> Module {
     let mut path: Module =
         relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
     let last = path.pop().unwrap_or_default();
-    if !["mod.rs", "lib.rs", "main.rs"].contains(&last.as_str()) || path.len() > 0 && last != "mod.rs" {
+    let crate_root = path.is_empty() && (last == "lib.rs" || last == "main.rs");
+    if last != "mod.rs" && !crate_root {
         path.push(last.trim_end_matches(".rs").to_string());
     }
     path
