@@ -340,7 +340,7 @@ fn an_empty_pythonpath_entry_does_not_open_the_arenas_folder() {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_arena"));
     command.args(["play", &format!("python:{}", python.display()), "easy", "--games", "2"]).args(PASS_ORDERS);
     command.env("ESCAPE_MODE", "read").env("ESCAPE_TARGET", &secret);
-    command.env("PYTHONPATH", format!(":{}", package())).env("RUST_LOG", "arena=debug");
+    command.env("PYTHONPATH", format!(":{}", package())).env("RUST_LOG", "arena_core=debug");
     let output = command.current_dir(folder.path()).output().unwrap();
     for report in reports(&output) {
         assert!(report.contains("blocked: ") && report.contains("Permission denied"), "{report}");

@@ -90,7 +90,7 @@ fn a_reset_or_removed_token_stops_working_at_once_and_nothing_of_the_group_is_lo
 fn work_lines(log: &str, id: &str) -> Vec<Value> {
     log.lines()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|line| line["target"] == "arena_server::work" && line["fields"]["id"] == id)
+        .filter(|line| line["target"] == "arena_server::work_log" && line["fields"]["id"] == id)
         .collect()
 }
 

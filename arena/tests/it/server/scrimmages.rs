@@ -202,5 +202,22 @@ fn a_scrimmages_feeds_and_replays_are_titled_by_group_never_by_path_or_hash() {
         let title = page.split("<title>").nth(1).and_then(|t| t.split("</title>").next()).unwrap();
         assert!(title.contains("alpha") && title.contains("beta"), "{title}");
         assert!(!title.contains(&folder) && !holds_a_sha256(title), "{title}");
+        // Nor anywhere in the page: the players' sources are not named.
+        assert!(!page.contains(&folder) && !page.contains("files/"), "a path in the viewer of {name}");
+    }
+    // Nor in a game's feed, which the other group watches whole.
+    let (_, live) = get(&server, "/api/live", Some(&beta));
+    let game = live["games"].as_array().unwrap().iter().find(|g| g["kind"] == "scrimmage" && g["of"] == id);
+    let game = game.unwrap_or_else(|| panic!("the scrimmage's games listed: {live}"));
+    {
+        let feed = super::agent()
+            .get(format!("{}/api/live/{}/feed", server.url, game["id"]))
+            .header("Authorization", format!("Bearer {beta}"))
+            .call()
+            .unwrap()
+            .body_mut()
+            .read_to_string()
+            .unwrap();
+        assert!(!feed.is_empty() && !feed.contains(&folder) && !feed.contains("files/"), "{feed}");
     }
 }

@@ -194,6 +194,10 @@ pub struct ReplaysFile {
     /// Show each game's seed in its viewer (default true; a server's
     /// grading, whose seeds every submission shares, hides them).
     pub show_seed: Option<bool>,
+    /// Name each player's source (a path, a built-in name) in its replays
+    /// and live feeds (default true; a server's scrimmages, whose replays
+    /// each side sees, hide the paths of its data folder and uploads).
+    pub show_sources: Option<bool>,
     /// The most the run's replays (and viewers) may take on disk: a size
     /// (`"5MiB"`) or bytes. Past it, further replays are left out.
     pub max_bytes: Option<toml::Value>,
@@ -219,6 +223,8 @@ pub struct ReplayPolicy {
     pub viewers: bool,
     /// Show each game's seed in its viewer.
     pub show_seed: bool,
+    /// Name each player's source in its replays and live feeds.
+    pub show_sources: bool,
     /// The most the output folder's replays may take, bytes (None: no bound).
     pub max_bytes: Option<u64>,
 }
@@ -231,6 +237,7 @@ impl ReplayPolicy {
             player: None,
             viewers: true,
             show_seed: true,
+            show_sources: true,
             max_bytes: None,
         }
     }
@@ -501,6 +508,7 @@ impl Tournament {
             player: file.replays.player,
             viewers: file.replays.viewers.unwrap_or(true),
             show_seed: file.replays.show_seed.unwrap_or(true),
+            show_sources: file.replays.show_sources.unwrap_or(true),
             max_bytes: file.replays.max_bytes.as_ref().map(replay_budget).transpose()?,
         };
         // Players from folders, opponents and levels play under the settings' control.

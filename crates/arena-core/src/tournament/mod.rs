@@ -346,9 +346,10 @@ pub fn run_part(
     let mut played_now = 0;
     if let Some(journal) = journal.as_mut() {
         let sink = replays::ReplaySink::new(&tournament, total, &entrants, &names)?;
-        let live = observer
-            .live()
-            .map(|live| LivePlayers { live, players: replays::replay_players(&entrants, &names) });
+        let live = observer.live().map(|live| LivePlayers {
+            live,
+            players: replays::replay_players(&entrants, &names, tournament.replays.show_sources),
+        });
         let plan = runner::RunPlan::of(&tournament, &players, &hosting, stop, sink.as_ref())
             .with_live(live.as_ref());
         loop {

@@ -87,7 +87,7 @@ impl ReplaySink {
         let folder = tournament.output.join(FOLDER);
         std::fs::create_dir_all(&folder)
             .with_context(|| format!("cannot create the replays folder {}", folder.display()))?;
-        let players = replay_players(entrants, names);
+        let players = replay_players(entrants, names, policy.show_sources);
         let budget = policy.max_bytes.map(|max| (max, Mutex::new(folder_bytes(&folder))));
         Ok(Some(ReplaySink {
             folder,
@@ -191,11 +191,15 @@ pub fn stem(index: usize, seats: &[usize], total: usize, names: &[String]) -> St
 }
 
 /// The players as the run's replays (and live feeds) name them: their
-/// display names (`names`, ids index them) and sources.
-pub fn replay_players(entrants: &[Entrant], names: &[String]) -> Vec<ReplayPlayer> {
+/// display names (`names`, ids index them) and, if `show_sources`, their
+/// sources (else none: a source may be a path its viewers must not see).
+pub fn replay_players(entrants: &[Entrant], names: &[String], show_sources: bool) -> Vec<ReplayPlayer> {
     names
         .iter()
         .zip(entrants)
-        .map(|(name, e)| ReplayPlayer { name: name.clone(), source: e.source.clone() })
+        .map(|(name, e)| ReplayPlayer {
+            name: name.clone(),
+            source: if show_sources { e.source.clone() } else { String::new() },
+        })
         .collect()
 }

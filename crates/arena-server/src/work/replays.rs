@@ -19,11 +19,14 @@ pub(crate) fn folder_of(run: &Path) -> PathBuf {
 pub const REPLAY_BYTES: u64 = 5 << 20;
 
 /// The `[replays]` table of the server's tournament files: `save` ("losses",
-/// "all") within [`REPLAY_BYTES`].
+/// "all") within [`REPLAY_BYTES`], no player's source named.
 pub(crate) fn replays_table(save: &str) -> toml::Table {
     let mut replays = toml::Table::new();
     replays.insert("save".into(), save.into());
     replays.insert("max_bytes".into(), (REPLAY_BYTES as i64).into());
+    // A player's source is a path in the data folder, with its upload's
+    // hash: not for the groups who see the replays and feeds.
+    replays.insert("show_sources".into(), false.into());
     replays
 }
 

@@ -3,14 +3,15 @@
 //! a finalize. Each line carries its fields (`work`, `id`, `event`,
 //! `seconds`, `reason`), so `--log-format json` gives them to a log
 //! collector as fields, and the text form reads as a sentence. Logged at
-//! `info` (failures at `warn`) under the target `arena_server::work`,
+//! `info` (failures at `warn`) under the target `arena_server::work_log`
+//! (no module's path begins with it, so no other line comes with them),
 //! which `arena serve` shows by default.
 
 use std::time::Instant;
 
-/// The target of the work's log lines (`RUST_LOG=arena_server::work=off`
+/// The target of the work's log lines (`RUST_LOG=arena_server::work_log=off`
 /// hides them).
-pub const TARGET: &str = "arena_server::work";
+pub const TARGET: &str = "arena_server::work_log";
 
 /// A piece of work under way: logged as started when made, as done or
 /// failed when it ends.
