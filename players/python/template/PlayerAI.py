@@ -12,22 +12,8 @@ from Grid import Grid
 
 
 class PlayerAI(BaseAI):
-    def __init__(self) -> None:
-        super().__init__()
-        self.pos = None
-        self.player_num = None
-
-    def getPosition(self):
-        return self.pos
-
-    def setPosition(self, new_position):
-        self.pos = new_position
-
-    def getPlayerNum(self):
-        return self.player_num
-
-    def setPlayerNum(self, num):
-        self.player_num = num
+    # BaseAI keeps your number (self.player_num, set by setPlayerNum) and
+    # your position (self.pos, set by setPosition) for you.
 
     def getMove(self, grid: Grid) -> tuple:
         # Step where the most free cells stay around you.

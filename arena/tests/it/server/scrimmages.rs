@@ -185,20 +185,21 @@ fn a_scrimmages_feeds_and_replays_are_titled_by_group_never_by_path_or_hash() {
         assert!(title.contains("alpha vs beta") || title.contains("beta vs alpha"), "{title}");
         assert!(!title.contains(&folder) && !holds_a_sha256(title), "{title}");
     }
+    // What the other side reads at `path`, whole.
+    let as_beta = |path: &str| {
+        let response = super::agent()
+            .get(format!("{}{path}", server.url))
+            .header("Authorization", format!("Bearer {beta}"))
+            .call();
+        response.unwrap().body_mut().read_to_string().unwrap()
+    };
     // Each replay: its name and its viewer's title by group.
     let replays = played["replays"].as_array().unwrap();
     assert_eq!(replays.len(), 10, "{played}");
     for replay in replays {
         let name = replay["name"].as_str().unwrap();
         assert!(name.contains("alpha") && name.contains("beta") && !holds_a_sha256(name), "{name}");
-        let page = super::agent()
-            .get(format!("{}{}", server.url, replay["url"].as_str().unwrap()))
-            .header("Authorization", format!("Bearer {beta}"))
-            .call()
-            .unwrap()
-            .body_mut()
-            .read_to_string()
-            .unwrap();
+        let page = as_beta(replay["url"].as_str().unwrap());
         let title = page.split("<title>").nth(1).and_then(|t| t.split("</title>").next()).unwrap();
         assert!(title.contains("alpha") && title.contains("beta"), "{title}");
         assert!(!title.contains(&folder) && !holds_a_sha256(title), "{title}");
@@ -210,14 +211,7 @@ fn a_scrimmages_feeds_and_replays_are_titled_by_group_never_by_path_or_hash() {
     let game = live["games"].as_array().unwrap().iter().find(|g| g["kind"] == "scrimmage" && g["of"] == id);
     let game = game.unwrap_or_else(|| panic!("the scrimmage's games listed: {live}"));
     {
-        let feed = super::agent()
-            .get(format!("{}/api/live/{}/feed", server.url, game["id"]))
-            .header("Authorization", format!("Bearer {beta}"))
-            .call()
-            .unwrap()
-            .body_mut()
-            .read_to_string()
-            .unwrap();
+        let feed = as_beta(&format!("/api/live/{}/feed", game["id"]));
         assert!(!feed.is_empty() && !feed.contains(&folder) && !feed.contains("files/"), "{feed}");
     }
 }
