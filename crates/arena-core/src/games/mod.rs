@@ -33,7 +33,7 @@
 //!    `LadderReport`).
 //! 4. Here: `pub mod <game>;` and its line in the table.
 //! 5. Outside the folder, only what the wire lacks: a new kind of request
-//!    or reply is a variant of `protocol.rs`'s `Request`/`Reply`. Its rules
+//!    or reply is a variant of `players/protocol/mod.rs`'s `Request`/`Reply`. Its rules
 //!    options become flags and `[settings]` keys by themselves, and the
 //!    entry points play it through `with_rules!`. (A throwaway sixth game
 //!    needed no other edit of the library's sources than its folder and

@@ -1,7 +1,7 @@
 //! The players in a folder, a library or a course Python folder per
 //! student group: what a tournament file's `player_folders` names (the
 //! file's key is the tournament's to add to an error). Beside
-//! `players.rs`, which turns one name or path into a player.
+//! `players/mod.rs`, which turns one name or path into a player.
 
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! What of a player needs every game, so sits above the games table:
 //! loading a player from its spec (a library is probed by making a player
 //! of its first game, as a worker would), and the games a player plays.
-//! The rest of a player (`players.rs`, `plugin.rs`) names no game.
+//! The rest of a player (`players/mod.rs`, `plugin.rs`) names no game.
 
 use std::time::Duration;
 

@@ -10,7 +10,7 @@
 //! A file per idea, all of it re-exported here (callers name `stats::X`):
 //! `score.rs` (W/D/L counts, score shares and means with their intervals),
 //! `elo.rs` (the Elo scale, Elo from games and from game pairs),
-//! `bradley_terry.rs` (ratings of a whole field), `online.rs` (a rating
+//! `bradley_terry/` (ratings of a whole field), `online.rs` (a rating
 //! updated game by game), `defeated.rs` (opponents
 //! defeated), `agreement.rs` (Spearman's rank correlation).
 

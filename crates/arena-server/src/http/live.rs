@@ -12,7 +12,7 @@
 //! or copied per watcher: the events it is sent are the log's own (`Bytes`
 //! over the log's `Arc<str>`), so a slow one holds only its socket's
 //! buffer and never slows the game; one that stops reading is cut when
-//! its connection stalls (`http.rs`).
+//! its connection stalls (`stall.rs`).
 
 use std::{
     convert::Infallible,

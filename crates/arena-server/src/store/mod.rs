@@ -1,4 +1,4 @@
-//! What the server keeps, in its data folder: the database (`db.rs`:
+//! What the server keeps, in its data folder: the database (`db/`:
 //! SQLite, WAL; `pool.rs` its connections off the async threads), uploaded
 //! files by content (`files.rs`), Python players' archives unpacked with
 //! care (`archive.rs`), the secret every seed comes from (`secret.rs`), the

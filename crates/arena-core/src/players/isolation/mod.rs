@@ -1,5 +1,5 @@
 //! Isolated players: each player instance runs in its own worker process
-//! that answers the protocol (`protocol.rs`) on pipes: the arena binary
+//! that answers the protocol (`players/protocol/`) on pipes: the arena binary
 //! itself, run as `arena __worker` to load exactly one library, or a
 //! program that speaks the protocol itself (`external.rs`).
 //!

@@ -1,7 +1,7 @@
 //! How standings are shown: a terminal table, Markdown (standings,
 //! crosstable, failures), CSV and JSON, and the cells of a row as every
 //! table has them (the tournament's HTML index too). What the numbers are
-//! is `standings.rs`; how a table is laid out and a cell escaped,
+//! is `standings/mod.rs`; how a table is laid out and a cell escaped,
 //! [`crate::report::table`].
 
 use std::{fmt::Write as _, time::Duration};
