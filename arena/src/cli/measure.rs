@@ -141,6 +141,14 @@ pub(crate) struct ServerArgs {
     /// Submissions graded at once (default: as `arena serve`).
     #[arg(long, value_name = "N")]
     grading_slots: Option<usize>,
+    /// The nice value of the server's games (as `arena serve --games-nice`).
+    #[arg(long, value_name = "N", default_value_t = 0, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(i32).range(-20..=19))]
+    games_nice: i32,
+    /// Busy loops (nice 0) run beside the server while it is measured, as
+    /// other users' work on a shared machine.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    busy_loops: usize,
     /// Pages watching one game live (staff's, so any game: the newest in
     /// progress, then the next), beside the open pages.
     #[arg(long, default_value_t = 0, value_name = "N")]
@@ -310,6 +318,8 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
                 pages: args.pages,
                 seconds: args.seconds,
                 grading_slots: args.grading_slots,
+                games_nice: args.games_nice,
+                busy_loops: args.busy_loops,
                 watchers: args.watchers,
             };
             arena_core::outln!("{}", arena_server::bench::run(&load)?);

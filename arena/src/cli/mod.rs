@@ -240,6 +240,13 @@ enum TournamentAction {
         /// the games in progress listed, pick one (docs/replays.md).
         #[arg(long)]
         live: bool,
+        /// How long in all to wait for an overloaded machine: a game whose
+        /// player the machine kept from a core past 20x its budget is not
+        /// counted but postponed, and the run resumed after 10 s, 30 s,
+        /// 1 m, ... within this time; then it stops (exit status 75), the
+        /// journal keeping every game played. 0: do not wait.
+        #[arg(long, value_name = "DURATION", default_value = "9m", value_parser = arena_core::report::units::parse_duration)]
+        patience: std::time::Duration,
     },
     /// Standings from every journal in the output folder (a single run's,
     /// the shards'), without playing: lists the games still missing, if any.
@@ -314,8 +321,8 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Tournament {
-            action: TournamentAction::Run { file, json, concurrency, shard, pass_env, live },
-        } => tournament::run(&file, json, concurrency, shard, pass_env.names, live),
+            action: TournamentAction::Run { file, json, concurrency, shard, pass_env, live, patience },
+        } => tournament::run(&file, json, concurrency, shard, pass_env.names, live, patience),
         Command::Tournament { action: TournamentAction::Report { file, json } } => {
             tournament::report(&file, json)
         }

@@ -40,6 +40,14 @@ pub(crate) struct ServeArgs {
     /// (default: one per core of the machine).
     #[arg(long, value_name = "N")]
     cores: Option<usize>,
+    /// The nice value the server's games (their players' workers) run at:
+    /// 0 gives them a fair share of a machine shared with other work (a
+    /// busy loop of another user's gets no more than a game); 1-19 gives
+    /// way to it, -20 to -1 (as root) takes more. docs/server.md, "On a
+    /// shared machine".
+    #[arg(long, value_name = "N", default_value_t = 0, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(i32).range(-20..=19))]
+    games_nice: i32,
     /// Whether a student's newer waiting submission supersedes their older
     /// waiting ones (only the newest is graded; the others show
     /// `superseded`). The queue takes students in turn either way.
@@ -666,6 +674,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                     supersede: args.supersede == "on",
                     round_robin: args.round_robin == "on",
                     scrimmage_turns: args.scrimmage_turns.max(1),
+                    games_nice: args.games_nice,
                 },
                 cores: args.cores.unwrap_or_else(arena_core::play::cores::of_machine).max(1),
                 http: server::http::connections::Limits {

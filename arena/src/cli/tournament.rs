@@ -24,6 +24,7 @@ pub(crate) fn run(
     shard: Option<Shard>,
     pass_env: Vec<String>,
     live: bool,
+    patience: Duration,
 ) -> Result<ExitCode> {
     let mut tournament = Tournament::load(file)?;
     for why in &tournament.left_out {
@@ -46,8 +47,13 @@ pub(crate) fn run(
         );
         progress.live = Some(server.live());
     }
-    let part = shard.map_or(Part::All, Part::Shard);
-    let outcome = tournament::run_part(tournament, part, &STOP, &mut progress);
+    let outcome = match shard {
+        None => {
+            let waits = tournament::postponed_waits(patience);
+            tournament::run_until_played(tournament, &STOP, &mut progress, &waits)
+        }
+        Some(shard) => tournament::run_part(tournament, Part::Shard(shard), &STOP, &mut progress),
+    };
     if let Some(server) = &server {
         server.close(LAST_LOOK);
     }
@@ -64,6 +70,18 @@ pub(crate) fn run(
             outcome.tournament.output.display()
         );
         return Ok(ExitCode::from(130));
+    }
+    if outcome.postponed > 0 {
+        eprintln!(
+            "{} game(s) postponed: the machine was overloaded (a player kept from a core past {}x its budget: \
+             not the player's fault, so not counted); the journal in {} keeps the {} games played: \
+             run the same command again when the machine is less busy",
+            outcome.postponed,
+            arena_core::play::clock::STARVATION_BOUND,
+            outcome.tournament.output.display(),
+            outcome.part_done
+        );
+        return Ok(ExitCode::from(tournament::POSTPONED_EXIT));
     }
     if let Some(shard) = shard {
         // A Swiss's shard plays the current round: the next is paired once it is whole.

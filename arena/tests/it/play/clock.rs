@@ -3,8 +3,8 @@
 //! max(3 x budget, budget + 10 s) of its own time) and one that spins is;
 //! both times are in the output whatever the clock. Neither clock charges
 //! a player for the time the machine kept it from a core, and a player the
-//! machine starves is the machine's fault: its game is played again, and
-//! never lost. Real workers (sandboxed and not) running the misbehaving
+//! machine starves is waited for up to 20 times its budget, then its game
+//! is the machine's fault: never lost, and a tournament postpones it. Real workers (sandboxed and not) running the misbehaving
 //! fixture library.
 
 use std::time::{Duration, Instant};
@@ -86,12 +86,13 @@ fn a_player_kept_from_a_core_is_not_charged_for_the_wait() {
 }
 
 #[test]
-fn a_player_the_machine_starves_is_played_again_and_never_loses() {
+fn a_player_the_machine_starves_is_waited_for_then_its_game_counts_for_no_one() {
     // The player runs only when core 0 is idle, and a busy loop keeps it
-    // busy: every move waits for a core past the cap (10 x 200 ms). An
-    // idle-priority thread still gets a sliver of a busy core (about 3% if
-    // the loop is niced, as the whole suite may be), so it asks for a
-    // second of CPU that a sliver never gives it within the cap.
+    // busy: its first move waits for a core past the bound (20 x its
+    // 100 ms budget and 100 ms grace). An idle-priority thread still gets a
+    // sliver of a busy core (about 3% if the loop is niced, as the whole
+    // suite may be), so it asks for two seconds of CPU that a sliver never
+    // gives it within the bound.
     let _load = support::BusyLoops::start(1, Some(0));
     let bad = library("bad-player");
     let mut args =
@@ -99,20 +100,21 @@ fn a_player_the_machine_starves_is_played_again_and_never_loses() {
     args.extend(["--clock", "wall", "--sandbox", "off"]);
     args.extend(support::pass_env(&support::BAD_PLAYER_ORDERS));
     let started = Instant::now();
-    let doc = play_json(&args, &[("BAD_PLAYER_MODE", "starved"), ("BAD_PLAYER_SPIN_MS", "1000")]);
+    let doc = play_json(&args, &[("BAD_PLAYER_MODE", "starved"), ("BAD_PLAYER_SPIN_MS", "2000")]);
     let game = &doc["games"][0];
-    assert_eq!(game["replayed"], 3, "{game}");
+    assert!(game.get("replayed").is_none(), "not played again on a machine still overloaded: {game}");
     assert!(game["winner"].is_null(), "a draw, not the player's loss: {game}");
     let reason = game["reason"].as_str().unwrap();
     assert!(
-        reason.starts_with("the machine was overloaded: no answer in 2.")
+        reason.starts_with("the machine was overloaded: no answer in 4.")
             && reason.contains("not the player's fault"),
         "{reason}"
     );
     assert_eq!(doc["players"][0]["failures"]["machine"], 1, "{doc}");
     assert_eq!(doc["players"][0]["losses"], 0, "{doc}");
-    // Four plays, each stopped at the cap.
-    assert!(started.elapsed() >= Duration::from_secs(8), "{:?}", started.elapsed());
+    // Waited for up to the bound, once.
+    let took = started.elapsed();
+    assert!(took >= Duration::from_secs(4) && took < Duration::from_secs(12), "{took:?}");
 }
 
 #[test]

@@ -18,11 +18,13 @@
 //! - `cpu`: killed once its CPU time passes budget + grace, or its own time
 //!   passes the backstop, max(3 x budget, budget + 10 s) (a player that
 //!   sleeps or blocks uses no CPU time, and must still be stopped);
-//! - either: a player still short of those limits when `cap` of wall time
-//!   has passed (ten times its own limit on the wall clock, twice the
-//!   backstop on the CPU clock) has been kept from a core that long by the
-//!   machine: it is stopped, and the fault is the machine's
-//!   (`Fault::Overloaded`), never the player's. The game is played again.
+//! - either: a player still short of those limits is still thinking,
+//!   however long the machine keeps it from a core, up to an absolute
+//!   bound, `cap`: [`STARVATION_BOUND`] times its budget and grace of wall
+//!   time (100 s for a 5 s turn). Past it the player is stopped and the
+//!   fault is the machine's (`Fault::Overloaded`), never the player's: its
+//!   game is postponed, never counted (`tournament::run_part`), and played
+//!   again once the machine has cores to give.
 //!
 //! Only the machine's wait is taken off (`machine_wait`): a player whose
 //! own threads or processes crowd its main thread out is charged for it.
@@ -69,9 +71,11 @@ impl Clock {
     /// When a worker is stopped on this clock, for a call of `budget`.
     pub fn limits(self, budget: Duration, grace: Duration) -> Limits {
         let backstop = (budget * 3).max(budget + Duration::from_secs(10));
+        let cap = (budget + grace) * STARVATION_BOUND;
         match self {
-            Clock::Wall => Limits { own: budget + grace, cpu: None, cap: (budget + grace) * 10 },
-            Clock::Cpu => Limits { own: backstop, cpu: Some(budget + grace), cap: backstop * 2 },
+            Clock::Wall => Limits { own: budget + grace, cpu: None, cap },
+            // A sleeping player's backstop may be longer than the bound.
+            Clock::Cpu => Limits { own: backstop, cpu: Some(budget + grace), cap: cap.max(backstop * 2) },
         }
     }
 
@@ -82,6 +86,13 @@ impl Clock {
         }
     }
 }
+
+/// How many times its budget (and grace) a call may take on the wall while
+/// the machine keeps its player from a core: a player within its own
+/// limits is waited for that long, a real course player (3-5 s of CPU a
+/// turn at 5 s) beside two busy loops included, then its game is
+/// postponed (see the module's doc).
+pub const STARVATION_BOUND: u32 = 20;
 
 /// When a worker that has not answered is stopped (see the module's doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -410,11 +421,14 @@ mod tests {
         let (s, ms) = (Duration::from_secs, Duration::from_millis);
         let g = ms(100);
         // The wall clock: budget + grace of own time.
-        assert_eq!(Clock::Wall.limits(s(2), g), Limits { own: ms(2100), cpu: None, cap: s(21) });
+        assert_eq!(Clock::Wall.limits(s(2), g), Limits { own: ms(2100), cpu: None, cap: s(42) });
         // The CPU clock: its budget + grace of CPU, the backstop of own time.
-        assert_eq!(Clock::Cpu.limits(s(2), g), Limits { own: s(12), cpu: Some(ms(2100)), cap: s(24) });
+        assert_eq!(Clock::Cpu.limits(s(2), g), Limits { own: s(12), cpu: Some(ms(2100)), cap: s(42) });
         // A long budget: three of them.
-        assert_eq!(Clock::Cpu.limits(s(10), g), Limits { own: s(30), cpu: Some(ms(10100)), cap: s(60) });
+        assert_eq!(
+            Clock::Cpu.limits(s(10), g),
+            Limits { own: s(30), cpu: Some(ms(10100)), cap: ms(202_000) }
+        );
     }
 
     #[test]

@@ -10,6 +10,12 @@
 //! is also held while a class tournament runs or waits (unless staff let it
 //! run: `LeagueState::Running`) and while staff pause it.
 //!
+//! Back-pressure: a game the machine spoiled (its player kept from a core
+//! past the bound, `clock::STARVATION_BOUND`) shows the machine has fewer
+//! cores to give than the pool thinks: the pool then plays one game fewer
+//! at once (down to one), and one more again after `RECOVERY` of games
+//! played well; each change is one line in the log, not one per turn.
+//!
 //! A slot is a core: the thread that holds it, and so every worker it
 //! starts and anything those fork, runs on that core only
 //! (`sched_setaffinity`, inherited across fork; the sandbox forbids a
@@ -21,6 +27,7 @@
 use std::{
     cell::Cell,
     sync::{Arc, Condvar, Mutex, OnceLock},
+    time::{Duration, Instant},
 };
 
 use serde::Serialize;
@@ -99,12 +106,20 @@ struct State {
     /// Class tournaments run by other processes of the same data folder
     /// (`serve finalize` from a shell), as the league thread last saw.
     final_elsewhere: bool,
+    /// Games played at once now: the slots, fewer while the machine
+    /// starves the pool's games (back-pressure).
+    at_once: usize,
+    /// When the machine last spoiled a game, or the pool last grew back.
+    strained: Option<Instant>,
 }
 
 /// What staff see of the pool.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Usage {
     pub cores: usize,
+    /// Games played at once now: `cores`, or fewer while the machine
+    /// spoils games (back-pressure).
+    pub at_once: usize,
     pub running: std::collections::BTreeMap<&'static str, usize>,
     pub waiting: std::collections::BTreeMap<&'static str, usize>,
     pub league: LeagueState,
@@ -126,7 +141,7 @@ impl Cores {
         let slots = slots.max(1);
         Cores {
             cpus: allowed_cpus(),
-            state: Mutex::new(State { taken: vec![false; slots], ..State::default() }),
+            state: Mutex::new(State { taken: vec![false; slots], at_once: slots, ..State::default() }),
             freed: Condvar::new(),
         }
     }
@@ -142,7 +157,8 @@ impl Cores {
 
     /// Whether a game of `priority` may start now.
     fn may_start(state: &State, priority: Priority) -> bool {
-        let free = state.taken.iter().any(|t| !t);
+        let taken = state.taken.iter().filter(|t| **t).count();
+        let free = taken < state.at_once && taken < state.taken.len();
         let before =
             Priority::ALL.iter().take_while(|p| **p < priority).any(|p| state.waiting[*p as usize] > 0);
         free && !before && !(priority == Priority::League && Self::league_held(state))
@@ -202,6 +218,7 @@ impl Cores {
             |counts: &[usize; 4]| Priority::ALL.iter().map(|p| (p.name(), counts[*p as usize])).collect();
         Usage {
             cores: state.taken.len(),
+            at_once: state.at_once,
             running: by_kind(&state.running),
             waiting: by_kind(&state.waiting),
             league: state.league,
@@ -215,6 +232,38 @@ pub struct Slot {
     cores: Arc<Cores>,
     priority: Priority,
     index: usize,
+}
+
+/// How long the pool plays well (no game spoiled) before it plays one more
+/// game at once again, after back-pressure took one away.
+pub const RECOVERY: Duration = Duration::from_secs(300);
+
+impl Slot {
+    /// Tells the pool how its game went: `spoiled` by the machine (one
+    /// game fewer at once), or played well (one more, after `RECOVERY`).
+    pub fn played(&self, spoiled: bool) {
+        let cores = &self.cores;
+        let mut state = cores.lock();
+        let now = Instant::now();
+        let slots = state.taken.len();
+        if spoiled {
+            state.strained = Some(now);
+            if state.at_once > 1 {
+                state.at_once -= 1;
+                tracing::warn!(
+                    "the machine is overloaded (a game's player was kept from a core past its bound): \
+                     playing {} game(s) at once instead of {slots} until games play well again",
+                    state.at_once
+                );
+            }
+        } else if state.at_once < slots && state.strained.is_none_or(|at| now - at >= RECOVERY) {
+            state.at_once += 1;
+            state.strained = Some(now);
+            tracing::info!("the machine gives cores again: playing {} game(s) at once", state.at_once);
+            drop(state);
+            cores.freed.notify_all();
+        }
+    }
 }
 
 impl Drop for Slot {

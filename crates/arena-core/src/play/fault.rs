@@ -56,33 +56,8 @@ pub enum Fault {
     Unavailable(String),
     /// Not the player's fault: the machine kept it from a core until the
     /// cap of its call (`clock::Limits`), while its own time was within its
-    /// limits. Its game is played again (`replayed`).
+    /// limits. Its game is postponed, never counted (`GameResult::spoiled`).
     Overloaded { what: &'static str, wall: Duration, waited: Duration, budget: Duration },
-}
-
-/// How many times a game the machine spoiled is played again, on the same
-/// seed (and seats), before it is left as it is (shown to staff as such).
-pub const MACHINE_REPLAYS: u32 = 3;
-
-/// Plays a game with `play` again while the machine spoils it (`spoiled`:
-/// the game's ending, for the log, if so), at most `MACHINE_REPLAYS` times:
-/// the last play, and how many times it was played again. The one replay
-/// loop of two-player and single-player games.
-pub(crate) fn replayed_while_spoiled<R>(
-    mut play: impl FnMut() -> R,
-    spoiled: impl Fn(&R) -> Option<String>,
-) -> (R, u32) {
-    let mut replayed = 0;
-    loop {
-        let played = play();
-        match spoiled(&played) {
-            Some(ending) if replayed < MACHINE_REPLAYS => {
-                tracing::warn!("{ending}: played again on the same seed");
-                replayed += 1;
-            }
-            _ => return (played, replayed),
-        }
-    }
 }
 
 /// The most of a player's own words kept (a panic's message, a garbage

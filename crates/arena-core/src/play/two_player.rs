@@ -171,8 +171,6 @@ pub struct MatchGame<G: TwoPlayerGame> {
     /// Which player (0 or 1, in the order given) sat in seat 1 and seat 2.
     pub seats: [usize; 2],
     pub record: G::Record,
-    /// Times it was played again because the machine spoiled it.
-    pub replayed: u32,
 }
 
 impl<G: TwoPlayerGame> MatchGame<G> {
@@ -260,7 +258,7 @@ pub fn winner<G: TwoPlayerGame>(record: &G::Record) -> Option<Seat> {
 }
 
 /// Whether a player lost `record`'s game by the machine's fault.
-fn spoiled<G: TwoPlayerGame>(record: &G::Record) -> bool {
+pub fn spoiled<G: TwoPlayerGame>(record: &G::Record) -> bool {
     G::failure(record).is_some_and(|(_, kind)| kind == FaultKind::Machine.name())
 }
 
@@ -321,9 +319,8 @@ pub fn play_until<G: TwoPlayerGame>(
     let new_pool = || InstancePool::new(&list, config.hosting.clone()).with_controls(&config.controls);
     let play_game = |pool: &mut InstancePool<G>, index, see: &mut dyn FnMut(&G::State, &G::Turn)| {
         let (seats, seed) = schedule(config.seed, index);
-        let (record, replayed) =
-            pool.play_fed(config.live.as_ref(), index, seats, seed, &config.settings, see);
-        MatchGame { index, seats, record, replayed }
+        let record = pool.play_fed(config.live.as_ref(), index, seats, seed, &config.settings, see);
+        MatchGame { index, seats, record }
     };
     match watch {
         Some(watch) => {
@@ -374,22 +371,23 @@ impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
     }
 
     /// Plays one game between players `seats[0]` (seat 1) and `seats[1]`:
-    /// its record, and the times it was played again because the machine
-    /// spoiled it (up to `fault::MACHINE_REPLAYS`, on the same seed and seats;
-    /// still spoiled, it counts as a draw: `winner`).
+    /// its record. A game the machine spoiled is not played again here, on
+    /// a machine still overloaded: it counts as no one's (`winner`), and a
+    /// tournament postpones it (`GameResult::spoiled`).
     pub fn play(
         &mut self,
         seats: [usize; 2],
         seed: u64,
         settings: &G::Settings,
         watch: &mut dyn FnMut(&G::State, &G::Turn),
-    ) -> (G::Record, u32) {
+    ) -> G::Record {
         // The core pool's slot, if this process has one (the server).
-        let _slot = crate::play::cores::take();
-        crate::play::fault::replayed_while_spoiled(
-            || self.play_once(seats, seed, settings, watch),
-            |record| spoiled::<G>(record).then(|| G::reason(record)),
-        )
+        let slot = crate::play::cores::take();
+        let record = self.play_once(seats, seed, settings, watch);
+        if let Some(slot) = slot {
+            slot.played(spoiled::<G>(&record));
+        }
+        record
     }
 
     /// [`InstancePool::play`], game `index` fed to `live` as it is played
@@ -402,7 +400,7 @@ impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
         seed: u64,
         settings: &G::Settings,
         watch: &mut dyn FnMut(&G::State, &G::Turn),
-    ) -> (G::Record, u32) {
+    ) -> G::Record {
         let Some(live) = live else { return self.play(seats, seed, settings, watch) };
         let (players, title) = live.seated(&seats, index);
         let players: [ReplayPlayer; 2] = players.try_into().expect("two seats");
@@ -410,14 +408,14 @@ impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
             (*settings, self.controls(seats, settings), players.clone());
         let tap =
             live.live.begin::<G, _>(title, move || G::replay_start(&settings, controls, seed, start_players));
-        let (record, replayed) = self.play(seats, seed, &settings, &mut |state, turn| {
+        let record = self.play(seats, seed, &settings, &mut |state, turn| {
             watch(state, turn);
             let (state, turn) = (state.clone(), turn.clone());
             tap.turn(move || G::live_turn(&state, &turn));
         });
         let kept = record.clone();
         tap.end(move || G::replay(&kept, players));
-        (record, replayed)
+        record
     }
 
     /// The time controls of players `seats[0]` and `seats[1]`: their own, or the settings'.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::{
     game::GameId,
-    play::fault::{player_text, Fault},
+    play::fault::{player_text, Fault, FaultKind},
     players::isolation::{Hosted, Worker, WorkerLimits},
     players::plugin::{LoadError, PlayerLibrary},
     players::{Hosting, Player, PlayerSpec},
@@ -27,6 +27,9 @@ impl Player {
                     Ok(worker) => {
                         Ok(Player::Program { program: program.clone(), launch, hello: worker.hello.clone() })
                     }
+                    Err(fault) if fault.kind() == FaultKind::Machine => {
+                        Err(LoadError::Overloaded(fault.to_string()))
+                    }
                     Err(fault) => Err(failed(program.explain(&launch, fault.cut()))),
                 }
             }
@@ -38,6 +41,9 @@ impl Player {
                 let hosted = Hosted::Library(path.clone());
                 match Worker::spawn(&hosted, limits, startup) {
                     Ok(worker) => Ok(Player::Isolated { path, hello: worker.hello.clone() }),
+                    Err(fault) if fault.kind() == FaultKind::Machine => {
+                        Err(LoadError::Overloaded(fault.to_string()))
+                    }
                     Err(fault) => {
                         let message = match fault.cut() {
                             Fault::Unavailable(message) => message,

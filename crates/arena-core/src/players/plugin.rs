@@ -63,6 +63,10 @@ pub enum LoadError {
         spec: String,
         message: String,
     },
+    /// The machine kept the player from a core past the bound while it
+    /// started (`Fault::Overloaded`): not the player's fault; load it again
+    /// later.
+    Overloaded(String),
 }
 
 impl fmt::Display for LoadError {
@@ -105,6 +109,9 @@ impl fmt::Display for LoadError {
             }
             // Callers name the player (the spec) already.
             LoadError::Program { message, .. } => write!(f, "{message}"),
+            LoadError::Overloaded(fault) => {
+                write!(f, "{fault}: load it again when the machine is less busy")
+            }
         }
     }
 }

@@ -31,6 +31,7 @@ use std::{
     collections::BTreeMap,
     path::PathBuf,
     sync::atomic::{AtomicBool, Ordering},
+    time::Duration,
 };
 
 use anyhow::{bail, Result};
@@ -69,6 +70,10 @@ pub struct RunOutcome {
     pub part_done: usize,
     /// Schedule indices of the tournament's games no journal holds yet.
     pub missing: Vec<usize>,
+    /// Games the machine spoiled in this run (`GameResult::spoiled`): not
+    /// journaled nor counted, among `missing`; the run paused at the
+    /// first, and a resumed run plays them (`run_until_played`).
+    pub postponed: usize,
     /// Whether shards must be run again for a round none of them has
     /// played yet (a Swiss's: paired, or to be paired once the current
     /// one is whole).
@@ -280,6 +285,71 @@ pub fn run(tournament: Tournament, stop: &AtomicBool, observer: &mut dyn Observe
     run_part(tournament, Part::All, stop, observer)
 }
 
+/// How long a run whose games the machine spoiled waits before each
+/// resume (`run_until_played`): a machine busy for minutes (another
+/// user's job) gets them; one still busy after that is told to the user.
+pub const POSTPONED_WAITS: [Duration; 5] = [
+    Duration::from_secs(10),
+    Duration::from_secs(30),
+    Duration::from_secs(60),
+    Duration::from_secs(120),
+    Duration::from_secs(300),
+];
+
+/// The waits of [`POSTPONED_WAITS`] that fit in `patience` in all (the
+/// whole of it if not even the first fits): `arena tournament run
+/// --patience`.
+pub fn postponed_waits(patience: Duration) -> Vec<Duration> {
+    let mut total = Duration::ZERO;
+    let waits: Vec<Duration> = POSTPONED_WAITS
+        .iter()
+        .copied()
+        .take_while(|&wait| {
+            total += wait;
+            total <= patience
+        })
+        .collect();
+    if waits.is_empty() && !patience.is_zero() {
+        vec![patience]
+    } else {
+        waits
+    }
+}
+
+/// The exit status of `arena tournament run` when games are left postponed
+/// (EX_TEMPFAIL: try again later): a Slurm job's follower tells it from a
+/// failure, and postpones the grading rather than fail it.
+pub const POSTPONED_EXIT: u8 = 75;
+
+/// [`run`], resumed after each of `waits` while the machine spoiled some
+/// of its games (`RunOutcome::postponed`): for a user who waits for the
+/// result (the command line, `arena grade`); a server postpones instead.
+/// The last outcome may still have postponed games: the caller says so.
+pub fn run_until_played(
+    tournament: Tournament,
+    stop: &AtomicBool,
+    observer: &mut dyn Observer,
+    waits: &[Duration],
+) -> Result<RunOutcome> {
+    let mut outcome = run(tournament, stop, observer)?;
+    for &wait in waits {
+        if outcome.postponed == 0 || outcome.interrupted {
+            break;
+        }
+        tracing::warn!(
+            "the machine was overloaded: {} game(s) postponed (not counted); resuming in {} s",
+            outcome.postponed,
+            wait.as_secs()
+        );
+        let until = std::time::Instant::now() + wait;
+        while std::time::Instant::now() < until && !stop.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(100).min(wait));
+        }
+        outcome = run(outcome.tournament, stop, observer)?;
+    }
+    Ok(outcome)
+}
+
 /// Runs `part` of the tournament. Every journal in the output folder
 /// counts (its own, other shards', a single run's): a game any of them
 /// holds is not played again. Standings are written once every game is in
@@ -344,6 +414,7 @@ pub fn run_part(
     let mut part_done = done_here.len();
     let mut results: BTreeMap<usize, GameResult> = done;
     let mut played_now = 0;
+    let mut postponed = 0;
     if let Some(journal) = journal.as_mut() {
         let sink = replays::ReplaySink::new(&tournament, total, &entrants, &names)?;
         let live = observer.live().map(|live| LivePlayers {
@@ -361,6 +432,10 @@ pub fn run_part(
                         batch.retain(|r| !lost_to_a_dying_worker(r));
                     }
                 }
+                // The machine's fault is no one's result: left for later.
+                let before = batch.len();
+                batch.retain(|r| !r.spoiled());
+                postponed += before - batch.len();
                 journal.append(&batch)?;
                 for result in batch {
                     played_now += 1;
@@ -371,7 +446,7 @@ pub fn run_part(
                 Ok(())
             })?;
             // The next round (a Swiss's), once this one is whole.
-            if part != Part::All || stop.load(Ordering::SeqCst) {
+            if part != Part::All || stop.load(Ordering::SeqCst) || postponed > 0 {
                 break;
             }
             let next = rounds::known(&tournament, &results)?;
@@ -439,6 +514,7 @@ pub fn run_part(
         part_total,
         part_done,
         missing,
+        postponed,
         rounds_to_come,
         journals: merged.journals,
         written,
@@ -549,5 +625,14 @@ mod tests {
         assert_eq!(print(&file(2, 1)), print(&file(2, 1)));
         assert_ne!(print(&file(2, 1)), print(&file(3, 1)));
         assert_ne!(print(&file(2, 1)), print(&file(2, 2)));
+    }
+
+    #[test]
+    fn a_run_waits_for_the_machine_within_its_patience() {
+        let s = Duration::from_secs;
+        assert_eq!(postponed_waits(s(540)), POSTPONED_WAITS.to_vec(), "9 minutes: every wait");
+        assert_eq!(postponed_waits(s(45)), [s(10), s(30)]);
+        assert_eq!(postponed_waits(s(5)), [s(5)], "less than the first: the whole patience");
+        assert!(postponed_waits(Duration::ZERO).is_empty());
     }
 }

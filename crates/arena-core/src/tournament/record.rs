@@ -40,8 +40,8 @@ pub struct GameResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solo: Option<SoloScore>,
     /// Times the game was played again, on the same seed, because the
-    /// machine spoiled it (`Fault::Overloaded`); a game still spoiled after
-    /// that is a draw with the fault kind "machine".
+    /// machine spoiled it (older journals only: a game the machine spoils,
+    /// `Fault::Overloaded`, is now postponed and never journaled).
     #[serde(default, skip_serializing_if = "crate::report::units::is_zero")]
     pub replayed: u32,
     /// Its replay was asked for (`[replays]`) but not written: the run's
@@ -95,14 +95,8 @@ impl SeatClock {
 
 impl GameResult {
     /// The record of `game` of a two-player game, played as schedule
-    /// entry `index` with the players `seats` (ids) in seat 1 and seat 2,
-    /// after `replayed` replays the machine caused.
-    pub fn two_player<G: TwoPlayerGame>(
-        index: usize,
-        seats: [usize; 2],
-        game: &G::Record,
-        replayed: u32,
-    ) -> GameResult {
+    /// entry `index` with the players `seats` (ids) in seat 1 and seat 2.
+    pub fn two_player<G: TwoPlayerGame>(index: usize, seats: [usize; 2], game: &G::Record) -> GameResult {
         let seat_id = |seat: player_api::Seat| seats[seat.index()];
         GameResult {
             index,
@@ -120,7 +114,7 @@ impl GameResult {
                 SeatClock { time_control, bank_left_us, ..SeatClock::of(turns, total, max) }
             }),
             solo: None,
-            replayed,
+            replayed: 0,
             replay_left_out: false,
         }
     }
@@ -149,6 +143,13 @@ impl GameResult {
             replayed,
             replay_left_out: false,
         }
+    }
+
+    /// Whether the machine spoiled the game (`Fault::Overloaded`): it is
+    /// no one's result, so it is never journaled nor counted, but played
+    /// again once the machine has cores to give (a postponed game).
+    pub fn spoiled(&self) -> bool {
+        self.fault.as_ref().is_some_and(|f| f.kind == crate::play::fault::FaultKind::Machine.name())
     }
 
     /// Player `id`'s score in this game: 1 win, 0.5 draw, 0 loss (a

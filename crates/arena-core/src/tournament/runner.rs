@@ -42,6 +42,10 @@ pub struct RunPlan<'a> {
     pub concurrency: usize,
     /// Set to stop taking new games (games in progress finish).
     pub stop: &'a AtomicBool,
+    /// Set once the machine spoiled a game: the run takes no new game
+    /// (games in progress finish) and is resumed later, when the machine
+    /// may have cores to give, rather than wasting more games now.
+    pub paused: AtomicBool,
     /// Where wanted replays go (written before their game is handed on).
     pub replays: Option<&'a ReplaySink>,
     /// Where each game is fed as it is played, if watched live.
@@ -64,9 +68,15 @@ impl<'a> RunPlan<'a> {
             game: &tournament.game,
             concurrency: tournament.concurrency,
             stop,
+            paused: AtomicBool::new(false),
             replays,
             live: None,
         }
+    }
+
+    /// Whether it takes no new game: stopped, or paused for the machine.
+    pub fn halted(&self) -> bool {
+        self.stop.load(Ordering::SeqCst) || self.paused.load(Ordering::SeqCst)
     }
 
     /// The plan with its games fed to `live`, if given.
@@ -116,8 +126,9 @@ pub fn run(
                     let mut pool = SoloPool::<G>::new(plan.players, plan.hosting.clone()).with_controls(plan.controls);
                     work(plan, jobs, cursor, &sender, |game, sink, _| {
                         let (score, record) = pool.play_fed(plan.live, game.index as u32, game.seats[0], game.seed, settings);
-                        let saved = sink.map_or(Ok(Saved::NotWanted), |sink| sink.save_solo::<G>(game, &record, settings))?;
                         let result = GameResult::solo(game.index, game.seats[0], game.seed, score);
+                        let sink = sink.filter(|_| !result.spoiled());
+                        let saved = sink.map_or(Ok(Saved::NotWanted), |sink| sink.save_solo::<G>(game, &record, settings))?;
                         Ok(GameResult { replay_left_out: saved == Saved::OverBudget, ..result })
                     })
                 })
@@ -130,7 +141,12 @@ pub fn run(
             let mut batch = Vec::new();
             for result in std::iter::once(first).chain(receiver.try_iter()) {
                 match result {
-                    Ok(result) => batch.push(result),
+                    Ok(result) => {
+                        if result.spoiled() {
+                            plan.paused.store(true, Ordering::SeqCst);
+                        }
+                        batch.push(result)
+                    }
                     // A game whose replay could not be written is not
                     // journaled: a resumed run plays it again.
                     Err(e) if failure.is_none() => {
@@ -163,10 +179,11 @@ fn play_two_player<G: TwoPlayerGame + TableGame>(
     sink: Option<&ReplaySink>,
     live: Option<&LivePlayers>,
 ) -> Result<GameResult> {
-    let (record, replayed) =
-        pool.play_fed(live, game.index as u32, game.seats, game.seed, settings, &mut |_, _| {});
+    let record = pool.play_fed(live, game.index as u32, game.seats, game.seed, settings, &mut |_, _| {});
+    let result = GameResult::two_player::<G>(game.index, game.seats, &record);
+    // A postponed game leaves no replay: it is played again later.
+    let sink = sink.filter(|_| !result.spoiled());
     let saved = sink.map_or(Ok(Saved::NotWanted), |sink| sink.save_two_player::<G>(game, &record))?;
-    let result = GameResult::two_player::<G>(game.index, game.seats, &record, replayed);
     Ok(GameResult { replay_left_out: saved == Saved::OverBudget, ..result })
 }
 
@@ -180,10 +197,10 @@ fn work(
     sender: &mpsc::Sender<Result<GameResult>>,
     mut play: impl FnMut(&ScheduledGame, Option<&ReplaySink>, bool) -> Result<GameResult>,
 ) {
-    while !plan.stop.load(Ordering::SeqCst) {
+    while !plan.halted() {
         let Some(job) = jobs.get(cursor.fetch_add(1, Ordering::SeqCst)) else { return };
         for (i, (game, wanted)) in job.iter().enumerate() {
-            if plan.stop.load(Ordering::SeqCst) {
+            if plan.halted() {
                 return;
             }
             // The replay is on disk before its game is journaled; a game

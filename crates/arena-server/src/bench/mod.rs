@@ -40,6 +40,10 @@ pub struct Load {
     pub seconds: u64,
     /// Submissions graded at once (default: the server's).
     pub grading_slots: Option<usize>,
+    /// The nice value of the server's games (`--games-nice`).
+    pub games_nice: i32,
+    /// Busy loops run beside the server, in processes of their own.
+    pub busy_loops: usize,
     /// Pages watching one game live (staff's: any game), each reading its
     /// feed to the end, then the next game's; in a process of their own.
     pub watchers: usize,
@@ -79,6 +83,7 @@ pub fn run(load: &Load) -> Result<String> {
         per_hour: u32::MAX,
         grading: crate::work::grader::GraderOptions {
             slots: load.grading_slots.unwrap_or(crate::work::grader::GraderOptions::default().slots),
+            games_nice: load.games_nice,
             ..Default::default()
         },
         http: crate::http::connections::Limits::default(),
@@ -102,6 +107,8 @@ pub fn run(load: &Load) -> Result<String> {
     let started_in = starting.elapsed();
     let url = format!("http://{address}");
 
+    // Other users' work on a shared machine, at their own (normal) priority.
+    let busy = arena_core::measure::busy_loops::BusyLoops::start(load.busy_loops, None);
     let rss_before = rss_kib();
     let sampler = cpu::Sampler::start();
     let started = Instant::now();
@@ -158,6 +165,7 @@ pub fn run(load: &Load) -> Result<String> {
         }
     }
     let graded_after = started.elapsed();
+    drop(busy);
     while started.elapsed() < Duration::from_secs(load.seconds) {
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -187,13 +195,15 @@ pub fn run(load: &Load) -> Result<String> {
     let _ = writeln!(
         text,
         "submissions server on loopback: {} students ({} league games stored), {} open pages polling every 2 s; \
-         {} students submit {} ({:.1} MB) at once",
+         {} students submit {} ({:.1} MB) at once; games at nice {}, {} busy loop(s) beside until graded",
         load.students,
         load.league_games,
         load.pages,
         load.submissions,
         load.library.file_name().unwrap_or_default().to_string_lossy(),
         library.len() as f64 / 1e6,
+        load.games_nice,
+        load.busy_loops,
     );
     let _ = writeln!(
         text,

@@ -102,10 +102,17 @@ pub async fn cancel_scrimmage(State(app): State<Arc<App>>, _: Staff, UrlPath(id)
 }
 
 /// `GET /api/staff/cores`: the core pool's games running and waiting by
-/// kind, and the league's state.
-pub async fn cores(_: Staff) -> Answer {
+/// kind, how many it plays at once now (fewer while the machine spoils
+/// games), the league's state, and the gradings postponed for the machine
+/// (`postponed`: each submission, why, and when it goes on).
+pub async fn cores(State(app): State<Arc<App>>, _: Staff) -> Answer {
     let usage = arena_core::play::cores::pool().map(|pool| pool.usage());
-    Ok(Json(json!({ "pool": usage })).into_response())
+    let postponed = app.db(db::waiting).await?;
+    let postponed: Vec<Value> = postponed
+        .iter()
+        .map(|s| json!({ "id": s.id, "group": s.group, "assignment": s.assignment, "why": s.waiting, "retry_at": s.retry_at }))
+        .collect();
+    Ok(Json(json!({ "pool": usage, "postponed": postponed })).into_response())
 }
 
 /// `POST /api/staff/league` with `{"state": "paused" | "auto" | "running"}`:

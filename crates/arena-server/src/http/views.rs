@@ -122,6 +122,8 @@ mod tests {
             note: None,
             graded_under: None,
             assignment: "project".into(),
+            waiting: None,
+            retry_at: None,
         }
     }
 

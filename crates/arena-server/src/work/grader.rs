@@ -28,10 +28,11 @@ use crate::{
     work::grading,
     work::replays::{self, viewer_in, viewers_in},
     work::scrimmage,
+    work::waiting,
     work::wake::Wake,
     work::work_log::Work,
 };
-use arena_core::tournament::config::Tournament;
+use arena_core::tournament::{config::Tournament, merge};
 
 /// The folder of grading runs inside the data folder.
 pub const RUNS: &str = "runs";
@@ -51,6 +52,9 @@ pub struct GraderOptions {
     /// A scrimmage may take its games' time at this many turns each (at
     /// the assignment's time per turn), then it is cut (`scrimmage.rs`).
     pub scrimmage_turns: u32,
+    /// The nice value the games' threads and workers run at
+    /// (`threads.rs`): 0, the machine's other work's, by default.
+    pub games_nice: i32,
 }
 
 impl Default for GraderOptions {
@@ -62,6 +66,7 @@ impl Default for GraderOptions {
             supersede: true,
             round_robin: true,
             scrimmage_turns: scrimmage::TURNS_PER_GAME,
+            games_nice: 0,
         }
     }
 }
@@ -104,13 +109,23 @@ pub(crate) fn grade_forever(
                     Err(why) => Err(anyhow::anyhow!("{why}: the server runs another course now")),
                 };
                 let under = assignment.map(Assignment::graded_under).unwrap_or_default();
-                let recorded = match &graded {
-                    Ok(grade) => db::finish(db, submission.id, Ok(grade), &under),
-                    Err(e) => db::finish(db, submission.id, Err(&format!("{e:#}")), &under),
+                let postponed = graded.as_ref().err().and_then(waiting::postponed);
+                let recorded = match (&graded, postponed) {
+                    (Ok(grade), _) => db::finish(db, submission.id, Ok(grade), &under).map(|()| None),
+                    // Never failed for the machine's fault: it waits.
+                    (Err(_), Some(postponed)) => {
+                        db::postpone(db, submission.id, &postponed.to_string(), waiting::backoff).map(Some)
+                    }
+                    (Err(e), None) => {
+                        db::finish(db, submission.id, Err(&format!("{e:#}")), &under).map(|()| None)
+                    }
                 };
-                match &graded {
-                    Ok(grade) => work.done(grade["verdict"].as_str().unwrap_or("graded")),
-                    Err(e) => work.failed(&format!("{e:#}")),
+                match (&graded, postponed, &recorded) {
+                    (Ok(grade), ..) => work.done(grade["verdict"].as_str().unwrap_or("graded")),
+                    (Err(_), Some(postponed), Ok(Some((wait, _)))) => {
+                        work.waits(&postponed.to_string(), *wait)
+                    }
+                    (Err(e), ..) => work.failed(&format!("{e:#}")),
                 }
                 busy.lock().unwrap_or_else(|e| e.into_inner()).remove(&submission.id);
                 changed.notify();
@@ -146,8 +161,13 @@ fn grade(
     let seed = secret.seed(Purpose::Grading, &assignment.name);
     let file = grading_file(dir, submission, assignment, &player, concurrency, seed)?;
     let tournament = Tournament::load(&file)?;
-    let check_seed = secret.seed(Purpose::Check, &assignment.name);
-    grading::check(&player, &submission.file_name, assignment, &tournament, check_seed)?;
+    // A run with a journal began after its check passed (and waited, or
+    // was interrupted): its check is not played again.
+    let begun = merge::journal_files(&tournament.output).is_ok_and(|files| !files.is_empty());
+    if !begun {
+        let check_seed = secret.seed(Purpose::Check, &assignment.name);
+        grading::check(&player, &submission.file_name, assignment, &tournament, check_seed)?;
+    }
     let mut progress = GradingProgress::new(db, submission.id, changed);
     let run = GradingRun { db, submission: submission.id, file: &file, tournament };
     Ok(serde_json::to_value(executor.grade_run(run, &mut progress)?)?)

@@ -15,9 +15,10 @@ use crate::{
     course::{Assignment, Pass},
     store::secret::{Purpose, Secret},
     work::replays::{self, replays_table},
+    work::waiting::{self, Postponed},
 };
 use arena_core::{
-    players::PlayerSpec,
+    players::{plugin::LoadError, PlayerSpec},
     sandbox::Sandbox,
     tournament::{self, config::Tournament, grade::GradeReport, record::GameResult, Observer, RunOutcome},
 };
@@ -92,19 +93,34 @@ pub fn check(
         tournament::hosting(tournament)?,
         seed,
     )
-    .map_err(|e| anyhow::anyhow!(as_uploaded(format!("{e:#}"))))?;
+    .map_err(|e| {
+        // Started too slowly for the machine's load, not its own fault.
+        let overloaded = e.chain().any(|c| matches!(c.downcast_ref(), Some(LoadError::Overloaded(_))));
+        if overloaded {
+            Postponed { games: 0, check: true }.into()
+        } else {
+            anyhow::anyhow!(as_uploaded(format!("{e:#}")))
+        }
+    })?;
     let game = tournament.game.name();
     if !report.plays.iter().any(|p| p == game) {
         anyhow::bail!("{}", crate::client::wrong_game(&report.plays, &assignment.name, game));
     }
-    if !report.passed {
+    if report.failed {
         anyhow::bail!("it failed its smoke games against easy:\n{}", as_uploaded(report.text));
+    }
+    if report.spoiled > 0 {
+        return Err(Postponed { games: report.spoiled, check: true }.into());
     }
     Ok(())
 }
 
-/// The grade of a grading run's one student.
+/// The grade of a grading run's one student; postponed (`Postponed`) if
+/// the machine spoiled some of its games, which count for no one.
 pub fn student_grade(outcome: &RunOutcome) -> Result<GradeReport> {
+    if outcome.postponed > 0 && outcome.grades.is_none() {
+        return Err(Postponed { games: outcome.postponed, check: false }.into());
+    }
     outcome.grades.as_ref().and_then(|g| g.first().cloned()).context("the grading run gave no grade")
 }
 
@@ -154,8 +170,27 @@ pub fn grade_here(
     std::fs::write(&file, toml::to_string(&table)?)
         .with_context(|| format!("cannot write {}", file.display()))?;
     let tournament = Tournament::load(&file)?;
-    check(player, shown_as, assignment, &tournament, how.secret.seed(Purpose::Check, &assignment.name))?;
+    let check_seed = how.secret.seed(Purpose::Check, &assignment.name);
+    // Here nothing else waits: the grading waits for the machine itself.
+    let mut checked = check(player, shown_as, assignment, &tournament, check_seed);
+    for wait in tournament::POSTPONED_WAITS {
+        let Some(postponed) = checked.as_ref().err().and_then(waiting::postponed) else { break };
+        tracing::warn!("{postponed}: checking again in {} s", wait.as_secs());
+        std::thread::sleep(wait);
+        checked = check(player, shown_as, assignment, &tournament, check_seed);
+    }
     let never = AtomicBool::new(false);
-    let outcome = tournament::run(tournament, &never, observer)?;
-    Ok(Graded { grade: student_grade(&outcome)?, results: outcome.results })
+    let graded = checked.and_then(|()| {
+        let outcome =
+            tournament::run_until_played(tournament, &never, observer, &tournament::POSTPONED_WAITS)?;
+        Ok(Graded { grade: student_grade(&outcome)?, results: outcome.results })
+    });
+    graded.map_err(|e| match waiting::postponed(&e) {
+        Some(postponed) => anyhow::anyhow!(
+            "not graded: the machine stayed overloaded ({} game(s) postponed, not the student's fault): \
+             grade again when the machine is less busy",
+            postponed.games
+        ),
+        None => e,
+    })
 }

@@ -5,7 +5,8 @@
 //! where a run plays (`executor/`: here or on Slurm), the league
 //! (`league/`), scrimmages (`scrimmage.rs`), the leaderboards (`board.rs`),
 //! regrading under changed settings (`regrade.rs`), finalize
-//! (`finalize.rs`) and the runs' replays (`replays.rs`).
+//! (`finalize.rs`), the runs' replays (`replays.rs`) and work that waits
+//! for the machine rather than fail (`waiting.rs`).
 
 pub(crate) mod board;
 pub mod executor;
@@ -18,5 +19,6 @@ pub mod regrade;
 pub mod replays;
 pub mod scrimmage;
 pub(crate) mod threads;
+pub mod waiting;
 pub mod wake;
 pub mod work_log;

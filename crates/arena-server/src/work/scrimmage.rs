@@ -411,6 +411,10 @@ fn play(
     if outcome.replays_left_out > 0 {
         result["replays_left_out"] = outcome.replays_left_out.into();
     }
+    // Games the machine spoiled count for neither side: left out, said so.
+    if outcome.postponed > 0 {
+        result["spoiled"] = outcome.postponed.into();
+    }
     Ok((result, ended))
 }
 

@@ -56,7 +56,7 @@ impl Threads {
             let (dir, wake, busy, changed) = (dir.clone(), wake.clone(), busy.clone(), changed.clone());
             let (executor, course) = (executor.clone(), course.clone());
             std::thread::Builder::new().name(format!("grader-{slot}")).spawn(move || {
-                play_below_the_server();
+                play_at(grading.games_nice);
                 cores::set_priority(Priority::Grading);
                 grader::grade_forever(&dir, &db, &course, &wake, &busy, &changed, &executor, grading)
             })?;
@@ -66,7 +66,7 @@ impl Threads {
             let (db, dir, wake, changed) = (db::open(&dir)?, dir.clone(), wake.clone(), changed.clone());
             let course = course.clone();
             std::thread::Builder::new().name("scrimmages".into()).spawn(move || {
-                play_below_the_server();
+                play_at(grading.games_nice);
                 cores::set_priority(Priority::Scrimmage);
                 scrimmage::play_forever(&dir, &db, &course, (&wake, &changed), grading.scrimmage_turns)
             })?;
@@ -75,7 +75,7 @@ impl Threads {
             let (db, dir, wake, changed) = (db::open(&dir)?, dir.clone(), wake.clone(), changed.clone());
             let (leagues, executor) = (leagues.clone(), executor.clone());
             std::thread::Builder::new().name("league".into()).spawn(move || {
-                play_below_the_server();
+                play_at(grading.games_nice);
                 cores::set_priority(Priority::League);
                 league::play_forever(&dir, &db, &wake, &changed, &leagues, grading.slots, &executor)
             })?;
@@ -88,15 +88,22 @@ impl Threads {
     }
 }
 
-/// Lowers the calling thread's CPU priority (nice 10), and so that of the
-/// workers it starts (they inherit it): games take the CPU the server's
-/// requests leave, so a page or an upload never waits behind a game.
-fn play_below_the_server() {
+/// Sets the calling thread's nice value, and so that of the workers it
+/// starts (they inherit it): `--games-nice`. At 0, the default, games get
+/// a fair share of a machine shared with other users' work (at 10 they got
+/// a tenth of a core beside one busy loop: a real course player, 3-5 s of
+/// CPU a turn, could then never be played); pages stay fast all the same,
+/// as the kernel runs a thread that wakes for a request before a game's
+/// that has run long (docs/benchmarks.md, "The server on a shared machine").
+fn play_at(nice: i32) {
+    if nice == 0 {
+        return;
+    }
     // SAFETY: plain system calls on the calling thread.
     unsafe {
         let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
-        if libc::setpriority(libc::PRIO_PROCESS, thread, 10) != 0 {
-            tracing::debug!("cannot lower a game thread's priority: {}", std::io::Error::last_os_error());
+        if libc::setpriority(libc::PRIO_PROCESS, thread, nice) != 0 {
+            tracing::warn!("cannot set the games' nice value to {nice}: {}", std::io::Error::last_os_error());
         }
     }
 }

@@ -48,6 +48,16 @@ impl Work {
             "{kind} {id} ({what}): failed after {seconds:.1} s: {}", one_line(reason));
     }
 
+    /// Logs that it waits `wait` before it goes on, and why (`why`: the
+    /// machine spoiled its games): not a failure, and not lost.
+    pub fn waits(self, why: &str, wait: std::time::Duration) {
+        let seconds = self.seconds();
+        let Work { kind, id, what, .. } = self;
+        let wait = wait.as_secs();
+        tracing::warn!(target: TARGET, work = kind, id = %id, event = "waits", seconds, wait, reason = %one_line(why),
+            "{kind} {id} ({what}): {} after {seconds:.1} s; goes on in {wait} s", one_line(why));
+    }
+
     fn seconds(&self) -> f64 {
         (self.started.elapsed().as_secs_f64() * 10.0).round() / 10.0
     }

@@ -79,9 +79,6 @@ struct JsonGame {
     winner: Option<usize>,
     turns: usize,
     reason: String,
-    /// Times it was played again because the machine spoiled it (shown when any).
-    #[serde(skip_serializing_if = "crate::report::units::is_zero")]
-    replayed: u32,
 }
 
 /// The match as one JSON object.
@@ -115,7 +112,6 @@ pub fn json(result: &MatchResult<Trap>, sources: [String; 2]) -> String {
                 winner: g.winner(),
                 turns: g.record.turns.len(),
                 reason: g.record.ending.to_string(),
-                replayed: g.replayed,
             })
             .collect(),
         average_turns: result.average_moves(),

@@ -135,7 +135,8 @@ pub struct SoloScore {
     /// CPU time the player's answers used (older journals: 0).
     #[serde(default)]
     pub cpu_us: u64,
-    /// Times the game was played again because the machine spoiled it.
+    /// Times the game was played again because the machine spoiled it
+    /// (older journals: games are no longer played again, but postponed).
     #[serde(default, skip_serializing_if = "crate::report::units::is_zero")]
     pub replayed: u32,
 }
@@ -298,8 +299,8 @@ impl<'p, G: SoloReferee> SoloPool<'p, G> {
     }
 
     /// Plays game `seed` with player `id`: its result (timed) and its
-    /// record. A game the machine spoiled is played again, on the same
-    /// seed, up to `fault::MACHINE_REPLAYS` times (`replayed` counts them).
+    /// record. A game the machine spoiled is not played again here: a
+    /// tournament postpones it (`GameResult::spoiled`).
     pub fn play(&mut self, id: usize, seed: u64, settings: &SoloSettings<G>) -> (SoloScore, G::Record) {
         self.play_watched(id, seed, settings, &mut |_, _, _| {})
     }
@@ -344,14 +345,11 @@ impl<'p, G: SoloReferee> SoloPool<'p, G> {
         watch: StepWatcher<G>,
     ) -> (SoloScore, G::Record) {
         // The core pool's slot, if this process has one (the server).
-        let _slot = crate::play::cores::take();
-        let ((mut result, record), replayed) = crate::play::fault::replayed_while_spoiled(
-            || self.play_once(id, seed, settings, &mut *watch),
-            |(result, _)| {
-                (result.fault.as_deref() == Some(FaultKind::Machine.name())).then(|| result.reason.clone())
-            },
-        );
-        result.replayed = replayed;
+        let slot = crate::play::cores::take();
+        let (result, record) = self.play_once(id, seed, settings, &mut *watch);
+        if let Some(slot) = slot {
+            slot.played(result.fault.as_deref() == Some(FaultKind::Machine.name()));
+        }
         (result, record)
     }
 

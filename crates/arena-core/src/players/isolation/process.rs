@@ -225,6 +225,9 @@ pub struct Worker {
     player_clock: Option<ProcessClock>,
     /// That process's main thread, for its wait for a core (None if unknown).
     player_main: Option<MainThread>,
+    /// The worker process and whether it is sandboxed, until its player's
+    /// process is found (`find_player`): its start-up is timed as a turn is.
+    finding: Option<(libc::pid_t, bool)>,
     /// Its CPU time and wait when it last answered.
     seen: Seen,
     /// The core it was moved onto, following its caller's (`cores.rs`).
@@ -332,6 +335,7 @@ impl Worker {
             clock: limits.clock,
             player_clock: None,
             player_main: None,
+            finding: None,
             seen: Seen::default(),
             core: None,
             memory_bytes: limits.memory_bytes,
@@ -346,8 +350,14 @@ impl Worker {
             },
             _quarters: quarters,
         };
-        let limits = Limits { own: startup, cpu: None, cap: Duration::MAX };
-        match worker.await_reply::<Reply>("start-up", startup, limits, Seen::default()) {
+        // Its start-up (an interpreter, a library's statics) waits for a
+        // core as a turn may: the machine's wait is not its own, up to the
+        // bound. It is measured from the player process's birth.
+        worker.finding = Some((worker.child.id() as libc::pid_t, sandboxed));
+        worker.find_player();
+        let limits = Limits { own: startup, cpu: None, cap: startup * clock::STARVATION_BOUND };
+        let born = Seen { cpu: Some(Duration::ZERO), main: Some(clock::Scheduled::default()) };
+        match worker.await_reply::<Reply>("start-up", startup, limits, born) {
             Ok(Reply::Hello { protocol, name, author, games, player_api }) => {
                 if protocol != protocol::VERSION {
                     return Err(Fault::Unavailable(format!(
@@ -425,6 +435,17 @@ impl Worker {
         self.player_clock.and_then(ProcessClock::read)
     }
 
+    /// Looks for the process that runs its player while it is not known
+    /// (sandboxed, the keeper starts it a moment after the worker starts).
+    fn find_player(&mut self) {
+        let Some((worker, sandboxed)) = self.finding else { return };
+        if let Some(player) = player_process(worker, sandboxed) {
+            self.player_clock = ProcessClock::of(player);
+            self.player_main = MainThread::of(player);
+            self.finding = None;
+        }
+    }
+
     /// Its player's CPU time and main thread's schedule so far.
     fn player_seen(&self) -> Seen {
         Seen { cpu: self.player_cpu(), main: self.player_main.as_ref().and_then(MainThread::read) }
@@ -457,6 +478,7 @@ impl Worker {
                 Ok(None) => {}
                 Err(error) => return Err(self.fail(Fault::Protocol(error.to_string()))),
             }
+            self.find_player();
             let elapsed = started.elapsed();
             // Own time is at most the wall time: nothing to judge before the
             // wall time reaches the limit. A wait for a core shows only once

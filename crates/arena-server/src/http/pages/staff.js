@@ -71,14 +71,16 @@ async function refresh() {
     $("queue").textContent = "";
     for (const s of queue.submissions) {
       const row = document.createElement("tr");
-      const status = s.status === "playing" ? "playing " + s.played + "/" + s.total : s.status;
+      const status = s.status === "playing" ? "playing " + s.played + "/" + s.total
+        : s.status === "waiting" ? s.waiting + " (goes on at " + s.retry_at + " UTC)" : s.status;
       row.append(text("td", String(s.id)), text("td", titleOf(s.assignment)), text("td", s.group + " (" + s.student + ")"), text("td", status),
         text("td", s.created));
       $("queue").append(row);
     }
     showScrimmages((await api("/api/staff/scrimmages")).scrimmages);
     showFinal(await api("/api/staff/finalize"));
-    showPool((await api("/api/staff/cores")).pool);
+    const cores = await api("/api/staff/cores");
+    showPool(cores.pool, cores.postponed);
     $("error").textContent = "";
   } catch (e) {
     $("error").textContent = e.message;
@@ -142,11 +144,15 @@ function storage(bytes, at) {
     + size(bytes.scrimmages) + ", database " + size(bytes.database) + " (measured " + at + " UTC)";
   return cell;
 }
-// The core pool: games running and waiting by kind, and the league's state.
-function showPool(pool) {
+// The core pool: games running and waiting by kind, the league's state,
+// and the gradings postponed because the machine spoiled their games.
+function showPool(pool, postponed) {
   $("pool").textContent = "";
+  $("postponed").textContent = postponed.length === 0 ? ""
+    : postponed.length + " grading(s) postponed for the machine: " + postponed.map(p => "#" + p.id + " (" + p.group + ")").join(", ");
   if (!pool) return;
-  $("cores").textContent = pool.cores + " game(s) at once";
+  $("cores").textContent = pool.at_once + " game(s) at once"
+    + (pool.at_once < pool.cores ? " (of " + pool.cores + ": the machine is overloaded)" : "");
   for (const [what, counts] of [["running", pool.running], ["waiting", pool.waiting]]) {
     const row = document.createElement("tr");
     row.append(text("td", what));

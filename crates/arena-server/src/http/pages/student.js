@@ -12,6 +12,8 @@ function status(s) {
   const late = s.late ? " (after the deadline: does not count)" : "";
   if (s.status === "playing") return "playing " + s.played + "/" + s.total + late;
   if (s.status === "superseded") return "superseded: a newer one of yours was waiting" + late;
+  // Never failed for the machine's fault: it goes on by itself.
+  if (s.status === "waiting") return s.waiting + " (not your player's fault; goes on at " + s.retry_at + " UTC)" + late;
   return s.status + late;
 }
 function level(l) {

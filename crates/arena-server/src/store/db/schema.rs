@@ -184,4 +184,12 @@ pub(super) const MIGRATIONS: &[&str] = &[
     "
     CREATE INDEX games_by_b ON games(b);
 ",
+    // A grading the machine could not give cores to (issue 47), or that
+    // found the disk full, waits: why (for the student and staff), when it
+    // is taken again, and how many times it waited (the backoff).
+    "
+    ALTER TABLE submissions ADD COLUMN waiting TEXT;
+    ALTER TABLE submissions ADD COLUMN retry_at TEXT;
+    ALTER TABLE submissions ADD COLUMN waits INTEGER NOT NULL DEFAULT 0;
+",
 ];

@@ -17,6 +17,10 @@ pub mod status {
     pub const CHECKING: &str = "checking";
     pub const PLAYING: &str = "playing";
     pub const DONE: &str = "done";
+    /// Its grading began and waits to go on (`waiting` says why: the
+    /// machine spoiled its games, the disk is full); taken again at its
+    /// `retry_at`, never failed for it.
+    pub const WAITING: &str = "waiting";
     /// It could not be graded (not a player, a wrong player-api version, ...).
     pub const FAILED: &str = "failed";
     /// A newer submission of the same group arrived while it waited: not
@@ -62,11 +66,16 @@ pub struct Submission {
     pub graded_under: Option<serde_json::Value>,
     /// The assignment it is for (the course file's name of it).
     pub assignment: String,
+    /// Why its grading waits (status `waiting`): "waiting for the machine:
+    /// 2 games postponed".
+    pub waiting: Option<String>,
+    /// When it is taken again, while it waits (SQLite's `datetime`, UTC).
+    pub retry_at: Option<String>,
 }
 
 const SUBMISSION: &str = "SELECT s.id, st.name, s.sha256, s.file_name, s.size, s.status, s.played, s.total,
     s.error, s.grade, s.created, s.finished, s.late, s.player, s.grading_turn, g.name, s.note,
-    COALESCE(s.assignment, ''), s.graded_under FROM submissions s
+    COALESCE(s.assignment, ''), s.graded_under, s.waiting, s.retry_at FROM submissions s
     JOIN students st ON st.id = s.student JOIN groups g ON g.id = s.group_id";
 
 fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
@@ -91,6 +100,8 @@ fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
         note: row.get(16)?,
         assignment: row.get(17)?,
         graded_under: row.get::<_, Option<String>>(18)?.and_then(|g| serde_json::from_str(&g).ok()),
+        waiting: row.get(19)?,
+        retry_at: row.get(20)?,
     })
 }
 
@@ -309,6 +320,21 @@ pub fn next_to_grade(
     if interrupted.is_some() {
         return Ok(interrupted);
     }
+    // One whose grading waited (for the machine, for the disk) and whose
+    // time has come goes on before new ones: it was taken before them.
+    let resumed = tx
+        .query_row(
+            &format!(
+                "{SUBMISSION} WHERE s.status = ?1 AND s.retry_at <= datetime('now')
+                 AND s.id NOT IN ({busy_list}) ORDER BY s.retry_at, s.id LIMIT 1"
+            ),
+            params![status::WAITING],
+            submission,
+        )
+        .optional()?;
+    if resumed.is_some() {
+        return Ok(resumed);
+    }
     let group: Option<i64> = tx
         .query_row(
             &format!(
@@ -352,10 +378,39 @@ pub fn next_to_grade(
 /// Moves submission `id` on: its status and games played of `total`.
 pub fn set_progress(db: &Connection, id: i64, status: &str, played: usize, total: usize) -> Result<()> {
     db.execute(
-        "UPDATE submissions SET status = ?2, played = ?3, total = ?4 WHERE id = ?1",
+        "UPDATE submissions SET status = ?2, played = ?3, total = ?4, waiting = NULL, retry_at = NULL
+         WHERE id = ?1",
         params![id, status, played as i64, total as i64],
     )?;
     Ok(())
+}
+
+/// Submission `id`'s grading waits `why` (the run is kept: it resumes
+/// from its journal) until the backoff `wait(waits)` has passed, `waits`
+/// the times it waited before; the wait, and how many times it waited now.
+pub fn postpone(
+    db: &Connection,
+    id: i64,
+    why: &str,
+    wait: impl Fn(u32) -> std::time::Duration,
+) -> Result<(std::time::Duration, u32)> {
+    let tx = writing(db)?;
+    let waits: u32 = tx.query_row("SELECT waits FROM submissions WHERE id = ?1", [id], |row| row.get(0))?;
+    let wait = wait(waits);
+    tx.execute(
+        "UPDATE submissions SET status = ?2, waiting = ?3, waits = waits + 1,
+         retry_at = datetime('now', ?4) WHERE id = ?1",
+        params![id, status::WAITING, why, format!("+{} seconds", wait.as_secs())],
+    )?;
+    tx.commit()?;
+    Ok((wait, waits + 1))
+}
+
+/// The gradings that wait (status `waiting`), the next due first.
+pub fn waiting(db: &Connection) -> Result<Vec<Submission>> {
+    let mut query = db.prepare(&format!("{SUBMISSION} WHERE s.status = ?1 ORDER BY s.retry_at, s.id"))?;
+    let rows = query.query_map([status::WAITING], submission)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Ends submission `id`: graded (`grade`), or failed (`error`).
@@ -371,7 +426,7 @@ pub fn finish(
     };
     db.execute(
         "UPDATE submissions SET status = ?2, grade = ?3, error = ?4, graded_under = ?5,
-         finished = datetime('now') WHERE id = ?1",
+         finished = datetime('now'), waiting = NULL, retry_at = NULL WHERE id = ?1",
         params![id, status, grade, error, under.to_string()],
     )?;
     Ok(())
@@ -472,7 +527,8 @@ pub fn note_of(db: &Connection, id: i64) -> Result<Option<(String, Option<String
 
 /// The submissions not finished, oldest first.
 pub fn unfinished(db: &Connection) -> Result<Vec<Submission>> {
-    let mut query = db.prepare(&format!("{SUBMISSION} WHERE s.status IN (?1, ?2, ?3) ORDER BY s.id"))?;
-    let rows = query.query_map(params![status::QUEUED, status::CHECKING, status::PLAYING], submission)?;
+    let mut query = db.prepare(&format!("{SUBMISSION} WHERE s.status IN (?1, ?2, ?3, ?4) ORDER BY s.id"))?;
+    let rows = query
+        .query_map(params![status::QUEUED, status::CHECKING, status::PLAYING, status::WAITING], submission)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

@@ -7,7 +7,8 @@
 //! gone from Slurm) is submitted again, and the journal makes the new job
 //! play only the games still missing; after `RESUBMISSIONS` such
 //! resubmissions the submission fails, naming the last job's state and its
-//! output file. Once the journal holds every game, the grade is the
+//! output file. A job that ends with games the machine spoiled
+//! (`POSTPONED_EXIT`) fails nothing: the grading waits (`waiting.rs`). Once the journal holds every game, the grade is the
 //! tournament runner's report on it, made here (playing nothing).
 //!
 //! The data folder must be on a file system every node sees: the job reads
@@ -24,7 +25,7 @@ use anyhow::{bail, Context, Result};
 
 use super::{GradingProgress, GradingRun};
 use crate::store::db;
-use crate::work::grading::student_grade;
+use crate::work::{grading::student_grade, waiting::Postponed};
 use arena_core::tournament::{
     self,
     grade::GradeReport,
@@ -97,7 +98,8 @@ impl SlurmExecutor {
                         return report(run, progress);
                     }
                     if let Some(last) = last {
-                        if jobs.len() > RESUBMISSIONS {
+                        let unfinished = jobs.iter().filter(|job| !postponed(job)).count();
+                        if unfinished > RESUBMISSIONS {
                             bail!(
                                 "the Slurm jobs of its grading run ended {} times without finishing it \
                                  ({played} of {total} games played): the last, job {}, {}",
@@ -119,6 +121,10 @@ impl SlurmExecutor {
             };
             let (state, exit_code) = self.follow(&job.slurm_id, &run, progress)?;
             db::end_job(run.db, job.id, &state, exit_code)?;
+            if exit_code == Some(i32::from(tournament::POSTPONED_EXIT)) {
+                let (played, total) = tournament::journaled(&run.tournament)?;
+                return Err(Postponed { games: total - played, check: false }.into());
+            }
         }
     }
 
@@ -197,6 +203,11 @@ impl SlurmExecutor {
 fn report(run: GradingRun<'_>, progress: &mut GradingProgress<'_>) -> Result<GradeReport> {
     let never = AtomicBool::new(false);
     student_grade(&tournament::run_part(run.tournament, Part::Report, &never, progress)?)
+}
+
+/// Whether `job` ended with games the machine spoiled, postponed.
+fn postponed(job: &db::Job) -> bool {
+    matches!(&job.end, Some((_, Some(code))) if *code == i32::from(tournament::POSTPONED_EXIT))
 }
 
 /// The folder of a run's job script and job outputs.

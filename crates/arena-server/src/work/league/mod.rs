@@ -669,7 +669,11 @@ fn play_match<G: TwoPlayerGame>(
         players,
         &config,
         &mut |game| {
-            on_game(GameResult::two_player::<G>(game.index as usize, game.seats, &game.record, game.replayed))
+            // A game the machine spoiled counts for no one: not stored, so
+            // the pairing plays it again in a later round.
+            if !two_player::spoiled::<G>(&game.record) {
+                on_game(GameResult::two_player::<G>(game.index as usize, game.seats, &game.record))
+            }
         },
         None,
     );
