@@ -5,7 +5,7 @@
 //! a single-player one.
 
 use anyhow::{Context, Result};
-use player_api::abi::API_VERSION;
+use player_api::abi::{AbiVersion, API_VERSION};
 
 use crate::{
     game_rules::Budgets,
@@ -63,6 +63,7 @@ pub fn check(
             "player-api  {} (compatible with this arena's {API_VERSION})",
             player.api_version()
         ));
+        lines.extend(player.abi_version().map(abi_line));
     }
     lines.push(format!("games       {}", plays.join(", ")));
     lines.extend(sandbox_lines(&player, &hosting));
@@ -87,6 +88,21 @@ pub fn check(
     }
     lines.push(if passed { "ok".to_string() } else { "FAILED".to_string() });
     Ok(CheckReport { text: lines.join("\n"), passed, plays })
+}
+
+/// The ABI version a library was built for, and what it lacks of the
+/// current one's (it plays without it, with defaults).
+fn abi_line(version: AbiVersion) -> String {
+    let lacks = version.lacks();
+    if lacks.is_empty() {
+        format!("abi         v{} (current)", version.number())
+    } else {
+        format!(
+            "abi         v{} (lacks: {}; rebuild against this arena's player-api {API_VERSION} to have them)",
+            version.number(),
+            lacks.join(", ")
+        )
+    }
 }
 
 /// A smoke match of `G` against Easy, one game in each seat, its lines
