@@ -8,7 +8,7 @@
 //! `panics.rs`).
 //!
 //! Player authors do not touch this module: they implement
-//! [`TrapPlayer`](crate::trap::TrapPlayer) and call [`export_player!`].
+//! [`TrapPlayer`](crate::trap::TrapPlayer) and call [`export_player!`](crate::export_player).
 //!
 //! # Versions
 //!

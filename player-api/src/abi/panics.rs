@@ -15,10 +15,10 @@ use abi_stable::std_types::RResult;
 use super::PlayerError;
 
 /// Wraps a player so that every call catches panics. Used by
-/// [`export_player!`] inside libraries, and by the arena for built-in bots.
+/// [`export_player!`](crate::export_player) inside libraries, and by the arena for built-in bots.
 pub struct CatchPanics<P>(pub P);
 
-/// The body of every constructor [`export_player!`] generates: records panic
+/// The body of every constructor [`export_player!`](crate::export_player) generates: records panic
 /// locations from now on, and builds the player object with `make`, catching
 /// a panic in the player's constructor too.
 #[doc(hidden)]

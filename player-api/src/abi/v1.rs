@@ -28,7 +28,7 @@ use crate::{
     GameOver,
 };
 
-/// The root module a player library exports (through [`export_player!`]).
+/// The root module a player library exports (through [`export_player!`](crate::export_player)).
 #[repr(C)]
 #[derive(StableAbi)]
 #[sabi(kind(Prefix(prefix_ref = PlayerLibRef)))]
