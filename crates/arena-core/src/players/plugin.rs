@@ -11,7 +11,7 @@
 //! which checks the player-api version and the ABI layout of each library
 //! itself.
 //!
-//! A loaded library is never unloaded (`lib_header_from_path` leaks it),
+//! A loaded library is never unloaded (it is forgotten once it has a header),
 //! and the instances of one library in one process share its statics: a
 //! reason, with crashes and hangs, that a library from a path runs in a
 //! worker of its own unless `--in-process` says otherwise.
@@ -242,5 +242,15 @@ mod tests {
         assert!(message.contains("/tmp/libold.so was built against player-api 0.0.3"), "{message}");
         assert!(message.contains(&format!("this arena speaks player-api {API_VERSION}")), "{message}");
         assert!(message.contains("rebuild the player"), "{message}");
+    }
+
+    #[test]
+    fn a_probe_of_no_version_says_so_and_how_to_rebuild() {
+        let message = LoadError::UnknownAbi { path: "/tmp/libodd.so".into(), number: 0 }.to_string();
+        assert!(
+            message.starts_with("/tmp/libodd.so names ABI v0, which no arena knows: rebuild"),
+            "{message}"
+        );
+        assert!(message.contains(&format!("player-api {API_VERSION}")), "{message}");
     }
 }
