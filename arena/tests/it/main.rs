@@ -21,7 +21,8 @@
 //! (support/alone.rs). The reference bots' time budgets need the machine
 //! to themselves: they are the one other binary, tests/budgets. The data
 //! the tests read stays beside this folder: `tests/fixtures/` (misbehaving
-//! libraries, workspace members), `tests/python/`, `tests/golden/`.
+//! libraries, workspace members; the ABI's frozen players, `abi-vN-player`,
+//! workspaces of their own), `tests/python/`, `tests/golden/`.
 
 mod support;
 

@@ -1,8 +1,10 @@
 //! Where players come from: libraries loaded from disk through the ABI
-//! (plugins.rs), and Python players run by the `arena_player` package
+//! (plugins.rs), every released ABI version's among them (abi_versions.rs),
+//! and Python players run by the `arena_player` package
 //! (python.rs), also as the course lays them out and by a virtual
 //! environment's interpreter (course_layout.rs).
 
+mod abi_versions;
 mod course_layout;
 mod plugins;
 mod python;

@@ -23,6 +23,7 @@ const LIBRARY_CRATES: &[&str] = &[
     "escape-player",
     "not-a-player",
     "incompatible-player",
+    "future-player",
 ];
 
 pub fn workspace_root() -> PathBuf {
@@ -58,6 +59,40 @@ pub fn libraries_dir() -> &'static Path {
 /// The path of the library built from crate `name`.
 pub fn library(name: &str) -> PathBuf {
     libraries_dir().join(format!("lib{}.so", name.replace('-', "_")))
+}
+
+/// The folder of the frozen fixture crate built for ABI `version`: a
+/// workspace of its own, with its own copy of player-api as released.
+pub fn abi_fixture_crate(version: player_api::abi::AbiVersion) -> PathBuf {
+    workspace_root().join(format!("arena/tests/fixtures/abi-v{}-player", version.number()))
+}
+
+/// The library of every released ABI version's frozen fixture, oldest
+/// first: built once per test run (cargo skips what is fresh), against its
+/// own lock file, into a target folder of their own.
+pub fn abi_fixtures() -> &'static [(player_api::abi::AbiVersion, PathBuf)] {
+    static BUILT: OnceLock<Vec<(player_api::abi::AbiVersion, PathBuf)>> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| workspace_root().join("target"))
+            .join("abi-fixtures");
+        player_api::abi::AbiVersion::ALL
+            .iter()
+            .map(|&version| {
+                let folder = abi_fixture_crate(version);
+                let status = Command::new(env!("CARGO"))
+                    .args(["build", "--quiet", "--locked"])
+                    .current_dir(&folder)
+                    .env("CARGO_TARGET_DIR", &target)
+                    .status()
+                    .expect("cargo runs");
+                assert!(status.success(), "building {} failed", folder.display());
+                let name = format!("libabi_v{}_player.so", version.number());
+                (version, target.join("debug").join(name))
+            })
+            .collect()
+    })
 }
 
 /// The variables the bad-player fixture reads (its orders): a worker gets

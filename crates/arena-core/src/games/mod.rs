@@ -13,12 +13,12 @@
 //! Adding a game, in order:
 //!
 //! 1. `player-api/src/<game>.rs` (and its folder): its rules as plain
-//!    values, its player trait and request types; in `abi.rs` one
-//!    `ffi_player!` call, a constructor field appended to `PlayerLib` and
-//!    its `export_player!` key (then bless `player-api/tests/abi_layout.txt`).
-//!    Appending keeps libraries built later loadable in older arenas, but
-//!    refuses those built before until they are rebuilt (abi_stable's
-//!    check: player-api/src/abi.rs); changing a field breaks both ways.
+//!    values, its player trait and request types; its constructor in a new
+//!    ABI version beside the released ones (`player-api/src/abi/mod.rs`
+//!    has the rule: a root module of its own with one `ffi_player!` call
+//!    more, its `export_player!` key, its snapshot and frozen fixture;
+//!    older libraries lack the game). A released version never changes:
+//!    appending to it would refuse every library built before.
 //! 2. Reference levels in `players/reference/src/<game>/`, and a line in
 //!    each level crate's `export_player!`.
 //! 3. Its folder here, `games/<game>/`: `mod.rs` (the game as a type, `pub

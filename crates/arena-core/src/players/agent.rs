@@ -6,17 +6,13 @@
 
 use std::time::Duration;
 
-use abi_stable::std_types::RResult;
-use player_api::abi::{PlayerError, PlayerLibRef};
+use player_api::abi::{Constructor, PlayerModule};
 
 use crate::{
     game::{Agent, Game},
     play::fault::Fault,
     players::levels::Level,
 };
-
-/// A library's constructor of a game's players.
-pub type Constructor<B> = extern "C" fn() -> RResult<B, PlayerError>;
 
 /// A game whose players cross the ABI as a `#[sabi_trait]` box.
 pub trait AbiGame: Game {
@@ -25,8 +21,9 @@ pub trait AbiGame: Game {
     /// A new instance of a built-in reference bot.
     fn builtin(level: Level) -> Self::PlayerBox;
     /// The library's constructor of this game's players, if it has one
-    /// (the game's field of `player_api::abi::PlayerLib`).
-    fn constructor(library: &PlayerLibRef) -> Option<Constructor<Self::PlayerBox>>;
+    /// (the game's accessor of `player_api::abi::PlayerModule`, whatever
+    /// ABI version the library was built for).
+    fn constructor(library: PlayerModule) -> Option<Constructor<Self::PlayerBox>>;
     /// The calls through the box; `Err` is a panic the library caught.
     fn box_new_game(player: &mut Self::PlayerBox, info: Self::Info) -> Result<(), String>;
     fn box_act(player: &mut Self::PlayerBox, request: Self::Request) -> Result<Self::Action, String>;

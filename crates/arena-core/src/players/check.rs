@@ -5,7 +5,7 @@
 //! a single-player one.
 
 use anyhow::{Context, Result};
-use player_api::abi::API_VERSION;
+use player_api::abi::{AbiVersion, API_VERSION};
 
 use crate::{
     game_rules::Budgets,
@@ -72,6 +72,7 @@ pub fn check(
             "player-api  {} (compatible with this arena's {API_VERSION})",
             player.api_version()
         ));
+        lines.extend(player.abi_version().map(abi_line));
     }
     lines.push(format!("games       {}", plays.join(", ")));
     lines.extend(sandbox_lines(&player, &hosting));
@@ -113,6 +114,21 @@ struct Smoke {
     failed: bool,
     /// Games the machine spoiled.
     spoiled: usize,
+}
+
+/// The ABI version a library was built for, and what it lacks of the
+/// current one's (it plays without it, with defaults).
+fn abi_line(version: AbiVersion) -> String {
+    let lacks = version.lacks();
+    if lacks.is_empty() {
+        format!("abi         v{} (current)", version.number())
+    } else {
+        format!(
+            "abi         v{} (lacks: {}; rebuild against this arena's player-api {API_VERSION} to have them)",
+            version.number(),
+            lacks.join(", ")
+        )
+    }
 }
 
 /// A smoke match of `G` against Easy, one game in each seat, its lines

@@ -10,6 +10,8 @@ use std::{fmt, path::PathBuf, str::FromStr};
 
 use std::time::Duration;
 
+use player_api::abi::AbiVersion;
+
 use crate::{
     game::Agent,
     play::clock::Clock,
@@ -129,6 +131,17 @@ impl Player {
             Player::Library(library) => library.api_version(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.player_api,
             Player::Forfeit { .. } => "",
+        }
+    }
+
+    /// The ABI version a library was built for (built-ins: the current
+    /// one; programs: none).
+    pub fn abi_version(&self) -> Option<AbiVersion> {
+        match self {
+            Player::Builtin(_) => Some(AbiVersion::CURRENT),
+            Player::Library(library) => Some(library.abi_version()),
+            Player::Isolated { hello, .. } => hello.abi.and_then(AbiVersion::from_number),
+            Player::Program { .. } | Player::Forfeit { .. } => None,
         }
     }
 

@@ -1,11 +1,17 @@
 //! Loading a player library (a `cdylib` built with `export_player!`).
 //!
+//! The library's ABI version comes first: its probe, read before anything
+//! else (none: it was built before probes, and is v1). Its root module is
+//! then checked against that version's layout, and seen through today's
+//! interface (`player_api::abi::PlayerModule`, where the versions live).
+//!
 //! `RootModule::load_from_file` caches one module per interface type, so a
 //! second, different player library would silently come back as the first.
-//! We load with `lib_header_from_path` + `init_root_module` instead, which
-//! checks the player-api version and the ABI layout of each library itself.
+//! We load with `lib_header_from_raw_library` + `init_root_module` instead,
+//! which checks the player-api version and the ABI layout of each library
+//! itself.
 //!
-//! A loaded library is never unloaded (`lib_header_from_path` leaks it),
+//! A loaded library is never unloaded (it is forgotten once it has a header),
 //! and the instances of one library in one process share its statics: a
 //! reason, with crashes and hangs, that a library from a path runs in a
 //! worker of its own unless `--in-process` says otherwise.
@@ -15,19 +21,16 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use abi_stable::library::{lib_header_from_path, LibraryError};
-use player_api::abi::{PlayerLibRef, API_VERSION};
+use abi_stable::library::{lib_header_from_raw_library, LibraryError, RawLibrary};
+use player_api::abi::{self, AbiVersion, Constructor, PlayerModule, API_VERSION};
 
-use crate::{
-    game::GameId,
-    players::agent::{AbiGame, Constructor},
-};
+use crate::{game::GameId, players::agent::AbiGame};
 
 /// A player library, loaded and checked.
 #[derive(Clone)]
 pub struct PlayerLibrary {
     path: PathBuf,
-    module: PlayerLibRef,
+    module: PlayerModule,
     api_version: String,
 }
 
@@ -41,6 +44,12 @@ pub enum LoadError {
         detail: String,
     },
     NotAPlayer(PathBuf),
+    /// Its probe names an ABI version this arena does not know (a newer
+    /// arena's, or a number no version has).
+    UnknownAbi {
+        path: PathBuf,
+        number: u32,
+    },
     IncompatibleVersion {
         path: PathBuf,
         library: String,
@@ -87,6 +96,22 @@ impl fmt::Display for LoadError {
                 "{} is a shared library but not an arena player (it exports no player module): add `player_api::export_player!` to it",
                 path.display()
             ),
+            LoadError::UnknownAbi { path, number } => {
+                let (oldest, newest) = (AbiVersion::ALL[0].number(), AbiVersion::CURRENT.number());
+                if *number > newest {
+                    write!(
+                        f,
+                        "{} was built for ABI v{number}, newer than this arena (knows v{oldest}..v{newest}): update the arena, or rebuild the player against this arena's player-api {API_VERSION} (`arena new` writes it)",
+                        path.display()
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{} names ABI v{number}, which no arena knows: rebuild the player against this arena's player-api {API_VERSION} (`arena new` writes it)",
+                        path.display()
+                    )
+                }
+            }
             LoadError::IncompatibleVersion { path, library } => write!(
                 f,
                 "{} was built against player-api {library}, but this arena speaks player-api {API_VERSION}: rebuild the player against this arena's player-api",
@@ -126,9 +151,15 @@ impl PlayerLibrary {
         }
         // dlopen needs a path with a slash, or it searches the system paths.
         let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-        let header = lib_header_from_path(&path).map_err(|e| classify(&path, e))?;
+        let library = RawLibrary::load_at(&path).map_err(|e| classify(&path, e))?;
+        let version = AbiVersion::of_probe(abi::probe(&library))
+            .map_err(|number| LoadError::UnknownAbi { path: path.clone(), number })?;
+        // SAFETY: the library is never unloaded (forgotten once it has a
+        // header, as lib_header_from_path does), so the header stays valid.
+        let header = unsafe { lib_header_from_raw_library(&library) }.map_err(|e| classify(&path, e))?;
+        std::mem::forget(library);
         let api_version = header.version_strings().version.to_string();
-        let module = header.init_root_module::<PlayerLibRef>().map_err(|e| classify(&path, e))?;
+        let module = PlayerModule::init(header, version).map_err(|e| classify(&path, e))?;
         Ok(PlayerLibrary { path, module, api_version })
     }
 
@@ -137,11 +168,11 @@ impl PlayerLibrary {
     }
 
     pub fn name(&self) -> &str {
-        self.module.name().as_str()
+        self.module.name()
     }
 
     pub fn author(&self) -> &str {
-        self.module.author().as_str()
+        self.module.author()
     }
 
     /// The player-api version the library was built against.
@@ -149,14 +180,19 @@ impl PlayerLibrary {
         &self.api_version
     }
 
+    /// The ABI version the library was built for.
+    pub fn abi_version(&self) -> AbiVersion {
+        self.module.version()
+    }
+
     /// Whether this library plays game `G` (every game's: `loading.rs`).
     pub fn offers<G: AbiGame>(&self) -> bool {
-        G::constructor(&self.module).is_some()
+        G::constructor(self.module).is_some()
     }
 
     /// A fresh player of game `G` from this library, or why there is none.
     pub fn new_player<G: AbiGame>(&self) -> Result<G::PlayerBox, String> {
-        self.construct(G::ID, G::constructor(&self.module))
+        self.construct(G::ID, G::constructor(self.module))
     }
 
     fn construct<B>(&self, game: GameId, constructor: Option<Constructor<B>>) -> Result<B, String> {
@@ -166,7 +202,7 @@ impl PlayerLibrary {
                 self.path.display()
             )
         })?;
-        make().into_result().map_err(|panic| format!("panicked while starting: {panic}"))
+        make.make().into_result().map_err(|panic| format!("panicked while starting: {panic}"))
     }
 }
 
@@ -213,5 +249,15 @@ mod tests {
         assert!(message.contains("/tmp/libold.so was built against player-api 0.0.3"), "{message}");
         assert!(message.contains(&format!("this arena speaks player-api {API_VERSION}")), "{message}");
         assert!(message.contains("rebuild the player"), "{message}");
+    }
+
+    #[test]
+    fn a_probe_of_no_version_says_so_and_how_to_rebuild() {
+        let message = LoadError::UnknownAbi { path: "/tmp/libodd.so".into(), number: 0 }.to_string();
+        assert!(
+            message.starts_with("/tmp/libodd.so names ABI v0, which no arena knows: rebuild"),
+            "{message}"
+        );
+        assert!(message.contains(&format!("player-api {API_VERSION}")), "{message}");
     }
 }

@@ -204,6 +204,7 @@ impl Server {
             author: player.author().to_string(),
             games,
             player_api: player.api_version().to_string(),
+            abi: player.abi_version().map(|v| v.number()),
         };
         self.send(&hello)?;
         let mut frame = Vec::with_capacity(512);

@@ -8,7 +8,7 @@ pub mod wire;
 use std::time::Duration;
 
 use player_api::{
-    abi::{hexapawn_player_box, FfiHexapawnPlayer, HexapawnPlayerBox, PlayerLibRef},
+    abi::{hexapawn_player_box, Constructor, FfiHexapawnPlayer, HexapawnPlayerBox, PlayerModule},
     hexapawn::{HexapawnAction, HexapawnBoard, HexapawnGameInfo, HexapawnPlayer, HexapawnRequest},
     GameOver, Seat,
 };
@@ -25,7 +25,7 @@ use crate::{
     play::referee::LocalGame,
     play::time_control::TimeControl,
     play::two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
-    players::agent::{AbiGame, Constructor},
+    players::agent::AbiGame,
     players::isolation::{WireAnswer, WireGame},
     players::levels::Level,
     players::protocol::{seat_from_number, GameOverRequest, NewGameRequest, Payload, Reply, Request},
@@ -79,8 +79,8 @@ impl AbiGame for Hexapawn {
         }
     }
 
-    fn constructor(module: &PlayerLibRef) -> Option<Constructor<HexapawnPlayerBox>> {
-        module.hexapawn_constructor()
+    fn constructor(module: PlayerModule) -> Option<Constructor<HexapawnPlayerBox>> {
+        module.hexapawn()
     }
 
     fn box_new_game(player: &mut HexapawnPlayerBox, info: HexapawnGameInfo) -> Result<(), String> {

@@ -8,7 +8,7 @@ pub mod wire;
 use std::time::Duration;
 
 use player_api::{
-    abi::{intuitive_player_box, FfiIntuitivePlayer, IntuitivePlayerBox, PlayerLibRef},
+    abi::{intuitive_player_box, Constructor, FfiIntuitivePlayer, IntuitivePlayerBox, PlayerModule},
     intuitive::{Cell, IntuitiveGameInfo, IntuitiveGameOver, IntuitivePlayer, IntuitiveRequest},
     GameOver,
 };
@@ -23,7 +23,7 @@ use crate::{
     play::fault::FaultKind,
     play::referee::LocalGame,
     play::solo::{cpu_us, fault_name, Budgeted, Ending, SinglePlayerGame, SoloScore},
-    players::agent::{AbiGame, Constructor},
+    players::agent::AbiGame,
     players::isolation::{WireAnswer, WireGame},
     players::levels::Level,
     players::protocol::{GameOverRequest, NewGameRequest, Payload, Reply, Request},
@@ -78,8 +78,8 @@ impl AbiGame for IntuitiveAi {
         }
     }
 
-    fn constructor(module: &PlayerLibRef) -> Option<Constructor<IntuitivePlayerBox>> {
-        module.intuitive_constructor()
+    fn constructor(module: PlayerModule) -> Option<Constructor<IntuitivePlayerBox>> {
+        module.intuitive()
     }
 
     fn box_new_game(player: &mut IntuitivePlayerBox, info: IntuitiveGameInfo) -> Result<(), String> {

@@ -8,7 +8,7 @@ pub mod wire;
 use std::time::Duration;
 
 use player_api::{
-    abi::{forest_player_box, FfiForestPlayer, ForestPlayerBox, PlayerLibRef},
+    abi::{forest_player_box, Constructor, FfiForestPlayer, ForestPlayerBox, PlayerModule},
     magic_forest::{ForestAction, ForestConfig, ForestGameInfo, ForestOver, ForestPlayer, ForestRequest},
     GameOver,
 };
@@ -22,7 +22,7 @@ use crate::{
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
     play::referee::LocalGame,
     play::solo::{cpu_us, fault_name, Budgeted, RunMeasure, SinglePlayerGame, SoloScore},
-    players::agent::{AbiGame, Constructor},
+    players::agent::AbiGame,
     players::isolation::{WireAnswer, WireGame},
     players::levels::Level,
     players::protocol::{GameOverRequest, NewGameRequest, Payload, Reply, Request},
@@ -75,8 +75,8 @@ impl AbiGame for MagicForest {
         }
     }
 
-    fn constructor(module: &PlayerLibRef) -> Option<Constructor<ForestPlayerBox>> {
-        module.forest_constructor()
+    fn constructor(module: PlayerModule) -> Option<Constructor<ForestPlayerBox>> {
+        module.forest()
     }
 
     fn box_new_game(player: &mut ForestPlayerBox, info: ForestGameInfo) -> Result<(), String> {

@@ -15,7 +15,7 @@ pub mod wire;
 use std::time::{Duration, Instant};
 
 use player_api::{
-    abi::{trap_player_box, FfiTrapPlayer, PlayerLibRef, TrapPlayerBox},
+    abi::{trap_player_box, Constructor, FfiTrapPlayer, PlayerModule, TrapPlayerBox},
     trap::{TrapGameInfo, TrapRequest, TrapState, DEFAULT_SIZE, DEFAULT_TURN_CAP, MAX_SIZE, MIN_SIZE},
     GameOver, Seat,
 };
@@ -32,7 +32,7 @@ use crate::{
     play::fault::Fault,
     play::time_control::TimeControl,
     play::two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
-    players::agent::{AbiGame, Constructor},
+    players::agent::AbiGame,
     players::isolation::{WireAnswer, WireGame},
     players::levels::Level,
     players::protocol::{seat_from_number, GameOverRequest, NewGameRequest, Payload, Reply, Request},
@@ -72,8 +72,8 @@ impl AbiGame for Trap {
         }
     }
 
-    fn constructor(module: &PlayerLibRef) -> Option<Constructor<TrapPlayerBox>> {
-        module.new_trap_player()
+    fn constructor(module: PlayerModule) -> Option<Constructor<TrapPlayerBox>> {
+        module.trap()
     }
 
     fn box_new_game(player: &mut TrapPlayerBox, info: TrapGameInfo) -> Result<(), String> {

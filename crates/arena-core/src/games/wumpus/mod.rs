@@ -8,7 +8,7 @@ pub mod wire;
 use std::time::Duration;
 
 use player_api::{
-    abi::{wumpus_player_box, FfiWumpusPlayer, PlayerLibRef, WumpusPlayerBox},
+    abi::{wumpus_player_box, Constructor, FfiWumpusPlayer, PlayerModule, WumpusPlayerBox},
     wumpus::{StepEnd, WumpusAction, WumpusConfig, WumpusGameInfo, WumpusOver, WumpusPlayer, WumpusRequest},
     GameOver,
 };
@@ -23,7 +23,7 @@ use crate::{
     play::fault::FaultKind,
     play::referee::LocalGame,
     play::solo::{cpu_us, fault_name, Budgeted, SinglePlayerGame, SoloScore},
-    players::agent::{AbiGame, Constructor},
+    players::agent::AbiGame,
     players::isolation::{WireAnswer, WireGame},
     players::levels::Level,
     players::protocol::{coord, wire_coord, GameOverRequest, NewGameRequest, Payload, Reply, Request},
@@ -76,8 +76,8 @@ impl AbiGame for Wumpus {
         }
     }
 
-    fn constructor(module: &PlayerLibRef) -> Option<Constructor<WumpusPlayerBox>> {
-        module.wumpus_constructor()
+    fn constructor(module: PlayerModule) -> Option<Constructor<WumpusPlayerBox>> {
+        module.wumpus()
     }
 
     fn box_new_game(player: &mut WumpusPlayerBox, info: WumpusGameInfo) -> Result<(), String> {

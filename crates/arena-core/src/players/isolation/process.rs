@@ -182,6 +182,8 @@ pub struct Hello {
     pub author: String,
     pub games: Vec<String>,
     pub player_api: String,
+    /// For libraries: the ABI version they were built for.
+    pub abi: Option<u32>,
 }
 
 /// What a worker's player had used when it last answered: where the next
@@ -347,6 +349,7 @@ impl Worker {
                 author: String::new(),
                 games: Vec::new(),
                 player_api: String::new(),
+                abi: None,
             },
             _quarters: quarters,
         };
@@ -358,7 +361,7 @@ impl Worker {
         let limits = Limits { own: startup, cpu: None, cap: startup * clock::STARVATION_BOUND };
         let born = Seen { cpu: Some(Duration::ZERO), main: Some(clock::Scheduled::default()) };
         match worker.await_reply::<Reply>("start-up", startup, limits, born) {
-            Ok(Reply::Hello { protocol, name, author, games, player_api }) => {
+            Ok(Reply::Hello { protocol, name, author, games, player_api, abi }) => {
                 if protocol != protocol::VERSION {
                     return Err(Fault::Unavailable(format!(
                         "the player speaks protocol {protocol}, this arena speaks {}",
@@ -368,7 +371,7 @@ impl Worker {
                 // Its words, kept in standings and replays: cut as a fault's are.
                 let (name, author, player_api) =
                     (player_text(name), player_text(author), player_text(player_api));
-                worker.hello = Hello { name, author, games, player_api };
+                worker.hello = Hello { name, author, games, player_api, abi };
                 let player = player_process(worker.child.id() as libc::pid_t, sandboxed);
                 worker.player_clock = player.and_then(ProcessClock::of);
                 worker.player_main = player.and_then(MainThread::of);

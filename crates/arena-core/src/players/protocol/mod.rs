@@ -185,6 +185,9 @@ pub enum Reply {
         /// For libraries: the player-api version they were built against.
         #[serde(default, skip_serializing_if = "String::is_empty")]
         player_api: String,
+        /// For libraries: the ABI version they were built for.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        abi: Option<u32>,
     },
     /// A turn: the move and, unless the move is illegal or already traps
     /// the opponent, the throw's target.
@@ -509,6 +512,7 @@ mod tests {
             author: "me".into(),
             games: vec!["trap".into()],
             player_api: String::new(),
+            abi: None,
         };
         let mut frame = Vec::new();
         encode(&hello, &mut frame);
