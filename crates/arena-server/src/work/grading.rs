@@ -17,7 +17,7 @@ use crate::{
     work::replays::{self, replays_table},
 };
 use arena_core::{
-    players::PlayerSpec,
+    players::{isolation::run_as::PlayerUser, PlayerSpec},
     sandbox::Sandbox,
     tournament::{self, config::Tournament, grade::GradeReport, record::GameResult, Observer, RunOutcome},
 };
@@ -126,6 +126,9 @@ pub struct Here<'a> {
     /// Whether the player's workers are sandboxed (`off` where the machine
     /// cannot sandbox and something else isolates the submission).
     pub sandbox: Sandbox,
+    /// The unprivileged user unsandboxed workers run as (a Gradescope
+    /// autograder's, which runs as root); None: the arena's user.
+    pub run_as: Option<&'a PlayerUser>,
 }
 
 /// Grades `player` (a player entry) as `assignment` says, on this machine,
@@ -153,7 +156,8 @@ pub fn grade_here(
     let file = folder.join("grade.toml");
     std::fs::write(&file, toml::to_string(&table)?)
         .with_context(|| format!("cannot write {}", file.display()))?;
-    let tournament = Tournament::load(&file)?;
+    let mut tournament = Tournament::load(&file)?;
+    tournament.run_as = how.run_as.map(|user| user.ids);
     check(player, shown_as, assignment, &tournament, how.secret.seed(Purpose::Check, &assignment.name))?;
     let never = AtomicBool::new(false);
     let outcome = tournament::run(tournament, &never, observer)?;
