@@ -168,6 +168,8 @@ impl Autograder {
         // SAFETY: plain syscall, on the arena this test started.
         assert_eq!(unsafe { libc::kill(grader, libc::SIGKILL) }, 0);
         let out = script.wait_with_output().unwrap();
+        // Killed, it could not remove its scratch folder (TMPDIR unset: in /tmp).
+        let _ = std::fs::remove_dir_all(format!("/tmp/arena-grade-{grader}"));
         assert_eq!(out.status.code(), Some(137), "{}", stderr(&out));
         let json: Value = results(&root);
         assert_eq!(json["score"], 0, "{json:#}");
