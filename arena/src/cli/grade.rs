@@ -8,9 +8,10 @@ use std::{
 };
 
 use anyhow::{Context, Result};
+use arena_core::players::isolation::run_as::PlayerUser;
 use arena_core::sandbox::Sandbox;
 use arena_server::{
-    course::gradescope::{autograder, results},
+    course::gradescope::{autograder, results, unprivileged},
     course::{Assignment, Course, Results},
     store::secret::Secret,
     work::grading::Here,
@@ -71,7 +72,9 @@ pub(crate) struct GradeArgs {
     #[arg(long, value_name = "FILE")]
     secret: Option<PathBuf>,
     /// Run the player's workers in the sandbox (docs/security.md); `off`
-    /// only where something else isolates the submission.
+    /// only where something else isolates the submission. With
+    /// --gradescope, `off` runs them as the user arena-player (or nobody),
+    /// which needs root.
     #[arg(long, value_enum, default_value_t = Sandbox::On)]
     sandbox: Sandbox,
     /// Games played at once.
@@ -94,19 +97,26 @@ pub(crate) fn run(grade: Grade) -> Result<ExitCode> {
     let out = args
         .gradescope
         .then(|| args.results.clone().unwrap_or_else(|| autograder::results_path(&autograder::root())));
-    // Staff's mistakes (the course, the assignment, the secret) are errors;
-    // with --gradescope the student still gets a results.json saying the
-    // autograder is broken, not an empty results folder.
-    let setup = (|| -> Result<(Course, Assignment, Secret)> {
+    // Staff's mistakes (the course, the assignment, the secret, a grader
+    // that cannot keep the player off them) are errors; with --gradescope
+    // the student still gets a results.json saying the autograder is
+    // broken, not an empty results folder.
+    let setup = (|| -> Result<(Assignment, Secret, Option<PlayerUser>)> {
         let (course, _) = Course::read(course)?;
         let assignment = course.pick(args.assignment.as_deref()).map_err(anyhow::Error::msg)?.clone();
+        // An autograder runs everything as root: unsandboxed, the player
+        // runs as a user of its own, or is not run at all.
+        let run_as = match (&out, args.sandbox) {
+            (Some(out), Sandbox::Off) => Some(unprivileged::player_user(args.secret.as_deref(), out)?),
+            _ => None,
+        };
         let secret = match &args.secret {
             Some(file) => Secret::read(file)?,
             None => Secret::from_bytes([0; 32]),
         };
-        Ok((course, assignment, secret))
+        Ok((assignment, secret, run_as))
     })();
-    let (_, assignment, secret) = match setup {
+    let (assignment, secret, run_as) = match setup {
         Ok(setup) => setup,
         Err(e) => {
             if let Some(out) = &out {
@@ -120,7 +130,12 @@ pub(crate) fn run(grade: Grade) -> Result<ExitCode> {
         }
     };
     let started = std::time::Instant::now();
-    let how = Here { secret: &secret, concurrency: args.concurrency, sandbox: args.sandbox };
+    let how = Here {
+        secret: &secret,
+        concurrency: args.concurrency,
+        sandbox: args.sandbox,
+        run_as: run_as.as_ref(),
+    };
     let graded = one_submission::grade(
         submission,
         &assignment,
@@ -166,10 +181,16 @@ fn verdict(assignment: &Assignment, graded: Result<one_submission::Outcome>) -> 
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes `text` to `path`, creating its folder.
+/// Writes `text` to `path`, creating its folder: whole or not at all (a
+/// file beside it, renamed into place), so that Gradescope never reads
+/// half a results.json.
 fn write(path: &Path, text: &str) -> Result<()> {
     if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
     }
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    std::fs::write(&partial, text)
+        .and_then(|()| std::fs::rename(&partial, path))
+        .with_context(|| format!("cannot write {}", path.display()))
 }

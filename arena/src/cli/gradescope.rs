@@ -25,8 +25,8 @@ pub(crate) struct AutograderArgs {
     #[arg(short, long, value_name = "FILE", default_value = "autograder.zip")]
     output: PathBuf,
     /// Grade with the players' workers in the sandbox (`on`), or not
-    /// (`off`: where Gradescope's container cannot sandbox; the container
-    /// then is the only wall around the student's code).
+    /// (`off`: where Gradescope's container cannot sandbox; the student's
+    /// code then runs as the user arena-player, which setup.sh creates).
     #[arg(long, value_enum, default_value_t = Sandbox::On)]
     sandbox: Sandbox,
     /// A file holding the secret of the grading seeds (64 hex digits);

@@ -50,6 +50,19 @@ impl Scratch {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// Gives the folder to the user `uid` and group `gid`, for a worker
+    /// that runs as them (unsandboxed, as an unprivileged user): the one
+    /// folder it may write. The folder of all scratch folders becomes one
+    /// it may pass through but not list, to reach its own.
+    pub fn hand_to(&self, uid: u32, gid: u32) -> Result<(), String> {
+        use std::os::unix::fs::PermissionsExt;
+        let root = scratch_root();
+        fs::set_permissions(&root, fs::Permissions::from_mode(0o711))
+            .map_err(|e| format!("cannot open the scratch folder {} to workers: {e}", root.display()))?;
+        std::os::unix::fs::chown(&self.path, Some(uid), Some(gid))
+            .map_err(|e| format!("cannot give the scratch folder {} to user {uid}: {e}", self.path.display()))
+    }
 }
 
 impl Drop for Scratch {

@@ -16,7 +16,7 @@ use super::TEST_SECRET;
 use crate::support::{self, arena, stderr, stdout};
 
 /// Two levels, 4 games each: the points the course file gives each.
-const COURSE: &str = r#"
+pub(super) const COURSE: &str = r#"
 name = "Gradescope test"
 [[assignment]]
 name = "trap"
@@ -48,16 +48,16 @@ class Mobile(TrapPlayer):\n\
 \x20       return max(free, key=lambda c: self.room(state, c))\n";
 
 /// A submission's files: each one's name and bytes.
-type Files<'a> = &'a [(&'a str, &'a [u8])];
+pub(super) type Files<'a> = &'a [(&'a str, &'a [u8])];
 
 /// The course file and the secret in `dir`.
-fn course_and_secret(dir: &Path) -> (PathBuf, PathBuf) {
+pub(super) fn course_and_secret(dir: &Path) -> (PathBuf, PathBuf) {
     (support::write_file(dir, "course.toml", COURSE), support::write_file(dir, "secret", TEST_SECRET))
 }
 
 /// Unpacks `zip` into `into` as Gradescope does, keeping each file's unix
 /// permissions.
-fn unzip(zip: &Path, into: &Path) {
+pub(super) fn unzip(zip: &Path, into: &Path) {
     let mut archive = zip::ZipArchive::new(std::fs::File::open(zip).unwrap()).unwrap();
     for i in 0..archive.len() {
         let mut entry = archive.by_index(i).unwrap();
@@ -71,30 +71,46 @@ fn unzip(zip: &Path, into: &Path) {
     }
 }
 
-/// A scratch `/autograder` for one submission: `source` (the unpacked
-/// zip, shared), `submission/` holding `files` (name, bytes), an empty
-/// `results/`; runs its `run_autograder` with `python` as the players'
-/// Python and no PYTHONPATH of the test's own; the results.json.
-fn run_autograder(root: &Path, source: &Path, files: Files, python: &Path) -> Value {
+/// Lays out a scratch `/autograder` for one submission: `source` (the
+/// unpacked zip, shared), `submission/` holding `files` (name, bytes), an
+/// empty `results/`.
+pub(super) fn lay_out(root: &Path, source: &Path, files: Files) {
     std::fs::create_dir_all(root.join("submission")).unwrap();
     std::fs::create_dir_all(root.join("results")).unwrap();
     std::os::unix::fs::symlink(source, root.join("source")).unwrap();
     for (name, bytes) in files {
         std::fs::write(root.join("submission").join(name), bytes).unwrap();
     }
-    let out = Command::new(root.join("source/run_autograder"))
+}
+
+/// The `run_autograder` of the root laid out at `root`, to run with
+/// `python` as the players' Python and no PYTHONPATH of the test's own.
+pub(super) fn run_autograder_command(root: &Path, python: &Path) -> Command {
+    let mut command = Command::new(root.join("source/run_autograder"));
+    command
         .current_dir(root)
         .env("ARENA_AUTOGRADER_ROOT", root)
         .env("ARENA_PYTHON", python)
-        .env_remove("PYTHONPATH")
-        .output()
-        .expect("run_autograder runs (it is executable)");
-    assert!(out.status.success(), "{}", stderr(&out));
+        .env_remove("PYTHONPATH");
+    command
+}
+
+/// The results.json under `root`.
+pub(super) fn results(root: &Path) -> Value {
     let text = std::fs::read_to_string(root.join("results/results.json")).expect("results.json is written");
     serde_json::from_str(&text).unwrap()
 }
 
-fn scores(results: &Value) -> Vec<(String, f64, f64, String)> {
+/// Lays out a root for `files` and runs its `run_autograder`, which must
+/// succeed; the results.json.
+fn run_autograder(root: &Path, source: &Path, files: Files, python: &Path) -> Value {
+    lay_out(root, source, files);
+    let out = run_autograder_command(root, python).output().expect("run_autograder runs (it is executable)");
+    assert!(out.status.success(), "{}", stderr(&out));
+    results(root)
+}
+
+pub(super) fn scores(results: &Value) -> Vec<(String, f64, f64, String)> {
     results["tests"]
         .as_array()
         .unwrap()

@@ -24,6 +24,7 @@ mod export;
 mod fairness;
 mod finalize;
 mod gradescope;
+mod gradescope_unsandboxed;
 mod grading;
 mod groups;
 mod league;

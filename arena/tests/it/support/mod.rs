@@ -4,6 +4,7 @@
 pub mod alone;
 pub mod browser;
 pub mod devtools;
+pub mod unprivileged;
 
 use std::{
     path::{Path, PathBuf},

@@ -277,6 +277,7 @@ pub fn tournament(
         sandbox: crate::sandbox::Sandbox::On,
         isolate_builtins: isolated,
         pass_env: Vec::new(),
+        run_as: None,
         replays: t::config::ReplayPolicy::none(),
     };
     let plan_started = Instant::now();

@@ -19,7 +19,7 @@ use crate::{
     play::clock::Clock,
     play::time_control::TimeControl,
     players::external::Program,
-    players::isolation::environment,
+    players::isolation::{environment, run_as::UserIds},
     players::{folders, gradescope, Level, PlayerSpec},
     sandbox::Sandbox,
 };
@@ -296,6 +296,9 @@ pub struct Tournament {
     pub isolate_builtins: bool,
     /// Variables of the arena's environment passed to the players' workers.
     pub pass_env: Vec<String>,
+    /// The unprivileged user unsandboxed workers run as (a Gradescope
+    /// autograder's grading; not in files: `WorkerLimits::run_as`).
+    pub run_as: Option<UserIds>,
     pub replays: ReplayPolicy,
 }
 
@@ -533,6 +536,7 @@ impl Tournament {
             sandbox: file.settings.sandbox,
             isolate_builtins: false,
             pass_env: file.settings.pass_env,
+            run_as: None,
             replays,
             left_out,
             may_forfeit,

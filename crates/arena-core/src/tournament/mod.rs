@@ -216,6 +216,10 @@ fn known_games(
 
 /// Where players run for a tournament.
 pub fn hosting(tournament: &Tournament) -> Result<Hosting> {
+    if tournament.in_process && tournament.run_as.is_some() {
+        // A library in the arena's process would run as the arena's user.
+        bail!("players in process cannot run as another user: leave in_process off");
+    }
     if tournament.in_process && !tournament.isolate_builtins {
         let pass_env = tournament.pass_env.clone();
         return Ok(Hosting::in_process().with_workers(
@@ -231,6 +235,7 @@ pub fn hosting(tournament: &Tournament) -> Result<Hosting> {
     limits.sandbox = tournament.sandbox;
     limits.clock = tournament.budgets.clock;
     limits.pass_env.extend(tournament.pass_env.iter().cloned());
+    limits.run_as = tournament.run_as;
     Ok(Hosting {
         isolate_libraries: !tournament.in_process,
         isolate_builtins: tournament.isolate_builtins,

@@ -18,7 +18,7 @@ use crate::{
     work::waiting::{self, Postponed},
 };
 use arena_core::{
-    players::{plugin::LoadError, PlayerSpec},
+    players::{isolation::run_as::PlayerUser, plugin::LoadError, PlayerSpec},
     sandbox::Sandbox,
     tournament::{self, config::Tournament, grade::GradeReport, record::GameResult, Observer, RunOutcome},
 };
@@ -142,6 +142,9 @@ pub struct Here<'a> {
     /// Whether the player's workers are sandboxed (`off` where the machine
     /// cannot sandbox and something else isolates the submission).
     pub sandbox: Sandbox,
+    /// The unprivileged user unsandboxed workers run as (a Gradescope
+    /// autograder's, which runs as root); None: the arena's user.
+    pub run_as: Option<&'a PlayerUser>,
 }
 
 /// Grades `player` (a player entry) as `assignment` says, on this machine,
@@ -169,7 +172,8 @@ pub fn grade_here(
     let file = folder.join("grade.toml");
     std::fs::write(&file, toml::to_string(&table)?)
         .with_context(|| format!("cannot write {}", file.display()))?;
-    let tournament = Tournament::load(&file)?;
+    let mut tournament = Tournament::load(&file)?;
+    tournament.run_as = how.run_as.map(|user| user.ids);
     let check_seed = how.secret.seed(Purpose::Check, &assignment.name);
     // Here nothing else waits: the grading waits for the machine itself.
     let mut checked = check(player, shown_as, assignment, &tournament, check_seed);

@@ -8,6 +8,7 @@
 //! library and no Python.
 
 use std::{
+    os::unix::fs::PermissionsExt,
     path::{Path, PathBuf},
     time::Instant,
 };
@@ -44,9 +45,18 @@ pub fn grade(
     let started = Instant::now();
     let scratch = Scratch::new(keep)?;
     let (player, shown_as) = player_entry(path, &scratch.path.join("submission"))?;
-    let graded =
-        grading::grade_here(&scratch.path.join("run"), assignment, &player, &shown_as, how, observer)?;
-    Ok(Outcome { graded, seconds: started.elapsed().as_secs() })
+    let run = scratch.path.join("run");
+    // The grading run's file holds its seed: the arena's alone.
+    std::fs::create_dir_all(&run)
+        .and_then(|()| std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o700)))
+        .with_context(|| format!("cannot create {}", run.display()))?;
+    let graded = grading::grade_here(&run, assignment, &player, &shown_as, how, observer);
+    if let Some(user) = how.run_as {
+        // Nothing of the player's may run once its grade is known: a
+        // process it left could still write where the grade goes.
+        user.end_all_processes().map_err(anyhow::Error::msg)?;
+    }
+    Ok(Outcome { graded: graded?, seconds: started.elapsed().as_secs() })
 }
 
 /// The player entry (a library's path, `python:PATH`) of the submission
@@ -102,6 +112,12 @@ impl Scratch {
             let _ = std::fs::remove_dir_all(&path);
         }
         std::fs::create_dir_all(&path).with_context(|| format!("cannot create {}", path.display()))?;
+        if remove {
+            // A player run as another user reaches its unpacked submission
+            // here, and lists nothing.
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o711))
+                .with_context(|| format!("cannot set the permissions of {}", path.display()))?;
+        }
         Ok(Scratch { path, remove })
     }
 }

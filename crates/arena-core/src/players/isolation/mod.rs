@@ -10,13 +10,15 @@
 //! `process_limits` what the kernel holds it to, applied by the worker
 //! itself so that starting one never forks the (possibly large) arena.
 //! `affinity` moves a worker's processes onto the core of the thread that
-//! talks to it (the core pool's slot of its game, `cores.rs`).
+//! talks to it (the core pool's slot of its game, `cores.rs`). `run_as`
+//! is the unprivileged user unsandboxed workers may be told to run as.
 
 mod affinity;
 pub mod environment;
 mod player;
 mod process;
 pub mod process_limits;
+pub mod run_as;
 
 pub use player::{IsolatedPlayer, WireAnswer, WireGame};
 pub use process::{worker_program, CappedOutput, Hello, Hosted, Launch, Worker, WorkerLimits, WORKER_ARG};

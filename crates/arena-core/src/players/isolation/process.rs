@@ -33,6 +33,7 @@ use crate::{
 use super::{
     environment,
     process_limits::{ProcessLimits, LIMITS_ARG},
+    run_as::UserIds,
 };
 
 /// Limits every worker runs under.
@@ -63,6 +64,11 @@ pub struct WorkerLimits {
     /// (`--pass-env`, the tournament file's `pass_env`), besides the few
     /// every worker gets (`environment.rs`); unset ones are not passed.
     pub pass_env: Vec<String>,
+    /// The unprivileged user unsandboxed workers run as (`run_as.rs`: a
+    /// Gradescope autograder's, which runs as root); None: the arena's
+    /// user. A sandboxed worker is walled in by its sandbox instead, which
+    /// it enters as the arena's user.
+    pub run_as: Option<UserIds>,
 }
 
 /// What `WorkerLimits::new` passes: set once by `arena serve --pass-env`
@@ -90,15 +96,23 @@ impl WorkerLimits {
             sandbox: Sandbox::On,
             clock: Clock::Wall,
             pass_env: PASS_BY_DEFAULT.get().cloned().unwrap_or_default(),
+            run_as: None,
         }
     }
 
-    /// What the kernel holds each worker process to.
-    fn process_limits(&self) -> ProcessLimits {
+    /// The user a worker runs as: `run_as`, unless it is `sandboxed`.
+    fn user(&self, sandboxed: bool) -> Option<UserIds> {
+        self.run_as.filter(|_| !sandboxed)
+    }
+
+    /// What the kernel holds each worker process to, and the user it
+    /// becomes, whether it is `sandboxed` or not.
+    fn process_limits(&self, sandboxed: bool) -> ProcessLimits {
         ProcessLimits {
             memory_bytes: self.memory_bytes,
             cpu_seconds: self.cpu_seconds,
             processes: self.processes,
+            run_as: self.user(sandboxed),
         }
     }
 
@@ -267,7 +281,14 @@ impl Worker {
     pub fn spawn(hosted: &Hosted, limits: &WorkerLimits, startup: Duration) -> Result<Worker, Fault> {
         let (reads, dir) = hosted.view();
         let quarters = match limits.sandbox {
-            Sandbox::Off => Quarters::Unconfined(Scratch::new().map_err(Fault::Unavailable)?),
+            Sandbox::Off => {
+                let scratch = Scratch::new().map_err(Fault::Unavailable)?;
+                if let Some(user) = limits.user(false) {
+                    // Its HOME and TMPDIR: the one folder it may write.
+                    scratch.hand_to(user.uid, user.gid).map_err(Fault::Unavailable)?;
+                }
+                Quarters::Unconfined(scratch)
+            }
             Sandbox::On => {
                 sandbox::require(&limits.program).map_err(Fault::Unavailable)?;
                 let confinement = Confinement::prepare(&reads, dir.clone(), limits.processes)
@@ -290,7 +311,7 @@ impl Worker {
             }
             (Hosted::Program(launch), Some(spec)) => {
                 // `arena __sandbox SPEC -- PROGRAM ARGS`: enters, then runs the program.
-                let mut command = arena_command(limits);
+                let mut command = arena_command(limits, true);
                 command.arg(sandbox::SANDBOX_ARG).arg(spec).arg("--").arg(&launch.program).args(&launch.args);
                 (command, &launch.program)
             }
@@ -316,14 +337,22 @@ impl Worker {
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
         if let (Hosted::Program(_), false) = (hosted, sandboxed) {
             // Not the arena binary: limited between fork and exec.
-            let process_limits = limits.process_limits();
+            let process_limits = limits.process_limits(false);
             // SAFETY: `apply` makes only async-signal-safe calls.
             unsafe {
                 command.pre_exec(move || process_limits.apply());
             }
         }
         let mut child = command.spawn().map_err(|e| {
-            Fault::Unavailable(format!("cannot start the worker program {}: {e}", program.display()))
+            let program = program.display();
+            Fault::Unavailable(match limits.user(sandboxed) {
+                Some(user) => format!(
+                    "cannot start the worker program {program} as user {}: {e}: that user must be able to \
+                     read and run it, and enter the folders above it",
+                    user.uid
+                ),
+                None => format!("cannot start the worker program {program}: {e}"),
+            })
         })?;
         let mut worker = Worker {
             stdin: child.stdin.take().expect("piped"),
@@ -631,17 +660,18 @@ impl Drop for Worker {
 pub const WORKER_ARG: &str = "__worker";
 
 /// The arena binary, applying the worker's limits itself before it goes on
-/// (`process_limits.rs`): `arena __limits LIMITS ...`.
-fn arena_command(limits: &WorkerLimits) -> Command {
+/// (`process_limits.rs`): `arena __limits LIMITS ...`, for a worker that
+/// is `sandboxed` or not.
+fn arena_command(limits: &WorkerLimits, sandboxed: bool) -> Command {
     let mut command = Command::new(&limits.program);
-    command.arg(LIMITS_ARG).arg(limits.process_limits().to_arg());
+    command.arg(LIMITS_ARG).arg(limits.process_limits(sandboxed).to_arg());
     command
 }
 
 /// The arena binary as a worker: `arena __limits LIMITS __worker [--sandbox
 /// SPEC] ARGS`.
 fn arena_worker(limits: &WorkerLimits, sandbox: Option<&str>, args: &[&std::ffi::OsStr]) -> Command {
-    let mut command = arena_command(limits);
+    let mut command = arena_command(limits, sandbox.is_some());
     command.arg(WORKER_ARG);
     if let Some(spec) = sandbox {
         command.arg("--sandbox").arg(spec);

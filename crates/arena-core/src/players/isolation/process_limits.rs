@@ -1,6 +1,7 @@
 //! The kernel's limits on a worker process (its address space, core
-//! dumps, CPU time, processes) and its death with the thread that started
-//! it, applied in the child before it runs anything of the player's.
+//! dumps, CPU time, processes), the user it runs as where one is set
+//! (`run_as.rs`), and its death with the thread that started it, applied
+//! in the child before it runs anything of the player's.
 //!
 //! A worker the arena binary runs (`__worker`, `__sandbox`) is started as
 //! `arena __limits LIMITS __worker ...` and applies them itself, first
@@ -15,6 +16,8 @@
 
 use std::io;
 
+use super::run_as::UserIds;
+
 /// The first argument that makes the arena binary apply limits, then go
 /// on with the rest of its command line.
 pub const LIMITS_ARG: &str = "__limits";
@@ -28,12 +31,15 @@ pub struct ProcessLimits {
     pub cpu_seconds: u64,
     /// RLIMIT_NPROC (not enforced for root).
     pub processes: u64,
+    /// The unprivileged user it becomes (unsandboxed players of a
+    /// Gradescope autograder); None: it stays the arena's user.
+    pub run_as: Option<UserIds>,
 }
 
 impl ProcessLimits {
     /// Applies them to this process; it will be killed when the thread
-    /// that started it ends. Async-signal-safe (setrlimit and prctl only),
-    /// so it may run between fork and exec.
+    /// that started it ends. Async-signal-safe (setrlimit, the calls that
+    /// change the user, prctl), so it may run between fork and exec.
     pub fn apply(&self) -> io::Result<()> {
         let rlimits = [
             (libc::RLIMIT_AS, self.memory_bytes),
@@ -48,6 +54,11 @@ impl ProcessLimits {
                 return Err(io::Error::last_os_error());
             }
         }
+        // The limits are set as the arena's user; the user changes before
+        // the death signal, which a change of user clears.
+        if let Some(user) = self.run_as {
+            user.become_user()?;
+        }
         // Even if the arena is killed with SIGKILL.
         // SAFETY: as above.
         if unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) } != 0 {
@@ -57,15 +68,28 @@ impl ProcessLimits {
     }
 
     /// The argument that carries them, and the arena's process ID (see
-    /// [`enter`]).
+    /// [`enter`]); the user's ids after, if it has one to become.
     pub fn to_arg(&self) -> String {
-        format!("{},{},{},{}", self.memory_bytes, self.cpu_seconds, self.processes, std::process::id())
+        let mut arg =
+            format!("{},{},{},{}", self.memory_bytes, self.cpu_seconds, self.processes, std::process::id());
+        if let Some(user) = self.run_as {
+            arg.push_str(&format!(",{},{}", user.uid, user.gid));
+        }
+        arg
     }
 
     fn from_arg(arg: &str) -> Option<(ProcessLimits, libc::pid_t)> {
         let numbers: Vec<u64> = arg.split(',').map(str::parse).collect::<Result<_, _>>().ok()?;
-        let [memory_bytes, cpu_seconds, processes, parent] = numbers[..] else { return None };
-        Some((ProcessLimits { memory_bytes, cpu_seconds, processes }, libc::pid_t::try_from(parent).ok()?))
+        let (&[memory_bytes, cpu_seconds, processes, parent], user) = numbers.split_at_checked(4)? else {
+            return None;
+        };
+        let run_as = match user {
+            [] => None,
+            &[uid, gid] => Some(UserIds { uid: u32::try_from(uid).ok()?, gid: u32::try_from(gid).ok()? }),
+            _ => return None,
+        };
+        let limits = ProcessLimits { memory_bytes, cpu_seconds, processes, run_as };
+        Some((limits, libc::pid_t::try_from(parent).ok()?))
     }
 }
 
@@ -79,7 +103,7 @@ pub fn enter(args: &mut Vec<String>) -> Result<(), String> {
     }
     let arg = args.get(2).map(String::as_str).unwrap_or_default();
     let (limits, parent) = ProcessLimits::from_arg(arg).ok_or_else(|| {
-        format!("{LIMITS_ARG} {arg:?}: expected MEMORY_BYTES,CPU_SECONDS,PROCESSES,PARENT_PID")
+        format!("{LIMITS_ARG} {arg:?}: expected MEMORY_BYTES,CPU_SECONDS,PROCESSES,PARENT_PID[,UID,GID]")
     })?;
     limits.apply().map_err(|e| format!("cannot apply the worker's limits: {e}"))?;
     // SAFETY: a plain syscall.
@@ -100,11 +124,14 @@ mod tests {
 
     #[test]
     fn the_argument_carries_the_limits_and_this_process() {
-        let limits = ProcessLimits { memory_bytes: 1 << 30, cpu_seconds: 3600, processes: 512 };
+        let limits = ProcessLimits { memory_bytes: 1 << 30, cpu_seconds: 3600, processes: 512, run_as: None };
         let (read, parent) = ProcessLimits::from_arg(&limits.to_arg()).unwrap();
         assert_eq!(read, limits);
         assert_eq!(parent as u32, std::process::id());
-        for bad in ["", "1,2,3", "1,2,3,4,5", "1,x,3,4", "1,2,3,-4"] {
+        let as_user = ProcessLimits { run_as: Some(UserIds { uid: 999, gid: 998 }), ..limits };
+        assert_eq!(ProcessLimits::from_arg(&as_user.to_arg()).unwrap().0, as_user);
+        for bad in ["", "1,2,3", "1,2,3,4,5", "1,x,3,4", "1,2,3,-4", "1,2,3,4,5,6,7", "1,2,3,4,5,4294967296"]
+        {
             assert_eq!(ProcessLimits::from_arg(bad), None, "{bad:?}");
         }
     }

@@ -18,7 +18,7 @@ use anyhow::{bail, Context, Result};
 use zip::write::SimpleFileOptions;
 
 use crate::{course::Course, store::secret::Secret};
-use arena_core::sandbox::Sandbox;
+use arena_core::{players::isolation::run_as::PLAYER_USER, sandbox::Sandbox};
 
 /// The variable that moves the whole `/autograder` root (tests, a dry run
 /// on a laptop): `run_autograder` and `arena grade --gradescope` read it.
@@ -121,25 +121,35 @@ fn python_files(folder: &Path, inside: &Path) -> Result<Vec<(PathBuf, PathBuf)>>
 }
 
 /// `setup.sh`: Python 3 and numpy (the course skeleton's `Grid` holds its
-/// board in a numpy array) from the image's packages; nothing else is
+/// board in a numpy array) from the image's packages, and the user players
+/// run as when the sandbox is off (`PLAYER_USER`: a user of their own, so
+/// that ending all its processes ends only theirs); nothing else is
 /// fetched: the arena is one static-enough binary.
 fn setup_script() -> String {
-    "#!/usr/bin/env bash\n\
-     # Made by `arena grade autograder`. Gradescope runs it once, as root,\n\
-     # when it builds the autograder's image (Ubuntu).\n\
-     set -euo pipefail\n\
-     export DEBIAN_FRONTEND=noninteractive\n\
-     # Python players: Python 3, and numpy for the course skeleton's Grid.\n\
-     apt-get update -qq\n\
-     apt-get install -y -qq --no-install-recommends python3 python3-numpy\n\
-     chmod +x /autograder/source/arena /autograder/source/run_autograder\n"
-        .to_string()
+    format!(
+        "#!/usr/bin/env bash\n\
+         # Made by `arena grade autograder`. Gradescope runs it once, as root,\n\
+         # when it builds the autograder's image (Ubuntu).\n\
+         set -euo pipefail\n\
+         export DEBIAN_FRONTEND=noninteractive\n\
+         # Python players: Python 3, and numpy for the course skeleton's Grid.\n\
+         apt-get update -qq\n\
+         apt-get install -y -qq --no-install-recommends python3 python3-numpy\n\
+         # With the sandbox off, players run as this user, never as root.\n\
+         id -u {PLAYER_USER} >/dev/null 2>&1 || \\\n\
+         \x20   useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin {PLAYER_USER}\n\
+         chmod +x /autograder/source/{BINARY} /autograder/source/run_autograder\n"
+    )
 }
 
 /// `run_autograder`: grades the submission with the bundled arena, which
-/// writes results.json; if the arena could not even start (a results.json
-/// missing after it), a results.json that says so, so that the student
-/// sees 0 with a reason and the staff look at the autograder's output.
+/// writes results.json. Only root may read the secret and the results'
+/// folder (a player run unsandboxed, as another user, reaches neither; the
+/// arena checks), and what the player runs is readable. A results.json
+/// from before is removed first; unless the arena ends well having written
+/// one, a results.json of the script's own says the grading failed (0
+/// points, and how the arena ended): a grader killed midway never leaves
+/// an earlier or a forged file to be read as its grade.
 fn run_script(assignment: &str, sandbox: Sandbox) -> String {
     let sandbox = match sandbox {
         Sandbox::On => "on",
@@ -153,16 +163,27 @@ fn run_script(assignment: &str, sandbox: Sandbox) -> String {
          root=\"${{{ROOT_ENV}:-{ROOT}}}\"\n\
          source=\"$root/source\"\n\
          results=\"$root/results/results.json\"\n\
+         # The secret and the results are root's alone; what the player runs is readable.\n\
          mkdir -p \"$root/results\"\n\
+         chmod 700 \"$root/results\"\n\
+         chmod 600 \"$source/{SECRET}\"\n\
+         chmod a+x \"$root\"\n\
+         chmod a+rx \"$source\" \"$source/{BINARY}\"\n\
+         chmod -R a+rX \"$source/{PYTHON}\" \"$root/submission\"\n\
+         # Only what this grading writes is handed back.\n\
+         rm -f \"$results\"\n\
          # The Python host of Python players (arena_player), bundled.\n\
          export PYTHONPATH=\"$source/{PYTHON}${{PYTHONPATH:+:$PYTHONPATH}}\"\n\
          export {ROOT_ENV}=\"$root\"\n\
          \"$source/{BINARY}\" grade --gradescope --course \"$source/{COURSE}\" --assignment '{assignment}' \\\n\
          \x20   --secret \"$source/{SECRET}\" --sandbox {sandbox} --results \"$results\" \"$root/submission\"\n\
          status=$?\n\
-         if [ ! -s \"$results\" ]; then\n\
-         \x20   printf '{{\"score\": 0, \"output\": \"Not graded: the autograder failed (arena exited with status %s) before writing its results; the course staff can see why in its output.\"}}\\n' \"$status\" > \"$results\"\n\
-         fi\n"
+         if [ \"$status\" -ne 0 ] || [ ! -s \"$results\" ]; then\n\
+         \x20   if [ \"$status\" -gt 128 ]; then how=\"was killed by signal $((status - 128))\"; else how=\"exited with status $status\"; fi\n\
+         \x20   printf '{{\"score\": 0, \"output\": \"Not graded: the autograder failed (the arena %s) before writing its results; the course staff can see why in its output.\"}}\\n' \"$how\" > \"$results.partial\"\n\
+         \x20   mv -f \"$results.partial\" \"$results\"\n\
+         fi\n\
+         exit \"$status\"\n"
     )
 }
 

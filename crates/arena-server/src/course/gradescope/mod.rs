@@ -6,3 +6,4 @@
 
 pub mod autograder;
 pub mod results;
+pub mod unprivileged;
