@@ -245,7 +245,7 @@ enum TournamentAction {
         /// counted but postponed, and the run resumed after 10 s, 30 s,
         /// 1 m, ... within this time; then it stops (exit status 75), the
         /// journal keeping every game played. 0: do not wait.
-        #[arg(long, value_name = "DURATION", default_value = "9m", value_parser = arena_core::report::units::parse_duration)]
+        #[arg(long, value_name = "DURATION", default_value = "9m", value_parser = arena_core::report::units::parse_wait)]
         patience: std::time::Duration,
     },
     /// Standings from every journal in the output folder (a single run's,

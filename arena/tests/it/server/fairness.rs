@@ -204,12 +204,12 @@ fn computing_player(cpu: f64) -> Vec<u8> {
     arena_server::client::pack(&folder).unwrap()
 }
 
-/// Grades the computing players spending `shares` of a 200 ms budget on a
-/// fresh server (two grading slots on two cores; Trap on a 5x5 board, for
+/// Grades the computing players spending `shares` of a `budget` a turn on
+/// a fresh server (two grading slots on two cores; Trap on a 5x5 board, for
 /// short games), with `load` busy loops beside it: each one's grade, in order.
-fn grade_computing_players(shares: &[f64], load: usize) -> Vec<Value> {
+fn grade_computing_players(budget: f64, shares: &[f64], load: usize) -> Vec<Value> {
     let data = tempfile::tempdir().unwrap();
-    let text = course("200ms", None).replace("[assignment.grading]", "board_size = 5\n[assignment.grading]");
+    let text = course(&format!("{budget}s"), None).replace("[assignment.grading]", "board_size = 5\n[assignment.grading]");
     let course = support::write_file(data.path(), "course.toml", &text);
     let _load = support::BusyLoops::start(load, None);
     let server = Server::start(
@@ -230,28 +230,33 @@ fn grade_computing_players(shares: &[f64], load: usize) -> Vec<Value> {
         .enumerate()
         .map(|(i, share)| {
             let token = add_student(data.path(), &format!("s{i}"));
-            let (code, accepted) = submit(&server, Some(&token), "file", &computing_player(0.2 * share));
+            let (code, accepted) = submit(&server, Some(&token), "file", &computing_player(budget * share));
             assert_eq!(code, 201, "{accepted}");
             (token, accepted["id"].as_i64().unwrap())
         })
         .collect();
-    students.iter().map(|(token, id)| wait_for(&server, token, *id, finished)).collect()
+    let limit = std::time::Duration::from_secs(600);
+    students.iter().map(|(token, id)| super::wait_within(limit, &server, token, *id, finished)).collect()
 }
 
 #[test]
 fn course_style_python_players_are_graded_the_same_beside_busy_loops_as_on_an_idle_machine() {
-    // 40, 50 and 60% of the budget in CPU time a move.
-    let shares = [0.4, 0.5, 0.6];
-    let idle = grade_computing_players(&shares, 0);
-    let loaded = grade_computing_players(&shares, 2);
-    for (quiet, busy) in idle.iter().zip(&loaded) {
-        assert_eq!(busy["status"], "done", "graded beside the load, its check passed: {busy}");
-        assert_eq!(quiet["status"], "done", "{quiet}");
-        let grade = &busy["grade"];
-        assert_eq!(grade["failures"]["timeout"], 0, "no game lost on time: {grade}");
-        assert!(grade["failures"].get("machine").is_none(), "{grade}");
-        // The same games, the same results.
-        assert_eq!(super::grade_summary(grade), super::grade_summary(&quiet["grade"]), "{grade}");
+    // 60, 80 and 95% of a second in CPU time a turn, as a real course
+    // player spends of its budget; graded idle, beside two busy loops and
+    // beside four (the games at nice 0, the server's default).
+    let shares = [0.6, 0.8, 0.95];
+    let idle = grade_computing_players(1.0, &shares, 0);
+    for load in [2, 4] {
+        let loaded = grade_computing_players(1.0, &shares, load);
+        for (quiet, busy) in idle.iter().zip(&loaded) {
+            assert_eq!(busy["status"], "done", "graded beside {load} loops, its check passed: {busy}");
+            assert_eq!(quiet["status"], "done", "{quiet}");
+            let grade = &busy["grade"];
+            assert_eq!(grade["failures"]["timeout"], 0, "no game lost on time beside {load} loops: {grade}");
+            assert!(grade["failures"].get("machine").is_none(), "{grade}");
+            // The same games, the same results.
+            assert_eq!(super::grade_summary(grade), super::grade_summary(&quiet["grade"]), "{grade}");
+        }
     }
 }
 
@@ -292,4 +297,62 @@ fn names_a_spreadsheet_would_run_are_written_as_text_in_every_csv() {
     // The gradebook's Name is the roster's full name: none given here.
     assert!(gradebook.contains("\n'=1+2,,") && gradebook.contains("\n'@SUM(A1),,"), "{gradebook}");
     assert!(grades.contains("'+1,'+1,") && grades.contains("'-1,'-1,"), "{grades}");
+}
+
+#[test]
+fn a_grading_the_machine_starves_waits_is_never_failed_and_is_graded_once_the_machine_frees_up() {
+    // The server's games at nice 19 beside four busy loops at nice 0: a
+    // player gets under 1% of a core, so a turn of 95 ms of CPU waits past
+    // the bound (20 x 300 ms on the wall clock): the machine's fault.
+    let Ok(load) = support::BusyLoops::at_nice(4, 0) else {
+        eprintln!("skipped: busy loops at nice 0 need this test at nice 0, or root");
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let staff = {
+        let out = arena(&["serve", "add-student", "boss", "--staff", "--data", data.path().to_str().unwrap()], &[]);
+        stdout(&out).trim().to_string()
+    };
+    let (ann, bo) = (add_student(data.path(), "ann"), add_student(data.path(), "bo"));
+    let text = course("200ms", Some("wall")).replace("[assignment.grading]", "board_size = 5\n[assignment.grading]");
+    let course = support::write_file(data.path(), "course.toml", &text);
+    let log_path = data.path().join("server.log");
+    let server = Server::start_logging(
+        data.path(),
+        &["--course", course.to_str().unwrap(), "--round-robin", "off", "--cores", "2", "--games-nice", "19"],
+        &[],
+        Stdio::from(std::fs::File::create(&log_path).unwrap()),
+    );
+    let player = computing_player(0.19);
+    let (code, accepted) = submit(&server, Some(&ann), "file", &player);
+    assert_eq!(code, 201, "{accepted}");
+    let id = accepted["id"].as_i64().unwrap();
+    let limit = std::time::Duration::from_secs(300);
+    let waiting = super::wait_within(limit, &server, &ann, id, |s| s["status"] != "queued" && s["status"] != "checking" && s["status"] != "playing");
+    assert_eq!(waiting["status"], "waiting", "never failed for the machine: {waiting}");
+    let why = waiting["waiting"].as_str().unwrap();
+    assert!(why.starts_with("waiting for the machine: "), "{why}");
+    // Staff see it, and when it goes on.
+    let (_, cores) = get(&server, "/api/staff/cores", Some(&staff));
+    let postponed = cores["postponed"].as_array().unwrap();
+    assert!(postponed.iter().any(|p| p["id"] == id && p["why"] == why && p["retry_at"].is_string()), "{cores}");
+
+    // The machine frees up: the grading goes on by itself, after its backoff.
+    drop(load);
+    let graded = super::wait_within(limit, &server, &ann, id, finished);
+    assert_eq!(graded["status"], "done", "{graded}");
+    let grade = &graded["grade"];
+    assert_eq!(grade["failures"]["timeout"], 0, "no game lost on time: {grade}");
+    assert!(grade["failures"].get("machine").is_none(), "no spoiled game counted: {grade}");
+    // The same as on a machine that was idle all along (the same seeds).
+    let (code, accepted) = submit(&server, Some(&bo), "file", &player);
+    assert_eq!(code, 201, "{accepted}");
+    let idle = super::wait_within(limit, &server, &bo, accepted["id"].as_i64().unwrap(), finished);
+    assert_eq!(super::grade_summary(grade), super::grade_summary(&idle["grade"]), "{idle}");
+    drop(server);
+    let log = std::fs::read_to_string(&log_path).unwrap();
+    let waits: Vec<&str> = log.lines().filter(|l| l.contains("waiting for the machine")).collect();
+    // One line a wait, the first after the first backoff.
+    assert!(waits.first().is_some_and(|l| l.contains("goes on in 30 s")), "{log}");
+    assert!(!log.contains("failed after"), "{log}");
 }

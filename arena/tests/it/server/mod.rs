@@ -213,6 +213,11 @@ fn leaderboard_when(server: &Server, ready: impl Fn(&Value) -> bool) -> Value {
 
 /// Polls submission `id` until `done(status)`, for up to two minutes.
 fn wait_for(server: &Server, token: &str, id: i64, done: impl Fn(&Value) -> bool) -> Value {
+    wait_within(Duration::from_secs(120), server, token, id, done)
+}
+
+/// Polls submission `id` until `done(status)`, for up to `limit`.
+fn wait_within(limit: Duration, server: &Server, token: &str, id: i64, done: impl Fn(&Value) -> bool) -> Value {
     let started = Instant::now();
     loop {
         let (code, submission) = get(server, &format!("/api/submissions/{id}"), Some(token));
@@ -220,7 +225,7 @@ fn wait_for(server: &Server, token: &str, id: i64, done: impl Fn(&Value) -> bool
         if done(&submission) {
             return submission;
         }
-        assert!(started.elapsed() < Duration::from_secs(120), "still {submission}");
+        assert!(started.elapsed() < limit, "still {submission}");
         std::thread::sleep(Duration::from_millis(20));
     }
 }

@@ -296,3 +296,50 @@ fn the_demo_links_every_game_to_its_replay() {
         assert!(replay.is_file(), "{} beside its viewer", replay.display());
     }
 }
+
+#[test]
+fn a_game_the_machine_spoils_is_postponed_never_counted_and_played_when_the_machine_frees_up() {
+    // bad-player is kept from core 0 (idle priority, beside a busy loop
+    // there) while the file `starve` exists: its game's first move waits
+    // past the bound (20 x 300 ms at 100 ms a turn).
+    let dir = tempfile::tempdir().unwrap();
+    let bad = library("bad-player");
+    let starve = support::write_file(dir.path(), "starve", "");
+    let text = format!(
+        "format = \"round-robin\"\ngames_per_pairing = 2\nseed = 3\nconcurrency = 1\noutput = \"out\"\n\
+         players = [\"easy\", \"{}\"]\n[settings]\ntime_per_turn = \"100ms\"\nclock = \"wall\"\nsandbox = \"off\"\n",
+        bad.display()
+    );
+    let file = write_file(dir.path(), "t.toml", &text);
+    let starve_env = starve.to_str().unwrap();
+    let env = [("BAD_PLAYER_MODE", "starved"), ("BAD_PLAYER_SPIN_MS", "2000"), ("BAD_PLAYER_STARVE_WHILE", starve_env)];
+    let args = [
+        &["tournament", "run", file.to_str().unwrap(), "--patience", "0"][..],
+        &support::pass_env(&support::BAD_PLAYER_ORDERS),
+    ]
+    .concat();
+    let load = support::BusyLoops::start(1, Some(0));
+    let out = arena(&args, &env);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(75), "postponed, to try again later: {err}");
+    assert!(
+        err.contains("game(s) postponed: the machine was overloaded") && err.contains("run the same command again"),
+        "{err}"
+    );
+    // The run paused at the spoiled game: nothing of it journaled, no
+    // standings from a part of the games, no replay of it.
+    let played = journal_games(&dir.path().join("out"));
+    assert!(played.iter().all(|g| g.fault.as_ref().is_none_or(|f| f.kind != "machine")), "{played:?}");
+    assert!(played.len() < 2, "{played:?}");
+    assert!(!dir.path().join("out/standings.csv").exists());
+
+    // The machine frees up: the same command plays what is missing.
+    drop(load);
+    std::fs::remove_file(&starve).unwrap();
+    let out = arena(&args, &env);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let games = journal_games(&dir.path().join("out"));
+    assert_eq!(games.len(), 2, "{games:?}");
+    assert!(games.iter().all(|g| g.fault.is_none() && g.replayed == 0), "{games:?}");
+    assert!(dir.path().join("out/standings.csv").is_file());
+}

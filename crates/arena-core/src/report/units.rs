@@ -26,6 +26,15 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(seconds))
 }
 
+/// A duration that may be zero (a wait: `0` waits not at all), else as
+/// [`parse_duration`] reads it.
+pub fn parse_wait(text: &str) -> Result<Duration, String> {
+    match text.trim().trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse::<f64>() {
+        Ok(zero) if zero == 0.0 => Ok(Duration::ZERO),
+        _ => parse_duration(text),
+    }
+}
+
 /// Seconds with two decimals, as reasons show them: `5.31 s`.
 pub fn seconds(d: Duration) -> String {
     format!("{:.2} s", d.as_secs_f64())
@@ -107,6 +116,11 @@ mod tests {
         assert_eq!(parse_duration("0.1s"), Ok(Duration::from_millis(100)));
         assert_eq!(parse_duration("2"), Ok(Duration::from_secs(2)));
         assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
+        // A wait may be none at all.
+        assert_eq!(parse_wait("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_wait("0s"), Ok(Duration::ZERO));
+        assert_eq!(parse_wait("9m"), Ok(Duration::from_secs(540)));
+        assert!(parse_wait("soon").unwrap_err().contains("5s"));
     }
 
     #[test]
