@@ -10,7 +10,7 @@ the move, half before the trap): their games are the same on any machine,
 so any difference between loads is the server's doing.
 
     python3 scripts/bench-loaded-grading.py --arena target/release/arena \
-        --loads 0,2,4 --shares 20,32,44,56,68,80 --budget 1s
+        --loads 0,2,4 --shares 20,32,44,56,68,80 --budget 1s [--serve-args '--games-nice 10']
 
 Needs the arena_player package (python3 -m pip install ./players/python).
 """
@@ -67,7 +67,7 @@ def api(url, token):
         return json.load(response)
 
 
-def run(arena, load, shares, budget, games, work):
+def run(arena, load, shares, budget, games, work, serve_args):
     data = os.path.join(work, f"data-{load}")
     course = os.path.join(work, "course.toml")
     with open(course, "w") as f:
@@ -78,7 +78,8 @@ def run(arena, load, shares, budget, games, work):
                              capture_output=True, text=True, check=True)
         tokens.append(out.stdout.strip())
     server = subprocess.Popen([arena, "serve", "--data", data, "--course", course, "--listen", "127.0.0.1:0",
-                               "--round-robin", "off"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                               "--round-robin", "off", *serve_args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True)
     url = next(w for w in server.stdout.readline().split() if w.startswith("http://"))
     loops = [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(load)]
     try:
@@ -119,6 +120,7 @@ def main():
     parser.add_argument("--shares", default="20,32,44,56,68,80", help="each player's CPU per turn, % of the budget")
     parser.add_argument("--budget", default="1s")
     parser.add_argument("--games", type=int, default=2, help="games against easy per submission")
+    parser.add_argument("--serve-args", default="", help="more arguments for arena serve (say '--games-nice 10')")
     args = parser.parse_args()
     shares = [int(s) for s in args.shares.split(",")]
     work = tempfile.mkdtemp(prefix="arena-loaded-")
@@ -126,7 +128,8 @@ def main():
         print(f"{len(shares)} players at {args.shares}% of {args.budget} in CPU a turn; {args.arena}")
         print("busy loops | graded | failed check | games lost on time | machine faults | grading wall time")
         for load in (int(n) for n in args.loads.split(",")):
-            graded, failed, lost, machine, took = run(args.arena, load, shares, args.budget, args.games, work)
+            graded, failed, lost, machine, took = run(args.arena, load, shares, args.budget, args.games, work,
+                                                      args.serve_args.split())
             print(f"{load} | {graded} | {failed} | {lost} | {machine} | {took:.1f} s", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -163,3 +163,38 @@ fn a_tournament_file_sets_the_clock_and_the_journal_keeps_both_times() {
     let err = stderr(&output);
     assert!(err.contains("line 8") && err.contains("`wall` or `cpu`"), "{err}");
 }
+
+#[test]
+fn a_check_the_machine_spoils_is_not_judged_neither_passed_nor_failed() {
+    let _load = support::BusyLoops::start(1, Some(0));
+    let bad = library("bad-player");
+    let mut args = vec!["check", bad.to_str().unwrap(), "--time-per-turn", "100ms", "--clock", "wall"];
+    args.extend(["--sandbox", "off"]);
+    args.extend(support::pass_env(&support::BAD_PLAYER_ORDERS));
+    let started = Instant::now();
+    let out = support::arena(&args, &[("BAD_PLAYER_MODE", "starved"), ("BAD_PLAYER_SPIN_MS", "2000")]);
+    let text = stdout(&out);
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("NOT JUDGED: the machine was overloaded") && !text.contains("FAILED"), "{text}");
+    assert!(!text.contains("problem:"), "the machine's fault is not the player's problem: {text}");
+    // Its first smoke game spoiled, the second is not played on the same machine.
+    assert!(started.elapsed() < Duration::from_secs(9), "{:?}", started.elapsed());
+}
+
+#[test]
+fn a_player_its_own_processes_crowd_out_is_charged_not_the_machine() {
+    // On its first move it starts 40 busy loops of its own on its core and
+    // computes there: its main thread waits for that core, but the wait is
+    // its own processes' doing. Without counting them it would look starved
+    // by the machine, and a loser could postpone its game for ever.
+    let bad = library("bad-player");
+    let mut args =
+        vec![bad.to_str().unwrap(), "easy", "--games", "1", "--seed", "5", "--time-per-turn", "100ms"];
+    args.extend(["--clock", "wall", "--sandbox", "off"]);
+    args.extend(support::pass_env(&support::BAD_PLAYER_ORDERS));
+    let doc = play_json(&args, &[("BAD_PLAYER_MODE", "crowd-with-children"), ("BAD_PLAYER_SPIN_MS", "2000")]);
+    let player = &doc["players"][0];
+    assert_eq!(player["failures"]["timeout"], 1, "{doc}");
+    assert!(player["failures"].get("machine").is_none_or(|m| m == 0), "{doc}");
+    assert_eq!(player["losses"], 1, "{doc}");
+}

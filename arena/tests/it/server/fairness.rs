@@ -209,7 +209,8 @@ fn computing_player(cpu: f64) -> Vec<u8> {
 /// short games), with `load` busy loops beside it: each one's grade, in order.
 fn grade_computing_players(budget: f64, shares: &[f64], load: usize) -> Vec<Value> {
     let data = tempfile::tempdir().unwrap();
-    let text = course(&format!("{budget}s"), None).replace("[assignment.grading]", "board_size = 5\n[assignment.grading]");
+    let text = course(&format!("{budget}s"), None)
+        .replace("[assignment.grading]", "board_size = 5\n[assignment.grading]");
     let course = support::write_file(data.path(), "course.toml", &text);
     let _load = support::BusyLoops::start(load, None);
     let server = Server::start(
@@ -310,11 +311,13 @@ fn a_grading_the_machine_starves_waits_is_never_failed_and_is_graded_once_the_ma
     };
     let data = tempfile::tempdir().unwrap();
     let staff = {
-        let out = arena(&["serve", "add-student", "boss", "--staff", "--data", data.path().to_str().unwrap()], &[]);
+        let out =
+            arena(&["serve", "add-student", "boss", "--staff", "--data", data.path().to_str().unwrap()], &[]);
         stdout(&out).trim().to_string()
     };
     let (ann, bo) = (add_student(data.path(), "ann"), add_student(data.path(), "bo"));
-    let text = course("200ms", Some("wall")).replace("[assignment.grading]", "board_size = 5\n[assignment.grading]");
+    let text =
+        course("200ms", Some("wall")).replace("[assignment.grading]", "board_size = 5\n[assignment.grading]");
     let course = support::write_file(data.path(), "course.toml", &text);
     let log_path = data.path().join("server.log");
     let server = Server::start_logging(
@@ -328,14 +331,19 @@ fn a_grading_the_machine_starves_waits_is_never_failed_and_is_graded_once_the_ma
     assert_eq!(code, 201, "{accepted}");
     let id = accepted["id"].as_i64().unwrap();
     let limit = std::time::Duration::from_secs(300);
-    let waiting = super::wait_within(limit, &server, &ann, id, |s| s["status"] != "queued" && s["status"] != "checking" && s["status"] != "playing");
+    let waiting = super::wait_within(limit, &server, &ann, id, |s| {
+        s["status"] != "queued" && s["status"] != "checking" && s["status"] != "playing"
+    });
     assert_eq!(waiting["status"], "waiting", "never failed for the machine: {waiting}");
     let why = waiting["waiting"].as_str().unwrap();
     assert!(why.starts_with("waiting for the machine: "), "{why}");
     // Staff see it, and when it goes on.
     let (_, cores) = get(&server, "/api/staff/cores", Some(&staff));
     let postponed = cores["postponed"].as_array().unwrap();
-    assert!(postponed.iter().any(|p| p["id"] == id && p["why"] == why && p["retry_at"].is_string()), "{cores}");
+    assert!(
+        postponed.iter().any(|p| p["id"] == id && p["why"] == why && p["retry_at"].is_string()),
+        "{cores}"
+    );
 
     // The machine frees up: the grading goes on by itself, after its backoff.
     drop(load);

@@ -217,7 +217,13 @@ fn wait_for(server: &Server, token: &str, id: i64, done: impl Fn(&Value) -> bool
 }
 
 /// Polls submission `id` until `done(status)`, for up to `limit`.
-fn wait_within(limit: Duration, server: &Server, token: &str, id: i64, done: impl Fn(&Value) -> bool) -> Value {
+fn wait_within(
+    limit: Duration,
+    server: &Server,
+    token: &str,
+    id: i64,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
     let started = Instant::now();
     loop {
         let (code, submission) = get(server, &format!("/api/submissions/{id}"), Some(token));

@@ -99,8 +99,9 @@ pub fn abi_fixtures() -> &'static [(player_api::abi::AbiVersion, PathBuf)] {
 /// The variables the bad-player fixture reads (its orders): a worker gets
 /// them only when the arena is told to pass them (`--pass-env`, the
 /// tournament file's `pass_env`, `WorkerLimits::pass_env`).
-pub const BAD_PLAYER_ORDERS: [&str; 7] = [
+pub const BAD_PLAYER_ORDERS: [&str; 8] = [
     "BAD_PLAYER_MODE",
+    "BAD_PLAYER_CHILDREN",
     "BAD_PLAYER_STARVE_WHILE",
     "BAD_PLAYER_SLEEP_MS",
     "BAD_PLAYER_PIDFILE",

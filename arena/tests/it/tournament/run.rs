@@ -312,7 +312,11 @@ fn a_game_the_machine_spoils_is_postponed_never_counted_and_played_when_the_mach
     );
     let file = write_file(dir.path(), "t.toml", &text);
     let starve_env = starve.to_str().unwrap();
-    let env = [("BAD_PLAYER_MODE", "starved"), ("BAD_PLAYER_SPIN_MS", "2000"), ("BAD_PLAYER_STARVE_WHILE", starve_env)];
+    let env = [
+        ("BAD_PLAYER_MODE", "starved"),
+        ("BAD_PLAYER_SPIN_MS", "2000"),
+        ("BAD_PLAYER_STARVE_WHILE", starve_env),
+    ];
     let args = [
         &["tournament", "run", file.to_str().unwrap(), "--patience", "0"][..],
         &support::pass_env(&support::BAD_PLAYER_ORDERS),
@@ -323,7 +327,8 @@ fn a_game_the_machine_spoils_is_postponed_never_counted_and_played_when_the_mach
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(75), "postponed, to try again later: {err}");
     assert!(
-        err.contains("game(s) postponed: the machine was overloaded") && err.contains("run the same command again"),
+        err.contains("game(s) postponed: the machine was overloaded")
+            && err.contains("run the same command again"),
         "{err}"
     );
     // The run paused at the spoiled game: nothing of it journaled, no

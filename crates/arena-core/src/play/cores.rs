@@ -92,6 +92,8 @@ impl LeagueState {
 pub struct Cores {
     /// The cores slots map onto, in order (slot k runs on `cpus[k % len]`).
     cpus: Vec<usize>,
+    /// How long games play well before back-pressure gives a game back.
+    recovery: Duration,
     state: Mutex<State>,
     freed: Condvar,
 }
@@ -141,6 +143,7 @@ impl Cores {
         let slots = slots.max(1);
         Cores {
             cpus: allowed_cpus(),
+            recovery: RECOVERY,
             state: Mutex::new(State { taken: vec![false; slots], at_once: slots, ..State::default() }),
             freed: Condvar::new(),
         }
@@ -256,7 +259,7 @@ impl Slot {
                     state.at_once
                 );
             }
-        } else if state.at_once < slots && state.strained.is_none_or(|at| now - at >= RECOVERY) {
+        } else if state.at_once < slots && state.strained.is_none_or(|at| now - at >= cores.recovery) {
             state.at_once += 1;
             state.strained = Some(now);
             tracing::info!("the machine gives cores again: playing {} game(s) at once", state.at_once);
@@ -369,6 +372,35 @@ mod tests {
             std::thread::sleep(Duration::from_millis(2));
         }
         panic!("{:?}", cores.usage());
+    }
+
+    #[test]
+    fn a_spoiled_game_takes_a_game_at_once_away_until_games_play_well_again() {
+        let cores = Arc::new(Cores { recovery: Duration::ZERO, ..Cores::new(2) });
+        let first = cores.take(Priority::Grading);
+        first.played(true);
+        assert_eq!(cores.usage().at_once, 1, "{:?}", cores.usage());
+        // One game at once now: a second waits for the first, though a core is free.
+        let second = {
+            let cores = cores.clone();
+            std::thread::spawn(move || {
+                let slot = cores.take(Priority::Grading);
+                slot.played(true);
+                // Never fewer than one.
+                assert_eq!(cores.usage().at_once, 1);
+                slot.played(false);
+            })
+        };
+        waiting_for(&cores, Priority::Grading, 1);
+        drop(first);
+        second.join().unwrap();
+        assert_eq!(cores.usage().at_once, 2, "a game played well gives it back (recovery: none)");
+        // With a recovery to wait for, a game played well at once does not.
+        let patient = Cores::new(2);
+        let slot = Arc::new(patient).take(Priority::Grading);
+        slot.played(true);
+        slot.played(false);
+        assert_eq!(slot.cores.usage().at_once, 1);
     }
 
     #[test]

@@ -241,6 +241,8 @@ pub struct Worker {
     player_clock: Option<ProcessClock>,
     /// That process's main thread, for its wait for a core (None if unknown).
     player_main: Option<MainThread>,
+    /// That process, whose children's CPU time is its own (`descendants_cpu`).
+    player_pid: Option<libc::pid_t>,
     /// The worker process and whether it is sandboxed, until its player's
     /// process is found (`find_player`): its start-up is timed as a turn is.
     finding: Option<(libc::pid_t, bool)>,
@@ -366,6 +368,7 @@ impl Worker {
             clock: limits.clock,
             player_clock: None,
             player_main: None,
+            player_pid: None,
             finding: None,
             seen: Seen::default(),
             core: None,
@@ -404,6 +407,7 @@ impl Worker {
                 let player = player_process(worker.child.id() as libc::pid_t, sandboxed);
                 worker.player_clock = player.and_then(ProcessClock::of);
                 worker.player_main = player.and_then(MainThread::of);
+                worker.player_pid = player;
                 worker.seen = worker.player_seen();
                 Ok(worker)
             }
@@ -474,6 +478,7 @@ impl Worker {
         if let Some(player) = player_process(worker, sandboxed) {
             self.player_clock = ProcessClock::of(player);
             self.player_main = MainThread::of(player);
+            self.player_pid = Some(player);
             self.finding = None;
         }
     }
@@ -530,7 +535,18 @@ impl Worker {
                     return Err(self.fail(fault));
                 }
                 if elapsed >= limits.cap {
-                    let fault = Fault::Overloaded { what, wall: elapsed, waited, budget };
+                    // Its own processes crowding it out are its own doing,
+                    // not the machine's (the process clock has only its
+                    // threads): their CPU time is not a wait it is forgiven.
+                    // Read once, here: a walk of /proc.
+                    let theirs = self.player_pid.map_or(Duration::ZERO, descendants_cpu);
+                    let waited = waited.saturating_sub(theirs);
+                    let own = elapsed - waited;
+                    let fault = if own > limits.own {
+                        Fault::Timeout { what, used: own, budget, killed: true, clock: Clock::Wall }
+                    } else {
+                        Fault::Overloaded { what, wall: elapsed, waited, budget }
+                    };
                     return Err(self.fail(fault));
                 }
                 wait = (limits.own - own)
@@ -697,6 +713,32 @@ fn player_process(child: libc::pid_t, sandboxed: bool) -> Option<libc::pid_t> {
             .and_then(|l| l.split_whitespace().last())
             .is_some_and(|inner| inner != "1")
     })
+}
+
+/// The CPU time the descendants of process `pid` have used (theirs and
+/// their reaped children's), from `/proc`: what a player's own processes
+/// took from the core it shares with them.
+fn descendants_cpu(pid: libc::pid_t) -> Duration {
+    // SAFETY: a plain query.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    let mut total = 0.0;
+    let mut stack = vec![pid];
+    while let Some(parent) = stack.pop() {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{parent}/task")) else { continue };
+        for task in tasks.flatten() {
+            let children = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+            for child in children.split_whitespace().filter_map(|c| c.parse::<libc::pid_t>().ok()) {
+                let stat = std::fs::read_to_string(format!("/proc/{child}/stat")).unwrap_or_default();
+                // After COMM's last ')': the state is field 3, utime 14 ... cstime 17.
+                let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+                let fields: Vec<&str> = after.split_whitespace().collect();
+                let times = fields.get(11..15).unwrap_or_default();
+                total += times.iter().filter_map(|t| t.parse::<f64>().ok()).sum::<f64>() / ticks;
+                stack.push(child);
+            }
+        }
+    }
+    Duration::from_secs_f64(total)
 }
 
 /// The cores a player's threads could use at once.
