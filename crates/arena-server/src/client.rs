@@ -444,6 +444,8 @@ pub fn describe(submission: &Value) -> String {
         "superseded" => {
             "superseded: a newer submission of yours was waiting, so this one was not graded".into()
         }
+        // Why (the machine, the disk): never the player's fault; it goes on by itself.
+        "waiting" => submission["waiting"].as_str().unwrap_or("waiting").to_string(),
         other => other.to_string(),
     }
 }

@@ -112,6 +112,8 @@ struct App {
     storage: Arc<store::storage::Totals>,
     /// The live feeds' streams open, by client and token.
     streams: Arc<http::streams::Streams>,
+    /// Whether the disk is full: uploads are refused while it is.
+    disk: Arc<work::full_disk::FullDisk>,
 }
 
 /// Runs the server until SIGTERM or Ctrl-C. Prints the address it listens
@@ -153,6 +155,7 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
     let changed = Arc::new(work::wake::Wake::default());
     let executor = Arc::new(options.executor);
     let boards = work::board::Boards::new(&data, &course, &leagues)?;
+    let disk = Arc::new(work::full_disk::FullDisk::new(data.clone()));
     work::threads::Threads {
         dir: data.clone(),
         course: course.clone(),
@@ -162,6 +165,7 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
         changed: changed.clone(),
         leagues,
         boards: boards.clone(),
+        disk: disk.clone(),
     }
     .start()?;
     let app = Arc::new(App {
@@ -180,6 +184,7 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
             http::connections::connection_cap(options.http.max_connections),
             options.http.streams_per_client,
         )),
+        disk,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -440,7 +445,16 @@ impl ApiError {
         tracing::error!("internal error #{id}: {e:#}");
         ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("internal error (logged as #{id})"))
     }
+
+    /// The disk is full (`507`): nothing of the request is kept; the
+    /// client may try again once it has room (the log says it once).
+    fn disk_full() -> ApiError {
+        ApiError(StatusCode::INSUFFICIENT_STORAGE, DISK_FULL.into())
+    }
 }
+
+/// What a client is told while the server's disk is full.
+const DISK_FULL: &str = "the server's disk is full: try again later";
 
 /// A short id for an internal error: 8 hex digits, different for each
 /// (a counter, hashed with keys the process draws at random, so that ids
@@ -493,7 +507,17 @@ impl App {
         &self,
         work: impl FnOnce(&Connection) -> Result<T> + Send + 'static,
     ) -> Result<T, ApiError> {
-        Ok(self.pool.run(work).await?)
+        self.pool.run(work).await.map_err(|e| self.failed(e))
+    }
+
+    /// What the client is told of `e`, the server's failure: `507` for a
+    /// write that found the disk full (the server enters that state),
+    /// else `500`.
+    fn failed(&self, e: anyhow::Error) -> ApiError {
+        match self.disk.hit(&e) {
+            true => ApiError::disk_full(),
+            false => ApiError::internal(e),
+        }
     }
 
     /// Each assignment's deadline, in the course's order.
@@ -527,6 +551,11 @@ async fn submit(
     form: Multipart,
 ) -> Answer {
     let client = client.map_or("?".to_string(), |c| c.0.to_string());
+    if app.disk.is_full() {
+        // Read and dropped, as a refusal over the limit: a client still sending sees why.
+        discard(form).await;
+        return Err(ApiError::disk_full());
+    }
     let (who, per_hour) = (student.clone(), app.per_hour);
     let started = app.db(move |db| store::db::start_upload(db, &who, per_hour)).await?;
     let upload = match started {
@@ -557,8 +586,12 @@ async fn submit(
         }
         Err(refused) => {
             let why = refused.1.clone();
-            if let Err(e) = app.db(move |db| store::db::refuse_upload(db, upload, &why)).await {
-                tracing::warn!("upload {}: its refusal not recorded: {}", upload.0, e.1);
+            match app.db(move |db| store::db::refuse_upload(db, upload, &why)).await {
+                // (The full disk is said once, as the server enters that state.)
+                Err(e) if e.0 != StatusCode::INSUFFICIENT_STORAGE => {
+                    tracing::warn!("upload {}: its refusal not recorded: {}", upload.0, e.1)
+                }
+                _ => {}
             }
             Err(refused)
         }
@@ -630,7 +663,8 @@ async fn accept(
         }
     })
     .await
-    .map_err(|e| anyhow::anyhow!("storing the upload: {e}"))??;
+    .map_err(|e| anyhow::anyhow!("storing the upload: {e}"))?
+    .map_err(|e| app.failed(e))?;
     let (sha256, player) = stored.map_err(|why| ApiError::new(StatusCode::BAD_REQUEST, why))?;
     // No note sent: the course's hand-in may hold it, as `<group>.txt`
     // (the group the student is in now: they may have moved meanwhile).
@@ -751,14 +785,16 @@ async fn list(
         "uploads": { "left": left, "per_hour": app.per_hour, "oldest": oldest, "max_bytes": app.max_upload },
     });
     http::extract::ListQuery::place(&mut answer, "/api/submissions", page, &submissions);
-    let rows: Vec<store::db::Submission> = submissions.rows.into_iter().map(http::views::for_owner).collect();
+    let rows: Vec<store::db::Submission> =
+        submissions.rows.into_iter().map(|s| http::views::for_owner(app.disk.shown(s))).collect();
     answer["submissions"] = json!(rows);
     Ok(Json(answer).into_response())
 }
 
 /// `GET /api/submissions/{id}`: one of the caller's own submissions.
 async fn show(State(app): State<Arc<App>>, Student(student): Student, UrlPath(id): UrlPath<i64>) -> Answer {
-    Ok(Json(http::views::for_owner(app.own_submission(&student, id).await?)).into_response())
+    let submission = app.disk.shown(app.own_submission(&student, id).await?);
+    Ok(Json(http::views::for_owner(submission)).into_response())
 }
 
 /// `GET /api/submissions/{id}/replays`: the games the submission lost

@@ -23,6 +23,7 @@ mod deploy;
 mod export;
 mod fairness;
 mod finalize;
+mod full_disk;
 mod gradescope;
 mod gradescope_unsandboxed;
 mod grading;
@@ -286,6 +287,13 @@ fn csv_rows(text: &str) -> Vec<Vec<String>> {
 /// A Python course player that sleeps `seconds` before each move and
 /// throw (a student holding the queue), as a .tar.gz of its folder.
 fn sleepy_player(seconds: f64) -> Vec<u8> {
+    pausing_player(&format!("{seconds}"))
+}
+
+/// A Python course player that sleeps as long as the Python expression
+/// `seconds` says (it may read `os` and `time`) before each move and
+/// throw, as a .tar.gz of its folder.
+fn pausing_player(seconds: &str) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("sleepy");
     std::fs::create_dir(&folder).unwrap();
@@ -293,7 +301,7 @@ fn sleepy_player(seconds: f64) -> Vec<u8> {
         &folder,
         "PlayerAI.py",
         &format!(
-            "import time\nfrom BaseAI import BaseAI\n\n\
+            "import os, time\nfrom BaseAI import BaseAI\n\n\
              class PlayerAI(BaseAI):\n\
              \x20   def setPlayerNum(self, num):\n\
              \x20       self.num = num\n\

@@ -81,8 +81,14 @@ impl Journal {
             let header =
                 Header { arena_journal: 1, fingerprint: fingerprint.into(), tournament: name.into(), games };
             let mut file = &lock;
-            writeln!(file, "{}", serde_json::to_string(&header)?)?;
-            lock.sync_all()?;
+            let written =
+                writeln!(file, "{}", serde_json::to_string(&header)?).and_then(|()| lock.sync_all());
+            if let Err(e) = written {
+                // A header cut short (a full disk) would refuse the journal
+                // for good: none is kept, and the next run writes it again.
+                let _ = lock.set_len(0);
+                return Err(e).with_context(|| format!("cannot write {}", path.display()));
+            }
         }
         let file = OpenOptions::new().append(true).open(&path)?;
         Ok((Journal { file, path, _lock: lock }, done))

@@ -75,9 +75,12 @@ pub async fn note(State(app): State<Arc<App>>, _: Staff, UrlPath(id): UrlPath<i6
 }
 
 /// `GET /api/staff/queue`: the submissions not finished, oldest first
-/// (staff see every word: nothing is cut).
+/// (staff see every word: nothing is cut); those a full disk stopped as
+/// waiting for it.
 pub async fn queue(State(app): State<Arc<App>>, _: Staff) -> Answer {
-    Ok(Json(json!({ "submissions": app.db(db::unfinished).await? })).into_response())
+    let unfinished: Vec<db::Submission> =
+        app.db(db::unfinished).await?.into_iter().map(|s| app.disk.shown(s)).collect();
+    Ok(Json(json!({ "submissions": unfinished })).into_response())
 }
 
 /// The scrimmages the staff page lists.
@@ -103,16 +106,39 @@ pub async fn cancel_scrimmage(State(app): State<Arc<App>>, _: Staff, UrlPath(id)
 
 /// `GET /api/staff/cores`: the core pool's games running and waiting by
 /// kind, how many it plays at once now (fewer while the machine spoils
-/// games), the league's state, and the gradings postponed for the machine
-/// (`postponed`: each submission, why, and when it goes on).
+/// games), the league's state, the gradings postponed for the machine or
+/// the disk (`postponed`: each submission, why, and when it goes on: none
+/// for the disk, once it has room), and whether the disk is full
+/// (`disk_full`: null, or since when (UTC), for how long, the write that
+/// failed, and when it is probed next).
 pub async fn cores(State(app): State<Arc<App>>, _: Staff) -> Answer {
     let usage = arena_core::play::cores::pool().map(|pool| pool.usage());
-    let postponed = app.db(db::waiting).await?;
+    let full = app.disk.seen();
+    let ago = full.as_ref().map(|full| format!("-{} seconds", full.seconds));
+    let (unfinished, since) = app
+        .db(move |db| {
+            let since: Option<String> =
+                db.query_row("SELECT datetime('now', ?1)", [ago], |row| row.get(0))?;
+            Ok((db::unfinished(db)?, since))
+        })
+        .await?;
+    let mut postponed: Vec<db::Submission> = unfinished
+        .into_iter()
+        .map(|s| app.disk.shown(s))
+        .filter(|s| s.status == db::status::WAITING)
+        .collect();
+    // The next due first; the disk's (untimed) before.
+    postponed.sort_by(|a, b| (&a.retry_at, a.id).cmp(&(&b.retry_at, b.id)));
     let postponed: Vec<Value> = postponed
         .iter()
         .map(|s| json!({ "id": s.id, "group": s.group, "assignment": s.assignment, "why": s.waiting, "retry_at": s.retry_at }))
         .collect();
-    Ok(Json(json!({ "pool": usage, "postponed": postponed })).into_response())
+    let disk_full = full.map(|full| {
+        let mut seen = serde_json::to_value(&full).unwrap_or_default();
+        seen["since"] = since.into();
+        seen
+    });
+    Ok(Json(json!({ "pool": usage, "postponed": postponed, "disk_full": disk_full })).into_response())
 }
 
 /// `POST /api/staff/league` with `{"state": "paused" | "auto" | "running"}`:

@@ -11,7 +11,7 @@ use std::{
 use anyhow::{Context, Result};
 use sha2::{Digest, Sha256};
 
-use crate::store::archive;
+use crate::store::{archive, disk};
 
 /// The folder of uploaded files inside the data folder.
 pub const FOLDER: &str = "files";
@@ -92,7 +92,13 @@ pub fn save_archive(
         static UNPACKS: AtomicU64 = AtomicU64::new(0);
         let partial = players.join(format!(".{sha256}.{}.partial", UNPACKS.fetch_add(1, Ordering::Relaxed)));
         if let Err(why) = archive::unpack(bytes, kind, &partial) {
-            return Ok(Err(why));
+            // A full disk fails an unpacking as a bad archive does: a probe
+            // tells the server's fault from the archive's.
+            return match disk::has_room(dir) {
+                Err(e) if disk::io_is_full(&e) => Err(anyhow::Error::new(e))
+                    .with_context(|| format!("cannot unpack an archive into {}", players.display())),
+                _ => Ok(Err(why)),
+            };
         }
         let player = archive::find_player(&partial);
         if player.is_err() || std::fs::rename(&partial, &unpacked).is_err() {
@@ -157,10 +163,15 @@ fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
     static WRITES: AtomicU64 = AtomicU64::new(0);
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let partial = folder.join(format!(".{name}.{}.partial", WRITES.fetch_add(1, Ordering::Relaxed)));
-    let mut file =
-        std::fs::File::create(&partial).with_context(|| format!("cannot write {}", partial.display()))?;
-    file.write_all(bytes)?;
-    file.sync_all()?;
+    let written = std::fs::File::create(&partial).and_then(|mut file| {
+        file.write_all(bytes)?;
+        file.sync_all()
+    });
+    if let Err(e) = written {
+        // (A full disk: what was written is given back.)
+        let _ = std::fs::remove_file(&partial);
+        return Err(e).with_context(|| format!("cannot write {}", partial.display()));
+    }
     std::fs::rename(&partial, path).with_context(|| format!("cannot write {}", path.display()))?;
     std::fs::File::open(folder)?.sync_all()?;
     Ok(())

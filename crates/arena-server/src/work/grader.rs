@@ -25,6 +25,7 @@ use crate::{
     store::files as store,
     store::secret::{Purpose, Secret},
     work::executor::{Executor, GradingProgress, GradingRun},
+    work::full_disk::FullDisk,
     work::grading,
     work::replays::{self, viewer_in, viewers_in},
     work::scrimmage,
@@ -72,19 +73,22 @@ impl Default for GraderOptions {
 }
 
 /// A grading slot: takes the next submission (none of those `busy`, nor of
-/// their students), grades it, records the grade; forever.
+/// their students), grades it, records the grade; forever. While the disk
+/// is full (`disk`) it takes none, and a grading that finds it full waits
+/// for room, never failed for it.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn grade_forever(
     dir: &Path,
     db: &Connection,
     course: &Course,
-    wake: &Wake,
+    (wake, changed): (&Wake, &Wake),
     busy: &Mutex<HashSet<i64>>,
-    changed: &Wake,
+    disk: &FullDisk,
     executor: &Executor,
     grading: GraderOptions,
 ) {
     loop {
+        disk.wait_for_room();
         let next = {
             let mut busy = busy.lock().unwrap_or_else(|e| e.into_inner());
             let next = db::next_to_grade(db, grading.supersede, &busy);
@@ -110,33 +114,43 @@ pub(crate) fn grade_forever(
                 };
                 let under = assignment.map(Assignment::graded_under).unwrap_or_default();
                 let postponed = graded.as_ref().err().and_then(waiting::postponed);
+                if let Err(e) = &graded {
+                    // Held in memory: the database may not take even the wait.
+                    disk.hold(submission.id, e);
+                }
                 let recorded = match (&graded, postponed) {
                     (Ok(grade), _) => db::finish(db, submission.id, Ok(grade), &under).map(|()| None),
-                    // Never failed for the machine's fault: it waits.
+                    // Never failed for the machine's fault, nor the disk's: it waits.
                     (Err(_), Some(postponed)) => {
-                        db::postpone(db, submission.id, &postponed.to_string(), waiting::backoff).map(Some)
+                        db::postpone(db, submission.id, &postponed.to_string(), postponed.backoff())
                     }
                     (Err(e), None) => {
                         db::finish(db, submission.id, Err(&format!("{e:#}")), &under).map(|()| None)
                     }
                 };
-                match (&graded, postponed, &recorded) {
-                    (Ok(grade), ..) => work.done(grade["verdict"].as_str().unwrap_or("graded")),
-                    (Err(_), Some(postponed), Ok(Some((wait, _)))) => {
-                        work.waits(&postponed.to_string(), *wait)
+                match (&graded, postponed) {
+                    (Ok(grade), _) => work.done(grade["verdict"].as_str().unwrap_or("graded")),
+                    (Err(_), Some(postponed)) => {
+                        work.waits(&postponed.to_string(), recorded.as_ref().ok().copied().flatten())
                     }
-                    (Err(e), ..) => work.failed(&format!("{e:#}")),
+                    (Err(e), None) => work.failed(&format!("{e:#}")),
                 }
                 busy.lock().unwrap_or_else(|e| e.into_inner()).remove(&submission.id);
                 changed.notify();
                 // Another slot may now take this student's next one.
                 wake.notify();
-                if let Err(e) = recorded {
-                    tracing::error!("submission {}: cannot record its grade: {e:#}", submission.id);
-                    wake.wait(Duration::from_secs(5));
+                match recorded {
+                    // Taken again once the disk has room (the slot waits for it first).
+                    Err(e) if disk.hold(submission.id, &e) => {}
+                    Err(e) => {
+                        tracing::error!("submission {}: cannot record its grade: {e:#}", submission.id);
+                        wake.wait(Duration::from_secs(5));
+                    }
+                    Ok(_) => {}
                 }
             }
             Ok(None) => wake.wait(Duration::from_secs(2)),
+            Err(e) if disk.hit(&e) => {}
             Err(e) => {
                 tracing::error!("the grading queue cannot be read: {e:#}");
                 wake.wait(Duration::from_secs(5));

@@ -13,6 +13,7 @@ use anyhow::{Context, Result};
 
 use crate::{
     course::{Assignment, Pass},
+    store::disk,
     store::secret::{Purpose, Secret},
     work::replays::{self, replays_table},
     work::waiting::{self, Postponed},
@@ -97,7 +98,10 @@ pub fn check(
         // Started too slowly for the machine's load, not its own fault.
         let overloaded = e.chain().any(|c| matches!(c.downcast_ref(), Some(LoadError::Overloaded(_))));
         if overloaded {
-            Postponed { games: 0, check: true }.into()
+            Postponed::Machine { games: 0, check: true }.into()
+        } else if disk::is_full(&e) {
+            // The server's disk, not the player: kept whole, to wait for room.
+            e
         } else {
             anyhow::anyhow!(as_uploaded(format!("{e:#}")))
         }
@@ -110,7 +114,7 @@ pub fn check(
         anyhow::bail!("it failed its smoke games against easy:\n{}", as_uploaded(report.text));
     }
     if report.spoiled > 0 {
-        return Err(Postponed { games: report.spoiled, check: true }.into());
+        return Err(Postponed::Machine { games: report.spoiled, check: true }.into());
     }
     Ok(())
 }
@@ -119,7 +123,7 @@ pub fn check(
 /// the machine spoiled some of its games, which count for no one.
 pub fn student_grade(outcome: &RunOutcome) -> Result<GradeReport> {
     if outcome.postponed > 0 && outcome.grades.is_none() {
-        return Err(Postponed { games: outcome.postponed, check: false }.into());
+        return Err(Postponed::Machine { games: outcome.postponed, check: false }.into());
     }
     outcome.grades.as_ref().and_then(|g| g.first().cloned()).context("the grading run gave no grade")
 }
@@ -178,7 +182,9 @@ pub fn grade_here(
     // Here nothing else waits: the grading waits for the machine itself.
     let mut checked = check(player, shown_as, assignment, &tournament, check_seed);
     for wait in tournament::POSTPONED_WAITS {
-        let Some(postponed) = checked.as_ref().err().and_then(waiting::postponed) else { break };
+        // (A full disk is not waited for here: it is said, as any error.)
+        let postponed = checked.as_ref().err().and_then(waiting::postponed);
+        let Some(postponed @ Postponed::Machine { .. }) = postponed else { break };
         tracing::warn!("{postponed}: checking again in {} s", wait.as_secs());
         std::thread::sleep(wait);
         checked = check(player, shown_as, assignment, &tournament, check_seed);
@@ -190,11 +196,10 @@ pub fn grade_here(
         Ok(Graded { grade: student_grade(&outcome)?, results: outcome.results })
     });
     graded.map_err(|e| match waiting::postponed(&e) {
-        Some(postponed) => anyhow::anyhow!(
-            "not graded: the machine stayed overloaded ({} game(s) postponed, not the student's fault): \
-             grade again when the machine is less busy",
-            postponed.games
+        Some(Postponed::Machine { games, .. }) => anyhow::anyhow!(
+            "not graded: the machine stayed overloaded ({games} game(s) postponed, not the student's fault): \
+             grade again when the machine is less busy"
         ),
-        None => e,
+        _ => e,
     })
 }

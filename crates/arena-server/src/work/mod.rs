@@ -5,12 +5,14 @@
 //! where a run plays (`executor/`: here or on Slurm), the league
 //! (`league/`), scrimmages (`scrimmage.rs`), the leaderboards (`board.rs`),
 //! regrading under changed settings (`regrade.rs`), finalize
-//! (`finalize.rs`), the runs' replays (`replays.rs`) and work that waits
-//! for the machine rather than fail (`waiting.rs`).
+//! (`finalize.rs`), the runs' replays (`replays.rs`), work that waits
+//! for the machine or the disk rather than fail (`waiting.rs`), and the
+//! full disk, a state the work waits in (`full_disk.rs`).
 
 pub(crate) mod board;
 pub mod executor;
 pub mod finalize;
+pub mod full_disk;
 pub mod grader;
 pub mod grading;
 pub mod league;

@@ -46,7 +46,9 @@ use crate::{
     store::db::{self, status},
     store::files as store,
     store::secret::{Purpose, Secret},
+    work::full_disk::FullDisk,
     work::replays,
+    work::waiting::Postponed,
     work::wake::Wake,
     work::work_log::Work,
     Answer, ApiError, App, AssignmentQuery,
@@ -278,15 +280,18 @@ fn next(db: &Connection) -> Result<Option<Scrimmage>> {
 }
 
 /// Plays scrimmages as they are asked for, forever (one at a time), each
-/// within its games at `turns` turns each.
+/// within its games at `turns` turns each; none while the disk is full
+/// (`disk`), and one that finds it full waits for room, never failed for it.
 pub fn play_forever(
     dir: &Path,
     db: &Connection,
     course: &Course,
     (wake, changed): (&Wake, &Wake),
+    disk: &FullDisk,
     turns: u32,
 ) {
     loop {
+        disk.wait_for_room();
         match next(db) {
             Ok(Some(scrimmage)) => {
                 changed.notify();
@@ -301,6 +306,11 @@ pub fn play_forever(
                 let played = play(dir, db, course, &scrimmage, changed, turns);
                 match &played {
                     Ok((result, ended)) => work.done(&format!("{ended}: the challenger's {result}")),
+                    Err(e) if disk.hit(e) => {
+                        // Left playing: taken again first once the disk has room.
+                        work.waits(&Postponed::DiskFull.to_string(), None);
+                        continue;
+                    }
                     Err(e) => work.failed(&format!("{e:#}")),
                 }
                 // Staff's cancel stands; a scrimmage stopped at its bound is cut.
@@ -316,12 +326,17 @@ pub fn play_forever(
                     ),
                 };
                 changed.notify();
-                if let Err(e) = recorded {
-                    tracing::error!("scrimmage {}: its result not recorded: {e:#}", scrimmage.id);
-                    wake.wait(Duration::from_secs(5));
+                match recorded.map_err(anyhow::Error::from) {
+                    Err(e) if disk.hit(&e) => {}
+                    Err(e) => {
+                        tracing::error!("scrimmage {}: its result not recorded: {e:#}", scrimmage.id);
+                        wake.wait(Duration::from_secs(5));
+                    }
+                    Ok(_) => {}
                 }
             }
             Ok(None) => wake.wait(Duration::from_secs(2)),
+            Err(e) if disk.hit(&e) => {}
             Err(e) => {
                 tracing::error!("the scrimmages cannot be read: {e:#}");
                 wake.wait(Duration::from_secs(5));

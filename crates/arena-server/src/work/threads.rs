@@ -19,6 +19,7 @@ use crate::{
     store::db,
     work::board::Boards,
     work::executor::Executor,
+    work::full_disk::FullDisk,
     work::grader::{self, GraderOptions},
     work::league::{self, Leagues},
     work::scrimmage,
@@ -41,43 +42,47 @@ pub(crate) struct Threads {
     pub changed: Arc<Wake>,
     pub leagues: Arc<Leagues>,
     pub boards: Arc<Boards>,
+    /// Whether the disk is full: the gradings, scrimmages and the league
+    /// wait while it is.
+    pub disk: Arc<FullDisk>,
 }
 
 impl Threads {
     /// Starts `grading.slots` grading slots, the scrimmage thread, the
     /// league's (unless `grading.round_robin` is off) and the leaderboard's.
     pub(crate) fn start(self) -> Result<()> {
-        let Threads { dir, course, grading, executor, wake, changed, leagues, boards } = self;
+        let Threads { dir, course, grading, executor, wake, changed, leagues, boards, disk } = self;
         // Submissions being graded now: any other unfinished one was
         // interrupted (by a crash) and is taken up again first.
         let busy = Arc::new(Mutex::new(HashSet::new()));
         for slot in 0..grading.slots.max(1) {
             let db = db::open(&dir)?;
             let (dir, wake, busy, changed) = (dir.clone(), wake.clone(), busy.clone(), changed.clone());
-            let (executor, course) = (executor.clone(), course.clone());
+            let (executor, course, disk) = (executor.clone(), course.clone(), disk.clone());
             std::thread::Builder::new().name(format!("grader-{slot}")).spawn(move || {
                 play_at(grading.games_nice);
                 cores::set_priority(Priority::Grading);
-                grader::grade_forever(&dir, &db, &course, &wake, &busy, &changed, &executor, grading)
+                let wakes = (&*wake, &*changed);
+                grader::grade_forever(&dir, &db, &course, wakes, &busy, &disk, &executor, grading)
             })?;
         }
         {
             // Scrimmages: one at a time, beside the gradings.
             let (db, dir, wake, changed) = (db::open(&dir)?, dir.clone(), wake.clone(), changed.clone());
-            let course = course.clone();
+            let (course, disk) = (course.clone(), disk.clone());
             std::thread::Builder::new().name("scrimmages".into()).spawn(move || {
                 play_at(grading.games_nice);
                 cores::set_priority(Priority::Scrimmage);
-                scrimmage::play_forever(&dir, &db, &course, (&wake, &changed), grading.scrimmage_turns)
+                scrimmage::play_forever(&dir, &db, &course, (&wake, &changed), &disk, grading.scrimmage_turns)
             })?;
         }
         if grading.round_robin {
             let (db, dir, wake, changed) = (db::open(&dir)?, dir.clone(), wake.clone(), changed.clone());
-            let (leagues, executor) = (leagues.clone(), executor.clone());
+            let (leagues, executor, disk) = (leagues.clone(), executor.clone(), disk.clone());
             std::thread::Builder::new().name("league".into()).spawn(move || {
                 play_at(grading.games_nice);
                 cores::set_priority(Priority::League);
-                league::play_forever(&dir, &db, &wake, &changed, &leagues, grading.slots, &executor)
+                league::play_forever(&dir, &db, (&wake, &changed), &disk, &leagues, grading.slots, &executor)
             })?;
         }
         let db = db::open(&dir)?;

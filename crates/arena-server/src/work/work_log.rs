@@ -48,14 +48,16 @@ impl Work {
             "{kind} {id} ({what}): failed after {seconds:.1} s: {}", one_line(reason));
     }
 
-    /// Logs that it waits `wait` before it goes on, and why (`why`: the
-    /// machine spoiled its games): not a failure, and not lost.
-    pub fn waits(self, why: &str, wait: std::time::Duration) {
+    /// Logs that it waits (`wait`, if timed) before it goes on, and why
+    /// (`why`: the machine spoiled its games, the disk is full): not a
+    /// failure, and not lost.
+    pub fn waits(self, why: &str, wait: Option<std::time::Duration>) {
         let seconds = self.seconds();
         let Work { kind, id, what, .. } = self;
-        let wait = wait.as_secs();
+        let wait = wait.map(|wait| wait.as_secs());
+        let when = wait.map_or("by itself once it can".to_string(), |wait| format!("in {wait} s"));
         tracing::warn!(target: TARGET, work = kind, id = %id, event = "waits", seconds, wait, reason = %one_line(why),
-            "{kind} {id} ({what}): {} after {seconds:.1} s; goes on in {wait} s", one_line(why));
+            "{kind} {id} ({what}): {} after {seconds:.1} s; goes on {when}", one_line(why));
     }
 
     fn seconds(&self) -> f64 {
@@ -64,7 +66,7 @@ impl Work {
 }
 
 /// The first line of `text`, at most 200 characters: a log line is one line.
-fn one_line(text: &str) -> String {
+pub(crate) fn one_line(text: &str) -> String {
     let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
     match line.char_indices().nth(200) {
         Some((at, _)) => format!("{}…", &line[..at]),

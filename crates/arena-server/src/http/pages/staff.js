@@ -72,7 +72,7 @@ async function refresh() {
     for (const s of queue.submissions) {
       const row = document.createElement("tr");
       const status = s.status === "playing" ? "playing " + s.played + "/" + s.total
-        : s.status === "waiting" ? s.waiting + " (goes on at " + s.retry_at + " UTC)" : s.status;
+        : s.status === "waiting" ? s.waiting + " (" + goesOn(s.retry_at) + ")" : s.status;
       row.append(text("td", String(s.id)), text("td", titleOf(s.assignment)), text("td", s.group + " (" + s.student + ")"), text("td", status),
         text("td", s.created));
       $("queue").append(row);
@@ -81,6 +81,7 @@ async function refresh() {
     showFinal(await api("/api/staff/finalize"));
     const cores = await api("/api/staff/cores");
     showPool(cores.pool, cores.postponed);
+    showDisk(cores.disk_full);
     $("error").textContent = "";
   } catch (e) {
     $("error").textContent = e.message;
@@ -144,12 +145,17 @@ function storage(bytes, at) {
     + size(bytes.scrimmages) + ", database " + size(bytes.database) + " (measured " + at + " UTC)";
   return cell;
 }
+// When a waiting grading goes on: at its time, or (the full disk's) once it can.
+function goesOn(retryAt) {
+  return retryAt ? "goes on at " + retryAt + " UTC" : "goes on once the disk has room";
+}
 // The core pool: games running and waiting by kind, the league's state,
-// and the gradings postponed because the machine spoiled their games.
+// and the gradings postponed because the machine spoiled their games or
+// the disk was full.
 function showPool(pool, postponed) {
   $("pool").textContent = "";
   $("postponed").textContent = postponed.length === 0 ? ""
-    : postponed.length + " grading(s) postponed for the machine: " + postponed.map(p => "#" + p.id + " (" + p.group + ")").join(", ");
+    : postponed.length + " grading(s) postponed: " + postponed.map(p => "#" + p.id + " (" + p.group + ", " + p.why + ")").join(", ");
   if (!pool) return;
   $("cores").textContent = pool.at_once + " game(s) at once"
     + (pool.at_once < pool.cores ? " (of " + pool.cores + ": the machine is overloaded)" : "");
@@ -160,6 +166,15 @@ function showPool(pool, postponed) {
     $("pool").append(row);
   }
   $("league-state").textContent = pool.league + (pool.league_held ? " (held now)" : "");
+}
+// The full disk: what waits, what to do, and what failed to be written.
+function showDisk(full) {
+  $("disk-full").hidden = !full;
+  if (!full) return;
+  $("disk-full").textContent = "The server's disk is full (since " + full.since + " UTC, " + full.seconds
+    + " s): gradings, scrimmages and the league wait; uploads are refused (507). Free space on the data folder's"
+    + " disk (arena serve prune removes old replays): work goes on by itself within " + (full.next_probe_in + 1)
+    + " s of it. The write that failed: " + full.why;
 }
 for (const state of ["pause", "auto", "running"]) {
   $("league-" + state).addEventListener("click", async () => {

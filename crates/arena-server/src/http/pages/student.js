@@ -13,7 +13,10 @@ function status(s) {
   if (s.status === "playing") return "playing " + s.played + "/" + s.total + late;
   if (s.status === "superseded") return "superseded: a newer one of yours was waiting" + late;
   // Never failed for the machine's fault: it goes on by itself.
-  if (s.status === "waiting") return s.waiting + " (not your player's fault; goes on at " + s.retry_at + " UTC)" + late;
+  if (s.status === "waiting") {
+    const when = s.retry_at ? "goes on at " + s.retry_at + " UTC" : "goes on by itself";
+    return s.waiting + " (not your player's fault; " + when + ")" + late;
+  }
   return s.status + late;
 }
 function level(l) {

@@ -19,7 +19,8 @@ pub mod status {
     pub const DONE: &str = "done";
     /// Its grading began and waits to go on (`waiting` says why: the
     /// machine spoiled its games, the disk is full); taken again at its
-    /// `retry_at`, never failed for it.
+    /// `retry_at` (none: the disk's, whenever the server takes work
+    /// again), never failed for it.
     pub const WAITING: &str = "waiting";
     /// It could not be graded (not a player, a wrong player-api version, ...).
     pub const FAILED: &str = "failed";
@@ -69,7 +70,8 @@ pub struct Submission {
     /// Why its grading waits (status `waiting`): "waiting for the machine:
     /// 2 games postponed".
     pub waiting: Option<String>,
-    /// When it is taken again, while it waits (SQLite's `datetime`, UTC).
+    /// When it is taken again, while it waits (SQLite's `datetime`, UTC);
+    /// none for a wait that is not timed (the full disk's).
     pub retry_at: Option<String>,
 }
 
@@ -321,11 +323,12 @@ pub fn next_to_grade(
         return Ok(interrupted);
     }
     // One whose grading waited (for the machine, for the disk) and whose
-    // time has come goes on before new ones: it was taken before them.
+    // time has come goes on before new ones: it was taken before them. An
+    // untimed wait (the disk's) is due whenever a slot looks.
     let resumed = tx
         .query_row(
             &format!(
-                "{SUBMISSION} WHERE s.status = ?1 AND s.retry_at <= datetime('now')
+                "{SUBMISSION} WHERE s.status = ?1 AND (s.retry_at IS NULL OR s.retry_at <= datetime('now'))
                  AND s.id NOT IN ({busy_list}) ORDER BY s.retry_at, s.id LIMIT 1"
             ),
             params![status::WAITING],
@@ -386,31 +389,26 @@ pub fn set_progress(db: &Connection, id: i64, status: &str, played: usize, total
 }
 
 /// Submission `id`'s grading waits `why` (the run is kept: it resumes
-/// from its journal) until the backoff `wait(waits)` has passed, `waits`
-/// the times it waited before; the wait, and how many times it waited now.
+/// from its journal): until the backoff `wait(waits)` has passed, `waits`
+/// the times it waited so before; or, without `wait`, until the server
+/// takes it again (a full disk: the server holds that wait in memory).
+/// The wait, if timed.
 pub fn postpone(
     db: &Connection,
     id: i64,
     why: &str,
-    wait: impl Fn(u32) -> std::time::Duration,
-) -> Result<(std::time::Duration, u32)> {
+    wait: Option<fn(u32) -> std::time::Duration>,
+) -> Result<Option<std::time::Duration>> {
     let tx = writing(db)?;
     let waits: u32 = tx.query_row("SELECT waits FROM submissions WHERE id = ?1", [id], |row| row.get(0))?;
-    let wait = wait(waits);
+    let wait = wait.map(|wait| wait(waits));
     tx.execute(
-        "UPDATE submissions SET status = ?2, waiting = ?3, waits = waits + 1,
+        "UPDATE submissions SET status = ?2, waiting = ?3, waits = waits + (?4 IS NOT NULL),
          retry_at = datetime('now', ?4) WHERE id = ?1",
-        params![id, status::WAITING, why, format!("+{} seconds", wait.as_secs())],
+        params![id, status::WAITING, why, wait.map(|wait| format!("+{} seconds", wait.as_secs()))],
     )?;
     tx.commit()?;
-    Ok((wait, waits + 1))
-}
-
-/// The gradings that wait (status `waiting`), the next due first.
-pub fn waiting(db: &Connection) -> Result<Vec<Submission>> {
-    let mut query = db.prepare(&format!("{SUBMISSION} WHERE s.status = ?1 ORDER BY s.retry_at, s.id"))?;
-    let rows = query.query_map([status::WAITING], submission)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(wait)
 }
 
 /// Ends submission `id`: graded (`grade`), or failed (`error`).

@@ -123,7 +123,7 @@ impl SlurmExecutor {
             db::end_job(run.db, job.id, &state, exit_code)?;
             if exit_code == Some(i32::from(tournament::POSTPONED_EXIT)) {
                 let (played, total) = tournament::journaled(&run.tournament)?;
-                return Err(Postponed { games: total - played, check: false }.into());
+                return Err(Postponed::Machine { games: total - played, check: false }.into());
             }
         }
     }

@@ -37,9 +37,12 @@ pub use batch::run_batch;
 use crate::{
     course::{Assignment, Course},
     store::db::{self, Submission},
+    store::disk,
     store::files as store,
     store::secret::{Purpose, Secret},
     work::executor::Executor,
+    work::full_disk::FullDisk,
+    work::waiting::Postponed,
     work::wake::Wake,
     work::work_log::Work,
 };
@@ -66,17 +69,20 @@ fn ratings_games_key(assignment: &str) -> String {
     format!("league_ratings_games:{assignment}")
 }
 
-/// The league: plays rounds of pairings while nothing waits to be graded.
+/// The league: plays rounds of pairings while nothing waits to be graded;
+/// none while the disk is full (`disk`): a round that finds it full ends,
+/// and the next waits for room.
 pub(crate) fn play_forever(
     dir: &Path,
     db: &Connection,
-    wake: &Wake,
-    changed: &Wake,
+    (wake, changed): (&Wake, &Wake),
+    disk: &FullDisk,
     leagues: &Leagues,
     slots: usize,
     executor: &Executor,
 ) {
     loop {
+        disk.wait_for_room();
         // Staff's word on the league, and a finalize run from a shell.
         if let Some(pool) = cores::pool() {
             pool.set_league(league_state(db));
@@ -96,6 +102,7 @@ pub(crate) fn play_forever(
         match played {
             Ok(true) => {}
             Ok(false) => wake.wait(Duration::from_secs(2)),
+            Err(e) if disk.hit(&e) => {}
             Err(e) => {
                 tracing::error!("the league: {e:#}");
                 wake.wait(Duration::from_secs(5));
@@ -472,7 +479,8 @@ impl Live {
 /// Plays the league while there is something to play: up to `slots`
 /// pairings at once (each its own thread, its own workers; with
 /// `--executor slurm`, together as one batch job); `changed` is told of
-/// every game stored. Whether any game was played.
+/// every game stored. Whether any game was played; the error of a pairing
+/// that found the disk full, if one did (the games stored before count).
 pub fn play_round(
     dir: &Path,
     live: &Arc<Mutex<Live>>,
@@ -510,6 +518,10 @@ pub fn play_round(
             .collect();
         match batch::play(slurm, dir, &assignment, &pairings, live, changed) {
             Ok(()) => work.done(&format!("{} pairings played", pairings.len())),
+            Err(e) if disk::is_full(&e) => {
+                work.waits(&Postponed::DiskFull.to_string(), None);
+                return Err(e);
+            }
             Err(e) => {
                 work.failed(&format!("{e:#}"));
                 return Err(e);
@@ -532,9 +544,13 @@ pub fn play_round(
             })
             .collect();
         let (mut played, mut failed) = (0, 0);
+        // A pairing that found the disk full is said once, by the state it
+        // enters (the caller's), not once a pairing.
+        let mut full = None;
         for thread in playing {
             match thread.join() {
                 Ok(Ok(())) => played += 1,
+                Ok(Err(e)) if disk::is_full(&e) => full = Some(e),
                 Ok(Err(e)) => {
                     failed += 1;
                     tracing::warn!("a league pairing: {e:#}")
@@ -545,9 +561,17 @@ pub fn play_round(
                 }
             }
         }
-        work.done(&format!("{played} pairings played, {failed} failed"));
-    });
-    Ok(true)
+        match full {
+            Some(e) => {
+                work.waits(&Postponed::DiskFull.to_string(), None);
+                Err(e)
+            }
+            None => {
+                work.done(&format!("{played} pairings played, {failed} failed"));
+                Ok(true)
+            }
+        }
+    })
 }
 
 /// Plays the next [`GAMES_PER_PAIR`] games of pairing `pair` (older
