@@ -2,7 +2,7 @@
 //! to a program in its requests), each player's own control (`--tc1`,
 //! `--tc2`, a tournament entry's `tc`), recorded in `--json` and replays.
 
-use std::{thread::sleep, time::Duration};
+use std::time::Duration;
 
 use arena_core::{
     game::Agent,
@@ -10,6 +10,7 @@ use arena_core::{
         referee::{self, Ending, TrapRecord, TrapSettings, TurnActions},
         Trap,
     },
+    play::clock::{thread_cpu, Clock},
     play::fault::Fault,
     play::time_control::{TimeBank, TimeControl},
     players::agent::AbiPlayer,
@@ -23,8 +24,13 @@ use serde_json::Value;
 
 use crate::support::{self, library, play_json};
 
-/// Easy, thinking `think(turn)` before each of its answers, and keeping
-/// the banks it was told.
+/// Easy, computing for `think(turn)` of CPU time before each of its
+/// answers, and keeping the banks it was told.
+///
+/// It computes rather than sleeps, and the games are charged on the CPU
+/// clock: a turn costs what it computed whatever the machine's load. On
+/// the wall clock, beside busy loops, a 40 ms turn of sleep took up to
+/// 440 ms in process, and games were lost on time where none should be.
 struct Thinking {
     easy: AbiPlayer<Trap>,
     think: fn(&TrapRequest, u32) -> Duration,
@@ -44,7 +50,7 @@ impl Agent<Trap> for Thinking {
     }
 
     fn act(&mut self, request: TrapRequest, budget: Duration) -> Result<TurnActions, Fault> {
-        sleep((self.think)(&request, self.turns));
+        compute((self.think)(&request, self.turns));
         self.turns += 1;
         self.easy.act(request, budget)
     }
@@ -59,13 +65,22 @@ impl Agent<Trap> for Thinking {
     }
 }
 
-/// Seat 1 thinks as `think` under `control`; seat 2 is Easy under 5 s a turn.
+/// Spins until this thread has used `time` more of CPU time.
+fn compute(time: Duration) {
+    let until = thread_cpu() + time;
+    while thread_cpu() < until {
+        std::hint::spin_loop();
+    }
+}
+
+/// Seat 1 thinks as `think` under `control`; seat 2 is Easy under 5 s a
+/// turn; both charged on the CPU clock.
 fn game(control: &str, think: fn(&TrapRequest, u32) -> Duration) -> (TrapRecord, Vec<TimeBank>) {
     let mut thinking = Thinking::new(think);
     let mut easy = AbiPlayer::<Trap>::builtin(Level::Easy);
     let controls = [control.parse().unwrap(), TimeControl::default()];
     let record = referee::play_timed(
-        &TrapSettings::default(),
+        &TrapSettings { clock: Clock::Cpu, ..TrapSettings::default() },
         controls,
         11,
         [&mut thinking, &mut easy],
@@ -100,7 +115,7 @@ fn a_player_that_spends_its_whole_bank_loses_on_time_on_its_next_turn() {
 #[test]
 fn a_player_that_thinks_its_increment_never_runs_out() {
     // 40 ms a turn, with 40 ms gained each turn: the bank only loses the
-    // sleeps' overshoot.
+    // overshoot of each turn's computing.
     let think = |_: &TrapRequest, _: u32| Duration::from_millis(40);
     let (record, _) = game("300ms+40ms", think);
     assert!(record.ending.fault().is_none(), "{:?}", record.ending);
