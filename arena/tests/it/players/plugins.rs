@@ -397,11 +397,7 @@ fn expert_plays_intuitive_ai_from_its_library_in_a_worker() {
     use arena_core::games::intuitive::record::{IntuitiveEnding, IntuitiveSettings};
     let budget = std::time::Duration::from_millis(100);
     let settings = IntuitiveSettings {
-        budgets: Budgets {
-            turn: TimeControl::PerTurn(budget),
-            clock: Clock::Cpu,
-            ..Budgets::default()
-        },
+        budgets: Budgets { turn: TimeControl::PerTurn(budget), clock: Clock::Cpu, ..Budgets::default() },
         ..IntuitiveSettings::default()
     };
     let isolated = cpu_clocked_workers();
