@@ -2,7 +2,7 @@
 //! to a program in its requests), each player's own control (`--tc1`,
 //! `--tc2`, a tournament entry's `tc`), recorded in `--json` and replays.
 
-use std::{thread::sleep, time::Duration};
+use std::time::Duration;
 
 use arena_core::{
     game::Agent,
@@ -10,6 +10,7 @@ use arena_core::{
         referee::{self, Ending, TrapRecord, TrapSettings, TurnActions},
         Trap,
     },
+    play::clock::{thread_cpu, Clock},
     play::fault::Fault,
     play::time_control::{TimeBank, TimeControl},
     players::agent::AbiPlayer,
@@ -23,8 +24,13 @@ use serde_json::Value;
 
 use crate::support::{self, library, play_json};
 
-/// Easy, thinking `think(turn)` before each of its answers, and keeping
-/// the banks it was told.
+/// Easy, computing for `think(turn)` of CPU time before each of its
+/// answers, and keeping the banks it was told.
+///
+/// It computes rather than sleeps, and the games are charged on the CPU
+/// clock: a turn costs what it computed whatever the machine's load. On
+/// the wall clock, beside busy loops, a 40 ms turn of sleep took up to
+/// 440 ms in process, and games were lost on time where none should be.
 struct Thinking {
     easy: AbiPlayer<Trap>,
     think: fn(&TrapRequest, u32) -> Duration,
@@ -44,7 +50,7 @@ impl Agent<Trap> for Thinking {
     }
 
     fn act(&mut self, request: TrapRequest, budget: Duration) -> Result<TurnActions, Fault> {
-        sleep((self.think)(&request, self.turns));
+        compute((self.think)(&request, self.turns));
         self.turns += 1;
         self.easy.act(request, budget)
     }
@@ -59,13 +65,22 @@ impl Agent<Trap> for Thinking {
     }
 }
 
-/// Seat 1 thinks as `think` under `control`; seat 2 is Easy under 5 s a turn.
+/// Spins until this thread has used `time` more of CPU time.
+fn compute(time: Duration) {
+    let until = thread_cpu() + time;
+    while thread_cpu() < until {
+        std::hint::spin_loop();
+    }
+}
+
+/// Seat 1 thinks as `think` under `control`; seat 2 is Easy under 5 s a
+/// turn; both charged on the CPU clock.
 fn game(control: &str, think: fn(&TrapRequest, u32) -> Duration) -> (TrapRecord, Vec<TimeBank>) {
     let mut thinking = Thinking::new(think);
     let mut easy = AbiPlayer::<Trap>::builtin(Level::Easy);
     let controls = [control.parse().unwrap(), TimeControl::default()];
     let record = referee::play_timed(
-        &TrapSettings::default(),
+        &TrapSettings { clock: Clock::Cpu, ..TrapSettings::default() },
         controls,
         11,
         [&mut thinking, &mut easy],
@@ -100,7 +115,7 @@ fn a_player_that_spends_its_whole_bank_loses_on_time_on_its_next_turn() {
 #[test]
 fn a_player_that_thinks_its_increment_never_runs_out() {
     // 40 ms a turn, with 40 ms gained each turn: the bank only loses the
-    // sleeps' overshoot.
+    // overshoot of each turn's computing.
     let think = |_: &TrapRequest, _: u32| Duration::from_millis(40);
     let (record, _) = game("300ms+40ms", think);
     assert!(record.ending.fault().is_none(), "{:?}", record.ending);
@@ -158,18 +173,21 @@ fn each_player_plays_under_its_own_control_recorded_in_the_json_and_the_replays(
 
 #[test]
 fn a_library_under_a_time_bank_is_charged_each_turn_though_told_only_its_limit() {
-    // The library sleeps 150 ms a turn on a 500 ms bank with no increment:
-    // 500 -> ~350 -> ~200 -> ~50, and its fourth turn is late.
+    // The library sleeps 150 ms a turn on a 580 ms bank with no increment:
+    // 580 -> ~430 -> ~280 -> ~130, and its fourth turn is late. Stalls of
+    // a loaded machine, which the wall clock may charge, may add 130 ms to
+    // the first three (the sleeps are the point: the CPU clock would charge
+    // none of them).
     let bad = library("bad-player");
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    let mut args = vec![bad.to_str().unwrap(), "easy", "--games", "2", "--seed", "5", "--tc", "500ms+0s"];
+    let mut args = vec![bad.to_str().unwrap(), "easy", "--games", "2", "--seed", "5", "--tc", "580ms+0s"];
     let replays = dir.join("replays");
     args.extend(["--replay", replays.to_str().unwrap()]);
     args.extend(support::pass_env(&support::BAD_PLAYER_ORDERS));
     let env = [("BAD_PLAYER_MODE", "sleep"), ("BAD_PLAYER_SLEEP_MS", "150")];
     let doc = play_json(&args, &env);
-    assert_eq!(doc["settings"]["time_control"], "500ms+0s");
+    assert_eq!(doc["settings"]["time_control"], "580ms+0s");
     assert_eq!(doc["players"][0]["failures"]["timeout"], 2, "{doc}");
     for entry in std::fs::read_dir(&replays).unwrap() {
         let replay: Value = serde_json::from_slice(&std::fs::read(entry.unwrap().path()).unwrap()).unwrap();
@@ -187,7 +205,7 @@ fn a_library_under_a_time_bank_is_charged_each_turn_though_told_only_its_limit()
     }
     // Under the course's 5 s a turn the same sleeps are on time.
     let mut per_turn = args.clone();
-    let at = per_turn.iter().position(|a| *a == "500ms+0s").unwrap();
+    let at = per_turn.iter().position(|a| *a == "580ms+0s").unwrap();
     per_turn[at] = "5s";
     let replays_at = per_turn.iter().position(|a| *a == "--replay").unwrap();
     per_turn.drain(replays_at..replays_at + 2);
