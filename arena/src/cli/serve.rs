@@ -43,8 +43,8 @@ pub(crate) struct ServeArgs {
     /// The nice value the server's games (their players' workers) run at:
     /// 0 gives them a fair share of a machine shared with other work (a
     /// busy loop of another user's gets no more than a game); 1-19 gives
-    /// way to it, -20 to -1 (as root) takes more. docs/server.md, "On a
-    /// shared machine".
+    /// way to it, -20 to -1 (as root) takes more. docs/server.md, "Fair
+    /// verdicts on a shared machine".
     #[arg(long, value_name = "N", default_value_t = 0, allow_hyphen_values = true,
           value_parser = clap::value_parser!(i32).range(-20..=19))]
     games_nice: i32,

@@ -30,7 +30,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 /// [`parse_duration`] reads it.
 pub fn parse_wait(text: &str) -> Result<Duration, String> {
     match text.trim().trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse::<f64>() {
-        Ok(zero) if zero == 0.0 => Ok(Duration::ZERO),
+        Ok(0.0) => Ok(Duration::ZERO),
         _ => parse_duration(text),
     }
 }
