@@ -199,7 +199,7 @@ fn smoke_series<G: SoloReferee>(
     for game in &series.games {
         lines.push(format!("  {}", crate::report::solo::line(game, 2, player.name())));
         match game.result.fault.as_deref() {
-            Some(kind) if kind == FaultKind::Machine.name() => smoke.spoiled += 1,
+            Some(kind) if FaultKind::is_machine(kind) => smoke.spoiled += 1,
             Some(_) => {
                 smoke.failed = true;
                 lines.push(format!("  problem: {} lost by a fault: {}", player.name(), game.result.reason));
