@@ -145,6 +145,10 @@ pub(crate) struct ServerArgs {
     #[arg(long, value_name = "N", default_value_t = 0, allow_hyphen_values = true,
           value_parser = clap::value_parser!(i32).range(-20..=19))]
     games_nice: i32,
+    /// The nice value of the server's pages (as `arena serve --pages-nice`).
+    #[arg(long, value_name = "N", default_value_t = -5, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(i32).range(-20..=19))]
+    pages_nice: i32,
     /// Busy loops (nice 0) run beside the server while it is measured, as
     /// other users' work on a shared machine.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -319,6 +323,7 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
                 seconds: args.seconds,
                 grading_slots: args.grading_slots,
                 games_nice: args.games_nice,
+                pages_nice: args.pages_nice,
                 busy_loops: args.busy_loops,
                 watchers: args.watchers,
             };

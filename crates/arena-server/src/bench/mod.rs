@@ -42,6 +42,8 @@ pub struct Load {
     pub grading_slots: Option<usize>,
     /// The nice value of the server's games (`--games-nice`).
     pub games_nice: i32,
+    /// The nice value of the server's pages (`--pages-nice`).
+    pub pages_nice: i32,
     /// Busy loops run beside the server, in processes of their own.
     pub busy_loops: usize,
     /// Pages watching one game live (staff's: any game), each reading its
@@ -92,6 +94,7 @@ pub fn run(load: &Load) -> Result<String> {
         tls: None,
         trust_proxy: false,
         stop_on_signals: false,
+        pages_nice: load.pages_nice,
     };
     let starting = Instant::now();
     // Named: its thread, and those it starts unnamed, answer HTTP (`cpu.rs`).
@@ -195,7 +198,7 @@ pub fn run(load: &Load) -> Result<String> {
     let _ = writeln!(
         text,
         "submissions server on loopback: {} students ({} league games stored), {} open pages polling every 2 s; \
-         {} students submit {} ({:.1} MB) at once; games at nice {}, {} busy loop(s) beside until graded",
+         {} students submit {} ({:.1} MB) at once; games at nice {}, pages at {}, {} busy loop(s) beside until graded",
         load.students,
         load.league_games,
         load.pages,
@@ -203,6 +206,7 @@ pub fn run(load: &Load) -> Result<String> {
         load.library.file_name().unwrap_or_default().to_string_lossy(),
         library.len() as f64 / 1e6,
         load.games_nice,
+        load.pages_nice,
         load.busy_loops,
     );
     let _ = writeln!(
