@@ -112,6 +112,8 @@ pub fn run(load: &Load) -> Result<String> {
 
     // Other users' work on a shared machine, at their own (normal) priority.
     let busy = arena_core::measure::busy_loops::BusyLoops::start(load.busy_loops, None);
+    // This thread asks for the submissions (as `arena submit --wait`): a client.
+    crate::work::nice::set(CLIENTS_NICE, "bench's clients");
     let rss_before = rss_kib();
     let sampler = cpu::Sampler::start();
     let started = Instant::now();
@@ -198,7 +200,7 @@ pub fn run(load: &Load) -> Result<String> {
     let _ = writeln!(
         text,
         "submissions server on loopback: {} students ({} league games stored), {} open pages polling every 2 s; \
-         {} students submit {} ({:.1} MB) at once; games at nice {}, pages at {}, {} busy loop(s) beside until graded",
+         {} students submit {} ({:.1} MB) at once; games at nice {}, pages at {} (the bench's clients at {CLIENTS_NICE}), {} busy loop(s) beside until graded",
         load.students,
         load.league_games,
         load.pages,
@@ -425,6 +427,12 @@ fn open_page(url: &str, offset: Duration, done: &AtomicBool, times: &Mutex<Times
         std::thread::sleep(Duration::from_secs(2));
     }
 }
+
+/// The nice value of the bench's clients, where it may raise them: they
+/// stand for browsers on other machines, whose own waits for a core are
+/// not the server's to answer for (beside busy loops a client at nice 0
+/// waited as long as the server did, and counted it as the server's).
+const CLIENTS_NICE: i32 = -10;
 
 /// Runs `work` on a thread named `name` (a bench's client: `cpu.rs`).
 fn bench_thread<T: Send + 'static>(
