@@ -151,7 +151,7 @@ fn run_test<G: TwoPlayerGame>(
 }
 
 /// "LLR 1.23 (-2.94, 2.94)  412 games  Elo +35.2 [+12.1, +58.3]  pairs 3 20 120 40 23".
-fn progress_line(standing: &Standing, hypotheses: &Hypotheses) -> String {
+pub(super) fn progress_line(standing: &Standing, hypotheses: &Hypotheses) -> String {
     let (lower, upper) = hypotheses.bounds();
     let p = &standing.evidence.pentanomial;
     format!(
@@ -168,7 +168,7 @@ fn progress_line(standing: &Standing, hypotheses: &Hypotheses) -> String {
 }
 
 /// "+35.2 [+12.1, +58.3]".
-fn elo_text(e: &EloEstimate) -> String {
+pub(super) fn elo_text(e: &EloEstimate) -> String {
     let one = |x: f64| {
         if x.is_finite() {
             format!("{:+.1}", x + 0.0)

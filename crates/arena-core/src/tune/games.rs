@@ -90,7 +90,7 @@ impl<G: TwoPlayerGame> Pairs<'_, G> {
 /// The iterations played here, each whole; `on_game` sees the games of
 /// the iteration under way end (the progress line's count).
 pub struct Local<'a, G: TwoPlayerGame> {
-    pub pairs: Pairs<'a, G>,
+    pub pairs: &'a Pairs<'a, G>,
     pub on_game: Box<dyn FnMut() + 'a>,
 }
 
