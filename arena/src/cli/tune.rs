@@ -348,7 +348,9 @@ fn verify<G: TwoPlayerGame>(
     bar.finish_and_clear();
     let s = &outcome.standing;
     let verdict = match outcome.ending {
-        Ending::Verdict(Verdict::H1) => format!("H1 accepted: the tuned values are stronger than the start"),
+        Ending::Verdict(Verdict::H1) => {
+            "H1 accepted: the tuned values are stronger than the start".to_string()
+        }
         Ending::Verdict(Verdict::H0) => {
             format!("H0 accepted: the tuned values are not {} Elo stronger than the start", args.verify_elo1)
         }

@@ -43,6 +43,14 @@ pub fn share(pairs: u32, workers: u32, task: u32) -> Range<u32> {
     start..start + base + u32::from(i < extra)
 }
 
+/// What a task plays its share with: (iteration, game seed, pairs) ->
+/// the outcome, or None if stopped.
+pub type PlayShare<'a> = dyn FnMut(&Perturbation, u64, Range<u32>) -> Result<Option<Outcome>> + 'a;
+/// Told each submission: (iteration, job id, tasks).
+pub type Submitted<'a> = Box<dyn FnMut(u32, &str, &[u32]) + 'a>;
+/// Told each task's outcome as it arrives: (iteration, outcome).
+pub type Arrived<'a> = Box<dyn FnMut(u32, &Outcome) + 'a>;
+
 /// What the tasks of iteration k play.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Assignment {
@@ -128,12 +136,7 @@ pub fn parse_task(text: &str) -> Result<(u32, u32), String> {
 /// A task's work: reads iteration `k`'s assignment, plays task `task`'s
 /// share with `play` (pairs -> outcome; None: stopped), and writes its
 /// outcome (atomically: a file that is there is whole).
-pub fn run_task(
-    files: &Files,
-    k: u32,
-    task: u32,
-    play: &mut dyn FnMut(&Perturbation, u64, Range<u32>) -> Result<Option<Outcome>>,
-) -> Result<()> {
+pub fn run_task(files: &Files, k: u32, task: u32, play: &mut PlayShare) -> Result<()> {
     let path = files.assignment(k);
     let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
     let assignment: Assignment =
@@ -165,10 +168,9 @@ pub struct Cluster<'a> {
     pub workers: u32,
     /// How often the outcome files are looked for.
     pub every: Duration,
-    /// Told each submission: (iteration, job id, tasks).
-    pub submitted: Box<dyn FnMut(u32, &str, &[u32]) + 'a>,
-    /// Told each task's outcome as it arrives (the progress line).
-    pub arrived: Box<dyn FnMut(u32, &Outcome) + 'a>,
+    pub submitted: Submitted<'a>,
+    /// The progress line's.
+    pub arrived: Arrived<'a>,
     pub stop: &'a std::sync::atomic::AtomicBool,
 }
 

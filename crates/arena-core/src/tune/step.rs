@@ -93,9 +93,9 @@ mod tests {
         for k in 1..=100 {
             let p = perturb(&params, &schedule, &theta, 9, k);
             assert_eq!(p, perturb(&params, &schedule, &theta, 9, k), "repeatable");
-            for i in 0..2 {
+            for (i, param) in params.iter().enumerate() {
                 assert!(p.flips[i] == 1 || p.flips[i] == -1);
-                assert_eq!(p.c[i], schedule.gains(&params[i], k).0);
+                assert_eq!(p.c[i], schedule.gains(param, k).0);
             }
             // The float is exact; the int is rounded to a neighbour of theta +- c.
             assert!((p.plus[1] - (1.0 + f64::from(p.flips[1]) * p.c[1])).abs() < 1e-12);
