@@ -231,9 +231,7 @@ fn tune_and_verify<G: TwoPlayerGame>(
             files,
             workers: args.workers,
             every: Duration::from_millis(100),
-            submitted: Box::new(|k, id, tasks| {
-                let _ = (k, id, tasks);
-            }),
+            submitted: Box::new(|_, id, tasks| progress.job(id, tasks.len())),
             arrived: Box::new(|_, outcome| progress.games(outcome.games())),
             stop: &STOP,
         };
@@ -264,14 +262,32 @@ fn tune_and_verify<G: TwoPlayerGame>(
     verify(args, &config, &theta, pairs)
 }
 
-/// The tune's command line as each task runs it: everything after `tune`,
-/// with the seed fixed (a task must not draw a fresh one).
+/// The tune's command line as each task runs it: everything after `tune`
+/// but the options the script sets itself (`--concurrency`, its CPUs) or
+/// fixes (`--seed`: a task must not draw a fresh one).
 fn task_args(seed: u64) -> Vec<String> {
     let all: Vec<String> = std::env::args().collect();
     let from = all.iter().position(|a| a == "tune").map_or(all.len(), |i| i + 1);
-    let mut args = all[from..].to_vec();
+    let mut args = without(&all[from..], &["--concurrency", "--seed"]);
     args.extend(["--seed".to_string(), seed.to_string()]);
     args
+}
+
+/// `args` without the options `names` and their values (`--name V` or `--name=V`).
+fn without(args: &[String], names: &[&str]) -> Vec<String> {
+    let mut kept = Vec::with_capacity(args.len());
+    let mut skip_value = false;
+    for arg in args {
+        if std::mem::take(&mut skip_value) {
+            continue;
+        }
+        if names.contains(&arg.as_str()) {
+            skip_value = true;
+        } else if !names.iter().any(|n| arg.starts_with(&format!("{n}="))) {
+            kept.push(arg.clone());
+        }
+    }
+    kept
 }
 
 /// "tuned hard ... values: --param ..." and each parameter's start -> now.
@@ -376,6 +392,7 @@ struct Progress<'a> {
     config: &'a TuneConfig,
     games: Cell<u64>,
     line: RefCell<String>,
+    job: RefCell<String>,
 }
 
 impl<'a> Progress<'a> {
@@ -383,7 +400,7 @@ impl<'a> Progress<'a> {
         let bar = ProgressBar::new_spinner();
         bar.set_style(ProgressStyle::with_template("{msg}").expect("a valid template"));
         let line = RefCell::new(Self::values(config, 0, &config.start()));
-        Progress { bar, config, games: Cell::new(0), line }
+        Progress { bar, config, games: Cell::new(0), line, job: RefCell::new(String::new()) }
     }
 
     fn values(config: &TuneConfig, k: u32, theta: &[f64]) -> String {
@@ -394,11 +411,35 @@ impl<'a> Progress<'a> {
 
     fn games(&self, n: u32) {
         self.games.set(self.games.get() + u64::from(n));
-        self.bar.set_message(format!("{}  games {}", self.line.borrow(), self.games.get()));
+        let job = self.job.borrow();
+        self.bar.set_message(format!("{}  games {}{job}", self.line.borrow(), self.games.get()));
+    }
+
+    /// The Slurm array playing the iteration under way.
+    fn job(&self, id: &str, tasks: usize) {
+        *self.job.borrow_mut() = format!("  (Slurm job {id}: {tasks} tasks)");
+        self.games(0);
     }
 
     fn iteration(&self, it: &tune::Iteration) {
         *self.line.borrow_mut() = Self::values(self.config, it.perturbation.k, &it.theta);
         self.games(0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without;
+
+    #[test]
+    fn a_tasks_command_line_drops_what_the_script_sets() {
+        let args: Vec<String> =
+            ["hard", "--concurrency", "2", "--param", "a, int, 1, 0, 2, 1, 0.1", "--seed=4", "--out", "o"]
+                .map(String::from)
+                .to_vec();
+        assert_eq!(
+            without(&args, &["--concurrency", "--seed"]),
+            ["hard", "--param", "a, int, 1, 0, 2, 1, 0.1", "--out", "o"]
+        );
     }
 }
