@@ -20,6 +20,13 @@ impl Kind {
             Kind::Float => "float",
         }
     }
+
+    fn with_article(self) -> &'static str {
+        match self {
+            Kind::Int => "an int",
+            Kind::Float => "a float",
+        }
+    }
 }
 
 /// One tuned parameter.
@@ -116,6 +123,15 @@ impl TunedParam {
         }
     }
 
+    /// `value` as the player is given it, in full: a whole number for an
+    /// int, every digit of a float (the shortest text that reads back the same).
+    pub fn exact(&self, value: f64) -> String {
+        match self.kind {
+            Kind::Int => format!("{}", value.round() as i64),
+            Kind::Float => format!("{value}"),
+        }
+    }
+
     /// `value` clipped to the range.
     pub fn clip(&self, value: f64) -> f64 {
         value.clamp(self.min, self.max)
@@ -170,7 +186,8 @@ pub fn parse_all(lines: &[String]) -> Result<Vec<TunedParam>, String> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Declared {
     pub name: String,
-    pub range: Option<(f64, f64)>,
+    pub kind: Kind,
+    pub range: (f64, f64),
 }
 
 /// Refuses a tuned parameter the player does not declare, or a range
@@ -185,13 +202,21 @@ pub fn check_declared(params: &[TunedParam], declared: &[Declared], player: &str
                 param.name
             ));
         };
-        if let Some((low, high)) = known.range {
-            if param.min < low || param.max > high {
-                return Err(format!(
-                    "parameter {}: the range [{}, {}] goes beyond the [{low}, {high}] {player} accepts: narrow MIN and MAX to it",
-                    param.name, param.min, param.max
-                ));
-            }
+        if known.kind != param.kind {
+            return Err(format!(
+                "parameter {}: {player} declares it {}, not {}: write {} in its line",
+                param.name,
+                known.kind.with_article(),
+                param.kind.with_article(),
+                known.kind.name()
+            ));
+        }
+        let (low, high) = known.range;
+        if param.min < low || param.max > high {
+            return Err(format!(
+                "parameter {}: the range [{}, {}] goes beyond the [{low}, {high}] {player} accepts: narrow MIN and MAX to it",
+                param.name, param.min, param.max
+            ));
         }
     }
     Ok(())
@@ -268,8 +293,8 @@ mod tests {
     fn a_parameter_the_player_does_not_declare_is_refused_with_the_ones_it_does() {
         let params = parse_all(&["mobilty, float, 1, 0, 4, 0.2, 0.002".into()]).unwrap();
         let declared = [
-            Declared { name: "mobility".into(), range: Some((0.0, 10.0)) },
-            Declared { name: "lookahead".into(), range: None },
+            Declared { name: "mobility".into(), kind: Kind::Float, range: (0.0, 10.0) },
+            Declared { name: "lookahead".into(), kind: Kind::Float, range: (0.0, 10.0) },
         ];
         let e = check_declared(&params, &declared, "hard").unwrap_err();
         assert_eq!(
@@ -281,6 +306,9 @@ mod tests {
         let wide = parse_all(&["mobility, float, 1, -1, 4, 0.2, 0.002".into()]).unwrap();
         let e = check_declared(&wide, &declared, "hard").unwrap_err();
         assert!(e.contains("goes beyond the [0, 10] hard accepts"), "{e}");
+        let int = parse_all(&["mobility, int, 1, 0, 4, 1, 0.002".into()]).unwrap();
+        let e = check_declared(&int, &declared, "hard").unwrap_err();
+        assert_eq!(e, "parameter mobility: hard declares it a float, not an int: write float in its line");
     }
 
     #[test]
