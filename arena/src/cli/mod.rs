@@ -100,6 +100,10 @@ enum Command {
         /// The player: a library (.so), python:PATH (a course folder or a .py
         /// file) or cmd:COMMAND.
         player: PlayerSpec,
+        /// Only list the parameters the player declares (name, type,
+        /// default, range: what --param can set), playing no game.
+        #[arg(long)]
+        params: bool,
         #[command(flatten)]
         limits: Limits,
         #[command(flatten)]
@@ -310,7 +314,11 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Grade(grade) => grade::run(grade),
         Command::GradescopeAutograder(args) => gradescope::run(args),
         Command::Tune(args) => tune::run(*args),
-        Command::Check { player, limits, options } => {
+        Command::Check { player, params: true, limits, .. } => {
+            arena_core::outln!("{}", check::params(&player, limits.budgets(), limits.hosting()?)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check { player, limits, options, .. } => {
             // Every game, each with the options it owns (the others' are
             // not errors here: a check plays every game).
             let budgets = limits.budgets();

@@ -18,7 +18,7 @@ use serde_json::json;
 
 use super::{
     interrupt::{stop_on_interrupt, STOP},
-    options::{load, setup, GameArgs, GameId, Limits, PlayerControls},
+    options::{load_with, setup, GameArgs, GameId, Limits, PlayerControls, PlayerParams},
     play::{cores, display_names, serve_live, LAST_LOOK},
 };
 
@@ -77,6 +77,11 @@ pub(crate) struct SprtArgs {
     limits: Limits,
     #[command(flatten)]
     controls: PlayerControls,
+    /// `--param1` (or `--param`) sets the new version's parameters,
+    /// `--param2` the old one's: the same player tested against itself with
+    /// other values.
+    #[command(flatten)]
+    params: PlayerParams,
     /// Print one JSON object on stdout instead (docs/sprt.md).
     #[arg(long)]
     json: bool,
@@ -104,7 +109,11 @@ pub(crate) fn run(args: SprtArgs) -> Result<ExitCode> {
     }
     let hosting = args.limits.hosting()?;
     let budgets = args.limits.budgets();
-    let players = [load(&args.new, &hosting, &budgets)?, load(&args.old, &hosting, &budgets)?];
+    let params = args.params.params();
+    let players = [
+        load_with(&args.new, params[0], &hosting, &budgets)?,
+        load_with(&args.old, params[1], &hosting, &budgets)?,
+    ];
     let seed = args.seed.unwrap_or_else(seeds::fresh);
     let names = display_names(&players);
     let live =
