@@ -30,15 +30,16 @@ use super::{
 };
 
 /// What the player declares it accepts (`arena check PLAYER --params`).
-fn declared(_player: &Player) -> Vec<param::Declared> {
-    // The seam for the parameters' plumbing (issue 51's other half): none
-    // declared until players can take parameters.
-    Vec::new()
+fn declared(player: &Player) -> Vec<param::Declared> {
+    player.params().iter().map(param::Declared::from).collect()
 }
 
-/// `base` with the tuned parameters set to `values`.
-fn with_values(base: &Player, _params: &[TunedParam], _values: &[f64]) -> Result<Player> {
-    bail!("{} takes no parameters in this arena", base.name())
+/// `base` with the tuned parameters set to `values` (in full: a float's
+/// every digit), its other parameters as they were.
+fn with_values(base: &Player, params: &[TunedParam], values: &[f64]) -> Result<Player> {
+    let given: Vec<(String, String)> =
+        params.iter().zip(values).map(|(p, &v)| (p.name.clone(), p.exact(v))).collect();
+    base.with_params(&given).map_err(|e| anyhow!(e))
 }
 
 /// Who the perturbed players play: each other, or an opponent.

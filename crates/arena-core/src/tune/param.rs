@@ -190,6 +190,16 @@ pub struct Declared {
     pub range: (f64, f64),
 }
 
+impl From<&player_api::params::Param> for Declared {
+    fn from(p: &player_api::params::Param) -> Declared {
+        let kind = match p.kind {
+            player_api::params::Kind::Int => Kind::Int,
+            player_api::params::Kind::Float => Kind::Float,
+        };
+        Declared { name: p.name.clone(), kind, range: (p.min, p.max) }
+    }
+}
+
 /// Refuses a tuned parameter the player does not declare, or a range
 /// wider than the one it declares; `player` is how the player was named.
 pub fn check_declared(params: &[TunedParam], declared: &[Declared], player: &str) -> Result<(), String> {
