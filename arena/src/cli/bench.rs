@@ -3,6 +3,7 @@
 use std::{path::PathBuf, process::ExitCode};
 
 use anyhow::{bail, Context, Result};
+use arena_core::players::params::parse_assignment;
 use arena_core::{
     bench::time_sweep,
     bench::{self, LadderReport},
@@ -12,7 +13,7 @@ use arena_core::{
     with_rules,
 };
 
-use super::options::{load, setup, GameArgs, GameId, Limits, PlayerControls};
+use super::options::{load_with, setup, GameArgs, GameId, Limits, PlayerControls};
 use super::play::{serve_live, LAST_LOOK};
 
 /// `arena bench`: against the levels, or `arena bench sprt` (the help
@@ -65,6 +66,10 @@ pub(crate) struct BenchArgs {
     limits: Limits,
     #[command(flatten)]
     controls: PlayerControls,
+    /// Set a parameter of the player under test (repeatable): one it
+    /// declares (`arena check PLAYER --params`). The levels play as they are.
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_assignment)]
+    params: Vec<(String, String)>,
     /// What time buys: play the ladder once per time control listed, each
     /// the player's own (the levels play at --tc2's, or --tc's), and print its score
     /// against each level at each, and where it matches each level
@@ -88,7 +93,8 @@ pub(crate) fn run(bench: Bench) -> Result<ExitCode> {
         Some(Versus::Sprt(args)) => return super::sprt::run(args),
         None => bench.ladder,
     };
-    let BenchArgs { game, player, games, seed, limits, controls, live, tc_sweep, html, options } = args;
+    let BenchArgs { game, player, games, seed, limits, controls, params, live, tc_sweep, html, options } =
+        args;
     let spec = player.context("arena bench: name the player (a library, a built-in level, python:PATH)")?;
     let setup = setup(game, &limits, &options)?;
     let solo = setup.id().is_single_player();
@@ -98,7 +104,7 @@ pub(crate) fn run(bench: Bench) -> Result<ExitCode> {
         bail!("--games 0 plays nothing: ask for at least {unit}");
     }
     let hosting = limits.hosting()?;
-    let player = load(&spec, &hosting, &limits.budgets())?;
+    let player = load_with(&spec, &params, &hosting, &limits.budgets())?;
     let seed = seed.unwrap_or_else(seeds::fresh);
     let name = player.name();
     if solo && controls.controls().iter().any(Option::is_some) {

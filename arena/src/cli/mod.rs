@@ -20,6 +20,7 @@ mod slurm;
 mod sprt;
 mod submit;
 mod tournament;
+mod tune;
 
 use options::Limits;
 
@@ -99,6 +100,10 @@ enum Command {
         /// The player: a library (.so), python:PATH (a course folder or a .py
         /// file) or cmd:COMMAND.
         player: PlayerSpec,
+        /// Only list the parameters the player declares (name, type,
+        /// default, range: what --param can set), playing no game.
+        #[arg(long)]
+        params: bool,
         #[command(flatten)]
         limits: Limits,
         #[command(flatten)]
@@ -123,6 +128,20 @@ enum Command {
         #[arg(long, conflicts_with = "api_path")]
         python: bool,
     },
+    /// Find better values of a player's parameters: SPSA, here or on Slurm
+    ///
+    /// Each iteration plays seat-swapped game pairs on shared seeds between
+    /// the player with its parameters nudged up and down at random (theta+c
+    /// delta against theta-c delta; or each against --against OPPONENT) and
+    /// moves the values by the result, with OpenBench's parameter lines and
+    /// gain schedules. Prints the values as --param flags, then an SPRT of
+    /// them against the start. --out DIR keeps a journal (run again to
+    /// resume), trajectory.csv and trajectory.svg (docs/tuning.md).
+    ///
+    /// Example: arena tune hard --param 'move_lookahead, float, 0.5, 0, 3, 0.1, 0.002' --iterations 100 --tc 0.1s --out tune-hard
+    ///
+    /// Example: arena tune my_bot.so --param 'depth, int, 3, 1, 8, 1, 0.002' --against hard --slurm --workers 16 --out /shared/tune
+    Tune(Box<tune::TuneArgs>),
     /// Run, resume, plan or report a tournament described in a TOML file
     ///
     /// Round robins, gauntlets, Swiss rounds, the course's grading and the
@@ -294,7 +313,12 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Submit(args) => submit::run(args),
         Command::Grade(grade) => grade::run(grade),
         Command::GradescopeAutograder(args) => gradescope::run(args),
-        Command::Check { player, limits, options } => {
+        Command::Tune(args) => tune::run(*args),
+        Command::Check { player, params: true, limits, .. } => {
+            arena_core::outln!("{}", check::params(&player, limits.budgets(), limits.hosting()?)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check { player, limits, options, .. } => {
             // Every game, each with the options it owns (the others' are
             // not errors here: a check plays every game).
             let budgets = limits.budgets();

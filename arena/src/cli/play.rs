@@ -20,7 +20,7 @@ use arena_core::{
 };
 use arena_server::http::live::LocalServer;
 
-use super::options::{load, setup, GameArgs, GameId, Limits, PlayerControls};
+use super::options::{load_with, setup, GameArgs, GameId, Limits, PlayerControls, PlayerParams};
 
 /// `arena play`: the options (the help text is on `Command::Play`).
 #[derive(clap::Args)]
@@ -53,6 +53,8 @@ pub(crate) struct PlayArgs {
     limits: Limits,
     #[command(flatten)]
     controls: PlayerControls,
+    #[command(flatten)]
+    params: PlayerParams,
     /// Print the board after every turn (games other than Trap: each
     /// game's steps once it ends, drawn as `arena replay` draws them).
     #[arg(long, conflicts_with = "json")]
@@ -84,6 +86,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         concurrency,
         limits,
         controls,
+        params,
         watch,
         live,
         json,
@@ -96,8 +99,21 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     }
     let setup = setup(game, &limits, &options)?;
     let controls = controls.controls();
-    let run =
-        Run { player1, player2, games, only_game, seed, concurrency, controls, watch, live, json, replay };
+    let params = params.params().map(<[_]>::to_vec);
+    let run = Run {
+        player1,
+        player2,
+        games,
+        only_game,
+        seed,
+        concurrency,
+        controls,
+        params,
+        watch,
+        live,
+        json,
+        replay,
+    };
     with_rules!(setup, G, settings => play_match::<G>(settings, run, &limits), solo => play_series::<G>(settings, run, &limits))
 }
 
@@ -111,6 +127,8 @@ struct Run {
     concurrency: usize,
     /// Each player's own time control (`--tc1`, `--tc2`).
     controls: [Option<TimeControl>; 2],
+    /// Each player's parameters (`--param1`, `--param2`).
+    params: [Vec<(String, String)>; 2],
     watch: bool,
     live: bool,
     json: bool,
@@ -135,7 +153,10 @@ fn play_match<G: TwoPlayerGame + TableGame>(
     }
     let hosting = limits.hosting()?;
     let budgets = limits.budgets();
-    let players = [load(&run.player1, &hosting, &budgets)?, load(&player2, &hosting, &budgets)?];
+    let players = [
+        load_with(&run.player1, &run.params[0], &hosting, &budgets)?,
+        load_with(&player2, &run.params[1], &hosting, &budgets)?,
+    ];
     let names = display_names(&players);
     let (first_game, games) = match run.only_game {
         Some(0) => bail!("--only-game counts from 1"),
@@ -208,7 +229,10 @@ fn play_series<G: SoloReferee + TableGame>(
         bail!("--tc2: {} is a single-player game; give its player's time control with --tc or --tc1", G::ID);
     }
     let settings = run.controls[0].map_or(settings, |control| settings.with_time(control));
-    let player = load(&run.player1, &hosting, &budgets)?;
+    if !run.params[1].is_empty() {
+        bail!("--param2: {} is a single-player game; give its player's parameters with --param", G::ID);
+    }
+    let player = load_with(&run.player1, &run.params[0], &hosting, &budgets)?;
     let (first, games) = match run.only_game {
         Some(0) => bail!("--only-game counts from 1"),
         Some(k) => (k - 1, 1),

@@ -20,6 +20,7 @@
 //! - `tournament/`: file -> schedule -> games -> journal -> standings.
 //! - `bench/` (`arena bench`), `sprt/` (`arena bench sprt`): a player measured
 //!   against the levels, or against its previous version.
+//! - `tune/` (`arena tune`): SPSA over a player's declared parameters.
 //! - `measure/`: the arena measuring itself (`arena measure`).
 
 pub mod bench;
@@ -33,6 +34,7 @@ pub mod replay;
 pub mod report;
 pub mod sprt;
 pub mod tournament;
+pub mod tune;
 
 /// The sandbox workers run in: a crate of its own (crates/arena-sandbox),
 /// which can name nothing of the arena.

@@ -6,11 +6,11 @@
 //! probes a library's first game; the games it plays) is `loading.rs`'s,
 //! above the games table.
 
-use std::{fmt, path::PathBuf, str::FromStr};
+use std::{fmt, path::PathBuf, str::FromStr, sync::Arc};
 
 use std::time::Duration;
 
-use player_api::abi::AbiVersion;
+use player_api::{abi::AbiVersion, params::Setup};
 
 use crate::{
     game::Agent,
@@ -34,6 +34,7 @@ pub mod hand_in;
 pub mod isolation;
 pub mod levels;
 pub mod loading;
+pub mod params;
 pub mod plugin;
 pub mod protocol;
 pub mod scaffold;
@@ -101,6 +102,10 @@ pub enum Player {
     /// (a Gradescope export's submission): each of its games is lost by
     /// `why` at its start, as by a player that cannot start.
     Forfeit { name: String, why: String },
+    /// A player with what each of its instances is made with: its
+    /// parameters' values (checked against what it declares) and its
+    /// memory (`params.rs`: `Player::with_params`, `Player::with_memory`).
+    Configured { player: Box<Player>, setup: Arc<Setup> },
 }
 
 impl Player {
@@ -111,6 +116,7 @@ impl Player {
             Player::Library(library) => library.name(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.name,
             Player::Forfeit { name, .. } => name,
+            Player::Configured { player, .. } => player.name(),
         }
     }
 
@@ -120,6 +126,7 @@ impl Player {
             Player::Library(library) => library.author(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.author,
             Player::Forfeit { .. } => "",
+            Player::Configured { player, .. } => player.author(),
         }
     }
 
@@ -131,6 +138,7 @@ impl Player {
             Player::Library(library) => library.api_version(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.player_api,
             Player::Forfeit { .. } => "",
+            Player::Configured { player, .. } => player.api_version(),
         }
     }
 
@@ -142,6 +150,16 @@ impl Player {
             Player::Library(library) => Some(library.abi_version()),
             Player::Isolated { hello, .. } => hello.abi.and_then(AbiVersion::from_number),
             Player::Program { .. } | Player::Forfeit { .. } => None,
+            Player::Configured { player, .. } => player.abi_version(),
+        }
+    }
+
+    /// The player as loaded, and what its instances are made with (nothing,
+    /// unless configured).
+    pub fn setup(&self) -> (&Player, Setup) {
+        match self {
+            Player::Configured { player, setup } => (player, (**setup).clone()),
+            player => (player, Setup::default()),
         }
     }
 
@@ -152,22 +170,26 @@ impl Player {
         hosting: &Hosting,
         startup: Duration,
     ) -> Result<Box<dyn Agent<G>>, Fault> {
+        let (player, setup) = self.setup();
         // A start that fails is the player's fault like a call's: its words cut.
-        if let Some((hosted, limits)) = self.worker_for(hosting)? {
-            let player = IsolatedPlayer::start_for(G::ID, &hosted, &limits, startup).map_err(Fault::cut)?;
-            return Ok(Box::new(player));
+        if let Some((hosted, limits)) = player.worker_for(hosting)? {
+            let mut isolated =
+                IsolatedPlayer::start_for(G::ID, &hosted, &limits, startup).map_err(Fault::cut)?;
+            isolated.set_up(&setup, startup).map_err(Fault::cut)?;
+            return Ok(Box::new(isolated));
         }
-        let player = self.player_box::<G>().map_err(|why| Fault::Unavailable(why).cut())?;
-        Ok(Box::new(AbiPlayer::<G>(player)))
+        let made = player.player_box::<G>(&setup).map_err(|why| Fault::Unavailable(why).cut())?;
+        Ok(Box::new(AbiPlayer::<G>(made)))
     }
 
-    /// A new player object of game `G` in this process, through the ABI: a
-    /// built-in level's, or the loaded library's (the arena's own agents and
-    /// a worker's instance alike).
-    pub fn player_box<G: AbiGame>(&self) -> Result<G::PlayerBox, String> {
+    /// A new player object of game `G` in this process, through the ABI,
+    /// made with `setup`: a built-in level's, or the loaded library's (the
+    /// arena's own agents and a worker's instance alike).
+    pub fn player_box<G: AbiGame>(&self, setup: &Setup) -> Result<G::PlayerBox, String> {
         match self {
-            Player::Builtin(level) => Ok(G::builtin(*level)),
-            Player::Library(library) => library.new_player::<G>(),
+            Player::Builtin(level) => Ok(G::builtin(*level, setup)),
+            Player::Library(library) => library.new_player::<G>(setup),
+            Player::Configured { player, .. } => player.player_box::<G>(setup),
             _ => Err(format!("{} runs only in its own process", self.name())),
         }
     }

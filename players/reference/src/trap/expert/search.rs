@@ -21,7 +21,7 @@ use player_api::{trap::Bitboard, Seat};
 
 use super::{
     clock::Deadline,
-    eval::evaluate,
+    eval::Weights,
     table::{Bound, Table, KEYS, NONE},
 };
 
@@ -53,6 +53,8 @@ pub struct Search<'t> {
     stopped: bool,
     /// The first iteration always finishes: there is always a choice ready.
     may_stop: bool,
+    /// The evaluation's weights.
+    weights: Weights,
 }
 
 /// The step's value with its best target, for ordering and reporting.
@@ -65,7 +67,20 @@ struct Choice {
 
 impl<'t> Search<'t> {
     pub fn new(table: &'t mut Table, deadline: Deadline) -> Search<'t> {
-        Search { table, deadline, nodes: 0, next_check: CLOCK_EVERY, stopped: false, may_stop: false }
+        Search {
+            table,
+            deadline,
+            nodes: 0,
+            next_check: CLOCK_EVERY,
+            stopped: false,
+            may_stop: false,
+            weights: Weights::default(),
+        }
+    }
+
+    /// The search with the evaluation's weights `weights`.
+    pub fn weighted(self, weights: Weights) -> Search<'t> {
+        Search { weights, ..self }
     }
 
     /// The best whole turn for `me` (who must have a legal step), searched
@@ -182,7 +197,7 @@ impl<'t> Search<'t> {
             return -WIN;
         }
         if depth == 0 {
-            return evaluate(board, me);
+            return self.weights.evaluate(board, me);
         }
         let hint = match self.table.probe(hash) {
             Some(entry) => {
