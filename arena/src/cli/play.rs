@@ -9,7 +9,10 @@ use arena_core::{
     play::solo::{self, SoloGame, SoloReferee, SoloSettings},
     play::time_control::TimeControl,
     play::two_player::{self, MatchConfig, MatchGame, TurnWatcher, TwoPlayerGame},
-    players::{Player, PlayerSpec},
+    players::{
+        person::{self, Person},
+        Player, PlayerSpec,
+    },
     replay::{
         files::MatchReplays,
         live::{Live, LivePlayers},
@@ -137,6 +140,8 @@ fn play_match<G: TwoPlayerGame + TableGame>(
     let budgets = limits.budgets();
     let players = [load(&run.player1, &hosting, &budgets)?, load(&player2, &hosting, &budgets)?];
     let names = display_names(&players);
+    let person = players.iter().find_map(Player::person).cloned();
+    let quit = person.as_ref().map_or_else(Default::default, Person::quit_flag);
     let (first_game, games) = match run.only_game {
         Some(0) => bail!("--only-game counts from 1"),
         Some(k) => (k - 1, 1),
@@ -150,9 +155,10 @@ fn play_match<G: TwoPlayerGame + TableGame>(
         seed: run.seed.unwrap_or_else(seeds::fresh),
         hosting,
         first_game,
-        // A learner learns from every game, in order: one game at a time.
-        concurrency: if G::LEARNS { 1 } else { run.concurrency },
-        controls: run.controls,
+        // A learner learns from every game, in order: one game at a time;
+        // so does a person.
+        concurrency: if G::LEARNS || person.is_some() { 1 } else { run.concurrency },
+        controls: person_controls(&players, run.controls),
         live: live.as_ref().map(|(_, players)| players.clone()),
     };
     let mut saver =
@@ -169,11 +175,19 @@ fn play_match<G: TwoPlayerGame + TableGame>(
             arena_core::outln!("{}", G::line(game, first_game + games, [&names[0], &names[1]]));
         }
     };
+    let watched = run.watch && G::WATCHES_TURNS;
     let mut show_turn = |seats: [usize; 2], state: &G::State, turn: &G::Turn| {
-        arena_core::outln!("{}", G::watch_turn(state, turn, seats.map(|p| names[p].as_str())));
+        let seated = seats.map(|p| names[p].as_str());
+        if watched {
+            arena_core::outln!("{}", G::watch_turn(state, turn, seated));
+        }
+        // A person at the table is told every turn as it is played.
+        if let Some(person) = &person {
+            person.tell(&G::turn_line(turn, seated));
+        }
     };
-    let watcher: Option<TurnWatcher<G>> = (run.watch && G::WATCHES_TURNS).then_some(&mut show_turn);
-    let mut result = two_player::play([&players[0], &players[1]], &config, &mut on_game, watcher);
+    let watcher: Option<TurnWatcher<G>> = (watched || person.is_some()).then_some(&mut show_turn);
+    let mut result = two_player::play_stopped([&players[0], &players[1]], &config, &quit, &mut on_game, watcher);
     if let Some((server, _)) = &live {
         server.close(LAST_LOOK);
     }
@@ -207,8 +221,13 @@ fn play_series<G: SoloReferee + TableGame>(
     if run.controls[1].is_some() {
         bail!("--tc2: {} is a single-player game; give its player's time control with --tc or --tc1", G::ID);
     }
-    let settings = run.controls[0].map_or(settings, |control| settings.with_time(control));
     let player = load(&run.player1, &hosting, &budgets)?;
+    let control = person_controls(std::slice::from_ref(&player), run.controls)[0];
+    let settings = control.map_or(settings, |control| settings.with_time(control));
+    let person = player.person().cloned();
+    let quit = person.as_ref().map_or_else(Default::default, Person::quit_flag);
+    // A person plays one game at a time.
+    let concurrency = if person.is_some() { 1 } else { run.concurrency };
     let (first, games) = match run.only_game {
         Some(0) => bail!("--only-game counts from 1"),
         Some(k) => (k - 1, 1),
@@ -233,13 +252,14 @@ fn play_series<G: SoloReferee + TableGame>(
             arena_core::outln!("{}", report::solo::line(game, first + games, &name));
         }
     };
-    let series = solo::play_series::<G>(
+    let series = solo::play_series_until::<G>(
         &player,
         &settings,
         (first, games),
         seed,
-        (&hosting, run.concurrency),
+        (&hosting, concurrency),
         live.as_ref().map(|(_, players)| players),
+        &quit,
         &mut on_game,
     );
     if let Some((server, _)) = &live {
@@ -285,6 +305,19 @@ fn keep_replay(replay: &GameReplay, index: u32, watch: Option<Paint>, saver: Opt
     if let Some(saver) = saver {
         saver.save_replay(index, replay);
     }
+}
+
+/// Each player's own time control: the one given (`--tc1`, `--tc2`), or
+/// for a person with none, a person's default (no limit per turn, a cap
+/// per game); a bot facing a person keeps its own.
+fn person_controls(players: &[Player], given: [Option<TimeControl>; 2]) -> [Option<TimeControl>; 2] {
+    let mut controls = given;
+    for (control, player) in controls.iter_mut().zip(players) {
+        if player.person().is_some() && control.is_none() {
+            *control = Some(person::DEFAULT_CONTROL);
+        }
+    }
+    controls
 }
 
 /// Names to show: the players' own names, told apart when they are equal.

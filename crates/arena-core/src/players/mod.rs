@@ -19,6 +19,7 @@ use crate::{
     players::agent::{AbiGame, AbiPlayer},
     players::external::Program,
     players::isolation::{Hello, Hosted, IsolatedPlayer, Launch, WireGame, WorkerLimits},
+    players::person::{Person, PersonGame},
     players::plugin::PlayerLibrary,
     sandbox::Sandbox,
 };
@@ -34,17 +35,20 @@ pub mod hand_in;
 pub mod isolation;
 pub mod levels;
 pub mod loading;
+pub mod person;
 pub mod plugin;
 pub mod protocol;
 pub mod scaffold;
 pub mod worker;
 
-/// How a player was named: a built-in level, a library path, or a program.
+/// How a player was named: a built-in level, a library path, a program,
+/// or `human`: a person at the table.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum PlayerSpec {
     Builtin(Level),
     Library(PathBuf),
     Program(Program),
+    Person,
 }
 
 impl FromStr for PlayerSpec {
@@ -55,6 +59,9 @@ impl FromStr for PlayerSpec {
     /// path a library). A word that is none of these is an error that lists
     /// the built-in names (rather than a confusing "file not found").
     fn from_str(text: &str) -> Result<PlayerSpec, String> {
+        if text.eq_ignore_ascii_case(person::NAME) {
+            return Ok(PlayerSpec::Person);
+        }
         if let Some(level) = Level::parse(&text.to_ascii_lowercase()) {
             return Ok(PlayerSpec::Builtin(level));
         }
@@ -70,7 +77,7 @@ impl FromStr for PlayerSpec {
             Ok(PlayerSpec::Library(path))
         } else {
             Err(format!(
-                "unknown player '{text}': name a built-in bot (easy, medium, hard, expert), the path of a player library (.so), python:PATH or cmd:COMMAND"
+                "unknown player '{text}': name a built-in bot (easy, medium, hard, expert), human (you, at the table), the path of a player library (.so), python:PATH or cmd:COMMAND"
             ))
         }
     }
@@ -82,6 +89,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Builtin(level) => write!(f, "{}", level.name()),
             PlayerSpec::Library(path) => write!(f, "{}", path.display()),
             PlayerSpec::Program(program) => write!(f, "{program}"),
+            PlayerSpec::Person => f.write_str(person::NAME),
         }
     }
 }
@@ -101,6 +109,8 @@ pub enum Player {
     /// (a Gradescope export's submission): each of its games is lost by
     /// `why` at its start, as by a player that cannot start.
     Forfeit { name: String, why: String },
+    /// A person at a table (`players/person/`).
+    Person(Person),
 }
 
 impl Player {
@@ -111,6 +121,7 @@ impl Player {
             Player::Library(library) => library.name(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.name,
             Player::Forfeit { name, .. } => name,
+            Player::Person(_) => person::NAME,
         }
     }
 
@@ -120,6 +131,7 @@ impl Player {
             Player::Library(library) => library.author(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.author,
             Player::Forfeit { .. } => "",
+            Player::Person(_) => "a person at the table",
         }
     }
 
@@ -130,7 +142,7 @@ impl Player {
             Player::Builtin(_) => player_api::abi::API_VERSION,
             Player::Library(library) => library.api_version(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.player_api,
-            Player::Forfeit { .. } => "",
+            Player::Forfeit { .. } | Player::Person(_) => "",
         }
     }
 
@@ -141,17 +153,20 @@ impl Player {
             Player::Builtin(_) => Some(AbiVersion::CURRENT),
             Player::Library(library) => Some(library.abi_version()),
             Player::Isolated { hello, .. } => hello.abi.and_then(AbiVersion::from_number),
-            Player::Program { .. } | Player::Forfeit { .. } => None,
+            Player::Program { .. } | Player::Forfeit { .. } | Player::Person(_) => None,
         }
     }
 
     /// A fresh player of game `G`, hosted where `hosting` says: in a worker
     /// (a program, an isolated library), or in this process through the ABI.
-    pub fn new_agent<G: AbiGame + WireGame>(
+    pub fn new_agent<G: AbiGame + WireGame + PersonGame>(
         &self,
         hosting: &Hosting,
         startup: Duration,
     ) -> Result<Box<dyn Agent<G>>, Fault> {
+        if let Player::Person(person) = self {
+            return Ok(Box::new(person.agent::<G>()));
+        }
         // A start that fails is the player's fault like a call's: its words cut.
         if let Some((hosted, limits)) = self.worker_for(hosting)? {
             let player = IsolatedPlayer::start_for(G::ID, &hosted, &limits, startup).map_err(Fault::cut)?;
@@ -159,6 +174,14 @@ impl Player {
         }
         let player = self.player_box::<G>().map_err(|why| Fault::Unavailable(why).cut())?;
         Ok(Box::new(AbiPlayer::<G>(player)))
+    }
+
+    /// The person at the table, if this player is one.
+    pub fn person(&self) -> Option<&Person> {
+        match self {
+            Player::Person(person) => Some(person),
+            _ => None,
+        }
     }
 
     /// A new player object of game `G` in this process, through the ABI: a
@@ -245,6 +268,8 @@ mod tests {
         assert_eq!("Easy".parse(), Ok(PlayerSpec::Builtin(Level::Easy)));
         assert_eq!("expert".parse(), Ok(PlayerSpec::Builtin(Level::Expert)));
         assert_eq!("./bot.so".parse(), Ok(PlayerSpec::Library(PathBuf::from("./bot.so"))));
+        assert_eq!("human".parse(), Ok(PlayerSpec::Person));
+        assert_eq!(PlayerSpec::Person.to_string(), "human");
         let err = "grandmaster".parse::<PlayerSpec>().unwrap_err();
         assert!(
             err.contains("unknown player 'grandmaster'") && err.contains("easy, medium, hard, expert"),
