@@ -12,7 +12,7 @@ use arena_core::{
     with_rules,
 };
 
-use super::options::{load, setup, GameArgs, GameId, Limits, PlayerControls};
+use super::options::{load_bot, setup, GameArgs, GameId, Limits, PlayerControls};
 use super::play::{serve_live, LAST_LOOK};
 
 /// `arena bench`: against the levels, or `arena bench sprt` (the help
@@ -98,7 +98,7 @@ pub(crate) fn run(bench: Bench) -> Result<ExitCode> {
         bail!("--games 0 plays nothing: ask for at least {unit}");
     }
     let hosting = limits.hosting()?;
-    let player = load(&spec, &hosting, &limits.budgets())?;
+    let player = load_bot(&spec, &hosting, &limits.budgets())?;
     let seed = seed.unwrap_or_else(seeds::fresh);
     let name = player.name();
     if solo && controls.controls().iter().any(Option::is_some) {

@@ -187,7 +187,8 @@ fn play_match<G: TwoPlayerGame + TableGame>(
         }
     };
     let watcher: Option<TurnWatcher<G>> = (watched || person.is_some()).then_some(&mut show_turn);
-    let mut result = two_player::play_stopped([&players[0], &players[1]], &config, &quit, &mut on_game, watcher);
+    let mut result =
+        two_player::play_stopped([&players[0], &players[1]], &config, &quit, &mut on_game, watcher);
     if let Some((server, _)) = &live {
         server.close(LAST_LOOK);
     }

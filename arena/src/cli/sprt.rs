@@ -18,7 +18,7 @@ use serde_json::json;
 
 use super::{
     interrupt::{stop_on_interrupt, STOP},
-    options::{load, setup, GameArgs, GameId, Limits, PlayerControls},
+    options::{load_bot, setup, GameArgs, GameId, Limits, PlayerControls},
     play::{cores, display_names, serve_live, LAST_LOOK},
 };
 
@@ -104,7 +104,7 @@ pub(crate) fn run(args: SprtArgs) -> Result<ExitCode> {
     }
     let hosting = args.limits.hosting()?;
     let budgets = args.limits.budgets();
-    let players = [load(&args.new, &hosting, &budgets)?, load(&args.old, &hosting, &budgets)?];
+    let players = [load_bot(&args.new, &hosting, &budgets)?, load_bot(&args.old, &hosting, &budgets)?];
     let seed = args.seed.unwrap_or_else(seeds::fresh);
     let names = display_names(&players);
     let live =

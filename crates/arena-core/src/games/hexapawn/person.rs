@@ -86,7 +86,8 @@ mod tests {
     #[test]
     fn moves_are_typed_whole_or_by_their_square_and_bad_ones_refused() {
         let info = HexapawnGameInfo { seat: Seat::One, turn_budget_us: 5_000_000, seed: 1 };
-        let request = HexapawnRequest { board: HexapawnBoard::start(), seat: Seat::One, ply: 0, time_left_us: 1 };
+        let request =
+            HexapawnRequest { board: HexapawnBoard::start(), seat: Seat::One, ply: 0, time_left_us: 1 };
         let question = Hexapawn::question(&info, &request, &[], Paint { color: false });
         assert_eq!(question.choices, ["2 0 -> 1 0", "2 1 -> 1 1", "2 2 -> 1 2"]);
         assert!(question.board.contains("  2 W W W"), "{}", question.board);

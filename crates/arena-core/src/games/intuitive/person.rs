@@ -21,7 +21,12 @@ impl PersonGame for IntuitiveAi {
 
     fn look(_: &mut IntuitiveGameInfo, _: &IntuitiveRequest) {}
 
-    fn question(info: &IntuitiveGameInfo, request: &IntuitiveRequest, _: &[String], paint: Paint) -> Question {
+    fn question(
+        info: &IntuitiveGameInfo,
+        request: &IntuitiveRequest,
+        _: &[String],
+        paint: Paint,
+    ) -> Question {
         let view = &request.view;
         let board = replay::board(info.size, &replay::view_record(view), None, false, paint);
         Question {
@@ -40,12 +45,15 @@ impl PersonGame for IntuitiveAi {
         let [row, col] = numbers(line)?[..] else {
             return Err("type a cell as 'row col', like '2 3'".into());
         };
-        let fits = |n: i64| u8::try_from(n).map_err(|_| format!("({row},{col}): {}", IllegalReveal::OffBoard));
+        let fits =
+            |n: i64| u8::try_from(n).map_err(|_| format!("({row},{col}): {}", IllegalReveal::OffBoard));
         let cell = Cell::new(fits(row)?, fits(col)?);
         let view = &request.view;
         match cell.index(view.size()) {
             None => Err(format!("({row},{col}): {}", IllegalReveal::OffBoard)),
-            Some(index) if view.open().contains(index) => Err(format!("({row},{col}): {}", IllegalReveal::AlreadyOpen)),
+            Some(index) if view.open().contains(index) => {
+                Err(format!("({row},{col}): {}", IllegalReveal::AlreadyOpen))
+            }
             Some(_) => Ok(Answer::Done(cell)),
         }
     }
@@ -67,7 +75,10 @@ mod tests {
 
     #[test]
     fn a_closed_cell_is_revealed_and_others_refused() {
-        let world = IntuitiveWorld::generate(4, &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(3));
+        let world = IntuitiveWorld::generate(
+            4,
+            &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(3),
+        );
         let view = player_api::intuitive::IntuitiveView::start(&world);
         let info = IntuitiveGameInfo { size: 4, turn_budget_us: 1, seed: 1 };
         let request = IntuitiveRequest { view, turn: 0, time_left_us: 1 };

@@ -52,14 +52,24 @@ impl PersonGame for MagicForest {
         Question { board: forest(sight, request, paint), ask: "your action".into(), choices }
     }
 
-    fn answer(_: &ForestSight, _: &ForestRequest, _: &[String], line: &str) -> Result<Answer<ForestAction>, String> {
+    fn answer(
+        _: &ForestSight,
+        _: &ForestRequest,
+        _: &[String],
+        line: &str,
+    ) -> Result<Answer<ForestAction>, String> {
         let lower = line.trim().to_ascii_lowercase();
         let words: Vec<&str> = lower.split_whitespace().collect();
         let (kind, dir) = match words[..] {
             [dir] => (ActionKind::Move, dir),
             ["move" | "m" | "walk", dir] => (ActionKind::Move, dir),
             ["throw" | "t" | "stone", dir] => (ActionKind::Throw, dir),
-            _ => return Err(format!("'{}' is not an action: up, down, left, right, or 'throw up' ...", cut(line))),
+            _ => {
+                return Err(format!(
+                    "'{}' is not an action: up, down, left, right, or 'throw up' ...",
+                    cut(line)
+                ))
+            }
         };
         let dir = DIRS
             .iter()
@@ -70,7 +80,12 @@ impl PersonGame for MagicForest {
     }
 
     fn over(_: &ForestSight, over: &ForestOver) -> String {
-        format!("{}, score {}, forests cleared {}", ended(over.outcome, &over.reason), over.score, over.forests_cleared)
+        format!(
+            "{}, score {}, forests cleared {}",
+            ended(over.outcome, &over.reason),
+            over.score,
+            over.forests_cleared
+        )
     }
 }
 
@@ -111,11 +126,12 @@ fn forest(sight: &ForestSight, request: &ForestRequest, paint: Paint) -> String 
     for x in 0..size {
         text.push_str(&format!(" {x}"));
     }
-    let senses: Vec<&str> = [(request.bones, "bones"), (request.leaves, "leaves"), (request.died, "just died")]
-        .iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, n)| *n)
-        .collect();
+    let senses: Vec<&str> =
+        [(request.bones, "bones"), (request.leaves, "leaves"), (request.died, "just died")]
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, n)| *n)
+            .collect();
     text.push_str(&format!(
         "\nyou are at {}; senses: {}   actions left {}   score {}",
         request.at,

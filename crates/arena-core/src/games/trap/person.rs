@@ -116,7 +116,9 @@ fn glyph(seat: Seat) -> &'static str {
 /// Where a throw may go: every cell but the players'.
 fn targets(state: &TrapState) -> impl Iterator<Item = Pos> + '_ {
     let size = state.size();
-    (0..size).flat_map(move |r| (0..size).map(move |c| Pos::new(r, c))).filter(|&p| state.check_target(p).is_ok())
+    (0..size)
+        .flat_map(move |r| (0..size).map(move |c| Pos::new(r, c)))
+        .filter(|&p| state.check_target(p).is_ok())
 }
 
 /// The chance, in percent, that a throw from `seat`'s cell lands where it

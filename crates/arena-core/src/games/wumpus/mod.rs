@@ -1,7 +1,7 @@
 //! Wumpus World's glue: its types, in-process calls, ABI box and wire form.
 
-pub mod record;
 pub mod person;
+pub mod record;
 pub mod referee;
 pub mod replay;
 pub mod wire;

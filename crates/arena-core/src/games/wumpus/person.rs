@@ -40,8 +40,11 @@ impl PersonGame for Wumpus {
     fn question(sight: &WumpusSight, request: &WumpusRequest, _: &[String], paint: Paint) -> Question {
         Question {
             board: format!("Wumpus World, action {}:\n{}", request.actions + 1, cave(sight, request, paint)),
-            ask: "your action".into(),
-            choices: legal(sight, request).map(|a| format!("{a} ({})", key(a))).collect(),
+            ask: format!(
+                "your action ({})",
+                legal(sight, request).map(|a| format!("{}: {a}", key(a))).collect::<Vec<_>>().join(", ")
+            ),
+            choices: legal(sight, request).map(|a| a.to_string()).collect(),
         }
     }
 
@@ -55,7 +58,9 @@ impl PersonGame for Wumpus {
         let action = WumpusAction::ALL
             .into_iter()
             .find(|&a| word == a.to_string() || word == key(a) || word == short(a))
-            .ok_or_else(|| format!("'{}' is not an action: forward, left, right, grab, shoot or climb", cut(line)))?;
+            .ok_or_else(|| {
+                format!("'{}' is not an action: forward, left, right, grab, shoot or climb", cut(line))
+            })?;
         request.check(sight.info.config.goal, action).map_err(|why| why.to_string())?;
         Ok(Answer::Done(action))
     }
@@ -104,9 +109,16 @@ fn cave(sight: &WumpusSight, request: &WumpusRequest, paint: Paint) -> String {
             } else {
                 match sight.sensed.get(&(x, y)) {
                     Some(p) if p.glitter => paint.on(replay::GOLD, "g"),
-                    Some(p) if p.stench || p.breeze => {
-                        paint.on(replay::VISITED, if p.stench && p.breeze { "x" } else if p.stench { "s" } else { "b" })
-                    }
+                    Some(p) if p.stench || p.breeze => paint.on(
+                        replay::VISITED,
+                        if p.stench && p.breeze {
+                            "x"
+                        } else if p.stench {
+                            "s"
+                        } else {
+                            "b"
+                        },
+                    ),
                     Some(_) => paint.on(replay::VISITED, ","),
                     None => paint.on(replay::FREE, "."),
                 }
@@ -153,7 +165,8 @@ mod tests {
     #[test]
     fn actions_are_typed_by_name_or_key_and_what_the_rules_forbid_is_refused() {
         let config = WumpusConfig::default();
-        let info = WumpusGameInfo { config, start: WumpusWorld::START, arrows: 1, step_budget_us: 1, seed: 1 };
+        let info =
+            WumpusGameInfo { config, start: WumpusWorld::START, arrows: 1, step_budget_us: 1, seed: 1 };
         let mut sight = Wumpus::sight(&info);
         let request = WumpusRequest {
             percept: Percept::default(),

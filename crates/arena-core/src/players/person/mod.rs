@@ -200,7 +200,13 @@ impl<G: PersonGame> Agent<G> for PersonAgent<G> {
                     Read::Late => {
                         let used = started.elapsed();
                         table.tell("out of time: the game is lost");
-                        return Err(Fault::Timeout { what: "turn", used, budget, killed: false, clock: Clock::Wall });
+                        return Err(Fault::Timeout {
+                            what: "turn",
+                            used,
+                            budget,
+                            killed: false,
+                            clock: Clock::Wall,
+                        });
                     }
                 };
                 let words = line.trim();
@@ -233,8 +239,10 @@ impl<G: PersonGame> Agent<G> for PersonAgent<G> {
 /// A line's numbers: `3 4`, `(3,4)`, `3,4`, `(2,1)->(1,1)`. A word that is
 /// not a number is refused, named.
 pub fn numbers(line: &str) -> Result<Vec<i64>, String> {
-    let spaced: String =
-        line.chars().map(|c| if matches!(c, '(' | ')' | ',' | '>' | '[' | ']' | ';') { ' ' } else { c }).collect();
+    let spaced: String = line
+        .chars()
+        .map(|c| if matches!(c, '(' | ')' | ',' | '>' | '[' | ']' | ';') { ' ' } else { c })
+        .collect();
     spaced
         .split_whitespace()
         .filter(|word| *word != "-" && *word != "->" && *word != "to")
