@@ -152,6 +152,15 @@ fn hexapawn_is_played_to_the_end_by_a_person() {
     played_through(&session, refused);
     assert!(session.table.contains("Black (B), moving down"), "{}", session.table);
     assert!(session.table.contains("White (hard) moves"), "{}", session.table);
+    // Against a library in its sandboxed worker: the learner of the
+    // Hexapawn seed document, over a match.
+    let menace = crate::support::library("menace");
+    let args =
+        ["play", "--game", "hexapawn", "human", menace.to_str().unwrap(), "--games", "4", "--seed", "3"];
+    let session = play(&args, scripted(&[]));
+    assert!(session.success, "{}\n{}", session.out, session.table);
+    assert_eq!(session.table.matches("game over: ").count(), 4, "{}", session.table);
+    assert!(session.out.contains("4 games"), "{}", session.out);
 }
 
 #[test]
