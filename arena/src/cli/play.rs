@@ -1,8 +1,8 @@
 //! `arena play`: a match between two players, or a series of worlds for one.
 
-use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
+use std::{io::IsTerminal, path::PathBuf, process::ExitCode, sync::Arc};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use arena_core::{
     games::replays::{GameReplay, TableGame},
     play::seeds,
@@ -10,7 +10,7 @@ use arena_core::{
     play::time_control::TimeControl,
     play::two_player::{self, MatchConfig, MatchGame, TurnWatcher, TwoPlayerGame},
     players::{
-        person::{self, Person},
+        person::{self, page::PageTable, Person},
         Player, PlayerSpec,
     },
     replay::{
@@ -21,7 +21,7 @@ use arena_core::{
     },
     report, with_rules,
 };
-use arena_server::http::live::LocalServer;
+use arena_server::http::{live::LocalServer, play::Seats};
 
 use super::options::{load, setup, GameArgs, GameId, Limits, PlayerControls};
 
@@ -138,7 +138,8 @@ fn play_match<G: TwoPlayerGame + TableGame>(
     }
     let hosting = limits.hosting()?;
     let budgets = limits.budgets();
-    let players = [load(&run.player1, &hosting, &budgets)?, load(&player2, &hosting, &budgets)?];
+    let mut players = [load(&run.player1, &hosting, &budgets)?, load(&player2, &hosting, &budgets)?];
+    let seats = if run.live { seat_at_pages(&mut players)? } else { Vec::new() };
     let names = display_names(&players);
     let person = players.iter().find_map(Player::person).cloned();
     let quit = person.as_ref().map_or_else(Default::default, Person::quit_flag);
@@ -148,7 +149,7 @@ fn play_match<G: TwoPlayerGame + TableGame>(
         None => (0, run.games),
     };
     let sources = [run.player1.to_string(), player2.to_string()];
-    let live = run.live.then(|| serve_live(&names, &sources)).transpose()?;
+    let live = run.live.then(|| serve_live_seating(&names, &sources, seats)).transpose()?;
     let config = MatchConfig::<G> {
         settings,
         games,
@@ -222,7 +223,9 @@ fn play_series<G: SoloReferee + TableGame>(
     if run.controls[1].is_some() {
         bail!("--tc2: {} is a single-player game; give its player's time control with --tc or --tc1", G::ID);
     }
-    let player = load(&run.player1, &hosting, &budgets)?;
+    let mut player = [load(&run.player1, &hosting, &budgets)?];
+    let seats = if run.live { seat_at_pages(&mut player)? } else { Vec::new() };
+    let [player] = player;
     let control = person_controls(std::slice::from_ref(&player), run.controls)[0];
     let settings = control.map_or(settings, |control| settings.with_time(control));
     let person = player.person().cloned();
@@ -235,8 +238,10 @@ fn play_series<G: SoloReferee + TableGame>(
         None => (0, run.games),
     };
     let name = player.name().to_string();
-    let live =
-        run.live.then(|| serve_live(std::slice::from_ref(&name), &[run.player1.to_string()])).transpose()?;
+    let live = run
+        .live
+        .then(|| serve_live_seating(std::slice::from_ref(&name), &[run.player1.to_string()], seats))
+        .transpose()?;
     let mut saver = run
         .replay
         .map(|path| {
@@ -280,10 +285,24 @@ fn play_series<G: SoloReferee + TableGame>(
 /// `--live`: the viewer served on 127.0.0.1, its address printed; the
 /// players (`names`, `sources`) as replays name them.
 pub(super) fn serve_live(names: &[String], sources: &[String]) -> Result<(LocalServer, LivePlayers)> {
+    serve_live_seating(names, sources, Vec::new())
+}
+
+/// [`serve_live`], with the pages of the persons who play from them
+/// (`seats`: each one's address printed, its token in it).
+fn serve_live_seating(
+    names: &[String],
+    sources: &[String],
+    seats: Vec<Arc<PageTable>>,
+) -> Result<(LocalServer, LivePlayers)> {
     let live = Live::new();
-    let server = arena_server::http::live::serve_local(live.clone())?;
+    let pages = Seats::new(seats.clone());
+    let server = arena_server::http::live::serve_local_with(live.clone(), pages)?;
     let address = server.address;
     eprintln!("live: watch at http://{address}/follow (every game: http://{address}/)");
+    for seat in &seats {
+        eprintln!("play: your seat is at http://{address}/play/{} (keep the address to yourself)", seat.token());
+    }
     let players = names
         .iter()
         .zip(sources)
@@ -306,6 +325,18 @@ fn keep_replay(replay: &GameReplay, index: u32, watch: Option<Paint>, saver: Opt
     if let Some(saver) = saver {
         saver.save_replay(index, replay);
     }
+}
+
+/// `--live`: each person among `players` plays from a page of its own
+/// instead of the terminal; the pages' tables, to serve.
+fn seat_at_pages(players: &mut [Player]) -> Result<Vec<Arc<PageTable>>> {
+    let mut seats = Vec::new();
+    for player in players.iter_mut().filter(|p| p.person().is_some()) {
+        let table = Arc::new(PageTable::new().context("cannot make a seat's token")?);
+        *player = Player::Person(Person::new(table.clone()));
+        seats.push(table);
+    }
+    Ok(seats)
 }
 
 /// Each player's own time control: the one given (`--tc1`, `--tc2`), or

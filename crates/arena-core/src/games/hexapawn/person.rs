@@ -4,13 +4,13 @@
 //! resignation (`HexapawnAction::Resign`). The board is the replay's.
 
 use player_api::{
-    hexapawn::{HexMove, HexapawnAction, HexapawnGameInfo, HexapawnRequest, Square},
+    hexapawn::{HexMove, HexapawnAction, HexapawnGameInfo, HexapawnRequest, Square, SIZE},
     GameOver, Seat,
 };
 
 use super::{replay, Hexapawn};
 use crate::{
-    players::person::{ended, numbers, Answer, PersonGame, Question},
+    players::person::{ended, numbers, Answer, Choice, PersonGame, Question, Square as Cell},
     replay::terminal::Paint,
 };
 
@@ -31,7 +31,23 @@ impl PersonGame for Hexapawn {
         Question {
             board: format!("Hexapawn, ply {}: you are {side}\n{board}", request.ply + 1),
             ask: "your move (row col row col)".into(),
-            choices: request.board.legal_moves().into_iter().map(written).collect(),
+            choices: request
+                .board
+                .legal_moves()
+                .into_iter()
+                .map(|mv| Choice::clicked(written(mv), vec![[mv.from.row, mv.from.col], [mv.to.row, mv.to.col]]))
+                .collect(),
+            squares: (0..SIZE)
+                .map(|row| {
+                    (0..SIZE)
+                        .map(|col| match request.board.at(Square::new(row, col)) {
+                            Some(Seat::One) => Cell::new("W"),
+                            Some(Seat::Two) => Cell::new("B"),
+                            None => Cell::new("."),
+                        })
+                        .collect()
+                })
+                .collect(),
         }
     }
 
@@ -89,7 +105,9 @@ mod tests {
         let request =
             HexapawnRequest { board: HexapawnBoard::start(), seat: Seat::One, ply: 0, time_left_us: 1 };
         let question = Hexapawn::question(&info, &request, &[], Paint { color: false });
-        assert_eq!(question.choices, ["2 0 -> 1 0", "2 1 -> 1 1", "2 2 -> 1 2"]);
+        let texts: Vec<&str> = question.choices.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts, ["2 0 -> 1 0", "2 1 -> 1 1", "2 2 -> 1 2"]);
+        assert_eq!(question.choices[1].clicks, [[2, 1], [1, 1]]);
         assert!(question.board.contains("  2 W W W"), "{}", question.board);
         let answer = |line: &str| Hexapawn::answer(&info, &request, &[], line);
         let up = HexapawnAction::Move(HexMove::new(Square::new(2, 1), Square::new(1, 1)));

@@ -2,11 +2,13 @@
 //! a cell to reveal, typed `row col` (or `(row,col)`), among the closed
 //! ones. The board is the replay's: what the person has seen.
 
-use player_api::intuitive::{Cell, IllegalReveal, IntuitiveGameInfo, IntuitiveGameOver, IntuitiveRequest};
+use player_api::intuitive::{
+    Cell, IllegalReveal, IntuitiveGameInfo, IntuitiveGameOver, IntuitiveRequest, IntuitiveView,
+};
 
 use super::{replay, IntuitiveAi};
 use crate::{
-    players::person::{ended, numbers, Answer, PersonGame, Question},
+    players::person::{ended, numbers, Answer, Choice, PersonGame, Question, Square},
     replay::terminal::Paint,
 };
 
@@ -32,7 +34,14 @@ impl PersonGame for IntuitiveAi {
         Question {
             board: format!("Intuitive AI, reveal {}, score {}:\n{board}", request.turn + 1, view.score()),
             ask: "reveal (row col)".into(),
-            choices: view.closed().map(|i| Cell::from_index(i, view.size())).map(written).collect(),
+            choices: view
+                .closed()
+                .map(|i| Cell::from_index(i, view.size()))
+                .map(|c| Choice::clicked(written(c), vec![[c.row, c.col]]))
+                .collect(),
+            squares: (0..view.size())
+                .map(|row| (0..view.size()).map(|col| Square::new(glyph(view, Cell::new(row, col)))).collect())
+                .collect(),
         }
     }
 
@@ -63,6 +72,27 @@ impl PersonGame for IntuitiveAi {
     }
 }
 
+/// A cell's glyph, as the replay's board writes it: `?` closed, `G` the
+/// gold, the hints' first letters, `.` an open cell with none.
+fn glyph(view: &IntuitiveView, cell: Cell) -> String {
+    let index = cell.index(view.size()).expect("a cell of the board");
+    if view.gold() == Some(index) {
+        return "G".into();
+    }
+    match view.hint(index) {
+        None => "?".into(),
+        Some(hint) => {
+            let letters: String =
+                [(hint.breeze, 'b'), (hint.smell, 's'), (hint.glitter, 'g')].iter().filter(|h| h.0).map(|h| h.1).collect();
+            if letters.is_empty() {
+                ".".into()
+            } else {
+                letters
+            }
+        }
+    }
+}
+
 fn written(cell: Cell) -> String {
     format!("{} {}", cell.row, cell.col)
 }
@@ -90,6 +120,7 @@ mod tests {
         assert_eq!(answer("4 0"), Err("(4,0): off the board".into()));
         assert_eq!(answer("x"), Err("'x' is not a number".into()));
         let closed = &question.choices[0];
-        assert!(matches!(answer(closed), Ok(Answer::Done(_))));
+        assert!(matches!(answer(&closed.text), Ok(Answer::Done(_))));
+        assert_eq!(question.squares[usize::from(open.row)][usize::from(open.col)].glyph.contains('?'), false);
     }
 }

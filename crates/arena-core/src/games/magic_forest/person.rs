@@ -13,7 +13,7 @@ use player_api::{
 
 use super::{replay, MagicForest};
 use crate::{
-    players::person::{cut, ended, Answer, PersonGame, Question},
+    players::person::{cut, ended, Answer, Choice, PersonGame, Question},
     replay::terminal::Paint,
 };
 
@@ -47,9 +47,22 @@ impl PersonGame for MagicForest {
         let choices = [ActionKind::Move, ActionKind::Throw]
             .into_iter()
             .flat_map(|kind| DIRS.iter().map(move |&(dir, _, _)| ForestAction { kind, dir }))
-            .map(|a| written(a).to_string())
+            .map(|a| {
+                let choice = Choice::typed(written(a));
+                // The arrows walk; with Shift held (a page's "Shift+ArrowUp") they throw.
+                match (a.kind, a.dir) {
+                    (ActionKind::Move, Dir::North) => choice.with_key("ArrowUp"),
+                    (ActionKind::Move, Dir::South) => choice.with_key("ArrowDown"),
+                    (ActionKind::Move, Dir::West) => choice.with_key("ArrowLeft"),
+                    (ActionKind::Move, Dir::East) => choice.with_key("ArrowRight"),
+                    (ActionKind::Throw, Dir::North) => choice.with_key("Shift+ArrowUp"),
+                    (ActionKind::Throw, Dir::South) => choice.with_key("Shift+ArrowDown"),
+                    (ActionKind::Throw, Dir::West) => choice.with_key("Shift+ArrowLeft"),
+                    (ActionKind::Throw, Dir::East) => choice.with_key("Shift+ArrowRight"),
+                }
+            })
             .collect();
-        Question { board: forest(sight, request, paint), ask: "your action".into(), choices }
+        Question { board: forest(sight, request, paint), ask: "your action".into(), choices, squares: Vec::new() }
     }
 
     fn answer(

@@ -11,7 +11,7 @@ use player_api::{
 
 use super::{referee::TurnActions, replay, wire::wire_cell, Trap};
 use crate::{
-    players::person::{ended, numbers, Answer, PersonGame, Question},
+    players::person::{ended, numbers, Answer, Choice, PersonGame, Question, Square},
     replay::terminal::Paint,
 };
 
@@ -33,7 +33,8 @@ impl PersonGame for Trap {
             None => Question {
                 board: format!("{head}\n{}", replay::board(&request.state, None, paint)),
                 ask: "your move (row col)".into(),
-                choices: request.state.legal_moves(me).map(cell).collect(),
+                choices: request.state.legal_moves(me).map(|p| Choice::clicked(cell(p), vec![at(p)])).collect(),
+                squares: squares(&request.state, None),
             },
             Some(after) => Question {
                 board: format!(
@@ -43,7 +44,13 @@ impl PersonGame for Trap {
                     odds(&after, me)
                 ),
                 ask: "your throw (row col)".into(),
-                choices: targets(&after).map(cell).collect(),
+                choices: targets(&after)
+                    .map(|p| {
+                        let shows = after.throw(me, p).outcomes().map(|(q, chance)| (at(q), percent(chance))).collect();
+                        Choice { shows, ..Choice::clicked(cell(p), vec![at(p)]) }
+                    })
+                    .collect(),
+                squares: squares(&after, Some(me)),
             },
         }
     }
@@ -113,6 +120,46 @@ fn glyph(seat: Seat) -> &'static str {
     }
 }
 
+/// A cell as a page names it.
+fn at(pos: Pos) -> [u8; 2] {
+    [pos.row, pos.col]
+}
+
+fn percent(chance: f64) -> String {
+    format!("{:.0}%", chance * 100.0)
+}
+
+/// The board as a page draws it (the replay's glyphs); when `throwing`,
+/// each cell notes the chance that a throw from there hits it.
+fn squares(state: &TrapState, throwing: Option<Seat>) -> Vec<Vec<Square>> {
+    let size = state.size();
+    (0..size)
+        .map(|r| {
+            (0..size)
+                .map(|c| {
+                    let pos = Pos::new(r, c);
+                    let glyph = if pos == state.position(Seat::One) {
+                        "1"
+                    } else if pos == state.position(Seat::Two) {
+                        "2"
+                    } else if state.has_trap(pos) {
+                        "#"
+                    } else {
+                        "."
+                    };
+                    let note = match throwing {
+                        Some(seat) if state.check_target(pos).is_ok() => {
+                            percent(state.throw(seat, pos).hit_chance())
+                        }
+                        _ => String::new(),
+                    };
+                    Square { glyph: glyph.into(), note }
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// Where a throw may go: every cell but the players'.
 fn targets(state: &TrapState) -> impl Iterator<Item = Pos> + '_ {
     let size = state.size();
@@ -161,7 +208,10 @@ mod tests {
         let (info, request) = start();
         let plain = Paint { color: false };
         let first = Trap::question(&info, &request, &[], plain);
-        assert_eq!(first.choices, ["0 2", "0 4", "1 2", "1 3", "1 4"]);
+        let texts: Vec<&str> = first.choices.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts, ["0 2", "0 4", "1 2", "1 3", "1 4"]);
+        assert_eq!(first.choices[0].clicks, [[0, 2]]);
+        assert_eq!(first.squares[0][3].glyph, "1");
         assert!(first.board.contains(" 0 . . . 1 . . ."), "{}", first.board);
         let refuse = |line: &str| Trap::answer(&info, &request, &[], line).unwrap_err();
         assert_eq!(refuse("3 3"), "a move to (3,3): not one king step from (0,3)");
@@ -172,6 +222,11 @@ mod tests {
         let second = Trap::question(&info, &request, &given, plain);
         assert_eq!(second.choices.len(), 47);
         assert!(second.board.contains("hit chance"), "{}", second.board);
+        // A throw at (5,3), 4 away: 85% there, the rest shared by its free neighbours.
+        let far = second.choices.iter().find(|c| c.text == "5 3").unwrap();
+        assert_eq!(far.shows[0], ([5, 3], "85%".to_string()));
+        assert_eq!(far.shows.len(), 1 + 7, "{:?}", far.shows);
+        assert_eq!(second.squares[5][3].note, "85%");
         assert_eq!(
             Trap::answer(&info, &request, &given, "6 3").unwrap_err(),
             "a throw at (6,3): player 2 stands there"

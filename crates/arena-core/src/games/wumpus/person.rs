@@ -13,7 +13,7 @@ use player_api::{
 
 use super::{replay, Wumpus};
 use crate::{
-    players::person::{cut, ended, Answer, PersonGame, Question},
+    players::person::{cut, ended, Answer, Choice, PersonGame, Question},
     replay::grid::arrow,
     replay::terminal::Paint,
 };
@@ -44,7 +44,8 @@ impl PersonGame for Wumpus {
                 "your action ({})",
                 legal(sight, request).map(|a| format!("{}: {a}", key(a))).collect::<Vec<_>>().join(", ")
             ),
-            choices: legal(sight, request).map(|a| a.to_string()).collect(),
+            choices: legal(sight, request).map(|a| Choice::typed(a.to_string()).with_key(page_key(a))).collect(),
+            squares: Vec::new(),
         }
     }
 
@@ -83,6 +84,16 @@ fn key(action: WumpusAction) -> &'static str {
         WumpusAction::Grab => "g",
         WumpusAction::Shoot => "s",
         WumpusAction::Climb => "c",
+    }
+}
+
+/// The key that gives an action on a page: the arrows walk and turn.
+fn page_key(action: WumpusAction) -> &'static str {
+    match action {
+        WumpusAction::Forward => "ArrowUp",
+        WumpusAction::TurnLeft => "ArrowLeft",
+        WumpusAction::TurnRight => "ArrowRight",
+        other => key(other),
     }
 }
 
@@ -186,7 +197,8 @@ mod tests {
         assert_eq!(answer("grab"), Err("grab at (1,0): no gold here".into()));
         assert!(answer("jump").unwrap_err().starts_with("'jump' is not an action"));
         let question = Wumpus::question(&sight, &request, &[], Paint { color: false });
-        assert!(question.choices.iter().all(|c| !c.starts_with("shoot") && !c.starts_with("grab")));
+        assert!(question.choices.iter().all(|c| c.text != "shoot" && c.text != "grab"));
+        assert_eq!(question.choices[0].key, Some("ArrowUp"));
         assert!(question.board.contains("  0 . >"), "{}", question.board);
     }
 }

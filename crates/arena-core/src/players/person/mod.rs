@@ -19,6 +19,8 @@ use std::{
     time::{Duration, Instant},
 };
 
+use serde::Serialize;
+
 use crate::{
     game::{Agent, Game},
     play::clock::Clock,
@@ -27,6 +29,7 @@ use crate::{
     replay::terminal::Paint,
 };
 
+pub mod page;
 pub mod terminal;
 
 /// What the player is called on the command line and in replays.
@@ -72,14 +75,65 @@ pub trait PersonGame: Game {
 }
 
 /// What a person is asked.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Question {
-    /// The position, drawn.
+    /// The position, drawn (its first line says whose turn it is).
     pub board: String,
     /// What to answer: "your move (row col)".
     pub ask: String,
-    /// Every legal answer, as it may be typed.
-    pub choices: Vec<String>,
+    /// Every legal answer.
+    pub choices: Vec<Choice>,
+    /// The board as squares a page draws and a person clicks, row by row
+    /// (row 0 on top), for the games played by clicking; else empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub squares: Vec<Vec<Square>>,
+}
+
+/// One legal answer: as it is typed, and as it is given on a page.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Choice {
+    pub text: String,
+    /// The squares clicked, in order, to give it (`[row, col]`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clicks: Vec<[u8; 2]>,
+    /// The key that gives it (a `KeyboardEvent.key`: "ArrowUp", "f").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<&'static str>,
+    /// What the page shows on squares while it is pointed at (Trap's
+    /// throw: where it may land, with each chance).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shows: Vec<([u8; 2], String)>,
+}
+
+impl Choice {
+    /// An answer given by typing it (or its button).
+    pub fn typed(text: impl Into<String>) -> Choice {
+        Choice { text: text.into(), clicks: Vec::new(), key: None, shows: Vec::new() }
+    }
+
+    /// An answer given by clicking `clicks`.
+    pub fn clicked(text: impl Into<String>, clicks: Vec<[u8; 2]>) -> Choice {
+        Choice { clicks, ..Choice::typed(text) }
+    }
+
+    /// An answer given by a key too.
+    pub fn with_key(self, key: &'static str) -> Choice {
+        Choice { key: Some(key), ..self }
+    }
+}
+
+/// A square of a clickable board: what stands there, and a note (a chance).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Square {
+    pub glyph: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+impl Square {
+    pub fn new(glyph: impl Into<String>) -> Square {
+        Square { glyph: glyph.into(), note: String::new() }
+    }
 }
 
 /// A typed line, understood.

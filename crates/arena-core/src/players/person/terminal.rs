@@ -88,7 +88,8 @@ impl Table for Terminal {
     fn ask(&self, question: &Question, left: Option<Duration>) {
         let mut text = format!("\n{}\n", question.board);
         if !question.choices.is_empty() {
-            text.push_str(&format!("legal: {}\n", question.choices.join(", ")));
+            let choices: Vec<&str> = question.choices.iter().map(|c| c.text.as_str()).collect();
+            text.push_str(&format!("legal: {}\n", choices.join(", ")));
         }
         // Time left is worth saying only when it runs short.
         if let Some(left) = left.filter(|left| *left < Duration::from_secs(300)) {
