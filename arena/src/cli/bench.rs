@@ -13,7 +13,7 @@ use arena_core::{
     with_rules,
 };
 
-use super::options::{load_with, setup, GameArgs, GameId, Limits, PlayerControls};
+use super::options::{load_bot, setup, GameArgs, GameId, Limits, PlayerControls};
 use super::play::{serve_live, LAST_LOOK};
 
 /// `arena bench`: against the levels, or `arena bench sprt` (the help
@@ -104,7 +104,7 @@ pub(crate) fn run(bench: Bench) -> Result<ExitCode> {
         bail!("--games 0 plays nothing: ask for at least {unit}");
     }
     let hosting = limits.hosting()?;
-    let player = load_with(&spec, &params, &hosting, &limits.budgets())?;
+    let player = load_bot(&spec, &params, &hosting, &limits.budgets())?;
     let seed = seed.unwrap_or_else(seeds::fresh);
     let name = player.name();
     if solo && controls.controls().iter().any(Option::is_some) {

@@ -52,8 +52,10 @@ pub(crate) enum LogFormat {
 enum Command {
     /// Play games between players (or one player's series of worlds)
     ///
-    /// A player is a built-in bot (easy, medium, hard, expert) or the path of a
-    /// player library (.so). Trap and Hexapawn take two players: seats
+    /// A player is a built-in bot (easy, medium, hard, expert), the path of a
+    /// player library (.so), or human: you, typing at the terminal (answers
+    /// are checked and asked again until legal; 'help', 'resign', 'quit';
+    /// docs/playing.md). Trap and Hexapawn take two players: seats
     /// alternate game by game, and games come in pairs on the same seed with
     /// the seats swapped. Intuitive AI, Wumpus World and Magic Forest take
     /// one: game K is played on the world of seed K of the series.
@@ -61,6 +63,8 @@ enum Command {
     /// Example: arena play --game trap target/release/libmy_bot.so hard --games 10
     ///
     /// Example: arena play --game wumpus hard --games 1000 --seed 1 --preset aima
+    ///
+    /// Example: arena play human hard
     Play(play::PlayArgs),
     /// Measure a player against the levels, or against another version (sprt)
     ///

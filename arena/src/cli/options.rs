@@ -217,6 +217,20 @@ impl Limits {
     }
 }
 
+/// [`load_with`] for the commands that play many games at once (`bench`,
+/// `bench sprt`): a person is refused, pointed to `arena play`.
+pub(crate) fn load_bot(
+    spec: &PlayerSpec,
+    params: &[(String, String)],
+    hosting: &Hosting,
+    budgets: &Budgets,
+) -> Result<Player> {
+    if *spec == PlayerSpec::Person {
+        anyhow::bail!("'{spec}': a person plays with `arena play` (for example: arena play human hard)");
+    }
+    load_with(spec, params, hosting, budgets)
+}
+
 /// Loads the player `spec` names, its start-up within `budgets.startup`.
 pub(crate) fn load(spec: &PlayerSpec, hosting: &Hosting, budgets: &Budgets) -> Result<Player> {
     Player::load(spec, hosting, budgets.startup).with_context(|| format!("cannot load player '{spec}'"))

@@ -1,15 +1,18 @@
 //! `arena play`: a match between two players, or a series of worlds for one.
 
-use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
+use std::{io::IsTerminal, path::PathBuf, process::ExitCode, sync::Arc};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use arena_core::{
     games::replays::{GameReplay, TableGame},
     play::seeds,
     play::solo::{self, SoloGame, SoloReferee, SoloSettings},
     play::time_control::TimeControl,
     play::two_player::{self, MatchConfig, MatchGame, TurnWatcher, TwoPlayerGame},
-    players::{Player, PlayerSpec},
+    players::{
+        person::{self, page::PageTable, Person},
+        Player, PlayerSpec,
+    },
     replay::{
         files::MatchReplays,
         live::{Live, LivePlayers},
@@ -18,7 +21,7 @@ use arena_core::{
     },
     report, with_rules,
 };
-use arena_server::http::live::LocalServer;
+use arena_server::http::{live::LocalServer, play::Seats};
 
 use super::options::{load_with, setup, GameArgs, GameId, Limits, PlayerControls, PlayerParams};
 
@@ -153,27 +156,31 @@ fn play_match<G: TwoPlayerGame + TableGame>(
     }
     let hosting = limits.hosting()?;
     let budgets = limits.budgets();
-    let players = [
+    let mut players = [
         load_with(&run.player1, &run.params[0], &hosting, &budgets)?,
         load_with(&player2, &run.params[1], &hosting, &budgets)?,
     ];
+    let seats = if run.live { seat_at_pages(&mut players)? } else { Vec::new() };
     let names = display_names(&players);
+    let person = players.iter().find_map(Player::person).cloned();
+    let quit = person.as_ref().map_or_else(Default::default, Person::quit_flag);
     let (first_game, games) = match run.only_game {
         Some(0) => bail!("--only-game counts from 1"),
         Some(k) => (k - 1, 1),
         None => (0, run.games),
     };
     let sources = [run.player1.to_string(), player2.to_string()];
-    let live = run.live.then(|| serve_live(&names, &sources)).transpose()?;
+    let live = run.live.then(|| serve_live_seating(&names, &sources, seats)).transpose()?;
     let config = MatchConfig::<G> {
         settings,
         games,
         seed: run.seed.unwrap_or_else(seeds::fresh),
         hosting,
         first_game,
-        // A learner learns from every game, in order: one game at a time.
-        concurrency: if G::LEARNS { 1 } else { run.concurrency },
-        controls: run.controls,
+        // A learner learns from every game, in order: one game at a time;
+        // so does a person.
+        concurrency: if G::LEARNS || person.is_some() { 1 } else { run.concurrency },
+        controls: person_controls(&players, run.controls),
         live: live.as_ref().map(|(_, players)| players.clone()),
     };
     let mut saver =
@@ -190,11 +197,20 @@ fn play_match<G: TwoPlayerGame + TableGame>(
             arena_core::outln!("{}", G::line(game, first_game + games, [&names[0], &names[1]]));
         }
     };
+    let watched = run.watch && G::WATCHES_TURNS;
     let mut show_turn = |seats: [usize; 2], state: &G::State, turn: &G::Turn| {
-        arena_core::outln!("{}", G::watch_turn(state, turn, seats.map(|p| names[p].as_str())));
+        let seated = seats.map(|p| names[p].as_str());
+        if watched {
+            arena_core::outln!("{}", G::watch_turn(state, turn, seated));
+        }
+        // A person at the table is told every turn as it is played.
+        if let Some(person) = &person {
+            person.tell(&G::turn_line(turn, seated));
+        }
     };
-    let watcher: Option<TurnWatcher<G>> = (run.watch && G::WATCHES_TURNS).then_some(&mut show_turn);
-    let mut result = two_player::play([&players[0], &players[1]], &config, &mut on_game, watcher);
+    let watcher: Option<TurnWatcher<G>> = (watched || person.is_some()).then_some(&mut show_turn);
+    let mut result =
+        two_player::play_stopped([&players[0], &players[1]], &config, &quit, &mut on_game, watcher);
     if let Some((server, _)) = &live {
         server.close(LAST_LOOK);
     }
@@ -228,19 +244,28 @@ fn play_series<G: SoloReferee + TableGame>(
     if run.controls[1].is_some() {
         bail!("--tc2: {} is a single-player game; give its player's time control with --tc or --tc1", G::ID);
     }
-    let settings = run.controls[0].map_or(settings, |control| settings.with_time(control));
     if !run.params[1].is_empty() {
         bail!("--param2: {} is a single-player game; give its player's parameters with --param", G::ID);
     }
-    let player = load_with(&run.player1, &run.params[0], &hosting, &budgets)?;
+    let mut player = [load_with(&run.player1, &run.params[0], &hosting, &budgets)?];
+    let seats = if run.live { seat_at_pages(&mut player)? } else { Vec::new() };
+    let [player] = player;
+    let control = person_controls(std::slice::from_ref(&player), run.controls)[0];
+    let settings = control.map_or(settings, |control| settings.with_time(control));
+    let person = player.person().cloned();
+    let quit = person.as_ref().map_or_else(Default::default, Person::quit_flag);
+    // A person plays one game at a time.
+    let concurrency = if person.is_some() { 1 } else { run.concurrency };
     let (first, games) = match run.only_game {
         Some(0) => bail!("--only-game counts from 1"),
         Some(k) => (k - 1, 1),
         None => (0, run.games),
     };
     let name = player.name().to_string();
-    let live =
-        run.live.then(|| serve_live(std::slice::from_ref(&name), &[run.player1.to_string()])).transpose()?;
+    let live = run
+        .live
+        .then(|| serve_live_seating(std::slice::from_ref(&name), &[run.player1.to_string()], seats))
+        .transpose()?;
     let mut saver = run
         .replay
         .map(|path| {
@@ -257,13 +282,14 @@ fn play_series<G: SoloReferee + TableGame>(
             arena_core::outln!("{}", report::solo::line(game, first + games, &name));
         }
     };
-    let series = solo::play_series::<G>(
+    let series = solo::play_series_until::<G>(
         &player,
         &settings,
         (first, games),
         seed,
-        (&hosting, run.concurrency),
+        (&hosting, concurrency),
         live.as_ref().map(|(_, players)| players),
+        &quit,
         &mut on_game,
     );
     if let Some((server, _)) = &live {
@@ -283,10 +309,24 @@ fn play_series<G: SoloReferee + TableGame>(
 /// `--live`: the viewer served on 127.0.0.1, its address printed; the
 /// players (`names`, `sources`) as replays name them.
 pub(super) fn serve_live(names: &[String], sources: &[String]) -> Result<(LocalServer, LivePlayers)> {
+    serve_live_seating(names, sources, Vec::new())
+}
+
+/// [`serve_live`], with the pages of the persons who play from them
+/// (`seats`: each one's address printed, its token in it).
+fn serve_live_seating(
+    names: &[String],
+    sources: &[String],
+    seats: Vec<Arc<PageTable>>,
+) -> Result<(LocalServer, LivePlayers)> {
     let live = Live::new();
-    let server = arena_server::http::live::serve_local(live.clone())?;
+    let pages = Seats::new(seats.clone());
+    let server = arena_server::http::live::serve_local_with(live.clone(), pages)?;
     let address = server.address;
     eprintln!("live: watch at http://{address}/follow (every game: http://{address}/)");
+    for seat in &seats {
+        eprintln!("play: your seat is at http://{address}/play/{} (keep the address to yourself)", seat.token());
+    }
     let players = names
         .iter()
         .zip(sources)
@@ -309,6 +349,31 @@ fn keep_replay(replay: &GameReplay, index: u32, watch: Option<Paint>, saver: Opt
     if let Some(saver) = saver {
         saver.save_replay(index, replay);
     }
+}
+
+/// `--live`: each person among `players` plays from a page of its own
+/// instead of the terminal; the pages' tables, to serve.
+fn seat_at_pages(players: &mut [Player]) -> Result<Vec<Arc<PageTable>>> {
+    let mut seats = Vec::new();
+    for player in players.iter_mut().filter(|p| p.person().is_some()) {
+        let table = Arc::new(PageTable::new().context("cannot make a seat's token")?);
+        *player = Player::Person(Person::new(table.clone()));
+        seats.push(table);
+    }
+    Ok(seats)
+}
+
+/// Each player's own time control: the one given (`--tc1`, `--tc2`), or
+/// for a person with none, a person's default (no limit per turn, a cap
+/// per game); a bot facing a person keeps its own.
+fn person_controls(players: &[Player], given: [Option<TimeControl>; 2]) -> [Option<TimeControl>; 2] {
+    let mut controls = given;
+    for (control, player) in controls.iter_mut().zip(players) {
+        if player.person().is_some() && control.is_none() {
+            *control = Some(person::DEFAULT_CONTROL);
+        }
+    }
+    controls
 }
 
 /// Names to show: the players' own names, told apart when they are equal.

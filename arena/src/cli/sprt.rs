@@ -18,7 +18,7 @@ use serde_json::json;
 
 use super::{
     interrupt::{stop_on_interrupt, STOP},
-    options::{load_with, setup, GameArgs, GameId, Limits, PlayerControls, PlayerParams},
+    options::{load_bot, setup, GameArgs, GameId, Limits, PlayerControls, PlayerParams},
     play::{cores, display_names, serve_live, LAST_LOOK},
 };
 
@@ -111,8 +111,8 @@ pub(crate) fn run(args: SprtArgs) -> Result<ExitCode> {
     let budgets = args.limits.budgets();
     let params = args.params.params();
     let players = [
-        load_with(&args.new, params[0], &hosting, &budgets)?,
-        load_with(&args.old, params[1], &hosting, &budgets)?,
+        load_bot(&args.new, params[0], &hosting, &budgets)?,
+        load_bot(&args.old, params[1], &hosting, &budgets)?,
     ];
     let seed = args.seed.unwrap_or_else(seeds::fresh);
     let names = display_names(&players);

@@ -6,8 +6,8 @@
 use abi_stable::{std_types::RString, StableAbi};
 
 use super::{
-    config::WumpusConfig,
-    state::{Percept, WumpusAction, WumpusState},
+    config::{Goal, WumpusConfig},
+    state::{check_action, InvalidAction, Percept, WumpusAction, WumpusState},
 };
 use crate::{
     grid::{Coord, Dir},
@@ -43,6 +43,15 @@ pub struct WumpusRequest {
     /// Actions taken so far.
     pub actions: u32,
     pub score: i32,
+}
+
+impl WumpusRequest {
+    /// Whether `action` is allowed now, in a game of goal `goal`: the
+    /// referee's own check, from what the request shows (glitter is the
+    /// gold on this square, not yet picked up).
+    pub fn check(&self, goal: Goal, action: WumpusAction) -> Result<(), InvalidAction> {
+        check_action(goal, self.at, self.arrows, self.percept.glitter, action)
+    }
 }
 
 impl WumpusState {

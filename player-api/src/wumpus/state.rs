@@ -77,6 +77,26 @@ pub enum Hazard {
     Wumpus,
 }
 
+/// Whether `action` is allowed to an agent at `at` with `arrows` left,
+/// standing on the gold or not (`gold_here`: what its glitter tells), in a
+/// game of goal `goal`: the one check, for the referee (`WumpusState::check`)
+/// and for a player that knows only its requests (`WumpusRequest::check`).
+pub fn check_action(
+    goal: Goal,
+    at: Coord,
+    arrows: u8,
+    gold_here: bool,
+    action: WumpusAction,
+) -> Result<(), InvalidAction> {
+    match action {
+        WumpusAction::Climb if goal == Goal::GrabGold => Err(InvalidAction::NoClimb),
+        WumpusAction::Climb if at != WumpusWorld::START => Err(InvalidAction::ClimbAwayFromStart { at }),
+        WumpusAction::Shoot if arrows == 0 => Err(InvalidAction::NoArrowLeft),
+        WumpusAction::Grab if !gold_here => Err(InvalidAction::NoGoldHere { at }),
+        _ => Ok(()),
+    }
+}
+
 /// Why an action is not allowed. Sending one ends the game as a death.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum InvalidAction {
@@ -228,17 +248,8 @@ impl WumpusState {
 
     /// Whether `action` is allowed now.
     pub fn check(&self, action: WumpusAction) -> Result<(), InvalidAction> {
-        match action {
-            WumpusAction::Climb if self.config.goal == Goal::GrabGold => Err(InvalidAction::NoClimb),
-            WumpusAction::Climb if self.at != WumpusWorld::START => {
-                Err(InvalidAction::ClimbAwayFromStart { at: self.at })
-            }
-            WumpusAction::Shoot if self.arrows == 0 => Err(InvalidAction::NoArrowLeft),
-            WumpusAction::Grab if self.has_gold || self.world.gold != self.at => {
-                Err(InvalidAction::NoGoldHere { at: self.at })
-            }
-            _ => Ok(()),
-        }
+        let gold_here = !self.has_gold && self.world.gold == self.at;
+        check_action(self.config.goal, self.at, self.arrows, gold_here, action)
     }
 
     /// The actions [`check`](Self::check) allows now.

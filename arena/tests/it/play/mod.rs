@@ -6,5 +6,6 @@
 mod cli;
 mod clock;
 mod games;
+mod person;
 mod sprt;
 mod time_controls;

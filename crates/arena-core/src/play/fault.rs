@@ -54,6 +54,9 @@ pub enum Fault {
     OutputFlood { limit: u64 },
     /// The player could not be started.
     Unavailable(String),
+    /// A person gave the game up: said so (`resign`, `quit`), or its input
+    /// ended (`players/person/`).
+    Resigned(String),
     /// Not the player's fault: the machine kept it from a core until the
     /// cap of its call (`clock::Limits`), while its own time was within its
     /// limits. Its game is postponed, never counted (`GameResult::spoiled`).
@@ -95,6 +98,9 @@ pub enum FaultKind {
     Unavailable,
     /// The machine's fault, not the player's (`Fault::Overloaded`).
     Machine,
+    /// A person's resignation (`Fault::Resigned`): not a failure of a
+    /// program, so not one of the kinds tallies always list.
+    Resigned,
 }
 
 impl Fault {
@@ -107,6 +113,7 @@ impl Fault {
             Fault::Protocol(_) => FaultKind::Protocol,
             Fault::OutputFlood { .. } => FaultKind::Output,
             Fault::Unavailable(_) => FaultKind::Unavailable,
+            Fault::Resigned(_) => FaultKind::Resigned,
             Fault::Overloaded { .. } => FaultKind::Machine,
         }
     }
@@ -122,6 +129,7 @@ impl Fault {
             Fault::Crashed(how) => Fault::Crashed(player_text(how)),
             Fault::Protocol(what) => Fault::Protocol(player_text(what)),
             Fault::Unavailable(why) => Fault::Unavailable(player_text(why)),
+            Fault::Resigned(how) => Fault::Resigned(player_text(how)),
             other @ (Fault::Timeout { .. } | Fault::OutputFlood { .. } | Fault::Overloaded { .. }) => other,
         }
     }
@@ -150,6 +158,7 @@ impl FaultKind {
             FaultKind::Output => "output",
             FaultKind::Unavailable => "unavailable",
             FaultKind::Machine => "machine",
+            FaultKind::Resigned => "resigned",
         }
     }
 
@@ -191,6 +200,7 @@ impl fmt::Display for Fault {
                 write!(f, "output flood: printed more than {} KiB in one game", limit >> 10)
             }
             Fault::Unavailable(why) => write!(f, "could not start: {why}"),
+            Fault::Resigned(how) => write!(f, "{how}"),
             Fault::Overloaded { what, wall, waited, budget } => {
                 write!(f, "the machine was overloaded")?;
                 if *what != "turn" {

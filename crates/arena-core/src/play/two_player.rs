@@ -24,6 +24,7 @@ use crate::{
     play::time_control::TimeControl,
     players::agent::AbiGame,
     players::isolation::WireGame,
+    players::person::PersonGame,
     players::{Hosting, Player},
     replay::{
         live::{LivePlayers, LiveTurn},
@@ -33,7 +34,7 @@ use crate::{
 
 /// A game two players play against each other, as a match plays it.
 /// Implemented in `games/<game>/mod.rs`.
-pub trait TwoPlayerGame: AbiGame + WireGame + ReplayGame {
+pub trait TwoPlayerGame: AbiGame + WireGame + PersonGame + ReplayGame {
     type Settings: Copy + Debug + Send + Sync + 'static;
     /// One game as the referee recorded it.
     type Record: Clone + Debug + Send + 'static;
@@ -122,6 +123,9 @@ pub trait TwoPlayerGame: AbiGame + WireGame + ReplayGame {
     /// `--watch`'s view of one turn, `names` in seat order (for games that
     /// report turns as they are played: `WATCHES_TURNS`).
     fn watch_turn(state: &Self::State, turn: &Self::Turn, names: [&str; 2]) -> String;
+    /// One turn in a line, `names` in seat order: what a person at the
+    /// table is told of each turn (the next question draws the board).
+    fn turn_line(turn: &Self::Turn, names: [&str; 2]) -> String;
 }
 
 /// What a tournament's fingerprint holds of a game's settings: a journal
@@ -286,14 +290,25 @@ pub fn play<G: TwoPlayerGame>(
     on_game: &mut dyn FnMut(&MatchGame<G>),
     watch: Option<TurnWatcher<G>>,
 ) -> MatchResult<G> {
-    let never = AtomicBool::new(false);
+    play_stopped(players, config, &AtomicBool::new(false), on_game, watch)
+}
+
+/// [`play`] until `stop` is set (a person quit: the game under way is
+/// finished, no later one is played): the games played so far.
+pub fn play_stopped<G: TwoPlayerGame>(
+    players: [&Player; 2],
+    config: &MatchConfig<G>,
+    stop: &AtomicBool,
+    on_game: &mut dyn FnMut(&MatchGame<G>),
+    watch: Option<TurnWatcher<G>>,
+) -> MatchResult<G> {
     let mut games = Vec::with_capacity(config.games as usize);
     let mut keep = |game: MatchGame<G>| {
         on_game(&game);
         games.push(game);
         ControlFlow::Continue(())
     };
-    let tallies = play_until(players, config, &never, &mut keep, watch);
+    let tallies = play_until(players, config, stop, &mut keep, watch);
     MatchResult { config: config.clone(), tallies, games }
 }
 

@@ -19,6 +19,7 @@ impl Player {
     pub fn load(spec: &PlayerSpec, hosting: &Hosting, startup: Duration) -> Result<Player, LoadError> {
         match (spec, &hosting.limits) {
             (PlayerSpec::Builtin(level), _) => Ok(Player::Builtin(*level)),
+            (PlayerSpec::Person, _) => Ok(Player::Person(crate::players::person::Person::at_terminal())),
             (PlayerSpec::Program(program), limits) => {
                 let failed = |message| LoadError::Program { spec: program.to_string(), message };
                 let limits = limits.clone().unwrap_or_else(WorkerLimits::for_programs);
@@ -73,7 +74,7 @@ impl Player {
     /// The games this player plays.
     pub fn games(&self) -> Vec<String> {
         match self {
-            Player::Builtin(_) => GameId::ALL.map(|g| g.name().to_string()).into(),
+            Player::Builtin(_) | Player::Person(_) => GameId::ALL.map(|g| g.name().to_string()).into(),
             Player::Library(library) => library.games().iter().map(|g| g.to_string()).collect(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => hello.games.clone(),
             Player::Forfeit { .. } => Vec::new(),

@@ -19,6 +19,7 @@ use crate::{
     players::agent::{AbiGame, AbiPlayer},
     players::external::Program,
     players::isolation::{Hello, Hosted, IsolatedPlayer, Launch, WireGame, WorkerLimits},
+    players::person::{Person, PersonGame},
     players::plugin::PlayerLibrary,
     sandbox::Sandbox,
 };
@@ -35,17 +36,20 @@ pub mod isolation;
 pub mod levels;
 pub mod loading;
 pub mod params;
+pub mod person;
 pub mod plugin;
 pub mod protocol;
 pub mod scaffold;
 pub mod worker;
 
-/// How a player was named: a built-in level, a library path, or a program.
+/// How a player was named: a built-in level, a library path, a program,
+/// or `human`: a person at the table.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum PlayerSpec {
     Builtin(Level),
     Library(PathBuf),
     Program(Program),
+    Person,
 }
 
 impl FromStr for PlayerSpec {
@@ -56,6 +60,9 @@ impl FromStr for PlayerSpec {
     /// path a library). A word that is none of these is an error that lists
     /// the built-in names (rather than a confusing "file not found").
     fn from_str(text: &str) -> Result<PlayerSpec, String> {
+        if text.eq_ignore_ascii_case(person::NAME) {
+            return Ok(PlayerSpec::Person);
+        }
         if let Some(level) = Level::parse(&text.to_ascii_lowercase()) {
             return Ok(PlayerSpec::Builtin(level));
         }
@@ -71,7 +78,7 @@ impl FromStr for PlayerSpec {
             Ok(PlayerSpec::Library(path))
         } else {
             Err(format!(
-                "unknown player '{text}': name a built-in bot (easy, medium, hard, expert), the path of a player library (.so), python:PATH or cmd:COMMAND"
+                "unknown player '{text}': name a built-in bot (easy, medium, hard, expert), human (you, at the table), the path of a player library (.so), python:PATH or cmd:COMMAND"
             ))
         }
     }
@@ -83,6 +90,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Builtin(level) => write!(f, "{}", level.name()),
             PlayerSpec::Library(path) => write!(f, "{}", path.display()),
             PlayerSpec::Program(program) => write!(f, "{program}"),
+            PlayerSpec::Person => f.write_str(person::NAME),
         }
     }
 }
@@ -106,6 +114,8 @@ pub enum Player {
     /// parameters' values (checked against what it declares) and its
     /// memory (`params.rs`: `Player::with_params`, `Player::with_memory`).
     Configured { player: Box<Player>, setup: Arc<Setup> },
+    /// A person at a table (`players/person/`).
+    Person(Person),
 }
 
 impl Player {
@@ -117,6 +127,7 @@ impl Player {
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.name,
             Player::Forfeit { name, .. } => name,
             Player::Configured { player, .. } => player.name(),
+            Player::Person(_) => person::NAME,
         }
     }
 
@@ -127,6 +138,7 @@ impl Player {
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.author,
             Player::Forfeit { .. } => "",
             Player::Configured { player, .. } => player.author(),
+            Player::Person(_) => "a person at the table",
         }
     }
 
@@ -137,7 +149,7 @@ impl Player {
             Player::Builtin(_) => player_api::abi::API_VERSION,
             Player::Library(library) => library.api_version(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.player_api,
-            Player::Forfeit { .. } => "",
+            Player::Forfeit { .. } | Player::Person(_) => "",
             Player::Configured { player, .. } => player.api_version(),
         }
     }
@@ -149,7 +161,7 @@ impl Player {
             Player::Builtin(_) => Some(AbiVersion::CURRENT),
             Player::Library(library) => Some(library.abi_version()),
             Player::Isolated { hello, .. } => hello.abi.and_then(AbiVersion::from_number),
-            Player::Program { .. } | Player::Forfeit { .. } => None,
+            Player::Program { .. } | Player::Forfeit { .. } | Player::Person(_) => None,
             Player::Configured { player, .. } => player.abi_version(),
         }
     }
@@ -165,11 +177,14 @@ impl Player {
 
     /// A fresh player of game `G`, hosted where `hosting` says: in a worker
     /// (a program, an isolated library), or in this process through the ABI.
-    pub fn new_agent<G: AbiGame + WireGame>(
+    pub fn new_agent<G: AbiGame + WireGame + PersonGame>(
         &self,
         hosting: &Hosting,
         startup: Duration,
     ) -> Result<Box<dyn Agent<G>>, Fault> {
+        if let Player::Person(person) = self {
+            return Ok(Box::new(person.agent::<G>()));
+        }
         let (player, setup) = self.setup();
         // A start that fails is the player's fault like a call's: its words cut.
         if let Some((hosted, limits)) = player.worker_for(hosting)? {
@@ -180,6 +195,14 @@ impl Player {
         }
         let made = player.player_box::<G>(&setup).map_err(|why| Fault::Unavailable(why).cut())?;
         Ok(Box::new(AbiPlayer::<G>(made)))
+    }
+
+    /// The person at the table, if this player is one.
+    pub fn person(&self) -> Option<&Person> {
+        match self {
+            Player::Person(person) => Some(person),
+            _ => None,
+        }
     }
 
     /// A new player object of game `G` in this process, through the ABI,
@@ -267,6 +290,8 @@ mod tests {
         assert_eq!("Easy".parse(), Ok(PlayerSpec::Builtin(Level::Easy)));
         assert_eq!("expert".parse(), Ok(PlayerSpec::Builtin(Level::Expert)));
         assert_eq!("./bot.so".parse(), Ok(PlayerSpec::Library(PathBuf::from("./bot.so"))));
+        assert_eq!("human".parse(), Ok(PlayerSpec::Person));
+        assert_eq!(PlayerSpec::Person.to_string(), "human");
         let err = "grandmaster".parse::<PlayerSpec>().unwrap_err();
         assert!(
             err.contains("unknown player 'grandmaster'") && err.contains("easy, medium, hard, expert"),

@@ -39,7 +39,7 @@ impl Player {
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => {
                 hello.params.iter().filter_map(|p| p.param().ok()).collect()
             }
-            Player::Forfeit { .. } => Vec::new(),
+            Player::Forfeit { .. } | Player::Person(_) => Vec::new(),
             Player::Configured { player, .. } => player.params(),
         }
     }
@@ -51,7 +51,7 @@ impl Player {
             Player::Builtin(_) => true,
             Player::Library(library) => library.abi_version() >= AbiVersion::V2,
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => hello.memory,
-            Player::Forfeit { .. } => false,
+            Player::Forfeit { .. } | Player::Person(_) => false,
             Player::Configured { player, .. } => player.keeps_memory(),
         }
     }

@@ -56,6 +56,10 @@ pub enum FaultDetail {
     Unavailable {
         why: String,
     },
+    /// A person gave the game up (`Fault::Resigned`).
+    Resigned {
+        how: String,
+    },
     /// The machine's fault (`Fault::Overloaded`): no answer by the cap,
     /// most of it spent waiting for a core.
     Overloaded {
@@ -248,6 +252,7 @@ impl FaultRecord {
             Fault::Protocol(what) => FaultDetail::Protocol { what: what.clone() },
             Fault::OutputFlood { limit } => FaultDetail::OutputFlood { limit_bytes: *limit },
             Fault::Unavailable(why) => FaultDetail::Unavailable { why: why.clone() },
+            Fault::Resigned(how) => FaultDetail::Resigned { how: how.clone() },
             Fault::Overloaded { what, wall, waited, budget } => FaultDetail::Overloaded {
                 during: what.to_string(),
                 wall_ns: wall.as_nanos() as u64,
@@ -277,6 +282,7 @@ impl FaultRecord {
             FaultDetail::Protocol { what } => Fault::Protocol(what.clone()),
             FaultDetail::OutputFlood { limit_bytes } => Fault::OutputFlood { limit: *limit_bytes },
             FaultDetail::Unavailable { why } => Fault::Unavailable(why.clone()),
+            FaultDetail::Resigned { how } => Fault::Resigned(how.clone()),
             FaultDetail::Overloaded { during, wall_ns, waited_ns, budget_ns } => Fault::Overloaded {
                 what: CALLS.iter().find(|c| *c == during)?,
                 wall: Duration::from_nanos(*wall_ns),

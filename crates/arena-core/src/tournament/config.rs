@@ -646,6 +646,9 @@ pub fn pass_marks(
 fn spec(text: &str, base: &Path) -> Result<PlayerSpec> {
     match text.parse::<PlayerSpec>() {
         Ok(PlayerSpec::Builtin(level)) => return Ok(PlayerSpec::Builtin(level)),
+        Ok(PlayerSpec::Person) => {
+            bail!("\"{text}\": a person plays with `arena play`, not in a tournament")
+        }
         Ok(PlayerSpec::Program(Program::Python(path))) => {
             return Ok(PlayerSpec::Program(Program::Python(base.join(path))))
         }

@@ -136,11 +136,17 @@ pub struct LocalServer {
 /// thread: watching costs the games next to nothing), for as long as the
 /// process runs.
 pub fn serve_local(live: Live) -> Result<LocalServer> {
+    serve_local_with(live, crate::http::play::Seats::default())
+}
+
+/// [`serve_local`], with the pages of the seats people play from
+/// (`/play/{token}`: `http/play.rs`).
+pub fn serve_local_with(live: Live, seats: crate::http::play::Seats) -> Result<LocalServer> {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").context("cannot open a port on 127.0.0.1")?;
     let address = listener.local_addr()?;
     listener.set_nonblocking(true)?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    let routes = router(live.clone());
+    let routes = router(live.clone()).merge(crate::http::play::router(seats));
     std::thread::Builder::new().name("live-http".into()).spawn(move || {
         arena_core::replay::live::below_the_games();
         runtime.block_on(async move {

@@ -5,14 +5,15 @@
 //! (`headers.rs`), what each audience sees of a submission (`views.rs`),
 //! live feeds, who may watch them and how many each client may hold open
 //! (`live.rs`, `watching.rs`, `streams.rs`), the
-//! staff's API (`staff.rs`) and the pages (`pages/`: static HTML and
-//! scripts). The students' API and the router are the crate's `lib.rs`.
+//! staff's API (`staff.rs`), a person's seat on a page (`play.rs`) and
+//! the pages (`pages/`: static HTML and scripts). The students' API and the router are the crate's `lib.rs`.
 
 pub(crate) mod auth;
 pub mod connections;
 pub(crate) mod extract;
 pub(crate) mod headers;
 pub mod live;
+pub mod play;
 pub(crate) mod staff;
 pub(crate) mod stall;
 pub mod streams;

@@ -1,5 +1,6 @@
 //! Hexapawn's glue: its types, in-process calls, ABI box and wire form.
 
+pub mod person;
 pub mod referee;
 pub mod replay;
 pub mod report;
@@ -295,5 +296,11 @@ impl TwoPlayerGame for Hexapawn {
     /// Never asked: `--watch` draws its games once they end.
     fn watch_turn(_: &HexapawnBoard, _: &(HexapawnBoard, Ply), _: [&str; 2]) -> String {
         String::new()
+    }
+
+    /// `White (human) moves (2,1)->(1,1)`
+    fn turn_line((_, ply): &(HexapawnBoard, Ply), names: [&str; 2]) -> String {
+        let side = if ply.seat == Seat::One { "White" } else { "Black" };
+        format!("{side} ({}) moves {}", names[ply.seat.index()], ply.mv)
     }
 }

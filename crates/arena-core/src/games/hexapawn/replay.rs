@@ -232,7 +232,7 @@ fn move_from(mv: [SquareJson; 2]) -> HexMove {
     HexMove::new(Square::new(mv[0][0], mv[0][1]), Square::new(mv[1][0], mv[1][1]))
 }
 
-fn board_record(board: &HexapawnBoard) -> BoardRecord {
+pub(super) fn board_record(board: &HexapawnBoard) -> BoardRecord {
     let rows = (0..SIZE)
         .map(|r| {
             (0..SIZE)
@@ -275,7 +275,7 @@ impl Numbered for HexapawnRequest {
 }
 
 /// The board: `W` and `B` the pawns, `.` empty, `o` the square the mover left.
-fn board(board: &BoardRecord, mv: Option<[SquareJson; 2]>, paint: Paint) -> String {
+pub(super) fn board(board: &BoardRecord, mv: Option<[SquareJson; 2]>, paint: Paint) -> String {
     let mut text = String::from("   ");
     for c in 0..SIZE {
         text.push_str(&format!(" {c}"));

@@ -216,7 +216,7 @@ fn world_record(world: &IntuitiveWorld) -> WorldRecord {
     }
 }
 
-fn view_record(view: &IntuitiveView) -> ViewRecord {
+pub(super) fn view_record(view: &IntuitiveView) -> ViewRecord {
     let cells = |set: player_api::intuitive::CellSet| {
         set.map(|i| cell_json(Cell::from_index(i, view.size()))).collect::<Vec<_>>()
     };
@@ -234,14 +234,13 @@ fn view_record(view: &IntuitiveView) -> ViewRecord {
 /// hint, `b` `s` `g` breeze, smell, glitter (combined: the first letters),
 /// `G` the gold; the cell just revealed is highlighted, and when `last`,
 /// a cell that ended the game shows `M` (monster) or `P` (pit).
-fn board(
-    body: &IntuitiveBody,
+pub(super) fn board(
+    size: u8,
     view: &ViewRecord,
     reveal: Option<&RevealRecord>,
     last: bool,
     paint: Paint,
 ) -> String {
-    let size = body.settings.rules.board_size;
     let has = |list: &[CellJson], c: CellJson| list.contains(&c);
     let mut text = String::from("   ");
     for c in 0..size {
@@ -355,7 +354,7 @@ impl ReplayBody for IntuitiveBody {
             "{}\nstart: {name} on a {n}x{n} board, seed {}\n{}",
             paint.on(BOLD, &replay.summary()),
             replay.seed,
-            start.map_or(String::new(), |v| board(body, v, None, false, paint)),
+            start.map_or(String::new(), |v| board(body.settings.rules.board_size, v, None, false, paint)),
             n = body.settings.rules.board_size,
         )];
         for (i, reveal) in body.reveals.iter().enumerate() {
@@ -367,7 +366,7 @@ impl ReplayBody for IntuitiveBody {
                 i + 1,
                 paint.on("1;94", &line),
                 short(Duration::from_micros(reveal.time_us)),
-                board(body, view, Some(reveal), next.is_none(), paint)
+                board(body.settings.rules.board_size, view, Some(reveal), next.is_none(), paint)
             ));
         }
         if let Some(failed) = &body.failed {

@@ -379,14 +379,14 @@ fn forest(
 
 // ANSI styles of the forest's glyphs.
 const BOLD: &str = "1";
-const WANDERER: &str = "1;97;44";
+pub(super) const WANDERER: &str = "1;97;44";
 const DIED: &str = "1;97;41";
 const MONSTER: &str = "1;91";
-const KILLED: &str = "2;31";
+pub(super) const KILLED: &str = "2;31";
 const TRAP: &str = "1;35";
 const PORTAL: &str = "1;30;42";
-const START: &str = "36";
-const FREE: &str = "2";
+pub(super) const START: &str = "36";
+pub(super) const FREE: &str = "2";
 
 impl ReplayBody for ForestBody {
     fn game(&self) -> GameId {

@@ -7,6 +7,7 @@
 //! whether to ask for the throw; the referee still checks everything.
 
 pub mod engine_bench;
+pub mod person;
 pub mod referee;
 pub mod replay;
 pub mod report;
@@ -335,6 +336,10 @@ impl TwoPlayerGame for Trap {
 
     fn watch_turn(state: &TrapState, turn: &Turn, names: [&str; 2]) -> String {
         report::turn_view(state, turn, names[turn.seat.index()])
+    }
+
+    fn turn_line(turn: &Turn, names: [&str; 2]) -> String {
+        replay::turn_line(turn, names[turn.seat.index()])
     }
 }
 

@@ -376,7 +376,7 @@ fn failed_text(failed: &Option<(u8, Option<TrapState>, Option<TurnActions>)>) ->
 /// The board, drawn with `1` and `2` for the players, `#` a trap, `.` a
 /// free cell, `*` the trap that just landed, `x` the target it missed, `o`
 /// where the mover came from.
-fn board(state: &TrapState, turn: Option<&Turn>, paint: Paint) -> String {
+pub(super) fn board(state: &TrapState, turn: Option<&Turn>, paint: Paint) -> String {
     let size = state.size();
     let mut text = String::from("   ");
     for c in 0..size {

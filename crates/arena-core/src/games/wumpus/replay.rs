@@ -405,13 +405,13 @@ fn cave(body: &WumpusBody, agent: &AgentRecord, visited: &[CoordJson], paint: Pa
 
 // ANSI styles of the cave's glyphs.
 const BOLD: &str = "1";
-const AGENT: &str = "1;97;44";
+pub(super) const AGENT: &str = "1;97;44";
 const PIT: &str = "1;90";
 const WUMPUS: &str = "1;91";
 const OBSTACLE: &str = "37";
-const GOLD: &str = "1;33";
-const VISITED: &str = "36";
-const FREE: &str = "2";
+pub(super) const GOLD: &str = "1;33";
+pub(super) const VISITED: &str = "36";
+pub(super) const FREE: &str = "2";
 
 impl ReplayBody for WumpusBody {
     fn game(&self) -> GameId {

@@ -11,6 +11,7 @@
 use std::{
     collections::HashMap,
     fmt,
+    sync::atomic::AtomicBool,
     time::{Duration, Instant},
 };
 
@@ -33,6 +34,7 @@ use crate::{
     play::seeds,
     players::agent::AbiGame,
     players::isolation::WireGame,
+    players::person::PersonGame,
     players::{Hosting, Player},
     replay::{live::LivePlayers, Replay, ReplayGame, ReplayPlayer},
     stats::{mean_interval, MeanInterval},
@@ -43,7 +45,7 @@ use crate::{
 /// and replays read off the record; the one referee plays it through
 /// [`SoloReferee`]. Implemented in `games/<game>/mod.rs`; a `single_player`
 /// line of the games table (`games/mod.rs`).
-pub trait SinglePlayerGame: AbiGame + WireGame + ReplayGame {
+pub trait SinglePlayerGame: AbiGame + WireGame + PersonGame + ReplayGame {
     /// What decides the worlds: a board size, a configuration.
     type Rules: Copy + fmt::Debug + PartialEq + DebugAs + Send + Sync + 'static;
     /// A finished game, whole: what a replay of it needs.
@@ -257,11 +259,29 @@ pub fn play_series<G: SoloReferee>(
     live: Option<&LivePlayers>,
     on_game: &mut dyn FnMut(&SoloGame<G>),
 ) -> SoloSeries<G> {
+    let never = AtomicBool::new(false);
+    play_series_until(player, settings, (first, games), seed, (hosting, concurrency), live, &never, on_game)
+}
+
+/// [`play_series`] until `stop` is set (a person quit: the game under way
+/// is finished, no later one is played): the games played so far.
+#[allow(clippy::too_many_arguments)]
+pub fn play_series_until<G: SoloReferee>(
+    player: &Player,
+    settings: &SoloSettings<G>,
+    (first, games): (u32, u32),
+    seed: u64,
+    (hosting, concurrency): (&Hosting, usize),
+    live: Option<&LivePlayers>,
+    stop: &AtomicBool,
+    on_game: &mut dyn FnMut(&SoloGame<G>),
+) -> SoloSeries<G> {
     let list = [player.clone()];
     let mut played = Vec::with_capacity(games as usize);
-    crate::play::parallel::play_in_order(
+    crate::play::parallel::play_in_order_until(
         first..first + games,
         concurrency,
+        stop,
         || SoloPool::<G>::new(&list, hosting.clone()),
         |pool, index| {
             let (result, record) = pool.play_fed(live, index, 0, game_seed(seed, index), settings);
@@ -270,6 +290,7 @@ pub fn play_series<G: SoloReferee>(
         |_, game| {
             on_game(&game);
             played.push(game);
+            std::ops::ControlFlow::Continue(())
         },
     );
     let summary = SoloSummary::of(G::PROGRESS, played.iter().map(|g| &g.result));

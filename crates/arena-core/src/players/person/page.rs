@@ -1,0 +1,222 @@
+//! A person at a page: the question as JSON for the page to draw (`state`),
+//! and lines posted back (`post`) for the seat's token only. What is
+//! posted is untrusted: a line is cut, at most a few wait at once (more
+//! are refused, never queued without bound), and a wrong token is refused
+//! before anything is read. The page's endpoints are the server's
+//! (`arena_server::http::live`); this names no HTTP and no game.
+
+use std::{
+    collections::VecDeque,
+    io::Read as _,
+    sync::{
+        mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError},
+        Mutex,
+    },
+    time::{Duration, Instant},
+};
+
+use serde_json::{json, Value};
+
+use super::{Question, Read, Table};
+use crate::replay::terminal::Paint;
+
+/// The longest line a page may post; news kept for a page.
+const LINE_LIMIT: usize = 256;
+const NEWS_KEPT: usize = 50;
+/// Lines posted and not yet read, at most.
+const WAITING: usize = 4;
+
+/// Why a post is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// Not this seat's token.
+    Token,
+    /// Lines are posted faster than the game reads them.
+    Busy,
+}
+
+/// A seat played from a page.
+pub struct PageTable {
+    token: String,
+    sender: SyncSender<(u64, String)>,
+    receiver: Mutex<Receiver<(u64, String)>>,
+    shown: Mutex<Shown>,
+}
+
+/// What the page is shown: the open question, the news, a counter the page
+/// polls to see what changed.
+#[derive(Default)]
+struct Shown {
+    version: u64,
+    /// The version the open question was asked at: a post names it, so a
+    /// late click never answers a later question.
+    asked: u64,
+    question: Option<Question>,
+    deadline: Option<Instant>,
+    news: VecDeque<String>,
+}
+
+impl PageTable {
+    /// A table with a fresh token, unguessable (128 bits from the kernel).
+    pub fn new() -> std::io::Result<PageTable> {
+        let mut bytes = [0u8; 16];
+        std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+        let token = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let (sender, receiver) = sync_channel(WAITING);
+        Ok(PageTable { token, sender, receiver: Mutex::new(receiver), shown: Mutex::default() })
+    }
+
+    /// The seat's token: the page's address holds it.
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// Whether `token` is this seat's (compared in constant time).
+    pub fn admits(&self, token: &str) -> bool {
+        let (a, b) = (self.token.as_bytes(), token.as_bytes());
+        a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
+    }
+
+    /// A line from the page, for the seat `token` names, answering the
+    /// question asked at version `asked`.
+    pub fn post(&self, token: &str, asked: u64, line: &str) -> Result<(), Refused> {
+        if !self.admits(token) {
+            return Err(Refused::Token);
+        }
+        let mut line: String = line.chars().filter(|c| !c.is_control()).collect();
+        if line.len() > LINE_LIMIT {
+            let mut end = LINE_LIMIT;
+            while !line.is_char_boundary(end) {
+                end -= 1;
+            }
+            line.truncate(end);
+        }
+        match self.sender.try_send((asked, line)) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => Err(Refused::Busy),
+        }
+    }
+
+    /// What the page draws: `version` (changes with anything shown), the
+    /// open question (or null), the seconds left to answer it, the news.
+    pub fn state(&self) -> Value {
+        let shown = self.lock();
+        let left = shown.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs());
+        json!({
+            "version": shown.version,
+            "asked": shown.asked,
+            "question": shown.question,
+            "seconds_left": left,
+            "news": shown.news,
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Shown> {
+        self.shown.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn news(&self, text: &str) {
+        let mut shown = self.lock();
+        shown.version += 1;
+        for line in text.lines() {
+            shown.news.push_back(line.to_string());
+        }
+        while shown.news.len() > NEWS_KEPT {
+            shown.news.pop_front();
+        }
+    }
+}
+
+impl Table for PageTable {
+    fn paint(&self) -> Paint {
+        Paint { color: false }
+    }
+
+    fn ask(&self, question: &Question, left: Option<Duration>) {
+        let mut shown = self.lock();
+        shown.version += 1;
+        shown.asked = shown.version;
+        shown.question = Some(question.clone());
+        shown.deadline = left.and_then(|left| Instant::now().checked_add(left));
+    }
+
+    fn tell(&self, text: &str) {
+        self.news(text);
+    }
+
+    fn again(&self, text: &str, _ask: &str) {
+        self.news(text);
+    }
+
+    fn read(&self, deadline: Instant) -> Read {
+        let receiver = self.receiver.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let read = loop {
+            match receiver.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok((asked, line)) if asked == self.lock().asked => break Read::Line(line),
+                // An answer to an earlier question: dropped.
+                Ok(_) => continue,
+                Err(RecvTimeoutError::Timeout) => break Read::Late,
+                Err(RecvTimeoutError::Disconnected) => break Read::Closed,
+            }
+        };
+        // The question is answered (or given up): the page waits for the next.
+        let mut shown = self.lock();
+        if !matches!(read, Read::Line(_)) {
+            shown.question = None;
+            shown.version += 1;
+        }
+        read
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::players::person::Choice;
+
+    #[test]
+    fn only_the_seats_token_posts_and_posts_are_bounded() {
+        let table = PageTable::new().unwrap();
+        assert_eq!(table.token().len(), 32);
+        assert_ne!(table.token(), PageTable::new().unwrap().token());
+        assert_eq!(table.post("guess", 0, "1 3"), Err(Refused::Token));
+        assert_eq!(table.post(&table.token()[..31], 0, "1 3"), Err(Refused::Token));
+        let token = table.token().to_string();
+        assert_eq!(table.post(&token, 0, &format!("1 3\u{7}{}", "x".repeat(1000))), Ok(()));
+        let Read::Line(line) = table.read(Instant::now() + Duration::from_secs(1)) else { panic!("a line") };
+        assert_eq!(line.len(), LINE_LIMIT);
+        assert!(line.starts_with("1 3x"), "control characters are dropped: {line}");
+        for _ in 0..WAITING {
+            assert_eq!(table.post(&token, 0, "1 3"), Ok(()));
+        }
+        assert_eq!(table.post(&token, 0, "1 3"), Err(Refused::Busy));
+        // Answers to an earlier question are dropped, not taken for the next.
+        table.ask(&question(), None);
+        assert_eq!(table.read(Instant::now() + Duration::from_millis(50)), Read::Late);
+        let asked = table.state()["asked"].as_u64().unwrap();
+        assert_eq!(table.post(&token, asked, "2 2"), Ok(()));
+        assert_eq!(table.read(Instant::now() + Duration::from_secs(1)), Read::Line("2 2".into()));
+    }
+
+    fn question() -> Question {
+        Question {
+            board: "b".into(),
+            ask: "your move".into(),
+            choices: vec![Choice::typed("<script>")],
+            squares: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_page_sees_the_question_and_the_news() {
+        let table = PageTable::new().unwrap();
+        table.ask(&question(), Some(Duration::from_secs(60)));
+        table.tell("game over: you won (trapped)");
+        let state = table.state();
+        assert_eq!(state["question"]["choices"][0]["text"], "<script>");
+        assert_eq!(state["news"][0], "game over: you won (trapped)");
+        assert!(state["seconds_left"].as_u64().unwrap() <= 60);
+        assert_eq!(table.read(Instant::now()), Read::Late);
+        assert!(table.state()["question"].is_null());
+    }
+}

@@ -1,0 +1,88 @@
+//! A person's seat on a page: `/play/{token}` (the page), its `/state`
+//! (polled) and its `/answer` (posted). The token in the address is the
+//! seat's (`PageTable`): a wrong one is refused before a body is read; a
+//! body is read only up to a small limit; whatever is posted is a line the
+//! game judges like a typed one. Served beside the live viewer
+//! (`live::serve_local_with`), on loopback.
+
+use std::sync::Arc;
+
+use arena_core::players::person::page::{PageTable, Refused};
+use axum::{
+    body::Body,
+    extract::{Path, Request, State},
+    http::{header, StatusCode},
+    response::{Html, IntoResponse, Response},
+    routing::{get, post},
+    Json, Router,
+};
+use serde::Deserialize;
+
+/// The most of an answer's body read.
+const BODY_LIMIT: usize = 1024;
+
+/// The seats played from pages.
+#[derive(Clone, Default)]
+pub struct Seats(Arc<Vec<Arc<PageTable>>>);
+
+impl Seats {
+    pub fn new(tables: Vec<Arc<PageTable>>) -> Seats {
+        Seats(Arc::new(tables))
+    }
+
+    fn seat(&self, token: &str) -> Option<&Arc<PageTable>> {
+        self.0.iter().find(|table| table.admits(token))
+    }
+}
+
+/// The routes of the seats' pages.
+pub fn router(seats: Seats) -> Router {
+    Router::new()
+        .route("/play/{token}", get(page))
+        .route("/play/{token}/state", get(state))
+        .route("/play/{token}/answer", post(answer))
+        .with_state(seats)
+}
+
+async fn page(State(seats): State<Seats>, Path(token): Path<String>) -> Response {
+    match seats.seat(&token) {
+        Some(_) => Html(include_str!("pages/play.html")).into_response(),
+        None => refused(),
+    }
+}
+
+async fn state(State(seats): State<Seats>, Path(token): Path<String>) -> Response {
+    match seats.seat(&token) {
+        Some(table) => ([(header::CACHE_CONTROL, "no-store")], Json(table.state())).into_response(),
+        None => refused(),
+    }
+}
+
+/// An answer: `{"asked": N, "line": "..."}`.
+#[derive(Deserialize)]
+struct Posted {
+    asked: u64,
+    line: String,
+}
+
+async fn answer(State(seats): State<Seats>, Path(token): Path<String>, request: Request) -> Response {
+    let Some(table) = seats.seat(&token) else { return refused() };
+    let Ok(bytes) = axum::body::to_bytes(request.into_body(), BODY_LIMIT).await else {
+        return (StatusCode::PAYLOAD_TOO_LARGE, "an answer is a line\n").into_response();
+    };
+    let Ok(posted) = serde_json::from_slice::<Posted>(&bytes) else {
+        return (StatusCode::BAD_REQUEST, "send {\"asked\": N, \"line\": \"...\"}\n").into_response();
+    };
+    match table.post(&token, posted.asked, &posted.line) {
+        Ok(()) => StatusCode::NO_CONTENT.into_response(),
+        Err(Refused::Token) => refused(),
+        Err(Refused::Busy) => (StatusCode::TOO_MANY_REQUESTS, "one answer at a time\n").into_response(),
+    }
+}
+
+fn refused() -> Response {
+    Response::builder()
+        .status(StatusCode::FORBIDDEN)
+        .body(Body::from("not this seat's token\n"))
+        .expect("a plain response")
+}
