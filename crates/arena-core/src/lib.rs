@@ -22,6 +22,7 @@
 //!   against the levels, or against its previous version.
 //! - `measure/`: the arena measuring itself (`arena measure`).
 
+pub mod analysis;
 pub mod bench;
 pub mod game;
 pub mod game_rules;
