@@ -8,6 +8,7 @@
 //! (inaccuracy, mistake, blunder), each player's accuracy, and the turning
 //! point of a lost game.
 
+pub mod html;
 pub mod text;
 
 use serde::Serialize;
@@ -29,7 +30,7 @@ impl Default for Budget {
     /// What `arena analyse` uses: a 30-turn Trap game in well under a
     /// second on one core (release; docs/benchmarks.md).
     fn default() -> Budget {
-        Budget { nodes: 100_000, rollouts: 200 }
+        Budget { nodes: 300_000, rollouts: 200 }
     }
 }
 

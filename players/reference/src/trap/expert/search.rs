@@ -92,9 +92,9 @@ impl<'t> Search<'t> {
     }
 
     /// Judges the turn `me` played in `board` (a step, then a target unless
-    /// the step won) against the best turn, deepening while the nodes spent
-    /// stay under a quarter of `budget` (the next iteration costs a few
-    /// times the last) and abandoning an iteration at twice `budget`. Only
+    /// the step won) against the best turn, deepening while the next
+    /// iteration, predicted from the growth of the last two, fits in
+    /// `budget` nodes, and abandoning one at twice `budget`. Only
     /// whole iterations count, and nothing reads a clock: the same position
     /// and budget give the same values on any machine and load.
     pub fn judge_turn(
@@ -128,15 +128,21 @@ impl<'t> Search<'t> {
             None => {
                 let mut best: Option<Choice> = None;
                 let mut depth_done = 0;
+                let mut costs = [1u64, 1u64];
                 for depth in 1..=MAX_JUDGED_DEPTH {
                     self.may_stop = depth > 1;
+                    let before = self.nodes;
                     let (choice, complete) = self.root(board, hash, me, depth, best.map(|c| c.step));
                     if !complete {
                         break;
                     }
                     best = choice;
                     depth_done = depth;
-                    if self.nodes.saturating_mul(4) >= budget {
+                    // The next iteration costs about this one times the
+                    // growth from the last: start it only if that fits.
+                    costs = [costs[1], (self.nodes - before).max(1)];
+                    let next = costs[1].saturating_mul(costs[1] / costs[0]).max(costs[1]);
+                    if self.nodes.saturating_add(next) > budget {
                         break;
                     }
                 }
