@@ -5,6 +5,7 @@ use std::{path::PathBuf, process::ExitCode};
 use anyhow::{bail, Context, Result};
 use arena_core::players::params::parse_assignment;
 use arena_core::{
+    analysis::Budget,
     bench::time_sweep,
     bench::{self, LadderReport},
     play::seeds,
@@ -84,6 +85,11 @@ pub(crate) struct BenchArgs {
     /// With --tc-sweep: also write the table and a plot to this HTML page.
     #[arg(long, value_name = "FILE", requires = "tc_sweep")]
     html: Option<PathBuf>,
+    /// Also analyse every game (docs/analysis.md) and print the player's
+    /// mean accuracy against each level (two-player games). The lost
+    /// games' turning points are printed either way.
+    #[arg(long, conflicts_with = "tc_sweep")]
+    analyse: bool,
     #[command(flatten)]
     options: GameArgs,
 }
@@ -93,8 +99,20 @@ pub(crate) fn run(bench: Bench) -> Result<ExitCode> {
         Some(Versus::Sprt(args)) => return super::sprt::run(args),
         None => bench.ladder,
     };
-    let BenchArgs { game, player, games, seed, limits, controls, params, live, tc_sweep, html, options } =
-        args;
+    let BenchArgs {
+        game,
+        player,
+        games,
+        seed,
+        limits,
+        controls,
+        params,
+        live,
+        tc_sweep,
+        html,
+        analyse,
+        options,
+    } = args;
     let spec = player.context("arena bench: name the player (a library, a built-in level, python:PATH)")?;
     let setup = setup(game, &limits, &options)?;
     let solo = setup.id().is_single_player();
@@ -109,6 +127,9 @@ pub(crate) fn run(bench: Bench) -> Result<ExitCode> {
     let name = player.name();
     if solo && controls.controls().iter().any(Option::is_some) {
         bail!("--tc1, --tc2: {} is a single-player game; time its player with --tc", setup.id());
+    }
+    if solo && analyse {
+        bail!("--analyse: {} is a single-player game; analyse its replays with `arena analyse`", setup.id());
     }
     if !tc_sweep.is_empty() {
         if solo {
@@ -134,7 +155,9 @@ pub(crate) fn run(bench: Bench) -> Result<ExitCode> {
     let fed = live.as_ref().map(|(_, players)| players);
     let text = with_rules!(setup, G, settings => {
         let runs = bench::run::<G>(&player, games, seed, settings, &hosting, controls.controls(), fed);
-        G::ladder_report(name, &spec.to_string(), &runs, seed)
+        let mut text = G::ladder_report(name, &spec.to_string(), &runs, seed);
+        text.push_str(&bench::turning_points::report(name, &runs, Budget::default(), analyse));
+        text
     }, solo => bench::solo_report::<G>(
         name,
         &settings,

@@ -7,6 +7,7 @@ use anyhow::Result;
 use arena_core::{players::check, players::scaffold, players::PlayerSpec};
 use clap::{Parser, Subcommand};
 
+mod analyse;
 mod bench;
 mod grade;
 mod gradescope;
@@ -213,6 +214,17 @@ enum Command {
     ///
     /// Example: arena replay replays/game-1-easy-vs-hard.json --html game.html
     Replay(replay::ReplayArgs),
+    /// Why a game was lost: every turn judged, marks, accuracy
+    ///
+    /// Judges every turn of each replay: the mover's win chance (Trap,
+    /// Hexapawn) or expected score (Intuitive AI) before and after the
+    /// action played, the best action and its value, and a mark when the
+    /// drop is large (inaccuracy 0.1, mistake 0.2, blunder 0.3); then each
+    /// player's accuracy (0-100) and a lost game's turning point
+    /// (docs/analysis.md).
+    ///
+    /// Example: arena analyse replays/game-7-mine-vs-hard.json --html game7.html
+    Analyse(analyse::AnalyseArgs),
     /// Measure the arena itself (not a player): engine, isolation, server, ...
     ///
     /// The rules engine, isolation,
@@ -342,6 +354,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
         Command::Replay(args) => replay::run(&args),
+        Command::Analyse(args) => analyse::run(&args),
         Command::Measure(what) => measure::run(what),
         Command::OldName(old) => measure::run(old.into()),
         Command::LeagueBatch { file } => {

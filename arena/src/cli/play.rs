@@ -325,7 +325,10 @@ fn serve_live_seating(
     let address = server.address;
     eprintln!("live: watch at http://{address}/follow (every game: http://{address}/)");
     for seat in &seats {
-        eprintln!("play: your seat is at http://{address}/play/{} (keep the address to yourself)", seat.token());
+        eprintln!(
+            "play: your seat is at http://{address}/play/{} (keep the address to yourself)",
+            seat.token()
+        );
     }
     let players = names
         .iter()

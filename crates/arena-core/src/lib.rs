@@ -23,6 +23,7 @@
 //! - `tune/` (`arena tune`): SPSA over a player's declared parameters.
 //! - `measure/`: the arena measuring itself (`arena measure`).
 
+pub mod analysis;
 pub mod bench;
 pub mod game;
 pub mod game_rules;

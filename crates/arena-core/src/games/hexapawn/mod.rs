@@ -1,5 +1,6 @@
 //! Hexapawn's glue: its types, in-process calls, ABI box and wire form.
 
+pub mod analysis;
 pub mod person;
 pub mod referee;
 pub mod replay;

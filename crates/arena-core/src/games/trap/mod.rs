@@ -6,6 +6,7 @@
 //! (`players/python/src/arena_player/trap.py`), since it must decide
 //! whether to ask for the throw; the referee still checks everything.
 
+pub mod analysis;
 pub mod engine_bench;
 pub mod person;
 pub mod referee;

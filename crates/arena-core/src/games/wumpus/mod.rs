@@ -1,5 +1,6 @@
 //! Wumpus World's glue: its types, in-process calls, ABI box and wire form.
 
+pub mod analysis;
 pub mod person;
 pub mod record;
 pub mod referee;

@@ -26,11 +26,15 @@ use self::{clock::Deadline, search::Search, table::Table};
 use super::pick::fallback_target;
 
 pub use eval::{evaluate, territory, Weights};
-pub use search::{Found, WIN};
+pub use search::{Found, Judged, WIN};
 
 /// Entries in the transposition table: 2^18 x 16 bytes = 4 MiB (a 0.1 s
 /// search stores about 100,000 positions).
 const TABLE_BITS: u32 = 18;
+/// Entries in the table of a judged turn: 2^16 x 16 bytes = 1 MiB, fresh
+/// for each turn so that a turn's values never depend on what was judged
+/// before it.
+const JUDGE_TABLE_BITS: u32 = 16;
 /// Deeper than any game lasts: the clock ends the search.
 const MAX_DEPTH: u32 = 64;
 
@@ -82,6 +86,21 @@ impl Expert {
             max_depth,
         )
     }
+}
+
+/// Judges the turn `seat` played in `state` (`step`, then `target` unless
+/// the step won) against the best turn, by a search of about `budget`
+/// nodes (`Search::judge_turn`): deterministic, for analysis.
+pub fn judge(state: &TrapState, seat: Seat, step: Pos, target: Option<Pos>, budget: u64) -> Judged {
+    let mut table = Table::new(JUDGE_TABLE_BITS);
+    let square = |p: Pos| u32::from(p.row) * 8 + u32::from(p.col);
+    Search::new(&mut table, Deadline::fixed(std::time::Duration::from_secs(86_400))).judge_turn(
+        &state.bitboard(),
+        seat,
+        square(step),
+        target.map(square),
+        budget,
+    )
 }
 
 fn pos(square: u32) -> Pos {
