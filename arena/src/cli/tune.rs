@@ -110,8 +110,13 @@ pub(crate) struct TuneArgs {
     /// Do not run the closing SPRT of the tuned values against the start.
     #[arg(long)]
     no_verify: bool,
-    /// The closing SPRT's H1: the tuned values are at least this many Elo stronger (H0: at most 0).
-    #[arg(long, default_value_t = 5.0)]
+    /// The closing SPRT's H0: the tuned values are at most this many Elo
+    /// stronger than the start. Accepting H1 over a --verify-elo0 of 50
+    /// confirms a gain of more than 50 Elo (wrongly at most 5% of the time).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    verify_elo0: f64,
+    /// The closing SPRT's H1: the tuned values are at least this many Elo stronger.
+    #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
     verify_elo1: f64,
     /// The closing SPRT's most games (then inconclusive).
     #[arg(long, default_value_t = 2000)]
