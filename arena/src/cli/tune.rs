@@ -353,14 +353,14 @@ fn verify<G: TwoPlayerGame>(
     let rounded: Vec<f64> =
         config.params.iter().zip(theta).map(|(p, &v)| p.shown(v).parse().unwrap_or(v)).collect();
     let (tuned, start) = ((pairs.player)(&rounded)?, (pairs.player)(&config.start())?);
-    let hypotheses =
-        Hypotheses::new(0.0, args.verify_elo1, 0.05, 0.05, EloModel::Logistic).map_err(|e| anyhow!(e))?;
+    let hypotheses = Hypotheses::new(args.verify_elo0, args.verify_elo1, 0.05, 0.05, EloModel::Logistic)
+        .map_err(|e| anyhow!(e.replace("--elo", "--verify-elo")))?;
     let seed = seeds::derive(config.seed, 0x5645_5249_4659);
     let match_config =
         MatchConfig { seed, games: args.verify_max_games.max(2), first_game: 0, ..pairs.config.clone() };
     eprintln!(
-        "verifying: tuned against start (arena bench sprt, H0 elo <= 0, H1 elo >= {})",
-        args.verify_elo1
+        "verifying: tuned against start (arena bench sprt, H0 elo <= {}, H1 elo >= {})",
+        args.verify_elo0, args.verify_elo1
     );
     let bar = ProgressBar::new_spinner();
     bar.set_style(ProgressStyle::with_template("{msg}").expect("a valid template"));
@@ -370,6 +370,12 @@ fn verify<G: TwoPlayerGame>(
     bar.finish_and_clear();
     let s = &outcome.standing;
     let verdict = match outcome.ending {
+        Ending::Verdict(Verdict::H1) if args.verify_elo0 > 0.0 => {
+            format!(
+                "H1 accepted: the tuned values are more than {} Elo stronger than the start",
+                args.verify_elo0
+            )
+        }
         Ending::Verdict(Verdict::H1) => {
             "H1 accepted: the tuned values are stronger than the start".to_string()
         }
