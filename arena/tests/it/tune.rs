@@ -176,3 +176,19 @@ fn on_slurm_the_tune_follows_the_local_trajectory() {
     }
     assert!(cluster.join("slurm/tune.sbatch").exists());
 }
+
+#[test]
+fn against_an_opponent_each_perturbed_player_plays_the_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("against");
+    let (text, _) = run(&toy_args(&out, "3", &["--no-verify", "--against", "hard"]));
+    assert!(text.contains("over 3 iterations (96 games)"), "8 pairs each for theta+ and theta-: {text}");
+    for row in trajectory(&out).lines().skip(2) {
+        let cells: Vec<&str> = row.split(',').collect();
+        let games =
+            |from: usize| cells[from..from + 3].iter().map(|c| c.parse::<u32>().unwrap()).sum::<u32>();
+        assert_eq!((games(4), games(7)), (16, 16), "{row}");
+        let net = |from: usize| cells[from].parse::<f64>().unwrap() - cells[from + 2].parse::<f64>().unwrap();
+        assert_eq!(cells[10].parse::<f64>().unwrap(), (net(4) - net(7)) / 2.0, "{row}");
+    }
+}
