@@ -110,8 +110,13 @@ pub(crate) struct TuneArgs {
     /// Do not run the closing SPRT of the tuned values against the start.
     #[arg(long)]
     no_verify: bool,
-    /// The closing SPRT's H1: the tuned values are at least this many Elo stronger (H0: at most 0).
-    #[arg(long, default_value_t = 5.0)]
+    /// The closing SPRT's H0: the tuned values are at most this many Elo
+    /// stronger than the start. Accepting H1 over a --verify-elo0 of 50
+    /// confirms a gain of more than 50 Elo (wrongly at most 5% of the time).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    verify_elo0: f64,
+    /// The closing SPRT's H1: the tuned values are at least this many Elo stronger.
+    #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
     verify_elo1: f64,
     /// The closing SPRT's most games (then inconclusive).
     #[arg(long, default_value_t = 2000)]
@@ -348,14 +353,14 @@ fn verify<G: TwoPlayerGame>(
     let rounded: Vec<f64> =
         config.params.iter().zip(theta).map(|(p, &v)| p.shown(v).parse().unwrap_or(v)).collect();
     let (tuned, start) = ((pairs.player)(&rounded)?, (pairs.player)(&config.start())?);
-    let hypotheses =
-        Hypotheses::new(0.0, args.verify_elo1, 0.05, 0.05, EloModel::Logistic).map_err(|e| anyhow!(e))?;
+    let hypotheses = Hypotheses::new(args.verify_elo0, args.verify_elo1, 0.05, 0.05, EloModel::Logistic)
+        .map_err(|e| anyhow!(e.replace("--elo", "--verify-elo")))?;
     let seed = seeds::derive(config.seed, 0x5645_5249_4659);
     let match_config =
         MatchConfig { seed, games: args.verify_max_games.max(2), first_game: 0, ..pairs.config.clone() };
     eprintln!(
-        "verifying: tuned against start (arena bench sprt, H0 elo <= 0, H1 elo >= {})",
-        args.verify_elo1
+        "verifying: tuned against start (arena bench sprt, H0 elo <= {}, H1 elo >= {})",
+        args.verify_elo0, args.verify_elo1
     );
     let bar = ProgressBar::new_spinner();
     bar.set_style(ProgressStyle::with_template("{msg}").expect("a valid template"));
@@ -365,6 +370,12 @@ fn verify<G: TwoPlayerGame>(
     bar.finish_and_clear();
     let s = &outcome.standing;
     let verdict = match outcome.ending {
+        Ending::Verdict(Verdict::H1) if args.verify_elo0 > 0.0 => {
+            format!(
+                "H1 accepted: the tuned values are more than {} Elo stronger than the start",
+                args.verify_elo0
+            )
+        }
         Ending::Verdict(Verdict::H1) => {
             "H1 accepted: the tuned values are stronger than the start".to_string()
         }

@@ -9,6 +9,7 @@
 //! - `isolation`: misbehaving players lose with their reason and leave
 //!   nothing behind; the sandbox against players that try to escape
 //! - `tournament`: tournament files run, resumed, sharded, and on Slurm
+//! - `tune`: `arena tune` on a toy player, resumed, and on Slurm
 //! - `replay`: replay files, their verification, the HTML viewer
 //! - `server`: the submissions server through its HTTP API and pages
 //! - `games`: each game's referee and its reference levels' strength, in
@@ -35,3 +36,4 @@ mod players;
 mod replay;
 mod server;
 mod tournament;
+mod tune;

@@ -25,6 +25,7 @@ const LIBRARY_CRATES: &[&str] = &[
     "not-a-player",
     "incompatible-player",
     "future-player",
+    "tune-toy-player",
 ];
 
 pub fn workspace_root() -> PathBuf {
