@@ -26,6 +26,7 @@
 
 mod support;
 
+mod analysis;
 mod games;
 mod golden;
 mod isolation;
