@@ -27,6 +27,7 @@
 
 mod support;
 
+mod analysis;
 mod games;
 mod golden;
 mod isolation;

@@ -157,21 +157,35 @@ impl<'t> Search<'t> {
                 (best.expect("the first iteration always finishes"), depth_done)
             }
         };
-        self.may_stop = false;
-        self.stopped = false;
+        let best_nodes = self.nodes;
         let played = if wins(step) {
             WIN
         } else if Some(step) == Some(best.step) && target == best.target {
             best.value
         } else {
+            // Deepened to the best's depth under a cap of its own (a full
+            // window late in a game, many turns deep, could explode); a cut
+            // iteration leaves the deepest whole one's value.
             let mut after = *board;
             after.step(me, step);
             let target = target.unwrap_or(after.at(them));
             let child = KEYS.of(&after) ^ KEYS.to_act(me);
-            self.chance(&after, child, me, target, depth, -2.0, 2.0).min(best.value)
+            self.nodes = 0;
+            self.next_check = CLOCK_EVERY;
+            self.stopped = false;
+            let mut value = best.value;
+            for d in 1..=depth {
+                self.may_stop = d > 1;
+                let v = self.chance(&after, child, me, target, d, -2.0, 2.0);
+                if self.stopped {
+                    break;
+                }
+                value = v;
+            }
+            value.min(best.value)
         };
         Judged {
-            best: Found { step: best.step, target: best.target, value: best.value, depth, nodes: self.nodes },
+            best: Found { step: best.step, target: best.target, value: best.value, depth, nodes: best_nodes },
             played,
         }
     }

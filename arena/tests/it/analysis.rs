@@ -1,0 +1,229 @@
+//! `arena analyse` (docs/analysis.md): the marks, accuracies and turning
+//! point of fixed replays agree with the drops and Lichess's formulas; the
+//! analysis is deterministic; Hexapawn's perfect player never drops; the
+//! analysed viewer draws its chart and marks in a real browser; bad input
+//! is one line.
+
+use std::path::Path;
+
+use arena_core::analysis::{game_accuracy, move_accuracy};
+use serde_json::Value;
+
+use crate::support::{
+    arena,
+    browser::{chromium, run_chromium},
+    stderr, stdout,
+};
+
+/// Plays `args` into the replay `file`.
+fn record(file: &Path, args: &[&str]) {
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    all.extend(["--replay", file.to_str().unwrap()]);
+    let output = arena(&all, &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+/// `arena analyse FILE --json` (with `extra`), parsed.
+fn analyse(file: &Path, extra: &[&str]) -> Value {
+    let mut all = vec!["analyse", file.to_str().unwrap(), "--json"];
+    all.extend_from_slice(extra);
+    let output = arena(&all, &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    serde_json::from_str(stdout(&output).trim()).unwrap()
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap()
+}
+
+/// Every turn's drop, mark and accuracy, each player's accuracy and
+/// counts, and the turning point, recomputed from the turns' values.
+fn check_consistent(analysis: &Value, span: f64) {
+    let turns = analysis["turns"].as_array().unwrap();
+    assert!(!turns.is_empty());
+    for t in turns {
+        let drop = (f(&t["before"]) - f(&t["after"])).max(0.0);
+        assert!((f(&t["drop"]) - drop).abs() < 1e-12, "{t}");
+        let share = drop / span;
+        let mark = match share {
+            s if s >= 0.3 => "blunder",
+            s if s >= 0.2 => "mistake",
+            s if s >= 0.1 => "inaccuracy",
+            _ => "",
+        };
+        assert_eq!(t["mark"].as_str().unwrap_or(""), mark, "{t}");
+        assert!((f(&t["accuracy"]) - move_accuracy(share)).abs() < 1e-9, "{t}");
+        assert!((f(&t["best_value"]) - f(&t["before"])).abs() < 1e-12, "{t}");
+    }
+    for (i, player) in analysis["players"].as_array().unwrap().iter().enumerate() {
+        let own: Vec<&Value> = turns.iter().filter(|t| t["player"] == i).collect();
+        let accuracies: Vec<f64> = own.iter().map(|t| f(&t["accuracy"])).collect();
+        match game_accuracy(&accuracies) {
+            Some(a) => assert!((f(&player["accuracy"]) - a).abs() < 1e-9, "{player}"),
+            None => assert!(player["accuracy"].is_null()),
+        }
+        for (count, mark) in
+            [("inaccuracies", "inaccuracy"), ("mistakes", "mistake"), ("blunders", "blunder")]
+        {
+            let n = own.iter().filter(|t| t["mark"] == mark).count();
+            assert_eq!(player[count], n, "{player}");
+        }
+    }
+}
+
+#[test]
+fn a_trap_replays_marks_accuracy_and_turning_point_follow_its_drops() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    record(&file, &["easy", "hard", "--seed", "31"]);
+    let analysis = analyse(&file, &["--nodes", "5000"]);
+    check_consistent(&analysis, 1.0);
+    // The same replay and budget: the same analysis.
+    assert_eq!(analysis, analyse(&file, &["--nodes", "5000"]));
+    // The loser's turning point: its first blunder, else its largest drop.
+    let replay: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let loser = 1 - replay["result"]["winner"].as_u64().unwrap() as usize;
+    let turns = analysis["turns"].as_array().unwrap();
+    let own = || turns.iter().enumerate().filter(|(_, t)| t["player"] == loser);
+    let expected = own().find(|(_, t)| t["mark"] == "blunder").map(|(i, _)| i).or_else(|| {
+        own()
+            .filter(|(_, t)| f(&t["drop"]) > 0.0)
+            .max_by(|a, b| f(&a.1["drop"]).total_cmp(&f(&b.1["drop"])))
+            .map(|(i, _)| i)
+    });
+    assert_eq!(analysis["turning_point"].as_u64().map(|i| i as usize), expected);
+    // The table names it in one line.
+    let output = arena(&["analyse", file.to_str().unwrap(), "--nodes", "5000"], &[]);
+    let text = stdout(&output);
+    let name = replay["players"][loser]["name"].as_str().unwrap();
+    if let Some(i) = expected {
+        let line = format!("turning point: {name}'s turn {}, ", turns[i]["turn"]);
+        assert!(text.contains(&line), "{text}");
+    }
+    assert!(text.contains("accuracy"), "{text}");
+}
+
+#[test]
+fn hexapawns_perfect_player_never_drops_and_every_mark_is_a_blunder() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("games");
+    record(&folder, &["--game", "hexapawn", "hard", "easy", "--games", "4", "--seed", "3"]);
+    let mut files: Vec<_> = std::fs::read_dir(&folder).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert_eq!(files.len(), 4);
+    for file in files {
+        let analysis = analyse(&file, &[]);
+        check_consistent(&analysis, 1.0);
+        let hard = analysis["players"].as_array().unwrap().iter().position(|p| p["name"] == "hard").unwrap();
+        for t in analysis["turns"].as_array().unwrap() {
+            assert!([0.0, 1.0].contains(&f(&t["before"])), "exact values: {t}");
+            if t["player"] == hard {
+                assert_eq!(f(&t["drop"]), 0.0, "perfect play drops nothing: {t}");
+            }
+            assert!(t["mark"].is_null() || t["mark"] == "blunder", "{t}");
+        }
+        assert!(f(&analysis["players"][hard]["accuracy"]) > 99.99, "{}", analysis["players"][hard]);
+    }
+}
+
+#[test]
+fn an_intuitive_ai_game_is_judged_in_expected_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    record(
+        &file,
+        &["--game", "intuitive-ai", "easy", "--board-size", "3", "--seed", "4", "--only-game", "1"],
+    );
+    let analysis = analyse(&file, &[]);
+    assert_eq!(analysis["measure"]["kind"], "expected_score");
+    let span = f(&analysis["measure"]["span"]);
+    assert_eq!(span, 3.0);
+    check_consistent(&analysis, span);
+    for t in analysis["turns"].as_array().unwrap() {
+        assert!((-1.0..=2.0).contains(&f(&t["after"])) && f(&t["after"]) <= f(&t["before"]), "{t}");
+    }
+}
+
+#[test]
+fn bad_input_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.json");
+    let output = arena(&["analyse", missing.to_str().unwrap()], &[]);
+    assert!(!output.status.success());
+    let err = stderr(&output);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("missing.json"), "{err}");
+    let wumpus = dir.path().join("wumpus.json");
+    record(&wumpus, &["--game", "wumpus", "easy", "--seed", "2", "--only-game", "1"]);
+    let output = arena(&["analyse", wumpus.to_str().unwrap(), "--nodes", "0"], &[]);
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("--nodes 0"), "{}", stderr(&output));
+    // A game without an analyser, beside one with: one line for it, the other analysed.
+    let trap = dir.path().join("trap.json");
+    record(&trap, &["easy", "hard", "--seed", "5"]);
+    let output =
+        arena(&["analyse", wumpus.to_str().unwrap(), trap.to_str().unwrap(), "--nodes", "2000"], &[]);
+    assert!(!output.status.success());
+    let err = stderr(&output);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("wumpus.json") && err.contains("no analyser"), "{err}");
+    assert!(stdout(&output).contains("turning point"), "{}", stdout(&output));
+}
+
+/// Jumps with a click on the advantage chart's middle, and reports.
+const DRIVER: &str = r##"<script>
+window.addEventListener("load", () => setTimeout(() => {
+  const box = document.getElementById("advantage"), r = box.getBoundingClientRect();
+  const report = { hidden: box.hidden, lines: box.querySelectorAll("polyline").length,
+    marks: box.querySelectorAll("circle.mark").length, before: document.body.dataset.turn,
+    info: document.getElementById("turn-info").textContent };
+  box.dispatchEvent(new MouseEvent("click", { clientX: r.left + r.width / 2, clientY: r.top + 5, bubbles: true }));
+  report.after = document.body.dataset.turn;
+  report.turns = document.body.dataset.turns;
+  const pre = document.createElement("pre");
+  pre.id = "test-report";
+  pre.textContent = JSON.stringify(report);
+  document.body.appendChild(pre);
+}, 100));
+</script></body>"##;
+
+#[test]
+fn the_analysed_viewer_draws_the_advantage_chart_and_the_marks_in_a_real_browser() {
+    let Some(browser) = chromium() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    record(&file, &["easy", "hard", "--seed", "31"]);
+    let analysis = analyse(&file, &["--nodes", "5000"]);
+    let page = dir.path().join("view.html");
+    let output =
+        arena(&["analyse", file.to_str().unwrap(), "--nodes", "5000", "--html", page.to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // Open it at the first marked turn.
+    let turns = analysis["turns"].as_array().unwrap();
+    let marked = turns.iter().find(|t| t["mark"] == "blunder").expect("easy blunders against hard");
+    let html = std::fs::read_to_string(&page).unwrap().replacen("</body>", DRIVER, 1);
+    let driven = dir.path().join("driven.html");
+    std::fs::write(&driven, html).unwrap();
+    let url = format!("file://{}#turn={}", driven.display(), marked["turn"]);
+    let output = run_chromium(&browser, &["--dump-dom".into(), "--virtual-time-budget=5000".into()], &url);
+    let dom = String::from_utf8_lossy(&output.stdout);
+    let report = dom.split("<pre id=\"test-report\">").nth(1).and_then(|r| r.split("</pre>").next());
+    let report: Value =
+        serde_json::from_str(&report.unwrap_or_else(|| panic!("no report: {dom}")).replace("&quot;", "\""))
+            .unwrap();
+    assert_eq!(report["hidden"], false);
+    assert_eq!(report["lines"], 1);
+    let marks = turns.iter().filter(|t| !t["mark"].is_null()).count();
+    assert_eq!(report["marks"], marks);
+    assert_eq!(report["before"], marked["turn"].to_string());
+    let info = report["info"].as_str().unwrap();
+    assert!(
+        info.contains("blunder") && info.contains(&format!("Best was{}", marked["best"].as_str().unwrap())),
+        "{info}"
+    );
+    // The click on the middle of the chart jumps to the middle turn.
+    let all: usize = report["turns"].as_str().unwrap().parse().unwrap();
+    let after: usize = report["after"].as_str().unwrap().parse().unwrap();
+    assert!(after.abs_diff(all / 2) <= 1, "clicked to {after} of {all}");
+}
