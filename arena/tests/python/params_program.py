@@ -2,7 +2,7 @@
 declares parameters and a memory in its hello: the arena sends it `setup`
 and, at the end of a match, `save_memory`. With echo=1 it fails its first
 turn, saying what it was given; its memory is the number of matches it has
-finished, as text."""
+finished, as text (padded with `grow` KiB of spaces, to test the bound)."""
 
 import base64
 import json
@@ -36,6 +36,7 @@ def main():
     params = [
         {"name": "echo", "type": "int", "default": 0, "min": 0, "max": 1},
         {"name": "weight", "type": "float", "default": 2.5, "min": 0, "max": 10},
+        {"name": "grow", "type": "int", "default": 0, "min": 0, "max": 2048},
     ]
     send({"type": "hello", "protocol": 1, "name": "params-program", "author": "tests", "games": ["trap"],
           "params": params, "memory": True})
@@ -47,10 +48,11 @@ def main():
         if kind == "setup":
             given = request["params"]
             if request.get("memory") is not None:
-                matches = int(base64.b64decode(request["memory"]).decode())
+                matches = int(base64.b64decode(request["memory"]).decode().strip())
             send({"type": "ok"})
         elif kind == "save_memory":
-            send({"type": "memory", "data": base64.b64encode(str(matches + 1).encode()).decode()})
+            data = str(matches + 1).encode() + b" " * (1024 * given.get("grow", 0))
+            send({"type": "memory", "data": base64.b64encode(data).decode()})
         elif kind == "turn":
             if given.get("echo") == 1:
                 send({"type": "error", "message": f"given {json.dumps(given, sort_keys=True)} matches {matches}"})
