@@ -1,6 +1,11 @@
 //! `arena play`: a match between two players, or a series of worlds for one.
 
-use std::{io::IsTerminal, path::PathBuf, process::ExitCode, sync::Arc};
+use std::{
+    io::IsTerminal,
+    path::{Path, PathBuf},
+    process::ExitCode,
+    sync::Arc,
+};
 
 use anyhow::{bail, Context, Result};
 use arena_core::{
@@ -9,6 +14,7 @@ use arena_core::{
     play::solo::{self, SoloGame, SoloReferee, SoloSettings},
     play::time_control::TimeControl,
     play::two_player::{self, MatchConfig, MatchGame, TurnWatcher, TwoPlayerGame},
+    players::memory::{self, MemoryDir},
     players::{
         person::{self, page::PageTable, Person},
         Player, PlayerSpec,
@@ -70,6 +76,14 @@ pub(crate) struct PlayArgs {
     /// Print one JSON object on stdout instead (schema: docs/play-json.md).
     #[arg(long)]
     json: bool,
+    /// Keep each player's memory across matches in this folder (made if
+    /// missing): a player that keeps one (a library of ABI v2, a Python
+    /// player with save_memory, a program that says so, menace) gets back
+    /// what it handed back at the end of its last match, and may replace
+    /// it (1 MiB at most). The games are played one at a time, so that it
+    /// learns from each in turn (docs/writing-a-player.md).
+    #[arg(long, value_name = "DIR")]
+    memory: Option<PathBuf>,
     /// Write each game's replay (docs/replays.md) into this folder, or,
     /// for one game, to this file if it ends in .json or .json.gz.
     #[arg(long, value_name = "FILE_OR_DIR")]
@@ -93,6 +107,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         watch,
         live,
         json,
+        memory,
         replay,
         options,
     } = args;
@@ -115,6 +130,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         watch,
         live,
         json,
+        memory,
         replay,
     };
     with_rules!(setup, G, settings => play_match::<G>(settings, run, &limits), solo => play_series::<G>(settings, run, &limits))
@@ -135,6 +151,8 @@ struct Run {
     watch: bool,
     live: bool,
     json: bool,
+    /// `--memory DIR`.
+    memory: Option<PathBuf>,
     replay: Option<PathBuf>,
 }
 
@@ -161,6 +179,11 @@ fn play_match<G: TwoPlayerGame + TableGame>(
         load_with(&player2, &run.params[1], &hosting, &budgets)?,
     ];
     let seats = if run.live { seat_at_pages(&mut players)? } else { Vec::new() };
+    let stores = run
+        .memory
+        .as_deref()
+        .map(|dir| give_memories(dir, [&run.player1, &player2], &mut players))
+        .transpose()?;
     let names = display_names(&players);
     let person = players.iter().find_map(Player::person).cloned();
     let quit = person.as_ref().map_or_else(Default::default, Person::quit_flag);
@@ -209,8 +232,23 @@ fn play_match<G: TwoPlayerGame + TableGame>(
         }
     };
     let watcher: Option<TurnWatcher<G>> = (watched || person.is_some()).then_some(&mut show_turn);
-    let mut result =
-        two_player::play_stopped([&players[0], &players[1]], &config, &quit, &mut on_game, watcher);
+    let (mut result, kept) = match &stores {
+        Some(_) => {
+            let (result, kept) = two_player::play_remembering(
+                [&players[0], &players[1]],
+                &config,
+                &quit,
+                &mut on_game,
+                watcher,
+            );
+            (result, Some(kept))
+        }
+        None => (
+            two_player::play_stopped([&players[0], &players[1]], &config, &quit, &mut on_game, watcher),
+            None,
+        ),
+    };
+    let memories = stores.zip(kept).map(|((dir, names), kept)| keep_memories(&dir, &names, kept));
     if let Some((server, _)) = &live {
         server.close(LAST_LOOK);
     }
@@ -218,7 +256,16 @@ fn play_match<G: TwoPlayerGame + TableGame>(
         eprintln!("{}", saver.finish()?);
     }
     if run.json {
-        arena_core::outln!("{}", G::json(&result, sources));
+        let text = G::json(&result, sources);
+        match memories {
+            // The memories after the match, each as JSON if it is JSON (a learner's boxes).
+            Some(memories) => {
+                let mut doc: serde_json::Value = serde_json::from_str(&text)?;
+                doc["memory"] = serde_json::Value::Array(memories);
+                arena_core::outln!("{doc}");
+            }
+            None => arena_core::outln!("{text}"),
+        }
     } else {
         for (tally, name) in result.tallies.iter_mut().zip(&names) {
             tally.name = name.clone();
@@ -226,6 +273,63 @@ fn play_match<G: TwoPlayerGame + TableGame>(
         arena_core::outln!("{}", G::summary(&result));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--memory DIR`: gives each player the memory its store holds (a store
+/// it cannot be given is said in one line, and the match played without).
+fn give_memories(
+    dir: &Path,
+    specs: [&PlayerSpec; 2],
+    players: &mut [Player; 2],
+) -> Result<(MemoryDir, [String; 2])> {
+    let stores = MemoryDir::open(dir, memory::DEFAULT_BOUND).map_err(anyhow::Error::msg)?;
+    let names = memory::store_names(specs);
+    for (player, name) in players.iter_mut().zip(&names) {
+        match stores.load(name) {
+            Ok(given) => *player = player.with_memory(given),
+            Err(why) => eprintln!("warning: {why}"),
+        }
+    }
+    Ok((stores, names))
+}
+
+/// `--memory DIR`, after the match: keeps what each player handed back
+/// (an oversize or failed one is said in one line; the results stand), and
+/// says what each store holds, for `--json`.
+fn keep_memories(
+    stores: &MemoryDir,
+    names: &[String; 2],
+    kept: [two_player::Kept; 2],
+) -> Vec<serde_json::Value> {
+    names
+        .iter()
+        .zip(kept)
+        .map(|(name, kept)| {
+            let (stored, refused) = match kept {
+                Ok(Some(bytes)) => match stores.keep(name, &bytes) {
+                    Ok(_) => (true, None),
+                    Err(why) => (false, Some(why)),
+                },
+                Ok(None) => (false, None),
+                Err(why) => (false, Some(format!("the memory of {name} was not handed back: {why}"))),
+            };
+            if let Some(why) = &refused {
+                eprintln!("warning: {why}");
+            }
+            let held = stores.load(name).ok().flatten();
+            let content = held.as_deref().map(|bytes| {
+                serde_json::from_slice(bytes)
+                    .unwrap_or_else(|_| serde_json::Value::String(String::from_utf8_lossy(bytes).into()))
+            });
+            serde_json::json!({
+                "store": stores.path(name).display().to_string(),
+                "replaced": stored,
+                "refused": refused,
+                "bytes": held.as_ref().map_or(0, Vec::len),
+                "content": content,
+            })
+        })
+        .collect()
 }
 
 /// A series of a single-player game.
@@ -243,6 +347,9 @@ fn play_series<G: SoloReferee + TableGame>(
     }
     if run.controls[1].is_some() {
         bail!("--tc2: {} is a single-player game; give its player's time control with --tc or --tc1", G::ID);
+    }
+    if run.memory.is_some() {
+        bail!("--memory: {} is a single-player game; a memory is kept across two-player matches", G::ID);
     }
     if !run.params[1].is_empty() {
         bail!("--param2: {} is a single-player game; give its player's parameters with --param", G::ID);

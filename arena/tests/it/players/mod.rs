@@ -6,5 +6,6 @@
 
 mod abi_versions;
 mod course_layout;
+mod params;
 mod plugins;
 mod python;

@@ -267,6 +267,7 @@ pub fn tournament(
         players: vec![crate::players::PlayerSpec::Builtin(Level::Easy); players],
         controls: vec![None; players],
         names: Vec::new(),
+        params: Vec::new(),
         left_out: Vec::new(),
         may_forfeit: Vec::new(),
         fixed: Vec::new(),

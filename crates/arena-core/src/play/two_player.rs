@@ -312,6 +312,52 @@ pub fn play_stopped<G: TwoPlayerGame>(
     MatchResult { config: config.clone(), tallies, games }
 }
 
+/// What a player hands back at the end of a match to keep (`--memory`):
+/// its memory, None if it handed none back (or broke in the last game and
+/// was not asked), or why asking failed.
+pub type Kept = Result<Option<Vec<u8>>, String>;
+
+/// Plays the match one game at a time on one instance of each player (a
+/// learner learns from each game in turn, whatever `config.concurrency`),
+/// until `stop` is set (a person quit), then asks each player for the
+/// memory to keep: the match, and what each
+/// player handed back, in the order given.
+pub fn play_remembering<G: TwoPlayerGame>(
+    players: [&Player; 2],
+    config: &MatchConfig<G>,
+    stop: &AtomicBool,
+    on_game: &mut dyn FnMut(&MatchGame<G>),
+    mut watch: Option<TurnWatcher<G>>,
+) -> (MatchResult<G>, [Kept; 2]) {
+    let list = [players[0].clone(), players[1].clone()];
+    let mut tallies = [Tally::new(players[0].name()), Tally::new(players[1].name())];
+    let mut games = Vec::with_capacity(config.games as usize);
+    let mut pool = InstancePool::<G>::new(&list, config.hosting.clone()).with_controls(&config.controls);
+    for index in config.first_game..config.first_game + config.games {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let (seats, seed) = schedule(config.seed, index);
+        let record = match watch.as_mut() {
+            Some(watch) => pool.play_fed(
+                config.live.as_ref(),
+                index,
+                seats,
+                seed,
+                &config.settings,
+                &mut |state, turn| watch(seats, state, turn),
+            ),
+            None => pool.play_fed(config.live.as_ref(), index, seats, seed, &config.settings, &mut |_, _| {}),
+        };
+        let game = MatchGame { index, seats, record };
+        tally(&mut tallies, &game);
+        on_game(&game);
+        games.push(game);
+    }
+    let kept = pool.memories(G::startup_budget(&config.settings));
+    (MatchResult { config: config.clone(), tallies, games }, kept)
+}
+
 /// Plays the match until `on_game` breaks (no later game is handed on,
 /// whatever the concurrency) or `stop` is set (the games under way are
 /// finished and handed on, in order): a sequential test (`sprt`) decides
@@ -426,6 +472,16 @@ impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
         let kept = record.clone();
         tap.end(move || G::replay(&kept, players));
         record
+    }
+
+    /// What players 0 and 1 hand back to keep at the end of their match,
+    /// each asked within `budget` (a player with no live instance, one that
+    /// broke, is not asked).
+    pub fn memories(&mut self, budget: Duration) -> [Kept; 2] {
+        [0, 1].map(|id| match self.live.get_mut(&id) {
+            Some(agent) => agent.save_memory(budget).map_err(|fault| fault.to_string()),
+            None => Ok(None),
+        })
     }
 
     /// The time controls of players `seats[0]` and `seats[1]`: their own, or the settings'.

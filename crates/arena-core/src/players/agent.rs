@@ -23,6 +23,10 @@ pub trait AbiGame: Game {
     type PlayerBox: Send + 'static;
     /// A new instance of a built-in reference bot.
     fn builtin(level: Level, setup: &Setup) -> Self::PlayerBox;
+    /// Whether a built-in bot plays this game (the learner plays one).
+    fn builtin_plays(level: Level) -> bool {
+        level != Level::Menace
+    }
     /// The parameters a built-in reference bot takes in this game.
     fn builtin_params(_level: Level) -> Vec<Param> {
         Vec::new()

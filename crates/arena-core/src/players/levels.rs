@@ -10,13 +10,16 @@ pub enum Level {
     Hard,
     /// Beyond the course: the strongest bot we build (not part of grading).
     Expert,
+    /// Gardner's matchbox learner (Hexapawn only): learns from its losses,
+    /// and, with `--memory`, across matches.
+    Menace,
 }
 
 impl Level {
     /// The course's three levels: the ladder a student is graded against.
     pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
     /// Every built-in bot, by name.
-    pub const BUILTIN: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Expert];
+    pub const BUILTIN: [Level; 5] = [Level::Easy, Level::Medium, Level::Hard, Level::Expert, Level::Menace];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -24,6 +27,7 @@ impl Level {
             Level::Medium => "medium",
             Level::Hard => "hard",
             Level::Expert => "expert",
+            Level::Menace => "menace",
         }
     }
 
@@ -40,7 +44,7 @@ pub fn needed_wins(level: Level) -> u32 {
         Level::Medium => 4,
         Level::Hard => 2,
         // Not one of the course's levels: nothing to pass.
-        Level::Expert => 0,
+        Level::Expert | Level::Menace => 0,
     }
 }
 

@@ -74,7 +74,12 @@ impl Player {
     /// The games this player plays.
     pub fn games(&self) -> Vec<String> {
         match self {
-            Player::Builtin(_) | Player::Person(_) => GameId::ALL.map(|g| g.name().to_string()).into(),
+            Player::Person(_) => GameId::ALL.map(|g| g.name().to_string()).into(),
+            Player::Builtin(level) => GameId::ALL
+                .into_iter()
+                .filter(|&game| crate::with_game!(game, G => <G as crate::players::agent::AbiGame>::builtin_plays(*level)))
+                .map(|g| g.name().to_string())
+                .collect(),
             Player::Library(library) => library.games().iter().map(|g| g.to_string()).collect(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => hello.games.clone(),
             Player::Forfeit { .. } => Vec::new(),

@@ -35,6 +35,7 @@ pub mod hand_in;
 pub mod isolation;
 pub mod levels;
 pub mod loading;
+pub mod memory;
 pub mod params;
 pub mod person;
 pub mod plugin;
@@ -78,7 +79,7 @@ impl FromStr for PlayerSpec {
             Ok(PlayerSpec::Library(path))
         } else {
             Err(format!(
-                "unknown player '{text}': name a built-in bot (easy, medium, hard, expert), human (you, at the table), the path of a player library (.so), python:PATH or cmd:COMMAND"
+                "unknown player '{text}': name a built-in bot (easy, medium, hard, expert, menace), human (you, at the table), the path of a player library (.so), python:PATH or cmd:COMMAND"
             ))
         }
     }
@@ -210,6 +211,11 @@ impl Player {
     /// arena's own agents and a worker's instance alike).
     pub fn player_box<G: AbiGame>(&self, setup: &Setup) -> Result<G::PlayerBox, String> {
         match self {
+            Player::Builtin(level) if !G::builtin_plays(*level) => Err(format!(
+                "{} does not play {} (`arena check {0}` lists the games it plays)",
+                level.name(),
+                G::ID
+            )),
             Player::Builtin(level) => Ok(G::builtin(*level, setup)),
             Player::Library(library) => library.new_player::<G>(setup),
             Player::Configured { player, .. } => player.player_box::<G>(setup),

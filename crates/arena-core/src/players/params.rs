@@ -78,6 +78,10 @@ impl Player {
 
     /// The player with `memory` given to each of its instances (None: none).
     pub fn with_memory(&self, memory: Option<Vec<u8>>) -> Player {
+        // A person remembers for themself.
+        if let Player::Person(_) = self {
+            return self.clone();
+        }
         let (player, setup) = self.setup();
         let setup = setup.with_defaults(&self.params()).with_memory(memory);
         player.configured(setup)

@@ -99,6 +99,9 @@ pub struct CommandEntry {
     /// The name the standings show it by, instead of its own (its file's
     /// or folder's): `arena serve finalize` names each player by its group.
     pub name: Option<String>,
+    /// Values of parameters the player declares, `{ depth = 2, mobility =
+    /// 1.5 }`, as `--param` sets them (checked when it is loaded).
+    pub params: Option<BTreeMap<String, toml::Value>>,
 }
 
 impl<'de> Deserialize<'de> for PlayerEntry {
@@ -276,6 +279,9 @@ pub struct Tournament {
     /// Each player's name as its entry gives it (`name`), by id; None (or
     /// past the end): its own name.
     pub names: Vec<Option<String>>,
+    /// Each player's parameters as its entry sets them (`params`: NAME,
+    /// VALUE), by id; none past the end.
+    pub params: Vec<Vec<(String, String)>>,
     /// Submissions of `gradescope_exports` left out (no player in them),
     /// each with why: said before the games, not an error.
     pub left_out: Vec<String>,
@@ -363,10 +369,26 @@ impl Tournament {
         let mut players = Vec::new();
         let mut controls = Vec::new();
         let mut names = Vec::new();
+        let mut params = Vec::new();
         for (i, entry) in file.players.iter().enumerate() {
             let (player, tc) = match entry {
                 PlayerEntry::Text(text) => (spec(text, base), None),
-                PlayerEntry::Command(CommandEntry { player, command, dir, tc, name }) => {
+                PlayerEntry::Command(CommandEntry { player, command, dir, tc, name, params: given }) => {
+                    if let Some(given) = given {
+                        let given: Result<Vec<(String, String)>> = given
+                            .iter()
+                            .map(|(key, value)| match value {
+                                toml::Value::Integer(n) => Ok((key.clone(), n.to_string())),
+                                toml::Value::Float(x) => Ok((key.clone(), x.to_string())),
+                                other => bail!(
+                                    "players[{i}].params.{key}: a parameter is a number, not a {}",
+                                    other.type_str()
+                                ),
+                            })
+                            .collect();
+                        params.resize(i, Vec::new());
+                        params.push(given?);
+                    }
                     if let Some(name) = name {
                         if name.trim().is_empty() || name.chars().any(char::is_control) {
                             bail!("players[{i}].name: a name is some printable text");
@@ -528,6 +550,7 @@ impl Tournament {
             players,
             controls,
             names,
+            params,
             fixed,
             grading,
             budgets,

@@ -168,10 +168,15 @@ pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> Strin
     for player in &tournament.players {
         text.push_str(&format!("{player}|"));
     }
-    // Own time controls only where given: older fingerprints stay the same.
+    // Own time controls and parameters only where given: older fingerprints stay the same.
     for (id, control) in tournament.controls.iter().enumerate() {
         if let Some(control) = control {
             text.push_str(&format!("tc{id}={control}|"));
+        }
+    }
+    for (id, params) in tournament.params.iter().enumerate() {
+        for (name, value) in params {
+            text.push_str(&format!("param{id}.{name}={value}|"));
         }
     }
     text.push_str(&print.tail);
@@ -252,7 +257,11 @@ pub fn load_players(tournament: &Tournament, hosting: &Hosting) -> Result<Vec<Pl
     let mut players = Vec::new();
     let mut problems = Vec::new();
     for (id, spec) in tournament.players.iter().enumerate() {
-        match Player::load(spec, hosting, tournament.budgets.startup) {
+        let params = tournament.params.get(id).map_or(&[][..], Vec::as_slice);
+        let loaded = Player::load(spec, hosting, tournament.budgets.startup)
+            .map_err(|e| e.to_string())
+            .and_then(|player| if params.is_empty() { Ok(player) } else { player.with_params(params) });
+        match loaded {
             Ok(player) => players.push(player),
             Err(e) if tournament.may_forfeit.contains(&id) => {
                 let name = tournament.names.get(id).cloned().flatten().unwrap_or_else(|| spec.to_string());

@@ -4,8 +4,10 @@ turn it sees fresh `Grid` objects built from the arena's position."""
 
 from __future__ import annotations
 
-from typing import Any
+from types import ModuleType
+from typing import Any, Optional
 
+from . import given
 from .trap import GameInfo, GameResult, TrapState, TurnAnswer, play_turn
 
 PLAYER_VALUE = (1, 2)
@@ -13,16 +15,40 @@ TRAP_VALUE = -1
 
 
 class CourseSession:
-    def __init__(self, player_class: type, grid_class: type, name: str) -> None:
+    def __init__(
+        self, player_class: type, grid_class: type, name: str, module: Optional[ModuleType] = None
+    ) -> None:
         self.player_class = player_class
         self.grid_class = grid_class
         self.name = name
         self.author = name
         self.ai: Any = None
         self.placed = False
+        # What each game's PlayerAI is given (given.py): the parameters, also
+        # as the module's `arena_params`, and the memory the last one saved.
+        self.module = module
+        self.declared = given.declared(module) if module is not None else []
+        self.keeps_memory = given.keeps_memory(player_class)
+        self.memory: Optional[bytes] = None
+        self.set_up(given.defaults(self.declared), None)
+
+    def set_up(self, params: dict[str, Any], memory: Optional[bytes]) -> None:
+        self.params = dict(params)
+        if self.module is not None:
+            self.module.arena_params = dict(params)
+        self.memory = memory
+
+    def save_memory(self) -> Optional[bytes]:
+        return self.memory
 
     def new_game(self, info: GameInfo) -> None:
-        self.ai = self.player_class()
+        # Made with `params` already set, so that its __init__ can read them.
+        ai = self.player_class.__new__(self.player_class)
+        ai.params = dict(self.params)
+        ai.__init__()
+        if self.memory is not None and callable(getattr(ai, "load_memory", None)):
+            ai.load_memory(self.memory)
+        self.ai = ai
         if hasattr(self.ai, "setPlayerNum"):
             self.ai.setPlayerNum(info.seat)
         self.placed = False
@@ -42,7 +68,9 @@ class CourseSession:
         )
 
     def game_over(self, result: GameResult) -> None:
-        pass
+        saved = given.save(self.ai)
+        if saved is not None:
+            self.memory = bytes(saved)
 
     def grid(self, state: TrapState) -> Any:
         grid = self.grid_class(state.size)

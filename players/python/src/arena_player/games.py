@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from . import given
 from .trap import Cell, InvalidAction, TimeBank, _short, as_cell
 
 Message = dict[str, Any]
@@ -140,13 +141,22 @@ class GameSession:
     """One player instance of a newer game for all the games of the process
     (a learner keeps learning): answers that game's requests."""
 
-    def __init__(self, player: GamePlayer) -> None:
+    def __init__(self, player: GamePlayer, declared: Optional[list[Message]] = None) -> None:
         self.player = player
         self.name = player.name or type(player).__name__
         self.author = player.author
         self.games = [player.game]
+        self.declared = declared or []
+        self.keeps_memory = given.keeps_memory(player)
+        given.give(player, given.defaults(self.declared), None)
         # The request that asks this player for an action.
         self.action = next((kind for cls, kind in ACTION_REQUESTS if isinstance(player, cls)), None)
+
+    def set_up(self, params: Message, memory: Optional[bytes]) -> None:
+        given.give(self.player, params, memory)
+
+    def save_memory(self) -> Optional[bytes]:
+        return given.save(self.player)
 
     def answer(self, request: Message) -> Optional[Message]:
         """The reply to `request`, or None if it is not one of this game's."""

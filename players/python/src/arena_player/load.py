@@ -11,6 +11,7 @@ import sys
 from types import ModuleType
 from typing import Any
 
+from . import given
 from .course import CourseSession
 from .games import GAME_CLASSES, GameSession
 from .native import NativeSession
@@ -55,16 +56,22 @@ def load(target: str, class_name: str | None = None) -> Session:
     module = import_file(file)
 
     player_class = pick_class(module, file, class_name)
+    try:
+        declared = given.declared(module)
+    except given.BadDeclaration as bad:
+        raise LoadFailure(f"{os.path.basename(file)}: {bad}") from None
+    # Before any player is made: its __init__ may read them.
+    module.arena_params = given.defaults(declared)
     if issubclass(player_class, TrapPlayer):
-        return NativeSession(construct(player_class, file))
+        return NativeSession(construct(player_class, file), declared)
     if issubclass(player_class, GAME_CLASSES):
-        return GameSession(construct(player_class, file))
+        return GameSession(construct(player_class, file), declared)
     grid_module = import_bare("Grid", file)
     # A course submission (a folder's PlayerAI) is known by its folder's
     # name; any other course class, such as test_players/HardAI.py's, by its own.
     named_by_folder = class_name is None and os.path.basename(file) == COURSE_FILE
     name = os.path.basename(folder) if named_by_folder else player_class.__name__
-    return CourseSession(player_class, grid_module.Grid, name)
+    return CourseSession(player_class, grid_module.Grid, name, module)
 
 
 def course_root(folder: str) -> list[str]:

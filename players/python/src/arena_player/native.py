@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any, Optional
+
+from . import given
 from .games import GamePlayer, GameSession, tell_bank
 from .serve import serve
 from .trap import GameInfo, GameResult, TrapPlayer, TrapState, TurnAnswer, play_turn
@@ -11,10 +14,19 @@ from .wire import Channel
 class NativeSession:
     """One TrapPlayer instance for all the games of the process."""
 
-    def __init__(self, player: TrapPlayer) -> None:
+    def __init__(self, player: TrapPlayer, declared: Optional[list[dict[str, Any]]] = None) -> None:
         self.player = player
         self.name = player.name or type(player).__name__
         self.author = player.author
+        self.declared = declared or []
+        self.keeps_memory = given.keeps_memory(player)
+        given.give(player, given.defaults(self.declared), None)
+
+    def set_up(self, params: dict[str, Any], memory: Optional[bytes]) -> None:
+        given.give(self.player, params, memory)
+
+    def save_memory(self) -> Optional[bytes]:
+        return given.save(self.player)
 
     def new_game(self, info: GameInfo) -> None:
         self.player.new_game(info)

@@ -9,6 +9,7 @@ import time
 import traceback
 from typing import Protocol
 
+from . import given
 from .trap import GameInfo, GameResult, InvalidAction, TrapState, TurnAnswer
 from .wire import PROTOCOL_VERSION, Channel, Message
 
@@ -41,15 +42,20 @@ def describe_exception(error: BaseException) -> str:
 
 
 def serve(session: Session, channel: Channel) -> None:
-    channel.send(
-        {
-            "type": "hello",
-            "protocol": PROTOCOL_VERSION,
-            "name": session.name,
-            "author": session.author,
-            "games": getattr(session, "games", ["trap"]),
-        }
-    )
+    hello: Message = {
+        "type": "hello",
+        "protocol": PROTOCOL_VERSION,
+        "name": session.name,
+        "author": session.author,
+        "games": getattr(session, "games", ["trap"]),
+    }
+    # What the player declares (given.py): only when it does, so that the
+    # arena sends `setup` and `save_memory` only to players that asked.
+    if getattr(session, "declared", None):
+        hello["params"] = session.declared
+    if getattr(session, "keeps_memory", False):
+        hello["memory"] = True
+    channel.send(hello)
     while True:
         request = channel.receive()
         received = time.monotonic()
@@ -65,6 +71,11 @@ def serve(session: Session, channel: Channel) -> None:
 def answer(session: Session, request: Message, received: float) -> Message:
     kind = request["type"]
     try:
+        if kind == "setup":
+            session.set_up(request.get("params") or {}, given.decode(request))
+            return {"type": "ok"}
+        if kind == "save_memory":
+            return given.memory_reply(session.save_memory())
         if kind == "new_game" and request["game"] not in getattr(session, "games", ["trap"]):
             return {"type": "error", "message": f"this player does not play {request['game']}"}
         if hasattr(session, "answer"):

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 PROTOCOL_VERSION = 1
-MAX_FRAME = 1 << 20
+MAX_FRAME = 2 << 20
 
 Message = dict[str, Any]
 

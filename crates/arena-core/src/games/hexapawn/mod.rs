@@ -73,13 +73,18 @@ impl LocalGame for Hexapawn {
 impl AbiGame for Hexapawn {
     type PlayerBox = HexapawnPlayerBox;
 
-    fn builtin(level: Level, _setup: &Setup) -> HexapawnPlayerBox {
+    fn builtin(level: Level, setup: &Setup) -> HexapawnPlayerBox {
         use reference_bots::hexapawn as bots;
         match level {
             Level::Easy => hexapawn_player_box(bots::Easy::default()),
             Level::Medium => hexapawn_player_box(bots::Medium::default()),
             Level::Hard | Level::Expert => hexapawn_player_box(bots::Hard::default()),
+            Level::Menace => hexapawn_player_box(bots::Menace::from_setup(setup)),
         }
+    }
+
+    fn builtin_plays(_level: Level) -> bool {
+        true
     }
 
     fn constructor(module: PlayerModule) -> Option<Constructor<HexapawnPlayerBox>> {

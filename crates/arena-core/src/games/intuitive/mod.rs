@@ -74,7 +74,7 @@ impl AbiGame for IntuitiveAi {
     fn builtin(level: Level, _setup: &Setup) -> IntuitivePlayerBox {
         use reference_bots::intuitive as bots;
         match level {
-            Level::Easy => intuitive_player_box(bots::Easy::default()),
+            Level::Easy | Level::Menace => intuitive_player_box(bots::Easy::default()),
             Level::Medium => intuitive_player_box(bots::Medium::default()),
             Level::Hard => intuitive_player_box(bots::Hard),
             Level::Expert => intuitive_player_box(bots::Expert::default()),

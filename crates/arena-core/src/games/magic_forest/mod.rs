@@ -72,7 +72,7 @@ impl AbiGame for MagicForest {
     fn builtin(level: Level, _setup: &Setup) -> ForestPlayerBox {
         use reference_bots::magic_forest as bots;
         match level {
-            Level::Easy => forest_player_box(bots::Easy::default()),
+            Level::Easy | Level::Menace => forest_player_box(bots::Easy::default()),
             Level::Medium => forest_player_box(bots::Medium::default()),
             Level::Hard | Level::Expert => forest_player_box(bots::Hard::default()),
         }

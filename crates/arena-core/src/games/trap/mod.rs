@@ -68,7 +68,7 @@ impl AbiGame for Trap {
     fn builtin(level: Level, setup: &Setup) -> TrapPlayerBox {
         use reference_bots::trap as bots;
         match level {
-            Level::Easy => trap_player_box(bots::Easy::default()),
+            Level::Easy | Level::Menace => trap_player_box(bots::Easy::default()),
             Level::Medium => trap_player_box(bots::Medium),
             Level::Hard => trap_player_box(bots::Hard::from_setup(setup)),
             Level::Expert => trap_player_box(bots::Expert::from_setup(setup)),
@@ -80,7 +80,7 @@ impl AbiGame for Trap {
         match level {
             Level::Hard => bots::Hard::params(),
             Level::Expert => bots::Expert::params(),
-            Level::Easy | Level::Medium => Vec::new(),
+            Level::Easy | Level::Medium | Level::Menace => Vec::new(),
         }
     }
 

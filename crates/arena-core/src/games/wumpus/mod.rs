@@ -73,7 +73,7 @@ impl AbiGame for Wumpus {
     fn builtin(level: Level, _setup: &Setup) -> WumpusPlayerBox {
         use reference_bots::wumpus as bots;
         match level {
-            Level::Easy => wumpus_player_box(bots::Easy::default()),
+            Level::Easy | Level::Menace => wumpus_player_box(bots::Easy::default()),
             Level::Medium => wumpus_player_box(bots::Medium::default()),
             Level::Hard | Level::Expert => wumpus_player_box(bots::Hard::default()),
         }

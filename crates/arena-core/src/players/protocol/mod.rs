@@ -28,9 +28,10 @@ pub use setup::{decode as decode_memory, encode as encode_memory, SetupRequest, 
 /// The protocol version this arena speaks.
 pub const VERSION: u32 = 1;
 
-/// The largest frame either side may send (1 MiB): a reply longer than that
-/// is garbage, not a move.
-pub const MAX_FRAME: usize = 1 << 20;
+/// The largest frame either side may send (2 MiB: room for a memory of
+/// 1 MiB in base64, `setup` and `memory`): a reply longer than that is
+/// garbage, not a move.
+pub const MAX_FRAME: usize = 2 << 20;
 
 /// A cell on the wire: `[row, col]`. Any integers are accepted so that an
 /// off-board answer such as `[-1, 3]` is reported as such, not as garbage.

@@ -1,0 +1,84 @@
+"""What a player is given from outside: its parameters and its memory
+(docs/python-players.md).
+
+Parameters: a player file declares the ones it accepts at module level,
+
+    ARENA_PARAMS = {"mobility": ("float", 1.0, 0.0, 10.0), "depth": ("int", 3, 1, 8)}
+
+(name: type, default, min, max). The arena checks every value given
+(`--param mobility=2.5`) and sends every declared one; the host puts them,
+as a dict, in the module's global `arena_params` and on the player as
+`self.params`: a course `PlayerAI` is made with `params` already set (so
+its `__init__` can read it), a native player gets it before its first game.
+
+Memory: a player with `save_memory(self)` (returning bytes, or None to keep
+what it had) keeps a memory across matches (`--memory DIR`); it gets it
+back through `load_memory(self, data)`, before its first game. A course
+player, made afresh each game, is handed the memory its previous game's
+instance saved."""
+
+from __future__ import annotations
+
+import base64
+from types import ModuleType
+from typing import Any, Optional
+
+KINDS = ("int", "float")
+
+
+class BadDeclaration(Exception):
+    """ARENA_PARAMS is not a declaration: the message says which entry and why."""
+
+
+def declared(module: ModuleType) -> list[dict[str, Any]]:
+    """The module's ARENA_PARAMS as the protocol's `hello` lists them."""
+    table = getattr(module, "ARENA_PARAMS", None)
+    if table is None:
+        return []
+    if not isinstance(table, dict):
+        raise BadDeclaration("ARENA_PARAMS must be a dict: {name: (type, default, min, max)}")
+    params = []
+    for name, entry in table.items():
+        if not (isinstance(entry, (tuple, list)) and len(entry) == 4 and entry[0] in KINDS):
+            raise BadDeclaration(
+                f"ARENA_PARAMS[{name!r}] must be (type, default, min, max) with type 'int' or 'float', not {entry!r}"
+            )
+        kind, default, low, high = entry
+        params.append({"name": str(name), "type": kind, "default": float(default), "min": float(low), "max": float(high)})
+    return params
+
+
+def defaults(params: list[dict[str, Any]]) -> dict[str, Any]:
+    """Every declared parameter at its default."""
+    return {p["name"]: int(p["default"]) if p["type"] == "int" else p["default"] for p in params}
+
+
+def keeps_memory(player: Any) -> bool:
+    """Whether a player (an instance or a class) keeps a memory."""
+    return callable(getattr(player, "save_memory", None)) or callable(getattr(player, "load_memory", None))
+
+
+def decode(request: dict[str, Any]) -> Optional[bytes]:
+    """The memory a `setup` request gives, if any."""
+    data = request.get("memory")
+    return None if data is None else base64.b64decode(data)
+
+
+def memory_reply(data: Any) -> dict[str, Any]:
+    """The `memory` reply handing `data` back (None: keep what it had)."""
+    if data is not None and not isinstance(data, (bytes, bytearray)):
+        raise TypeError(f"save_memory must return bytes or None, not {type(data).__name__}")
+    return {"type": "memory", "data": None if data is None else base64.b64encode(bytes(data)).decode("ascii")}
+
+
+def give(player: Any, params: dict[str, Any], memory: Optional[bytes]) -> None:
+    """Gives a made player its parameters, and its memory if it has one."""
+    player.params = dict(params)
+    if memory is not None and callable(getattr(player, "load_memory", None)):
+        player.load_memory(memory)
+
+
+def save(player: Any) -> Optional[bytes]:
+    """What a player hands back as its memory (None if it keeps none)."""
+    hook = getattr(player, "save_memory", None)
+    return hook() if callable(hook) else None
