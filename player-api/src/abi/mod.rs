@@ -58,12 +58,15 @@
 //! - An older library in a newer arena loads and plays, lacking what later
 //!   versions added (`arena check` names it).
 //! - A newer library in an older arena loads if its version is one the
-//!   arena knows: a v1 library built today loads in every arena, those
-//!   from before the probe too (they look up the root module only, which is
-//!   v1's, byte for byte). A library of a version the arena does not know
-//!   is refused with one line saying so (from before the probe: as an
-//!   incompatible layout): update the arena, or rebuild the player against
-//!   the arena's player-api.
+//!   arena knows. A library built today is v2 (parameters and memory):
+//!   an arena that knows only v1 refuses it with one line saying so (one
+//!   from before the probe: as an incompatible layout): update the arena,
+//!   or rebuild the player against the arena's player-api.
+//!
+//! What v2 adds, as a player author sees it: `export_player!`'s `params:`
+//! (the parameters it declares) and `game(setup): expr` (the
+//! [`Setup`](crate::params::Setup) it is made with: the values, and the
+//! memory it kept), and `save_memory` on every game's player trait.
 
 mod export;
 #[macro_use]

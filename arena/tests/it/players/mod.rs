@@ -6,6 +6,7 @@
 
 mod abi_versions;
 mod course_layout;
+mod memory;
 mod params;
 mod plugins;
 mod python;

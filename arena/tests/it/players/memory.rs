@@ -1,0 +1,139 @@
+//! Memory across matches (issue 49): `arena play --memory DIR` gives each
+//! player the memory it handed back at the end of its last match. Menace
+//! (built in, and as a library in a sandboxed worker) continues from its
+//! boxes; a library of ABI v2, a Python course player and a program each
+//! get theirs back; a store is bounded, and an oversize memory is refused
+//! in one line while the match is still played.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::support::{abi_fixtures, arena, library, play_json, stderr, workspace_root};
+
+/// The games player 1 (the second named) won among the first `n` of `doc`.
+fn wins_of_second(doc: &Value, n: usize) -> usize {
+    doc["games"].as_array().unwrap().iter().take(n).filter(|g| g["winner"] == 1).count()
+}
+
+fn remembering(player: &str, opponent: &str, dir: &Path, extra: &[&str]) -> Value {
+    let dir = dir.display().to_string();
+    let args = [
+        &["--game", "hexapawn", opponent, player, "--games", "8", "--seed", "5", "--memory", &dir][..],
+        extra,
+    ]
+    .concat();
+    play_json(&args, &[])
+}
+
+#[test]
+fn menace_continues_from_its_boxes_and_wins_more_in_the_second_run() {
+    let lib = library("menace").display().to_string();
+    for (player, extra) in
+        [("menace", &[][..]), (lib.as_str(), &[][..]), (lib.as_str(), &["--in-process"][..])]
+    {
+        let dir = tempfile::tempdir().unwrap();
+        let first = remembering(player, "hard", dir.path(), extra);
+        let second = remembering(player, "hard", dir.path(), extra);
+        let (before, after) = (wins_of_second(&first, 6), wins_of_second(&second, 6));
+        assert!(
+            after > before,
+            "{player} {extra:?}: {before} wins in the first run's first 6, {after} in the second's"
+        );
+        // --json shows its boxes: which moves still hold beads.
+        let memory = &second["memory"][1];
+        assert_eq!(memory["replaced"], true, "{memory}");
+        let boxes = memory["content"]["boxes"].as_array().unwrap();
+        assert!(!boxes.is_empty() && boxes.iter().all(|b| b["beads"].is_array() && b["board"].is_string()));
+        assert!(
+            boxes.iter().any(|b| b["beads"].as_array().unwrap().is_empty()),
+            "a box it emptied by losing"
+        );
+    }
+}
+
+#[test]
+fn a_v2_library_gets_its_memory_back_in_process_and_in_a_worker() {
+    let library = abi_fixtures()[1].1.display().to_string();
+    for extra in [&[][..], &["--in-process"][..]] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().display().to_string();
+        for run in 1..=2u32 {
+            let args = [&["--game", "hexapawn", "easy", &library, "--games", "3", "--memory", &d][..], extra]
+                .concat();
+            play_json(&args, &[]);
+            let stores: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().path()).collect();
+            let store = stores.iter().find(|p| p.to_string_lossy().contains("libabi_v2_player-")).unwrap();
+            // Its memory counts the games it played, in every match it remembers.
+            assert_eq!(std::fs::read(store).unwrap(), (3 * run).to_le_bytes(), "{extra:?} run {run}");
+        }
+    }
+}
+
+fn python_env() -> Vec<(&'static str, String)> {
+    vec![("PYTHONPATH", workspace_root().join("players/python/src").display().to_string())]
+}
+
+/// The one store in `dir` whose name starts with `stem`.
+fn store(dir: &Path, stem: &str) -> String {
+    let found: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(stem))
+        .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    String::from_utf8(std::fs::read(&found[0]).unwrap()).unwrap()
+}
+
+#[test]
+fn a_python_course_player_and_a_program_get_their_memory_back() {
+    let base = python_env();
+    let env: Vec<(&str, &str)> = base.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let course = format!("python:{}", workspace_root().join("arena/tests/python/params_course").display());
+    let program =
+        format!("cmd:python3 {}", workspace_root().join("arena/tests/python/params_program.py").display());
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    for run in 1..=2 {
+        play_json(&[&course, "easy", "--games", "3", "--seed", "2", "--memory", &d], &env);
+        // Each game's PlayerAI is handed the memory the last one saved: games played.
+        assert_eq!(store(dir.path(), "params_course-"), (3 * run).to_string());
+        play_json(&[&program, "easy", "--games", "2", "--seed", "2", "--memory", &d], &env);
+        // A program's: the matches it finished.
+        assert_eq!(store(dir.path(), "cmd-").trim(), run.to_string());
+    }
+    // What it was given reached it: a course player says so when told to.
+    let doc = play_json(&[&course, "easy", "--seed", "2", "--memory", &d, "--param", "echo=1"], &env);
+    assert!(doc["games"][0]["reason"].as_str().unwrap().contains("games 6"), "{doc}");
+}
+
+#[test]
+fn an_oversize_memory_is_refused_in_one_line_and_the_match_still_counts() {
+    let program =
+        format!("cmd:python3 {}", workspace_root().join("arena/tests/python/params_program.py").display());
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let run = |grow: &str| {
+        arena(
+            &["play", &program, "easy", "--games", "2", "--seed", "2", "--memory", &d, "--param", grow],
+            &[],
+        )
+    };
+    assert!(run("grow=0").status.success());
+    assert_eq!(store(dir.path(), "cmd-"), "1");
+    // 1100 KiB handed back: over the bound of 1 MiB.
+    let output = run("grow=1100");
+    assert!(output.status.success(), "the match is played: {}", stderr(&output));
+    let err = stderr(&output);
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("memory")).collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    assert!(warnings[0].contains("over the bound of 1048576: not kept"), "{err}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("2 games"), "the results stand");
+    assert_eq!(store(dir.path(), "cmd-"), "1", "the store keeps what it had");
+    // A store over the bound (put there by hand) is not given: one line, and the match played.
+    let path = std::fs::read_dir(dir.path()).unwrap().next().unwrap().unwrap().path();
+    std::fs::write(&path, vec![b'1'; (1 << 20) + 1]).unwrap();
+    let output = run("grow=0");
+    assert!(output.status.success());
+    assert!(stderr(&output).contains("over the bound of 1048576: not given"), "{}", stderr(&output));
+}
