@@ -164,7 +164,7 @@ pub(crate) struct ServerArgs {
           value_parser = clap::value_parser!(i32).range(-20..=19))]
     games_nice: i32,
     /// The nice value of the server's pages (as `arena serve --pages-nice`).
-    #[arg(long, value_name = "N", default_value_t = -5, allow_hyphen_values = true,
+    #[arg(long, value_name = "N", default_value_t = 0, allow_hyphen_values = true,
           value_parser = clap::value_parser!(i32).range(-20..=19))]
     pages_nice: i32,
     /// Busy loops (nice 0) run beside the server while it is measured, as

@@ -48,11 +48,12 @@ pub(crate) struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 0, allow_hyphen_values = true,
           value_parser = clap::value_parser!(i32).range(-20..=19))]
     games_nice: i32,
-    /// The nice value of the threads that answer requests: above the
-    /// games', so that a page never waits behind a burst of them. Raising
-    /// a priority needs root or the systemd unit's `LimitNICE=` (without
-    /// it, pages stay at the server's priority and a line says so).
-    #[arg(long, value_name = "N", default_value_t = -5, allow_hyphen_values = true,
+    /// The nice value of the threads that answer requests. At 0, the
+    /// default, pages answer within tens of milliseconds beside busy loops
+    /// (docs/benchmarks.md); below 0 they run above the games, which needs
+    /// root or the systemd unit's `LimitNICE=` (without it, pages stay at
+    /// the server's priority and a line says so).
+    #[arg(long, value_name = "N", default_value_t = 0, allow_hyphen_values = true,
           value_parser = clap::value_parser!(i32).range(-20..=19))]
     pages_nice: i32,
     /// Whether a student's newer waiting submission supersedes their older

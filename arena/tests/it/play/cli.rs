@@ -195,7 +195,7 @@ fn help_lists_the_user_commands_first_and_the_measurements_under_measure() {
         .take_while(|l| !l.is_empty())
         .filter_map(|l| l.split_whitespace().next())
         .collect();
-    let first_to_last = "play bench check new tournament serve submit grade replay measure help";
+    let first_to_last = "play bench check new tune tournament serve submit grade replay analyse measure help";
     assert_eq!(commands.join(" "), first_to_last, "{help}");
     // One short line each, the detail in each command's own --help.
     let listed: Vec<&str> =

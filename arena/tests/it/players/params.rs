@@ -124,7 +124,8 @@ fn a_program_is_told_its_parameters_in_a_setup_request() {
     let player = program();
     let doc = play_json(&[&player, "easy", "--seed", "1", "--param", "echo=1", "--param", "weight=7.5"], &[]);
     let reason = doc["games"][0]["reason"].as_str().unwrap();
-    assert!(reason.contains(r#"given {"echo": 1, "weight": 7.5}"#), "{reason}");
+    // Every declared one is given: those not set at their defaults.
+    assert!(reason.contains(r#"given {"echo": 1, "grow": 0, "weight": 7.5}"#), "{reason}");
 }
 
 #[test]

@@ -392,21 +392,26 @@ fn threads_nice(pid: u32) -> Vec<(String, i32)> {
 }
 
 #[test]
-fn pages_are_answered_above_the_games_priority_where_the_server_may_raise_it() {
-    let data = tempfile::tempdir().unwrap();
-    let course = support::write_file(data.path(), "course.toml", &course("1s", None));
-    let server = Server::start(data.path(), &["--course", course.to_str().unwrap(), "--round-robin", "off"]);
-    assert_eq!(get(&server, "/api/leaderboard", None).0, 200);
-    let threads = threads_nice(server.child.id());
-    let of = |prefix: &str| -> Vec<i32> {
-        threads.iter().filter(|(name, _)| name.starts_with(prefix)).map(|(_, nice)| *nice).collect()
-    };
-    let (pages, games) = (of("tokio-"), of("grader-"));
-    assert!(!pages.is_empty() && !games.is_empty(), "{threads:?}");
-    assert!(games.iter().all(|&n| n == 0), "games at --games-nice's default, 0: {threads:?}");
+fn pages_run_at_pages_nice_and_games_at_games_nice_where_the_server_may_set_them() {
     // SAFETY: a plain syscall.
     let root = unsafe { libc::geteuid() } == 0;
-    // Without the right to raise a priority (a plain user), pages stay at the server's.
-    let expected = if root { -5 } else { 0 };
-    assert!(pages.iter().all(|&n| n == expected), "pages at {expected}: {threads:?}");
+    for (extra, pages_at, games_at) in
+        [(&[][..], 0, 0), (&["--pages-nice", "-5", "--games-nice", "3"][..], -5, 3)]
+    {
+        let data = tempfile::tempdir().unwrap();
+        let course = support::write_file(data.path(), "course.toml", &course("1s", None));
+        let args = [&["--course", course.to_str().unwrap(), "--round-robin", "off"][..], extra].concat();
+        let server = Server::start(data.path(), &args);
+        assert_eq!(get(&server, "/api/leaderboard", None).0, 200);
+        let threads = threads_nice(server.child.id());
+        let of = |prefix: &str| -> Vec<i32> {
+            threads.iter().filter(|(name, _)| name.starts_with(prefix)).map(|(_, nice)| *nice).collect()
+        };
+        let (pages, games) = (of("tokio-"), of("grader-"));
+        assert!(!pages.is_empty() && !games.is_empty(), "{threads:?}");
+        assert!(games.iter().all(|&n| n == games_at), "games at {games_at}: {threads:?}");
+        // Without the right to raise a priority (a plain user), pages stay at the server's.
+        let expected = if root { pages_at } else { 0 };
+        assert!(pages.iter().all(|&n| n == expected), "pages at {expected}: {threads:?}");
+    }
 }

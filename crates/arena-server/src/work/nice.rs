@@ -1,14 +1,14 @@
-//! The server's threads' priorities: pages before games, games level with
-//! the rest of the machine.
+//! The server's threads' priorities: games level with the rest of the
+//! machine, pages at `--pages-nice`.
 //!
 //! Games run at `--games-nice` (0: a fair share beside other users' work;
 //! below that, a real course player could not be played at all). Pages
-//! then compete with games and other users' busy loops alike, and a page
-//! that waits behind a burst of games took up to 95 ms at its p99
-//! (docs/benchmarks.md, "The server on a shared machine"); so the threads
+//! compete with games and other users' busy loops alike, and still answer
+//! within tens of milliseconds at their p99 (docs/benchmarks.md, "The
+//! server on a shared machine"); on a machine loaded far more, the threads
 //! that answer requests (the runtime's, and its blocking pool's database
-//! calls) run at `--pages-nice`, above the games. That needs the right to
-//! raise a thread's priority: root, or the unit's `LimitNICE=`; without
+//! calls) can run above the games: `--pages-nice -5`. That needs the right
+//! to raise a thread's priority: root, or the unit's `LimitNICE=`; without
 //! it pages stay at the server's own priority, and a line says so once.
 //!
 //! Invariant: a game is played only on a thread at the games' nice (the
