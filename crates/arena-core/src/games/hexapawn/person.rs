@@ -35,7 +35,9 @@ impl PersonGame for Hexapawn {
                 .board
                 .legal_moves()
                 .into_iter()
-                .map(|mv| Choice::clicked(written(mv), vec![[mv.from.row, mv.from.col], [mv.to.row, mv.to.col]]))
+                .map(|mv| {
+                    Choice::clicked(written(mv), vec![[mv.from.row, mv.from.col], [mv.to.row, mv.to.col]])
+                })
                 .collect(),
             squares: (0..SIZE)
                 .map(|row| {

@@ -40,7 +40,9 @@ impl PersonGame for IntuitiveAi {
                 .map(|c| Choice::clicked(written(c), vec![[c.row, c.col]]))
                 .collect(),
             squares: (0..view.size())
-                .map(|row| (0..view.size()).map(|col| Square::new(glyph(view, Cell::new(row, col)))).collect())
+                .map(|row| {
+                    (0..view.size()).map(|col| Square::new(glyph(view, Cell::new(row, col)))).collect()
+                })
                 .collect(),
         }
     }
@@ -82,8 +84,11 @@ fn glyph(view: &IntuitiveView, cell: Cell) -> String {
     match view.hint(index) {
         None => "?".into(),
         Some(hint) => {
-            let letters: String =
-                [(hint.breeze, 'b'), (hint.smell, 's'), (hint.glitter, 'g')].iter().filter(|h| h.0).map(|h| h.1).collect();
+            let letters: String = [(hint.breeze, 'b'), (hint.smell, 's'), (hint.glitter, 'g')]
+                .iter()
+                .filter(|h| h.0)
+                .map(|h| h.1)
+                .collect();
             if letters.is_empty() {
                 ".".into()
             } else {

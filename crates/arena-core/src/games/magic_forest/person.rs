@@ -62,7 +62,12 @@ impl PersonGame for MagicForest {
                 }
             })
             .collect();
-        Question { board: forest(sight, request, paint), ask: "your action".into(), choices, squares: Vec::new() }
+        Question {
+            board: forest(sight, request, paint),
+            ask: "your action".into(),
+            choices,
+            squares: Vec::new(),
+        }
     }
 
     fn answer(

@@ -33,7 +33,11 @@ impl PersonGame for Trap {
             None => Question {
                 board: format!("{head}\n{}", replay::board(&request.state, None, paint)),
                 ask: "your move (row col)".into(),
-                choices: request.state.legal_moves(me).map(|p| Choice::clicked(cell(p), vec![at(p)])).collect(),
+                choices: request
+                    .state
+                    .legal_moves(me)
+                    .map(|p| Choice::clicked(cell(p), vec![at(p)]))
+                    .collect(),
                 squares: squares(&request.state, None),
             },
             Some(after) => Question {
@@ -46,7 +50,11 @@ impl PersonGame for Trap {
                 ask: "your throw (row col)".into(),
                 choices: targets(&after)
                     .map(|p| {
-                        let shows = after.throw(me, p).outcomes().map(|(q, chance)| (at(q), percent(chance))).collect();
+                        let shows = after
+                            .throw(me, p)
+                            .outcomes()
+                            .map(|(q, chance)| (at(q), percent(chance)))
+                            .collect();
                         Choice { shows, ..Choice::clicked(cell(p), vec![at(p)]) }
                     })
                     .collect(),

@@ -44,7 +44,9 @@ impl PersonGame for Wumpus {
                 "your action ({})",
                 legal(sight, request).map(|a| format!("{}: {a}", key(a))).collect::<Vec<_>>().join(", ")
             ),
-            choices: legal(sight, request).map(|a| Choice::typed(a.to_string()).with_key(page_key(a))).collect(),
+            choices: legal(sight, request)
+                .map(|a| Choice::typed(a.to_string()).with_key(page_key(a)))
+                .collect(),
             squares: Vec::new(),
         }
     }

@@ -53,6 +53,8 @@ struct Shown {
     asked: u64,
     question: Option<Question>,
     deadline: Option<Instant>,
+    /// The version the page was last served.
+    seen: u64,
     news: VecDeque<String>,
 }
 
@@ -100,7 +102,8 @@ impl PageTable {
     /// What the page draws: `version` (changes with anything shown), the
     /// open question (or null), the seconds left to answer it, the news.
     pub fn state(&self) -> Value {
-        let shown = self.lock();
+        let mut shown = self.lock();
+        shown.seen = shown.version;
         let left = shown.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs());
         json!({
             "version": shown.version,
@@ -109,6 +112,13 @@ impl PageTable {
             "seconds_left": left,
             "news": shown.news,
         })
+    }
+
+    /// Whether the page has been served all there is to show (the match's
+    /// end, before the arena stops).
+    pub fn seen_all(&self) -> bool {
+        let shown = self.lock();
+        shown.seen == shown.version
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Shown> {
