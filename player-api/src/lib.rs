@@ -38,6 +38,7 @@ pub mod grid;
 pub mod hexapawn;
 pub mod intuitive;
 pub mod magic_forest;
+pub mod params;
 pub mod trap;
 pub mod wumpus;
 

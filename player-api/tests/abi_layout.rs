@@ -54,6 +54,26 @@ fn roots(version: AbiVersion) -> Vec<(&'static str, &'static TypeLayout)> {
                 ("root module: PlayerLibRef (PlayerLib)", <PlayerLibRef as StableAbi>::LAYOUT),
             ]
         }
+        AbiVersion::V2 => {
+            use player_api::abi::v2::{
+                ForestPlayerBox, HexapawnPlayerBox, IntuitivePlayerBox, PlayerLibV2Ref, TrapPlayerBox,
+                WumpusPlayerBox,
+            };
+            vec![
+                ("trap: TrapPlayerBox (FfiTrapPlayerV2)", <TrapPlayerBox as StableAbi>::LAYOUT),
+                (
+                    "intuitive: IntuitivePlayerBox (FfiIntuitivePlayerV2)",
+                    <IntuitivePlayerBox as StableAbi>::LAYOUT,
+                ),
+                (
+                    "hexapawn: HexapawnPlayerBox (FfiHexapawnPlayerV2)",
+                    <HexapawnPlayerBox as StableAbi>::LAYOUT,
+                ),
+                ("wumpus: WumpusPlayerBox (FfiWumpusPlayerV2)", <WumpusPlayerBox as StableAbi>::LAYOUT),
+                ("forest: ForestPlayerBox (FfiForestPlayerV2)", <ForestPlayerBox as StableAbi>::LAYOUT),
+                ("root module: PlayerLibV2Ref (PlayerLibV2)", <PlayerLibV2Ref as StableAbi>::LAYOUT),
+            ]
+        }
     }
 }
 

@@ -3,7 +3,9 @@
 use std::{path::PathBuf, process::ExitCode};
 
 use anyhow::{bail, Context, Result};
+use arena_core::players::params::parse_assignment;
 use arena_core::{
+    analysis::Budget,
     bench::time_sweep,
     bench::{self, LadderReport},
     play::seeds,
@@ -65,6 +67,10 @@ pub(crate) struct BenchArgs {
     limits: Limits,
     #[command(flatten)]
     controls: PlayerControls,
+    /// Set a parameter of the player under test (repeatable): one it
+    /// declares (`arena check PLAYER --params`). The levels play as they are.
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_assignment)]
+    params: Vec<(String, String)>,
     /// What time buys: play the ladder once per time control listed, each
     /// the player's own (the levels play at --tc2's, or --tc's), and print its score
     /// against each level at each, and where it matches each level
@@ -79,6 +85,11 @@ pub(crate) struct BenchArgs {
     /// With --tc-sweep: also write the table and a plot to this HTML page.
     #[arg(long, value_name = "FILE", requires = "tc_sweep")]
     html: Option<PathBuf>,
+    /// Also analyse every game (docs/analysis.md) and print the player's
+    /// mean accuracy against each level (two-player games). The lost
+    /// games' turning points are printed either way.
+    #[arg(long, conflicts_with = "tc_sweep")]
+    analyse: bool,
     #[command(flatten)]
     options: GameArgs,
 }
@@ -88,7 +99,20 @@ pub(crate) fn run(bench: Bench) -> Result<ExitCode> {
         Some(Versus::Sprt(args)) => return super::sprt::run(args),
         None => bench.ladder,
     };
-    let BenchArgs { game, player, games, seed, limits, controls, live, tc_sweep, html, options } = args;
+    let BenchArgs {
+        game,
+        player,
+        games,
+        seed,
+        limits,
+        controls,
+        params,
+        live,
+        tc_sweep,
+        html,
+        analyse,
+        options,
+    } = args;
     let spec = player.context("arena bench: name the player (a library, a built-in level, python:PATH)")?;
     let setup = setup(game, &limits, &options)?;
     let solo = setup.id().is_single_player();
@@ -98,11 +122,14 @@ pub(crate) fn run(bench: Bench) -> Result<ExitCode> {
         bail!("--games 0 plays nothing: ask for at least {unit}");
     }
     let hosting = limits.hosting()?;
-    let player = load_bot(&spec, &hosting, &limits.budgets())?;
+    let player = load_bot(&spec, &params, &hosting, &limits.budgets())?;
     let seed = seed.unwrap_or_else(seeds::fresh);
     let name = player.name();
     if solo && controls.controls().iter().any(Option::is_some) {
         bail!("--tc1, --tc2: {} is a single-player game; time its player with --tc", setup.id());
+    }
+    if solo && analyse {
+        bail!("--analyse: {} is a single-player game; analyse its replays with `arena analyse`", setup.id());
     }
     if !tc_sweep.is_empty() {
         if solo {
@@ -128,7 +155,9 @@ pub(crate) fn run(bench: Bench) -> Result<ExitCode> {
     let fed = live.as_ref().map(|(_, players)| players);
     let text = with_rules!(setup, G, settings => {
         let runs = bench::run::<G>(&player, games, seed, settings, &hosting, controls.controls(), fed);
-        G::ladder_report(name, &spec.to_string(), &runs, seed)
+        let mut text = G::ladder_report(name, &spec.to_string(), &runs, seed);
+        text.push_str(&bench::turning_points::report(name, &runs, Budget::default(), analyse));
+        text
     }, solo => bench::solo_report::<G>(
         name,
         &settings,

@@ -24,6 +24,24 @@ pub(crate) enum Measure {
     Matchmaking(MatchmakingArgs),
     Swiss(SwissArgs),
     Sprt(sprt::BenchSprtArgs),
+    Analysis(AnalysisArgs),
+}
+
+/// Measure the analyser (`arena analyse`) on replays of games between the
+/// levels: predicted win chance in deciles against the observed rate, the
+/// largest gap, a recalibration of the win-chance curve, the cost per
+/// position, and each player's mean accuracy (docs/benchmarks.md, "The
+/// analyser"). Build with --release.
+///
+/// Example: arena play --game trap easy hard --games 100 --replay reps; arena measure analysis reps/*.json
+#[derive(clap::Args)]
+pub(crate) struct AnalysisArgs {
+    /// Replay files (or folders of them) of games between the levels.
+    #[arg(required = true, value_name = "REPLAY")]
+    pub files: Vec<PathBuf>,
+    /// Positions Trap's search may visit per turn (`arena analyse --nodes`).
+    #[arg(long, default_value_t = arena_core::analysis::Budget::default().nodes, value_name = "N")]
+    pub nodes: u64,
 }
 
 /// The old names, `arena bench-<what>`: the same options, the same output,
@@ -145,6 +163,10 @@ pub(crate) struct ServerArgs {
     #[arg(long, value_name = "N", default_value_t = 0, allow_hyphen_values = true,
           value_parser = clap::value_parser!(i32).range(-20..=19))]
     games_nice: i32,
+    /// The nice value of the server's pages (as `arena serve --pages-nice`).
+    #[arg(long, value_name = "N", default_value_t = -5, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(i32).range(-20..=19))]
+    pages_nice: i32,
     /// Busy loops (nice 0) run beside the server while it is measured, as
     /// other users' work on a shared machine.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -319,6 +341,7 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
                 seconds: args.seconds,
                 grading_slots: args.grading_slots,
                 games_nice: args.games_nice,
+                pages_nice: args.pages_nice,
                 busy_loops: args.busy_loops,
                 watchers: args.watchers,
             };
@@ -398,6 +421,27 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
             arena_core::outln!("{}", arena_core::measure::swiss_simulation::run(&config));
         }
         Measure::Sprt(args) => return sprt::bench(args),
+        Measure::Analysis(AnalysisArgs { files, nodes }) => {
+            let mut replays = Vec::new();
+            for path in files {
+                if path.is_dir() {
+                    let mut inside: Vec<PathBuf> = std::fs::read_dir(&path)
+                        .map_err(|e| anyhow::anyhow!("cannot read the folder {}: {e}", path.display()))?
+                        .filter_map(|entry| entry.ok().map(|e| e.path()))
+                        .filter(|p| {
+                            p.to_string_lossy().ends_with(".json")
+                                || p.to_string_lossy().ends_with(".json.gz")
+                        })
+                        .collect();
+                    inside.sort();
+                    replays.extend(inside);
+                } else {
+                    replays.push(path);
+                }
+            }
+            let budget = arena_core::analysis::Budget { nodes, ..Default::default() };
+            arena_core::outln!("{}", arena_core::measure::analysis::run(&replays, budget)?);
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

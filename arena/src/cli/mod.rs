@@ -7,6 +7,7 @@ use anyhow::Result;
 use arena_core::{players::check, players::scaffold, players::PlayerSpec};
 use clap::{Parser, Subcommand};
 
+mod analyse;
 mod bench;
 mod grade;
 mod gradescope;
@@ -20,6 +21,7 @@ mod slurm;
 mod sprt;
 mod submit;
 mod tournament;
+mod tune;
 
 use options::Limits;
 
@@ -103,6 +105,10 @@ enum Command {
         /// The player: a library (.so), python:PATH (a course folder or a .py
         /// file) or cmd:COMMAND.
         player: PlayerSpec,
+        /// Only list the parameters the player declares (name, type,
+        /// default, range: what --param can set), playing no game.
+        #[arg(long)]
+        params: bool,
         #[command(flatten)]
         limits: Limits,
         #[command(flatten)]
@@ -127,6 +133,20 @@ enum Command {
         #[arg(long, conflicts_with = "api_path")]
         python: bool,
     },
+    /// Find better values of a player's parameters: SPSA, here or on Slurm
+    ///
+    /// Each iteration plays seat-swapped game pairs on shared seeds between
+    /// the player with its parameters nudged up and down at random (theta+c
+    /// delta against theta-c delta; or each against --against OPPONENT) and
+    /// moves the values by the result, with OpenBench's parameter lines and
+    /// gain schedules. Prints the values as --param flags, then an SPRT of
+    /// them against the start. --out DIR keeps a journal (run again to
+    /// resume), trajectory.csv and trajectory.svg (docs/tuning.md).
+    ///
+    /// Example: arena tune hard --param 'move_lookahead, float, 0.5, 0, 3, 0.1, 0.002' --iterations 100 --tc 0.1s --out tune-hard
+    ///
+    /// Example: arena tune my_bot.so --param 'depth, int, 3, 1, 8, 1, 0.002' --against hard --slurm --workers 16 --out /shared/tune
+    Tune(Box<tune::TuneArgs>),
     /// Run, resume, plan or report a tournament described in a TOML file
     ///
     /// Round robins, gauntlets, Swiss rounds, the course's grading and the
@@ -194,6 +214,17 @@ enum Command {
     ///
     /// Example: arena replay replays/game-1-easy-vs-hard.json --html game.html
     Replay(replay::ReplayArgs),
+    /// Why a game was lost: every turn judged, marks, accuracy
+    ///
+    /// Judges every turn of each replay: the mover's win chance (Trap,
+    /// Hexapawn) or expected score (Intuitive AI) before and after the
+    /// action played, the best action and its value, and a mark when the
+    /// drop is large (inaccuracy 0.1, mistake 0.2, blunder 0.3); then each
+    /// player's accuracy (0-100) and a lost game's turning point
+    /// (docs/analysis.md).
+    ///
+    /// Example: arena analyse replays/game-7-mine-vs-hard.json --html game7.html
+    Analyse(analyse::AnalyseArgs),
     /// Measure the arena itself (not a player): engine, isolation, server, ...
     ///
     /// The rules engine, isolation,
@@ -298,7 +329,12 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Submit(args) => submit::run(args),
         Command::Grade(grade) => grade::run(grade),
         Command::GradescopeAutograder(args) => gradescope::run(args),
-        Command::Check { player, limits, options } => {
+        Command::Tune(args) => tune::run(*args),
+        Command::Check { player, params: true, limits, .. } => {
+            arena_core::outln!("{}", check::params(&player, limits.budgets(), limits.hosting()?)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check { player, limits, options, .. } => {
             // Every game, each with the options it owns (the others' are
             // not errors here: a check plays every game).
             let budgets = limits.budgets();
@@ -318,6 +354,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
         Command::Replay(args) => replay::run(&args),
+        Command::Analyse(args) => analyse::run(&args),
         Command::Measure(what) => measure::run(what),
         Command::OldName(old) => measure::run(old.into()),
         Command::LeagueBatch { file } => {

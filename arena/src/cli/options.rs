@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use anyhow::{Context, Result};
+use arena_core::players::params::parse_assignment;
 use arena_core::{
     game_rules::{Budgets, GameOptions, OptionKind, OptionValue},
     games::rules::{every_option, options_of, GameRules},
@@ -150,6 +151,27 @@ impl PlayerControls {
     }
 }
 
+/// `--param1 NAME=VALUE` (or `--param`) and `--param2`: each player's
+/// parameters, in the order the players are named (as `--tc1`, `--tc2`).
+#[derive(clap::Args)]
+pub(crate) struct PlayerParams {
+    /// Set a parameter of the first player (repeatable; `--param` is the
+    /// same): one it declares (`arena check PLAYER --params` lists them,
+    /// with their types and ranges); the others keep their defaults.
+    #[arg(long = "param1", visible_alias = "param", value_name = "NAME=VALUE", value_parser = parse_assignment)]
+    param1: Vec<(String, String)>,
+    /// Set a parameter of the second player (repeatable).
+    #[arg(long = "param2", value_name = "NAME=VALUE", value_parser = parse_assignment)]
+    param2: Vec<(String, String)>,
+}
+
+impl PlayerParams {
+    /// Each player's parameters, in the order named.
+    pub(crate) fn params(&self) -> [&[(String, String)]; 2] {
+        [&self.param1, &self.param2]
+    }
+}
+
 /// `--pass-env NAME`, for every command that runs players' workers.
 #[derive(clap::Args)]
 pub(crate) struct PassEnv {
@@ -195,16 +217,36 @@ impl Limits {
     }
 }
 
-/// [`load`] for the commands that play many games at once (`bench`,
+/// [`load_with`] for the commands that play many games at once (`bench`,
 /// `bench sprt`): a person is refused, pointed to `arena play`.
-pub(crate) fn load_bot(spec: &PlayerSpec, hosting: &Hosting, budgets: &Budgets) -> Result<Player> {
+pub(crate) fn load_bot(
+    spec: &PlayerSpec,
+    params: &[(String, String)],
+    hosting: &Hosting,
+    budgets: &Budgets,
+) -> Result<Player> {
     if *spec == PlayerSpec::Person {
         anyhow::bail!("'{spec}': a person plays with `arena play` (for example: arena play human hard)");
     }
-    load(spec, hosting, budgets)
+    load_with(spec, params, hosting, budgets)
 }
 
 /// Loads the player `spec` names, its start-up within `budgets.startup`.
 pub(crate) fn load(spec: &PlayerSpec, hosting: &Hosting, budgets: &Budgets) -> Result<Player> {
     Player::load(spec, hosting, budgets.startup).with_context(|| format!("cannot load player '{spec}'"))
+}
+
+/// Loads the player `spec` names with parameters `params` set (each checked
+/// against what it declares: one line naming the one that is not).
+pub(crate) fn load_with(
+    spec: &PlayerSpec,
+    params: &[(String, String)],
+    hosting: &Hosting,
+    budgets: &Budgets,
+) -> Result<Player> {
+    let player = load(spec, hosting, budgets)?;
+    if params.is_empty() {
+        return Ok(player);
+    }
+    player.with_params(params).map_err(|why| anyhow::anyhow!("{why}"))
 }

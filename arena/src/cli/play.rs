@@ -23,7 +23,7 @@ use arena_core::{
 };
 use arena_server::http::{live::LocalServer, play::Seats};
 
-use super::options::{load, setup, GameArgs, GameId, Limits, PlayerControls};
+use super::options::{load_with, setup, GameArgs, GameId, Limits, PlayerControls, PlayerParams};
 
 /// `arena play`: the options (the help text is on `Command::Play`).
 #[derive(clap::Args)]
@@ -56,6 +56,8 @@ pub(crate) struct PlayArgs {
     limits: Limits,
     #[command(flatten)]
     controls: PlayerControls,
+    #[command(flatten)]
+    params: PlayerParams,
     /// Print the board after every turn (games other than Trap: each
     /// game's steps once it ends, drawn as `arena replay` draws them).
     #[arg(long, conflicts_with = "json")]
@@ -87,6 +89,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         concurrency,
         limits,
         controls,
+        params,
         watch,
         live,
         json,
@@ -99,8 +102,21 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     }
     let setup = setup(game, &limits, &options)?;
     let controls = controls.controls();
-    let run =
-        Run { player1, player2, games, only_game, seed, concurrency, controls, watch, live, json, replay };
+    let params = params.params().map(<[_]>::to_vec);
+    let run = Run {
+        player1,
+        player2,
+        games,
+        only_game,
+        seed,
+        concurrency,
+        controls,
+        params,
+        watch,
+        live,
+        json,
+        replay,
+    };
     with_rules!(setup, G, settings => play_match::<G>(settings, run, &limits), solo => play_series::<G>(settings, run, &limits))
 }
 
@@ -114,6 +130,8 @@ struct Run {
     concurrency: usize,
     /// Each player's own time control (`--tc1`, `--tc2`).
     controls: [Option<TimeControl>; 2],
+    /// Each player's parameters (`--param1`, `--param2`).
+    params: [Vec<(String, String)>; 2],
     watch: bool,
     live: bool,
     json: bool,
@@ -138,7 +156,10 @@ fn play_match<G: TwoPlayerGame + TableGame>(
     }
     let hosting = limits.hosting()?;
     let budgets = limits.budgets();
-    let mut players = [load(&run.player1, &hosting, &budgets)?, load(&player2, &hosting, &budgets)?];
+    let mut players = [
+        load_with(&run.player1, &run.params[0], &hosting, &budgets)?,
+        load_with(&player2, &run.params[1], &hosting, &budgets)?,
+    ];
     let seats = if run.live { seat_at_pages(&mut players)? } else { Vec::new() };
     let names = display_names(&players);
     let person = players.iter().find_map(Player::person).cloned();
@@ -224,7 +245,10 @@ fn play_series<G: SoloReferee + TableGame>(
     if run.controls[1].is_some() {
         bail!("--tc2: {} is a single-player game; give its player's time control with --tc or --tc1", G::ID);
     }
-    let mut player = [load(&run.player1, &hosting, &budgets)?];
+    if !run.params[1].is_empty() {
+        bail!("--param2: {} is a single-player game; give its player's parameters with --param", G::ID);
+    }
+    let mut player = [load_with(&run.player1, &run.params[0], &hosting, &budgets)?];
     let seats = if run.live { seat_at_pages(&mut player)? } else { Vec::new() };
     let [player] = player;
     let control = person_controls(std::slice::from_ref(&player), run.controls)[0];

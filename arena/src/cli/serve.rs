@@ -48,6 +48,13 @@ pub(crate) struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 0, allow_hyphen_values = true,
           value_parser = clap::value_parser!(i32).range(-20..=19))]
     games_nice: i32,
+    /// The nice value of the threads that answer requests: above the
+    /// games', so that a page never waits behind a burst of them. Raising
+    /// a priority needs root or the systemd unit's `LimitNICE=` (without
+    /// it, pages stay at the server's priority and a line says so).
+    #[arg(long, value_name = "N", default_value_t = -5, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(i32).range(-20..=19))]
+    pages_nice: i32,
     /// Whether a student's newer waiting submission supersedes their older
     /// waiting ones (only the newest is graded; the others show
     /// `superseded`). The queue takes students in turn either way.
@@ -687,6 +694,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                 tls: args.tls_cert.zip(args.tls_key),
                 trust_proxy: args.trust_proxy,
                 stop_on_signals: true,
+                pages_nice: args.pages_nice,
             })?
         }
     }

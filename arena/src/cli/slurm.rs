@@ -30,7 +30,7 @@ pub(crate) struct SlurmArgs {
 
 /// What every Slurm job of the arena asks for: `tournament slurm`'s
 /// shards and `serve --executor slurm`'s grading runs.
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub(crate) struct JobArgs {
     /// The Slurm partition.
     #[arg(long)]

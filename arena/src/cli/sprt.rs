@@ -18,7 +18,7 @@ use serde_json::json;
 
 use super::{
     interrupt::{stop_on_interrupt, STOP},
-    options::{load_bot, setup, GameArgs, GameId, Limits, PlayerControls},
+    options::{load_bot, setup, GameArgs, GameId, Limits, PlayerControls, PlayerParams},
     play::{cores, display_names, serve_live, LAST_LOOK},
 };
 
@@ -77,6 +77,11 @@ pub(crate) struct SprtArgs {
     limits: Limits,
     #[command(flatten)]
     controls: PlayerControls,
+    /// `--param1` (or `--param`) sets the new version's parameters,
+    /// `--param2` the old one's: the same player tested against itself with
+    /// other values.
+    #[command(flatten)]
+    params: PlayerParams,
     /// Print one JSON object on stdout instead (docs/sprt.md).
     #[arg(long)]
     json: bool,
@@ -104,7 +109,11 @@ pub(crate) fn run(args: SprtArgs) -> Result<ExitCode> {
     }
     let hosting = args.limits.hosting()?;
     let budgets = args.limits.budgets();
-    let players = [load_bot(&args.new, &hosting, &budgets)?, load_bot(&args.old, &hosting, &budgets)?];
+    let params = args.params.params();
+    let players = [
+        load_bot(&args.new, params[0], &hosting, &budgets)?,
+        load_bot(&args.old, params[1], &hosting, &budgets)?,
+    ];
     let seed = args.seed.unwrap_or_else(seeds::fresh);
     let names = display_names(&players);
     let live =
@@ -151,7 +160,7 @@ fn run_test<G: TwoPlayerGame>(
 }
 
 /// "LLR 1.23 (-2.94, 2.94)  412 games  Elo +35.2 [+12.1, +58.3]  pairs 3 20 120 40 23".
-fn progress_line(standing: &Standing, hypotheses: &Hypotheses) -> String {
+pub(super) fn progress_line(standing: &Standing, hypotheses: &Hypotheses) -> String {
     let (lower, upper) = hypotheses.bounds();
     let p = &standing.evidence.pentanomial;
     format!(
@@ -168,7 +177,7 @@ fn progress_line(standing: &Standing, hypotheses: &Hypotheses) -> String {
 }
 
 /// "+35.2 [+12.1, +58.3]".
-fn elo_text(e: &EloEstimate) -> String {
+pub(super) fn elo_text(e: &EloEstimate) -> String {
     let one = |x: f64| {
         if x.is_finite() {
             format!("{:+.1}", x + 0.0)

@@ -102,6 +102,11 @@ pub trait Agent<G: Game> {
     }
     /// The game is over. Failures here do not change the result.
     fn game_over(&mut self, over: G::Over);
+    /// The match is over: the memory the player hands back to keep for its
+    /// next match (None: keep what it had), within `budget`.
+    fn save_memory(&mut self, _budget: Duration) -> Result<Option<Vec<u8>>, Fault> {
+        Ok(None)
+    }
 }
 
 /// A player that could not be started: it fails its game at `new_game`,

@@ -20,8 +20,10 @@
 //! - `tournament/`: file -> schedule -> games -> journal -> standings.
 //! - `bench/` (`arena bench`), `sprt/` (`arena bench sprt`): a player measured
 //!   against the levels, or against its previous version.
+//! - `tune/` (`arena tune`): SPSA over a player's declared parameters.
 //! - `measure/`: the arena measuring itself (`arena measure`).
 
+pub mod analysis;
 pub mod bench;
 pub mod game;
 pub mod game_rules;
@@ -33,6 +35,7 @@ pub mod replay;
 pub mod report;
 pub mod sprt;
 pub mod tournament;
+pub mod tune;
 
 /// The sandbox workers run in: a crate of its own (crates/arena-sandbox),
 /// which can name nothing of the arena.

@@ -92,6 +92,9 @@ pub struct Options {
     /// Whether SIGTERM and SIGINT stop it (`arena serve`'s), or nothing
     /// does but the process's end (the bench's, on a thread).
     pub stop_on_signals: bool,
+    /// The nice value of the threads that answer requests (`--pages-nice`:
+    /// above the games', `work/nice.rs`).
+    pub pages_nice: i32,
 }
 
 struct App {
@@ -114,6 +117,9 @@ struct App {
     streams: Arc<http::streams::Streams>,
     /// Whether the disk is full: uploads are refused while it is.
     disk: Arc<work::full_disk::FullDisk>,
+    /// The nice value games run at (`--games-nice`): `finalize`'s, started
+    /// from a thread that answers requests.
+    games_nice: i32,
 }
 
 /// Runs the server until SIGTERM or Ctrl-C. Prints the address it listens
@@ -185,9 +191,12 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
             options.http.streams_per_client,
         )),
         disk,
+        games_nice: options.grading.games_nice,
     });
+    let pages_nice = options.pages_nice;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        .on_thread_start(move || work::nice::set(pages_nice, "pages"))
         .enable_all()
         .build()
         .context("cannot start the server's runtime")?;

@@ -9,6 +9,10 @@
 /// `fn m(&mut self, arg: T) -> RResult<R, PlayerError>` in the trait; its
 /// attributes (docs, `#[sabi(last_prefix_field)]`) go on the trait's method.
 ///
+/// A version from v2 on ends the list with `memory: save_memory;`: the
+/// method that hands the player's memory back at the end of a match, the
+/// last of the prefix.
+///
 /// The trait is the ABI: its methods' order, types and the place of
 /// `last_prefix_field` are checked by tests/abi_layout.rs, per version. A
 /// released version's traits never change: a new method goes in a new
@@ -22,6 +26,7 @@ macro_rules! ffi_player {
                 $(#[$($method_attr:tt)*])*
                 fn $method:ident($arg:ident: $arg_ty:ty) -> $ret:ty;
             )*
+            $(memory: $save:ident;)?
         }
         $(#[$($box_attr:tt)*])*
         type $box:ident = $object:ident;
@@ -35,6 +40,12 @@ macro_rules! ffi_player {
                 $(#[$($method_attr)*])*
                 fn $method(&mut self, $arg: $arg_ty) -> RResult<$ret, PlayerError>;
             )*
+            $(
+                /// At the end of a match: the memory to keep for the player's
+                /// next match (None: keep what it had).
+                #[sabi(last_prefix_field)]
+                fn $save(&mut self) -> RResult<ROption<RVec<u8>>, PlayerError>;
+            )?
         }
 
         $(#[$($box_attr)*])*
@@ -46,6 +57,11 @@ macro_rules! ffi_player {
                     catch(|| self.0.$method(&$arg))
                 }
             )*
+            $(
+                fn $save(&mut self) -> RResult<ROption<RVec<u8>>, PlayerError> {
+                    catch(|| self.0.$save().map(RVec::from).into())
+                }
+            )?
         }
 
         $(#[$($fn_attr)*])*

@@ -15,7 +15,7 @@
 //! Every released layout stays loadable. Beside its root module a library
 //! exports a version probe ([`VERSION_SYMBOL`], `versions.rs`). The arena
 //! reads it first, checks the root module against that version's layout,
-//! frozen in a module of its own ([`v1`], ...), and sees the library through
+//! frozen in a module of its own ([`v1`], [`v2`], ...), and sees the library through
 //! the current version's interface ([`PlayerModule`], `module.rs`). A
 //! library without a probe was built before versions existed: it is v1.
 //!
@@ -71,19 +71,20 @@ mod ffi_player;
 mod module;
 mod panics;
 pub mod v1;
+pub mod v2;
 mod versions;
 
 use abi_stable::std_types::RString;
 
 pub use module::{Constructor, PlayerModule};
-#[doc(hidden)]
-pub use panics::construct;
 pub use panics::CatchPanics;
+#[doc(hidden)]
+pub use panics::{construct, setup_of};
 // For the versions' ffi_player! calls.
 use panics::catch;
 /// The current version's names: what `export_player!` exports, and what
 /// the arena's players are made as.
-pub use v1::*;
+pub use v2::*;
 pub use versions::{probe, AbiVersion, VERSION_SYMBOL};
 
 /// The error a player call returns across the ABI: what went wrong inside

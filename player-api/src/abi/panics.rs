@@ -27,6 +27,13 @@ pub fn construct<B>(make: impl FnOnce() -> B) -> RResult<B, PlayerError> {
     catch(make)
 }
 
+/// What a v2 constructor is made with, as a player reads it: every
+/// parameter `declared` has, at its default where the arena gave none.
+#[doc(hidden)]
+pub fn setup_of(setup: super::SetupV2, declared: fn() -> Vec<crate::params::Param>) -> crate::params::Setup {
+    crate::params::Setup::from(setup).with_defaults(&declared())
+}
+
 thread_local! {
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
 }

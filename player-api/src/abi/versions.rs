@@ -18,15 +18,18 @@ pub enum AbiVersion {
     /// The layout released with player-api 0.1.0, before versions had
     /// numbers (its libraries have no probe).
     V1 = 1,
+    /// Parameters given at construction and declared by the library, and
+    /// memory kept across matches (player-api 0.1.x, `v2.rs`).
+    V2 = 2,
 }
 
 impl AbiVersion {
     /// Every released version, oldest first, numbered 1, 2, ... without a
     /// gap (a test holds it to that).
-    pub const ALL: &'static [AbiVersion] = &[AbiVersion::V1];
+    pub const ALL: &'static [AbiVersion] = &[AbiVersion::V1, AbiVersion::V2];
 
     /// The version `export_player!` builds: the newest.
-    pub const CURRENT: AbiVersion = AbiVersion::V1;
+    pub const CURRENT: AbiVersion = AbiVersion::V2;
 
     /// Its number, as the probe holds it.
     pub const fn number(self) -> u32 {
@@ -43,6 +46,7 @@ impl AbiVersion {
     pub fn adds(self) -> &'static [&'static str] {
         match self {
             AbiVersion::V1 => &[],
+            AbiVersion::V2 => &["parameters", "memory"],
         }
     }
 
@@ -88,6 +92,7 @@ mod tests {
     fn a_library_without_a_probe_is_v1_and_an_unknown_number_is_kept_for_the_message() {
         assert_eq!(AbiVersion::of_probe(None), Ok(AbiVersion::V1));
         assert_eq!(AbiVersion::of_probe(Some(1)), Ok(AbiVersion::V1));
+        assert_eq!(AbiVersion::of_probe(Some(2)), Ok(AbiVersion::V2));
         assert_eq!(AbiVersion::of_probe(Some(99)), Err(99));
         assert_eq!(AbiVersion::of_probe(Some(0)), Err(0));
     }
@@ -95,5 +100,6 @@ mod tests {
     #[test]
     fn the_current_version_lacks_nothing() {
         assert!(AbiVersion::CURRENT.lacks().is_empty());
+        assert_eq!(AbiVersion::V1.lacks(), ["parameters", "memory"]);
     }
 }

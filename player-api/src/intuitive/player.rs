@@ -68,4 +68,11 @@ pub trait IntuitivePlayer: Send {
 
     /// The game is over, with this result.
     fn game_over(&mut self, _result: &IntuitiveGameOver) {}
+
+    /// The match is over: the memory to keep for this player's next match
+    /// (`--memory DIR`; it gets it back in its `Setup`), or None to keep
+    /// what it had. At most 1 MiB unless the arena says otherwise.
+    fn save_memory(&mut self) -> Option<Vec<u8>> {
+        None
+    }
 }

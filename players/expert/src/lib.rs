@@ -5,6 +5,8 @@
 player_api::export_player! {
     name: "expert",
     author: "arena reference bots",
-    trap: reference_bots::trap::Expert::default(),
+    // Trap's evaluation weights (Intuitive AI's Expert takes none).
+    params: reference_bots::trap::Expert::params(),
+    trap(setup): reference_bots::trap::Expert::from_setup(setup),
     intuitive: reference_bots::intuitive::Expert::default(),
 }

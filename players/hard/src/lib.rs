@@ -3,7 +3,9 @@
 player_api::export_player! {
     name: "hard",
     author: "arena reference bots",
-    trap: reference_bots::trap::Hard,
+    // Trap's weights (the other games' Hard takes none).
+    params: reference_bots::trap::Hard::params(),
+    trap(setup): reference_bots::trap::Hard::from_setup(setup),
     intuitive: reference_bots::intuitive::Hard,
     hexapawn: reference_bots::hexapawn::Hard::default(),
     wumpus: reference_bots::wumpus::Hard::default(),

@@ -82,6 +82,8 @@ fn a_worker_starts_without_a_fork_of_the_arena_and_under_its_limits() {
                 ("Max cpu time", "77"),
                 ("Max processes", "99"),
                 ("Max core file size", "0"),
+                // It may not raise its priority (a server's pages run above its games).
+                ("Max nice priority", "0"),
             ] {
                 let expected = (value.to_string(), value.to_string());
                 assert_eq!(limit(pid, name), expected, "{hosted:?}, sandbox {sandbox:?}: {name}");

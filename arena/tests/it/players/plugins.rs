@@ -150,7 +150,10 @@ fn intuitive_levels_from_disk_play_like_the_built_in_bots() {
     ] {
         let mut built_in = AbiPlayer::<IntuitiveAi>(built_in);
         let mut from_disk = AbiPlayer::<IntuitiveAi>(
-            PlayerLibrary::load(&library(name)).unwrap().new_player::<IntuitiveAi>().unwrap(),
+            PlayerLibrary::load(&library(name))
+                .unwrap()
+                .new_player::<IntuitiveAi>(&Default::default())
+                .unwrap(),
         );
         for seed in 0..40 {
             let a = solo::play::<IntuitiveAi>(&settings, seed, &mut from_disk);
@@ -169,11 +172,11 @@ fn hexapawn_hard_from_disk_beats_the_menace_library_at_first_then_the_learner_ho
     let hard = PlayerLibrary::load(&library("hard")).unwrap();
     let menace = PlayerLibrary::load(&library("menace")).unwrap();
     assert_eq!(menace.games(), [arena_core::game::GameId::Hexapawn]);
-    let no_trap = menace.new_player::<Trap>().err().unwrap();
+    let no_trap = menace.new_player::<Trap>(&Default::default()).err().unwrap();
     assert!(no_trap.contains("does not play trap (`arena check"), "{no_trap}");
     // One learner instance for the whole match, as the arena keeps it.
-    let mut learner = AbiPlayer::<Hexapawn>(menace.new_player::<Hexapawn>().unwrap());
-    let mut white = AbiPlayer::<Hexapawn>(hard.new_player::<Hexapawn>().unwrap());
+    let mut learner = AbiPlayer::<Hexapawn>(menace.new_player::<Hexapawn>(&Default::default()).unwrap());
+    let mut white = AbiPlayer::<Hexapawn>(hard.new_player::<Hexapawn>(&Default::default()).unwrap());
     let black_wins: Vec<bool> = (0..60)
         .map(|game| {
             let record = hexapawn::play_agents(&settings, game, [&mut white, &mut learner]);

@@ -376,3 +376,37 @@ fn a_grading_the_machine_starves_waits_is_never_failed_and_is_graded_once_the_ma
     let log = log + &std::fs::read_to_string(&second_log).unwrap();
     assert!(!log.contains("failed after"), "{log}");
 }
+
+/// The nice value of each thread of process `pid`, by the thread's name.
+fn threads_nice(pid: u32) -> Vec<(String, i32)> {
+    let mut threads = Vec::new();
+    for task in std::fs::read_dir(format!("/proc/{pid}/task")).unwrap().flatten() {
+        let name = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default().trim().to_string();
+        let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+        // After the name's closing parenthesis: state is field 3, nice field 19.
+        let Some((_, fields)) = stat.rsplit_once(") ") else { continue };
+        let nice = fields.split_whitespace().nth(16).and_then(|n| n.parse().ok()).unwrap();
+        threads.push((name, nice));
+    }
+    threads
+}
+
+#[test]
+fn pages_are_answered_above_the_games_priority_where_the_server_may_raise_it() {
+    let data = tempfile::tempdir().unwrap();
+    let course = support::write_file(data.path(), "course.toml", &course("1s", None));
+    let server = Server::start(data.path(), &["--course", course.to_str().unwrap(), "--round-robin", "off"]);
+    assert_eq!(get(&server, "/api/leaderboard", None).0, 200);
+    let threads = threads_nice(server.child.id());
+    let of = |prefix: &str| -> Vec<i32> {
+        threads.iter().filter(|(name, _)| name.starts_with(prefix)).map(|(_, nice)| *nice).collect()
+    };
+    let (pages, games) = (of("tokio-"), of("grader-"));
+    assert!(!pages.is_empty() && !games.is_empty(), "{threads:?}");
+    assert!(games.iter().all(|&n| n == 0), "games at --games-nice's default, 0: {threads:?}");
+    // SAFETY: a plain syscall.
+    let root = unsafe { libc::geteuid() } == 0;
+    // Without the right to raise a priority (a plain user), pages stay at the server's.
+    let expected = if root { -5 } else { 0 };
+    assert!(pages.iter().all(|&n| n == expected), "pages at {expected}: {threads:?}");
+}

@@ -5,6 +5,7 @@
 //! next to each level's on the same worlds.
 
 pub mod time_sweep;
+pub mod turning_points;
 
 use std::fmt::Write as _;
 

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    analysis::{AnalysedBody, Budget, Judgement, Measure},
     game::GameId,
     replay::{html, terminal::Paint, Replay, ReplayBody, ReplayGame},
 };
@@ -47,6 +48,16 @@ macro_rules! replay_bodies {
 
             fn frames<E: ReplayBody>(&self, replay: &Replay<E>, paint: Paint) -> Vec<String> {
                 match self { $(Body::$variant(body) => body.frames(replay, paint),)+ }
+            }
+        }
+
+        impl AnalysedBody for Body {
+            fn measure(&self) -> Measure {
+                match self { $(Body::$variant(body) => body.measure(),)+ }
+            }
+
+            fn judge<E>(&self, replay: &Replay<E>, budget: Budget) -> Result<Vec<Judgement>, String> {
+                match self { $(Body::$variant(body) => body.judge(replay, budget),)+ }
             }
         }
 

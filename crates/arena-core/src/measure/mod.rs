@@ -8,6 +8,7 @@
 //! `sprt/simulation.rs`, the server's `arena-server`'s `bench/`; `busy_loops.rs` is a shared
 //! machine's load, to measure (and test) beside.
 
+pub mod analysis;
 pub mod benchmarked;
 pub mod busy_loops;
 pub mod matchmaking_at_scale;

@@ -312,6 +312,17 @@ pub fn take() -> Option<Slot> {
     Some(pool()?.take(priority))
 }
 
+/// Plays one game in a slot of the pool (if this process has one), and
+/// tells the pool whether the machine spoiled it (`Slot::played`).
+pub fn play_in_slot<T>(play: impl FnOnce() -> T, spoiled: impl FnOnce(&T) -> bool) -> T {
+    let slot = take();
+    let played = play();
+    if let Some(slot) = slot {
+        slot.played(spoiled(&played));
+    }
+    played
+}
+
 /// The cores this process may run on.
 fn allowed_cpus() -> Vec<usize> {
     // SAFETY: plain syscall writing one cpu_set_t.

@@ -161,6 +161,12 @@ impl FaultKind {
             FaultKind::Resigned => "resigned",
         }
     }
+
+    /// Whether `kind`, a fault's name as journals and results keep it, is
+    /// the machine's: a game it spoils is never counted.
+    pub fn is_machine(kind: &str) -> bool {
+        kind == FaultKind::Machine.name()
+    }
 }
 
 impl fmt::Display for Fault {
@@ -230,7 +236,7 @@ impl Failures {
     pub fn add(&mut self, kind: &str) {
         match FaultKind::ALL.iter().position(|k| k.name() == kind) {
             Some(i) => self.counts[i] += 1,
-            None if kind == FaultKind::Machine.name() => self.machine += 1,
+            None if FaultKind::is_machine(kind) => self.machine += 1,
             None => self.other += 1,
         }
     }

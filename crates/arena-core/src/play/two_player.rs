@@ -263,7 +263,7 @@ pub fn winner<G: TwoPlayerGame>(record: &G::Record) -> Option<Seat> {
 
 /// Whether a player lost `record`'s game by the machine's fault.
 pub fn spoiled<G: TwoPlayerGame>(record: &G::Record) -> bool {
-    G::failure(record).is_some_and(|(_, kind)| kind == FaultKind::Machine.name())
+    G::failure(record).is_some_and(|(_, kind)| FaultKind::is_machine(kind))
 }
 
 impl<G: TwoPlayerGame> MatchConfig<G> {
@@ -397,12 +397,7 @@ impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
         watch: &mut dyn FnMut(&G::State, &G::Turn),
     ) -> G::Record {
         // The core pool's slot, if this process has one (the server).
-        let slot = crate::play::cores::take();
-        let record = self.play_once(seats, seed, settings, watch);
-        if let Some(slot) = slot {
-            slot.played(spoiled::<G>(&record));
-        }
-        record
+        crate::play::cores::play_in_slot(|| self.play_once(seats, seed, settings, watch), spoiled::<G>)
     }
 
     /// [`InstancePool::play`], game `index` fed to `live` as it is played

@@ -6,7 +6,10 @@
 
 use std::time::Duration;
 
-use player_api::abi::{Constructor, PlayerModule};
+use player_api::{
+    abi::{Constructor, PlayerModule},
+    params::{Param, Setup},
+};
 
 use crate::{
     game::{Agent, Game},
@@ -19,7 +22,11 @@ pub trait AbiGame: Game {
     /// The game's player object (a `player_api::abi::*PlayerBox`).
     type PlayerBox: Send + 'static;
     /// A new instance of a built-in reference bot.
-    fn builtin(level: Level) -> Self::PlayerBox;
+    fn builtin(level: Level, setup: &Setup) -> Self::PlayerBox;
+    /// The parameters a built-in reference bot takes in this game.
+    fn builtin_params(_level: Level) -> Vec<Param> {
+        Vec::new()
+    }
     /// The library's constructor of this game's players, if it has one
     /// (the game's accessor of `player_api::abi::PlayerModule`, whatever
     /// ABI version the library was built for).
@@ -28,6 +35,8 @@ pub trait AbiGame: Game {
     fn box_new_game(player: &mut Self::PlayerBox, info: Self::Info) -> Result<(), String>;
     fn box_act(player: &mut Self::PlayerBox, request: Self::Request) -> Result<Self::Action, String>;
     fn box_game_over(player: &mut Self::PlayerBox, over: Self::Over) -> Result<(), String>;
+    /// The memory the player hands back at the end of a match.
+    fn box_save_memory(player: &mut Self::PlayerBox) -> Result<Option<Vec<u8>>, String>;
 }
 
 /// A player of the ABI in the arena's process: calls straight through the
@@ -49,11 +58,15 @@ impl<G: AbiGame> Agent<G> for AbiPlayer<G> {
             tracing::warn!("a player panicked in game_over: {panic}");
         }
     }
+
+    fn save_memory(&mut self, _budget: Duration) -> Result<Option<Vec<u8>>, Fault> {
+        G::box_save_memory(&mut self.0).map_err(Fault::Panicked)
+    }
 }
 
 impl<G: AbiGame> AbiPlayer<G> {
     /// A new instance of a built-in reference bot.
     pub fn builtin(level: Level) -> AbiPlayer<G> {
-        AbiPlayer(G::builtin(level))
+        AbiPlayer(G::builtin(level, &Setup::default()))
     }
 }

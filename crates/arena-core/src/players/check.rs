@@ -107,6 +107,34 @@ pub fn check(
     Ok(CheckReport { text: lines.join("\n"), passed, failed, spoiled, plays })
 }
 
+/// `arena check PLAYER --params`: the parameters the player `spec` names
+/// declares (name, type, default, range), one a line, loaded as `check`
+/// loads it; no game is played.
+pub fn params(spec: &PlayerSpec, budgets: Budgets, hosting: Hosting) -> Result<String> {
+    let player = Player::load(spec, &hosting, budgets.startup)
+        .with_context(|| format!("cannot load player '{spec}'"))?;
+    Ok(params_text(&player))
+}
+
+/// The parameters `player` declares, as `arena check --params` lists them.
+pub fn params_text(player: &Player) -> String {
+    let params = player.params();
+    if params.is_empty() {
+        let why = match player.abi_version() {
+            Some(version) if version < AbiVersion::V2 => " (a library of ABI v1 cannot declare any)",
+            _ => "",
+        };
+        return format!("{} takes no parameters{why}", player.name());
+    }
+    let width = params.iter().map(|p| p.name.len()).max().unwrap_or(0).max(4);
+    let mut lines = vec![format!("{:width$}  type   default  range", "name")];
+    for p in &params {
+        let default = p.default_value().to_string();
+        lines.push(format!("{:width$}  {:5}  {default:7}  {}", p.name, p.kind.name(), p.range()));
+    }
+    lines.join("\n")
+}
+
 /// How a player's smoke games went.
 #[derive(Clone, Copy, Debug, Default)]
 struct Smoke {
@@ -199,7 +227,7 @@ fn smoke_series<G: SoloReferee>(
     for game in &series.games {
         lines.push(format!("  {}", crate::report::solo::line(game, 2, player.name())));
         match game.result.fault.as_deref() {
-            Some(kind) if kind == FaultKind::Machine.name() => smoke.spoiled += 1,
+            Some(kind) if FaultKind::is_machine(kind) => smoke.spoiled += 1,
             Some(_) => {
                 smoke.failed = true;
                 lines.push(format!("  problem: {} lost by a fault: {}", player.name(), game.result.reason));

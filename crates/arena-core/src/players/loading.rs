@@ -60,7 +60,9 @@ impl Player {
                 // plays, in the table's order), so that a player that cannot
                 // start is a load error in both modes.
                 let made = match library.games().first().copied() {
-                    Some(game) => crate::with_game!(game, G => library.new_player::<G>().map(drop)),
+                    Some(game) => {
+                        crate::with_game!(game, G => library.new_player::<G>(&Default::default()).map(drop))
+                    }
                     None => Err("it exports no player of any game".to_string()),
                 };
                 made.map_err(|detail| LoadError::Failed { path: path.clone(), detail: player_text(detail) })?;
@@ -76,6 +78,7 @@ impl Player {
             Player::Library(library) => library.games().iter().map(|g| g.to_string()).collect(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => hello.games.clone(),
             Player::Forfeit { .. } => Vec::new(),
+            Player::Configured { player, .. } => player.games(),
         }
     }
 }

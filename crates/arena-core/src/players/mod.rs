@@ -6,11 +6,11 @@
 //! probes a library's first game; the games it plays) is `loading.rs`'s,
 //! above the games table.
 
-use std::{fmt, path::PathBuf, str::FromStr};
+use std::{fmt, path::PathBuf, str::FromStr, sync::Arc};
 
 use std::time::Duration;
 
-use player_api::abi::AbiVersion;
+use player_api::{abi::AbiVersion, params::Setup};
 
 use crate::{
     game::Agent,
@@ -35,6 +35,7 @@ pub mod hand_in;
 pub mod isolation;
 pub mod levels;
 pub mod loading;
+pub mod params;
 pub mod person;
 pub mod plugin;
 pub mod protocol;
@@ -109,6 +110,10 @@ pub enum Player {
     /// (a Gradescope export's submission): each of its games is lost by
     /// `why` at its start, as by a player that cannot start.
     Forfeit { name: String, why: String },
+    /// A player with what each of its instances is made with: its
+    /// parameters' values (checked against what it declares) and its
+    /// memory (`params.rs`: `Player::with_params`, `Player::with_memory`).
+    Configured { player: Box<Player>, setup: Arc<Setup> },
     /// A person at a table (`players/person/`).
     Person(Person),
 }
@@ -121,6 +126,7 @@ impl Player {
             Player::Library(library) => library.name(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.name,
             Player::Forfeit { name, .. } => name,
+            Player::Configured { player, .. } => player.name(),
             Player::Person(_) => person::NAME,
         }
     }
@@ -131,6 +137,7 @@ impl Player {
             Player::Library(library) => library.author(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.author,
             Player::Forfeit { .. } => "",
+            Player::Configured { player, .. } => player.author(),
             Player::Person(_) => "a person at the table",
         }
     }
@@ -143,6 +150,7 @@ impl Player {
             Player::Library(library) => library.api_version(),
             Player::Isolated { hello, .. } | Player::Program { hello, .. } => &hello.player_api,
             Player::Forfeit { .. } | Player::Person(_) => "",
+            Player::Configured { player, .. } => player.api_version(),
         }
     }
 
@@ -154,6 +162,16 @@ impl Player {
             Player::Library(library) => Some(library.abi_version()),
             Player::Isolated { hello, .. } => hello.abi.and_then(AbiVersion::from_number),
             Player::Program { .. } | Player::Forfeit { .. } | Player::Person(_) => None,
+            Player::Configured { player, .. } => player.abi_version(),
+        }
+    }
+
+    /// The player as loaded, and what its instances are made with (nothing,
+    /// unless configured).
+    pub fn setup(&self) -> (&Player, Setup) {
+        match self {
+            Player::Configured { player, setup } => (player, (**setup).clone()),
+            player => (player, Setup::default()),
         }
     }
 
@@ -167,13 +185,16 @@ impl Player {
         if let Player::Person(person) = self {
             return Ok(Box::new(person.agent::<G>()));
         }
+        let (player, setup) = self.setup();
         // A start that fails is the player's fault like a call's: its words cut.
-        if let Some((hosted, limits)) = self.worker_for(hosting)? {
-            let player = IsolatedPlayer::start_for(G::ID, &hosted, &limits, startup).map_err(Fault::cut)?;
-            return Ok(Box::new(player));
+        if let Some((hosted, limits)) = player.worker_for(hosting)? {
+            let mut isolated =
+                IsolatedPlayer::start_for(G::ID, &hosted, &limits, startup).map_err(Fault::cut)?;
+            isolated.set_up(&setup, startup).map_err(Fault::cut)?;
+            return Ok(Box::new(isolated));
         }
-        let player = self.player_box::<G>().map_err(|why| Fault::Unavailable(why).cut())?;
-        Ok(Box::new(AbiPlayer::<G>(player)))
+        let made = player.player_box::<G>(&setup).map_err(|why| Fault::Unavailable(why).cut())?;
+        Ok(Box::new(AbiPlayer::<G>(made)))
     }
 
     /// The person at the table, if this player is one.
@@ -184,13 +205,14 @@ impl Player {
         }
     }
 
-    /// A new player object of game `G` in this process, through the ABI: a
-    /// built-in level's, or the loaded library's (the arena's own agents and
-    /// a worker's instance alike).
-    pub fn player_box<G: AbiGame>(&self) -> Result<G::PlayerBox, String> {
+    /// A new player object of game `G` in this process, through the ABI,
+    /// made with `setup`: a built-in level's, or the loaded library's (the
+    /// arena's own agents and a worker's instance alike).
+    pub fn player_box<G: AbiGame>(&self, setup: &Setup) -> Result<G::PlayerBox, String> {
         match self {
-            Player::Builtin(level) => Ok(G::builtin(*level)),
-            Player::Library(library) => library.new_player::<G>(),
+            Player::Builtin(level) => Ok(G::builtin(*level, setup)),
+            Player::Library(library) => library.new_player::<G>(setup),
+            Player::Configured { player, .. } => player.player_box::<G>(setup),
             _ => Err(format!("{} runs only in its own process", self.name())),
         }
     }

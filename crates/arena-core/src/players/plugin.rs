@@ -22,7 +22,10 @@ use std::{
 };
 
 use abi_stable::library::{lib_header_from_raw_library, LibraryError, RawLibrary};
-use player_api::abi::{self, AbiVersion, Constructor, PlayerModule, API_VERSION};
+use player_api::{
+    abi::{self, AbiVersion, Constructor, PlayerModule, API_VERSION},
+    params::{Param, Setup},
+};
 
 use crate::{game::GameId, players::agent::AbiGame};
 
@@ -190,19 +193,30 @@ impl PlayerLibrary {
         G::constructor(self.module).is_some()
     }
 
-    /// A fresh player of game `G` from this library, or why there is none.
-    pub fn new_player<G: AbiGame>(&self) -> Result<G::PlayerBox, String> {
-        self.construct(G::ID, G::constructor(self.module))
+    /// The parameters the library accepts (v1: none).
+    pub fn params(&self) -> Vec<Param> {
+        self.module.params()
     }
 
-    fn construct<B>(&self, game: GameId, constructor: Option<Constructor<B>>) -> Result<B, String> {
+    /// A fresh player of game `G` from this library, made with `setup`, or
+    /// why there is none.
+    pub fn new_player<G: AbiGame>(&self, setup: &Setup) -> Result<G::PlayerBox, String> {
+        self.construct(G::ID, G::constructor(self.module), setup)
+    }
+
+    fn construct<B>(
+        &self,
+        game: GameId,
+        constructor: Option<Constructor<B>>,
+        setup: &Setup,
+    ) -> Result<B, String> {
         let make = constructor.ok_or_else(|| {
             format!(
                 "{} does not play {game} (`arena check {0}` lists the games it plays)",
                 self.path.display()
             )
         })?;
-        make.make().into_result().map_err(|panic| format!("panicked while starting: {panic}"))
+        make.make(setup).into_result().map_err(|panic| format!("panicked while starting: {panic}"))
     }
 }
 

@@ -17,12 +17,17 @@ use std::{
     process::ExitCode,
 };
 
+use player_api::params::Setup;
+
 use crate::{
     game::GameId,
     players::agent::AbiGame,
     players::isolation::WireGame,
     players::plugin::PlayerLibrary,
-    players::protocol::{self, read_frame, write_frame, GameOverRequest, NewGameRequest, Reply, Request},
+    players::protocol::{
+        self, encode_memory, read_frame, write_frame, GameOverRequest, NewGameRequest, Reply, Request,
+        WireParam,
+    },
     players::{Level, Player},
     sandbox,
 };
@@ -52,7 +57,7 @@ pub fn main(args: &[String]) -> ExitCode {
             return ExitCode::from(3);
         }
     };
-    let mut server = Server { output, buf: Vec::with_capacity(512), instance: None };
+    let mut server = Server { output, buf: Vec::with_capacity(512), instance: None, setup: Setup::default() };
     // Load the library and make a player before saying hello (of the first
     // game it plays, in the table's order), so that a player that cannot
     // start is reported as such, not as a failed game.
@@ -60,7 +65,7 @@ pub fn main(args: &[String]) -> ExitCode {
         let games = player.games();
         let first = games.first().cloned();
         let first = first.ok_or_else(|| format!("{} plays no game", player.name()))?;
-        Ok((new_instance(&player, &first)?, player))
+        Ok((new_instance(&player, &first, &Setup::default())?, player))
     });
     let player = match loaded {
         Ok((instance, player)) => {
@@ -135,6 +140,8 @@ trait Instance {
     /// The answer to a turn or step; a frame of another game's is an error.
     fn act(&mut self, frame: Request) -> Reply;
     fn game_over(&mut self, over: GameOverRequest) -> Reply;
+    /// The match is over: a `memory` reply.
+    fn save_memory(&mut self) -> Reply;
 }
 
 /// A player of game `G`, its frames read and answered by the game's wire form.
@@ -165,22 +172,30 @@ impl<G: AbiGame + WireGame> Instance for Hosted<G> {
     fn game_over(&mut self, over: GameOverRequest) -> Reply {
         answered(G::box_game_over(&mut self.0, G::over_of(over)), |()| Reply::Ok)
     }
+
+    fn save_memory(&mut self) -> Reply {
+        answered(G::box_save_memory(&mut self.0), |memory| Reply::Memory {
+            data: memory.as_deref().map(encode_memory),
+        })
+    }
 }
 
-/// A new instance of `player` for the game named `game`.
-fn new_instance(player: &Player, game: &str) -> Result<Box<dyn Instance>, String> {
+/// A new instance of `player` for the game named `game`, made with `setup`.
+fn new_instance(player: &Player, game: &str, setup: &Setup) -> Result<Box<dyn Instance>, String> {
     let game = GameId::parse(game).ok_or_else(|| format!("there is no game '{game}'"))?;
-    crate::with_game!(game, G => hosted::<G>(player))
+    crate::with_game!(game, G => hosted::<G>(player, setup))
 }
 
-fn hosted<G: AbiGame + WireGame>(player: &Player) -> Result<Box<dyn Instance>, String> {
-    Ok(Box::new(Hosted::<G>(player.player_box::<G>()?)))
+fn hosted<G: AbiGame + WireGame>(player: &Player, setup: &Setup) -> Result<Box<dyn Instance>, String> {
+    Ok(Box::new(Hosted::<G>(player.player_box::<G>(setup)?)))
 }
 
 struct Server {
     output: File,
     buf: Vec<u8>,
     instance: Option<Box<dyn Instance>>,
+    /// What every instance is made with (a `setup` request's).
+    setup: Setup,
 }
 
 /// A player's own failure (a caught panic) as a reply.
@@ -205,6 +220,8 @@ impl Server {
             games,
             player_api: player.api_version().to_string(),
             abi: player.abi_version().map(|v| v.number()),
+            params: player.params().iter().map(WireParam::from).collect(),
+            memory: player.keeps_memory(),
         };
         self.send(&hello)?;
         let mut frame = Vec::with_capacity(512);
@@ -221,12 +238,27 @@ impl Server {
 
     fn answer(&mut self, player: &Player, request: Request) -> Reply {
         let failed = |message: String| Reply::Error { message };
+        if let Request::Setup(setup) = &request {
+            // The instance made before hello is made again, with it.
+            self.setup = match setup.setup() {
+                Ok(setup) => setup,
+                Err(message) => return failed(message),
+            };
+            let game = self.instance.as_ref().map(|i| i.game().name());
+            if let Some(game) = game {
+                match new_instance(player, game, &self.setup) {
+                    Ok(instance) => self.instance = Some(instance),
+                    Err(message) => return failed(message),
+                }
+            }
+            return Reply::Ok;
+        }
         if let Request::NewGame(NewGameRequest { game, .. }) = &request {
             if !player.games().contains(game) {
                 return failed(format!("this player does not play {game}"));
             }
             if self.instance.as_ref().is_none_or(|i| i.game().name() != game) {
-                match new_instance(player, game) {
+                match new_instance(player, game, &self.setup) {
                     Ok(instance) => self.instance = Some(instance),
                     Err(message) => return failed(message),
                 }
@@ -236,6 +268,7 @@ impl Server {
         match request {
             Request::NewGame(new_game) => instance.new_game(&new_game),
             Request::GameOver(over) => instance.game_over(over),
+            Request::SaveMemory => instance.save_memory(),
             frame => instance.act(frame),
         }
     }

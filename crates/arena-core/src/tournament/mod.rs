@@ -346,13 +346,19 @@ pub fn run_until_played(
             outcome.postponed,
             wait.as_secs()
         );
-        let until = std::time::Instant::now() + wait;
-        while std::time::Instant::now() < until && !stop.load(Ordering::SeqCst) {
-            std::thread::sleep(Duration::from_millis(100).min(wait));
-        }
+        pause(wait, stop);
         outcome = run(outcome.tournament, stop, observer)?;
     }
     Ok(outcome)
+}
+
+/// Sleeps `wait`, or until `stop` is set (Ctrl-C): the wait before a
+/// postponed game's next try.
+pub fn pause(wait: Duration, stop: &AtomicBool) {
+    let until = std::time::Instant::now() + wait;
+    while std::time::Instant::now() < until && !stop.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(100).min(wait));
+    }
 }
 
 /// Runs `part` of the tournament. Every journal in the output folder

@@ -149,7 +149,7 @@ impl GameResult {
     /// no one's result, so it is never journaled nor counted, but played
     /// again once the machine has cores to give (a postponed game).
     pub fn spoiled(&self) -> bool {
-        self.fault.as_ref().is_some_and(|f| f.kind == crate::play::fault::FaultKind::Machine.name())
+        self.fault.as_ref().is_some_and(|f| crate::play::fault::FaultKind::is_machine(&f.kind))
     }
 
     /// Player `id`'s score in this game: 1 win, 0.5 draw, 0 loss (a

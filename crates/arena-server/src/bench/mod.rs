@@ -42,6 +42,8 @@ pub struct Load {
     pub grading_slots: Option<usize>,
     /// The nice value of the server's games (`--games-nice`).
     pub games_nice: i32,
+    /// The nice value of the server's pages (`--pages-nice`).
+    pub pages_nice: i32,
     /// Busy loops run beside the server, in processes of their own.
     pub busy_loops: usize,
     /// Pages watching one game live (staff's: any game), each reading its
@@ -92,6 +94,7 @@ pub fn run(load: &Load) -> Result<String> {
         tls: None,
         trust_proxy: false,
         stop_on_signals: false,
+        pages_nice: load.pages_nice,
     };
     let starting = Instant::now();
     // Named: its thread, and those it starts unnamed, answer HTTP (`cpu.rs`).
@@ -109,6 +112,8 @@ pub fn run(load: &Load) -> Result<String> {
 
     // Other users' work on a shared machine, at their own (normal) priority.
     let busy = arena_core::measure::busy_loops::BusyLoops::start(load.busy_loops, None);
+    // This thread asks for the submissions (as `arena submit --wait`): a client.
+    crate::work::nice::set(CLIENTS_NICE, "bench's clients");
     let rss_before = rss_kib();
     let sampler = cpu::Sampler::start();
     let started = Instant::now();
@@ -195,7 +200,7 @@ pub fn run(load: &Load) -> Result<String> {
     let _ = writeln!(
         text,
         "submissions server on loopback: {} students ({} league games stored), {} open pages polling every 2 s; \
-         {} students submit {} ({:.1} MB) at once; games at nice {}, {} busy loop(s) beside until graded",
+         {} students submit {} ({:.1} MB) at once; games at nice {}, pages at {} (the bench's clients at {CLIENTS_NICE}), {} busy loop(s) beside until graded",
         load.students,
         load.league_games,
         load.pages,
@@ -203,6 +208,7 @@ pub fn run(load: &Load) -> Result<String> {
         load.library.file_name().unwrap_or_default().to_string_lossy(),
         library.len() as f64 / 1e6,
         load.games_nice,
+        load.pages_nice,
         load.busy_loops,
     );
     let _ = writeln!(
@@ -421,6 +427,12 @@ fn open_page(url: &str, offset: Duration, done: &AtomicBool, times: &Mutex<Times
         std::thread::sleep(Duration::from_secs(2));
     }
 }
+
+/// The nice value of the bench's clients, where it may raise them: they
+/// stand for browsers on other machines, whose own waits for a core are
+/// not the server's to answer for (beside busy loops a client at nice 0
+/// waited as long as the server did, and counted it as the server's).
+const CLIENTS_NICE: i32 = -10;
 
 /// Runs `work` on a thread named `name` (a bench's client: `cpu.rs`).
 fn bench_thread<T: Send + 'static>(

@@ -203,7 +203,9 @@ pub async fn start_finalize(
         // before the league (which waits while it runs, unless staff say).
         arena_core::play::cores::set_inherited(Some(arena_core::play::cores::Priority::Final));
         let work = Work::start("finalize", &name, "from the staff API");
-        let finalized = finalize::finalize(&app.data, &app.course, assignment, None, &app.executor);
+        let finalized = crate::work::nice::games_here(app.games_nice, || {
+            finalize::finalize(&app.data, &app.course, assignment, None, &app.executor)
+        });
         arena_core::play::cores::set_inherited(None);
         match &finalized {
             Ok(done) => work.done(&format!("{} groups, {} files written", done.groups, done.written.len())),

@@ -6,8 +6,9 @@
 //! (`league/`), scrimmages (`scrimmage.rs`), the leaderboards (`board.rs`),
 //! regrading under changed settings (`regrade.rs`), finalize
 //! (`finalize.rs`), the runs' replays (`replays.rs`), work that waits
-//! for the machine or the disk rather than fail (`waiting.rs`), and the
-//! full disk, a state the work waits in (`full_disk.rs`).
+//! for the machine or the disk rather than fail (`waiting.rs`), the
+//! full disk, a state the work waits in (`full_disk.rs`), and the threads'
+//! priorities, pages before games (`nice.rs`).
 
 pub(crate) mod board;
 pub mod executor;
@@ -16,6 +17,7 @@ pub mod full_disk;
 pub mod grader;
 pub mod grading;
 pub mod league;
+pub mod nice;
 pub mod one_submission;
 pub mod regrade;
 pub mod replays;

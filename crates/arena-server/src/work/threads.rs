@@ -97,18 +97,8 @@ impl Threads {
 /// starts (they inherit it): `--games-nice`. At 0, the default, games get
 /// a fair share of a machine shared with other users' work (at 10 they got
 /// a tenth of a core beside one busy loop: a real course player, 3-5 s of
-/// CPU a turn, could then never be played); pages stay fast all the same,
-/// as the kernel runs a thread that wakes for a request before a game's
-/// that has run long (docs/benchmarks.md, "The server on a shared machine").
+/// CPU a turn, could then never be played); pages run above them
+/// (`nice.rs`).
 fn play_at(nice: i32) {
-    if nice == 0 {
-        return;
-    }
-    // SAFETY: plain system calls on the calling thread.
-    unsafe {
-        let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
-        if libc::setpriority(libc::PRIO_PROCESS, thread, nice) != 0 {
-            tracing::warn!("cannot set the games' nice value to {nice}: {}", std::io::Error::last_os_error());
-        }
-    }
+    super::nice::set(nice, "games");
 }

@@ -152,6 +152,25 @@ impl Expert {
         }
     }
 
+    /// The expected score still to come of opening closed cell `cell` in
+    /// `view`, then playing optimally (analysis: a reveal's cost is its drop
+    /// below `value`). Searched to the end however long it takes.
+    pub fn value_of_opening(&mut self, view: &IntuitiveView, cell: u8) -> f64 {
+        let table = self.table(view.size());
+        let mut table = lock(&table, None).expect("an unlimited lock waits");
+        let post = posterior(view, true);
+        match Search::new(&mut table, Limit::NONE).opening(view, &post, cell) {
+            Ok(value) => value,
+            Err(OutOfTime) => unreachable!("a search without a limit finishes"),
+        }
+    }
+
+    /// The optimal cell to open in `view` (the lowest-numbered of equals,
+    /// in the cache's numbering), searched to the end.
+    pub fn best_cell(&mut self, view: &IntuitiveView) -> u8 {
+        self.decide(view, Limit::NONE).cell
+    }
+
     /// The cell to open in `view`: the optimal one if the search finishes
     /// (or finds it cached) within `limit`, else Hard's. Boards larger than
     /// 4x4 always get Hard's choice.
@@ -376,9 +395,29 @@ impl<'t> Search<'t> {
         Ok(choice)
     }
 
+    /// The expected score still to come of opening closed cell `c` in `view`
+    /// and playing on optimally.
+    fn opening(&mut self, view: &IntuitiveView, post: &Posterior, c: u8) -> Result<f64, OutOfTime> {
+        let total = post.total as f64;
+        let i = c as usize;
+        let mut value = (post.monster[i] as f64 - post.pit[i] as f64) / total;
+        if post.gold[i] > 0 {
+            let mut next = *view;
+            next.open_gold(c);
+            value += post.gold[i] as f64 / total * (1.0 + self.value(&next)?);
+        }
+        for (code, &n) in post.hint[i].iter().enumerate() {
+            if n > 0 {
+                let mut next = *view;
+                next.open_hint(c, Hint::from_code(code as u8));
+                value += n as f64 / total * self.value(&next)?;
+            }
+        }
+        Ok(value)
+    }
+
     /// The best cell to open and its value; a free cell when there is one.
     fn best(&mut self, view: &IntuitiveView, post: &Posterior) -> Result<Choice, OutOfTime> {
-        let total = post.total as f64;
         let closed = view.closed();
         // Free cells first: one of them decides the state.
         let free = closed.into_iter().find(|&c| post.pit[c as usize] == 0 && post.monster[c as usize] == 0);
@@ -386,20 +425,7 @@ impl<'t> Search<'t> {
         // No closed cell (no state a game reaches): nothing more to score.
         let mut best = Choice { cell: u8::MAX, value: 0.0 };
         for c in candidates {
-            let i = c as usize;
-            let mut value = (post.monster[i] as f64 - post.pit[i] as f64) / total;
-            if post.gold[i] > 0 {
-                let mut next = *view;
-                next.open_gold(c);
-                value += post.gold[i] as f64 / total * (1.0 + self.value(&next)?);
-            }
-            for (code, &n) in post.hint[i].iter().enumerate() {
-                if n > 0 {
-                    let mut next = *view;
-                    next.open_hint(c, Hint::from_code(code as u8));
-                    value += n as f64 / total * self.value(&next)?;
-                }
-            }
+            let value = self.opening(view, post, c)?;
             // Strictly better only: equal values keep the first cell.
             if best.cell == u8::MAX || value > best.value + 1e-12 {
                 best = Choice { cell: c, value };

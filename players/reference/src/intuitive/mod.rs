@@ -10,7 +10,7 @@ mod medium;
 
 pub use belief::{neighbour_sets, posterior, Posterior};
 pub use easy::Easy;
-pub use expert::{Decision, Expert, Limit};
+pub use expert::{Decision, Expert, Limit, MAX_EXACT_CELLS};
 pub use hard::Hard;
 pub use medium::Medium;
 

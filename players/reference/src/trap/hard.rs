@@ -1,5 +1,6 @@
 use super::pick::fallback_target;
 use player_api::{
+    params::{Param, Setup},
     trap::{Pos, TrapPlayer, TrapRequest, TrapState},
     Seat,
 };
@@ -20,21 +21,66 @@ use player_api::{
 ///
 /// A trapped opponent is worth `WIN`, being trapped `-WIN`. Hard is
 /// deterministic: equal choices go to the first in row-major order.
-#[derive(Default)]
-pub struct Hard;
+///
+/// The depth and the utilities' weights are its parameters ([`Hard::params`],
+/// `arena play --param1 move_lookahead=0.7 hard ...`); the defaults are
+/// the course's level.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hard {
+    /// Layers of the tree, the root decision's included (`depth`).
+    pub depth: u32,
+    /// The move tree's utility: x own free neighbours (`move_mobility`)
+    pub move_mobility: f64,
+    /// + x the free neighbours summed over them (`move_lookahead`).
+    pub move_lookahead: f64,
+    /// The trap tree's utility: x own mobility (`trap_mobility`)
+    pub trap_mobility: f64,
+    /// - x the opponent's mobility (`trap_opponent`).
+    pub trap_opponent: f64,
+}
 
-/// Layers of the tree below the root decision: chance, reply.
-const DEPTH: u32 = 3;
+impl Default for Hard {
+    fn default() -> Hard {
+        Hard { depth: 3, move_mobility: 1.0, move_lookahead: 0.5, trap_mobility: 2.0, trap_opponent: 1.0 }
+    }
+}
+
+impl Hard {
+    /// The parameters Hard accepts, at today's values.
+    pub fn params() -> Vec<Param> {
+        let d = Hard::default();
+        vec![
+            Param::int("depth", i64::from(d.depth), 1, 5),
+            Param::float("move_mobility", d.move_mobility, 0.0, 10.0),
+            Param::float("move_lookahead", d.move_lookahead, 0.0, 10.0),
+            Param::float("trap_mobility", d.trap_mobility, 0.0, 10.0),
+            Param::float("trap_opponent", d.trap_opponent, 0.0, 10.0),
+        ]
+    }
+
+    /// Hard with the values `setup` gives (the defaults for the others).
+    pub fn from_setup(setup: &Setup) -> Hard {
+        let setup = setup.clone().with_defaults(&Hard::params());
+        Hard {
+            depth: setup.get_i64("depth").clamp(1, 5) as u32,
+            move_mobility: setup.get_f64("move_mobility"),
+            move_lookahead: setup.get_f64("move_lookahead"),
+            trap_mobility: setup.get_f64("trap_mobility"),
+            trap_opponent: setup.get_f64("trap_opponent"),
+        }
+    }
+}
+
 const WIN: f64 = 1.0e6;
 
 impl TrapPlayer for Hard {
     fn get_move(&mut self, req: &TrapRequest) -> Pos {
-        let search = Search { me: req.seat };
+        let search = Search { me: req.seat, weights: *self };
         let mut best = (f64::NEG_INFINITY, req.me());
         for to in req.state.legal_moves(req.seat) {
             let mut after = req.state;
             after.move_player(req.seat, to);
-            let value = search.opponent_throw(&after, DEPTH - 1, best.0, f64::INFINITY);
+            let value = search.opponent_throw(&after, self.depth - 1, best.0, f64::INFINITY);
             if value > best.0 {
                 best = (value, to);
             }
@@ -43,10 +89,10 @@ impl TrapPlayer for Hard {
     }
 
     fn get_trap(&mut self, req: &TrapRequest) -> Pos {
-        let search = Search { me: req.seat };
+        let search = Search { me: req.seat, weights: *self };
         let mut best = (f64::NEG_INFINITY, None);
         for target in req.state.free_neighbours(req.opponent()) {
-            let value = search.my_throw_outcome(&req.state, target, DEPTH - 1);
+            let value = search.my_throw_outcome(&req.state, target, self.depth - 1);
             if value > best.0 {
                 best = (value, Some(target));
             }
@@ -57,6 +103,7 @@ impl TrapPlayer for Hard {
 
 struct Search {
     me: Seat,
+    weights: Hard,
 }
 
 impl Search {
@@ -80,7 +127,7 @@ impl Search {
     fn move_utility(&self, state: &TrapState) -> f64 {
         let neighbours = state.legal_moves(self.me);
         let lookahead: u32 = neighbours.map(|n| state.free_neighbour_count(n)).sum();
-        neighbours.len() as f64 + 0.5 * lookahead as f64
+        self.weights.move_mobility * neighbours.len() as f64 + self.weights.move_lookahead * lookahead as f64
     }
 
     /// Max node: my move.
@@ -144,8 +191,8 @@ impl Search {
     // --- the trap tree -------------------------------------------------
 
     fn trap_utility(&self, state: &TrapState) -> f64 {
-        2.0 * state.free_neighbour_count(state.position(self.me)) as f64
-            - state.free_neighbour_count(state.position(self.them())) as f64
+        self.weights.trap_mobility * state.free_neighbour_count(state.position(self.me)) as f64
+            - self.weights.trap_opponent * state.free_neighbour_count(state.position(self.them())) as f64
     }
 
     /// Chance node: my throw at `target` hits with p, else changes nothing.

@@ -1,5 +1,6 @@
 //! Hexapawn's glue: its types, in-process calls, ABI box and wire form.
 
+pub mod analysis;
 pub mod person;
 pub mod referee;
 pub mod replay;
@@ -9,8 +10,9 @@ pub mod wire;
 use std::time::Duration;
 
 use player_api::{
-    abi::{hexapawn_player_box, Constructor, FfiHexapawnPlayer, HexapawnPlayerBox, PlayerModule},
+    abi::{hexapawn_player_box, Constructor, FfiHexapawnPlayerV2, HexapawnPlayerBox, PlayerModule},
     hexapawn::{HexapawnAction, HexapawnBoard, HexapawnGameInfo, HexapawnPlayer, HexapawnRequest},
+    params::Setup,
     GameOver, Seat,
 };
 
@@ -71,7 +73,7 @@ impl LocalGame for Hexapawn {
 impl AbiGame for Hexapawn {
     type PlayerBox = HexapawnPlayerBox;
 
-    fn builtin(level: Level) -> HexapawnPlayerBox {
+    fn builtin(level: Level, _setup: &Setup) -> HexapawnPlayerBox {
         use reference_bots::hexapawn as bots;
         match level {
             Level::Easy => hexapawn_player_box(bots::Easy::default()),
@@ -85,15 +87,22 @@ impl AbiGame for Hexapawn {
     }
 
     fn box_new_game(player: &mut HexapawnPlayerBox, info: HexapawnGameInfo) -> Result<(), String> {
-        FfiHexapawnPlayer::new_game(player, info).into_result().map_err(String::from)
+        FfiHexapawnPlayerV2::new_game(player, info).into_result().map_err(String::from)
     }
 
     fn box_act(player: &mut HexapawnPlayerBox, request: HexapawnRequest) -> Result<HexapawnAction, String> {
-        FfiHexapawnPlayer::get_move(player, request).into_result().map_err(String::from)
+        FfiHexapawnPlayerV2::get_move(player, request).into_result().map_err(String::from)
     }
 
     fn box_game_over(player: &mut HexapawnPlayerBox, over: GameOver) -> Result<(), String> {
-        FfiHexapawnPlayer::game_over(player, over).into_result().map_err(String::from)
+        FfiHexapawnPlayerV2::game_over(player, over).into_result().map_err(String::from)
+    }
+
+    fn box_save_memory(player: &mut HexapawnPlayerBox) -> Result<Option<Vec<u8>>, String> {
+        FfiHexapawnPlayerV2::save_memory(player)
+            .into_result()
+            .map(|memory| memory.into_option().map(|m| m.into_vec()))
+            .map_err(String::from)
     }
 }
 

@@ -228,7 +228,7 @@ fn move_json(mv: HexMove) -> [SquareJson; 2] {
     [square_json(mv.from), square_json(mv.to)]
 }
 
-fn move_from(mv: [SquareJson; 2]) -> HexMove {
+pub(crate) fn move_from(mv: [SquareJson; 2]) -> HexMove {
     HexMove::new(Square::new(mv[0][0], mv[0][1]), Square::new(mv[1][0], mv[1][1]))
 }
 
@@ -247,7 +247,7 @@ pub(super) fn board_record(board: &HexapawnBoard) -> BoardRecord {
     BoardRecord { rows, to_move: board.to_move().number() }
 }
 
-fn board_from(record: &BoardRecord) -> Result<HexapawnBoard, String> {
+pub(crate) fn board_from(record: &BoardRecord) -> Result<HexapawnBoard, String> {
     let to_move = seat_from_number(record.to_move).ok_or(format!("to_move = {}: 1 or 2", record.to_move))?;
     if record.rows.len() != SIZE as usize || record.rows.iter().any(|r| r.chars().count() != SIZE as usize) {
         return Err(format!("rows {:?}: three rows of three squares", record.rows));

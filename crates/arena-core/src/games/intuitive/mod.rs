@@ -1,5 +1,6 @@
 //! Intuitive AI's glue: its types, in-process calls, ABI box and wire form.
 
+pub mod analysis;
 pub mod person;
 pub mod record;
 pub mod referee;
@@ -9,8 +10,9 @@ pub mod wire;
 use std::time::Duration;
 
 use player_api::{
-    abi::{intuitive_player_box, Constructor, FfiIntuitivePlayer, IntuitivePlayerBox, PlayerModule},
+    abi::{intuitive_player_box, Constructor, FfiIntuitivePlayerV2, IntuitivePlayerBox, PlayerModule},
     intuitive::{Cell, IntuitiveGameInfo, IntuitiveGameOver, IntuitivePlayer, IntuitiveRequest},
+    params::Setup,
     GameOver,
 };
 
@@ -69,7 +71,7 @@ impl LocalGame for IntuitiveAi {
 impl AbiGame for IntuitiveAi {
     type PlayerBox = IntuitivePlayerBox;
 
-    fn builtin(level: Level) -> IntuitivePlayerBox {
+    fn builtin(level: Level, _setup: &Setup) -> IntuitivePlayerBox {
         use reference_bots::intuitive as bots;
         match level {
             Level::Easy => intuitive_player_box(bots::Easy::default()),
@@ -84,15 +86,22 @@ impl AbiGame for IntuitiveAi {
     }
 
     fn box_new_game(player: &mut IntuitivePlayerBox, info: IntuitiveGameInfo) -> Result<(), String> {
-        FfiIntuitivePlayer::new_game(player, info).into_result().map_err(String::from)
+        FfiIntuitivePlayerV2::new_game(player, info).into_result().map_err(String::from)
     }
 
     fn box_act(player: &mut IntuitivePlayerBox, request: IntuitiveRequest) -> Result<Cell, String> {
-        FfiIntuitivePlayer::reveal(player, request).into_result().map_err(String::from)
+        FfiIntuitivePlayerV2::reveal(player, request).into_result().map_err(String::from)
     }
 
     fn box_game_over(player: &mut IntuitivePlayerBox, over: IntuitiveGameOver) -> Result<(), String> {
-        FfiIntuitivePlayer::game_over(player, over).into_result().map_err(String::from)
+        FfiIntuitivePlayerV2::game_over(player, over).into_result().map_err(String::from)
+    }
+
+    fn box_save_memory(player: &mut IntuitivePlayerBox) -> Result<Option<Vec<u8>>, String> {
+        FfiIntuitivePlayerV2::save_memory(player)
+            .into_result()
+            .map(|memory| memory.into_option().map(|m| m.into_vec()))
+            .map_err(String::from)
     }
 }
 

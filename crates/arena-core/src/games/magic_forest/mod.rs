@@ -1,5 +1,6 @@
 //! Magic Forest's glue: its types, in-process calls, ABI box and wire form.
 
+pub mod analysis;
 pub mod person;
 pub mod record;
 pub mod referee;
@@ -9,8 +10,9 @@ pub mod wire;
 use std::time::Duration;
 
 use player_api::{
-    abi::{forest_player_box, Constructor, FfiForestPlayer, ForestPlayerBox, PlayerModule},
+    abi::{forest_player_box, Constructor, FfiForestPlayerV2, ForestPlayerBox, PlayerModule},
     magic_forest::{ForestAction, ForestConfig, ForestGameInfo, ForestOver, ForestPlayer, ForestRequest},
+    params::Setup,
     GameOver,
 };
 
@@ -67,7 +69,7 @@ impl LocalGame for MagicForest {
 impl AbiGame for MagicForest {
     type PlayerBox = ForestPlayerBox;
 
-    fn builtin(level: Level) -> ForestPlayerBox {
+    fn builtin(level: Level, _setup: &Setup) -> ForestPlayerBox {
         use reference_bots::magic_forest as bots;
         match level {
             Level::Easy => forest_player_box(bots::Easy::default()),
@@ -81,15 +83,22 @@ impl AbiGame for MagicForest {
     }
 
     fn box_new_game(player: &mut ForestPlayerBox, info: ForestGameInfo) -> Result<(), String> {
-        FfiForestPlayer::new_game(player, info).into_result().map_err(String::from)
+        FfiForestPlayerV2::new_game(player, info).into_result().map_err(String::from)
     }
 
     fn box_act(player: &mut ForestPlayerBox, request: ForestRequest) -> Result<ForestAction, String> {
-        FfiForestPlayer::step(player, request).into_result().map_err(String::from)
+        FfiForestPlayerV2::step(player, request).into_result().map_err(String::from)
     }
 
     fn box_game_over(player: &mut ForestPlayerBox, over: ForestOver) -> Result<(), String> {
-        FfiForestPlayer::game_over(player, over).into_result().map_err(String::from)
+        FfiForestPlayerV2::game_over(player, over).into_result().map_err(String::from)
+    }
+
+    fn box_save_memory(player: &mut ForestPlayerBox) -> Result<Option<Vec<u8>>, String> {
+        FfiForestPlayerV2::save_memory(player)
+            .into_result()
+            .map(|memory| memory.into_option().map(|m| m.into_vec()))
+            .map_err(String::from)
     }
 }
 

@@ -6,6 +6,7 @@
 //! (`players/python/src/arena_player/trap.py`), since it must decide
 //! whether to ask for the throw; the referee still checks everything.
 
+pub mod analysis;
 pub mod engine_bench;
 pub mod person;
 pub mod referee;
@@ -16,7 +17,8 @@ pub mod wire;
 use std::time::{Duration, Instant};
 
 use player_api::{
-    abi::{trap_player_box, Constructor, FfiTrapPlayer, PlayerModule, TrapPlayerBox},
+    abi::{trap_player_box, Constructor, FfiTrapPlayerV2, PlayerModule, TrapPlayerBox},
+    params::{Param, Setup},
     trap::{TrapGameInfo, TrapRequest, TrapState, DEFAULT_SIZE, DEFAULT_TURN_CAP, MAX_SIZE, MIN_SIZE},
     GameOver, Seat,
 };
@@ -63,13 +65,22 @@ impl ReplayGame for Trap {
 impl AbiGame for Trap {
     type PlayerBox = TrapPlayerBox;
 
-    fn builtin(level: Level) -> TrapPlayerBox {
+    fn builtin(level: Level, setup: &Setup) -> TrapPlayerBox {
         use reference_bots::trap as bots;
         match level {
             Level::Easy => trap_player_box(bots::Easy::default()),
             Level::Medium => trap_player_box(bots::Medium),
-            Level::Hard => trap_player_box(bots::Hard),
-            Level::Expert => trap_player_box(bots::Expert::default()),
+            Level::Hard => trap_player_box(bots::Hard::from_setup(setup)),
+            Level::Expert => trap_player_box(bots::Expert::from_setup(setup)),
+        }
+    }
+
+    fn builtin_params(level: Level) -> Vec<Param> {
+        use reference_bots::trap as bots;
+        match level {
+            Level::Hard => bots::Hard::params(),
+            Level::Expert => bots::Expert::params(),
+            Level::Easy | Level::Medium => Vec::new(),
         }
     }
 
@@ -78,7 +89,7 @@ impl AbiGame for Trap {
     }
 
     fn box_new_game(player: &mut TrapPlayerBox, info: TrapGameInfo) -> Result<(), String> {
-        FfiTrapPlayer::new_game(player, info).into_result().map_err(String::from)
+        FfiTrapPlayerV2::new_game(player, info).into_result().map_err(String::from)
     }
 
     fn box_act(player: &mut TrapPlayerBox, request: TrapRequest) -> Result<TurnActions, String> {
@@ -86,7 +97,14 @@ impl AbiGame for Trap {
     }
 
     fn box_game_over(player: &mut TrapPlayerBox, over: GameOver) -> Result<(), String> {
-        FfiTrapPlayer::game_over(player, over).into_result().map_err(String::from)
+        FfiTrapPlayerV2::game_over(player, over).into_result().map_err(String::from)
+    }
+
+    fn box_save_memory(player: &mut TrapPlayerBox) -> Result<Option<Vec<u8>>, String> {
+        FfiTrapPlayerV2::save_memory(player)
+            .into_result()
+            .map(|memory| memory.into_option().map(|m| m.into_vec()))
+            .map_err(String::from)
     }
 }
 

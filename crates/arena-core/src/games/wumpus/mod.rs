@@ -1,5 +1,6 @@
 //! Wumpus World's glue: its types, in-process calls, ABI box and wire form.
 
+pub mod analysis;
 pub mod person;
 pub mod record;
 pub mod referee;
@@ -9,7 +10,8 @@ pub mod wire;
 use std::time::Duration;
 
 use player_api::{
-    abi::{wumpus_player_box, Constructor, FfiWumpusPlayer, PlayerModule, WumpusPlayerBox},
+    abi::{wumpus_player_box, Constructor, FfiWumpusPlayerV2, PlayerModule, WumpusPlayerBox},
+    params::Setup,
     wumpus::{StepEnd, WumpusAction, WumpusConfig, WumpusGameInfo, WumpusOver, WumpusPlayer, WumpusRequest},
     GameOver,
 };
@@ -68,7 +70,7 @@ impl LocalGame for Wumpus {
 impl AbiGame for Wumpus {
     type PlayerBox = WumpusPlayerBox;
 
-    fn builtin(level: Level) -> WumpusPlayerBox {
+    fn builtin(level: Level, _setup: &Setup) -> WumpusPlayerBox {
         use reference_bots::wumpus as bots;
         match level {
             Level::Easy => wumpus_player_box(bots::Easy::default()),
@@ -82,15 +84,22 @@ impl AbiGame for Wumpus {
     }
 
     fn box_new_game(player: &mut WumpusPlayerBox, info: WumpusGameInfo) -> Result<(), String> {
-        FfiWumpusPlayer::new_game(player, info).into_result().map_err(String::from)
+        FfiWumpusPlayerV2::new_game(player, info).into_result().map_err(String::from)
     }
 
     fn box_act(player: &mut WumpusPlayerBox, request: WumpusRequest) -> Result<WumpusAction, String> {
-        FfiWumpusPlayer::step(player, request).into_result().map_err(String::from)
+        FfiWumpusPlayerV2::step(player, request).into_result().map_err(String::from)
     }
 
     fn box_game_over(player: &mut WumpusPlayerBox, over: WumpusOver) -> Result<(), String> {
-        FfiWumpusPlayer::game_over(player, over).into_result().map_err(String::from)
+        FfiWumpusPlayerV2::game_over(player, over).into_result().map_err(String::from)
+    }
+
+    fn box_save_memory(player: &mut WumpusPlayerBox) -> Result<Option<Vec<u8>>, String> {
+        FfiWumpusPlayerV2::save_memory(player)
+            .into_result()
+            .map(|memory| memory.into_option().map(|m| m.into_vec()))
+            .map_err(String::from)
     }
 }
 

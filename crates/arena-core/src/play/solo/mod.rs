@@ -365,13 +365,10 @@ impl<'p, G: SoloReferee> SoloPool<'p, G> {
         settings: &SoloSettings<G>,
         watch: StepWatcher<G>,
     ) -> (SoloScore, G::Record) {
-        // The core pool's slot, if this process has one (the server).
-        let slot = crate::play::cores::take();
-        let (result, record) = self.play_once(id, seed, settings, &mut *watch);
-        if let Some(slot) = slot {
-            slot.played(result.fault.as_deref() == Some(FaultKind::Machine.name()));
-        }
-        (result, record)
+        crate::play::cores::play_in_slot(
+            || self.play_once(id, seed, settings, &mut *watch),
+            |(result, _)| result.fault.as_deref().is_some_and(FaultKind::is_machine),
+        )
     }
 
     fn play_once(

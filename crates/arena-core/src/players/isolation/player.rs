@@ -5,12 +5,14 @@
 
 use std::time::Duration;
 
+use player_api::params::Setup;
+
 use super::process::{Hosted, Worker, WorkerLimits};
 use crate::{
     game::{Agent, Game, GameId},
     play::fault::Fault,
     play::time_control::TimeBank,
-    players::protocol::{GameOverRequest, NewGameRequest, Reply, Request},
+    players::protocol::{self, GameOverRequest, NewGameRequest, Reply, Request, SetupRequest},
 };
 
 /// A player in its own worker process.
@@ -45,6 +47,35 @@ impl IsolatedPlayer {
         }
         let name = worker.hello.name.clone();
         Ok(IsolatedPlayer { worker, name, bank: None })
+    }
+
+    /// Tells the player what it is made with (`setup`), if it declared
+    /// parameters or memory and there is anything to tell: its memory only
+    /// if it keeps one.
+    pub fn set_up(&mut self, setup: &Setup, budget: Duration) -> Result<(), Fault> {
+        let hello = &self.worker.hello;
+        let setup = if hello.memory { setup.clone() } else { setup.clone().with_memory(None) };
+        if (hello.params.is_empty() && !hello.memory) || setup.is_empty() {
+            return Ok(());
+        }
+        match self.ask(&Request::Setup(SetupRequest::from(&setup)), "setup", budget)? {
+            Reply::Ok => Ok(()),
+            other => Err(self.unexpected("ok", other)),
+        }
+    }
+
+    /// The memory the player hands back at the end of a match, if it keeps one.
+    pub fn take_memory(&mut self, budget: Duration) -> Result<Option<Vec<u8>>, Fault> {
+        if !self.worker.hello.memory || self.worker.is_dead() {
+            return Ok(None);
+        }
+        match self.ask(&Request::SaveMemory, "save_memory", budget)? {
+            Reply::Memory { data: None } => Ok(None),
+            Reply::Memory { data: Some(text) } => {
+                protocol::decode_memory(&text).map(Some).map_err(|why| self.worker.fail(Fault::Protocol(why)))
+            }
+            other => Err(self.unexpected("memory", other)),
+        }
     }
 
     fn log_output(&mut self) {
@@ -168,5 +199,9 @@ impl<G: WireGame> Agent<G> for IsolatedPlayer {
 
     fn game_over(&mut self, over: G::Over) {
         self.tell_game_over(G::game_over_frame(over));
+    }
+
+    fn save_memory(&mut self, budget: Duration) -> Result<Option<Vec<u8>>, Fault> {
+        self.take_memory(budget)
     }
 }

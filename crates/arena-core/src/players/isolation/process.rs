@@ -198,6 +198,10 @@ pub struct Hello {
     pub player_api: String,
     /// For libraries: the ABI version they were built for.
     pub abi: Option<u32>,
+    /// The parameters it accepts (each checked to be a declaration).
+    pub params: Vec<protocol::WireParam>,
+    /// Whether it keeps a memory across matches.
+    pub memory: bool,
 }
 
 /// What a worker's player had used when it last answered: where the next
@@ -382,6 +386,8 @@ impl Worker {
                 games: Vec::new(),
                 player_api: String::new(),
                 abi: None,
+                params: Vec::new(),
+                memory: false,
             },
             _quarters: quarters,
         };
@@ -393,7 +399,7 @@ impl Worker {
         let limits = Limits { own: startup, cpu: None, cap: startup * clock::STARVATION_BOUND };
         let born = Seen { cpu: Some(Duration::ZERO), main: Some(clock::Scheduled::default()) };
         match worker.await_reply::<Reply>("start-up", startup, limits, born) {
-            Ok(Reply::Hello { protocol, name, author, games, player_api, abi }) => {
+            Ok(Reply::Hello { protocol, name, author, games, player_api, abi, params, memory }) => {
                 if protocol != protocol::VERSION {
                     return Err(Fault::Unavailable(format!(
                         "the player speaks protocol {protocol}, this arena speaks {}",
@@ -403,7 +409,10 @@ impl Worker {
                 // Its words, kept in standings and replays: cut as a fault's are.
                 let (name, author, player_api) =
                     (player_text(name), player_text(author), player_text(player_api));
-                worker.hello = Hello { name, author, games, player_api, abi };
+                if let Some(why) = params.iter().find_map(|p| p.param().err()) {
+                    return Err(Fault::Unavailable(player_text(why)));
+                }
+                worker.hello = Hello { name, author, games, player_api, abi, params, memory };
                 let player = player_process(worker.child.id() as libc::pid_t, sandboxed);
                 worker.player_clock = player.and_then(ProcessClock::of);
                 worker.player_main = player.and_then(MainThread::of);

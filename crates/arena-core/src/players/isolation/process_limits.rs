@@ -1,5 +1,5 @@
 //! The kernel's limits on a worker process (its address space, core
-//! dumps, CPU time, processes), the user it runs as where one is set
+//! dumps, CPU time, processes, raising its priority), the user it runs as where one is set
 //! (`run_as.rs`), and its death with the thread that started it, applied
 //! in the child before it runs anything of the player's.
 //!
@@ -46,6 +46,9 @@ impl ProcessLimits {
             (libc::RLIMIT_CORE, 0),
             (libc::RLIMIT_CPU, self.cpu_seconds),
             (libc::RLIMIT_NPROC, self.processes),
+            // No raising its own priority: a server's pages run above its
+            // games (arena-server's `work/nice.rs`), and may have the right to.
+            (libc::RLIMIT_NICE, 0),
         ];
         for (resource, value) in rlimits {
             let limit = libc::rlimit { rlim_cur: value, rlim_max: value };

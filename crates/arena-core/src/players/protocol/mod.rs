@@ -19,9 +19,11 @@ use crate::play::time_control::TimeBank;
 mod grid;
 mod names;
 mod payload;
+mod setup;
 pub use grid::{coord, wire_coord, WireCoord, WireDir, DIRS};
 pub use names::Names;
 pub use payload::Payload;
+pub use setup::{decode as decode_memory, encode as encode_memory, SetupRequest, WireParam, WireValue};
 
 /// The protocol version this arena speaks.
 pub const VERSION: u32 = 1;
@@ -79,6 +81,13 @@ pub enum Request {
         bank: Option<TimeBank>,
     },
     GameOver(GameOverRequest),
+    /// What the player is made with: its parameters' values and its
+    /// memory. Sent once, before the first `new_game`, only to a player
+    /// whose `hello` declares parameters or memory.
+    Setup(SetupRequest),
+    /// The match is over: the memory to keep (a `memory` reply). Sent only
+    /// to a player whose `hello` says `"memory": true`.
+    SaveMemory,
     Quit,
 }
 
@@ -188,6 +197,19 @@ pub enum Reply {
         /// For libraries: the ABI version they were built for.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         abi: Option<u32>,
+        /// The parameters the player accepts (`setup` gives their values).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        params: Vec<WireParam>,
+        /// Whether it keeps a memory across matches (`setup` gives it,
+        /// `save_memory` asks for it back).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        memory: bool,
+    },
+    /// The answer to `save_memory`: the memory to keep, in base64 (null:
+    /// keep what it had).
+    Memory {
+        #[serde(default)]
+        data: Option<String>,
     },
     /// A turn: the move and, unless the move is illegal or already traps
     /// the opponent, the throw's target.
@@ -513,6 +535,8 @@ mod tests {
             games: vec!["trap".into()],
             player_api: String::new(),
             abi: None,
+            params: Vec::new(),
+            memory: false,
         };
         let mut frame = Vec::new();
         encode(&hello, &mut frame);

@@ -22,7 +22,20 @@ pub const HIDDEN_SEED: &str = "kept by the server";
 /// The viewer page of `replay`, showing its seed or not (`show_seed`: a
 /// server's grading games share their seeds, which must stay its own).
 pub fn page_with<B: ReplayBody + Serialize>(replay: &Replay<B>, show_seed: bool) -> String {
+    page_beside(replay, show_seed, None)
+}
+
+/// The viewer page of `replay` with `analysis` beside it (`arena analyse
+/// --html`): the viewer then draws its advantage chart and marks.
+pub fn page_beside<B: ReplayBody + Serialize>(
+    replay: &Replay<B>,
+    show_seed: bool,
+    analysis: Option<serde_json::Value>,
+) -> String {
     let mut data = serde_json::to_value(replay).expect("plain data serialises");
+    if let Some(analysis) = analysis {
+        data["analysis"] = analysis;
+    }
     let seed = match show_seed {
         true => replay.seed.to_string(),
         false => {

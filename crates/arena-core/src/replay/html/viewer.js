@@ -101,6 +101,40 @@
       bar.addEventListener("click", () => { stop(); go(i); });
       timeline.appendChild(bar);
     });
+    drawAdvantage();
+  }
+
+  // The analysis beside the replay (`arena analyse --html`), by turn
+  // number: its advantage chart (player 1's win chance, or the expected
+  // score, after each turn) and, on a marked turn, what was best.
+  function analysed(n) {
+    const a = replay.analysis;
+    return a && a.turns.find((t) => t.turn === n);
+  }
+  function drawAdvantage() {
+    const box = $("advantage"), a = replay.analysis;
+    box.hidden = !a;
+    if (!a) return;
+    const span = a.measure.kind === "win_chance" ? 1 : a.measure.span;
+    const low = a.measure.kind === "win_chance" ? 0 : Math.min(0, ...a.turns.map((t) => t.after));
+    // Player 1's view: a two-player turn by player 2 is seen from the other side.
+    const own = (t, v) => (a.measure.kind === "win_chance" && t.player === 1 ? 1 - v : v);
+    const w = 600, h = 80, x = (n) => (w * n) / Math.max(1, last);
+    const y = (v) => h - (h * (v - low)) / span;
+    const points = a.turns.map((t) => x(t.turn).toFixed(1) + "," + y(own(t, t.after)).toFixed(1));
+    const first = a.turns[0];
+    if (first) points.unshift("0," + y(own(first, first.before)).toFixed(1));
+    const marks = a.turns.filter((t) => t.mark).map((t) =>
+      '<circle class="mark ' + esc(t.mark) + '" data-turn="' + t.turn + '" cx="' + x(t.turn).toFixed(1) + '" cy="' +
+      y(own(t, t.after)).toFixed(1) + '" r="4"><title>turn ' + t.turn + ": " + esc(t.mark) + "</title></circle>").join("");
+    box.innerHTML = '<svg viewBox="0 0 ' + w + " " + h + '" preserveAspectRatio="none">' +
+      '<line x1="0" x2="' + w + '" y1="' + y(low + span / 2) + '" y2="' + y(low + span / 2) + '" class="mid"/>' +
+      '<polyline points="' + points.join(" ") + '"/>' + marks + '<line class="now" x1="0" x2="0" y1="0" y2="' + h + '"/></svg>';
+    box.onclick = (e) => {
+      const r = box.getBoundingClientRect();
+      stop();
+      go(Math.round(((e.clientX - r.left) / r.width) * last));
+    };
   }
 
   function formatTime(us) {
@@ -132,6 +166,17 @@
       rows.push(["Time used", formatTime(frame.time_us) + " of " + esc(of)]);
       if (frame.bank_left_us != null) rows.push(["Bank left", formatTime(frame.bank_left_us)]);
     }
+    const judged = analysed(at);
+    if (judged) {
+      const what = replay.analysis.measure.kind === "win_chance" ? "Win chance" : "Expected score";
+      rows.push([what, judged.before.toFixed(2) + " \u2192 " + judged.after.toFixed(2)]);
+      if (judged.mark) {
+        rows.push(["Mark", '<span class="mark ' + esc(judged.mark) + '">' + esc(judged.mark) + "</span>"]);
+        rows.push(["Best was", esc(judged.best) + " (" + judged.best_value.toFixed(2) + ")"]);
+      }
+    }
+    const now = document.querySelector("#advantage .now");
+    if (now) now.setAttribute("transform", "translate(" + (600 * at) / Math.max(1, last) + ",0)");
     $("turn-info").innerHTML = rows.map(([label, html]) =>
       '<div class="row"><span class="label">' + esc(label) + "</span><span>" + html + "</span></div>").join("");
     const result = $("result");

@@ -44,16 +44,42 @@ pub fn territory(board: &Bitboard, me: Seat) -> (u32, u32) {
 /// or two from being trapped.
 const DANGER: [f64; 9] = [6.0, 3.0, 1.2, 0.4, 0.0, 0.0, 0.0, 0.0, 0.0];
 
-/// The estimate for `me`, who acts next (moves, then throws).
+/// The estimate's weights: Expert's parameters (`Expert::params`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// x (own mobility - the opponent's) (`mobility`).
+    pub mobility: f64,
+    /// x (cells reached first - the opponent's) (`territory`).
+    pub territory: f64,
+    /// x the cost of being one or two cells from trapped (`danger`).
+    pub danger: f64,
+    /// What acting next is worth, about one cell (`tempo`).
+    pub tempo: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights { mobility: 1.0, territory: 0.25, danger: 1.0, tempo: 0.5 }
+    }
+}
+
+/// The estimate for `me`, who acts next (moves, then throws), at the
+/// default weights.
 pub fn evaluate(board: &Bitboard, me: Seat) -> f64 {
-    let them = me.other();
-    let (my_moves, their_moves) = (board.mobility(me), board.mobility(them));
-    let (my_area, their_area) = territory(board, me);
-    let score = 1.0 * (f64::from(my_moves) - f64::from(their_moves))
-        + 0.25 * (f64::from(my_area) - f64::from(their_area))
-        + DANGER[their_moves as usize]
-        - DANGER[my_moves as usize]
-        // Acting next is worth about one cell.
-        + 0.5;
-    0.95 * score / (score.abs() + 8.0)
+    Weights::default().evaluate(board, me)
+}
+
+impl Weights {
+    /// The estimate for `me`, who acts next (moves, then throws).
+    pub fn evaluate(&self, board: &Bitboard, me: Seat) -> f64 {
+        let them = me.other();
+        let (my_moves, their_moves) = (board.mobility(me), board.mobility(them));
+        let (my_area, their_area) = territory(board, me);
+        let score = self.mobility * (f64::from(my_moves) - f64::from(their_moves))
+            + self.territory * (f64::from(my_area) - f64::from(their_area))
+            + self.danger * DANGER[their_moves as usize]
+            - self.danger * DANGER[my_moves as usize]
+            + self.tempo;
+        0.95 * score / (score.abs() + 8.0)
+    }
 }

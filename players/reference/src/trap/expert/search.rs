@@ -21,12 +21,14 @@ use player_api::{trap::Bitboard, Seat};
 
 use super::{
     clock::Deadline,
-    eval::evaluate,
+    eval::Weights,
     table::{Bound, Table, KEYS, NONE},
 };
 
 pub const WIN: f64 = 1.0;
 pub const DISCOUNT: f64 = 0.999;
+/// The deepest a judged turn is searched (a budget ends it long before).
+const MAX_JUDGED_DEPTH: u32 = 64;
 /// How often (in nodes) the clock is read.
 const CLOCK_EVERY: u64 = 512;
 
@@ -53,6 +55,21 @@ pub struct Search<'t> {
     stopped: bool,
     /// The first iteration always finishes: there is always a choice ready.
     may_stop: bool,
+    /// The evaluation's weights.
+    weights: Weights,
+    /// Past this many nodes a search stops, as at its deadline (analysis:
+    /// a budget that gives the same answer on any machine).
+    node_cap: u64,
+}
+
+/// The analysis of one turn: the best turn, and what the turn played is
+/// worth, both searched to the same depth (`best.depth`), so that the
+/// played turn is worth at most the best.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Judged {
+    pub best: Found,
+    /// The expected score of the turn played, for its mover, in [-1, 1].
+    pub played: f64,
 }
 
 /// The step's value with its best target, for ordering and reporting.
@@ -65,7 +82,98 @@ struct Choice {
 
 impl<'t> Search<'t> {
     pub fn new(table: &'t mut Table, deadline: Deadline) -> Search<'t> {
-        Search { table, deadline, nodes: 0, next_check: CLOCK_EVERY, stopped: false, may_stop: false }
+        Search {
+            table,
+            deadline,
+            nodes: 0,
+            next_check: CLOCK_EVERY,
+            stopped: false,
+            may_stop: false,
+            weights: Weights::default(),
+            node_cap: u64::MAX,
+        }
+    }
+
+    /// The search with the evaluation's weights `weights`.
+    pub fn weighted(self, weights: Weights) -> Search<'t> {
+        Search { weights, ..self }
+    }
+
+    /// Judges the turn `me` played in `board` (a step, then a target unless
+    /// the step won) against the best turn, deepening while the next
+    /// iteration, predicted from the growth of the last two, fits in
+    /// `budget` nodes, and abandoning one at twice `budget`. Only
+    /// whole iterations count, and nothing reads a clock: the same position
+    /// and budget give the same values on any machine and load.
+    pub fn judge_turn(
+        mut self,
+        board: &Bitboard,
+        me: Seat,
+        step: u32,
+        target: Option<u32>,
+        budget: u64,
+    ) -> Judged {
+        self.node_cap = budget.saturating_mul(2);
+        let them = me.other();
+        let hash = KEYS.of(board) ^ KEYS.to_act(me);
+        let wins = |step: u32| {
+            let mut after = *board;
+            after.step(me, step);
+            !after.can_move(them)
+        };
+        let mut rest = board.moves(me);
+        let mut winning = None;
+        while rest != 0 {
+            let s = rest.trailing_zeros();
+            rest &= rest - 1;
+            if wins(s) {
+                winning = Some(s);
+                break;
+            }
+        }
+        let (best, depth) = match winning {
+            Some(s) => (Choice { step: s, target: None, value: WIN }, 2),
+            None => {
+                let mut best: Option<Choice> = None;
+                let mut depth_done = 0;
+                let mut costs = [1u64, 1u64];
+                for depth in 1..=MAX_JUDGED_DEPTH {
+                    self.may_stop = depth > 1;
+                    let before = self.nodes;
+                    let (choice, complete) = self.root(board, hash, me, depth, best.map(|c| c.step));
+                    if !complete {
+                        break;
+                    }
+                    best = choice;
+                    depth_done = depth;
+                    // The next iteration costs about this one times the
+                    // growth from the last: start it only if that fits.
+                    costs = [costs[1], (self.nodes - before).max(1)];
+                    let next = costs[1].saturating_mul(costs[1] / costs[0]).max(costs[1]);
+                    if self.nodes.saturating_add(next) > budget {
+                        break;
+                    }
+                }
+                (best.expect("the first iteration always finishes"), depth_done)
+            }
+        };
+        self.may_stop = false;
+        self.stopped = false;
+        let played = if wins(step) {
+            WIN
+        } else if Some(step) == Some(best.step) && target == best.target {
+            best.value
+        } else {
+            let mut after = *board;
+            after.step(me, step);
+            let target = target.unwrap_or(after.at(them));
+            let child = KEYS.of(&after) ^ KEYS.to_act(me);
+            self.chance(&after, child, me, target, depth, -2.0, 2.0).min(best.value)
+        };
+        Judged {
+            best: Found { step: best.step, target: best.target, value: best.value, depth, nodes: self.nodes },
+            played,
+        }
     }
 
     /// The best whole turn for `me` (who must have a legal step), searched
@@ -140,7 +248,7 @@ impl<'t> Search<'t> {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CLOCK_EVERY;
-            self.stopped = self.may_stop && self.deadline.passed();
+            self.stopped = self.may_stop && (self.nodes >= self.node_cap || self.deadline.passed());
         }
         self.stopped
     }
@@ -182,7 +290,7 @@ impl<'t> Search<'t> {
             return -WIN;
         }
         if depth == 0 {
-            return evaluate(board, me);
+            return self.weights.evaluate(board, me);
         }
         let hint = match self.table.probe(hash) {
             Some(entry) => {

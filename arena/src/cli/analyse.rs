@@ -1,0 +1,74 @@
+//! `arena analyse REPLAY...`: every turn of each replay judged (its
+//! mover's win chance or expected score before and after, the best action,
+//! a mark), each player's accuracy, a lost game's turning point
+//! (docs/analysis.md).
+
+use std::{path::PathBuf, process::ExitCode};
+
+use anyhow::{bail, Result};
+
+use arena_core::{
+    analysis::{self, text, Budget},
+    games::replays::GameReplay,
+};
+
+/// The options of `arena analyse`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct AnalyseArgs {
+    /// Replay files (.json or .json.gz) of any game and any source: `arena
+    /// play --replay`, `arena bench`, a tournament's, the server's.
+    #[arg(required = true, value_name = "REPLAY")]
+    pub files: Vec<PathBuf>,
+    /// Print the analyses as JSON, one object per replay, one a line.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the HTML viewer of the (one) replay with its analysis to OUT:
+    /// the advantage chart, the marks, "best was".
+    #[arg(long, value_name = "OUT")]
+    pub html: Option<PathBuf>,
+    /// Positions Trap's search may visit per turn: more is slower and sees
+    /// further (the win-chance curve is fitted at the default).
+    #[arg(long, default_value_t = Budget::default().nodes, value_name = "N")]
+    pub nodes: u64,
+}
+
+/// Runs `arena analyse`: a replay that cannot be read or analysed is one
+/// error line; the others are still analysed (exit 1 at the end).
+pub(crate) fn run(args: &AnalyseArgs) -> Result<ExitCode> {
+    if args.html.is_some() && args.files.len() != 1 {
+        bail!("--html writes one replay's viewer: give one replay with it, not {}", args.files.len());
+    }
+    if args.nodes == 0 {
+        bail!("--nodes 0: a search needs at least one node; the default is {}", Budget::default().nodes);
+    }
+    let budget = Budget { nodes: args.nodes, ..Budget::default() };
+    let mut code = ExitCode::SUCCESS;
+    for file in &args.files {
+        let analysed = GameReplay::read(file)
+            .and_then(|replay| Ok((analysis::analyse(&replay, budget).map_err(anyhow::Error::msg)?, replay)));
+        let (analysis, replay) = match analysed {
+            Ok(both) => both,
+            Err(e) => {
+                eprintln!("error: {}: {e:#}", file.display());
+                code = ExitCode::FAILURE;
+                continue;
+            }
+        };
+        if args.json {
+            let mut value = serde_json::to_value(&analysis).expect("plain data serialises");
+            value["file"] = serde_json::Value::String(file.display().to_string());
+            arena_core::outln!("{value}");
+        } else {
+            if args.files.len() > 1 {
+                arena_core::outln!("{}:", file.display());
+            }
+            arena_core::outln!("{}", text::report(&analysis));
+        }
+        if let Some(out) = &args.html {
+            std::fs::write(out, analysis::html::page(&replay, &analysis))
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
+            eprintln!("wrote {}", out.display());
+        }
+    }
+    Ok(code)
+}

@@ -1,0 +1,294 @@
+//! Why a game was lost: every turn of a replay judged (docs/analysis.md).
+//!
+//! A game's analyser (`games/<game>/analysis.rs`, an `AnalysedBody`) gives,
+//! per turn, the mover's value before it and after the action played (the
+//! expectation over the luck that follows), and the best action with its
+//! value: a win chance in [0, 1] (two-player games) or an expected score
+//! (single-player games). Here, generic over the games: the marks
+//! (inaccuracy, mistake, blunder), each player's accuracy, and the turning
+//! point of a lost game.
+
+pub mod html;
+pub mod text;
+
+use serde::Serialize;
+
+use crate::replay::{Replay, ReplayBody};
+
+/// How much work an analyser may spend on one position. Counted in work
+/// done (nodes, rollouts), never in time: the same replay gives the same
+/// analysis on any machine and load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Positions a search may visit (Trap's expectimax).
+    pub nodes: u64,
+    /// Worlds sampled per estimate (games with hidden state).
+    pub rollouts: u32,
+}
+
+impl Default for Budget {
+    /// What `arena analyse` uses: a 30-turn Trap game in well under a
+    /// second on one core (release; docs/benchmarks.md).
+    fn default() -> Budget {
+        Budget { nodes: 300_000, rollouts: 200 }
+    }
+}
+
+impl Budget {
+    /// A small budget, for tests in debug builds.
+    pub const QUICK: Budget = Budget { nodes: 5_000, rollouts: 20 };
+}
+
+/// What the values of a game's analysis are.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Measure {
+    /// The mover's chance to win, in [0, 1].
+    WinChance,
+    /// The expected final score; `span` is its range (best minus worst
+    /// final score), by which drops are compared with the win chance's
+    /// thresholds.
+    ExpectedScore { span: f64 },
+}
+
+impl Measure {
+    /// A drop in this measure as a share of its range: a drop in win
+    /// chance as it is, a drop in score over the score's span.
+    pub fn share(self, drop: f64) -> f64 {
+        match self {
+            Measure::WinChance => drop,
+            Measure::ExpectedScore { span } => drop / span,
+        }
+    }
+}
+
+/// One turn as a game's analyser judged it.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct Judgement {
+    /// The turn's number in the replay (1 the first).
+    pub turn: u32,
+    /// Index into the replay's players of who moved.
+    pub player: usize,
+    /// What was played, as people read it ("moved to (3,4), threw at (2,4)").
+    pub played: String,
+    /// The mover's value before the turn.
+    pub before: f64,
+    /// The value of what was played, for the mover.
+    pub after: f64,
+    /// The best action, and its value.
+    pub best: String,
+    pub best_value: f64,
+}
+
+/// How bad a turn was (Lichess's names).
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Mark {
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+impl Mark {
+    /// The mark of a drop of `share` of the measure's range: Lichess's
+    /// thresholds, 0.1, 0.2 and 0.3.
+    pub fn of(share: f64) -> Option<Mark> {
+        match share {
+            s if s >= 0.3 => Some(Mark::Blunder),
+            s if s >= 0.2 => Some(Mark::Mistake),
+            s if s >= 0.1 => Some(Mark::Inaccuracy),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mark::Inaccuracy => "inaccuracy",
+            Mark::Mistake => "mistake",
+            Mark::Blunder => "blunder",
+        }
+    }
+}
+
+/// One turn analysed.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct TurnAnalysis {
+    #[serde(flatten)]
+    pub judged: Judgement,
+    /// `before - after`, never below 0.
+    pub drop: f64,
+    /// Lichess's accuracy of the move, 0 to 100.
+    pub accuracy: f64,
+    pub mark: Option<Mark>,
+}
+
+/// A player's part of a game's analysis.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct PlayerAnalysis {
+    pub name: String,
+    /// 0 to 100; None when the player played no turn.
+    pub accuracy: Option<f64>,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+}
+
+/// A game analysed turn by turn.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct GameAnalysis {
+    pub game: String,
+    pub summary: String,
+    pub measure: Measure,
+    pub turns: Vec<TurnAnalysis>,
+    pub players: Vec<PlayerAnalysis>,
+    /// The loser's turn that lost the game: its first blunder, else its
+    /// largest drop (an index into `turns`); None when nobody lost, or the
+    /// loser never dropped.
+    pub turning_point: Option<usize>,
+}
+
+/// A game's part of a replay, judged turn by turn (`games/<game>/analysis.rs`).
+pub trait AnalysedBody {
+    /// What the values are.
+    fn measure(&self) -> Measure;
+    /// Every turn judged, in order; `Err` is one line (a replay the
+    /// analyser cannot read).
+    fn judge<E>(&self, replay: &Replay<E>, budget: Budget) -> Result<Vec<Judgement>, String>;
+}
+
+/// Analyses `replay` with `budget`.
+pub fn analyse<B: ReplayBody + AnalysedBody>(
+    replay: &Replay<B>,
+    budget: Budget,
+) -> Result<GameAnalysis, String> {
+    let measure = replay.body.measure();
+    let turns: Vec<TurnAnalysis> =
+        replay.body.judge(replay, budget)?.into_iter().map(|judged| turn_analysis(measure, judged)).collect();
+    let players = (replay.players.iter().enumerate())
+        .map(|(i, p)| player_analysis(&p.name, turns.iter().filter(|t| t.judged.player == i)))
+        .collect();
+    let turning_point = loser(replay).and_then(|loser| turning_point(&turns, loser));
+    Ok(GameAnalysis {
+        game: replay.body.game().name().to_string(),
+        summary: replay.summary(),
+        measure,
+        turns,
+        players,
+        turning_point,
+    })
+}
+
+fn turn_analysis(measure: Measure, judged: Judgement) -> TurnAnalysis {
+    let drop = (judged.before - judged.after).max(0.0);
+    let share = measure.share(drop);
+    TurnAnalysis { drop, accuracy: move_accuracy(share), mark: Mark::of(share), judged }
+}
+
+/// Lichess's accuracy of one move from the drop in the mover's win
+/// chance (in percent): 103.1668 e^(-0.04354 drop) - 3.1669, within 0..100.
+pub fn move_accuracy(share: f64) -> f64 {
+    let percent = share * 100.0;
+    (103.166_810_071_164_9 * (-0.043_544_153_867_539_51 * percent).exp() - 3.166_924_740_191_411)
+        .clamp(0.0, 100.0)
+}
+
+/// A game's accuracy from its moves' (Lichess's game accuracy without its
+/// volatility weights): the mean of their arithmetic and harmonic means,
+/// so that one blunder weighs more than in a plain mean.
+pub fn game_accuracy(moves: &[f64]) -> Option<f64> {
+    if moves.is_empty() {
+        return None;
+    }
+    let n = moves.len() as f64;
+    let mean = moves.iter().sum::<f64>() / n;
+    // A move of accuracy 0 would make the harmonic mean 0: Lichess floors at 1.
+    let harmonic = n / moves.iter().map(|a| 1.0 / a.max(1.0)).sum::<f64>();
+    Some((mean + harmonic) / 2.0)
+}
+
+fn player_analysis<'a>(name: &str, turns: impl Iterator<Item = &'a TurnAnalysis>) -> PlayerAnalysis {
+    let turns: Vec<&TurnAnalysis> = turns.collect();
+    let count = |mark| turns.iter().filter(|t| t.mark == Some(mark)).count() as u32;
+    PlayerAnalysis {
+        name: name.to_string(),
+        accuracy: game_accuracy(&turns.iter().map(|t| t.accuracy).collect::<Vec<_>>()),
+        inaccuracies: count(Mark::Inaccuracy),
+        mistakes: count(Mark::Mistake),
+        blunders: count(Mark::Blunder),
+    }
+}
+
+/// Who lost: the other seat of a two-player game's winner; the one player
+/// of a single-player game it lost.
+fn loser<B: ReplayBody>(replay: &Replay<B>) -> Option<usize> {
+    match (&replay.result.outcome, replay.result.winner) {
+        (Some(outcome), _) => (outcome == "loss").then_some(0),
+        (None, Some(winner)) if replay.players.len() == 2 => Some(1 - winner),
+        _ => None,
+    }
+}
+
+/// The loser's first blunder, else its largest drop.
+pub fn turning_point(turns: &[TurnAnalysis], loser: usize) -> Option<usize> {
+    let own = || turns.iter().enumerate().filter(|(_, t)| t.judged.player == loser);
+    own().find(|(_, t)| t.mark == Some(Mark::Blunder)).map(|(i, _)| i).or_else(|| {
+        own()
+            .filter(|(_, t)| t.drop > 0.0)
+            .max_by(|a, b| a.1.drop.total_cmp(&b.1.drop).then(b.0.cmp(&a.0)))
+            .map(|(i, _)| i)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_follow_lichess_thresholds() {
+        assert_eq!(Mark::of(0.05), None);
+        assert_eq!(Mark::of(0.1), Some(Mark::Inaccuracy));
+        assert_eq!(Mark::of(0.25), Some(Mark::Mistake));
+        assert_eq!(Mark::of(0.44), Some(Mark::Blunder));
+        assert_eq!(Measure::ExpectedScore { span: 3.0 }.share(0.9), 0.3);
+    }
+
+    #[test]
+    fn accuracy_is_lichess_per_move_and_punishes_a_blunder() {
+        assert!((move_accuracy(0.0) - 100.0).abs() < 1e-3);
+        assert!((move_accuracy(0.1) - 63.5).abs() < 0.5, "{}", move_accuracy(0.1));
+        assert_eq!(move_accuracy(1.0), 0.0);
+        let steady = game_accuracy(&[80.0, 80.0, 80.0, 80.0]).unwrap();
+        let one_blunder = game_accuracy(&[100.0, 100.0, 100.0, 20.0]).unwrap();
+        assert!((steady - 80.0).abs() < 1e-9);
+        assert!(one_blunder < steady, "{one_blunder} < {steady}");
+        assert_eq!(game_accuracy(&[]), None);
+    }
+
+    fn turn(player: usize, before: f64, after: f64) -> TurnAnalysis {
+        let judged = Judgement {
+            turn: 0,
+            player,
+            played: String::new(),
+            before,
+            after,
+            best: String::new(),
+            best_value: before,
+        };
+        turn_analysis(Measure::WinChance, judged)
+    }
+
+    #[test]
+    fn the_turning_point_is_the_first_blunder_else_the_largest_drop() {
+        let turns = [
+            turn(0, 0.5, 0.45),
+            turn(1, 0.55, 0.5),
+            turn(0, 0.5, 0.35),
+            turn(0, 0.4, 0.05),
+            turn(0, 0.1, 0.0),
+        ];
+        assert_eq!(turning_point(&turns, 0), Some(3));
+        let no_blunder = [turn(0, 0.5, 0.45), turn(0, 0.5, 0.35), turn(0, 0.3, 0.25)];
+        assert_eq!(turning_point(&no_blunder, 0), Some(1));
+        assert_eq!(turning_point(&no_blunder, 1), None);
+    }
+}
