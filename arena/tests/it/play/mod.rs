@@ -7,6 +7,6 @@ mod cli;
 mod clock;
 mod games;
 mod person;
-mod person_page;
+pub(crate) mod person_page;
 mod sprt;
 mod time_controls;

@@ -36,7 +36,7 @@ fn seated(args: &[&str]) -> (Child, String) {
 
 /// Clicks highlighted squares until the page says the game is over: a
 /// pawn, then one of its squares (not another pawn of the same side).
-fn click_to_the_end(browser: &mut Browser) -> String {
+pub(crate) fn click_to_the_end(browser: &mut Browser) -> String {
     let over = "document.getElementById('news').innerText.includes('game over')";
     let started = Instant::now();
     let mut clicks = 0;
