@@ -193,7 +193,7 @@ fn play_match<G: TwoPlayerGame + TableGame>(
         None => (0, run.games),
     };
     let sources = [run.player1.to_string(), player2.to_string()];
-    let live = run.live.then(|| serve_live_seating(&names, &sources, seats)).transpose()?;
+    let live = run.live.then(|| serve_live_seating(&names, &sources, seats.clone())).transpose()?;
     let config = MatchConfig::<G> {
         settings,
         games,
@@ -250,6 +250,7 @@ fn play_match<G: TwoPlayerGame + TableGame>(
     };
     let memories = stores.zip(kept).map(|((dir, names), kept)| keep_memories(&dir, &names, kept));
     if let Some((server, _)) = &live {
+        last_look(&seats);
         server.close(LAST_LOOK);
     }
     if let Some(saver) = saver {
@@ -371,7 +372,7 @@ fn play_series<G: SoloReferee + TableGame>(
     let name = player.name().to_string();
     let live = run
         .live
-        .then(|| serve_live_seating(std::slice::from_ref(&name), &[run.player1.to_string()], seats))
+        .then(|| serve_live_seating(std::slice::from_ref(&name), &[run.player1.to_string()], seats.clone()))
         .transpose()?;
     let mut saver = run
         .replay
@@ -400,6 +401,7 @@ fn play_series<G: SoloReferee + TableGame>(
         &mut on_game,
     );
     if let Some((server, _)) = &live {
+        last_look(&seats);
         server.close(LAST_LOOK);
     }
     if let Some(saver) = saver {
@@ -471,6 +473,14 @@ fn seat_at_pages(players: &mut [Player]) -> Result<Vec<Arc<PageTable>>> {
         seats.push(table);
     }
     Ok(seats)
+}
+
+/// Gives the persons' pages up to `LAST_LOOK` to show the match's end.
+fn last_look(seats: &[Arc<PageTable>]) {
+    let until = std::time::Instant::now() + LAST_LOOK;
+    while !seats.iter().all(|seat| seat.seen_all()) && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 /// Each player's own time control: the one given (`--tc1`, `--tc2`), or

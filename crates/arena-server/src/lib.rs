@@ -120,6 +120,8 @@ struct App {
     /// The nice value games run at (`--games-nice`): `finalize`'s, started
     /// from a thread that answers requests.
     games_nice: i32,
+    /// Persons' games against a bot, and their pages' seats.
+    person_games: work::person_games::PersonGames,
 }
 
 /// Runs the server until SIGTERM or Ctrl-C. Prints the address it listens
@@ -192,6 +194,7 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
         )),
         disk,
         games_nice: options.grading.games_nice,
+        person_games: Default::default(),
     });
     let pages_nice = options.pages_nice;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -324,7 +327,10 @@ fn router(app: Arc<App>, limits: http::connections::Limits, trust_proxy: bool) -
     let upload_limit = usize::try_from(app.max_upload).unwrap_or(usize::MAX).saturating_add(64 * 1024);
     let uploads = Router::new().route("/api/submissions", post(submit).get(list));
     // Every other route reads at most a small JSON body.
+    let seats = app.person_games.seats.clone();
     let small = Router::new()
+        .route("/api/play", post(work::person_games::start))
+        .merge(http::play::router(seats))
         .route("/", get(|| async { page(include_str!("http/pages/leaderboard.html")) }))
         .route("/me", get(|| async { page(include_str!("http/pages/student.html")) }))
         .route("/staff", get(|| async { page(include_str!("http/pages/staff.html")) }))

@@ -7,5 +7,6 @@ mod cli;
 mod clock;
 mod games;
 mod person;
+pub(crate) mod person_page;
 mod sprt;
 mod time_controls;

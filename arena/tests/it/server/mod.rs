@@ -34,6 +34,7 @@ mod live;
 mod load;
 mod operations;
 mod pages;
+mod person_games;
 mod scrimmages;
 mod slurm;
 mod storage;

@@ -5,7 +5,7 @@
 //! game judges like a typed one. Served beside the live viewer
 //! (`live::serve_local_with`), on loopback.
 
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use arena_core::players::person::page::{PageTable, Refused};
 use axum::{
@@ -21,22 +21,33 @@ use serde::Deserialize;
 /// The most of an answer's body read.
 const BODY_LIMIT: usize = 1024;
 
-/// The seats played from pages.
+/// The seats played from pages: fixed for `arena play --live`, coming and
+/// going on the course server (`work::person_games`).
 #[derive(Clone, Default)]
-pub struct Seats(Arc<Vec<Arc<PageTable>>>);
+pub struct Seats(Arc<RwLock<Vec<Arc<PageTable>>>>);
 
 impl Seats {
     pub fn new(tables: Vec<Arc<PageTable>>) -> Seats {
-        Seats(Arc::new(tables))
+        Seats(Arc::new(RwLock::new(tables)))
     }
 
-    fn seat(&self, token: &str) -> Option<&Arc<PageTable>> {
-        self.0.iter().find(|table| table.admits(token))
+    pub fn add(&self, table: Arc<PageTable>) {
+        self.0.write().unwrap_or_else(|e| e.into_inner()).push(table);
+    }
+
+    pub fn remove(&self, table: &Arc<PageTable>) {
+        self.0.write().unwrap_or_else(|e| e.into_inner()).retain(|t| !Arc::ptr_eq(t, table));
+    }
+
+    fn seat(&self, token: &str) -> Option<Arc<PageTable>> {
+        self.0.read().unwrap_or_else(|e| e.into_inner()).iter().find(|table| table.admits(token)).cloned()
     }
 }
 
+const PAGE: &str = include_str!("pages/play.html");
+
 /// The routes of the seats' pages.
-pub fn router(seats: Seats) -> Router {
+pub fn router<S: Clone + Send + Sync + 'static>(seats: Seats) -> Router<S> {
     Router::new()
         .route("/play/{token}", get(page))
         .route("/play/{token}/state", get(state))
@@ -46,7 +57,8 @@ pub fn router(seats: Seats) -> Router {
 
 async fn page(State(seats): State<Seats>, Path(token): Path<String>) -> Response {
     match seats.seat(&token) {
-        Some(_) => Html(include_str!("pages/play.html")).into_response(),
+        Some(_) => ([(header::CONTENT_SECURITY_POLICY, super::headers::page_policy(PAGE))], Html(PAGE))
+            .into_response(),
         None => refused(),
     }
 }

@@ -19,6 +19,7 @@ pub mod grading;
 pub mod league;
 pub mod nice;
 pub mod one_submission;
+pub mod person_games;
 pub mod regrade;
 pub mod replays;
 pub mod scrimmage;

@@ -126,6 +126,6 @@ mod tests {
         assert_eq!(answer("x"), Err("'x' is not a number".into()));
         let closed = &question.choices[0];
         assert!(matches!(answer(&closed.text), Ok(Answer::Done(_))));
-        assert_eq!(question.squares[usize::from(open.row)][usize::from(open.col)].glyph.contains('?'), false);
+        assert!(!question.squares[usize::from(open.row)][usize::from(open.col)].glyph.contains('?'));
     }
 }

@@ -41,6 +41,9 @@ pub struct PageTable {
     sender: SyncSender<(u64, String)>,
     receiver: Mutex<Receiver<(u64, String)>>,
     shown: Mutex<Shown>,
+    /// A page unpolled this long has gone away: the game is given up
+    /// (`Read::Closed`) instead of waiting out the person's clock.
+    gone_after: Option<Duration>,
 }
 
 /// What the page is shown: the open question, the news, a counter the page
@@ -53,6 +56,9 @@ struct Shown {
     asked: u64,
     question: Option<Question>,
     deadline: Option<Instant>,
+    /// The version the page was last served, and when.
+    seen: u64,
+    served: Option<Instant>,
     news: VecDeque<String>,
 }
 
@@ -63,7 +69,26 @@ impl PageTable {
         std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
         let token = bytes.iter().map(|b| format!("{b:02x}")).collect();
         let (sender, receiver) = sync_channel(WAITING);
-        Ok(PageTable { token, sender, receiver: Mutex::new(receiver), shown: Mutex::default() })
+        Ok(PageTable {
+            token,
+            sender,
+            receiver: Mutex::new(receiver),
+            shown: Mutex::default(),
+            gone_after: None,
+        })
+    }
+
+    /// The same, given up when its page has not polled for `after` (from
+    /// its first question): a page closed mid-game ends the game.
+    pub fn gone_after(self, after: Duration) -> PageTable {
+        PageTable { gone_after: Some(after), ..self }
+    }
+
+    /// Whether the page went away (unpolled past `gone_after`).
+    fn gone(&self) -> bool {
+        let Some(after) = self.gone_after else { return false };
+        let shown = self.lock();
+        shown.served.is_some_and(|served| served.elapsed() > after)
     }
 
     /// The seat's token: the page's address holds it.
@@ -100,7 +125,9 @@ impl PageTable {
     /// What the page draws: `version` (changes with anything shown), the
     /// open question (or null), the seconds left to answer it, the news.
     pub fn state(&self) -> Value {
-        let shown = self.lock();
+        let mut shown = self.lock();
+        shown.seen = shown.version;
+        shown.served = Some(Instant::now());
         let left = shown.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs());
         json!({
             "version": shown.version,
@@ -109,6 +136,13 @@ impl PageTable {
             "seconds_left": left,
             "news": shown.news,
         })
+    }
+
+    /// Whether the page has been served all there is to show (the match's
+    /// end, before the arena stops).
+    pub fn seen_all(&self) -> bool {
+        let shown = self.lock();
+        shown.seen == shown.version
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Shown> {
@@ -138,6 +172,10 @@ impl Table for PageTable {
         shown.asked = shown.version;
         shown.question = Some(question.clone());
         shown.deadline = left.and_then(|left| Instant::now().checked_add(left));
+        // A page not yet opened has `gone_after` from its first question.
+        if self.gone_after.is_some() && shown.served.is_none() {
+            shown.served = Some(Instant::now());
+        }
     }
 
     fn tell(&self, text: &str) {
@@ -150,11 +188,16 @@ impl Table for PageTable {
 
     fn read(&self, deadline: Instant) -> Read {
         let receiver = self.receiver.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        // With `gone_after`, the page's polls are checked every second.
+        let step = if self.gone_after.is_some() { Duration::from_secs(1) } else { Duration::MAX };
         let read = loop {
-            match receiver.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match receiver.recv_timeout(left.min(step)) {
                 Ok((asked, line)) if asked == self.lock().asked => break Read::Line(line),
                 // An answer to an earlier question: dropped.
                 Ok(_) => continue,
+                Err(RecvTimeoutError::Timeout) if self.gone() => break Read::Closed,
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => continue,
                 Err(RecvTimeoutError::Timeout) => break Read::Late,
                 Err(RecvTimeoutError::Disconnected) => break Read::Closed,
             }
@@ -218,5 +261,27 @@ mod tests {
         assert!(state["seconds_left"].as_u64().unwrap() <= 60);
         assert_eq!(table.read(Instant::now()), Read::Late);
         assert!(table.state()["question"].is_null());
+    }
+
+    #[test]
+    fn a_page_that_stops_polling_gives_the_game_up_and_one_that_polls_does_not() {
+        let table = PageTable::new().unwrap().gone_after(Duration::from_millis(1500));
+        table.ask(&question(), None);
+        // Polled all along: the person is only late.
+        let until = Instant::now() + Duration::from_millis(2500);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while Instant::now() < until {
+                    table.state();
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+            });
+            assert_eq!(table.read(until), Read::Late);
+        });
+        // Unpolled: given up well before its clock runs out.
+        table.ask(&question(), None);
+        let asked = Instant::now();
+        assert_eq!(table.read(asked + Duration::from_secs(60)), Read::Closed);
+        assert!(asked.elapsed() < Duration::from_secs(5), "{:?}", asked.elapsed());
     }
 }

@@ -630,13 +630,13 @@ fn first_missing(db: &Connection, a: i64, b: i64) -> Result<u32> {
 
 /// How a league game's players are hosted: isolated and sandboxed
 /// (WorkerLimits' default), as in a tournament.
-fn hosting() -> Result<Hosting> {
+pub(crate) fn hosting() -> Result<Hosting> {
     let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
     Ok(Hosting { isolate_libraries: true, isolate_builtins: false, limits: Some(limits) })
 }
 
 /// Loads the player `entry` names (as [`store::player_entry`] writes it).
-fn load_player(entry: &str, hosting: &Hosting) -> Result<Player> {
+pub(crate) fn load_player(entry: &str, hosting: &Hosting) -> Result<Player> {
     let spec: PlayerSpec = entry.parse().map_err(anyhow::Error::msg)?;
     Player::load(&spec, hosting, Budgets::default().startup).map_err(|e| anyhow::anyhow!("{e}"))
 }

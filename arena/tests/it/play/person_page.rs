@@ -1,0 +1,156 @@
+//! `human` at a page (`arena play ... --live`): Trap and Hexapawn played
+//! to their end by clicks in headless Chromium, and a seat's endpoints
+//! refuse any other token (issue 49).
+
+use std::{
+    io::{BufRead, BufReader},
+    process::{Child, Command, Stdio},
+    sync::mpsc,
+    time::{Duration, Instant},
+};
+
+use crate::support::{browser::chromium, devtools::Browser};
+
+/// `arena play ARGS --live`, started: the process and its seat's address.
+fn seated(args: &[&str]) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .arg("--live")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (found, address) = mpsc::channel();
+    let err = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(err).lines().map_while(Result::ok) {
+            if let Some(rest) = line.strip_prefix("play: your seat is at ") {
+                let _ = found.send(rest.split_whitespace().next().unwrap_or_default().to_string());
+            }
+        }
+    });
+    let url = address.recv_timeout(Duration::from_secs(30)).expect("the seat's address on stderr");
+    (child, url)
+}
+
+/// Clicks highlighted squares until the page says the game is over: a
+/// pawn, then one of its squares (not another pawn of the same side).
+pub(crate) fn click_to_the_end(browser: &mut Browser) -> String {
+    let over = "document.getElementById('news').innerText.includes('game over')";
+    let started = Instant::now();
+    let mut clicks = 0;
+    loop {
+        assert!(started.elapsed() < Duration::from_secs(90), "the game did not end by clicks");
+        browser.wait_for(
+            &format!("document.querySelector('#board button.can') || {over}"),
+            Duration::from_secs(30),
+        );
+        if browser.eval(over) == serde_json::Value::Bool(true) {
+            break;
+        }
+        let clicked = browser.eval(
+            "(() => { const picked = document.querySelector('#board button.picked');
+                 let can = [...document.querySelectorAll('#board button.can')];
+                 if (picked) { const other = can.filter(b => !b.classList.contains('picked') && b.textContent !== picked.textContent); if (other.length) can = other; }
+                 if (!can.length) return false;
+                 can[(can.length * 7 + 3) % can.length].click(); return true; })()",
+        );
+        if clicked == serde_json::Value::Bool(true) {
+            clicks += 1;
+        }
+        std::thread::sleep(Duration::from_millis(60));
+    }
+    assert!(clicks > 0);
+    browser.eval("document.getElementById('news').innerText").as_str().unwrap_or_default().to_string()
+}
+
+fn finished(mut child: Child) -> String {
+    use std::io::Read;
+    let mut out = String::new();
+    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    assert!(child.wait().unwrap().success(), "{out}");
+    out
+}
+
+#[test]
+fn trap_and_hexapawn_are_played_to_the_end_by_clicks() {
+    let Some(chromium) = chromium() else { return };
+    let mut browser = Browser::start(&chromium);
+    let (child, url) = seated(&["play", "human", "easy", "--seed", "5", "--in-process"]);
+    browser.open(&url);
+    // The throw shows its odds: each square's chance, and where a miss lands.
+    browser.wait_for("document.querySelector('#board button.can')", Duration::from_secs(30));
+    browser.eval("document.querySelector('#board button.can').click()");
+    browser
+        .wait_for("document.getElementById('ask').innerText.includes('your throw')", Duration::from_secs(30));
+    let notes = browser.eval(
+        "[...document.querySelectorAll('#board small')].filter(s => s.textContent.endsWith('%')).length",
+    );
+    assert!(notes.as_u64().unwrap() > 40, "{notes}");
+    let news = click_to_the_end(&mut browser);
+    assert!(news.contains("player 2 (easy) moves"), "the opponent's turns are shown: {news}");
+    let out = finished(child);
+    assert!(out.contains("game 1/1") && out.contains("human (P1) vs easy (P2)"), "{out}");
+    assert!(!out.contains("resigned"), "{out}");
+
+    let (child, url) =
+        seated(&["play", "--game", "hexapawn", "human", "hard", "--seed", "2", "--in-process"]);
+    browser.open(&url);
+    let news = click_to_the_end(&mut browser);
+    assert!(news.contains("Black (hard) moves"), "{news}");
+    let out = finished(child);
+    assert!(out.contains("game 1/1"), "{out}");
+}
+
+#[test]
+fn a_seats_page_refuses_any_other_token_and_keyboard_play_works() {
+    let Some(chromium) = chromium() else { return };
+    let mut browser = Browser::start(&chromium);
+    let (mut child, url) =
+        seated(&["play", "--game", "magic-forest", "human", "--seed", "1", "--in-process"]);
+    browser.open(&url);
+    browser.wait_for("document.querySelectorAll('#choices button').length === 8", Duration::from_secs(30));
+    let token = url.rsplit('/').next().unwrap();
+    let wrong: String = token.chars().rev().collect();
+    let statuses = browser.eval(&format!(
+        "Promise.all([
+            fetch('/play/{wrong}/state').then(r => r.status),
+            fetch('/play/{wrong}/answer', {{method: 'POST', body: JSON.stringify({{asked: 1, line: 'up'}})}}).then(r => r.status),
+            fetch('/play/{wrong}').then(r => r.status),
+            fetch('/play/{token}/answer', {{method: 'POST', body: 'x'.repeat(5000)}}).then(r => r.status),
+        ])"
+    ));
+    assert_eq!(statuses, serde_json::json!([403, 403, 403, 413]));
+    // Keys: an arrow walks, Enter walks the same way again.
+    let turn =
+        |b: &mut Browser| b.eval("document.getElementById('text').innerText.match(/actions left (\\d+)/)[1]");
+    let before = turn(&mut browser);
+    browser.eval("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowUp'}))");
+    browser.wait_for(
+        &format!(
+            "!document.getElementById('text').innerText.includes('actions left {}')",
+            before.as_str().unwrap()
+        ),
+        Duration::from_secs(30),
+    );
+    browser.wait_for("document.querySelectorAll('#choices button').length === 8", Duration::from_secs(30));
+    let after = turn(&mut browser);
+    browser.eval(
+        "document.activeElement.blur(); document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter'}))",
+    );
+    browser.wait_for(
+        &format!(
+            "!document.getElementById('text').innerText.includes('actions left {}')",
+            after.as_str().unwrap()
+        ),
+        Duration::from_secs(30),
+    );
+    // Text from the game is shown as text.
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#news script, #text script').length"),
+        serde_json::json!(0)
+    );
+    child.kill().unwrap();
+    let _ = child.wait();
+}

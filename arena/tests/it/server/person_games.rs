@@ -1,0 +1,131 @@
+//! A person plays on the course server (issue 49): a student's game
+//! against a level from its own page, played in Chromium to its end; the
+//! seat's token and the student's checked; one game at a time, a few an
+//! hour; a page that goes away ends the game and frees its core.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use super::{add_student, agent, get, post_json, Server};
+use crate::{
+    play::person_page::click_to_the_end,
+    support::{self, arena, browser::chromium, devtools::Browser},
+};
+
+/// Persons' games on the pool's cores now (they play at the scrimmages' priority).
+fn playing(server: &Server, staff: &str) -> u64 {
+    let (code, body) = get(server, "/api/staff/cores", Some(staff));
+    assert_eq!(code, 200, "{body}");
+    body["pool"]["running"]["scrimmage"].as_u64().unwrap()
+}
+
+fn staff(data: &std::path::Path) -> String {
+    let out = arena(&["serve", "add-student", "boss", "--staff", "--data", data.to_str().unwrap()], &[]);
+    support::stdout(&out).trim().to_string()
+}
+
+/// A seat's state, read as the page reads it (no student token: the seat's is in the address).
+fn seat_state(server: &Server, page: &str) -> (u16, String) {
+    let mut response = agent().get(format!("{}{page}/state", server.url)).call().unwrap();
+    (response.status().as_u16(), response.body_mut().read_to_string().unwrap())
+}
+
+fn wait_until(what: &str, within: Duration, done: impl Fn() -> bool) {
+    let started = Instant::now();
+    while !done() {
+        assert!(started.elapsed() < within, "{what}: not within {within:?}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn a_student_plays_a_level_from_its_page_to_the_end_in_chromium() {
+    let Some(chromium) = chromium() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let alice = add_student(data.path(), "alice");
+    let staff = staff(data.path());
+    let server = Server::start(data.path(), &[]);
+    let (code, started) = post_json(&server, "/api/play", &alice, &json!({ "opponent": "easy" }));
+    assert_eq!(code, 201, "{started}");
+    let page = started["page"].as_str().unwrap().to_string();
+    let mut browser = Browser::start(&chromium);
+    browser.open(&format!("{}{page}", server.url));
+    let news = click_to_the_end(&mut browser);
+    assert!(news.contains("game over: you"), "the game's end is shown: {news}");
+    // Over: its core is given back, its seat closed, and another may start.
+    wait_until("the game's core freed", Duration::from_secs(30), || playing(&server, &staff) == 0);
+    wait_until("the seat closed", Duration::from_secs(10), || seat_state(&server, &page).0 == 403);
+    assert_eq!(post_json(&server, "/api/play", &alice, &json!({ "opponent": "easy" })).0, 201);
+}
+
+#[test]
+fn seats_tokens_one_game_at_a_time_a_few_an_hour_and_a_page_that_goes_away() {
+    let data = tempfile::tempdir().unwrap();
+    let bob = add_student(data.path(), "bob");
+    let carol = add_student(data.path(), "carol");
+    let staff = staff(data.path());
+    let server = Server::start(data.path(), &[]);
+    let start = |token: &str| post_json(&server, "/api/play", token, &json!({ "opponent": "easy" }));
+    // Bad asks: no student, an unknown opponent, no graded submission.
+    let (code, _) = super::answer(
+        agent()
+            .post(format!("{}/api/play", server.url))
+            .header("Content-Type", "application/json")
+            .send(json!({ "opponent": "easy" }).to_string().as_bytes()),
+    );
+    assert_eq!(code, 401);
+    let (code, said) = post_json(&server, "/api/play", &bob, &json!({ "opponent": "<b>x</b>" }));
+    assert_eq!(code, 400, "{said}");
+    let (code, said) = post_json(&server, "/api/play", &bob, &json!({ "opponent": "ours" }));
+    assert_eq!(code, 409, "{said}");
+
+    // A page that goes away: the game is given up and its core freed.
+    let (code, started) = start(&bob);
+    assert_eq!(code, 201, "{started}");
+    let page = started["page"].as_str().unwrap().to_string();
+    let (code, state) = seat_state(&server, &page);
+    assert_eq!(code, 200, "{state}");
+    // Another seat's page (carol's) cannot read or answer bob's.
+    let (code, carols) = start(&carol);
+    assert_eq!(code, 201, "{carols}");
+    let carols = carols["page"].as_str().unwrap();
+    let mut wrong = page.clone();
+    wrong.replace_range(page.len() - 4.., "0000");
+    assert_eq!(seat_state(&server, &wrong).0, 403);
+    let answered = agent()
+        .post(format!("{}{wrong}/answer", server.url))
+        .send(json!({ "asked": 1, "line": "1 1" }).to_string().as_bytes())
+        .unwrap();
+    assert_eq!(answered.status().as_u16(), 403);
+    assert_ne!(carols, page);
+    // One at a time.
+    let (code, said) = start(&bob);
+    assert_eq!(code, 429, "{said}");
+    assert!(said.to_string().contains("playing a game already"), "{said}");
+    wait_until("both games on the pool", Duration::from_secs(30), || playing(&server, &staff) == 2);
+    // Neither page polls again: both games end within the page's bound.
+    wait_until("the games given up", Duration::from_secs(40), || playing(&server, &staff) == 0);
+    wait_until("the seat closed", Duration::from_secs(10), || seat_state(&server, &page).0 == 403);
+
+    // A few an hour: three more games (resigned at once), then refused.
+    for _ in 0..3 {
+        let (code, started) = start(&bob);
+        assert_eq!(code, 201, "{started}");
+        let page = started["page"].as_str().unwrap().to_string();
+        wait_until("the question", Duration::from_secs(30), || {
+            let state: Value = serde_json::from_str(&seat_state(&server, &page).1).unwrap();
+            !state["question"].is_null()
+        });
+        let state: Value = serde_json::from_str(&seat_state(&server, &page).1).unwrap();
+        let resigned = agent()
+            .post(format!("{}{page}/answer", server.url))
+            .send(json!({ "asked": state["asked"], "line": "resign" }).to_string().as_bytes())
+            .unwrap();
+        assert_eq!(resigned.status().as_u16(), 204);
+        wait_until("the resigned game over", Duration::from_secs(30), || seat_state(&server, &page).0 == 403);
+    }
+    let (code, said) = start(&bob);
+    assert_eq!(code, 429, "{said}");
+    assert!(said.to_string().contains("in the last hour"), "{said}");
+}

@@ -1,0 +1,217 @@
+//! A person plays on the course server: a student plays one game against
+//! its group's current submission (its latest graded one) or a reference
+//! level, from a page of its own (`/play/{token}`, `http::play`'s seats).
+//! Not graded, stored nowhere, in no standings. A student plays one game
+//! at a time, at most [`PER_HOUR`] an hour (refused ones not counted).
+//!
+//! The game is played on a thread of its own at the games' nice (never a
+//! request thread: `nice.rs`), its bot in a sandboxed worker as grading's,
+//! on a core of the pool at the scrimmages' priority (below grading). It
+//! never holds the core for long: the person has [`CAP`] for the whole
+//! game, and a page unpolled for [`GONE_AFTER`] gives the game up.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
+
+use arena_core::{
+    play::cores::{self, Priority},
+    play::time_control::TimeControl,
+    play::two_player::{self, MatchConfig, TwoPlayerGame},
+    players::{
+        person::{page::PageTable, Person},
+        Player,
+    },
+    with_rules,
+};
+use axum::{extract::State, http::StatusCode, response::IntoResponse, Json};
+use rusqlite::params;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::{
+    http::{auth::Student, extract::JsonBody, play::Seats},
+    store::{db::status, files as store},
+    Answer, ApiError, App,
+};
+
+/// Games a student may start in an hour.
+pub const PER_HOUR: usize = 4;
+/// A person's time for a whole game on the server (the command line's is
+/// 30 minutes): past it, the person forfeits.
+pub const CAP: Duration = Duration::from_secs(10 * 60);
+/// A page unpolled this long has gone away (it polls every second or so).
+pub const GONE_AFTER: Duration = Duration::from_secs(15);
+
+/// The games persons play: the seats' pages, and who plays or played when.
+#[derive(Default)]
+pub struct PersonGames {
+    pub seats: Seats,
+    started: Mutex<HashMap<i64, Vec<Instant>>>,
+    playing: Mutex<Vec<i64>>,
+}
+
+impl PersonGames {
+    /// Takes a place for student `id`'s game, or says why not.
+    fn admit(&self, id: i64) -> Result<(), String> {
+        let mut playing = self.playing.lock().unwrap_or_else(|e| e.into_inner());
+        if playing.contains(&id) {
+            return Err("you are playing a game already: finish it (or resign) first".into());
+        }
+        let mut started = self.started.lock().unwrap_or_else(|e| e.into_inner());
+        let hour = Duration::from_secs(3600);
+        let times = started.entry(id).or_default();
+        times.retain(|t| t.elapsed() < hour);
+        if times.len() >= PER_HOUR {
+            let wait = hour.saturating_sub(times[0].elapsed()).as_secs() / 60 + 1;
+            return Err(format!("{PER_HOUR} games in the last hour, the most: the next in {wait} minutes"));
+        }
+        times.push(Instant::now());
+        playing.push(id);
+        Ok(())
+    }
+
+    fn done(&self, id: i64) {
+        self.playing.lock().unwrap_or_else(|e| e.into_inner()).retain(|p| *p != id);
+    }
+}
+
+/// `POST /api/play`: `{"assignment": NAME, "opponent": "ours" | LEVEL}`.
+#[derive(Deserialize)]
+pub(crate) struct Asked {
+    assignment: Option<String>,
+    opponent: String,
+}
+
+/// Starts a game of the student against `opponent`: `201` and the page's
+/// address (`{"page": "/play/TOKEN"}`, the seat's token in it).
+pub(crate) async fn start(
+    State(app): State<Arc<App>>,
+    Student(student): Student,
+    JsonBody(asked): JsonBody<Asked>,
+) -> Answer {
+    let refuse = |status, why: String| Err(ApiError::new(status, why));
+    let assignment = match &asked.assignment {
+        None => app.course.assignments[0].clone(),
+        Some(name) => match app.course.assignment(name) {
+            Some(a) => a.clone(),
+            None => return refuse(StatusCode::NOT_FOUND, format!("no assignment '{name}' on this server")),
+        },
+    };
+    let opponent =
+        if asked.opponent == "ours" {
+            let (group, name) = (student.group, assignment.name.clone());
+            let found = app
+                .db(move |db| {
+                    let row: Option<(String, Option<String>)> = db
+                        .query_row(
+                            "SELECT sha256, player FROM submissions WHERE group_id = ?1 AND assignment = ?2
+                         AND status = ?3 ORDER BY id DESC LIMIT 1",
+                            params![group, name, status::DONE],
+                            |row| Ok((row.get(0)?, row.get(1)?)),
+                        )
+                        .ok();
+                    Ok(row)
+                })
+                .await?;
+            let Some((sha256, player)) = found else {
+                return refuse(
+                    StatusCode::CONFLICT,
+                    format!("your group has no graded submission for {} yet: play a level", assignment.name),
+                );
+            };
+            store::player_entry(&app.data, &sha256, player.as_deref()).map_err(ApiError::from)?
+        } else {
+            match asked.opponent.parse() {
+                Ok(spec @ arena_core::players::PlayerSpec::Builtin(_)) => spec.to_string(),
+                _ => return refuse(
+                    StatusCode::BAD_REQUEST,
+                    "opponent: \"ours\" (your group's submission) or a level (easy, medium, hard, expert)"
+                        .into(),
+                ),
+            }
+        };
+    if let Err(why) = app.person_games.admit(student.id) {
+        return refuse(StatusCode::TOO_MANY_REQUESTS, why);
+    }
+    let table = match PageTable::new() {
+        Ok(table) => Arc::new(table.gone_after(GONE_AFTER)),
+        Err(e) => {
+            app.person_games.done(student.id);
+            return refuse(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot make a seat's token: {e}"));
+        }
+    };
+    app.person_games.seats.add(table.clone());
+    let page = format!("/play/{}", table.token());
+    let (games, nice, id) = (app.clone(), app.games_nice, student.id);
+    let spawned = std::thread::Builder::new().name("person's game".into()).spawn(move || {
+        // Games are played at the games' nice, never a page's (`nice.rs`).
+        crate::work::nice::set(nice, "games");
+        cores::set_priority(Priority::Scrimmage);
+        if let Err(e) = play(&assignment.rules, &opponent, table.clone()) {
+            table_tell(&table, &format!("the game could not be played: {e}"));
+            tracing::warn!("a person's game could not be played: {e}");
+        }
+        // The page is given a moment to show the end.
+        let until = Instant::now() + Duration::from_secs(2);
+        while !table.seen_all() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        games.person_games.seats.remove(&table);
+        games.person_games.done(id);
+    });
+    if let Err(e) = spawned {
+        app.person_games.done(student.id);
+        return refuse(StatusCode::SERVICE_UNAVAILABLE, format!("cannot start the game: {e}"));
+    }
+    Ok((StatusCode::CREATED, Json(json!({ "page": page }))).into_response())
+}
+
+fn table_tell(table: &PageTable, text: &str) {
+    use arena_core::players::person::Table as _;
+    table.tell(text);
+}
+
+/// One game of a person (seat 1) against the player `entry` names.
+fn play(
+    rules: &arena_core::games::rules::GameRules,
+    entry: &str,
+    table: Arc<PageTable>,
+) -> anyhow::Result<()> {
+    let hosting = crate::work::league::hosting()?;
+    let bot = crate::work::league::load_player(entry, &hosting)?;
+    let person = Player::Person(Person::new(table));
+    let players = [&person, &bot];
+    with_rules!(rules.clone(), G, settings => play_one::<G>(players, settings, hosting),
+        solo => anyhow::bail!("a person plays only two-player games on the server ({settings:?})"));
+    Ok(())
+}
+
+fn play_one<G: TwoPlayerGame>(
+    players: [&Player; 2],
+    settings: G::Settings,
+    hosting: arena_core::players::Hosting,
+) {
+    let seed = u64::from_le_bytes(fresh_bytes());
+    let config = MatchConfig::<G> {
+        settings,
+        games: 1,
+        seed,
+        hosting,
+        first_game: 0,
+        concurrency: 1,
+        controls: [Some(TimeControl::Bank { base: CAP, increment: Duration::ZERO, cap: None }), None],
+        live: None,
+    };
+    two_player::play(players, &config, &mut |_| {}, None);
+}
+
+/// Eight fresh bytes for the game's seed (no one's choice).
+fn fresh_bytes() -> [u8; 8] {
+    use std::io::Read as _;
+    let mut bytes = [0u8; 8];
+    let _ = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
+    bytes
+}
