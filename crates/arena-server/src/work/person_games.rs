@@ -147,6 +147,9 @@ pub(crate) async fn start(
     let page = format!("/play/{}", table.token());
     let (games, nice, id) = (app.clone(), app.games_nice, student.id);
     let spawned = std::thread::Builder::new().name("person's game".into()).spawn(move || {
+        // Whatever happens to the game, even a panic, the seat and the
+        // student's one game at a time are given back.
+        let _ended = Ended { app: games, table: table.clone(), id };
         // Games are played at the games' nice, never a page's (`nice.rs`).
         crate::work::nice::set(nice, "games");
         cores::set_priority(Priority::Scrimmage);
@@ -159,14 +162,27 @@ pub(crate) async fn start(
         while !table.seen_all() && Instant::now() < until {
             std::thread::sleep(Duration::from_millis(50));
         }
-        games.person_games.seats.remove(&table);
-        games.person_games.done(id);
     });
     if let Err(e) = spawned {
         app.person_games.done(student.id);
         return refuse(StatusCode::SERVICE_UNAVAILABLE, format!("cannot start the game: {e}"));
     }
     Ok((StatusCode::CREATED, Json(json!({ "page": page }))).into_response())
+}
+
+/// A person's game ended: its seat removed (its token refused from now on)
+/// and its student free to start another, when dropped.
+struct Ended {
+    app: Arc<App>,
+    table: Arc<PageTable>,
+    id: i64,
+}
+
+impl Drop for Ended {
+    fn drop(&mut self) {
+        self.app.person_games.seats.remove(&self.table);
+        self.app.person_games.done(self.id);
+    }
 }
 
 fn table_tell(table: &PageTable, text: &str) {
