@@ -30,6 +30,26 @@ pub fn off_grid(squares: &[CoordJson], side: u8) -> Option<CoordJson> {
     squares.iter().copied().find(|c| c[0] >= side || c[1] >= side)
 }
 
+/// A `size` x `size` grid drawn for a terminal, north up: each row's
+/// number, then `cell(square)` for each square, then the column numbers
+/// (no newline after them).
+pub fn drawn(size: u8, mut cell: impl FnMut(Coord) -> String) -> String {
+    let mut text = String::new();
+    for y in (0..size).rev() {
+        text.push_str(&format!("{y:>3}"));
+        for x in 0..size {
+            text.push(' ');
+            text.push_str(&cell(Coord::new(x, y)));
+        }
+        text.push('\n');
+    }
+    text.push_str("   ");
+    for x in 0..size {
+        text.push_str(&format!(" {x}"));
+    }
+    text
+}
+
 /// A direction: `north` is up (y + 1), `east` right.
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]

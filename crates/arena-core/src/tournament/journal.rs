@@ -26,6 +26,30 @@ struct Header {
     games: usize,
 }
 
+/// Opens `folder/file_name` (made if missing) to read and append, locked
+/// for one writer; `writer` names who else may hold it, for the error.
+pub(crate) fn open_locked(folder: &Path, file_name: &str, writer: &str) -> Result<(File, PathBuf)> {
+    std::fs::create_dir_all(folder)
+        .with_context(|| format!("cannot create the output folder {}", folder.display()))?;
+    let path = folder.join(file_name);
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            bail!("{} is being written by {writer}: wait until it ends, or stop it", path.display())
+        }
+        // A file system without locks: go on, as before locks.
+        Err(std::fs::TryLockError::Error(e)) => tracing::warn!("cannot lock {}: {e}", path.display()),
+    }
+    Ok((file, path))
+}
+
 /// An open journal, positioned to append.
 pub struct Journal {
     file: File,
@@ -45,29 +69,9 @@ impl Journal {
         fingerprint: &str,
         games: usize,
     ) -> Result<(Journal, BTreeMap<usize, GameResult>)> {
-        std::fs::create_dir_all(folder)
-            .with_context(|| format!("cannot create the output folder {}", folder.display()))?;
-        let path = folder.join(file_name);
         // One writer per journal: a second run on the same folder (a shard
         // re-submitted while it still runs) would play its games twice.
-        let lock = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .with_context(|| format!("cannot create {}", path.display()))?;
-        match lock.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => bail!(
-                "{} is being written by another run (a shard still running?): wait until it ends, or stop it",
-                path.display()
-            ),
-            // A file system without locks: go on, as before locks.
-            Err(std::fs::TryLockError::Error(e)) => {
-                tracing::warn!("cannot lock {}: {e}", path.display())
-            }
-        }
+        let (lock, path) = open_locked(folder, file_name, "another run (a shard still running?)")?;
         let mut done = BTreeMap::new();
         if lock.metadata()?.len() > 0 {
             let (header, results, good_len) = read(&path)?;

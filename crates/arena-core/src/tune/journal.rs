@@ -5,7 +5,7 @@
 //! its last line; an iteration cut short is played again, whole.
 
 use std::{
-    fs::{File, OpenOptions},
+    fs::File,
     io::{BufRead, BufReader, Write},
     path::{Path, PathBuf},
 };
@@ -14,6 +14,7 @@ use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
 use super::Iteration;
+use crate::tournament::journal::open_locked;
 
 pub const FILE_NAME: &str = "tune.jsonl";
 
@@ -37,23 +38,7 @@ impl Journal {
     /// Opens (or starts) the journal in `folder` for the tune `header`;
     /// returns it with the iterations already played.
     pub fn open(folder: &Path, header: &Header) -> Result<(Journal, Vec<Iteration>)> {
-        std::fs::create_dir_all(folder)
-            .with_context(|| format!("cannot create the output folder {}", folder.display()))?;
-        let path = folder.join(FILE_NAME);
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .with_context(|| format!("cannot create {}", path.display()))?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                bail!("{} is being written by another tune: wait until it ends, or stop it", path.display())
-            }
-            Err(std::fs::TryLockError::Error(e)) => tracing::warn!("cannot lock {}: {e}", path.display()),
-        }
+        let (file, path) = open_locked(folder, FILE_NAME, "another tune")?;
         let mut done = Vec::new();
         if file.metadata()?.len() > 0 {
             let (found, iterations, good_len) = read(&path)?;

@@ -4,28 +4,28 @@
 
 use std::fmt;
 
-/// Whether a parameter takes whole numbers (rounded at random when
-/// perturbed) or any number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    Int,
-    Float,
+pub use player_api::params::Kind;
+
+/// "an int" or "a float", for sentences.
+fn with_article(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Int => "an int",
+        Kind::Float => "a float",
+    }
 }
 
-impl Kind {
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Int => "int",
-            Kind::Float => "float",
-        }
+/// A kind in a journal: its name (`int`, `float`), as the player API spells it.
+mod kind_by_name {
+    use super::Kind;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(kind: &Kind, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(kind.name())
     }
 
-    fn with_article(self) -> &'static str {
-        match self {
-            Kind::Int => "an int",
-            Kind::Float => "a float",
-        }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Kind, D::Error> {
+        let name = String::deserialize(d)?;
+        Kind::parse(&name).ok_or_else(|| serde::de::Error::custom(format!("unknown parameter type '{name}'")))
     }
 }
 
@@ -33,6 +33,7 @@ impl Kind {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TunedParam {
     pub name: String,
+    #[serde(with = "kind_by_name")]
     pub kind: Kind,
     pub start: f64,
     pub min: f64,
@@ -65,14 +66,11 @@ impl TunedParam {
                 "--param '{shown}': the name '{name}' is not a parameter name (letters, digits, '_', '.', '-'): write the name `arena check PLAYER --params` lists"
             ));
         }
-        let kind = match fields[1] {
-            "int" => Kind::Int,
-            "float" => Kind::Float,
-            other => {
-                return Err(format!(
-                    "parameter {name}: type '{other}' is neither int nor float: write int or float"
-                ))
-            }
+        let Some(kind) = Kind::parse(fields[1]) else {
+            return Err(format!(
+                "parameter {name}: type '{}' is neither int nor float: write int or float",
+                fields[1]
+            ));
         };
         let number = |index: usize, what: &str| -> Result<f64, String> {
             let text = fields[index];
@@ -192,11 +190,7 @@ pub struct Declared {
 
 impl From<&player_api::params::Param> for Declared {
     fn from(p: &player_api::params::Param) -> Declared {
-        let kind = match p.kind {
-            player_api::params::Kind::Int => Kind::Int,
-            player_api::params::Kind::Float => Kind::Float,
-        };
-        Declared { name: p.name.clone(), kind, range: (p.min, p.max) }
+        Declared { name: p.name.clone(), kind: p.kind, range: (p.min, p.max) }
     }
 }
 
@@ -216,8 +210,8 @@ pub fn check_declared(params: &[TunedParam], declared: &[Declared], player: &str
             return Err(format!(
                 "parameter {}: {player} declares it {}, not {}: write {} in its line",
                 param.name,
-                known.kind.with_article(),
-                param.kind.with_article(),
+                with_article(known.kind),
+                with_article(param.kind),
                 known.kind.name()
             ));
         }

@@ -66,7 +66,11 @@ pub fn run(load: &Load) -> Result<String> {
     let library = std::fs::read(&load.library).with_context(|| {
         format!("cannot read {}: build it first (cargo build --release -p easy)", load.library.display())
     })?;
-    let data = std::env::temp_dir().join(format!("arena-bench-server-{}", std::process::id()));
+    // The server runs in this process until it exits, its threads writing
+    // to its folder: the folder is removed by the next measurement, not
+    // under the server's feet by this one.
+    remove_stale_folders();
+    let data = std::env::temp_dir().join(format!("{FOLDER_PREFIX}{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let preparing = Instant::now();
     let tokens = prepare_class(&data, &library, load.students, load.league_games)?;
@@ -113,7 +117,12 @@ pub fn run(load: &Load) -> Result<String> {
     // Other users' work on a shared machine, at their own (normal) priority.
     let busy = arena_core::measure::busy_loops::BusyLoops::start(load.busy_loops, None);
     // This thread asks for the submissions (as `arena submit --wait`): a client.
-    crate::work::nice::set(CLIENTS_NICE, "bench's clients");
+    crate::work::nice::set_or_say(
+        CLIENTS_NICE,
+        "bench's clients",
+        "run the measurement as root, or the pages' times include the clients' own wait for a core",
+    );
+    let clients_nice = crate::work::nice::current();
     let rss_before = rss_kib();
     let sampler = cpu::Sampler::start();
     let started = Instant::now();
@@ -184,10 +193,7 @@ pub fn run(load: &Load) -> Result<String> {
     for page in pages {
         let _ = page.join();
     }
-    // The server goes on in this process until it ends: its folder is
-    // removed last (see the end).
     if failed > 0 {
-        let _ = std::fs::remove_dir_all(&data);
         bail!(
             "{failed} of {} submissions failed their grading: is {} a working player?",
             load.submissions,
@@ -200,7 +206,7 @@ pub fn run(load: &Load) -> Result<String> {
     let _ = writeln!(
         text,
         "submissions server on loopback: {} students ({} league games stored), {} open pages polling every 2 s; \
-         {} students submit {} ({:.1} MB) at once; games at nice {}, pages at {} (the bench's clients at {CLIENTS_NICE}), {} busy loop(s) beside until graded",
+         {} students submit {} ({:.1} MB) at once; games at nice {}, pages at {} (the bench's clients at {clients_nice}), {} busy loop(s) beside until graded",
         load.students,
         load.league_games,
         load.pages,
@@ -287,8 +293,23 @@ pub fn run(load: &Load) -> Result<String> {
         graded_after.as_secs_f64(),
         load.submissions as f64 / minutes.max(1e-9)
     );
-    let _ = std::fs::remove_dir_all(&data);
     Ok(text)
+}
+
+/// The data folders of earlier measurements, `<tmp>/arena-bench-server-<pid>`.
+const FOLDER_PREFIX: &str = "arena-bench-server-";
+
+/// Removes the data folders of measurements whose process has ended.
+fn remove_stale_folders() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(FOLDER_PREFIX)) else { continue };
+        let alive = pid.parse::<u32>().is_ok_and(|pid| std::path::Path::new(&format!("/proc/{pid}")).exists());
+        if !alive {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// Adds a class to data folder `dir`: `students` students (`student-000`,

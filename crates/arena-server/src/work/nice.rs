@@ -22,6 +22,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// workers it starts); `what` names the threads in the line said once if
 /// it may not.
 pub fn set(nice: i32, what: &str) {
+    let fix = format!(
+        "raising a priority needs root, or LimitNICE={} in the systemd unit: docs/server.md, \"Fair verdicts on a shared machine\"",
+        20 - nice
+    );
+    set_or_say(nice, what, &fix);
+}
+
+/// [`set`], with `fix` the advice in the line said if it may not.
+pub fn set_or_say(nice: i32, what: &str, fix: &str) {
     static SAID: AtomicBool = AtomicBool::new(false);
     if current() == nice {
         return;
@@ -32,12 +41,7 @@ pub fn set(nice: i32, what: &str) {
         libc::setpriority(libc::PRIO_PROCESS, thread, nice) != 0
     };
     if refused && !SAID.swap(true, Ordering::Relaxed) {
-        tracing::warn!(
-            "cannot run the {what} at nice {nice}: {} (raising a priority needs root, or LimitNICE={} in \
-             the systemd unit: docs/server.md, \"Fair verdicts on a shared machine\")",
-            std::io::Error::last_os_error(),
-            20 - nice
-        );
+        tracing::warn!("cannot run the {what} at nice {nice}: {} ({fix})", std::io::Error::last_os_error());
     }
 }
 

@@ -7,14 +7,14 @@
 use std::collections::BTreeMap;
 
 use player_api::{
-    grid::{Coord, Dir},
+    grid::Dir,
     magic_forest::{ActionKind, ForestAction, ForestGameInfo, ForestOver, ForestRequest},
 };
 
 use super::{replay, MagicForest};
 use crate::{
     players::person::{cut, ended, Answer, Choice, PersonGame, Question},
-    replay::terminal::Paint,
+    replay::{grid, terminal::Paint},
 };
 
 /// What the wanderer knows of the forest it is in: the tiles it stood on
@@ -121,29 +121,20 @@ fn written(action: ForestAction) -> String {
 fn forest(sight: &ForestSight, request: &ForestRequest, paint: Paint) -> String {
     let size = request.size;
     let mut text = format!("Magic Forest, forest {} ({size}x{size}):\n", request.forest + 1);
-    for y in (0..size).rev() {
-        text.push_str(&format!("{y:>3}"));
-        for x in 0..size {
-            let cell = if request.at == Coord::new(x, y) {
-                paint.on(replay::WANDERER, "@")
-            } else {
-                match sight.seen.get(&(x, y)) {
-                    Some((true, true)) => paint.on(replay::KILLED, "x"),
-                    Some((true, false)) => paint.on(replay::KILLED, "b"),
-                    Some((false, true)) => paint.on(replay::KILLED, "v"),
-                    Some(_) => paint.on(replay::START, ","),
-                    None => paint.on(replay::FREE, "."),
-                }
-            };
-            text.push(' ');
-            text.push_str(&cell);
+    text.push_str(&grid::drawn(size, |here| {
+        let (x, y) = (here.x, here.y);
+        if request.at == here {
+            paint.on(replay::WANDERER, "@")
+        } else {
+            match sight.seen.get(&(x, y)) {
+                Some((true, true)) => paint.on(replay::KILLED, "x"),
+                Some((true, false)) => paint.on(replay::KILLED, "b"),
+                Some((false, true)) => paint.on(replay::KILLED, "v"),
+                Some(_) => paint.on(replay::START, ","),
+                None => paint.on(replay::FREE, "."),
+            }
         }
-        text.push('\n');
-    }
-    text.push_str("   ");
-    for x in 0..size {
-        text.push_str(&format!(" {x}"));
-    }
+    }));
     let senses: Vec<&str> =
         [(request.bones, "bones"), (request.leaves, "leaves"), (request.died, "just died")]
             .iter()
@@ -169,7 +160,7 @@ mod tests {
         let info = ForestGameInfo { config: Default::default(), step_budget_us: 1, seed: 1 };
         let mut sight = MagicForest::sight(&info);
         let request = ForestRequest {
-            at: Coord::new(1, 1),
+            at: player_api::grid::Coord::new(1, 1),
             size: 3,
             forest: 0,
             bones: true,

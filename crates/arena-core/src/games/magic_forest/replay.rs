@@ -5,9 +5,8 @@
 
 use std::time::Duration;
 
-use player_api::{
-    grid::Coord,
-    magic_forest::{ActionKind, Forest, ForestAction, ForestConfig, ForestEvent, ForestRequest, ForestState},
+use player_api::magic_forest::{
+    ActionKind, Forest, ForestAction, ForestConfig, ForestEvent, ForestRequest, ForestState,
 };
 use serde::{Deserialize, Serialize};
 
@@ -16,7 +15,7 @@ use crate::game::{Game, GameId};
 use crate::replay::{
     diff,
     fault::Recorded,
-    grid::{area, area_json, coord, coord_json, off_grid, CoordJson, DirJson},
+    grid::{self, area, area_json, coord, coord_json, off_grid, CoordJson, DirJson},
     live::{self, LiveTurn},
     terminal::Paint,
     Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
@@ -333,36 +332,26 @@ fn forest(
         _ => None,
     };
     let mut text = format!("forest {} of {} ({}x{})\n", at.forest + 1, body.forests.len(), f.size, f.size);
-    for y in (0..f.size).rev() {
-        text.push_str(&format!("{y:>3}"));
-        for x in 0..f.size {
-            let here = Coord::new(x, y);
-            let cell = if coord(at.at) == here {
-                paint.on(WANDERER, "@")
-            } else if died == Some([x, y]) {
-                paint.on(DIED, "x")
-            } else if monsters.contains(here) && killed.contains(&[x, y]) {
-                paint.on(KILLED, "m")
-            } else if monsters.contains(here) {
-                paint.on(MONSTER, "M")
-            } else if traps.contains(here) {
-                paint.on(TRAP, "T")
-            } else if coord(f.portal) == here {
-                paint.on(PORTAL, "O")
-            } else if coord(f.start) == here {
-                paint.on(START, "S")
-            } else {
-                paint.on(FREE, ".")
-            };
-            text.push(' ');
-            text.push_str(&cell);
+    text.push_str(&grid::drawn(f.size, |here| {
+        let (x, y) = (here.x, here.y);
+        if coord(at.at) == here {
+            paint.on(WANDERER, "@")
+        } else if died == Some([x, y]) {
+            paint.on(DIED, "x")
+        } else if monsters.contains(here) && killed.contains(&[x, y]) {
+            paint.on(KILLED, "m")
+        } else if monsters.contains(here) {
+            paint.on(MONSTER, "M")
+        } else if traps.contains(here) {
+            paint.on(TRAP, "T")
+        } else if coord(f.portal) == here {
+            paint.on(PORTAL, "O")
+        } else if coord(f.start) == here {
+            paint.on(START, "S")
+        } else {
+            paint.on(FREE, ".")
         }
-        text.push('\n');
-    }
-    text.push_str("   ");
-    for x in 0..f.size {
-        text.push_str(&format!(" {x}"));
-    }
+    }));
     let senses: Vec<&str> = [(at.bones, "bones"), (at.leaves, "leaves"), (at.died, "just died")]
         .iter()
         .filter(|(on, _)| *on)

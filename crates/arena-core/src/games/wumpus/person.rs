@@ -6,15 +6,12 @@
 
 use std::collections::BTreeMap;
 
-use player_api::{
-    grid::Coord,
-    wumpus::{Percept, WumpusAction, WumpusGameInfo, WumpusOver, WumpusRequest},
-};
+use player_api::wumpus::{Percept, WumpusAction, WumpusGameInfo, WumpusOver, WumpusRequest};
 
 use super::{replay, Wumpus};
 use crate::{
     players::person::{cut, ended, Answer, Choice, PersonGame, Question},
-    replay::grid::arrow,
+    replay::grid::{self, arrow},
     replay::terminal::Paint,
 };
 
@@ -113,38 +110,28 @@ fn short(action: WumpusAction) -> &'static str {
 /// sensed there, `.` the rest; then the senses and the state.
 fn cave(sight: &WumpusSight, request: &WumpusRequest, paint: Paint) -> String {
     let size = sight.info.config.size;
-    let mut text = String::new();
-    for y in (0..size).rev() {
-        text.push_str(&format!("{y:>3}"));
-        for x in 0..size {
-            let cell = if request.at == Coord::new(x, y) {
-                paint.on(replay::AGENT, arrow(request.facing.into()))
-            } else {
-                match sight.sensed.get(&(x, y)) {
-                    Some(p) if p.glitter => paint.on(replay::GOLD, "g"),
-                    Some(p) if p.stench || p.breeze => paint.on(
-                        replay::VISITED,
-                        if p.stench && p.breeze {
-                            "x"
-                        } else if p.stench {
-                            "s"
-                        } else {
-                            "b"
-                        },
-                    ),
-                    Some(_) => paint.on(replay::VISITED, ","),
-                    None => paint.on(replay::FREE, "."),
-                }
-            };
-            text.push(' ');
-            text.push_str(&cell);
+    let mut text = grid::drawn(size, |here| {
+        let (x, y) = (here.x, here.y);
+        if request.at == here {
+            paint.on(replay::AGENT, arrow(request.facing.into()))
+        } else {
+            match sight.sensed.get(&(x, y)) {
+                Some(p) if p.glitter => paint.on(replay::GOLD, "g"),
+                Some(p) if p.stench || p.breeze => paint.on(
+                    replay::VISITED,
+                    if p.stench && p.breeze {
+                        "x"
+                    } else if p.stench {
+                        "s"
+                    } else {
+                        "b"
+                    },
+                ),
+                Some(_) => paint.on(replay::VISITED, ","),
+                None => paint.on(replay::FREE, "."),
+            }
         }
-        text.push('\n');
-    }
-    text.push_str("   ");
-    for x in 0..size {
-        text.push_str(&format!(" {x}"));
-    }
+    });
     let p = &request.percept;
     let senses: Vec<&str> = [
         (p.stench, "stench"),
@@ -183,7 +170,7 @@ mod tests {
         let mut sight = Wumpus::sight(&info);
         let request = WumpusRequest {
             percept: Percept::default(),
-            at: Coord::new(1, 0),
+            at: player_api::grid::Coord::new(1, 0),
             facing: player_api::grid::Dir::East,
             arrows: 0,
             has_gold: false,

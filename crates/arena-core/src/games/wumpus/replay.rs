@@ -5,12 +5,9 @@
 
 use std::time::Duration;
 
-use player_api::{
-    grid::Coord,
-    wumpus::{
-        ArrowRule, Goal, Percept, WumpusAction, WumpusConfig, WumpusPlacement, WumpusRequest, WumpusState,
-        WumpusWorld,
-    },
+use player_api::wumpus::{
+    ArrowRule, Goal, Percept, WumpusAction, WumpusConfig, WumpusPlacement, WumpusRequest, WumpusState,
+    WumpusWorld,
 };
 use serde::{Deserialize, Serialize};
 
@@ -19,7 +16,7 @@ use crate::game::{Game, GameId};
 use crate::replay::{
     diff,
     fault::Recorded,
-    grid::{area, area_json, arrow, coord, coord_json, off_grid, CoordJson, DirJson},
+    grid::{self, area, area_json, arrow, coord, coord_json, off_grid, CoordJson, DirJson},
     live::{self, LiveTurn},
     terminal::Paint,
     Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
@@ -364,35 +361,24 @@ fn cave(body: &WumpusBody, agent: &AgentRecord, visited: &[CoordJson], paint: Pa
     let size = body.settings.rules.config.size;
     let w = &body.world;
     let (pits, wumpuses, obstacles) = (area(&w.pits), area(&w.wumpuses), area(&w.obstacles));
-    let mut text = String::new();
-    for y in (0..size).rev() {
-        text.push_str(&format!("{y:>3}"));
-        for x in 0..size {
-            let here = Coord::new(x, y);
-            let cell = if coord(agent.at) == here {
-                paint.on(AGENT, arrow(agent.facing))
-            } else if pits.contains(here) {
-                paint.on(PIT, "P")
-            } else if wumpuses.contains(here) {
-                paint.on(WUMPUS, "W")
-            } else if obstacles.contains(here) {
-                paint.on(OBSTACLE, "#")
-            } else if coord(w.gold) == here && !agent.has_gold {
-                paint.on(GOLD, "G")
-            } else if visited.contains(&[x, y]) {
-                paint.on(VISITED, ",")
-            } else {
-                paint.on(FREE, ".")
-            };
-            text.push(' ');
-            text.push_str(&cell);
+    let mut text = grid::drawn(size, |here| {
+        let (x, y) = (here.x, here.y);
+        if coord(agent.at) == here {
+            paint.on(AGENT, arrow(agent.facing))
+        } else if pits.contains(here) {
+            paint.on(PIT, "P")
+        } else if wumpuses.contains(here) {
+            paint.on(WUMPUS, "W")
+        } else if obstacles.contains(here) {
+            paint.on(OBSTACLE, "#")
+        } else if coord(w.gold) == here && !agent.has_gold {
+            paint.on(GOLD, "G")
+        } else if visited.contains(&[x, y]) {
+            paint.on(VISITED, ",")
+        } else {
+            paint.on(FREE, ".")
         }
-        text.push('\n');
-    }
-    text.push_str("   ");
-    for x in 0..size {
-        text.push_str(&format!(" {x}"));
-    }
+    });
     let percept = if agent.percept.is_empty() { "none".to_string() } else { agent.percept.join(", ") };
     text.push_str(&format!(
         "\nsenses: {percept}   arrows {}   gold {}   score {}",
