@@ -2,7 +2,8 @@
 //! lost"): after the grade is out, each lost game's turning point is on
 //! the replays list (the same line `arena analyse` gives for the stored
 //! replay), on the student's page, and its viewer draws the advantage
-//! chart; the grade never waits for it.
+//! chart; the grade never waits for it, and a server stopped before the
+//! analysis ended takes it up when it starts again.
 
 use std::time::{Duration, Instant};
 
@@ -112,7 +113,7 @@ fn a_graded_submissions_lost_games_show_their_turning_points_after_the_grade() {
 }
 
 #[test]
-fn the_grade_never_waits_for_the_analysis() {
+fn the_grade_never_waits_for_the_analysis_and_a_restart_takes_it_up() {
     let data = tempfile::tempdir().unwrap();
     let alice = add_student(data.path(), "alice");
     // A budget no analysis finishes within the test: the grade comes anyway.
@@ -129,4 +130,11 @@ fn the_grade_never_waits_for_the_analysis() {
     // Its viewers open as they are, without an analysis yet.
     let page = viewer(&server, &alice, replays[0]["url"].as_str().unwrap());
     assert!(page.contains("<html") && !page.contains("\"analysis\":{"));
+    // Stopped before its analysis ended, the server takes it up when it starts again.
+    server.kill();
+    let server = Server::start(data.path(), &["--round-robin", "off", "--analysis-nodes", "3000"]);
+    let listed = analysed(&server, &alice, id);
+    let replays = listed["replays"].as_array().unwrap();
+    assert!(replays.iter().all(|r| r["analysed"] == true), "{listed}");
+    assert!(replays.iter().any(|r| r["turning_point"].is_string()), "{listed}");
 }

@@ -424,7 +424,7 @@ mod tests {
         let cores = Arc::new(Cores::new(1));
         let first = cores.take(Priority::League);
         let order = Arc::new(Mutex::new(Vec::new()));
-        let started: Vec<_> = [Priority::League, Priority::Scrimmage, Priority::Grading]
+        let started: Vec<_> = [Priority::Analysis, Priority::League, Priority::Scrimmage, Priority::Grading]
             .into_iter()
             .map(|priority| {
                 let (pool, order) = (cores.clone(), order.clone());
@@ -442,7 +442,9 @@ mod tests {
         assert_eq!(cores.usage().running["league"], 1);
         drop(first);
         started.into_iter().for_each(|h| h.join().unwrap());
-        assert_eq!(*order.lock().unwrap(), [Priority::Grading, Priority::Scrimmage, Priority::League]);
+        // The analysis of graded games, waiting first, goes last.
+        let last_of_all = [Priority::Grading, Priority::Scrimmage, Priority::League, Priority::Analysis];
+        assert_eq!(*order.lock().unwrap(), last_of_all);
     }
 
     #[test]

@@ -8,10 +8,11 @@
 //! replays list shows it), and the game's viewer again, with its analysis
 //! inside (the advantage chart, the marks, "best was"). A replay that
 //! cannot be analysed (a game without an analyser, a damaged file) is
-//! left as it was: one log line per submission, never a crash.
+//! left as it was: one log line per submission, never a crash. At start,
+//! the runs graded before and never analysed are taken up, newest first.
 
 use std::{
-    collections::VecDeque,
+    collections::{HashSet, VecDeque},
     path::{Path, PathBuf},
     sync::Mutex,
     time::Duration,
@@ -20,7 +21,10 @@ use std::{
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::work::{grader::RUNS, replays, wake::Wake};
+use crate::{
+    store::db,
+    work::{grader::RUNS, replays, wake::Wake},
+};
 use arena_core::{
     analysis::{self, text, Budget},
     games::replays::GameReplay,
@@ -90,6 +94,15 @@ impl Analyses {
 pub(crate) fn analyse_forever(dir: &Path, analyses: &Analyses, budget: Budget) {
     super::nice::set(NICE, "analysis");
     cores::set_priority(Priority::Analysis);
+    // Graded before and never analysed (the server stopped first, or served
+    // before it analysed): newest first.
+    match db::open(dir).and_then(|db| db::unfinished(&db)) {
+        Ok(unfinished) => {
+            let grading: HashSet<i64> = unfinished.iter().map(|s| s.id).collect();
+            unanalysed(dir).into_iter().filter(|id| !grading.contains(id)).for_each(|id| analyses.push(id));
+        }
+        Err(e) => tracing::warn!("the lost games graded before are not analysed: {e:#}"),
+    }
     loop {
         let seen = analyses.wake.generation();
         match analyses.pop() {
@@ -153,6 +166,20 @@ pub fn analyse_run(run: &Path, budget: Budget) -> Result<RunAnalysis> {
     }
     write_whole(&run.join(FILE), &serde_json::to_vec(&found)?)?;
     Ok(found)
+}
+
+/// The runs in `dir` with lost games and no analysis, newest first.
+fn unanalysed(dir: &Path) -> Vec<i64> {
+    let runs = dir.join(RUNS);
+    let mut ids: Vec<i64> = (std::fs::read_dir(&runs).into_iter().flatten().flatten())
+        .filter_map(|entry| entry.file_name().to_str()?.parse().ok())
+        .filter(|id: &i64| {
+            let run = runs.join(id.to_string());
+            !run.join(FILE).exists() && !replays::viewers_in(&replays::folder_of(&run)).is_empty()
+        })
+        .collect();
+    ids.sort_unstable_by(|a, b| b.cmp(a));
+    ids
 }
 
 /// The analysis of the run in folder `run`, if it was analysed.
