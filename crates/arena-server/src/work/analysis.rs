@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     store::db,
-    work::{grader::RUNS, replays, wake::Wake},
+    work::{replays, wake::Wake},
 };
 use arena_core::{
     analysis::{self, text, Budget},
@@ -89,9 +89,10 @@ impl Analyses {
     }
 }
 
-/// The analysis thread: each submission pushed, its lost games analysed
-/// with `budget`; forever.
-pub(crate) fn analyse_forever(dir: &Path, analyses: &Analyses, budget: Budget) {
+/// The analysis thread: each submission pushed, its lost games (its run
+/// in the folder `runs`, the grading runs' of the data folder `dir`)
+/// analysed with `budget`; forever.
+pub(crate) fn analyse_forever(dir: &Path, runs: &Path, analyses: &Analyses, budget: Budget) {
     super::nice::set(NICE, "analysis");
     cores::set_priority(Priority::Analysis);
     // Graded before and never analysed (the server stopped first, or served
@@ -99,7 +100,7 @@ pub(crate) fn analyse_forever(dir: &Path, analyses: &Analyses, budget: Budget) {
     match db::open(dir).and_then(|db| db::unfinished(&db)) {
         Ok(unfinished) => {
             let grading: HashSet<i64> = unfinished.iter().map(|s| s.id).collect();
-            unanalysed(dir).into_iter().filter(|id| !grading.contains(id)).for_each(|id| analyses.push(id));
+            unanalysed(runs).into_iter().filter(|id| !grading.contains(id)).for_each(|id| analyses.push(id));
         }
         Err(e) => tracing::warn!("the lost games graded before are not analysed: {e:#}"),
     }
@@ -107,7 +108,7 @@ pub(crate) fn analyse_forever(dir: &Path, analyses: &Analyses, budget: Budget) {
         let seen = analyses.wake.generation();
         match analyses.pop() {
             Some(id) => {
-                let run = dir.join(RUNS).join(id.to_string());
+                let run = runs.join(id.to_string());
                 if let Err(e) = analyse_run(&run, budget) {
                     tracing::warn!("submission {id}: its lost games were not analysed: {e:#}");
                 }
@@ -168,10 +169,10 @@ pub fn analyse_run(run: &Path, budget: Budget) -> Result<RunAnalysis> {
     Ok(found)
 }
 
-/// The runs in `dir` with lost games and no analysis, newest first.
-fn unanalysed(dir: &Path) -> Vec<i64> {
-    let runs = dir.join(RUNS);
-    let mut ids: Vec<i64> = (std::fs::read_dir(&runs).into_iter().flatten().flatten())
+/// The runs in the folder `runs` with lost games and no analysis, newest
+/// first.
+fn unanalysed(runs: &Path) -> Vec<i64> {
+    let mut ids: Vec<i64> = (std::fs::read_dir(runs).into_iter().flatten().flatten())
         .filter_map(|entry| entry.file_name().to_str()?.parse().ok())
         .filter(|id: &i64| {
             let run = runs.join(id.to_string());

@@ -67,7 +67,7 @@ impl Threads {
             let budget = Budget { nodes: grading.analysis_nodes, ..Budget::default() };
             std::thread::Builder::new()
                 .name("analysis".into())
-                .spawn(move || analysis::analyse_forever(&dir, &analyses, budget))?;
+                .spawn(move || analysis::analyse_forever(&dir, &dir.join(grader::RUNS), &analyses, budget))?;
         }
         for slot in 0..grading.slots.max(1) {
             let db = db::open(&dir)?;
