@@ -120,6 +120,12 @@ pub(crate) struct ServeArgs {
     /// under way ends and the scrimmage is cut: the games played count.
     #[arg(long, value_name = "N", default_value_t = server::work::scrimmage::TURNS_PER_GAME)]
     scrimmage_turns: u32,
+    /// After a grade is out, the games it lost are analysed (their turning
+    /// points on the student's page, the advantage chart in their viewers:
+    /// docs/analysis.md) at N positions per turn, on the cores games leave
+    /// idle; 0: not analysed.
+    #[arg(long, value_name = "N", default_value_t = arena_core::analysis::Budget::default().nodes)]
+    analysis_nodes: u64,
     #[command(flatten)]
     pass_env: super::options::PassEnv,
     /// Where grading runs (and finalize's round robin, started from the
@@ -683,6 +689,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
                     round_robin: args.round_robin == "on",
                     scrimmage_turns: args.scrimmage_turns.max(1),
                     games_nice: args.games_nice,
+                    analysis_nodes: args.analysis_nodes,
                 },
                 cores: args.cores.unwrap_or_else(arena_core::play::cores::of_machine).max(1),
                 http: server::http::connections::Limits {

@@ -813,7 +813,8 @@ async fn show(State(app): State<Arc<App>>, Student(student): Student, UrlPath(id
 }
 
 /// `GET /api/submissions/{id}/replays`: the games the submission lost
-/// while graded, each with its viewer.
+/// while graded, each with its viewer and, once analysed after the grade
+/// (`analysis` is then "done", before it "pending"), its turning point.
 async fn replays(
     State(app): State<Arc<App>>,
     Student(student): Student,
@@ -821,11 +822,21 @@ async fn replays(
 ) -> Answer {
     app.own_submission(&student, id).await?;
     let names = work::grader::lost_games(&app.data, id);
+    let analysed = work::grader::lost_games_analysis(&app.data, id);
     let replays: Vec<_> = names
         .iter()
-        .map(|name| json!({ "name": name, "url": format!("/api/submissions/{id}/replays/{name}") }))
+        .map(|name| {
+            let mut replay = json!({ "name": name, "url": format!("/api/submissions/{id}/replays/{name}") });
+            let game = analysed.as_ref().and_then(|a| a.games.iter().find(|g| &g.name == name));
+            if let Some(game) = game {
+                replay["analysed"] = game.analysed.into();
+                replay["turning_point"] = json!(game.turning_point);
+            }
+            replay
+        })
         .collect();
-    Ok(Json(json!({ "replays": replays })).into_response())
+    let state = if analysed.is_some() || names.is_empty() { "done" } else { "pending" };
+    Ok(Json(json!({ "replays": replays, "analysis": state })).into_response())
 }
 
 /// `GET /api/submissions/{id}/replays/{name}`: the HTML viewer of one,

@@ -5,6 +5,7 @@
 //! tournament's replays and index, resumed without losing or doubling any.
 
 mod browser;
+mod charts;
 mod games;
 pub mod live;
 

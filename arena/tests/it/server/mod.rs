@@ -15,6 +15,7 @@ use arena_server::store::secret::Secret;
 use serde_json::Value;
 
 mod accounts;
+mod analysis;
 mod api_errors;
 mod attacks;
 mod board;

@@ -6,7 +6,8 @@
 //! A thread that plays says what for (`Priority`, inherited by the threads
 //! it starts for its games); each game then takes a slot (`take`), waiting
 //! while none is free or a game of a higher priority waits: grading first,
-//! then scrimmages, then the class tournament, the league last. The league
+//! then scrimmages, then the class tournament, then the league, the
+//! analysis of graded games (not a game: a search) last. The league
 //! is also held while a class tournament runs or waits (unless staff let it
 //! run: `LeagueState::Running`) and while staff pause it.
 //!
@@ -40,11 +41,14 @@ pub enum Priority {
     Scrimmage,
     Final,
     League,
+    /// Work that is not a game: the analysis of graded games (the server's
+    /// `work/analysis.rs`), the lowest of all.
+    Analysis,
 }
 
 impl Priority {
-    pub const ALL: [Priority; 4] =
-        [Priority::Grading, Priority::Scrimmage, Priority::Final, Priority::League];
+    pub const ALL: [Priority; 5] =
+        [Priority::Grading, Priority::Scrimmage, Priority::Final, Priority::League, Priority::Analysis];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -52,6 +56,7 @@ impl Priority {
             Priority::Scrimmage => "scrimmage",
             Priority::Final => "final",
             Priority::League => "league",
+            Priority::Analysis => "analysis",
         }
     }
 }
@@ -102,8 +107,8 @@ pub struct Cores {
 struct State {
     /// Which slots are taken.
     taken: Vec<bool>,
-    running: [usize; 4],
-    waiting: [usize; 4],
+    running: [usize; 5],
+    waiting: [usize; 5],
     league: LeagueState,
     /// Class tournaments run by other processes of the same data folder
     /// (`serve finalize` from a shell), as the league thread last saw.
@@ -218,7 +223,7 @@ impl Cores {
     pub fn usage(&self) -> Usage {
         let state = self.lock();
         let by_kind =
-            |counts: &[usize; 4]| Priority::ALL.iter().map(|p| (p.name(), counts[*p as usize])).collect();
+            |counts: &[usize; 5]| Priority::ALL.iter().map(|p| (p.name(), counts[*p as usize])).collect();
         Usage {
             cores: state.taken.len(),
             at_once: state.at_once,
@@ -419,7 +424,7 @@ mod tests {
         let cores = Arc::new(Cores::new(1));
         let first = cores.take(Priority::League);
         let order = Arc::new(Mutex::new(Vec::new()));
-        let started: Vec<_> = [Priority::League, Priority::Scrimmage, Priority::Grading]
+        let started: Vec<_> = [Priority::Analysis, Priority::League, Priority::Scrimmage, Priority::Grading]
             .into_iter()
             .map(|priority| {
                 let (pool, order) = (cores.clone(), order.clone());
@@ -437,7 +442,9 @@ mod tests {
         assert_eq!(cores.usage().running["league"], 1);
         drop(first);
         started.into_iter().for_each(|h| h.join().unwrap());
-        assert_eq!(*order.lock().unwrap(), [Priority::Grading, Priority::Scrimmage, Priority::League]);
+        // The analysis of graded games, waiting first, goes last.
+        let last_of_all = [Priority::Grading, Priority::Scrimmage, Priority::League, Priority::Analysis];
+        assert_eq!(*order.lock().unwrap(), last_of_all);
     }
 
     #[test]

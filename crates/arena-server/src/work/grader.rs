@@ -24,6 +24,7 @@ use crate::{
     store::db::{self, status, Submission},
     store::files as store,
     store::secret::{Purpose, Secret},
+    work::analysis::{self, Analyses},
     work::executor::{Executor, GradingProgress, GradingRun},
     work::full_disk::FullDisk,
     work::grading,
@@ -56,6 +57,9 @@ pub struct GraderOptions {
     /// The nice value the games' threads and workers run at
     /// (`threads.rs`): 0, the machine's other work's, by default.
     pub games_nice: i32,
+    /// Positions per turn the analysis of a grading's lost games may
+    /// search (`analysis.rs`); 0: they are not analysed.
+    pub analysis_nodes: u64,
 }
 
 impl Default for GraderOptions {
@@ -68,12 +72,15 @@ impl Default for GraderOptions {
             round_robin: true,
             scrimmage_turns: scrimmage::TURNS_PER_GAME,
             games_nice: 0,
+            analysis_nodes: arena_core::analysis::Budget::default().nodes,
         }
     }
 }
 
 /// A grading slot: takes the next submission (none of those `busy`, nor of
-/// their students), grades it, records the grade; forever. While the disk
+/// their students), grades it, records the grade, then hands it to
+/// `analyses` (its lost games analysed after, never before, the grade);
+/// forever. While the disk
 /// is full (`disk`) it takes none, and a grading that finds it full waits
 /// for room, never failed for it.
 #[allow(clippy::too_many_arguments)]
@@ -82,7 +89,7 @@ pub(crate) fn grade_forever(
     db: &Connection,
     course: &Course,
     (wake, changed): (&Wake, &Wake),
-    busy: &Mutex<HashSet<i64>>,
+    (busy, analyses): (&Mutex<HashSet<i64>>, &Analyses),
     disk: &FullDisk,
     executor: &Executor,
     grading: GraderOptions,
@@ -146,6 +153,7 @@ pub(crate) fn grade_forever(
                         tracing::error!("submission {}: cannot record its grade: {e:#}", submission.id);
                         wake.wait(Duration::from_secs(5));
                     }
+                    Ok(_) if graded.is_ok() => analyses.push(submission.id),
                     Ok(_) => {}
                 }
             }
@@ -228,6 +236,12 @@ pub(crate) fn grading_file(
 /// (`game-03-mine-vs-easy`), in game order.
 pub fn lost_games(dir: &Path, id: i64) -> Vec<String> {
     viewers_in(&replay_folder(dir, id))
+}
+
+/// The analysis of the games submission `id` lost while graded
+/// (`analysis.rs`), once it is done.
+pub fn lost_games_analysis(dir: &Path, id: i64) -> Option<analysis::RunAnalysis> {
+    analysis::of_run(&dir.join(RUNS).join(id.to_string()))
 }
 
 /// The viewer of lost game `name` of submission `id`, if there is one.

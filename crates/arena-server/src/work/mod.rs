@@ -1,6 +1,7 @@
 //! The server's work, on plain threads (`threads.rs` starts them; `wake.rs`
 //! is their shared signal, `work_log.rs` a log line as each piece starts
-//! and ends): the grading slots (`grader.rs`; a run made and checked by
+//! and ends): the grading slots (`grader.rs`; their lost games analysed
+//! after the grade by `analysis.rs`; a run made and checked by
 //! `grading.rs`, which `arena grade` shares through `one_submission.rs`),
 //! where a run plays (`executor/`: here or on Slurm), the league
 //! (`league/`), scrimmages (`scrimmage.rs`), the leaderboards (`board.rs`),
@@ -10,6 +11,7 @@
 //! full disk, a state the work waits in (`full_disk.rs`), and the threads'
 //! priorities, pages before games (`nice.rs`).
 
+pub mod analysis;
 pub(crate) mod board;
 pub mod executor;
 pub mod finalize;

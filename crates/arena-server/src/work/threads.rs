@@ -1,7 +1,8 @@
 //! The server's background threads, all started here ([`Threads::start`]):
 //! the grading slots (`grader::grade_forever`), the scrimmage thread
 //! (`scrimmage::play_forever`), the league's (`league::play_forever`) and
-//! the leaderboard's (`Boards::rebuild_forever`). Each module has its own
+//! the leaderboard's (`Boards::rebuild_forever`), and the analysis of
+//! graded games (`analysis::analyse_forever`). Each module has its own
 //! loop; this one only gives each its thread, its database connection and
 //! its priority. (The storage measure is not one of them: it runs on a
 //! staff request that finds the last measure stale, `storage::Totals`.)
@@ -17,6 +18,7 @@ use anyhow::Result;
 use crate::{
     course::Course,
     store::db,
+    work::analysis::{self, Analyses},
     work::board::Boards,
     work::executor::Executor,
     work::full_disk::FullDisk,
@@ -25,7 +27,10 @@ use crate::{
     work::scrimmage,
     work::wake::Wake,
 };
-use arena_core::play::cores::{self, Priority};
+use arena_core::{
+    analysis::Budget,
+    play::cores::{self, Priority},
+};
 
 /// What the server's threads share.
 pub(crate) struct Threads {
@@ -55,15 +60,26 @@ impl Threads {
         // Submissions being graded now: any other unfinished one was
         // interrupted (by a crash) and is taken up again first.
         let busy = Arc::new(Mutex::new(HashSet::new()));
+        // The analysis of graded submissions' lost games: after their grades.
+        let analyses = Arc::new(Analyses::new(grading.analysis_nodes > 0));
+        if grading.analysis_nodes > 0 {
+            let (dir, analyses) = (dir.clone(), analyses.clone());
+            let budget = Budget { nodes: grading.analysis_nodes, ..Budget::default() };
+            std::thread::Builder::new()
+                .name("analysis".into())
+                .spawn(move || analysis::analyse_forever(&dir, &dir.join(grader::RUNS), &analyses, budget))?;
+        }
         for slot in 0..grading.slots.max(1) {
             let db = db::open(&dir)?;
             let (dir, wake, busy, changed) = (dir.clone(), wake.clone(), busy.clone(), changed.clone());
-            let (executor, course, disk) = (executor.clone(), course.clone(), disk.clone());
+            let (executor, course, disk, analyses) =
+                (executor.clone(), course.clone(), disk.clone(), analyses.clone());
             std::thread::Builder::new().name(format!("grader-{slot}")).spawn(move || {
                 play_at(grading.games_nice);
                 cores::set_priority(Priority::Grading);
                 let wakes = (&*wake, &*changed);
-                grader::grade_forever(&dir, &db, &course, wakes, &busy, &disk, &executor, grading)
+                let done = (&*busy, &*analyses);
+                grader::grade_forever(&dir, &db, &course, wakes, done, &disk, &executor, grading)
             })?;
         }
         {

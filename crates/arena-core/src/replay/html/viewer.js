@@ -88,61 +88,23 @@
     frames = game.frames(replay);
     last = frames.length - 1;
     slider.max = String(last);
-    const timeline = $("timeline");
-    timeline.textContent = "";
-    const maxTime = Math.max(1, ...frames.map((f) => f.time_us || 0));
-    frames.forEach((f, i) => {
-      if (i === 0) return;
-      const bar = document.createElement("div");
-      bar.className = "bar s" + f.seat;
-      bar.style.height = Math.max(4, Math.round((100 * (f.time_us || 0)) / maxTime)) + "%";
-      bar.title = "turn " + i + ": " + formatTime(f.time_us);
-      bar.dataset.turn = String(i);
-      bar.addEventListener("click", () => { stop(); go(i); });
-      timeline.appendChild(bar);
-    });
-    drawAdvantage();
+    drawCharts();
   }
 
-  // The analysis beside the replay (`arena analyse --html`), by turn
-  // number: its advantage chart (player 1's win chance, or the expected
-  // score, after each turn) and, on a marked turn, what was best.
+  // The analysis beside the replay (`arena analyse --html`, the server's
+  // lost games), by turn number.
   function analysed(n) {
     const a = replay.analysis;
     return a && a.turns.find((t) => t.turn === n);
   }
-  function drawAdvantage() {
-    const box = $("advantage"), a = replay.analysis;
-    box.hidden = !a;
-    if (!a) return;
-    const span = a.measure.kind === "win_chance" ? 1 : a.measure.span;
-    const low = a.measure.kind === "win_chance" ? 0 : Math.min(0, ...a.turns.map((t) => t.after));
-    // Player 1's view: a two-player turn by player 2 is seen from the other side.
-    const own = (t, v) => (a.measure.kind === "win_chance" && t.player === 1 ? 1 - v : v);
-    const w = 600, h = 80, x = (n) => (w * n) / Math.max(1, last);
-    const y = (v) => h - (h * (v - low)) / span;
-    const points = a.turns.map((t) => x(t.turn).toFixed(1) + "," + y(own(t, t.after)).toFixed(1));
-    const first = a.turns[0];
-    if (first) points.unshift("0," + y(own(first, first.before)).toFixed(1));
-    const marks = a.turns.filter((t) => t.mark).map((t) =>
-      '<circle class="mark ' + esc(t.mark) + '" data-turn="' + t.turn + '" cx="' + x(t.turn).toFixed(1) + '" cy="' +
-      y(own(t, t.after)).toFixed(1) + '" r="4"><title>turn ' + t.turn + ": " + esc(t.mark) + "</title></circle>").join("");
-    box.innerHTML = '<svg viewBox="0 0 ' + w + " " + h + '" preserveAspectRatio="none">' +
-      '<line x1="0" x2="' + w + '" y1="' + y(low + span / 2) + '" y2="' + y(low + span / 2) + '" class="mid"/>' +
-      '<polyline points="' + points.join(" ") + '"/>' + marks + '<line class="now" x1="0" x2="0" y1="0" y2="' + h + '"/></svg>';
-    box.onclick = (e) => {
-      const r = box.getBoundingClientRect();
-      stop();
-      go(Math.round(((e.clientX - r.left) / r.width) * last));
-    };
+  // The charts along the game (charts.js): think time, and the advantage
+  // with an analysis; a click jumps to a turn.
+  function drawCharts() {
+    const jump = (n) => { stop(); go(n); };
+    ArenaCharts.thinkTime($("timeline"), replay, frames, jump);
+    ArenaCharts.advantage($("advantage"), replay, last, jump);
   }
-
-  function formatTime(us) {
-    if (us == null) return "\u2013";
-    if (us < 1000) return us + " \u00b5s";
-    if (us < 1e6) return (us / 1000).toFixed(1) + " ms";
-    return (us / 1e6).toFixed(2) + " s";
-  }
+  const formatTime = ArenaCharts.formatTime;
 
   function resultText() {
     const r = replay.result;
@@ -175,15 +137,13 @@
         rows.push(["Best was", esc(judged.best) + " (" + judged.best_value.toFixed(2) + ")"]);
       }
     }
-    const now = document.querySelector("#advantage .now");
-    if (now) now.setAttribute("transform", "translate(" + (600 * at) / Math.max(1, last) + ",0)");
+    ArenaCharts.now(at, last);
     $("turn-info").innerHTML = rows.map(([label, html]) =>
       '<div class="row"><span class="label">' + esc(label) + "</span><span>" + html + "</span></div>").join("");
     const result = $("result");
     result.textContent = at === last ? resultText() : "";
     result.className = "result" + (at === last ? " shown" : "");
     slider.value = String(at);
-    document.querySelectorAll("#timeline .bar").forEach((b) => b.classList.toggle("now", Number(b.dataset.turn) === at));
     $("play").textContent = timer ? "\u23f8 Pause" : "\u25b6 Play";
     document.body.dataset.turn = String(at);
     document.body.dataset.turns = String(last);

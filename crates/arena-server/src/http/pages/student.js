@@ -61,11 +61,14 @@ function failure(error) {
   }
   return box;
 }
-// The lost games' viewers of graded submissions, fetched once each.
+// The lost games' viewers of graded submissions, fetched until their
+// analysis is done (it follows the grade), then kept.
 const lost = new Map();
 async function lostGames(s) {
-  if (!lost.has(s.id)) lost.set(s.id, (await api("/api/submissions/" + s.id + "/replays")).replays);
-  return lost.get(s.id);
+  if (lost.has(s.id)) return lost.get(s.id);
+  const answer = await api("/api/submissions/" + s.id + "/replays");
+  if (answer.analysis !== "pending") lost.set(s.id, answer.replays);
+  return answer.replays;
 }
 async function openReplay(url) {
   const response = await fetch(url, { headers: { Authorization: "Bearer " + token } });
@@ -112,10 +115,28 @@ function leftOut(cell, n) {
   if (n) cell.append(text("div", n + " more not kept (the run's replays reached their size limit)", "under"));
   return cell;
 }
+// Where each lost game turned (its analysis, docs/analysis.md): "game 7
+// (mine-vs-hard): turn 14, moved to (3,4): win chance 0.62 -> 0.18 ...".
+function turningPoints(cell, games) {
+  const turned = games.filter((g) => g.turning_point);
+  if (!turned.length) return cell;
+  const list = document.createElement("ul");
+  list.className = "turning-points";
+  for (const game of turned) {
+    const m = /^game-0*(\d+)-?(.*)$/.exec(game.name);
+    const label = m ? "game " + m[1] + (m[2] ? " (" + m[2] + ")" : "") : game.name;
+    const item = text("li", label + ": " + game.turning_point);
+    item.dataset.replay = game.name;
+    list.append(item);
+  }
+  cell.append(list);
+  return cell;
+}
 async function replays(s) {
   const cell = document.createElement("td");
   if (s.status !== "done") return cell;
-  return leftOut(replayButtons(cell, await lostGames(s)), s.grade && s.grade.replays_left_out);
+  const games = await lostGames(s);
+  return turningPoints(leftOut(replayButtons(cell, games), s.grade && s.grade.replays_left_out), games);
 }
 // The course's assignments, listed and offered in the forms' choices.
 let course = null;
