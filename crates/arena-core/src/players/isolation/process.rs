@@ -519,6 +519,10 @@ impl Worker {
             match decode::<A>(&self.inbox) {
                 Ok(Some((reply, used))) => {
                     self.inbox.drain(..used);
+                    self.drain_written_output();
+                    if self.printed > self.output_limit {
+                        return Err(self.fail(Fault::OutputFlood { limit: self.output_limit }));
+                    }
                     return Ok(reply);
                 }
                 Ok(None) => {}
@@ -598,6 +602,18 @@ impl Worker {
                     }
                 }
             }
+        }
+    }
+
+    /// Reads what the player printed before it replied and is still in the
+    /// pipe, without waiting: what a turn printed is that turn's (its
+    /// notes), not the next one's. Bounded: a flood is the next request's.
+    fn drain_written_output(&mut self) {
+        for _ in 0..16 {
+            if !poll2(-1, self.stderr.as_ref().map(|e| e.as_raw_fd()), Duration::ZERO).1 {
+                return;
+            }
+            self.drain_output();
         }
     }
 
@@ -829,6 +845,12 @@ impl CappedOutput {
 
     pub fn is_empty(&self) -> bool {
         self.kept.is_empty() && self.dropped == 0
+    }
+
+    /// What was printed, as a player's notes take it: the kept bytes, and
+    /// how many were dropped.
+    pub fn printed(&self) -> crate::game::Printed {
+        crate::game::Printed { bytes: self.kept.clone(), dropped: self.dropped }
     }
 
     /// The kept text, with a note of how much was dropped.

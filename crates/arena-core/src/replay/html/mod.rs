@@ -11,6 +11,8 @@ use super::{Replay, ReplayBody};
 const PAGE: &str = include_str!("viewer.html");
 const STYLE: &str = include_str!("viewer.css");
 const VIEWER: &str = include_str!("viewer.js");
+/// The players' notes beside the turn shown (a script of its own: `viewer.js` calls it).
+const NOTES: &str = include_str!("notes.js");
 /// The viewer page of `replay`.
 pub fn page<B: ReplayBody + Serialize>(replay: &Replay<B>) -> String {
     page_with(replay, true)
@@ -92,7 +94,9 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
 /// The page with its style and scripts for the game drawn by `game`, not
 /// yet its replay.
 pub fn code(game: &str) -> String {
-    PAGE.replacen("/*CSS*/", STYLE, 1).replacen("/*GAME*/", game, 1).replacen("/*VIEWER*/", VIEWER, 1)
+    PAGE.replacen("/*CSS*/", STYLE, 1)
+        .replacen("/*GAME*/", game, 1)
+        .replacen("/*VIEWER*/", &format!("{NOTES}\n{VIEWER}"), 1)
 }
 
 /// The shared style sheet (the tournament index uses it too).

@@ -1,0 +1,135 @@
+//! A player's own notes (docs/replays.md): what a Python course player
+//! prints and logs, and what a library writes to stderr and stdout, kept
+//! beside the turns it was written on, cut at the bounds, shown by
+//! `arena replay`; replays with notes, and ones from before notes, verify.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::players::python::python_env;
+use crate::support::{arena, library, pass_env, stderr, stdout, workspace_root};
+use arena_core::games::replays::GameReplay;
+
+/// `arena play PLAYER easy --replay FILE` (one game), its replay as JSON,
+/// and the seat (0 or 1) `PLAYER` sat in.
+fn play_one(player: &str, extra: &[&str], env: &[(&str, &str)], file: &Path) -> (Value, usize) {
+    let mut args = vec!["play", player, "easy", "--games", "1", "--seed", "5"];
+    args.extend_from_slice(&["--replay", file.to_str().unwrap()]);
+    args.extend_from_slice(extra);
+    let output = arena(&args, env);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let replay: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let seat = replay["players"].as_array().unwrap().iter().position(|p| p["source"] == player).unwrap();
+    (replay, seat)
+}
+
+/// `arena replay --verify FILE` passes.
+fn assert_verifies(file: &Path) {
+    let output = arena(&["replay", "--verify", file.to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}{}", stdout(&output), stderr(&output));
+}
+
+#[test]
+fn a_python_course_players_prints_and_logs_are_its_notes_on_its_own_turns() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let folder = workspace_root().join("arena/tests/python/notes_player");
+    let player = format!("python:{}", folder.display());
+    let env = python_env();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (replay, seat) = play_one(&player, &[], &env, &file);
+    let turns = replay["turns"].as_array().unwrap();
+    let notes = replay["notes"].as_array().unwrap();
+    assert!(!notes.is_empty(), "{replay}");
+    let mut moves = 0;
+    for (index, turn) in turns.iter().enumerate() {
+        let mine = turn["seat"].as_u64() == Some(seat as u64 + 1);
+        let note = notes.iter().find(|n| n["turn"] == index);
+        assert_eq!(note.is_some(), mine, "a note on each of its turns, none on the other's: turn {index}");
+        let Some(note) = note else { continue };
+        moves += 1;
+        assert_eq!(note["seat"], seat);
+        let text = note["text"].as_str().unwrap();
+        let said = format!("player {}: my move {moves}\n", seat + 1);
+        assert!(text.starts_with(&said), "turn {index}: {text}");
+        assert!(text.contains(&format!("logged at move {moves}")), "logging is a note too: {text}");
+        if moves == 2 {
+            // 3000 x's and what came before: 1 KiB kept, the rest counted.
+            let (kept, cut) = text.split_once(" … [cut: ").unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(kept.len(), 1024, "{text}");
+            assert!(cut.ends_with(" bytes more]"), "{text}");
+        } else {
+            assert!(!text.contains("[cut"), "{text}");
+        }
+    }
+    assert!(moves >= 2, "{replay}");
+    assert_eq!(notes.len(), moves, "{notes:?}");
+    assert_verifies(&file);
+
+    // `arena replay` shows each note under its turn, after its seat's number.
+    let output = arena(&["replay", file.to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let shown = stdout(&output);
+    let line = format!("    {}| player {}: my move 1", seat + 1, seat + 1);
+    assert!(shown.contains(&line), "{shown}");
+    let first = notes[0]["turn"].as_u64().unwrap() as usize;
+    let frames: Vec<&str> = shown.split("\n\n").collect();
+    assert!(frames[first + 1].contains(&line), "under frame {}: {}", first + 1, frames[first + 1]);
+}
+
+#[test]
+fn a_librarys_stdout_and_stderr_are_its_notes_on_its_own_turns() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let bad = library("bad-player");
+    let bad = bad.to_str().unwrap();
+    let (replay, seat) =
+        play_one(bad, &pass_env(&["BAD_PLAYER_MODE"]), &[("BAD_PLAYER_MODE", "chatty")], &file);
+    let turns = replay["turns"].as_array().unwrap();
+    let notes = replay["notes"].as_array().unwrap();
+    let own: Vec<usize> = (0..turns.len()).filter(|&t| turns[t]["seat"] == seat + 1).collect();
+    let noted: Vec<usize> = notes.iter().map(|n| n["turn"].as_u64().unwrap() as usize).collect();
+    assert_eq!(noted, own, "a note on each of its turns: {notes:?}");
+    for note in notes {
+        // The player says which turn it thinks about: the one its note is on.
+        let turn = &note["turn"];
+        let said = format!("thinking about turn {turn} on stdout\nthinking about turn {turn} on stderr");
+        assert_eq!(note["text"], said);
+        assert_eq!(note["seat"], seat);
+    }
+    assert_verifies(&file);
+
+    // Played in process, a library shares the arena's stderr: no notes.
+    let inside = dir.path().join("inside.json");
+    let (replay, _) = play_one(bad, &["--in-process"], &[("BAD_PLAYER_MODE", "chatty")], &inside);
+    assert!(replay.get("notes").is_none(), "{replay}");
+}
+
+#[test]
+fn notes_take_no_part_in_verification_and_a_replay_from_before_notes_still_verifies() {
+    // A replay written before notes were kept (the golden file of a Trap game).
+    let golden = std::fs::read_to_string(workspace_root().join("arena/tests/golden/replays-trap.txt")).unwrap();
+    let start = golden.find("=== file replays/game-1-").unwrap();
+    let body = &golden[start..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    let json = &body[..body.find("\n===").unwrap()];
+    // Times are masked in golden files: any time verifies.
+    let old = json.replace("<T>", "0");
+    let replay = GameReplay::parse(old.as_bytes()).unwrap();
+    assert!(replay.notes.is_empty());
+    replay.verify().unwrap();
+    assert_eq!(replay.to_json().trim_end(), old.trim_end(), "a replay without notes is written as before");
+
+    // The same game with notes verifies the same, and shows them.
+    let mut noted: Value = serde_json::from_str(&old).unwrap();
+    noted["notes"] = serde_json::json!([{"turn": 0, "seat": 0, "text": "<b>bold</b>"}]);
+    let noted = GameReplay::parse(noted.to_string().as_bytes()).unwrap();
+    assert_eq!(noted.verify(), replay.verify());
+    assert_eq!(noted.notes[0].text, "<b>bold</b>");
+    // A note of no player is damage.
+    let mut bad: Value = serde_json::from_str(&old).unwrap();
+    bad["notes"] = serde_json::json!([{"turn": 0, "seat": 2, "text": "x"}]);
+    let error = GameReplay::parse(bad.to_string().as_bytes()).unwrap_err();
+    assert!(format!("{error:#}").contains("a note's seat 2 is not a player index"), "{error:#}");
+}
