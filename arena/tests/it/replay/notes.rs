@@ -133,3 +133,69 @@ fn notes_take_no_part_in_verification_and_a_replay_from_before_notes_still_verif
     let error = GameReplay::parse(bad.to_string().as_bytes()).unwrap_err();
     assert!(format!("{error:#}").contains("a note's seat 2 is not a player index"), "{error:#}");
 }
+
+/// Clicks next `STEPS` times, then last, and reports the notes panel each
+/// time: its text, whether it is hidden, and any element a note made.
+const NOTES_DRIVER: &str = r##"<script>
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const report = [];
+  const snap = () => report.push({
+    counter: $("turn-counter").textContent,
+    hidden: $("notes").hidden,
+    text: $("notes").textContent,
+    pres: Array.from(document.querySelectorAll("#notes pre")).map((p) => p.textContent),
+    made: document.querySelectorAll("#notes img, #notes b").length,
+    title: document.title,
+  });
+  snap();
+  for (let i = 0; i < STEPS; i++) $("next").click();
+  snap();
+  $("last").click();
+  snap();
+  const pre = document.createElement("pre");
+  pre.id = "test-report";
+  pre.textContent = JSON.stringify(report);
+  document.body.appendChild(pre);
+})();
+</script>
+</body>"##;
+
+#[test]
+fn the_viewer_shows_the_turns_notes_as_text_in_a_real_browser() {
+    let Some(browser) = crate::support::browser::chromium() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let output = arena(&["play", "easy", "hard", "--seed", "31", "--replay", file.to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let replay = GameReplay::read(&file).unwrap();
+    let turns = replay.result.turns;
+    let hostile = "<img src=x onerror=\"document.title='ran'\"><b>bold</b>\nsecond line";
+    let notes = vec![
+        arena_core::replay::notes::Note { turn: 1, seat: 1, text: hostile.into() },
+        arena_core::replay::notes::Note { turn: turns, seat: 0, text: "last words".into() },
+    ];
+    let page = arena_core::replay::html::page(&replay.with_notes(notes));
+    let driven = dir.path().join("driven.html");
+    std::fs::write(&driven, page.replacen("</body>", &NOTES_DRIVER.replace("STEPS", "2"), 1)).unwrap();
+    let url = format!("file://{}", driven.display());
+    let output = crate::support::browser::run_chromium(
+        &browser,
+        &["--dump-dom".into(), "--virtual-time-budget=3000".into()],
+        &url,
+    );
+    let dom = String::from_utf8_lossy(&output.stdout);
+    let report = dom.split("<pre id=\"test-report\">").nth(1).and_then(|r| r.split("</pre>").next());
+    let report = report.unwrap_or_else(|| panic!("no report: {}\n{dom}", String::from_utf8_lossy(&output.stderr)));
+    let unescaped = report.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&amp;", "&");
+    let report: Vec<Value> = serde_json::from_str(&unescaped).unwrap();
+    assert_eq!(report[0]["hidden"], true, "no notes at the start: {report:?}");
+    // Frame 2 is turn 1: seat 2's note, as text.
+    assert_eq!(report[1]["hidden"], false, "{report:?}");
+    assert_eq!(report[1]["pres"], serde_json::json!([hostile]), "{report:?}");
+    assert_eq!(report[1]["made"], 0, "a note makes no element: {report:?}");
+    assert!(report[1]["text"].as_str().unwrap().starts_with("Notes"), "{report:?}");
+    // The note past the last turn is on the last frame.
+    assert_eq!(report[2]["pres"], serde_json::json!(["last words"]), "{report:?}");
+    assert!(report.iter().all(|r| r["title"] != "ran"), "{report:?}");
+}

@@ -87,7 +87,8 @@ impl IsolatedPlayer {
         self.printed = None;
         if !output.is_empty() {
             tracing::info!(player = %self.name, "output:\n{}", output.text());
-            self.printed = Some(output.printed());
+            let (bytes, dropped) = output.printed();
+            self.printed = Some(Printed { bytes, dropped });
         }
     }
 

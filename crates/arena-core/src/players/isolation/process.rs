@@ -848,9 +848,9 @@ impl CappedOutput {
     }
 
     /// What was printed, as a player's notes take it: the kept bytes, and
-    /// how many were dropped.
-    pub fn printed(&self) -> crate::game::Printed {
-        crate::game::Printed { bytes: self.kept.clone(), dropped: self.dropped }
+    /// how many more were dropped.
+    pub fn printed(&self) -> (Vec<u8>, u64) {
+        (self.kept.clone(), self.dropped)
     }
 
     /// The kept text, with a note of how much was dropped.

@@ -11,8 +11,10 @@ use super::{Replay, ReplayBody};
 const PAGE: &str = include_str!("viewer.html");
 const STYLE: &str = include_str!("viewer.css");
 const VIEWER: &str = include_str!("viewer.js");
-/// The players' notes beside the turn shown (a script of its own: `viewer.js` calls it).
+/// The players' notes beside the turn shown (a script and style of their
+/// own: `viewer.js` calls it).
 const NOTES: &str = include_str!("notes.js");
+const NOTES_STYLE: &str = include_str!("notes.css");
 /// The viewer page of `replay`.
 pub fn page<B: ReplayBody + Serialize>(replay: &Replay<B>) -> String {
     page_with(replay, true)
@@ -94,7 +96,7 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
 /// The page with its style and scripts for the game drawn by `game`, not
 /// yet its replay.
 pub fn code(game: &str) -> String {
-    PAGE.replacen("/*CSS*/", STYLE, 1)
+    PAGE.replacen("/*CSS*/", &format!("{STYLE}{NOTES_STYLE}"), 1)
         .replacen("/*GAME*/", game, 1)
         .replacen("/*VIEWER*/", &format!("{NOTES}\n{VIEWER}"), 1)
 }
