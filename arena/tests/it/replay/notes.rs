@@ -109,7 +109,8 @@ fn a_librarys_stdout_and_stderr_are_its_notes_on_its_own_turns() {
 #[test]
 fn notes_take_no_part_in_verification_and_a_replay_from_before_notes_still_verifies() {
     // A replay written before notes were kept (the golden file of a Trap game).
-    let golden = std::fs::read_to_string(workspace_root().join("arena/tests/golden/replays-trap.txt")).unwrap();
+    let golden =
+        std::fs::read_to_string(workspace_root().join("arena/tests/golden/replays-trap.txt")).unwrap();
     let start = golden.find("=== file replays/game-1-").unwrap();
     let body = &golden[start..];
     let body = &body[body.find('\n').unwrap() + 1..];
@@ -186,8 +187,10 @@ fn the_viewer_shows_the_turns_notes_as_text_in_a_real_browser() {
     );
     let dom = String::from_utf8_lossy(&output.stdout);
     let report = dom.split("<pre id=\"test-report\">").nth(1).and_then(|r| r.split("</pre>").next());
-    let report = report.unwrap_or_else(|| panic!("no report: {}\n{dom}", String::from_utf8_lossy(&output.stderr)));
-    let unescaped = report.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&amp;", "&");
+    let report =
+        report.unwrap_or_else(|| panic!("no report: {}\n{dom}", String::from_utf8_lossy(&output.stderr)));
+    let unescaped =
+        report.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&amp;", "&");
     let report: Vec<Value> = serde_json::from_str(&unescaped).unwrap();
     assert_eq!(report[0]["hidden"], true, "no notes at the start: {report:?}");
     // Frame 2 is turn 1: seat 2's note, as text.
@@ -198,4 +201,56 @@ fn the_viewer_shows_the_turns_notes_as_text_in_a_real_browser() {
     // The note past the last turn is on the last frame.
     assert_eq!(report[2]["pres"], serde_json::json!(["last words"]), "{report:?}");
     assert!(report.iter().all(|r| r["title"] != "ran"), "{report:?}");
+}
+
+/// The replays a tournament file with `[replays] save = "all"` and `extra`
+/// writes, of an Intuitive AI series of the chatty library and easy.
+fn tournament_replays(dir: &Path, extra: &str) -> Vec<GameReplay> {
+    let bad = library("bad-player");
+    let text = format!(
+        "game = \"intuitive-ai\"\ngames_per_player = 2\nseed = 4\noutput = \"out\"\n\
+         players = [{:?}, \"easy\"]\n[replays]\nsave = \"all\"\n{extra}",
+        bad.to_str().unwrap()
+    );
+    let file = crate::support::write_file(dir, "notes.toml", &text);
+    let args = ["tournament", "run", file.to_str().unwrap(), "--pass-env", "BAD_PLAYER_MODE"];
+    let output = arena(&args, &[("BAD_PLAYER_MODE", "chatty")]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let folder = dir.join("out/replays");
+    let mut names: Vec<_> = std::fs::read_dir(&folder).unwrap().flatten().map(|e| e.path()).collect();
+    names.sort();
+    names
+        .iter()
+        .filter(|p| p.extension().is_none_or(|e| e != "html"))
+        .map(|p| GameReplay::read(p).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_tournament_keeps_a_single_player_games_notes_on_its_steps_unless_told_not_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let replays = tournament_replays(dir.path(), "");
+    assert_eq!(replays.len(), 4);
+    let mut noted = 0;
+    for replay in &replays {
+        if replay.players[0].name == "easy" {
+            assert!(replay.notes.is_empty(), "the built-in level writes nothing");
+            continue;
+        }
+        noted += 1;
+        let steps: Vec<u32> = replay.notes.iter().map(|n| n.turn).collect();
+        assert_eq!(steps, (0..replay.result.turns).collect::<Vec<_>>(), "a note on each step");
+        for note in &replay.notes {
+            let said = format!("thinking about reveal {} on stderr", note.turn);
+            assert!(note.text.ends_with(&said), "{note:?}");
+        }
+        replay.verify().unwrap();
+    }
+    assert_eq!(noted, 2);
+
+    // `replays.notes = false` (a server's scrimmages): none kept.
+    let other = tempfile::tempdir().unwrap();
+    let replays = tournament_replays(other.path(), "notes = false\n");
+    assert_eq!(replays.len(), 4);
+    assert!(replays.iter().all(|r| r.notes.is_empty()));
 }

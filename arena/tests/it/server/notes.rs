@@ -13,7 +13,8 @@ fn a_groups_grading_replays_carry_its_notes_for_it_alone() {
     let bob = add_student(data.path(), "bob");
     // A library that writes a line on stdout and on stderr every turn.
     let server = Server::start_with(data.path(), &[], &[("BAD_PLAYER_MODE", "chatty")]);
-    let (code, accepted) = submit(&server, Some(&alice), "file", &std::fs::read(library("bad-player")).unwrap());
+    let (code, accepted) =
+        submit(&server, Some(&alice), "file", &std::fs::read(library("bad-player")).unwrap());
     assert_eq!(code, 201, "{accepted}");
     let id = accepted["id"].as_i64().unwrap();
     let graded = wait_for(&server, &alice, id, finished);
@@ -21,8 +22,11 @@ fn a_groups_grading_replays_carry_its_notes_for_it_alone() {
 
     let (_, listed) = get(&server, &format!("/api/submissions/{id}/replays"), Some(&alice));
     let url = listed["replays"][0]["url"].as_str().unwrap_or_else(|| panic!("a lost game: {listed}"));
-    let mut viewer =
-        agent().get(format!("{}{url}", server.url)).header("Authorization", format!("Bearer {alice}")).call().unwrap();
+    let mut viewer = agent()
+        .get(format!("{}{url}", server.url))
+        .header("Authorization", format!("Bearer {alice}"))
+        .call()
+        .unwrap();
     let page = viewer.body_mut().read_to_string().unwrap();
     assert!(page.contains("thinking about turn"), "the group reads its player's notes");
     assert_eq!(get(&server, url, Some(&bob)).0, 404, "another group does not");

@@ -409,10 +409,11 @@ impl<'p, G: SoloReferee> SoloPool<'p, G> {
         };
         let world = world::<G>(&settings.rules, seed);
         let taker = NoteTaker::default();
-        let record = play_watched::<G>(&settings, seed, world, &mut taker.agent(0, agent.as_mut()), &mut |r, s, t| {
-            taker.turn_done();
-            watch(r, s, t)
-        });
+        let record =
+            play_watched::<G>(&settings, seed, world, &mut taker.agent(0, agent.as_mut()), &mut |r, s, t| {
+                taker.turn_done();
+                watch(r, s, t)
+            });
         self.notes = taker.finish();
         let mut result = G::score(&record);
         result.time_us = started.elapsed().as_micros() as u64;

@@ -96,9 +96,11 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
 /// The page with its style and scripts for the game drawn by `game`, not
 /// yet its replay.
 pub fn code(game: &str) -> String {
-    PAGE.replacen("/*CSS*/", &format!("{STYLE}{NOTES_STYLE}"), 1)
-        .replacen("/*GAME*/", game, 1)
-        .replacen("/*VIEWER*/", &format!("{NOTES}\n{VIEWER}"), 1)
+    PAGE.replacen("/*CSS*/", &format!("{STYLE}{NOTES_STYLE}"), 1).replacen("/*GAME*/", game, 1).replacen(
+        "/*VIEWER*/",
+        &format!("{NOTES}\n{VIEWER}"),
+        1,
+    )
 }
 
 /// The shared style sheet (the tournament index uses it too).
