@@ -54,16 +54,23 @@ fn a_python_course_players_prints_and_logs_are_its_notes_on_its_own_turns() {
         let said = format!("player {}: my move {moves}\n", seat + 1);
         assert!(text.starts_with(&said), "turn {index}: {text}");
         assert!(text.contains(&format!("logged at move {moves}")), "logging is a note too: {text}");
-        if moves == 2 {
-            // 3000 x's and what came before: 1 KiB kept, the rest counted.
+        if moves == 2 || moves == 3 {
+            // 3000 x's (40000 y's) and what came before: 1 KiB kept, the
+            // rest counted, all of it this turn's (none left for the next).
             let (kept, cut) = text.split_once(" … [cut: ").unwrap_or_else(|| panic!("{text}"));
             assert_eq!(kept.len(), 1024, "{text}");
-            assert!(cut.ends_with(" bytes more]"), "{text}");
+            let more: usize = cut.strip_suffix(" bytes more]").unwrap().replace(',', "").parse().unwrap();
+            let (fill, long) = if moves == 2 { ('x', 3000) } else { ('y', 40000) };
+            let head =
+                format!("{said}WARNING:root:logged at move {moves}\n{}\n", fill.to_string().repeat(long));
+            let trap = format!("player {}: my trap {moves}", seat + 1);
+            // Its throw's line too, unless its move won.
+            assert!([head.len() - 1, head.len() + trap.len()].contains(&(1024 + more)), "{more}: {text}");
         } else {
             assert!(!text.contains("[cut"), "{text}");
         }
     }
-    assert!(moves >= 2, "{replay}");
+    assert!(moves >= 4, "{replay}");
     assert_eq!(notes.len(), moves, "{notes:?}");
     assert_verifies(&file);
 

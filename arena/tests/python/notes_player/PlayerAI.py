@@ -1,7 +1,8 @@
 # A course-style player that writes notes (for the arena's tests): each
 # move it prints which of its own moves it is making, logs a warning with
-# `logging`, and on its second move prints 3000 bytes (more than a turn's
-# notes keep). Plays as the random course player does, on the game's seed.
+# `logging`, on its second move prints 3000 bytes (more than a turn's notes
+# keep) and on its third 40000 (more than the arena reads at once).
+# Plays as the random course player does, on the game's seed.
 import logging
 import random
 
@@ -34,6 +35,8 @@ class PlayerAI(BaseAI):
         logging.warning("logged at move %d", self.moves)
         if self.moves == 2:
             print("x" * 3000)
+        if self.moves == 3:
+            print("y" * 40000)
         options = [cell for cell in grid.get_neighbors(self.pos) if grid.getCellValue(cell) == 0]
         return random.choice(options)
 

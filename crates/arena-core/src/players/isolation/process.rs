@@ -258,6 +258,8 @@ pub struct Worker {
     output_limit: u64,
     /// Bytes printed since the game started.
     printed: u64,
+    /// Whether the last read of its output filled the buffer: more may wait.
+    more_output: bool,
     /// Set once the worker is dead or unusable: every later request fails so.
     dead: Option<Fault>,
     pub hello: Hello,
@@ -379,6 +381,7 @@ impl Worker {
             memory_bytes: limits.memory_bytes,
             output_limit: limits.output_limit,
             printed: 0,
+            more_output: false,
             dead: None,
             hello: Hello {
                 name: String::new(),
@@ -607,10 +610,14 @@ impl Worker {
 
     /// Reads what the player printed before it replied and is still in the
     /// pipe, without waiting: what a turn printed is that turn's (its
-    /// notes), not the next one's. Bounded: a flood is the next request's.
+    /// notes), not the next one's. Output written before the reply is seen
+    /// ready with it, and read with it; only a read that filled the buffer
+    /// may have left some (no system call otherwise). Bounded: a flood is
+    /// the next request's.
     fn drain_written_output(&mut self) {
         for _ in 0..16 {
-            if !poll2(-1, self.stderr.as_ref().map(|e| e.as_raw_fd()), Duration::ZERO).1 {
+            if !self.more_output || !poll2(-1, self.stderr.as_ref().map(|e| e.as_raw_fd()), Duration::ZERO).1
+            {
                 return;
             }
             self.drain_output();
@@ -621,9 +628,11 @@ impl Worker {
     fn drain_output(&mut self) {
         let Some(stderr) = self.stderr.as_mut() else { return };
         let mut chunk = [0u8; 16 << 10];
+        self.more_output = false;
         match stderr.read(&mut chunk) {
             Ok(0) | Err(_) => self.stderr = None,
             Ok(n) => {
+                self.more_output = n == chunk.len();
                 self.printed += n as u64;
                 self.output.push(&chunk[..n]);
             }
