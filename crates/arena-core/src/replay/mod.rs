@@ -182,11 +182,6 @@ impl<B> Replay<B> {
         Replay { notes, ..self }
     }
 
-    /// The same replay without the players' notes (what the public sees).
-    pub fn without_notes(self) -> Replay<B> {
-        Replay { notes: Vec::new(), ..self }
-    }
-
     /// The same replay around `body`: a game's own body as any game's
     /// (`games::replays::TableGame::any`).
     pub fn with_body<C>(self, body: impl FnOnce(B) -> C) -> Replay<C> {
