@@ -214,7 +214,7 @@ fn play_match<G: TwoPlayerGame + TableGame>(
         if saver.is_some() || drawn.is_some() {
             let seated =
                 game.seats.map(|p| ReplayPlayer { name: names[p].clone(), source: sources[p].clone() });
-            keep_replay(&G::any(G::replay(&game.record, seated)), game.index, drawn, saver.as_mut());
+            keep_replay(&G::any(game.replay(seated)), game.index, drawn, saver.as_mut());
         }
         if !run.json {
             arena_core::outln!("{}", G::line(game, first_game + games, [&names[0], &names[1]]));
@@ -384,7 +384,7 @@ fn play_series<G: SoloReferee + TableGame>(
     let mut on_game = |game: &SoloGame<G>| {
         if saver.is_some() || watch.is_some() {
             let me = ReplayPlayer { name: name.clone(), source: run.player1.to_string() };
-            keep_replay(&G::any(G::replay(&game.record, &settings, me)), game.index, watch, saver.as_mut());
+            keep_replay(&G::any(game.replay(&settings, me)), game.index, watch, saver.as_mut());
         }
         if !run.json {
             arena_core::outln!("{}", report::solo::line(game, first + games, &name));

@@ -107,6 +107,19 @@ pub trait Agent<G: Game> {
     fn save_memory(&mut self, _budget: Duration) -> Result<Option<Vec<u8>>, Fault> {
         Ok(None)
     }
+    /// What the player printed during its last `act` (its notes), taken:
+    /// only a player in a worker has any (`replay::notes`).
+    fn take_notes(&mut self) -> Option<Printed> {
+        None
+    }
+}
+
+/// What a player printed during one call: the bytes its worker kept, and
+/// how many more it printed that were dropped.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Printed {
+    pub bytes: Vec<u8>,
+    pub dropped: u64,
 }
 
 /// A player that could not be started: it fails its game at `new_game`,

@@ -9,4 +9,4 @@ mod course_layout;
 mod memory;
 mod params;
 mod plugins;
-mod python;
+pub(crate) mod python;

@@ -28,7 +28,7 @@ fn test_players() -> PathBuf {
 
 /// The environment every run here gets: the repository's arena_player.
 /// Checks once that python3 and numpy are there, with the fix if not.
-fn python_env() -> Vec<(&'static str, String)> {
+pub(crate) fn python_env() -> Vec<(&'static str, String)> {
     static CHECKED: OnceLock<()> = OnceLock::new();
     let package = workspace_root().join("players/python/src").display().to_string();
     CHECKED.get_or_init(|| {

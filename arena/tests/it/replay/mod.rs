@@ -8,6 +8,7 @@ mod browser;
 mod charts;
 mod games;
 pub mod live;
+mod notes;
 
 use arena_core::play::time_control::TimeControl;
 use std::{path::Path, time::Duration};

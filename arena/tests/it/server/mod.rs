@@ -33,6 +33,7 @@ mod league;
 mod lists;
 mod live;
 mod load;
+mod notes;
 mod operations;
 mod pages;
 mod person_games;

@@ -28,6 +28,7 @@ use crate::{
     players::{Hosting, Player},
     replay::{
         live::{LivePlayers, LiveTurn},
+        notes::{Note, NoteTaker},
         Replay, ReplayGame, ReplayPlayer,
     },
 };
@@ -175,9 +176,17 @@ pub struct MatchGame<G: TwoPlayerGame> {
     /// Which player (0 or 1, in the order given) sat in seat 1 and seat 2.
     pub seats: [usize; 2],
     pub record: G::Record,
+    /// What the players printed beside their turns (`replay::notes`):
+    /// for its replay, not kept once the game is handed on.
+    pub notes: Vec<Note>,
 }
 
 impl<G: TwoPlayerGame> MatchGame<G> {
+    /// Its replay, `players` in seat order, with the players' notes.
+    pub fn replay(&self, players: [ReplayPlayer; 2]) -> Replay<G::Body> {
+        G::replay(&self.record, players).with_notes(self.notes.clone())
+    }
+
     /// The winning player (0 or 1), or None for a draw.
     pub fn winner(&self) -> Option<usize> {
         winner::<G>(&self.record).map(|seat| self.seats[seat.index()])
@@ -349,10 +358,11 @@ pub fn play_remembering<G: TwoPlayerGame>(
             ),
             None => pool.play_fed(config.live.as_ref(), index, seats, seed, &config.settings, &mut |_, _| {}),
         };
-        let game = MatchGame { index, seats, record };
+        let game = MatchGame { index, seats, record, notes: pool.take_notes() };
         tally(&mut tallies, &game);
         on_game(&game);
-        games.push(game);
+        // A long match keeps its games, not their notes (each replay had them).
+        games.push(MatchGame { notes: Vec::new(), ..game });
     }
     let kept = pool.memories(G::startup_budget(&config.settings));
     (MatchResult { config: config.clone(), tallies, games }, kept)
@@ -381,7 +391,7 @@ pub fn play_until<G: TwoPlayerGame>(
     let play_game = |pool: &mut InstancePool<G>, index, see: &mut dyn FnMut(&G::State, &G::Turn)| {
         let (seats, seed) = schedule(config.seed, index);
         let record = pool.play_fed(config.live.as_ref(), index, seats, seed, &config.settings, see);
-        MatchGame { index, seats, record }
+        MatchGame { index, seats, record, notes: pool.take_notes() }
     };
     match watch {
         Some(watch) => {
@@ -418,11 +428,19 @@ pub struct InstancePool<'p, G: TwoPlayerGame> {
     controls: &'p [Option<TimeControl>],
     hosting: Hosting,
     live: HashMap<usize, Box<dyn Agent<G>>>,
+    /// The notes of the game played last, until taken.
+    notes: Vec<Note>,
 }
 
 impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
     pub fn new(players: &'p [Player], hosting: Hosting) -> InstancePool<'p, G> {
-        InstancePool { players, controls: &[], hosting, live: HashMap::new() }
+        InstancePool { players, controls: &[], hosting, live: HashMap::new(), notes: Vec::new() }
+    }
+
+    /// What the players printed beside their turns in the game played
+    /// last (`replay::notes`), taken.
+    pub fn take_notes(&mut self) -> Vec<Note> {
+        std::mem::take(&mut self.notes)
     }
 
     /// The pool with each player's own time control (by index; a player
@@ -496,6 +514,7 @@ impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
         settings: &G::Settings,
         watch: &mut dyn FnMut(&G::State, &G::Turn),
     ) -> G::Record {
+        self.notes = Vec::new();
         let mut agents = Vec::with_capacity(2);
         for (seat, &id) in Seat::BOTH.iter().zip(&seats) {
             let agent = match self.live.remove(&id) {
@@ -518,7 +537,15 @@ impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
         }
         let [mut one, mut two]: [Box<dyn Agent<G>>; 2] = agents.try_into().ok().expect("two agents");
         let controls = self.controls(seats, settings);
-        let record = G::play(settings, controls, seed, [&mut *one, &mut *two], watch);
+        let taker = NoteTaker::default();
+        let record = {
+            let (mut one, mut two) = (taker.agent(0, &mut *one), taker.agent(1, &mut *two));
+            G::play(settings, controls, seed, [&mut one, &mut two], &mut |state, turn| {
+                taker.turn_done();
+                watch(state, turn)
+            })
+        };
+        self.notes = taker.finish();
         let broken = G::broken(&record).map(|seat| seats[seat.index()]);
         for (id, agent) in seats.into_iter().zip([one, two]) {
             // A player that broke gets a fresh instance (a fresh worker) next

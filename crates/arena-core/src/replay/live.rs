@@ -491,6 +491,8 @@ impl<B: Serialize> Serialize for Reordered<'_, B> {
             players: r.players.clone(),
             result: r.result.clone(),
             body: Body { game: self.game, body: &r.body },
+            // A feed is public: a player's notes never go live.
+            notes: Vec::new(),
         };
         file.serialize(serializer)
     }

@@ -17,6 +17,7 @@ pub mod files;
 pub mod grid;
 pub mod html;
 pub mod live;
+pub mod notes;
 pub mod terminal;
 
 use std::{
@@ -53,6 +54,11 @@ pub struct Replay<B> {
     /// The game's own part; written as `Body`, its `game` field names the game.
     #[serde(flatten)]
     pub body: B,
+    /// What the players printed while they thought, beside their turns
+    /// (`notes.rs`); none is not written, so a replay without notes is the
+    /// same file as before notes were kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<notes::Note>,
 }
 
 /// A player as the replay names it.
@@ -167,14 +173,20 @@ impl<B> Replay<B> {
             players,
             result,
             body,
+            notes: Vec::new(),
         }
+    }
+
+    /// The same replay with the players' `notes` beside its turns.
+    pub fn with_notes(self, notes: Vec<notes::Note>) -> Replay<B> {
+        Replay { notes, ..self }
     }
 
     /// The same replay around `body`: a game's own body as any game's
     /// (`games::replays::TableGame::any`).
     pub fn with_body<C>(self, body: impl FnOnce(B) -> C) -> Replay<C> {
-        let Replay { format, version, arena, seed, players, result, body: own } = self;
-        Replay { format, version, arena, seed, players, result, body: body(own) }
+        let Replay { format, version, arena, seed, players, result, body: own, notes } = self;
+        Replay { format, version, arena, seed, players, result, body: body(own), notes }
     }
 }
 
@@ -200,9 +212,12 @@ impl<B: ReplayBody> Replay<B> {
         self.body.verify(self)
     }
 
-    /// The game for the terminal: the start, then one frame per turn.
+    /// The game for the terminal: the start, then one frame per turn, each
+    /// with the notes its players wrote during it.
     pub fn frames(&self, paint: terminal::Paint) -> Vec<String> {
-        self.body.frames(self, paint)
+        let mut frames = self.body.frames(self, paint);
+        notes::beside_frames(&mut frames, &self.notes, paint);
+        frames
     }
 
     /// The replay as JSON text: a field per line, a turn per line.
@@ -293,6 +308,9 @@ impl<B: ReplayBody> Replay<B> {
         }
         if let Some(f) = self.result.fault.as_ref().filter(|f| f.player >= self.players.len()) {
             return Err(format!("result.fault.player = {} is not a player index", f.player));
+        }
+        if let Some(note) = self.notes.iter().find(|n| n.seat >= self.players.len()) {
+            return Err(format!("a note's seat {} is not a player index", note.seat));
         }
         if seats == 1 && (self.result.outcome.is_none() || self.result.score.is_none()) {
             return Err(format!("a {} replay's result needs its outcome and score", self.body.game()));

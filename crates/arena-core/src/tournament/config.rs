@@ -201,6 +201,9 @@ pub struct ReplaysFile {
     /// and live feeds (default true; a server's scrimmages, whose replays
     /// each side sees, hide the paths of its data folder and uploads).
     pub show_sources: Option<bool>,
+    /// Keep what each player printed beside its turns, its notes (default
+    /// true; a server's scrimmages, whose replays each side sees, keep none).
+    pub notes: Option<bool>,
     /// The most the run's replays (and viewers) may take on disk: a size
     /// (`"5MiB"`) or bytes. Past it, further replays are left out.
     pub max_bytes: Option<toml::Value>,
@@ -228,6 +231,8 @@ pub struct ReplayPolicy {
     pub show_seed: bool,
     /// Name each player's source in its replays and live feeds.
     pub show_sources: bool,
+    /// Keep the players' notes in their replays.
+    pub notes: bool,
     /// The most the output folder's replays may take, bytes (None: no bound).
     pub max_bytes: Option<u64>,
 }
@@ -241,6 +246,7 @@ impl ReplayPolicy {
             viewers: true,
             show_seed: true,
             show_sources: true,
+            notes: true,
             max_bytes: None,
         }
     }
@@ -534,6 +540,7 @@ impl Tournament {
             viewers: file.replays.viewers.unwrap_or(true),
             show_seed: file.replays.show_seed.unwrap_or(true),
             show_sources: file.replays.show_sources.unwrap_or(true),
+            notes: file.replays.notes.unwrap_or(true),
             max_bytes: file.replays.max_bytes.as_ref().map(replay_budget).transpose()?,
         };
         // Players from folders, opponents and levels play under the settings' control.

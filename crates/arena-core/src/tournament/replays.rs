@@ -25,7 +25,7 @@ use crate::{
     games::replays::{GameReplay, TableGame},
     play::solo::{SinglePlayerGame, SoloSettings},
     play::two_player::TwoPlayerGame,
-    replay::{files, files::ReplayFiles, ReplayPlayer},
+    replay::{files, files::ReplayFiles, notes::Note, Replay, ReplayPlayer},
 };
 
 /// The folder, inside the output folder.
@@ -41,6 +41,8 @@ pub struct ReplaySink {
     total: usize,
     viewers: bool,
     show_seed: bool,
+    /// Whether replays keep the players' notes (`replays.notes`).
+    notes: bool,
     /// `replays.max_bytes`, and the bytes the folder's replays take so far.
     budget: Option<(u64, Mutex<u64>)>,
 }
@@ -97,6 +99,7 @@ impl ReplaySink {
             total,
             viewers: policy.viewers,
             show_seed: policy.show_seed,
+            notes: policy.notes,
             budget,
         }))
     }
@@ -116,11 +119,22 @@ impl ReplaySink {
         &self,
         game: &ScheduledGame,
         record: &G::Record,
+        notes: Vec<Note>,
     ) -> Result<Saved> {
         let loser = G::winner(record).map(|seat| game.seats[seat.other().index()]);
         self.save(game, loser, false, || {
-            G::any(G::replay(record, game.seats.map(|id| self.players[id].clone())))
+            let replay = G::replay(record, game.seats.map(|id| self.players[id].clone()));
+            G::any(self.noted(replay, notes))
         })
+    }
+
+    /// `replay` with `notes`, if the run keeps them.
+    fn noted<B>(&self, replay: Replay<B>, notes: Vec<Note>) -> Replay<B> {
+        if self.notes {
+            replay.with_notes(notes)
+        } else {
+            replay
+        }
     }
 
     /// Writes the replay of `record`, a single-player game played with
@@ -129,12 +143,14 @@ impl ReplaySink {
         &self,
         game: &ScheduledGame,
         record: &G::Record,
+        notes: Vec<Note>,
         settings: &SoloSettings<G>,
     ) -> Result<Saved> {
         // A single-player game is lost unless won.
         let loser = (!G::score(record).won).then_some(game.seats[0]);
         self.save(game, loser, true, || {
-            G::any(G::replay(record, settings, self.players[game.seats[0]].clone()))
+            let replay = G::replay(record, settings, self.players[game.seats[0]].clone());
+            G::any(self.noted(replay, notes))
         })
     }
 

@@ -126,9 +126,10 @@ pub fn run(
                     let mut pool = SoloPool::<G>::new(plan.players, plan.hosting.clone()).with_controls(plan.controls);
                     work(plan, jobs, cursor, &sender, |game, sink, _| {
                         let (score, record) = pool.play_fed(plan.live, game.index as u32, game.seats[0], game.seed, settings);
+                        let notes = pool.take_notes();
                         let result = GameResult::solo(game.index, game.seats[0], game.seed, score);
                         let sink = sink.filter(|_| !result.spoiled());
-                        let saved = sink.map_or(Ok(Saved::NotWanted), |sink| sink.save_solo::<G>(game, &record, settings))?;
+                        let saved = sink.map_or(Ok(Saved::NotWanted), |sink| sink.save_solo::<G>(game, &record, notes, settings))?;
                         Ok(GameResult { replay_left_out: saved == Saved::OverBudget, ..result })
                     })
                 })
@@ -180,10 +181,11 @@ fn play_two_player<G: TwoPlayerGame + TableGame>(
     live: Option<&LivePlayers>,
 ) -> Result<GameResult> {
     let record = pool.play_fed(live, game.index as u32, game.seats, game.seed, settings, &mut |_, _| {});
+    let notes = pool.take_notes();
     let result = GameResult::two_player::<G>(game.index, game.seats, &record);
     // A postponed game leaves no replay: it is played again later.
     let sink = sink.filter(|_| !result.spoiled());
-    let saved = sink.map_or(Ok(Saved::NotWanted), |sink| sink.save_two_player::<G>(game, &record))?;
+    let saved = sink.map_or(Ok(Saved::NotWanted), |sink| sink.save_two_player::<G>(game, &record, notes))?;
     Ok(GameResult { replay_left_out: saved == Saved::OverBudget, ..result })
 }
 

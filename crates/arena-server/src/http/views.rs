@@ -48,8 +48,11 @@ pub fn public_grade(grade: &Value) -> Value {
 /// A replay (a live game's start or end) as the public may see it: the
 /// moves and the numbers; of the result, the failure's kind, never its
 /// words (a panic's message, a crash's output); no player's source (a
-/// path on the server).
+/// path on the server); none of the players' notes.
 pub fn public_replay(replay: &mut Value) {
+    if let Some(replay) = replay.as_object_mut() {
+        replay.remove("notes");
+    }
     for player in replay["players"].as_array_mut().into_iter().flatten() {
         player["source"] = Value::String(String::new());
     }
@@ -125,6 +128,20 @@ mod tests {
             waiting: None,
             retry_at: None,
         }
+    }
+
+    #[test]
+    fn a_public_replay_has_no_notes_and_no_player_words() {
+        let mut replay = json!({
+            "players": [{"name": "a", "source": "/data/uploads/ab.so"}, {"name": "b", "source": "easy"}],
+            "result": {"winner": 1, "reason": "panicked: secret", "fault": {"player": 0, "kind": "panicked", "type": "panicked", "message": "secret"}},
+            "notes": [{"turn": 0, "seat": 0, "text": "my plan <script>"}],
+        });
+        public_replay(&mut replay);
+        let text = replay.to_string();
+        assert!(replay.get("notes").is_none() && !text.contains("my plan"), "{text}");
+        assert!(!text.contains("secret") && !text.contains("/data"), "{text}");
+        assert_eq!(replay["result"]["reason"], "panicked");
     }
 
     #[test]

@@ -389,7 +389,11 @@ fn play(
     let players =
         players.iter().zip(groups).map(|(player, group)| store::named_entry(player, group)).collect();
     file.insert("players".into(), toml::Value::Array(players));
-    file.insert("replays".into(), replays::replays_table("all").into());
+    // Both groups see every replay: neither sees the other's notes, so
+    // none are kept (a group reads its own in its grading's replays).
+    let mut replays = replays::replays_table("all");
+    replays.insert("notes".into(), false.into());
+    file.insert("replays".into(), replays.into());
     if !assignment.settings.is_empty() {
         file.insert("settings".into(), assignment.settings.clone().into());
     }

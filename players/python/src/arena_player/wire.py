@@ -75,6 +75,10 @@ class Channel:
         os.dup2(null, 0)
         os.close(null)
         os.dup2(2, 1)
+        # A line at a time, as stderr is: print()s and logging stay in the
+        # order written in a turn's notes (the arena keeps them beside it).
+        if hasattr(sys.stdout, "reconfigure"):
+            sys.stdout.reconfigure(line_buffering=True)
         return cls(reader, writer)
 
     def send(self, message: Message) -> None:

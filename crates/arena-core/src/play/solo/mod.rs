@@ -36,7 +36,11 @@ use crate::{
     players::isolation::WireGame,
     players::person::PersonGame,
     players::{Hosting, Player},
-    replay::{live::LivePlayers, Replay, ReplayGame, ReplayPlayer},
+    replay::{
+        live::LivePlayers,
+        notes::{Note, NoteTaker},
+        Replay, ReplayGame, ReplayPlayer,
+    },
     stats::{mean_interval, MeanInterval},
 };
 
@@ -232,6 +236,16 @@ pub struct SoloGame<G: SinglePlayerGame> {
     pub index: u32,
     pub result: SoloScore,
     pub record: G::Record,
+    /// What the player printed beside its steps (`replay::notes`): for its
+    /// replay, not kept once the game is handed on.
+    pub notes: Vec<Note>,
+}
+
+impl<G: SinglePlayerGame> SoloGame<G> {
+    /// Its replay, played with `settings`, with the player's notes.
+    pub fn replay(&self, settings: &SoloSettings<G>, player: ReplayPlayer) -> Replay<G::Body> {
+        G::replay(&self.record, settings, player).with_notes(self.notes.clone())
+    }
 }
 
 /// A series of games by one player.
@@ -285,11 +299,12 @@ pub fn play_series_until<G: SoloReferee>(
         || SoloPool::<G>::new(&list, hosting.clone()),
         |pool, index| {
             let (result, record) = pool.play_fed(live, index, 0, game_seed(seed, index), settings);
-            SoloGame { index, result, record }
+            SoloGame { index, result, record, notes: pool.take_notes() }
         },
         |_, game| {
             on_game(&game);
-            played.push(game);
+            // A long series keeps its games, not their notes (each replay had them).
+            played.push(SoloGame { notes: Vec::new(), ..game });
             std::ops::ControlFlow::Continue(())
         },
     );
@@ -306,11 +321,19 @@ pub struct SoloPool<'p, G: SinglePlayerGame> {
     controls: &'p [Option<TimeControl>],
     hosting: Hosting,
     live: HashMap<usize, Box<dyn Agent<G>>>,
+    /// The notes of the game played last, until taken.
+    notes: Vec<Note>,
 }
 
 impl<'p, G: SoloReferee> SoloPool<'p, G> {
     pub fn new(players: &'p [Player], hosting: Hosting) -> SoloPool<'p, G> {
-        SoloPool { players, controls: &[], hosting, live: HashMap::new() }
+        SoloPool { players, controls: &[], hosting, live: HashMap::new(), notes: Vec::new() }
+    }
+
+    /// What the player printed beside its steps in the game played last
+    /// (`replay::notes`), taken.
+    pub fn take_notes(&mut self) -> Vec<Note> {
+        std::mem::take(&mut self.notes)
     }
 
     /// The pool with each player's own time control (by index; None plays
@@ -385,7 +408,13 @@ impl<'p, G: SoloReferee> SoloPool<'p, G> {
             None => new_agent::<G>(&self.players[id], &self.hosting, settings.budgets.startup),
         };
         let world = world::<G>(&settings.rules, seed);
-        let record = play_watched::<G>(&settings, seed, world, agent.as_mut(), watch);
+        let taker = NoteTaker::default();
+        let record =
+            play_watched::<G>(&settings, seed, world, &mut taker.agent(0, agent.as_mut()), &mut |r, s, t| {
+                taker.turn_done();
+                watch(r, s, t)
+            });
+        self.notes = taker.finish();
         let mut result = G::score(&record);
         result.time_us = started.elapsed().as_micros() as u64;
         // A player that failed gets a fresh instance next time: whatever

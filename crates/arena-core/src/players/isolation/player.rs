@@ -9,7 +9,7 @@ use player_api::params::Setup;
 
 use super::process::{Hosted, Worker, WorkerLimits};
 use crate::{
-    game::{Agent, Game, GameId},
+    game::{Agent, Game, GameId, Printed},
     play::fault::Fault,
     play::time_control::TimeBank,
     players::protocol::{self, GameOverRequest, NewGameRequest, Reply, Request, SetupRequest},
@@ -21,6 +21,10 @@ pub struct IsolatedPlayer {
     name: String,
     /// The time bank to tell with the next request for an action.
     bank: Option<TimeBank>,
+    /// What it printed during its last request, and during its last turn
+    /// (its notes, until taken).
+    printed: Option<Printed>,
+    notes: Option<Printed>,
 }
 
 impl IsolatedPlayer {
@@ -46,7 +50,7 @@ impl IsolatedPlayer {
             return Err(Fault::Unavailable(format!("{} does not play {game}", worker.hello.name)));
         }
         let name = worker.hello.name.clone();
-        Ok(IsolatedPlayer { worker, name, bank: None })
+        Ok(IsolatedPlayer { worker, name, bank: None, printed: None, notes: None })
     }
 
     /// Tells the player what it is made with (`setup`), if it declared
@@ -80,8 +84,11 @@ impl IsolatedPlayer {
 
     fn log_output(&mut self) {
         let output = self.worker.take_output();
+        self.printed = None;
         if !output.is_empty() {
             tracing::info!(player = %self.name, "output:\n{}", output.text());
+            let (bytes, dropped) = output.printed();
+            self.printed = Some(Printed { bytes, dropped });
         }
     }
 
@@ -184,7 +191,10 @@ impl<G: WireGame> Agent<G> for IsolatedPlayer {
 
     fn act(&mut self, request: G::Request, budget: Duration) -> Result<G::Action, Fault> {
         let frame = G::act_frame(&request, budget).with_bank(self.bank.take());
-        let reply = self.ask(&frame, G::ACT, budget)?;
+        let reply = self.ask(&frame, G::ACT, budget);
+        // Kept even when the turn failed: a crash's or a timeout's last words.
+        self.notes = self.printed.take();
+        let reply = reply?;
         match G::action(reply) {
             WireAnswer::Action(action) => Ok(action),
             WireAnswer::Invalid(why) => Err(Fault::InvalidAction(why)),
@@ -203,5 +213,9 @@ impl<G: WireGame> Agent<G> for IsolatedPlayer {
 
     fn save_memory(&mut self, budget: Duration) -> Result<Option<Vec<u8>>, Fault> {
         self.take_memory(budget)
+    }
+
+    fn take_notes(&mut self) -> Option<Printed> {
+        self.notes.take()
     }
 }

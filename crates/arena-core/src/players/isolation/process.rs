@@ -258,6 +258,8 @@ pub struct Worker {
     output_limit: u64,
     /// Bytes printed since the game started.
     printed: u64,
+    /// Whether the last read of its output filled the buffer: more may wait.
+    more_output: bool,
     /// Set once the worker is dead or unusable: every later request fails so.
     dead: Option<Fault>,
     pub hello: Hello,
@@ -379,6 +381,7 @@ impl Worker {
             memory_bytes: limits.memory_bytes,
             output_limit: limits.output_limit,
             printed: 0,
+            more_output: false,
             dead: None,
             hello: Hello {
                 name: String::new(),
@@ -519,6 +522,10 @@ impl Worker {
             match decode::<A>(&self.inbox) {
                 Ok(Some((reply, used))) => {
                     self.inbox.drain(..used);
+                    self.drain_written_output();
+                    if self.printed > self.output_limit {
+                        return Err(self.fail(Fault::OutputFlood { limit: self.output_limit }));
+                    }
                     return Ok(reply);
                 }
                 Ok(None) => {}
@@ -601,13 +608,31 @@ impl Worker {
         }
     }
 
+    /// Reads what the player printed before it replied and is still in the
+    /// pipe, without waiting: what a turn printed is that turn's (its
+    /// notes), not the next one's. Output written before the reply is seen
+    /// ready with it, and read with it; only a read that filled the buffer
+    /// may have left some (no system call otherwise). Bounded: a flood is
+    /// the next request's.
+    fn drain_written_output(&mut self) {
+        for _ in 0..16 {
+            if !self.more_output || !poll2(-1, self.stderr.as_ref().map(|e| e.as_raw_fd()), Duration::ZERO).1
+            {
+                return;
+            }
+            self.drain_output();
+        }
+    }
+
     /// Reads what the player printed, without blocking (the pipe is ready).
     fn drain_output(&mut self) {
         let Some(stderr) = self.stderr.as_mut() else { return };
         let mut chunk = [0u8; 16 << 10];
+        self.more_output = false;
         match stderr.read(&mut chunk) {
             Ok(0) | Err(_) => self.stderr = None,
             Ok(n) => {
+                self.more_output = n == chunk.len();
                 self.printed += n as u64;
                 self.output.push(&chunk[..n]);
             }
@@ -829,6 +854,12 @@ impl CappedOutput {
 
     pub fn is_empty(&self) -> bool {
         self.kept.is_empty() && self.dropped == 0
+    }
+
+    /// What was printed, as a player's notes take it: the kept bytes, and
+    /// how many more were dropped.
+    pub fn printed(&self) -> (Vec<u8>, u64) {
+        (self.kept.clone(), self.dropped)
     }
 
     /// The kept text, with a note of how much was dropped.

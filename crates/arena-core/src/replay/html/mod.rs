@@ -13,6 +13,10 @@ const STYLE: &str = include_str!("viewer.css");
 const VIEWER: &str = include_str!("viewer.js");
 /// The charts along the game (think time, advantage): one file, every page's.
 const CHARTS: &str = include_str!("charts.js");
+/// The players' notes beside the turn shown (a script and style of their
+/// own: `viewer.js` calls it).
+const NOTES: &str = include_str!("notes.js");
+const NOTES_STYLE: &str = include_str!("notes.css");
 /// The viewer page of `replay`.
 pub fn page<B: ReplayBody + Serialize>(replay: &Replay<B>) -> String {
     page_with(replay, true)
@@ -94,9 +98,10 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
 /// The page with its style and scripts for the game drawn by `game`, not
 /// yet its replay.
 pub fn code(game: &str) -> String {
-    (PAGE.replacen("/*CSS*/", STYLE, 1).replacen("/*GAME*/", game, 1))
+    PAGE.replacen("/*CSS*/", &format!("{STYLE}{NOTES_STYLE}"), 1)
+        .replacen("/*GAME*/", game, 1)
         .replacen("/*CHARTS*/", CHARTS, 1)
-        .replacen("/*VIEWER*/", VIEWER, 1)
+        .replacen("/*VIEWER*/", &format!("{NOTES}\n{VIEWER}"), 1)
 }
 
 /// The shared style sheet (the tournament index uses it too).

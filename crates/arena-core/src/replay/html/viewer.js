@@ -148,6 +148,7 @@
     document.body.dataset.turn = String(at);
     document.body.dataset.turns = String(last);
     document.body.dataset.state = live ? "live" : "over";
+    ArenaNotes.show($("notes"), replay, at, last, names);
   }
 
   function go(n) { at = Math.max(0, Math.min(last, n)); render(); }
