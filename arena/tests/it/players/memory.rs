@@ -137,3 +137,45 @@ fn an_oversize_memory_is_refused_in_one_line_and_the_match_still_counts() {
     assert!(output.status.success());
     assert!(stderr(&output).contains("over the bound of 1048576: not given"), "{}", stderr(&output));
 }
+
+/// Every box's beads in a menace store, by position.
+fn beads(store: &Path) -> std::collections::BTreeMap<String, usize> {
+    let doc: Value = serde_json::from_slice(&std::fs::read(store).unwrap()).unwrap();
+    let boxes = doc["boxes"].as_array().unwrap();
+    boxes.iter().map(|b| (b["board"].to_string(), b["beads"].as_array().unwrap().len())).collect()
+}
+
+#[test]
+fn bench_keeps_the_players_memory_from_run_to_run() {
+    let (dir, fresh) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let bench = |dir: &Path| {
+        let dir = dir.display().to_string();
+        let out = arena(
+            &["bench", "--game", "hexapawn", "menace", "--games", "6", "--seed", "3", "--memory", &dir],
+            &[],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+    };
+    bench(dir.path());
+    let first = beads(&dir.path().join("menace.memory"));
+    bench(fresh.path());
+    assert_eq!(beads(&fresh.path().join("menace.memory")), first, "the same seed, the same boxes");
+    // The second run starts from the first's boxes: it meets every one of
+    // them again, and only ever takes beads away.
+    bench(dir.path());
+    let second = beads(&dir.path().join("menace.memory"));
+    for (board, n) in &first {
+        assert!(
+            second.get(board).is_some_and(|m| m <= n),
+            "{board}: {n} beads, then {:?}",
+            second.get(board)
+        );
+    }
+    assert_ne!(second, first, "it went on learning");
+    // Only two-player matches keep a memory.
+    let out =
+        arena(&["bench", "--game", "wumpus", "easy", "--memory", &dir.path().display().to_string()], &[]);
+    assert!(!out.status.success());
+    let said = stderr(&out);
+    assert!(said.contains("--memory") && said.trim().lines().count() == 1, "{said}");
+}

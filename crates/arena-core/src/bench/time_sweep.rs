@@ -35,7 +35,8 @@ pub fn run<G: TwoPlayerGame>(
     controls
         .iter()
         .map(|&control| {
-            let runs = bench::run::<G>(player, games, seed, settings, hosting, [Some(control), levels], None);
+            let runs =
+                bench::run::<G>(player, games, seed, settings, hosting, [Some(control), levels], None, None);
             SweepPoint { control, scores: runs.iter().map(score).collect() }
         })
         .collect()

@@ -11,6 +11,7 @@
 //! priorities, pages before games (`nice.rs`).
 
 pub(crate) mod board;
+pub(crate) mod demo_table;
 pub mod executor;
 pub mod finalize;
 pub mod full_disk;
