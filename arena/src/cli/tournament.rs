@@ -2,7 +2,11 @@
 //! with a progress bar, Ctrl-C to stop: the journal keeps finished games),
 //! `tournament report` (standings from the journals) and `tournament plan`.
 
-use std::{path::Path, process::ExitCode, time::Duration};
+use std::{
+    path::{Path, PathBuf},
+    process::ExitCode,
+    time::Duration,
+};
 
 use anyhow::{bail, Result};
 use arena_core::tournament::{
@@ -25,8 +29,12 @@ pub(crate) fn run(
     pass_env: Vec<String>,
     live: bool,
     patience: Duration,
+    memory: Option<PathBuf>,
 ) -> Result<ExitCode> {
     let mut tournament = Tournament::load(file)?;
+    if memory.is_some() {
+        tournament.memory = memory;
+    }
     for why in &tournament.left_out {
         eprintln!("left out: {why}");
     }
