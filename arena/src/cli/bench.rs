@@ -174,7 +174,7 @@ pub(crate) fn run(bench: Bench) -> Result<ExitCode> {
         warn: &warn,
     });
     let text = with_rules!(setup, G, settings => {
-        let runs = bench::run::<G>(&player, games, seed, settings, &hosting, controls.controls(), fed, remember.as_ref());
+        let runs = bench::run::<G>(&player, games, seed, settings, &hosting, controls.controls(), bench::Along { live: fed, memory: remember.as_ref() });
         let mut text = G::ladder_report(name, &spec.to_string(), &runs, seed);
         text.push_str(&bench::turning_points::report(name, &runs, Budget::default(), analyse));
         text

@@ -370,7 +370,10 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Tournament {
             action: TournamentAction::Run { file, json, concurrency, shard, pass_env, live, patience, memory },
-        } => tournament::run(&file, json, concurrency, shard, pass_env.names, live, patience, memory),
+        } => {
+            let overrides = tournament::Overrides { concurrency, pass_env: pass_env.names, memory };
+            tournament::run(&file, json, shard, overrides, live, patience)
+        }
         Command::Tournament { action: TournamentAction::Report { file, json } } => {
             tournament::report(&file, json)
         }

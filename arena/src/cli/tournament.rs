@@ -21,16 +21,22 @@ use super::{
 use arena_core::replay::live::Live;
 use arena_server::http::live::serve_local;
 
+/// What the command line sets over the tournament file's keys.
+pub(crate) struct Overrides {
+    pub concurrency: Option<usize>,
+    pub pass_env: Vec<String>,
+    pub memory: Option<PathBuf>,
+}
+
 pub(crate) fn run(
     file: &Path,
     json: bool,
-    concurrency: Option<usize>,
     shard: Option<Shard>,
-    pass_env: Vec<String>,
+    overrides: Overrides,
     live: bool,
     patience: Duration,
-    memory: Option<PathBuf>,
 ) -> Result<ExitCode> {
+    let Overrides { concurrency, pass_env, memory } = overrides;
     let mut tournament = Tournament::load(file)?;
     if memory.is_some() {
         tournament.memory = memory;

@@ -34,11 +34,18 @@ pub struct Remember<'a> {
     pub warn: &'a dyn Fn(&str),
 }
 
+/// What else a bench's matches do, if asked: fed to `live` (its one player
+/// is the one benched); the player keeping its `memory` from match to match
+/// (the levels never learn).
+#[derive(Default, Clone, Copy)]
+pub struct Along<'a> {
+    pub live: Option<&'a LivePlayers>,
+    pub memory: Option<&'a Remember<'a>>,
+}
+
 /// Plays `games` against each level (seat-swapped pairs on shared seeds),
 /// one game at a time (a learner learns through its match); `controls` are
-/// the player's and the levels' own time controls, if any. Fed to `live`
-/// if given (its one player is the one benched). With `memory`, the player
-/// keeps its memory from match to match (the levels never learn).
+/// the player's and the levels' own time controls, if any.
 pub fn run<G: TwoPlayerGame>(
     player: &Player,
     games: u32,
@@ -46,9 +53,9 @@ pub fn run<G: TwoPlayerGame>(
     settings: G::Settings,
     hosting: &Hosting,
     controls: [Option<TimeControl>; 2],
-    live: Option<&LivePlayers>,
-    memory: Option<&Remember>,
+    along: Along,
 ) -> Vec<LevelRun<G>> {
+    let Along { live, memory } = along;
     Level::ALL
         .into_iter()
         .map(|level| {
