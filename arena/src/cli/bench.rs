@@ -10,6 +10,7 @@ use arena_core::{
     bench::{self, LadderReport},
     play::seeds,
     play::time_control::TimeControl,
+    players::memory::{self, MemoryDir},
     players::PlayerSpec,
     with_rules,
 };
@@ -90,6 +91,13 @@ pub(crate) struct BenchArgs {
     /// games' turning points are printed either way.
     #[arg(long, conflicts_with = "tc_sweep")]
     analyse: bool,
+    /// Keep the player's memory across matches in this folder (made if
+    /// missing; a store of at most 1 MiB, as `arena play --memory`): it
+    /// gets back what it handed back at the end of its last match, and
+    /// keeps what it hands back after each level's (a learner, such as
+    /// menace, goes on learning run after run). The levels never learn.
+    #[arg(long, value_name = "DIR", conflicts_with = "tc_sweep")]
+    memory: Option<PathBuf>,
     #[command(flatten)]
     options: GameArgs,
 }
@@ -111,6 +119,7 @@ pub(crate) fn run(bench: Bench) -> Result<ExitCode> {
         tc_sweep,
         html,
         analyse,
+        memory,
         options,
     } = args;
     let spec = player.context("arena bench: name the player (a library, a built-in level, python:PATH)")?;
@@ -127,6 +136,9 @@ pub(crate) fn run(bench: Bench) -> Result<ExitCode> {
     let name = player.name();
     if solo && controls.controls().iter().any(Option::is_some) {
         bail!("--tc1, --tc2: {} is a single-player game; time its player with --tc", setup.id());
+    }
+    if solo && memory.is_some() {
+        bail!("--memory: {} is a single-player game; a memory is kept across two-player matches", setup.id());
     }
     if solo && analyse {
         bail!("--analyse: {} is a single-player game; analyse its replays with `arena analyse`", setup.id());
@@ -153,8 +165,16 @@ pub(crate) fn run(bench: Bench) -> Result<ExitCode> {
     }
     let live = live.then(|| serve_live(&[name.to_string()], &[spec.to_string()])).transpose()?;
     let fed = live.as_ref().map(|(_, players)| players);
+    let stores = memory.as_deref().map(|dir| MemoryDir::open(dir, memory::DEFAULT_BOUND)).transpose();
+    let stores = stores.map_err(anyhow::Error::msg)?;
+    let warn = |why: &str| eprintln!("warning: {why}");
+    let remember = stores.as_ref().map(|stores| bench::Remember {
+        stores,
+        name: memory::store_name(&spec),
+        warn: &warn,
+    });
     let text = with_rules!(setup, G, settings => {
-        let runs = bench::run::<G>(&player, games, seed, settings, &hosting, controls.controls(), fed);
+        let runs = bench::run::<G>(&player, games, seed, settings, &hosting, controls.controls(), bench::Along { live: fed, memory: remember.as_ref() });
         let mut text = G::ladder_report(name, &spec.to_string(), &runs, seed);
         text.push_str(&bench::turning_points::report(name, &runs, Budget::default(), analyse));
         text

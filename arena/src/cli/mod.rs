@@ -282,6 +282,13 @@ enum TournamentAction {
         /// journal keeping every game played. 0: do not wait.
         #[arg(long, value_name = "DURATION", default_value = "9m", value_parser = arena_core::report::units::parse_wait)]
         patience: std::time::Duration,
+        /// Keep each player's memory across its pairings in this folder
+        /// (overrides the file's `memory`; a store of at most 1 MiB each,
+        /// as `arena play --memory`): a learner (menace) gets back at the
+        /// start of each pairing what it handed back at the end of its
+        /// last, run after run. Hexapawn; pairings then play one at a time.
+        #[arg(long, value_name = "DIR", conflicts_with = "shard")]
+        memory: Option<PathBuf>,
     },
     /// Standings from every journal in the output folder (a single run's,
     /// the shards'), without playing: lists the games still missing, if any.
@@ -362,8 +369,11 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Tournament {
-            action: TournamentAction::Run { file, json, concurrency, shard, pass_env, live, patience },
-        } => tournament::run(&file, json, concurrency, shard, pass_env.names, live, patience),
+            action: TournamentAction::Run { file, json, concurrency, shard, pass_env, live, patience, memory },
+        } => {
+            let overrides = tournament::Overrides { concurrency, pass_env: pass_env.names, memory };
+            tournament::run(&file, json, shard, overrides, live, patience)
+        }
         Command::Tournament { action: TournamentAction::Report { file, json } } => {
             tournament::report(&file, json)
         }

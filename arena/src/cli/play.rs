@@ -210,11 +210,24 @@ fn play_match<G: TwoPlayerGame + TableGame>(
         run.replay.map(|path| MatchReplays::new(path, games, first_game, &names, &sources)).transpose()?;
     // A game whose referee does not report its turns is drawn once over.
     let drawn = (run.watch && !G::WATCHES_TURNS).then_some(Paint { color: std::io::stdout().is_terminal() });
+    // With --memory, a game's replay is saved once the next is played: the
+    // match's last with the memories it left (`pending`).
+    let mut pending: Option<(GameReplay, u32, [usize; 2])> = None;
+    let remembering = stores.is_some();
     let mut on_game = |game: &MatchGame<G>| {
         if saver.is_some() || drawn.is_some() {
             let seated =
                 game.seats.map(|p| ReplayPlayer { name: names[p].clone(), source: sources[p].clone() });
-            keep_replay(&G::any(game.replay(seated)), game.index, drawn, saver.as_mut());
+            let replay = G::any(game.replay(seated));
+            if remembering {
+                keep_replay(&replay, game.index, drawn, None);
+                let last = pending.replace((replay, game.index, game.seats));
+                if let (Some(saver), Some((replay, index, _))) = (saver.as_mut(), last) {
+                    saver.save_replay(index, &replay);
+                }
+            } else {
+                keep_replay(&replay, game.index, drawn, saver.as_mut());
+            }
         }
         if !run.json {
             arena_core::outln!("{}", G::line(game, first_game + games, [&names[0], &names[1]]));
@@ -253,7 +266,12 @@ fn play_match<G: TwoPlayerGame + TableGame>(
         last_look(&seats);
         server.close(LAST_LOOK);
     }
-    if let Some(saver) = saver {
+    if let Some(mut saver) = saver {
+        if let Some((mut replay, index, seats)) = pending {
+            replay.memory =
+                memories.as_ref().map(|memories| seats.map(|p| seat_memory(&memories[p])).to_vec());
+            saver.save_replay(index, &replay);
+        }
         eprintln!("{}", saver.finish()?);
     }
     if run.json {
@@ -331,6 +349,15 @@ fn keep_memories(
             })
         })
         .collect()
+}
+
+/// A player's memory after the match as its replay keeps it: its store's
+/// content when that is JSON (menace's boxes), else null (opaque bytes).
+fn seat_memory(kept: &serde_json::Value) -> serde_json::Value {
+    match &kept["content"] {
+        serde_json::Value::String(_) => serde_json::Value::Null,
+        content => content.clone(),
+    }
 }
 
 /// A series of a single-player game.

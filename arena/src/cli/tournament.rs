@@ -2,7 +2,11 @@
 //! with a progress bar, Ctrl-C to stop: the journal keeps finished games),
 //! `tournament report` (standings from the journals) and `tournament plan`.
 
-use std::{path::Path, process::ExitCode, time::Duration};
+use std::{
+    path::{Path, PathBuf},
+    process::ExitCode,
+    time::Duration,
+};
 
 use anyhow::{bail, Result};
 use arena_core::tournament::{
@@ -17,16 +21,26 @@ use super::{
 use arena_core::replay::live::Live;
 use arena_server::http::live::serve_local;
 
+/// What the command line sets over the tournament file's keys.
+pub(crate) struct Overrides {
+    pub concurrency: Option<usize>,
+    pub pass_env: Vec<String>,
+    pub memory: Option<PathBuf>,
+}
+
 pub(crate) fn run(
     file: &Path,
     json: bool,
-    concurrency: Option<usize>,
     shard: Option<Shard>,
-    pass_env: Vec<String>,
+    overrides: Overrides,
     live: bool,
     patience: Duration,
 ) -> Result<ExitCode> {
+    let Overrides { concurrency, pass_env, memory } = overrides;
     let mut tournament = Tournament::load(file)?;
+    if memory.is_some() {
+        tournament.memory = memory;
+    }
     for why in &tournament.left_out {
         eprintln!("left out: {why}");
     }

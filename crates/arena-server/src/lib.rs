@@ -345,6 +345,7 @@ fn router(app: Arc<App>, limits: http::connections::Limits, trust_proxy: bool) -
         .route("/api/staff/cores", get(http::staff::cores))
         .route("/api/staff/scrimmages", get(http::staff::scrimmages))
         .route("/api/staff/scrimmages/{id}/cancel", post(http::staff::cancel_scrimmage))
+        .route("/api/staff/play", post(work::demo_table::start))
         .route("/api/staff/league", post(http::staff::league))
         .route("/api/staff/deadline", post(http::staff::deadline))
         .route("/api/staff/finalize", post(http::staff::start_finalize).get(http::staff::finalize_status))

@@ -137,3 +137,108 @@ fn an_oversize_memory_is_refused_in_one_line_and_the_match_still_counts() {
     assert!(output.status.success());
     assert!(stderr(&output).contains("over the bound of 1048576: not given"), "{}", stderr(&output));
 }
+
+/// Every box's beads in a menace store, by position.
+fn beads(store: &Path) -> std::collections::BTreeMap<String, usize> {
+    let doc: Value = serde_json::from_slice(&std::fs::read(store).unwrap()).unwrap();
+    let boxes = doc["boxes"].as_array().unwrap();
+    boxes.iter().map(|b| (b["board"].to_string(), b["beads"].as_array().unwrap().len())).collect()
+}
+
+#[test]
+fn bench_keeps_the_players_memory_from_run_to_run() {
+    let (dir, fresh) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let bench = |dir: &Path| {
+        let dir = dir.display().to_string();
+        let out = arena(
+            &["bench", "--game", "hexapawn", "menace", "--games", "6", "--seed", "3", "--memory", &dir],
+            &[],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+    };
+    bench(dir.path());
+    let first = beads(&dir.path().join("menace.memory"));
+    bench(fresh.path());
+    assert_eq!(beads(&fresh.path().join("menace.memory")), first, "the same seed, the same boxes");
+    // The second run starts from the first's boxes: it meets every one of
+    // them again, and only ever takes beads away.
+    bench(dir.path());
+    let second = beads(&dir.path().join("menace.memory"));
+    for (board, n) in &first {
+        assert!(
+            second.get(board).is_some_and(|m| m <= n),
+            "{board}: {n} beads, then {:?}",
+            second.get(board)
+        );
+    }
+    assert_ne!(second, first, "it went on learning");
+    // Only two-player matches keep a memory.
+    let out =
+        arena(&["bench", "--game", "wumpus", "easy", "--memory", &dir.path().display().to_string()], &[]);
+    assert!(!out.status.success());
+    let said = stderr(&out);
+    assert!(said.contains("--memory") && said.trim().lines().count() == 1, "{said}");
+}
+
+#[test]
+fn the_last_replay_of_a_remembering_match_holds_menaces_boxes_and_the_viewer_draws_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mem, replays) = (dir.path().join("mem"), dir.path().join("replays"));
+    let doc = play_json(
+        &[
+            "--game",
+            "hexapawn",
+            "hard",
+            "menace",
+            "--games",
+            "4",
+            "--seed",
+            "5",
+            "--memory",
+            mem.to_str().unwrap(),
+            "--replay",
+            replays.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let mut files: Vec<_> = std::fs::read_dir(&replays)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 4, "{files:?}");
+    let read = |path: &Path| -> Value { serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap() };
+    for earlier in &files[..3] {
+        assert!(read(earlier).get("memory").is_none(), "only the match's last game: {earlier:?}");
+    }
+    let last = read(&files[3]);
+    let seat = last["players"].as_array().unwrap().iter().position(|p| p["source"] == "menace").unwrap();
+    // The boxes the match left, as --json shows them; hard's seat holds none.
+    assert_eq!(last["memory"][seat], doc["memory"][1]["content"], "{last}");
+    assert_eq!(last["memory"][1 - seat], Value::Null);
+    let boxes = last["memory"][seat]["boxes"].as_array().unwrap();
+    let beads: usize = boxes.iter().map(|b| b["beads"].as_array().unwrap().len()).sum();
+
+    let Some(chromium) = crate::support::browser::chromium() else { return };
+    let page = dir.path().join("last.html");
+    let out = arena(&["replay", files[3].to_str().unwrap(), "--html", page.to_str().unwrap()], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut browser = crate::support::devtools::Browser::start(&chromium);
+    browser.open(&format!("file://{}", page.display()));
+    browser.wait_for("document.getElementById('slider') !== null", std::time::Duration::from_secs(20));
+    // Before the last move: no boxes; at the end: Gardner's picture.
+    assert_eq!(browser.eval("document.querySelectorAll('.menace-box').length"), 0);
+    browser.eval(
+        "const s = document.getElementById('slider'); s.value = s.max; s.dispatchEvent(new Event('input'))",
+    );
+    browser.wait_for("document.querySelector('.menace-boxes') !== null", std::time::Duration::from_secs(20));
+    let said = browser.eval("document.querySelector('.menace-boxes').textContent");
+    let said = said.as_str().unwrap();
+    assert!(said.starts_with(&format!("{} boxes, {beads} beads left", boxes.len())), "{said}");
+    assert_eq!(browser.eval("document.querySelectorAll('.menace-box').length"), boxes.len());
+    let empty = boxes.iter().filter(|b| b["beads"].as_array().unwrap().is_empty()).count();
+    assert_eq!(browser.eval("document.querySelectorAll('.menace-box.empty').length"), empty);
+    let label = browser.eval("document.getElementById('turn-info').innerText");
+    assert!(label.as_str().unwrap().contains("menace's boxes after the match"), "{label}");
+}

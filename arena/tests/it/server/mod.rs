@@ -20,6 +20,7 @@ mod api_errors;
 mod attacks;
 mod board;
 mod course;
+mod demo_table;
 mod deploy;
 mod export;
 mod fairness;

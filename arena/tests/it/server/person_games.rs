@@ -129,3 +129,55 @@ fn seats_tokens_one_game_at_a_time_a_few_an_hour_and_a_page_that_goes_away() {
     assert_eq!(code, 429, "{said}");
     assert!(said.to_string().contains("in the last hour"), "{said}");
 }
+
+/// The value shown in `#id`'s options, as a list.
+fn choices(browser: &mut Browser, id: &str) -> Value {
+    browser.eval(&format!("[...document.querySelectorAll('#{id} option')].map(o => o.value)"))
+}
+
+#[test]
+fn a_student_starts_a_game_from_its_submissions_page_and_sees_refusals_in_one_line() {
+    let Some(chromium) = chromium() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let dana = add_student(data.path(), "dana");
+    let server = Server::start(data.path(), &[]);
+    let mut browser = Browser::start(&chromium);
+    browser.open(&format!("{}/me#token={dana}", server.url));
+    browser
+        .wait_for("document.querySelectorAll('#play-opponent option').length > 0", Duration::from_secs(30));
+    assert_eq!(choices(&mut browser, "play-opponent"), json!(["ours", "easy", "medium", "hard"]));
+    let play = |browser: &mut Browser, opponent: &str| {
+        browser.eval(&format!(
+            "document.getElementById('played').textContent = 'asking';
+             document.getElementById('play-opponent').value = '{opponent}';
+             document.querySelector('#play button').click()"
+        ));
+        // The handler clears the line at once, then says how it went.
+        browser.wait_for(
+            "!['asking', ''].includes(document.getElementById('played').textContent)",
+            Duration::from_secs(30),
+        );
+        let line = browser.eval("document.getElementById('played').textContent");
+        (line.as_str().unwrap().to_string(), browser.eval("document.getElementById('played').className"))
+    };
+    // Nothing graded of the group's yet: said in one line, no game.
+    let (line, class) = play(&mut browser, "ours");
+    assert!(line.contains("no graded submission") && !line.contains('\n'), "{line}");
+    assert_eq!(class, "error");
+    // A level: started, its page linked.
+    let (line, _) = play(&mut browser, "easy");
+    assert!(line.starts_with("started"), "{line}");
+    let page = browser.eval("document.getElementById('play-page').getAttribute('href')");
+    let page = page.as_str().unwrap().to_string();
+    assert!(page.starts_with("/play/"), "{page}");
+    assert_eq!(seat_state(&server, &page).0, 200);
+    // One game at a time: the second refused, in one line.
+    let (line, class) = play(&mut browser, "easy");
+    assert!(line.contains("playing a game already") && !line.contains('\n'), "{line}");
+    assert_eq!(class, "error");
+    // The link's page plays the game to its end.
+    browser.open(&format!("{}{page}", server.url));
+    let news = click_to_the_end(&mut browser);
+    assert!(news.contains("game over: you"), "{news}");
+    wait_until("the seat closed", Duration::from_secs(10), || seat_state(&server, &page).0 == 403);
+}

@@ -7,6 +7,7 @@
 mod games;
 mod grade;
 mod gradescope;
+mod memory;
 mod run;
 mod shards;
 mod slurm;

@@ -13,7 +13,7 @@ use crate::{
     play::solo::{self, SinglePlayerGame, SoloReferee, SoloSeries, SoloSettings},
     play::time_control::TimeControl,
     play::two_player::{self, MatchConfig, MatchResult, TwoPlayerGame},
-    players::{Hosting, Level, Player},
+    players::{memory::MemoryDir, Hosting, Level, Player},
     replay::{live::LivePlayers, ReplayPlayer},
     stats::mean_interval,
 };
@@ -24,10 +24,28 @@ pub struct LevelRun<G: TwoPlayerGame> {
     pub result: MatchResult<G>,
 }
 
+/// The benched player's store (`--memory DIR`): given back at the start
+/// of each level's match, replaced by what it hands back at the end.
+pub struct Remember<'a> {
+    pub stores: &'a MemoryDir,
+    /// The player's store in `stores` (`memory::store_name`).
+    pub name: String,
+    /// Says a store not given or not kept, in one line (the results stand).
+    pub warn: &'a dyn Fn(&str),
+}
+
+/// What else a bench's matches do, if asked: fed to `live` (its one player
+/// is the one benched); the player keeping its `memory` from match to match
+/// (the levels never learn).
+#[derive(Default, Clone, Copy)]
+pub struct Along<'a> {
+    pub live: Option<&'a LivePlayers>,
+    pub memory: Option<&'a Remember<'a>>,
+}
+
 /// Plays `games` against each level (seat-swapped pairs on shared seeds),
 /// one game at a time (a learner learns through its match); `controls` are
-/// the player's and the levels' own time controls, if any. Fed to `live`
-/// if given (its one player is the one benched).
+/// the player's and the levels' own time controls, if any.
 pub fn run<G: TwoPlayerGame>(
     player: &Player,
     games: u32,
@@ -35,8 +53,9 @@ pub fn run<G: TwoPlayerGame>(
     settings: G::Settings,
     hosting: &Hosting,
     controls: [Option<TimeControl>; 2],
-    live: Option<&LivePlayers>,
+    along: Along,
 ) -> Vec<LevelRun<G>> {
+    let Along { live, memory } = along;
     Level::ALL
         .into_iter()
         .map(|level| {
@@ -51,9 +70,40 @@ pub fn run<G: TwoPlayerGame>(
                 controls,
                 live: live.map(|live| against(live, level)),
             };
-            LevelRun { level, result: two_player::play([player, &opponent], &config, &mut |_| {}, None) }
+            let result = match memory {
+                None => two_player::play([player, &opponent], &config, &mut |_| {}, None),
+                Some(memory) => remembering(player, &opponent, &config, memory),
+            };
+            LevelRun { level, result }
         })
         .collect()
+}
+
+/// One level's match, the player given its store and keeping what it hands back.
+fn remembering<G: TwoPlayerGame>(
+    player: &Player,
+    opponent: &Player,
+    config: &MatchConfig<G>,
+    memory: &Remember,
+) -> MatchResult<G> {
+    let given = memory.stores.load(&memory.name).unwrap_or_else(|why| {
+        (memory.warn)(&why);
+        None
+    });
+    let player = player.with_memory(given);
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let (result, [kept, _]) =
+        two_player::play_remembering([&player, opponent], config, &never, &mut |_| {}, None);
+    match kept {
+        Ok(Some(bytes)) => {
+            if let Err(why) = memory.stores.keep(&memory.name, &bytes) {
+                (memory.warn)(&why);
+            }
+        }
+        Ok(None) => {}
+        Err(why) => (memory.warn)(&format!("the memory of {} was not handed back: {why}", memory.name)),
+    }
+    result
 }
 
 /// A two-player game's `arena bench` report: its results against each

@@ -35,7 +35,15 @@ pub fn run<G: TwoPlayerGame>(
     controls
         .iter()
         .map(|&control| {
-            let runs = bench::run::<G>(player, games, seed, settings, hosting, [Some(control), levels], None);
+            let runs = bench::run::<G>(
+                player,
+                games,
+                seed,
+                settings,
+                hosting,
+                [Some(control), levels],
+                Default::default(),
+            );
             SweepPoint { control, scores: runs.iter().map(score).collect() }
         })
         .collect()

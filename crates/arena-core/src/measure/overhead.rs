@@ -264,6 +264,7 @@ pub fn tournament(
         seed: 1,
         concurrency,
         output: scratch.clone(),
+        memory: None,
         players: vec![crate::players::PlayerSpec::Builtin(Level::Easy); players],
         controls: vec![None; players],
         names: Vec::new(),

@@ -430,11 +430,20 @@ pub struct InstancePool<'p, G: TwoPlayerGame> {
     live: HashMap<usize, Box<dyn Agent<G>>>,
     /// The notes of the game played last, until taken.
     notes: Vec<Note>,
+    /// Players given a memory (`give_memory`), by id: instances are made of these.
+    given: HashMap<usize, Player>,
 }
 
 impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
     pub fn new(players: &'p [Player], hosting: Hosting) -> InstancePool<'p, G> {
-        InstancePool { players, controls: &[], hosting, live: HashMap::new(), notes: Vec::new() }
+        InstancePool {
+            players,
+            controls: &[],
+            hosting,
+            live: HashMap::new(),
+            notes: Vec::new(),
+            given: HashMap::new(),
+        }
     }
 
     /// What the players printed beside their turns in the game played
@@ -496,10 +505,22 @@ impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
     /// each asked within `budget` (a player with no live instance, one that
     /// broke, is not asked).
     pub fn memories(&mut self, budget: Duration) -> [Kept; 2] {
-        [0, 1].map(|id| match self.live.get_mut(&id) {
+        [0, 1].map(|id| self.memory_of(id, budget))
+    }
+
+    /// What player `id`'s live instance hands back to keep (`Ok(None)`:
+    /// nothing, or no live instance).
+    pub fn memory_of(&mut self, id: usize, budget: Duration) -> Kept {
+        match self.live.get_mut(&id) {
             Some(agent) => agent.save_memory(budget).map_err(|fault| fault.to_string()),
             None => Ok(None),
-        })
+        }
+    }
+
+    /// Player `id`'s instances from now on start with `memory` (a
+    /// tournament's `--memory`: its store, given at its pairing's start).
+    pub fn give_memory(&mut self, id: usize, memory: Option<Vec<u8>>) {
+        self.given.insert(id, self.players[id].with_memory(memory));
     }
 
     /// The time controls of players `seats[0]` and `seats[1]`: their own, or the settings'.
@@ -519,7 +540,12 @@ impl<'p, G: TwoPlayerGame> InstancePool<'p, G> {
         for (seat, &id) in Seat::BOTH.iter().zip(&seats) {
             let agent = match self.live.remove(&id) {
                 Some(agent) => agent,
-                None => match self.players[id].new_agent::<G>(&self.hosting, G::startup_budget(settings)) {
+                None => match self
+                    .given
+                    .get(&id)
+                    .unwrap_or(&self.players[id])
+                    .new_agent::<G>(&self.hosting, G::startup_budget(settings))
+                {
                     Ok(agent) => agent,
                     Err(fault) => {
                         if let Some(record) = G::unplayed(settings, seed, *seat, &fault) {

@@ -490,6 +490,7 @@ impl<B: Serialize> Serialize for Reordered<'_, B> {
             seed: r.seed,
             players: r.players.clone(),
             result: r.result.clone(),
+            memory: r.memory.clone(),
             body: Body { game: self.game, body: &r.body },
             // A feed is public: a player's notes never go live.
             notes: Vec::new(),

@@ -51,6 +51,11 @@ pub struct Replay<B> {
     /// In seat order: `players[0]` sat in seat 1 (moved first).
     pub players: Vec<ReplayPlayer>,
     pub result: ReplayResult,
+    /// With `arena play --memory`, on a match's last game: each seat's
+    /// memory after the match, as JSON when it is JSON (a learner's: menace's
+    /// boxes), else null. The viewer draws menace's (`docs/replays.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<Vec<serde_json::Value>>,
     /// The game's own part; written as `Body`, its `game` field names the game.
     #[serde(flatten)]
     pub body: B,
@@ -172,6 +177,7 @@ impl<B> Replay<B> {
             seed,
             players,
             result,
+            memory: None,
             body,
             notes: Vec::new(),
         }
@@ -185,8 +191,8 @@ impl<B> Replay<B> {
     /// The same replay around `body`: a game's own body as any game's
     /// (`games::replays::TableGame::any`).
     pub fn with_body<C>(self, body: impl FnOnce(B) -> C) -> Replay<C> {
-        let Replay { format, version, arena, seed, players, result, body: own, notes } = self;
-        Replay { format, version, arena, seed, players, result, body: body(own), notes }
+        let Replay { format, version, arena, seed, players, result, memory, body: own, notes } = self;
+        Replay { format, version, arena, seed, players, result, memory, body: body(own), notes }
     }
 }
 

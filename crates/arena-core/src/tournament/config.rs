@@ -47,6 +47,10 @@ pub struct TournamentFile {
     pub concurrency: Option<usize>,
     /// Where results go (default: `results/<file name>` beside the file).
     pub output: Option<PathBuf>,
+    /// Keep each player's memory across its pairings in this folder
+    /// (beside the file; `arena tournament run --memory` overrides it):
+    /// learners' games (Hexapawn) only.
+    pub memory: Option<PathBuf>,
     /// Players: built-in names (`easy`, `medium`, `hard`), library paths,
     /// `python:PATH`, `cmd:COMMAND`, or `{ command = "...", dir = "..." }`.
     #[serde(default)]
@@ -277,6 +281,8 @@ pub struct Tournament {
     pub seed: u64,
     pub concurrency: usize,
     pub output: PathBuf,
+    /// Where each player's memory is kept across its pairings, if it is.
+    pub memory: Option<PathBuf>,
     /// Every player, in order: ids index this list.
     pub players: Vec<PlayerSpec>,
     /// Each player's own time control (`tc` in its entry), by id; None
@@ -554,6 +560,7 @@ impl Tournament {
             seed: file.seed,
             concurrency,
             output: base.join(file.output.unwrap_or_else(|| PathBuf::from("results").join(stem))),
+            memory: file.memory.map(|dir| base.join(dir)),
             players,
             controls,
             names,

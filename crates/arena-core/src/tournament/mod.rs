@@ -391,6 +391,7 @@ pub fn run_part(
     }
     // Every journal is checked before a player is loaded or a game played.
     merge::read_all(&tournament.output, &fingerprint, total)?;
+    let memory = remembering(&tournament, part)?;
     let hosting = hosting(&tournament)?;
     let players = load_players(&tournament, &hosting)?;
     let forfeits = players
@@ -442,7 +443,8 @@ pub fn run_part(
             players: replays::replay_players(&entrants, &names, tournament.replays.show_sources),
         });
         let plan = runner::RunPlan::of(&tournament, &players, &hosting, stop, sink.as_ref())
-            .with_live(live.as_ref());
+            .with_live(live.as_ref())
+            .with_memory(memory.as_ref());
         loop {
             let jobs = jobs(&tournament, &known.games, |index| mine[index] && !results.contains_key(&index));
             runner::run(&plan, &jobs, |mut batch| {
@@ -600,6 +602,40 @@ pub fn unique_names(entrants: &[standings::Entrant]) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// The players' memory stores (`memory`), if kept: only where pairings are
+/// matches (a learner's game), and only in a run played whole on one
+/// machine (a shard's stores would be its machine's).
+fn remembering(tournament: &Tournament, part: Part) -> Result<Option<runner::Remembering>> {
+    let Some(dir) = &tournament.memory else { return Ok(None) };
+    if part == Part::Report {
+        return Ok(None);
+    }
+    if !tournament.game.learns() {
+        bail!(
+            "memory: {}'s games are not played as matches; a memory is kept across a learner's pairings (hexapawn)",
+            tournament.game.id()
+        );
+    }
+    if matches!(part, Part::Shard(_)) {
+        bail!(
+            "memory: a shard keeps no memory (its pairings play on other machines): run the tournament whole"
+        );
+    }
+    let stores = crate::players::memory::MemoryDir::open(dir, crate::players::memory::DEFAULT_BOUND)
+        .map_err(anyhow::Error::msg)?;
+    // The same spec twice: two players, two stores (`menace`, `menace-2`, as `arena play`'s).
+    let bases: Vec<String> = tournament.players.iter().map(crate::players::memory::store_name).collect();
+    let names = bases
+        .iter()
+        .enumerate()
+        .map(|(id, base)| match bases[..id].iter().filter(|b| *b == base).count() {
+            0 => base.clone(),
+            n => format!("{base}-{}", n + 1),
+        })
+        .collect();
+    Ok(Some(runner::Remembering { stores, names }))
 }
 
 #[cfg(test)]

@@ -26,8 +26,8 @@ use crate::{
     games::replays::TableGame,
     play::solo::SoloPool,
     play::time_control::TimeControl,
-    play::two_player::{InstancePool, TwoPlayerGame},
-    players::{Hosting, Player},
+    play::two_player::{InstancePool, Kept, TwoPlayerGame},
+    players::{memory::MemoryDir, Hosting, Player},
     replay::live::LivePlayers,
     with_rules,
 };
@@ -50,6 +50,40 @@ pub struct RunPlan<'a> {
     pub replays: Option<&'a ReplaySink>,
     /// Where each game is fed as it is played, if watched live.
     pub live: Option<&'a LivePlayers>,
+    /// The players' memories across their pairings (`memory`), if kept.
+    pub memory: Option<&'a Remembering>,
+}
+
+/// A tournament's `memory` folder: each player's store (`memory::store_name`),
+/// given back at the start of each of its pairings and replaced by what it
+/// hands back at the end (a learner's pairings being matches). A pairing
+/// stopped or spoiled midway keeps nothing: it is played again from its
+/// start, from the same store.
+pub struct Remembering {
+    pub stores: MemoryDir,
+    /// Each player's store, by id.
+    pub names: Vec<String>,
+}
+
+impl Remembering {
+    fn given(&self, id: usize) -> Option<Vec<u8>> {
+        self.stores.load(&self.names[id]).unwrap_or_else(|why| {
+            eprintln!("warning: {why}");
+            None
+        })
+    }
+
+    fn keep(&self, id: usize, kept: Kept) {
+        let name = &self.names[id];
+        let refused = match kept {
+            Ok(Some(bytes)) => self.stores.keep(name, &bytes).err(),
+            Ok(None) => None,
+            Err(why) => Some(format!("the memory of {name} was not handed back: {why}")),
+        };
+        if let Some(why) = refused {
+            eprintln!("warning: {why}");
+        }
+    }
 }
 
 impl<'a> RunPlan<'a> {
@@ -71,7 +105,13 @@ impl<'a> RunPlan<'a> {
             paused: AtomicBool::new(false),
             replays,
             live: None,
+            memory: None,
         }
+    }
+
+    /// The plan keeping the players' memories in `memory`, if given.
+    pub fn with_memory(self, memory: Option<&'a Remembering>) -> RunPlan<'a> {
+        RunPlan { memory, ..self }
     }
 
     /// Whether it takes no new game: stopped, or paused for the machine.
@@ -101,7 +141,8 @@ pub fn run(
     mut on_batch: impl FnMut(Vec<GameResult>) -> Result<()>,
 ) -> Result<()> {
     let cursor = AtomicUsize::new(0);
-    let threads = plan.concurrency.clamp(1, jobs.len().max(1));
+    // Memories pass from pairing to pairing in the schedule's order.
+    let threads = if plan.memory.is_some() { 1 } else { plan.concurrency.clamp(1, jobs.len().max(1)) };
     let (sender, receiver) = mpsc::channel::<Result<GameResult>>();
     let priority = crate::play::cores::inherited();
     thread::scope(|scope| {
@@ -115,16 +156,30 @@ pub fn run(
                 with_rules!(plan.game, G, settings => {
                     let new_pool = || InstancePool::<G>::new(plan.players, plan.hosting.clone()).with_controls(plan.controls);
                     let mut pool = new_pool();
-                    work(plan, jobs, cursor, &sender, |game, sink, job_starts| {
+                    let mut whole = true;
+                    work(plan, jobs, cursor, &sender, |game, sink, job_starts, job_ends| {
+                        let memory = plan.memory.filter(|_| G::LEARNS);
                         if job_starts && G::LEARNS {
-                            // A pairing's own instances: a learner starts each match knowing nothing.
+                            // A pairing's own instances: a learner starts each match knowing
+                            // nothing, or what its store holds.
                             pool = new_pool();
+                            whole = true;
+                            for id in game.seats.into_iter().filter(|_| memory.is_some()) {
+                                pool.give_memory(id, memory.and_then(|m| m.given(id)));
+                            }
                         }
-                        play_two_player(&mut pool, game, settings, sink, plan.live)
+                        let result = play_two_player(&mut pool, game, settings, sink, plan.live);
+                        whole &= result.as_ref().is_ok_and(|r| !r.spoiled());
+                        if let Some(memory) = memory.filter(|_| job_ends && whole) {
+                            for id in game.seats {
+                                memory.keep(id, pool.memory_of(id, G::startup_budget(settings)));
+                            }
+                        }
+                        result
                     })
                 }, solo => {
                     let mut pool = SoloPool::<G>::new(plan.players, plan.hosting.clone()).with_controls(plan.controls);
-                    work(plan, jobs, cursor, &sender, |game, sink, _| {
+                    work(plan, jobs, cursor, &sender, |game, sink, _, _| {
                         let (score, record) = pool.play_fed(plan.live, game.index as u32, game.seats[0], game.seed, settings);
                         let notes = pool.take_notes();
                         let result = GameResult::solo(game.index, game.seats[0], game.seed, score);
@@ -191,13 +246,13 @@ fn play_two_player<G: TwoPlayerGame + TableGame>(
 
 /// One thread's share: takes jobs from `cursor` until none is left or the
 /// plan stops, plays each game of a job with `play` (told when a job
-/// starts) and sends the wanted ones' results on.
+/// starts, and when it ends) and sends the wanted ones' results on.
 fn work(
     plan: &RunPlan,
     jobs: &[Job],
     cursor: &AtomicUsize,
     sender: &mpsc::Sender<Result<GameResult>>,
-    mut play: impl FnMut(&ScheduledGame, Option<&ReplaySink>, bool) -> Result<GameResult>,
+    mut play: impl FnMut(&ScheduledGame, Option<&ReplaySink>, bool, bool) -> Result<GameResult>,
 ) {
     while !plan.halted() {
         let Some(job) = jobs.get(cursor.fetch_add(1, Ordering::SeqCst)) else { return };
@@ -208,7 +263,7 @@ fn work(
             // The replay is on disk before its game is journaled; a game
             // journaled before (a resumed pairing's) keeps its file.
             let sink = plan.replays.filter(|_| *wanted);
-            let result = play(game, sink, i == 0);
+            let result = play(game, sink, i == 0, i + 1 == job.len());
             if *wanted && sender.send(result).is_err() {
                 return;
             }

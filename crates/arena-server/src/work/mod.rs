@@ -13,6 +13,7 @@
 
 pub mod analysis;
 pub(crate) mod board;
+pub(crate) mod demo_table;
 pub mod executor;
 pub mod finalize;
 pub mod full_disk;

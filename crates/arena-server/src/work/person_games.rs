@@ -32,6 +32,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::{
+    course::Assignment,
     http::{auth::Student, extract::JsonBody, play::Seats},
     store::{db::status, files as store},
     Answer, ApiError, App,
@@ -92,95 +93,164 @@ pub(crate) async fn start(
     Student(student): Student,
     JsonBody(asked): JsonBody<Asked>,
 ) -> Answer {
-    let refuse = |status, why: String| Err(ApiError::new(status, why));
-    let assignment = match &asked.assignment {
-        None => app.course.assignments[0].clone(),
-        Some(name) => match app.course.assignment(name) {
-            Some(a) => a.clone(),
-            None => return refuse(StatusCode::NOT_FOUND, format!("no assignment '{name}' on this server")),
-        },
+    let assignment = assignment(&app, asked.assignment.as_deref())?;
+    let opponent = if asked.opponent == "ours" {
+        latest_graded(&app, student.group, &assignment).await?.ok_or_else(|| {
+            ApiError::new(
+                StatusCode::CONFLICT,
+                format!("your group has no graded submission for {} yet: play a level", assignment.name),
+            )
+        })?
+    } else {
+        level(&asked.opponent).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "opponent: \"ours\" (your group's submission) or a level (easy, medium, hard, expert)",
+            )
+        })?
     };
-    let opponent =
-        if asked.opponent == "ours" {
-            let (group, name) = (student.group, assignment.name.clone());
-            let found = app
-                .db(move |db| {
-                    let row: Option<(String, Option<String>)> = db
-                        .query_row(
-                            "SELECT sha256, player FROM submissions WHERE group_id = ?1 AND assignment = ?2
-                         AND status = ?3 ORDER BY id DESC LIMIT 1",
-                            params![group, name, status::DONE],
-                            |row| Ok((row.get(0)?, row.get(1)?)),
-                        )
-                        .ok();
-                    Ok(row)
-                })
-                .await?;
-            let Some((sha256, player)) = found else {
-                return refuse(
-                    StatusCode::CONFLICT,
-                    format!("your group has no graded submission for {} yet: play a level", assignment.name),
-                );
-            };
-            store::player_entry(&app.data, &sha256, player.as_deref()).map_err(ApiError::from)?
-        } else {
-            match asked.opponent.parse() {
-                Ok(spec @ arena_core::players::PlayerSpec::Builtin(_)) => spec.to_string(),
-                _ => return refuse(
-                    StatusCode::BAD_REQUEST,
-                    "opponent: \"ours\" (your group's submission) or a level (easy, medium, hard, expert)"
-                        .into(),
-                ),
-            }
-        };
-    if let Err(why) = app.person_games.admit(student.id) {
+    let pages = open(&app, student.id, &assignment, [Sitter::Person, Sitter::Bot(opponent)])?;
+    Ok((StatusCode::CREATED, Json(json!({ "page": pages[0] }))).into_response())
+}
+
+/// The assignment `name` names (the course's first when none does), or 404.
+pub(crate) fn assignment(app: &App, name: Option<&str>) -> Result<Assignment, ApiError> {
+    match name {
+        None => Ok(app.course.assignments[0].clone()),
+        Some(name) => app.course.assignment(name).cloned().ok_or_else(|| {
+            ApiError::new(StatusCode::NOT_FOUND, format!("no assignment '{name}' on this server"))
+        }),
+    }
+}
+
+/// A reference level's player entry, if `name` is one.
+pub(crate) fn level(name: &str) -> Option<String> {
+    match name.parse() {
+        Ok(spec @ arena_core::players::PlayerSpec::Builtin(_)) => Some(spec.to_string()),
+        _ => None,
+    }
+}
+
+/// The player entry of group `group`'s latest graded submission for `assignment`, if it has one.
+pub(crate) async fn latest_graded(
+    app: &Arc<App>,
+    group: i64,
+    assignment: &Assignment,
+) -> Result<Option<String>, ApiError> {
+    let name = assignment.name.clone();
+    let found = app
+        .db(move |db| {
+            let row: Option<(String, Option<String>)> = db
+                .query_row(
+                    "SELECT sha256, player FROM submissions WHERE group_id = ?1 AND assignment = ?2
+                     AND status = ?3 ORDER BY id DESC LIMIT 1",
+                    params![group, name, status::DONE],
+                    |row| Ok((row.get(0)?, row.get(1)?)),
+                )
+                .ok();
+            Ok(row)
+        })
+        .await?;
+    let Some((sha256, player)) = found else { return Ok(None) };
+    Ok(Some(store::player_entry(&app.data, &sha256, player.as_deref()).map_err(ApiError::from)?))
+}
+
+/// Who sits at a seat of a person's game: a person at a page of its own,
+/// or the player an entry names (a level, a submission).
+pub(crate) enum Sitter {
+    Person,
+    Bot(String),
+}
+
+/// A seat taken: a person's page, or a player's entry.
+enum Seat {
+    Person(Arc<PageTable>),
+    Bot(String),
+}
+
+/// Opens a table for `seats` on `assignment`, counted against `id`'s
+/// bounds (one game at a time, [`PER_HOUR`]), and starts its game on a
+/// thread of its own: each person's page address (`/play/TOKEN`), `None`
+/// at a bot's seat. Refusals are `429` with the reason.
+pub(crate) fn open(
+    app: &Arc<App>,
+    id: i64,
+    assignment: &Assignment,
+    seats: [Sitter; 2],
+) -> Result<[Option<String>; 2], ApiError> {
+    let refuse = |status, why: String| Err(ApiError::new(status, why));
+    if let Err(why) = app.person_games.admit(id) {
         return refuse(StatusCode::TOO_MANY_REQUESTS, why);
     }
-    let table = match PageTable::new() {
-        Ok(table) => Arc::new(table.gone_after(GONE_AFTER)),
-        Err(e) => {
-            app.person_games.done(student.id);
-            return refuse(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot make a seat's token: {e}"));
-        }
-    };
-    app.person_games.seats.add(table.clone());
-    let page = format!("/play/{}", table.token());
-    let (games, nice, id) = (app.clone(), app.games_nice, student.id);
+    let mut taken = Vec::with_capacity(2);
+    for sitter in seats {
+        taken.push(match sitter {
+            Sitter::Bot(entry) => Seat::Bot(entry),
+            Sitter::Person => match PageTable::new() {
+                Ok(table) => Seat::Person(Arc::new(table.gone_after(GONE_AFTER))),
+                Err(e) => {
+                    app.person_games.done(id);
+                    return refuse(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        format!("cannot make a seat's token: {e}"),
+                    );
+                }
+            },
+        });
+    }
+    let taken: [Seat; 2] = taken.try_into().unwrap_or_else(|_| unreachable!("two seats"));
+    let tables: Vec<Arc<PageTable>> = taken
+        .iter()
+        .filter_map(|seat| if let Seat::Person(t) = seat { Some(t.clone()) } else { None })
+        .collect();
+    for table in &tables {
+        app.person_games.seats.add(table.clone());
+    }
+    let pages = taken.each_ref().map(|seat| match seat {
+        Seat::Person(table) => Some(format!("/play/{}", table.token())),
+        Seat::Bot(_) => None,
+    });
+    let (nice, rules) = (app.games_nice, assignment.rules.clone());
+    // Whatever happens to the game, even a panic or a thread never
+    // started, the seats and the one game at a time are given back.
+    let ended = Ended { app: app.clone(), tables: tables.clone(), id };
     let spawned = std::thread::Builder::new().name("person's game".into()).spawn(move || {
-        // Whatever happens to the game, even a panic, the seat and the
-        // student's one game at a time are given back.
-        let _ended = Ended { app: games, table: table.clone(), id };
+        let _ended = ended;
         // Games are played at the games' nice, never a page's (`nice.rs`).
         crate::work::nice::set(nice, "games");
         cores::set_priority(Priority::Scrimmage);
-        if let Err(e) = play(&assignment.rules, &opponent, table.clone()) {
-            table_tell(&table, &format!("the game could not be played: {e}"));
+        if let Err(e) = play(&rules, taken) {
+            for table in &tables {
+                table_tell(table, &format!("the game could not be played: {e}"));
+            }
             tracing::warn!("a person's game could not be played: {e}");
         }
-        // The page is given a moment to show the end.
+        // The pages are given a moment to show the end.
         let until = Instant::now() + Duration::from_secs(2);
-        while !table.seen_all() && Instant::now() < until {
+        while !tables.iter().all(|t| t.seen_all()) && Instant::now() < until {
             std::thread::sleep(Duration::from_millis(50));
         }
     });
     if let Err(e) = spawned {
-        app.person_games.done(student.id);
+        // The closure, and its `Ended`, were dropped unrun.
         return refuse(StatusCode::SERVICE_UNAVAILABLE, format!("cannot start the game: {e}"));
     }
-    Ok((StatusCode::CREATED, Json(json!({ "page": page }))).into_response())
+    Ok(pages)
 }
 
-/// A person's game ended: its seat removed (its token refused from now on)
-/// and its student free to start another, when dropped.
+/// A person's game ended: its seats removed (their tokens refused from now
+/// on) and whoever opened it free to open another, when dropped.
 struct Ended {
     app: Arc<App>,
-    table: Arc<PageTable>,
+    tables: Vec<Arc<PageTable>>,
     id: i64,
 }
 
 impl Drop for Ended {
     fn drop(&mut self) {
-        self.app.person_games.seats.remove(&self.table);
+        for table in &self.tables {
+            self.app.person_games.seats.remove(table);
+        }
         self.app.person_games.done(self.id);
     }
 }
@@ -190,17 +260,23 @@ fn table_tell(table: &PageTable, text: &str) {
     table.tell(text);
 }
 
-/// One game of a person (seat 1) against the player `entry` names.
-fn play(
-    rules: &arena_core::games::rules::GameRules,
-    entry: &str,
-    table: Arc<PageTable>,
-) -> anyhow::Result<()> {
+/// One game between the two seats (seat 1 first).
+fn play(rules: &arena_core::games::rules::GameRules, seats: [Seat; 2]) -> anyhow::Result<()> {
     let hosting = crate::work::league::hosting()?;
-    let bot = crate::work::league::load_player(entry, &hosting)?;
-    let person = Player::Person(Person::new(table));
-    let players = [&person, &bot];
-    with_rules!(rules.clone(), G, settings => play_one::<G>(players, settings, hosting),
+    let mut players = Vec::with_capacity(2);
+    for seat in &seats {
+        players.push(match seat {
+            Seat::Person(table) => Player::Person(Person::new(table.clone())),
+            Seat::Bot(entry) => crate::work::league::load_player(entry, &hosting)?,
+        });
+    }
+    // A person has the whole game's time; a bot the assignment's per turn.
+    let controls = seats.each_ref().map(|seat| match seat {
+        Seat::Person(_) => Some(TimeControl::Bank { base: CAP, increment: Duration::ZERO, cap: None }),
+        Seat::Bot(_) => None,
+    });
+    let players = [&players[0], &players[1]];
+    with_rules!(rules.clone(), G, settings => play_one::<G>(players, settings, controls, hosting),
         solo => anyhow::bail!("a person plays only two-player games on the server ({settings:?})"));
     Ok(())
 }
@@ -208,6 +284,7 @@ fn play(
 fn play_one<G: TwoPlayerGame>(
     players: [&Player; 2],
     settings: G::Settings,
+    controls: [Option<TimeControl>; 2],
     hosting: arena_core::players::Hosting,
 ) {
     let seed = u64::from_le_bytes(fresh_bytes());
@@ -218,7 +295,7 @@ fn play_one<G: TwoPlayerGame>(
         hosting,
         first_game: 0,
         concurrency: 1,
-        controls: [Some(TimeControl::Bank { base: CAP, increment: Duration::ZERO, cap: None }), None],
+        controls,
         live: None,
     };
     two_player::play(players, &config, &mut |_| {}, None);

@@ -1,5 +1,24 @@
 // Hexapawn's board for the replay viewer: White's and Black's pawns on the
 // 3x3 board, the move just played (the square left, the pawn moved).
+
+// Gardner's picture of menace's boxes (its memory's documented shape,
+// `{"learner": "menace", "boxes": [{"board", "to_move", "beads"}]}`): each
+// position it met and the moves that still hold a bead, an empty box (it
+// resigns there) marked. Anything else is not drawn; every string escaped.
+function menaceBoxes(memory) {
+  if (!memory || memory.learner !== "menace" || !Array.isArray(memory.boxes)) return null;
+  const esc = ArenaView.esc;
+  let beads = 0;
+  const drawn = memory.boxes.map((box) => {
+    const moves = Array.isArray(box.beads) ? box.beads : [];
+    beads += moves.length;
+    const board = String(box.board).split("/").map(esc).join("\n");
+    return '<span class="menace-box' + (moves.length ? "" : " empty") + '" style="display:inline-block;margin:2px 8px 4px 0;vertical-align:top">' +
+      '<code style="display:block;white-space:pre;line-height:1.1">' + board + "</code>" +
+      (moves.length ? moves.map((m) => esc(String(m))).join("<br>") : "<em>empty</em>") + "</span>";
+  });
+  return '<span class="menace-boxes">' + memory.boxes.length + " boxes, " + beads + " beads left<br>" + drawn.join("") + "</span>";
+}
 window.ArenaGames = window.ArenaGames || {};
 window.ArenaGames.hexapawn = {
   title: "Hexapawn",
@@ -59,6 +78,13 @@ window.ArenaGames.hexapawn = {
     } else {
       rows.push(["Player", side(frame.ply.seat)]);
       rows.push(["Move", sq(frame.ply.move[0]) + " \u2192 " + sq(frame.ply.move[1])]);
+    }
+    // A learner's boxes after the match (`arena play --memory`), on its last game.
+    if (frame.last && Array.isArray(replay.memory)) {
+      replay.memory.forEach((memory, i) => {
+        const drawn = menaceBoxes(memory);
+        if (drawn) rows.push([names[i] + "'s boxes after the match", drawn]);
+      });
     }
     if (replay.failed && frame.last) {
       const f = replay.failed;

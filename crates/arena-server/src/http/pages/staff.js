@@ -82,6 +82,7 @@ async function refresh() {
     const cores = await api("/api/staff/cores");
     showPool(cores.pool, cores.postponed);
     showDisk(cores.disk_full);
+    showDemoSeats(groups.groups);
     $("error").textContent = "";
   } catch (e) {
     $("error").textContent = e.message;
@@ -212,6 +213,53 @@ async function download(name, query) {
   link.download = name;
   link.click();
 }
+// The demo table's seats (POST /api/staff/play): a person, a level of the
+// chosen assignment, or a group's latest graded submission.
+function showDemoSeats(groups) {
+  const a = course.assignments.find(a => a.name === $("assignment").value);
+  const seats = [["person", "a person (a page)"]];
+  if (a) for (const l of a.levels) seats.push([l, "level " + l]);
+  for (const g of groups) {
+    if (g.submissions.length) seats.push(["group:" + g.name, "group " + g.name + "'s submission"]);
+  }
+  const key = seats.map(s => s[0]).join("\n");
+  for (const [i, select] of [$("demo-seat-1"), $("demo-seat-2")].entries()) {
+    if (select.dataset.listed === key) continue;
+    const before = select.value;
+    select.textContent = "";
+    for (const [value, label] of seats) {
+      const option = text("option", label);
+      option.value = value;
+      select.append(option);
+    }
+    select.value = seats.some(s => s[0] === before) ? before : seats[Math.min(i, seats.length - 1)][0];
+    select.dataset.listed = key;
+  }
+}
+// Opens the table: a link to each person's seat (hand one to a student,
+// or open both to play both sides); a refusal in one line.
+$("demo").addEventListener("submit", async event => {
+  event.preventDefault();
+  const line = $("demo-pages");
+  line.textContent = "";
+  line.className = "";
+  const body = JSON.stringify({ assignment: $("assignment").value, seats: [$("demo-seat-1").value, $("demo-seat-2").value] });
+  try {
+    const opened = await api("/api/staff/play", { method: "POST", body, headers: { "Content-Type": "application/json" } });
+    line.append("opened:");
+    opened.pages.forEach((page, i) => {
+      if (!page) return;
+      const link = text("a", "seat " + (i + 1) + "'s page");
+      link.href = page;
+      link.target = "_blank";
+      link.dataset.seat = String(i + 1);
+      line.append(" ", link);
+    });
+  } catch (e) {
+    line.textContent = e.message;
+    line.className = "error";
+  }
+});
 $("grades").addEventListener("click", () => download("grades.csv", chosen()));
 $("gradebook").addEventListener("click", () => download("gradebook.csv"));
 refresh();

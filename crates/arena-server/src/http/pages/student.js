@@ -267,6 +267,7 @@ async function refresh() {
     await showLive();
     await showScrimmages();
     await showOpponents();
+    showPlayChoices();
     await showFinal();
     say("");
   } catch (e) {
@@ -309,6 +310,51 @@ document.getElementById("challenge").addEventListener("submit", async event => {
     say(e.message);
   }
   refresh();
+});
+// Playing yourself (POST /api/play): the two-player assignments, and
+// against whom (the group's submission or one of the assignment's levels).
+function showPlayChoices() {
+  const assignments = course.assignments.filter(a => !a.single_player);
+  options(document.getElementById("play-assignment"), assignments);
+  const chosen = assignments.find(a => a.name === document.getElementById("play-assignment").value);
+  const select = document.getElementById("play-opponent");
+  const choices = chosen ? [["ours", "our submission"]].concat(chosen.levels.map(l => [l, "level " + l])) : [];
+  const key = choices.map(c => c[0]).join("\n");
+  if (select.dataset.listed === key) return;
+  const before = select.value;
+  select.textContent = "";
+  for (const [value, label] of choices) {
+    const option = text("option", label);
+    option.value = value;
+    select.append(option);
+  }
+  if (choices.some(c => c[0] === before)) select.value = before;
+  select.dataset.listed = key;
+}
+document.getElementById("play-assignment").addEventListener("change", showPlayChoices);
+// Starts a game and opens its page (a link too, in case the browser blocks
+// the new tab); a refusal (one at a time, a few an hour) is said in one line.
+document.getElementById("play").addEventListener("submit", async event => {
+  event.preventDefault();
+  const line = document.getElementById("played");
+  line.textContent = "";
+  line.className = "";
+  const body = JSON.stringify({
+    assignment: document.getElementById("play-assignment").value,
+    opponent: document.getElementById("play-opponent").value,
+  });
+  try {
+    const started = await api("/api/play", { method: "POST", body, headers: { "Content-Type": "application/json" } });
+    const link = text("a", "your game's page");
+    link.href = started.page;
+    link.target = "_blank";
+    link.id = "play-page";
+    line.append("started: ", link);
+    window.open(started.page, "_blank");
+  } catch (e) {
+    line.textContent = e.message;
+    line.className = "error";
+  }
 });
 refresh();
 setInterval(refresh, 2000);
