@@ -560,7 +560,7 @@ fn lost_to_a_dying_worker(result: &GameResult) -> bool {
 }
 
 /// The jobs of the games still to play (`pending(index)`): each unit
-/// (a game; for Hexapawn a pairing, whole and in order) with a pending game.
+/// (a game; for a learning game a pairing, whole and in order) with a pending game.
 fn jobs(
     tournament: &Tournament,
     schedule: &[ScheduledGame],
@@ -614,7 +614,7 @@ fn remembering(tournament: &Tournament, part: Part) -> Result<Option<runner::Rem
     }
     if !tournament.game.learns() {
         bail!(
-            "memory: {}'s games are not played as matches; a memory is kept across a learner's pairings (hexapawn)",
+            "memory: {}'s pairings are not matches a player learns from: keep a memory only for such a game (docs/tournaments.md, `memory`), or remove it",
             tournament.game.id()
         );
     }
