@@ -270,15 +270,19 @@ fn isotonic_steps(mut points: Vec<(f64, f64)>, least: usize) -> Vec<(f64, f64)> 
     // Blocks as (sum of results, count, lowest value, highest value).
     let mut blocks: Vec<(f64, usize, f64, f64)> = Vec::new();
     let rate = |b: &(f64, usize, f64, f64)| b.0 / b.1 as f64;
+    // Equal values are one point: a step cannot split them.
+    let mut groups: Vec<(f64, usize, f64, f64)> = Vec::new();
     for (x, y) in points {
-        match blocks.last_mut() {
-            // Equal values are one point: a step cannot split them.
-            Some(last) if last.3 == x => {
+        match groups.last_mut() {
+            Some(last) if last.2 == x => {
                 last.0 += y;
                 last.1 += 1;
             }
-            _ => blocks.push((y, 1, x, x)),
+            _ => groups.push((y, 1, x, x)),
         }
+    }
+    for group in groups {
+        blocks.push(group);
         while blocks.len() > 1 && rate(&blocks[blocks.len() - 2]) >= rate(&blocks[blocks.len() - 1]) {
             let b = blocks.pop().expect("two blocks");
             let a = blocks.last_mut().expect("two blocks");
@@ -380,8 +384,11 @@ mod tests {
         // Blocks of 3 at least: the first joins the pooled pair.
         let steps = isotonic_steps(points, 3);
         assert!(steps.len() == 2 && (steps[0].0 - 0.5).abs() < 1e-12 && steps[0].1 == 1.0 / 3.0, "{steps:?}");
-        // Equal values are never split across steps.
+        // Equal values are never split across steps, nor pooled with
+        // what is below them unless the rates call for it.
         let tied = vec![(0.0, 0.0), (0.5, 1.0), (0.5, 0.0), (0.5, 1.0), (0.9, 1.0)];
         assert_eq!(isotonic_steps(tied, 1), vec![(0.25, 0.0), (0.7, 2.0 / 3.0), (1.0, 1.0)]);
+        let after_a_pool = vec![(0.1, 1.0), (0.2, 0.0), (0.3, 1.0), (0.3, 1.0)];
+        assert_eq!(isotonic_steps(after_a_pool, 1), vec![(0.25, 0.5), (1.0, 1.0)]);
     }
 }
