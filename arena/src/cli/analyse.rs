@@ -30,6 +30,11 @@ pub(crate) struct AnalyseArgs {
     /// further (the win-chance curve is fitted at the default).
     #[arg(long, default_value_t = Budget::default().nodes, value_name = "N")]
     pub nodes: u64,
+    /// Caves sampled per position for Wumpus World (rollouts of Hard on
+    /// caves consistent with what the agent sensed): more is slower and
+    /// less noisy (docs/analysis.md says how noisy).
+    #[arg(long, default_value_t = Budget::default().rollouts, value_name = "N")]
+    pub rollouts: u32,
 }
 
 /// Runs `arena analyse`: a replay that cannot be read or analysed is one
@@ -41,7 +46,13 @@ pub(crate) fn run(args: &AnalyseArgs) -> Result<ExitCode> {
     if args.nodes == 0 {
         bail!("--nodes 0: a search needs at least one node; the default is {}", Budget::default().nodes);
     }
-    let budget = Budget { nodes: args.nodes, ..Budget::default() };
+    if args.rollouts == 0 {
+        bail!(
+            "--rollouts 0: an estimate needs at least one cave; the default is {}",
+            Budget::default().rollouts
+        );
+    }
+    let budget = Budget { nodes: args.nodes, rollouts: args.rollouts };
     let mut code = ExitCode::SUCCESS;
     for file in &args.files {
         let analysed = GameReplay::read(file)

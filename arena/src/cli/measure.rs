@@ -42,6 +42,14 @@ pub(crate) struct AnalysisArgs {
     /// Positions Trap's search may visit per turn (`arena analyse --nodes`).
     #[arg(long, default_value_t = arena_core::analysis::Budget::default().nodes, value_name = "N")]
     pub nodes: u64,
+    /// Also write every Trap position's search value, depth, free cells and
+    /// the mover's result to this CSV file (to study the curve).
+    #[arg(long, value_name = "FILE")]
+    pub positions: Option<PathBuf>,
+    /// Caves sampled per position for Wumpus World (`arena analyse
+    /// --rollouts`); its noise is measured against four times as many.
+    #[arg(long, default_value_t = arena_core::analysis::Budget::default().rollouts, value_name = "N")]
+    pub rollouts: u32,
 }
 
 /// The old names, `arena bench-<what>`: the same options, the same output,
@@ -421,7 +429,7 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
             arena_core::outln!("{}", arena_core::measure::swiss_simulation::run(&config));
         }
         Measure::Sprt(args) => return sprt::bench(args),
-        Measure::Analysis(AnalysisArgs { files, nodes }) => {
+        Measure::Analysis(AnalysisArgs { files, nodes, positions, rollouts }) => {
             let mut replays = Vec::new();
             for path in files {
                 if path.is_dir() {
@@ -439,8 +447,11 @@ pub(crate) fn run(measure: Measure) -> Result<ExitCode> {
                     replays.push(path);
                 }
             }
-            let budget = arena_core::analysis::Budget { nodes, ..Default::default() };
-            arena_core::outln!("{}", arena_core::measure::analysis::run(&replays, budget)?);
+            let budget = arena_core::analysis::Budget { nodes, rollouts: rollouts.max(1) };
+            arena_core::outln!(
+                "{}",
+                arena_core::measure::analysis::run(&replays, budget, positions.as_deref())?
+            );
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -58,7 +58,8 @@ fn check_consistent(analysis: &Value, span: f64) {
     }
     for (i, player) in analysis["players"].as_array().unwrap().iter().enumerate() {
         let own: Vec<&Value> = turns.iter().filter(|t| t["player"] == i).collect();
-        let accuracies: Vec<f64> = own.iter().map(|t| f(&t["accuracy"])).collect();
+        let accuracies: Vec<(f64, f64)> = own.iter().map(|t| (f(&t["accuracy"]), f(&t["weight"]))).collect();
+        assert!(accuracies.iter().all(|&(_, w)| (0.5..=12.0).contains(&w)), "{accuracies:?}");
         match game_accuracy(&accuracies) {
             Some(a) => assert!((f(&player["accuracy"]) - a).abs() < 1e-9, "{player}"),
             None => assert!(player["accuracy"].is_null()),
@@ -146,6 +147,27 @@ fn an_intuitive_ai_game_is_judged_in_expected_score() {
 }
 
 #[test]
+fn a_wumpus_world_game_is_judged_in_expected_score_by_rollouts() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    record(&file, &["--game", "wumpus", "medium", "--seed", "6", "--only-game", "1"]);
+    let analysis = analyse(&file, &["--rollouts", "20"]);
+    assert_eq!(analysis["measure"]["kind"], "expected_score");
+    let span = f(&analysis["measure"]["span"]);
+    assert_eq!(span, 2000.0);
+    check_consistent(&analysis, span);
+    let replay: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let turns = analysis["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), replay["steps"].as_array().unwrap().len());
+    for t in turns {
+        // Between death at once and the gold, and the played never above the best.
+        assert!((-1100.0..=1000.0).contains(&f(&t["after"])) && f(&t["after"]) <= f(&t["before"]), "{t}");
+    }
+    // The same replay and rollouts: the same analysis.
+    assert_eq!(analysis, analyse(&file, &["--rollouts", "20"]));
+}
+
+#[test]
 fn bad_input_is_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing.json");
@@ -154,20 +176,25 @@ fn bad_input_is_one_line() {
     let err = stderr(&output);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("missing.json"), "{err}");
-    let wumpus = dir.path().join("wumpus.json");
-    record(&wumpus, &["--game", "wumpus", "easy", "--seed", "2", "--only-game", "1"]);
-    let output = arena(&["analyse", wumpus.to_str().unwrap(), "--nodes", "0"], &[]);
-    assert!(!output.status.success());
-    assert!(stderr(&output).contains("--nodes 0"), "{}", stderr(&output));
+    let forest = dir.path().join("forest.json");
+    record(
+        &forest,
+        &["--game", "magic-forest", "easy", "--seed", "2", "--only-game", "1", "--largest-forest", "3"],
+    );
+    for (flag, named) in [("--nodes", "--nodes 0"), ("--rollouts", "--rollouts 0")] {
+        let output = arena(&["analyse", forest.to_str().unwrap(), flag, "0"], &[]);
+        assert!(!output.status.success());
+        assert!(stderr(&output).contains(named), "{}", stderr(&output));
+    }
     // A game without an analyser, beside one with: one line for it, the other analysed.
     let trap = dir.path().join("trap.json");
     record(&trap, &["easy", "hard", "--seed", "5"]);
     let output =
-        arena(&["analyse", wumpus.to_str().unwrap(), trap.to_str().unwrap(), "--nodes", "2000"], &[]);
+        arena(&["analyse", forest.to_str().unwrap(), trap.to_str().unwrap(), "--nodes", "2000"], &[]);
     assert!(!output.status.success());
     let err = stderr(&output);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(err.contains("wumpus.json") && err.contains("no analyser"), "{err}");
+    assert!(err.contains("forest.json") && err.contains("no analyser"), "{err}");
     assert!(stdout(&output).contains("turning point"), "{}", stdout(&output));
 }
 

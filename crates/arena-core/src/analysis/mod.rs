@@ -119,6 +119,9 @@ pub struct TurnAnalysis {
     pub drop: f64,
     /// Lichess's accuracy of the move, 0 to 100.
     pub accuracy: f64,
+    /// Its weight in its player's game accuracy: how volatile the game was
+    /// around it (`volatility_weights`).
+    pub weight: f64,
     pub mark: Option<Mark>,
 }
 
@@ -161,27 +164,66 @@ pub fn analyse<B: ReplayBody + AnalysedBody>(
     replay: &Replay<B>,
     budget: Budget,
 ) -> Result<GameAnalysis, String> {
+    let judged = replay.body.judge(replay, budget)?;
+    Ok(analysis_of(replay, judged))
+}
+
+/// The analysis of `replay` from its turns' judgements (what `analyse`
+/// does once its game's analyser has judged them).
+pub fn analysis_of<B: ReplayBody + AnalysedBody>(replay: &Replay<B>, judged: Vec<Judgement>) -> GameAnalysis {
     let measure = replay.body.measure();
-    let turns: Vec<TurnAnalysis> =
-        replay.body.judge(replay, budget)?.into_iter().map(|judged| turn_analysis(measure, judged)).collect();
+    let mut turns: Vec<TurnAnalysis> =
+        judged.into_iter().map(|judged| turn_analysis(measure, judged)).collect();
+    for (turn, weight) in volatility_weights(measure, &turns).into_iter().enumerate() {
+        turns[turn].weight = weight;
+    }
     let players = (replay.players.iter().enumerate())
         .map(|(i, p)| player_analysis(&p.name, turns.iter().filter(|t| t.judged.player == i)))
         .collect();
     let turning_point = loser(replay).and_then(|loser| turning_point(&turns, loser));
-    Ok(GameAnalysis {
+    GameAnalysis {
         game: replay.body.game().name().to_string(),
         summary: replay.summary(),
         measure,
         turns,
         players,
         turning_point,
-    })
+    }
 }
 
 fn turn_analysis(measure: Measure, judged: Judgement) -> TurnAnalysis {
     let drop = (judged.before - judged.after).max(0.0);
     let share = measure.share(drop);
-    TurnAnalysis { drop, accuracy: move_accuracy(share), mark: Mark::of(share), judged }
+    TurnAnalysis { drop, accuracy: move_accuracy(share), weight: 1.0, mark: Mark::of(share), judged }
+}
+
+/// Each turn's weight in its player's game accuracy, Lichess's: the
+/// standard deviation, between 0.5 and 12, of the game's value in percent
+/// (the first player's win chance, or the score as a share of its span)
+/// over a window of positions of a tenth of the game (2 to 8 positions)
+/// around the turn. A move in a settled game (a win chance near 0 or 1
+/// whatever is played) weighs little; one where the game swings, much.
+pub fn volatility_weights(measure: Measure, turns: &[TurnAnalysis]) -> Vec<f64> {
+    let first_players = |t: &TurnAnalysis, v: f64| match measure {
+        Measure::WinChance if t.judged.player != 0 => 1.0 - v,
+        Measure::WinChance => v,
+        Measure::ExpectedScore { span } => v / span,
+    };
+    let mut values: Vec<f64> = turns.iter().map(|t| 100.0 * first_players(t, t.judged.before)).collect();
+    match turns.last() {
+        Some(last) => values.push(100.0 * first_players(last, last.judged.after)),
+        None => return Vec::new(),
+    }
+    let size = (values.len() / 10).clamp(2, 8).min(values.len());
+    let windows = (0..size.saturating_sub(2)).map(|_| &values[..size]).chain(values.windows(size));
+    windows
+        .take(turns.len())
+        .map(|w| {
+            let mean = w.iter().sum::<f64>() / w.len() as f64;
+            let variance = w.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / w.len() as f64;
+            variance.sqrt().clamp(0.5, 12.0)
+        })
+        .collect()
 }
 
 /// Lichess's accuracy of one move from the drop in the mover's win
@@ -192,17 +234,19 @@ pub fn move_accuracy(share: f64) -> f64 {
         .clamp(0.0, 100.0)
 }
 
-/// A game's accuracy from its moves' (Lichess's game accuracy without its
-/// volatility weights): the mean of their arithmetic and harmonic means,
-/// so that one blunder weighs more than in a plain mean.
-pub fn game_accuracy(moves: &[f64]) -> Option<f64> {
+/// A game's accuracy from its moves' (accuracy, weight), Lichess's game
+/// accuracy: the mean of their weighted arithmetic mean (weights from
+/// `volatility_weights`) and their harmonic mean, so that one blunder
+/// weighs more than in a plain mean.
+pub fn game_accuracy(moves: &[(f64, f64)]) -> Option<f64> {
     if moves.is_empty() {
         return None;
     }
     let n = moves.len() as f64;
-    let mean = moves.iter().sum::<f64>() / n;
+    let weights = moves.iter().map(|m| m.1).sum::<f64>();
+    let mean = moves.iter().map(|(a, w)| a * w).sum::<f64>() / weights;
     // A move of accuracy 0 would make the harmonic mean 0: Lichess floors at 1.
-    let harmonic = n / moves.iter().map(|a| 1.0 / a.max(1.0)).sum::<f64>();
+    let harmonic = n / moves.iter().map(|(a, _)| 1.0 / a.max(1.0)).sum::<f64>();
     Some((mean + harmonic) / 2.0)
 }
 
@@ -211,7 +255,7 @@ fn player_analysis<'a>(name: &str, turns: impl Iterator<Item = &'a TurnAnalysis>
     let count = |mark| turns.iter().filter(|t| t.mark == Some(mark)).count() as u32;
     PlayerAnalysis {
         name: name.to_string(),
-        accuracy: game_accuracy(&turns.iter().map(|t| t.accuracy).collect::<Vec<_>>()),
+        accuracy: game_accuracy(&turns.iter().map(|t| (t.accuracy, t.weight)).collect::<Vec<_>>()),
         inaccuracies: count(Mark::Inaccuracy),
         mistakes: count(Mark::Mistake),
         blunders: count(Mark::Blunder),
@@ -257,11 +301,40 @@ mod tests {
         assert!((move_accuracy(0.0) - 100.0).abs() < 1e-3);
         assert!((move_accuracy(0.1) - 63.5).abs() < 0.5, "{}", move_accuracy(0.1));
         assert_eq!(move_accuracy(1.0), 0.0);
-        let steady = game_accuracy(&[80.0, 80.0, 80.0, 80.0]).unwrap();
-        let one_blunder = game_accuracy(&[100.0, 100.0, 100.0, 20.0]).unwrap();
+        let steady = game_accuracy(&[(80.0, 1.0); 4]).unwrap();
+        let one_blunder = game_accuracy(&[(100.0, 1.0), (100.0, 1.0), (100.0, 1.0), (20.0, 1.0)]).unwrap();
         assert!((steady - 80.0).abs() < 1e-9);
         assert!(one_blunder < steady, "{one_blunder} < {steady}");
+        // The blunder in a volatile stretch, the good moves in settled ones:
+        // it weighs more.
+        let weighted = game_accuracy(&[(100.0, 0.5), (100.0, 0.5), (100.0, 0.5), (20.0, 12.0)]).unwrap();
+        assert!(weighted < one_blunder, "{weighted} < {one_blunder}");
         assert_eq!(game_accuracy(&[]), None);
+    }
+
+    #[test]
+    fn weights_follow_how_much_the_game_swings_around_a_turn() {
+        // Twenty turns: settled at first (player 1 at 0.5 throughout), then
+        // swinging between 0.2 and 0.8 (the mover's view alternates).
+        let turns: Vec<TurnAnalysis> = (0..20)
+            .map(|i| {
+                let first = if i < 10 {
+                    0.5
+                } else if i % 2 == 0 {
+                    0.8
+                } else {
+                    0.2
+                };
+                let mover = if i % 2 == 0 { first } else { 1.0 - first };
+                turn(i % 2, mover, mover)
+            })
+            .collect();
+        let weights = volatility_weights(Measure::WinChance, &turns);
+        assert_eq!(weights.len(), 20);
+        // Windows of 2 positions: a settled one is the floor, 0.5; a swing
+        // of 60 points has a deviation of 30, capped at 12.
+        assert_eq!(weights[3], 0.5);
+        assert_eq!(weights[15], 12.0);
     }
 
     fn turn(player: usize, before: f64, after: f64) -> TurnAnalysis {

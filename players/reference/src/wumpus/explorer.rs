@@ -33,6 +33,7 @@ pub struct Stuck<'a> {
 }
 
 /// An agent that explores what its knowledge proves safe, with temper `T`.
+#[derive(Clone)]
 pub struct Explorer<T> {
     config: WumpusConfig,
     knowledge: Knowledge,
@@ -61,6 +62,14 @@ impl<T: Temper> WumpusPlayer for Explorer<T> {
 }
 
 impl<T: Temper> Explorer<T> {
+    /// Takes in what `req` shows and that `action` was played there, by
+    /// whoever: analysis continues a game from any of its positions with
+    /// what the agent knows by then.
+    pub fn follow(&mut self, req: &WumpusRequest, action: WumpusAction) {
+        self.knowledge.observe(req);
+        self.knowledge.acted(req, action);
+    }
+
     fn decide(&self, req: &WumpusRequest) -> WumpusAction {
         let k = &self.knowledge;
         if req.percept.glitter && !req.has_gold {

@@ -15,7 +15,7 @@ use super::{
 pub type Hard = Explorer<Probabilistic>;
 
 /// Hard's temper: gambles when the expected value says so.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Probabilistic;
 
 impl Temper for Probabilistic {

@@ -13,7 +13,7 @@ use super::{
 pub type Medium = Explorer<Logical>;
 
 /// Medium's temper: certainty only.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Logical;
 
 impl Temper for Logical {

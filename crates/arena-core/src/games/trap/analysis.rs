@@ -1,10 +1,11 @@
 //! Trap's analyser: each turn judged by Expert's expectimax over whole
 //! turns (steps, targets and the throw's landing distribution) at a fixed
 //! node budget (`reference_bots::trap::expert::judge`), the value mapped to
-//! the mover's win chance by a logistic curve fitted on the arena's own
-//! games (`WIN_CURVE`).
+//! the mover's win chance by a table fitted on the arena's own games
+//! (`WIN_TABLE`).
 
 use player_api::trap::{Pos, TrapState};
+use reference_bots::trap::expert::Judged;
 
 use super::{replay::TrapBody, wire::cell_pos};
 use crate::{
@@ -13,18 +14,55 @@ use crate::{
     replay::Replay,
 };
 
-/// The win chance of a search value `v` (the mover's, in [-1, 1]):
-/// 1 / (1 + e^-(a v + b)). Fitted on 2,436 positions of 120 games between
-/// the levels: `arena measure analysis` on the replays of docs/benchmarks.md,
-/// "The analyser" (its recalibration, s = 0.992 and t = -0.649, applied to
-/// the first curve, (6, 0)): the search thinks the mover better off than it
-/// is, hence b < 0.
-pub const WIN_CURVE: (f64, f64) = (5.95, -0.649);
+/// The mover's win chance by the search's value (in [-1, 1]), in steps:
+/// (the value up to which a step holds, its chance). The isotonic
+/// regression of the mover's result on the value, fitted by `arena measure
+/// analysis` on 1,200 games between the levels (seed 50; 25,509 positions,
+/// steps of 300 positions or more) and measured on 1,200 others (seed 51):
+/// docs/benchmarks.md, "The analyser". A proved end (1 or -1) is certain.
+pub const WIN_TABLE: &[(f64, f64)] = &[
+    (-0.99429, 0.0042),
+    (-0.97732, 0.0127),
+    (-0.92205, 0.0291),
+    (-0.85574, 0.0410),
+    (-0.41130, 0.0459),
+    (-0.35118, 0.0744),
+    (-0.30089, 0.0998),
+    (-0.27191, 0.1171),
+    (-0.24029, 0.1576),
+    (-0.20648, 0.2058),
+    (-0.16099, 0.2432),
+    (-0.01136, 0.3403),
+    (0.05466, 0.3936),
+    (0.13357, 0.4484),
+    (0.18150, 0.5126),
+    (0.25044, 0.5560),
+    (0.28536, 0.6174),
+    (0.29815, 0.6962),
+    (0.30794, 0.7530),
+    (0.33640, 0.7908),
+    (0.37552, 0.8221),
+    (0.41288, 0.8389),
+    (0.45428, 0.8878),
+    (0.47960, 0.8998),
+    (0.91848, 0.9231),
+    (0.96234, 0.9517),
+    (0.99234, 0.9638),
+    (0.99846, 0.9710),
+    (1.00000, 0.9864),
+];
 
 /// The mover's win chance of a search value.
 pub fn win_chance(value: f64) -> f64 {
-    let (a, b) = WIN_CURVE;
-    1.0 / (1.0 + (-(a * value + b)).exp())
+    // A step that traps the opponent wins; being trapped loses.
+    if value >= 1.0 {
+        return 1.0;
+    }
+    if value <= -1.0 {
+        return 0.0;
+    }
+    let i = WIN_TABLE.partition_point(|&(up_to, _)| up_to < value).min(WIN_TABLE.len() - 1);
+    WIN_TABLE[i].1
 }
 
 /// "moved to (3,4), threw at (2,4)"; "moved to (3,4)" when the move won.
@@ -62,7 +100,7 @@ impl TrapBody {
 }
 
 /// The search value of the turn played and of the best turn, for the mover.
-pub fn judge_values(position: &TurnPosition, budget: Budget) -> reference_bots::trap::expert::Judged {
+pub fn judge_values(position: &TurnPosition, budget: Budget) -> Judged {
     reference_bots::trap::expert::judge(
         &position.state,
         position.seat,
@@ -82,6 +120,14 @@ impl AnalysedBody for TrapBody {
     }
 
     fn judge<E>(&self, _replay: &Replay<E>, budget: Budget) -> Result<Vec<Judgement>, String> {
+        Ok(self.judged(budget)?.into_iter().map(|(judgement, _)| judgement).collect())
+    }
+}
+
+impl TrapBody {
+    /// Every turn judged, with the search's own values (for
+    /// `arena measure analysis`, which fits the curve on them).
+    pub fn judged(&self, budget: Budget) -> Result<Vec<(Judgement, Judged)>, String> {
         let positions = self.positions()?;
         Ok(positions
             .iter()
@@ -89,7 +135,7 @@ impl AnalysedBody for TrapBody {
             .map(|(i, position)| {
                 let judged = judge_values(position, budget);
                 let best = judged.best;
-                Judgement {
+                let judgement = Judgement {
                     turn: i as u32 + 1,
                     // Players are listed in seat order.
                     player: position.seat.index(),
@@ -98,7 +144,8 @@ impl AnalysedBody for TrapBody {
                     after: win_chance(judged.played),
                     best: turn_text(square_pos(best.step), best.target.map(square_pos)),
                     best_value: win_chance(best.value),
-                }
+                };
+                (judgement, judged)
             })
             .collect())
     }
@@ -158,6 +205,18 @@ mod tests {
         let open = judged_with(board, Seat::One, Pos::new(1, 1), Some(Pos::new(2, 2)), budget);
         assert!(pocket.0 - pocket.1 >= 0.3, "pocket: {pocket:?}");
         assert!(open.0 - open.1 < 0.1, "open: {open:?}");
+    }
+
+    #[test]
+    fn the_table_rises_and_proved_ends_are_certain() {
+        assert!(WIN_TABLE.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1), "{WIN_TABLE:?}");
+        assert_eq!(WIN_TABLE.last().unwrap().0, 1.0);
+        assert_eq!((win_chance(1.0), win_chance(-1.0)), (1.0, 0.0));
+        // A value is given its step's chance: up to and including its bound.
+        let (bound, chance) = WIN_TABLE[10];
+        assert_eq!(win_chance(bound), chance);
+        assert_eq!(win_chance(bound + 1e-9), WIN_TABLE[11].1);
+        assert!(win_chance(-0.5) < win_chance(0.0) && win_chance(0.0) < win_chance(0.5));
     }
 
     #[test]

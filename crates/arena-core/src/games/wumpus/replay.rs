@@ -275,7 +275,7 @@ fn config_record(c: &WumpusConfig) -> ConfigRecord {
     }
 }
 
-fn config_from(c: &ConfigRecord) -> WumpusConfig {
+pub(super) fn config_from(c: &ConfigRecord) -> WumpusConfig {
     WumpusConfig {
         size: c.size,
         wumpus: match c.wumpus {
@@ -343,7 +343,7 @@ fn action_json(action: WumpusAction) -> ActionJson {
     }
 }
 
-fn action_from(action: ActionJson) -> WumpusAction {
+pub(super) fn action_from(action: ActionJson) -> WumpusAction {
     match action {
         ActionJson::Forward => WumpusAction::Forward,
         ActionJson::TurnLeft => WumpusAction::TurnLeft,
