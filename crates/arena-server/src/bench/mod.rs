@@ -305,7 +305,8 @@ fn remove_stale_folders() {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(FOLDER_PREFIX)) else { continue };
-        let alive = pid.parse::<u32>().is_ok_and(|pid| std::path::Path::new(&format!("/proc/{pid}")).exists());
+        let alive =
+            pid.parse::<u32>().is_ok_and(|pid| std::path::Path::new(&format!("/proc/{pid}")).exists());
         if !alive {
             let _ = std::fs::remove_dir_all(entry.path());
         }
