@@ -428,7 +428,7 @@ fn a_viewer_of_players_with_hostile_names_still_draws() {
         *player = named(name);
     }
     let html = arena_core::replay::html::page(&replay);
-    assert_eq!(html.matches("</script>").count(), 3, "the data's block and the two scripts' ends, no more");
+    assert_eq!(html.matches("</script>").count(), 4, "the data's block and the three scripts' ends, no more");
     let turns = replay.result.turns;
     let report = drive(&browser, &replay, 2);
     assert_eq!(report[1]["counter"], "Turn 2 / ".to_string() + &turns.to_string(), "{report:?}");
