@@ -455,7 +455,7 @@ fn serve_live_seating(
     sources: &[String],
     seats: Vec<Arc<PageTable>>,
 ) -> Result<(LocalServer, LivePlayers)> {
-    let live = Live::new();
+    let live = local_live();
     let pages = Seats::new(seats.clone());
     let server = arena_server::http::live::serve_local_with(live.clone(), pages)?;
     let address = server.address;
@@ -472,6 +472,13 @@ fn serve_live_seating(
         .map(|(name, source)| ReplayPlayer { name: name.clone(), source: source.clone() })
         .collect();
     Ok((server, LivePlayers { live, players }))
+}
+
+/// A local run's live games, each analysed as it is played (the viewer's
+/// advantage chart; docs/analysis.md, "In the viewer"), with `arena
+/// analyse`'s budget.
+pub(super) fn local_live() -> Live {
+    Live::with_analyst(arena_core::games::replays::live_analyst(arena_core::analysis::Budget::default()))
 }
 
 /// How long a run that is over waits for the pages watching it to read its end.

@@ -53,7 +53,7 @@ pub(crate) fn run(
     }
     stop_on_interrupt();
     let mut progress = ProgressDisplay::new(!json);
-    let server = live.then(|| serve_local(Live::new())).transpose()?;
+    let server = live.then(|| serve_local(super::play::local_live())).transpose()?;
     if let Some(server) = &server {
         let address = server.address;
         eprintln!(

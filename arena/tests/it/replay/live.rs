@@ -59,14 +59,17 @@ pub fn parse_events(text: &str) -> Vec<Event> {
 }
 
 /// What a viewer makes of one game's events: the replay as the turns
-/// built it (before the end), the turns in order, and the end's text.
+/// built it (before the end), the turns in order, the end's text, and the
+/// analyses (a local run's: `{"turns", "final", "analysis"}`).
 pub struct Watched {
     pub built: Value,
     pub turns: Vec<Value>,
     pub end: String,
+    pub analyses: Vec<Value>,
 }
 
-/// Applies one game's events (`start`, `turn`s, `end`) as the viewer does.
+/// Applies one game's events (`start`, `turn`s, `end`, `analysis`es) as the
+/// viewer does.
 pub fn watch(events: &[Event]) -> Watched {
     assert_eq!(events.first().map(|e| e.name.as_str()), Some("start"), "a feed begins with its start");
     let start: Value = serde_json::from_str(&events[0].data).unwrap();
@@ -75,8 +78,16 @@ pub fn watch(events: &[Event]) -> Watched {
     assert_eq!(built[&list], Value::Array(vec![]), "the start lists no turn");
     let mut turns = Vec::new();
     let mut end = None;
+    let mut analyses: Vec<Value> = Vec::new();
     for event in &events[1..] {
-        assert!(end.is_none(), "nothing follows a game's end: {event:?}");
+        assert!(analyses.last().is_none_or(|a| a["final"] == false), "nothing follows the final analysis");
+        if event.name == "analysis" {
+            let analysis: Value = serde_json::from_str(&event.data).unwrap();
+            assert_eq!(analysis["final"], end.is_some(), "the final analysis, and only it, follows the end");
+            analyses.push(analysis);
+            continue;
+        }
+        assert!(end.is_none(), "only the final analysis follows a game's end: {event:?}");
         match event.name.as_str() {
             "turn" => {
                 let turn: Value = serde_json::from_str(&event.data).unwrap();
@@ -90,7 +101,7 @@ pub fn watch(events: &[Event]) -> Watched {
             other => panic!("unexpected event {other}"),
         }
     }
-    Watched { built, turns, end: end.expect("the feed ends") }
+    Watched { built, turns, end: end.expect("the feed ends"), analyses }
 }
 
 /// The checks every watched game must pass: its turns, in order, are the
@@ -270,7 +281,15 @@ fn watchers_from_the_first_turn_and_from_mid_game_get_every_turn_and_the_file() 
     let file = std::fs::read_to_string(&file).unwrap();
     assert_eq!(first.last().map(|e| e.name.as_str()), Some("over"), "the follower is told the run is over");
     assert_watched_is_file(&watch(&first[..first.len() - 1]), &file);
-    assert_watched_is_file(&watch(&late), &file);
+    let late = watch(&late);
+    assert_watched_is_file(&late, &file);
+    // Analysed as played: the last analysis is the file's, whole.
+    let replay: Value = serde_json::from_str(&file).unwrap();
+    let last = late.analyses.last().expect("analysed");
+    assert_eq!(last["final"], true, "the feed ends with the final analysis");
+    let final_analysis = &last["analysis"];
+    let turns = replay["turns"].as_array().unwrap().len();
+    assert_eq!(final_analysis["turns"].as_array().unwrap().len(), turns, "every turn judged");
 }
 
 /// The replay's text without the times, which vary from run to run.
@@ -391,4 +410,62 @@ fn bench_sprt_and_tournaments_list_their_games_live() {
         assert_watched_is_file(&watched, &watched.end.clone());
         assert!(child.wait().unwrap().success(), "{args:?}");
     }
+}
+
+/// In a real browser, `arena play --live` of a Trap game: the advantage
+/// chart grows as the game is played (the analysis follows it, a point per
+/// turn judged), and at the end it is the whole game's, as `arena analyse`
+/// judges the file (the same turns, the same marks).
+#[test]
+fn the_live_pages_advantage_chart_grows_with_the_game_and_is_whole_at_the_end() {
+    let Some(chromium) = crate::support::browser::chromium() else { return };
+    let mut browser = crate::support::devtools::Browser::start(&chromium);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let (mut child, base) = live_play("300", "5", &file);
+    browser.open(&format!("{base}/follow"));
+    // [state, turns shown, the chart's points (none while hidden), analysed].
+    let read = "(() => { const b = document.body.dataset, box = document.getElementById('advantage'); \
+                const line = box.querySelector('polyline'); \
+                return [b.state || '', Number(b.turns || 0), box.hidden || !line ? 0 : \
+                line.getAttribute('points').trim().split(' ').length, b.analysed || '']; })()";
+    let mut seen: Vec<Value> = Vec::new();
+    let until = Instant::now() + Duration::from_secs(90);
+    loop {
+        let now = browser.eval(read);
+        if seen.last() != Some(&now) {
+            seen.push(now.clone());
+        }
+        if now[3] == "final" {
+            break;
+        }
+        assert!(Instant::now() < until, "no final analysis on the page: {seen:?}");
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    assert!(child.wait().unwrap().success());
+    let live: Vec<(u64, u64)> = (seen.iter().filter(|s| s[0] == "live"))
+        .map(|s| (s[1].as_u64().unwrap(), s[2].as_u64().unwrap()))
+        .collect();
+    let points: Vec<u64> = live.iter().map(|&(_, p)| p).filter(|&p| p > 0).collect();
+    assert!(points.windows(2).all(|w| w[0] <= w[1]), "the chart only grows: {seen:?}");
+    let mut distinct = points.clone();
+    distinct.dedup();
+    assert!(distinct.len() >= 3, "the chart grows while the game is played: {seen:?}");
+    assert!(live.iter().all(|&(turns, p)| p <= turns + 1), "never ahead of the game: {seen:?}");
+    // The whole game's analysis, as `arena analyse` gives it for the file.
+    let output = crate::support::arena(&["analyse", "--json", file.to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}", crate::support::stderr(&output));
+    let expected: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let judged = |turns: &Value| -> Vec<(Value, Value)> {
+        turns.as_array().unwrap().iter().map(|t| (t["turn"].clone(), t["mark"].clone())).collect()
+    };
+    let shown = browser.eval("ArenaLive.replay().analysis.turns");
+    assert_eq!(judged(&shown), judged(&expected["turns"]), "the final analysis is the file's");
+    let last = seen.last().unwrap();
+    assert_eq!(last[0], "over");
+    assert_eq!(
+        last[2].as_u64().unwrap(),
+        expected["turns"].as_array().unwrap().len() as u64 + 1,
+        "a point a turn"
+    );
 }

@@ -88,6 +88,16 @@ pub fn live_page(feed: &str, follows: bool) -> String {
     html::live_page(&every_viewer(), feed, follows)
 }
 
+/// What judges a live game of any game as it is played
+/// (`Live::with_analyst`): its replay so far, analysed with `budget`.
+pub fn live_analyst(budget: Budget) -> crate::replay::live::Analyst {
+    std::sync::Arc::new(move |replay: &serde_json::Value| {
+        let replay = GameReplay::deserialize(replay).ok()?;
+        let analysis = crate::analysis::analyse(&replay, budget).ok()?;
+        serde_json::to_string(&analysis).ok()
+    })
+}
+
 /// A game of the table: its own replays become replays of any game.
 pub trait TableGame: ReplayGame {
     fn any(replay: Replay<Self::Body>) -> GameReplay;

@@ -17,6 +17,11 @@
 //! thread takes in (not per event): a slow one slows no one. A full
 //! channel drops the turn (the feed says `lagged`); the `end` event is
 //! whole anyway.
+//!
+//! Analysis (`Live::with_analyst`, local runs): one more thread, at nice 19,
+//! judges each game's newest replay-so-far and appends `analysis` events
+//! (`analysing.rs`); the feed stays open after its `end` until the final
+//! position's analysis is in, so a page on one game gets it.
 
 use std::{
     collections::VecDeque,
@@ -32,6 +37,11 @@ use serde::Serialize;
 use serde_json::{json, value::RawValue, Value};
 
 use super::{Replay, ReplayGame, ReplayPlayer, ReplayResult};
+
+mod analysing;
+
+use analysing::Analysing;
+pub use analysing::Analyst;
 
 /// One turn as a feed carries it: the record appended to the replay's list
 /// of turns, and the body's fields that change with it (the position after
@@ -93,6 +103,8 @@ struct Shared {
     wakers: Wakers,
     /// How a server shows its games, if they are a server's.
     privacy: Option<Privacy>,
+    /// What judges its games as they are played, if anything does.
+    analysing: Option<Arc<Analysing>>,
 }
 
 /// A server's games: their seeds kept (every feed's), and what the public
@@ -133,8 +145,21 @@ impl Live {
 
     /// A server's games (`Privacy`), or a local run's (None).
     pub fn with_privacy(privacy: Option<Privacy>) -> Live {
+        Live::start(privacy, None)
+    }
+
+    /// A local run's games, each judged by `analyst` as it is played: the
+    /// newest replay-so-far of each, on a thread of its own at nice 19
+    /// (`analysing.rs`); its feed gets `analysis` events.
+    pub fn with_analyst(analyst: Analyst) -> Live {
+        Live::start(None, Some(analyst))
+    }
+
+    fn start(privacy: Option<Privacy>, analyst: Option<Analyst>) -> Live {
         let (jobs, queue) = sync_channel::<Job>(QUEUE);
-        let shared = Arc::new(Shared { feeds: Mutex::default(), jobs, wakers: Wakers::default(), privacy });
+        let analysing = analyst.map(Analysing::start);
+        let wakers = Wakers::default();
+        let shared = Arc::new(Shared { feeds: Mutex::default(), jobs, wakers, privacy, analysing });
         // Weak: the thread ends once the run and its taps are gone (the channel closes).
         let run = Arc::downgrade(&shared);
         std::thread::Builder::new()
@@ -178,8 +203,12 @@ impl Live {
     ) -> GameTap {
         let feed = {
             let mut feeds = self.0.feeds.lock().unwrap();
-            let feed =
-                Arc::new(Feed::new(feeds.next_id, G::ID.name(), title, self.1.clone(), self.0.privacy));
+            let analysing = self.0.analysing.as_ref().map(Arc::downgrade);
+            let (id, scope, privacy) = (feeds.next_id, self.1.clone(), self.0.privacy);
+            let feed = Arc::new(Feed::new(id, G::ID.name(), title, scope, privacy, analysing));
+            if let Some(analysing) = &self.0.analysing {
+                analysing.follow(&feed);
+            }
             feeds.next_id += 1;
             feeds.list.push_back(feed.clone());
             while feeds.list.iter().filter(|f| f.ended()).count() > FINISHED_KEPT {
@@ -313,6 +342,8 @@ pub struct Feed {
     /// Its run's mark (`Live::scoped`).
     pub scope: Arc<str>,
     privacy: Option<Privacy>,
+    /// What judges it as it is played (it is told when the feed grows).
+    analysing: Option<Weak<Analysing>>,
     log: Mutex<Log>,
     /// Events were appended since its watchers were last woken.
     grown: AtomicBool,
@@ -324,7 +355,15 @@ struct Log {
     /// Server-sent events, each whole (`event: ...\ndata: ...\n\n`).
     events: Vec<Arc<str>>,
     turns: u32,
+    /// The game is over (its `end` is in).
     ended: bool,
+    /// No more events: the game is over and, if it is analysed, its final
+    /// analysis is in (or was given up).
+    done: bool,
+    /// The index of the `end` event.
+    end_at: Option<usize>,
+    /// Turns the newest `analysis` judged (of a snapshot taken then).
+    analysed: u32,
     /// A turn was dropped (a full channel): the `end` event is whole anyway.
     lagged: bool,
     /// With `Privacy`: the start and the end as the public sees them.
@@ -333,16 +372,24 @@ struct Log {
 }
 
 /// What a watcher reads of a feed: the events from where it was, and
-/// whether the feed has ended (then there are no more).
+/// whether the feed has ended (then there are no more: the game is over
+/// and its final analysis, if any, is in).
 pub struct Read {
     pub events: Vec<Arc<str>>,
     pub ended: bool,
 }
 
 impl Feed {
-    fn new(id: u64, game: &'static str, title: String, scope: Arc<str>, privacy: Option<Privacy>) -> Feed {
+    fn new(
+        id: u64,
+        game: &'static str,
+        title: String,
+        scope: Arc<str>,
+        privacy: Option<Privacy>,
+        analysing: Option<Weak<Analysing>>,
+    ) -> Feed {
         let (log, grown, wakers) = (Mutex::default(), AtomicBool::new(false), Wakers::default());
-        Feed { id, game, title, scope, privacy, log, grown, wakers }
+        Feed { id, game, title, scope, privacy, analysing, log, grown, wakers }
     }
 
     /// The events from the `from`th on; as the public sees them, if `public`.
@@ -351,15 +398,15 @@ impl Feed {
         let log = self.log.lock().unwrap();
         let mut events = log.events.get(from..).unwrap_or_default().to_vec();
         if public {
-            let last = log.events.len().saturating_sub(1 + from);
             if let (0, Some(start), Some(first)) = (from, &log.public_start, events.first_mut()) {
                 *first = start.clone();
             }
-            if let (true, Some(end), Some(end_event)) = (log.ended, &log.public_end, events.get_mut(last)) {
+            let end_event = log.end_at.and_then(|at| at.checked_sub(from)).and_then(|i| events.get_mut(i));
+            if let (Some(end), Some(end_event)) = (&log.public_end, end_event) {
                 *end_event = end.clone();
             }
         }
-        Read { events, ended: log.ended }
+        Read { events, ended: log.done }
     }
 
     /// Turns fed so far.
@@ -394,9 +441,13 @@ impl Feed {
             title: &'a str,
             list: &'static str,
             replay: Reordered<'a, B>,
+            /// `analysis` events will come, the last after the `end`.
+            #[serde(skip_serializing_if = "std::ops::Not::not")]
+            analysed: bool,
         }
-        let start =
-            Start { id: self.id, title: &self.title, list, replay: Reordered { game, replay: &replay } };
+        let replay = Reordered { game, replay: &replay };
+        let analysed = self.analysing.is_some();
+        let start = Start { id: self.id, title: &self.title, list, replay, analysed };
         let text = serde_json::to_string(&start).expect("plain data serialises");
         let (text, public) = self.private_and_public("start", text, |start| &mut start["replay"]);
         self.push("start", &text, |log| log.public_start = public);
@@ -405,14 +456,19 @@ impl Feed {
     fn push_turn(&self, turn: LiveTurn) {
         let data = serde_json::to_string(&turn).expect("plain data serialises");
         self.push("turn", &data, |log| log.turns += 1);
+        self.tell_analysing();
     }
 
     fn push_end(&self, text: &str) {
         let (text, public) = self.private_and_public("end", text.to_string(), |replay| replay);
+        let analysed = self.analysing.is_some();
         self.push("end", &text, |log| {
+            log.end_at = Some(log.events.len() - 1);
             log.ended = true;
+            log.done = !analysed;
             log.public_end = public;
         });
+        self.tell_analysing();
         // Now, not after the batch: an ended feed may leave the run's list
         // (`FINISHED_KEPT`) before `wake_grown` looks.
         self.grown.store(false, Ordering::SeqCst);

@@ -52,14 +52,16 @@
   const feed = data.dataset.live;
   const slider = $("slider");
   let replay = null, game = null, frames = [], last = 0, names = [];
-  let at = 0, timer = null, speed = 2, live = false, steps = null;
+  let at = 0, timer = null, speed = 2, live = false, steps = null, judging = false;
   const styled = {};
 
   // Shows `next`, a whole replay or one in progress; `keep` keeps the
   // turn shown (a feed's end), else the view follows the newest turn if it
-  // showed the last one.
-  function load(next, seed) {
+  // showed the last one. `analysis` is kept from the replay it replaces (a
+  // live game's, until its final one comes).
+  function load(next, seed, analysis) {
     replay = next;
+    if (analysis && !replay.analysis) replay.analysis = analysis;
     // Seeds are 64-bit: JSON.parse would round them, so the page (or the feed) carries the digits too.
     replay.seed = seed || replay.seed;
     game = window.ArenaGames && window.ArenaGames[replay.game];
@@ -188,6 +190,8 @@
   // appends a record to its list of turns (the one list that grows) and
   // sets the fields it changes, `end` is the replay file, whole. Frames
   // are made from the replay as for a file: the same code draws both.
+  // With `analysed` at the start, `analysis` events bring the game's
+  // analysis so far (the advantage chart grows), the final one after `end`.
   // For tests: the replay as it stands.
   window.ArenaLive = { replay: () => replay, frames: () => frames };
   // A replay's seed in digits: its first "seed" field (the envelope's, before
@@ -199,6 +203,8 @@
       const start = JSON.parse(data);
       live = true;
       steps = null;
+      judging = !!start.analysed;
+      delete document.body.dataset.analysed;
       if (!load(start.replay, seedOf(data))) return false;
       steps = start.list;
       stop();
@@ -216,10 +222,21 @@
     end(data) {
       const following = at === last;
       live = false;
-      if (!load(JSON.parse(data), seedOf(data))) return false;
+      if (!load(JSON.parse(data), seedOf(data), replay && replay.analysis)) return false;
       go(following ? last : at);
-      // A page on one game stops here; one that follows a run waits for the next game's start.
-      if (!follows) return false;
+      // A page on one game stops here (or at its final analysis); one that
+      // follows a run waits for the next game's start.
+      if (!follows && !judging) return false;
+    },
+    analysis(data) {
+      if (!replay) return;
+      const judged = JSON.parse(data);
+      replay.analysis = judged.analysis;
+      // For tests: the turns judged so far, "final" once the game's last is in.
+      document.body.dataset.analysed = judged.final ? "final" : String(judged.turns);
+      drawCharts();
+      render();
+      if (judged.final && !follows) return false;
     },
     over() { return false; },
   };
