@@ -455,7 +455,9 @@ fn serve_live_seating(
     sources: &[String],
     seats: Vec<Arc<PageTable>>,
 ) -> Result<(LocalServer, LivePlayers)> {
-    let live = local_live();
+    // A person at the table plays without an engine's hints, as on Lichess:
+    // its game is analysed afterwards (`arena analyse`), not as it is played.
+    let live = if seats.is_empty() { local_live() } else { Live::new() };
     let pages = Seats::new(seats.clone());
     let server = arena_server::http::live::serve_local_with(live.clone(), pages)?;
     let address = server.address;
