@@ -149,8 +149,8 @@ pub fn analyse_run(run: &Path, budget: Budget) -> Result<RunAnalysis> {
                 // The seed stays hidden: every submission's grading shares it.
                 let page = html::page_beside(&replay, false, Some(value));
                 let viewer = folder.join(format!("{name}.html"));
-                let grown = bytes - std::fs::metadata(&viewer).map_or(0, |m| m.len()).min(bytes)
-                    + page.len() as u64;
+                let grown =
+                    bytes - std::fs::metadata(&viewer).map_or(0, |m| m.len()).min(bytes) + page.len() as u64;
                 if grown <= replays::REPLAY_BYTES {
                     write_whole(&viewer, page.as_bytes())?;
                     bytes = grown;
