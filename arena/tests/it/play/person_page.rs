@@ -88,6 +88,11 @@ fn trap_and_hexapawn_are_played_to_the_end_by_clicks() {
         "[...document.querySelectorAll('#board small')].filter(s => s.textContent.endsWith('%')).length",
     );
     assert!(notes.as_u64().unwrap() > 40, "{notes}");
+    // A person plays without an engine's hints: its game's feed is not analysed.
+    let base = url.split("/play/").next().unwrap();
+    let start = crate::replay::live::read_events(&format!("{base}/game/0/feed"), |seen| !seen.is_empty());
+    assert_eq!(start[0].name, "start", "{start:?}");
+    assert!(!start[0].data.contains("\"analysed\""), "{}", start[0].data);
     let news = click_to_the_end(&mut browser);
     assert!(news.contains("player 2 (easy) moves"), "the opponent's turns are shown: {news}");
     let out = finished(child);

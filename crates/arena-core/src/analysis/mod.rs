@@ -157,6 +157,25 @@ pub trait AnalysedBody {
     /// Every turn judged, in order; `Err` is one line (a replay the
     /// analyser cannot read).
     fn judge<E>(&self, replay: &Replay<E>, budget: Budget) -> Result<Vec<Judgement>, String>;
+    /// Every turn judged, with the raw search value a table maps to its
+    /// chance where the analyser has one (what `arena measure analysis`
+    /// fits the table on); by default none.
+    fn judge_searched<E>(
+        &self,
+        replay: &Replay<E>,
+        budget: Budget,
+    ) -> Result<Vec<(Judgement, Option<Searched>)>, String> {
+        Ok(self.judge(replay, budget)?.into_iter().map(|j| (j, None)).collect())
+    }
+}
+
+/// A turn's raw search value, as a table maps it to a win chance: the
+/// value, the depth the search reached, the free cells of the position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Searched {
+    pub value: f64,
+    pub depth: u32,
+    pub free_cells: u32,
 }
 
 /// Analyses `replay` with `budget`.

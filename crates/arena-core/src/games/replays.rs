@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    analysis::{AnalysedBody, Budget, Judgement, Measure},
+    analysis::{AnalysedBody, Budget, Judgement, Measure, Searched},
     game::GameId,
     replay::{html, terminal::Paint, Replay, ReplayBody, ReplayGame},
 };
@@ -58,6 +58,14 @@ macro_rules! replay_bodies {
 
             fn judge<E>(&self, replay: &Replay<E>, budget: Budget) -> Result<Vec<Judgement>, String> {
                 match self { $(Body::$variant(body) => body.judge(replay, budget),)+ }
+            }
+
+            fn judge_searched<E>(
+                &self,
+                replay: &Replay<E>,
+                budget: Budget,
+            ) -> Result<Vec<(Judgement, Option<Searched>)>, String> {
+                match self { $(Body::$variant(body) => body.judge_searched(replay, budget),)+ }
             }
         }
 

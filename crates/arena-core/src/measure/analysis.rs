@@ -4,7 +4,7 @@
 //! chance and what became of the mover (a win 1, a draw 1/2, a loss 0);
 //! predictions in deciles against the observed rate (with an interval
 //! that takes a game's positions together), the largest gap, the table
-//! these games fit (what Trap's `WIN_TABLE_EVEN` and `_ODD` become), the
+//! these games fit (what an analyser's table of search values becomes), the
 //! cost per position, and each player's mean accuracy.
 
 use std::{
@@ -17,8 +17,8 @@ use std::{
 use anyhow::{Context, Result};
 
 use crate::{
-    analysis::{analyse, analysis_of, game_accuracy, Budget, GameAnalysis, Measure},
-    games::replays::{Body, GameReplay},
+    analysis::{analyse, analysis_of, game_accuracy, AnalysedBody, Budget, Measure, Searched},
+    games::replays::GameReplay,
 };
 
 /// One position: the mover's predicted win chance, and its result.
@@ -26,7 +26,7 @@ use crate::{
 struct Position {
     predicted: f64,
     result: f64,
-    /// The search's value, where there is one (Trap): what the table maps.
+    /// The search's value, where there is one: what the table maps.
     raw: Option<f64>,
     /// Which game (positions of a game share its result: they are not
     /// independent, and the confidence intervals say so).
@@ -37,7 +37,7 @@ struct Position {
 const FIT_BLOCK: usize = 300;
 
 /// What `arena measure analysis` prints; `positions_csv`, when given, gets
-/// every Trap position's search value and result, a line each.
+/// every searched position's value and result, a line each.
 pub fn run(files: &[PathBuf], budget: Budget, positions_csv: Option<&Path>) -> Result<String> {
     let mut positions = Vec::new();
     let mut csv = String::from("replay,turn,player,value,depth,free_cells,result\n");
@@ -50,22 +50,11 @@ pub fn run(files: &[PathBuf], budget: Budget, positions_csv: Option<&Path>) -> R
     for file in files {
         let replay = GameReplay::read(file)?;
         let started = Instant::now();
-        // Trap's judgements come with the search's values, for the fit.
-        let judged: Result<(GameAnalysis, Vec<Option<(f64, u32, u32)>>), String> = match &replay.body {
-            Body::Trap(body) => body.judged(budget).and_then(|judged| {
-                let states = body.positions()?;
-                let raws = (judged.iter().zip(&states))
-                    .map(|((_, j), p)| {
-                        Some((j.best.value, j.best.depth, p.state.bitboard().free().count_ones()))
-                    })
-                    .collect();
-                Ok((analysis_of(&replay, judged.into_iter().map(|(j, _)| j).collect()), raws))
-            }),
-            _ => analyse(&replay, budget).map(|a| {
-                let n = a.turns.len();
-                (a, vec![None; n])
-            }),
-        };
+        // Judgements with the search's values where there is a search, for the fit.
+        let judged = replay.body.judge_searched(&replay, budget).map(|judged| {
+            let (judged, raws): (Vec<_>, Vec<_>) = judged.into_iter().unzip();
+            (analysis_of(&replay, judged), raws)
+        });
         let Ok((analysis, raws)) = judged else {
             skipped += 1;
             continue;
@@ -110,10 +99,10 @@ pub fn run(files: &[PathBuf], budget: Budget, positions_csv: Option<&Path>) -> R
             positions.push(Position {
                 predicted: turn.judged.before,
                 result,
-                raw: raw.map(|r| r.0),
+                raw: raw.map(|r| r.value),
                 game: games,
             });
-            if let Some((value, depth, free)) = raw {
+            if let Some(Searched { value, depth, free_cells: free }) = raw {
                 let name = &replay.players[turn.judged.player].name;
                 let _ = writeln!(
                     csv,

@@ -9,7 +9,7 @@ use reference_bots::trap::expert::Judged;
 
 use super::{replay::TrapBody, wire::cell_pos};
 use crate::{
-    analysis::{AnalysedBody, Budget, Judgement, Measure},
+    analysis::{AnalysedBody, Budget, Judgement, Measure, Searched},
     players::protocol::seat_from_number,
     replay::Replay,
 };
@@ -121,6 +121,24 @@ impl AnalysedBody for TrapBody {
 
     fn judge<E>(&self, _replay: &Replay<E>, budget: Budget) -> Result<Vec<Judgement>, String> {
         Ok(self.judged(budget)?.into_iter().map(|(judgement, _)| judgement).collect())
+    }
+
+    fn judge_searched<E>(
+        &self,
+        _replay: &Replay<E>,
+        budget: Budget,
+    ) -> Result<Vec<(Judgement, Option<Searched>)>, String> {
+        let positions = self.positions()?;
+        Ok((self.judged(budget)?.into_iter().zip(&positions))
+            .map(|((judgement, judged), position)| {
+                let searched = Searched {
+                    value: judged.best.value,
+                    depth: judged.best.depth,
+                    free_cells: position.state.bitboard().free().count_ones(),
+                };
+                (judgement, Some(searched))
+            })
+            .collect())
     }
 }
 
