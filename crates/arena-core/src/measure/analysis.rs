@@ -36,6 +36,9 @@ struct Position {
 /// The least positions a block of the fitted table holds.
 const FIT_BLOCK: usize = 300;
 
+/// Trap's search value, depth and free squares at a position (for the fit).
+type Raw = (f64, u32, u32);
+
 /// What `arena measure analysis` prints; `positions_csv`, when given, gets
 /// every Trap position's search value and result, a line each.
 pub fn run(files: &[PathBuf], budget: Budget, positions_csv: Option<&Path>) -> Result<String> {
@@ -51,7 +54,7 @@ pub fn run(files: &[PathBuf], budget: Budget, positions_csv: Option<&Path>) -> R
         let replay = GameReplay::read(file)?;
         let started = Instant::now();
         // Trap's judgements come with the search's values, for the fit.
-        let judged: Result<(GameAnalysis, Vec<Option<(f64, u32, u32)>>), String> = match &replay.body {
+        let judged: Result<(GameAnalysis, Vec<Option<Raw>>), String> = match &replay.body {
             Body::Trap(body) => body.judged(budget).and_then(|judged| {
                 let states = body.positions()?;
                 let raws = (judged.iter().zip(&states))

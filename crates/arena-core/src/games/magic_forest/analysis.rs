@@ -191,7 +191,8 @@ impl Seen<'_> {
             let m = if no_monster.contains(tile) { 0.0 } else { config.monster_chance };
             let t = if no_trap.contains(tile) { 0.0 } else { config.trap_chance };
             let roll = rng.random::<f64>() * (none + m + t);
-            (monsters.remove(tile), traps.remove(tile));
+            monsters.remove(tile);
+            traps.remove(tile);
             if roll < m {
                 monsters.insert(tile);
             } else if roll < m + t {
