@@ -446,6 +446,31 @@ mod tests {
     }
 
     #[test]
+    fn late_in_a_crowded_forest_the_forests_are_still_found() {
+        // A 6x6 forest with three times the usual hazards, Hard walking it:
+        // many clues, which whole forests drawn at random would rarely match.
+        let config =
+            ForestConfig { largest: 6, monster_chance: 0.15, trap_chance: 0.15, ..ForestConfig::default() };
+        let forest = Forest::generate(6, &config, &mut ChaCha8Rng::seed_from_u64(4));
+        let mut state = ForestState::new(&config, vec![forest]);
+        let mut hard = Hard::default();
+        hard.new_game(&game_info(&config));
+        let (mut requests, mut actions) = (vec![state.request()], Vec::new());
+        while actions.len() < 40 {
+            let action = hard.step(&state.request());
+            if state.apply(action).1.is_some() {
+                break;
+            }
+            actions.push(action);
+            requests.push(state.request());
+        }
+        let clues = requests.iter().filter(|r| r.bones || r.leaves).count();
+        assert!(clues >= 5 && actions.len() >= 10, "{clues} clues in {} actions\n{forest}", actions.len());
+        let seen = Seen { requests: &requests, actions: &actions };
+        assert_eq!(consistent_forests(&config, &seen, 30).map(|f| f.len()), Some(30));
+    }
+
+    #[test]
     fn later_forests_add_hards_expected_score_after_the_portal() {
         let config = ForestConfig { largest: 4, ..ForestConfig::default() };
         let later = later_values(&config, 20);
