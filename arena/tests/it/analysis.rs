@@ -168,6 +168,30 @@ fn a_wumpus_world_game_is_judged_in_expected_score_by_rollouts() {
 }
 
 #[test]
+fn a_magic_forest_game_is_judged_in_expected_score_by_rollouts() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    record(
+        &file,
+        &["--game", "magic-forest", "medium", "--seed", "3", "--only-game", "1", "--largest-forest", "4"],
+    );
+    let analysis = analyse(&file, &["--rollouts", "20"]);
+    assert_eq!(analysis["measure"]["kind"], "expected_score");
+    let span = f(&analysis["measure"]["span"]);
+    assert_eq!(span, 180.0);
+    check_consistent(&analysis, span);
+    let replay: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let turns = analysis["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), replay["steps"].as_array().unwrap().len());
+    // The best a 3x3 and a 4x4 run can score: both portals (90 + 160), no step paid.
+    for t in turns {
+        assert!(f(&t["after"]) <= f(&t["before"]) && f(&t["before"]) < 250.0, "{t}");
+    }
+    // The same replay and rollouts: the same analysis.
+    assert_eq!(analysis, analyse(&file, &["--rollouts", "20"]));
+}
+
+#[test]
 fn bad_input_is_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing.json");
@@ -186,15 +210,17 @@ fn bad_input_is_one_line() {
         assert!(!output.status.success());
         assert!(stderr(&output).contains(named), "{}", stderr(&output));
     }
-    // A game without an analyser, beside one with: one line for it, the other analysed.
+    // A broken replay beside a good one: one line for it, the other analysed.
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, "{ not a replay").unwrap();
     let trap = dir.path().join("trap.json");
     record(&trap, &["easy", "hard", "--seed", "5"]);
     let output =
-        arena(&["analyse", forest.to_str().unwrap(), trap.to_str().unwrap(), "--nodes", "2000"], &[]);
+        arena(&["analyse", broken.to_str().unwrap(), trap.to_str().unwrap(), "--nodes", "2000"], &[]);
     assert!(!output.status.success());
     let err = stderr(&output);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(err.contains("forest.json") && err.contains("no analyser"), "{err}");
+    assert!(err.contains("broken.json"), "{err}");
     assert!(stdout(&output).contains("turning point"), "{}", stdout(&output));
 }
 

@@ -80,6 +80,54 @@ pub struct Judgement {
     pub best_value: f64,
 }
 
+impl Judgement {
+    /// A single player's turn judged from every legal action's value (the
+    /// rollout analysers): the position is worth its best action; a tie
+    /// with the best is the best, and names the action played.
+    pub fn of_values<A: Copy + PartialEq + std::fmt::Display>(
+        turn: u32,
+        played: A,
+        values: &[(A, f64)],
+    ) -> Judgement {
+        let (best, best_value) =
+            values.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1)).expect("a position has a legal action");
+        let value_of = values.iter().find(|(a, _)| *a == played).map(|(_, v)| *v);
+        let played_value = value_of.unwrap_or(best_value).min(best_value);
+        let best = if played_value >= best_value { played } else { best };
+        Judgement {
+            turn,
+            player: 0,
+            played: played.to_string(),
+            before: best_value,
+            after: played_value,
+            best: best.to_string(),
+            best_value,
+        }
+    }
+}
+
+/// Up to `wanted` worlds from `draw` (None: a draw that does not fit what
+/// the player saw), trying at most `wanted * draws_per_world` times:
+/// rejection sampling, for the analysers of games with hidden state. None
+/// when nothing fitted.
+pub fn sample_worlds<T>(
+    wanted: u32,
+    draws_per_world: u32,
+    mut draw: impl FnMut() -> Option<T>,
+) -> Option<Vec<T>> {
+    let wanted = wanted.max(1) as usize;
+    let mut found = Vec::new();
+    for _ in 0..wanted.saturating_mul(draws_per_world as usize) {
+        if let Some(world) = draw() {
+            found.push(world);
+            if found.len() >= wanted {
+                break;
+            }
+        }
+    }
+    (!found.is_empty()).then_some(found)
+}
+
 /// How bad a turn was (Lichess's names).
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]

@@ -12,7 +12,7 @@ const ZERO: f64 = 1e-9;
 /// with the least expected cost: (chance of dying there) x (the death
 /// penalty, 10n) + moves to get there + a stone (10) when a live monster
 /// there is likely enough that the stone pays for itself (P > 1/n).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Hard {
     config: ForestConfig,
     memory: Memory,
@@ -38,6 +38,13 @@ struct Danger {
 }
 
 impl Hard {
+    /// Takes in a step it did not choose (`action` played at `req`): the
+    /// game's own steps, when an analyser has Hard play on from a position.
+    pub fn follow(&mut self, req: &ForestRequest, action: ForestAction) {
+        self.memory.observe(req);
+        self.memory.acted(req, action);
+    }
+
     fn decide(&self, req: &ForestRequest) -> ForestAction {
         let m = &self.memory;
         let danger = self.posterior();

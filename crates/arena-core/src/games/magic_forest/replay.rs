@@ -212,6 +212,19 @@ impl ForestBody {
         }
     }
 
+    /// The run's forests (as drawn from its seed).
+    pub fn forests(&self) -> Vec<Forest> {
+        (self.forests.iter())
+            .map(|f| Forest {
+                size: f.size,
+                monsters: area(&f.monsters),
+                traps: area(&f.traps),
+                portal: coord(f.portal),
+                start: coord(f.start),
+            })
+            .collect()
+    }
+
     pub fn settings(&self) -> ForestSettings {
         self.settings.settings(self.config())
     }
@@ -297,7 +310,7 @@ fn event_record(event: ForestEvent) -> EventRecord {
     }
 }
 
-fn action_from(a: ActionRecord) -> ForestAction {
+pub(super) fn action_from(a: ActionRecord) -> ForestAction {
     match a.kind {
         KindJson::Move => ForestAction::walk(a.dir.into()),
         KindJson::Throw => ForestAction::throw(a.dir.into()),

@@ -20,7 +20,7 @@ use rand_chacha::ChaCha8Rng;
 use reference_bots::wumpus::Hard;
 
 use super::replay::{action_from, config_from, WumpusBody};
-use crate::analysis::{AnalysedBody, Budget, Judgement, Measure};
+use crate::analysis::{sample_worlds, AnalysedBody, Budget, Judgement, Measure};
 use crate::play::seeds;
 use crate::replay::{grid, Replay};
 
@@ -51,24 +51,7 @@ impl AnalysedBody for WumpusBody {
             let caves = consistent_caves(&config, truth, &requests[..=i], &actions[..i], budget.rollouts)
                 .ok_or(format!("action {}: no cave matches what the agent sensed", i + 1))?;
             let values = action_values(&config, &hard, &request, &caves);
-            let value_of = |a| values.iter().find(|(b, _)| *b == a).map(|(_, v)| *v);
-            let (best, best_value) = values
-                .iter()
-                .copied()
-                .max_by(|a, b| a.1.total_cmp(&b.1))
-                .expect("a position has a legal action");
-            // A tie with the best is the best: name the action played.
-            let played_value = value_of(played).unwrap_or(best_value).min(best_value);
-            let best = if played_value >= best_value { played } else { best };
-            turns.push(Judgement {
-                turn: i as u32 + 1,
-                player: 0,
-                played: played.to_string(),
-                before: best_value,
-                after: played_value,
-                best: best.to_string(),
-                best_value,
-            });
+            turns.push(Judgement::of_values(i as u32 + 1, played, &values));
             hard.follow(&request, played);
         }
         Ok(turns)
@@ -158,7 +141,6 @@ fn consistent_caves(
     let wanted = wanted.max(1) as usize;
     let draws = wanted.saturating_mul(DRAWS_PER_ROLLOUT as usize);
     let fits = |world: WumpusWorld| replayed(config, world, requests, actions);
-    let mut found = Vec::new();
     if config.wumpus == WumpusPlacement::One && config.obstacle_chance == 0.0 {
         let (mut pits, mut wumpuses, mut golds) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..draws {
@@ -178,6 +160,7 @@ fn consistent_caves(
             }
         }
         let made = pits.len().min(wumpuses.len()).min(golds.len());
+        let mut found = Vec::new();
         for i in 0..made {
             let world = WumpusWorld {
                 pits: pits[i].pits,
@@ -187,17 +170,10 @@ fn consistent_caves(
             };
             found.extend(fits(world));
         }
+        (!found.is_empty()).then_some(found)
     } else {
-        for _ in 0..draws {
-            if let Some(state) = fits(WumpusWorld::generate(config, &mut rng)) {
-                found.push(state);
-                if found.len() >= wanted {
-                    break;
-                }
-            }
-        }
+        sample_worlds(wanted as u32, DRAWS_PER_ROLLOUT, || fits(WumpusWorld::generate(config, &mut rng)))
     }
-    (!found.is_empty()).then_some(found)
 }
 
 /// The game in `world` after `actions`, if every request on the way is the
