@@ -35,3 +35,20 @@ async function api(path, options) {
 function budget(a) {
   return a.time_per_turn + " per turn, on the " + a.clock + " clock";
 }
+
+// Fills `select` with `choices` ([value, label]) unless they are the ones
+// it lists: the value chosen stays if still offered, else `fallback`'s.
+function listChoices(select, choices, fallback = 0) {
+  const key = choices.map(c => c[0]).join("\n");
+  if (select.dataset.listed === key) return;
+  const before = select.value;
+  select.textContent = "";
+  for (const [value, label] of choices) {
+    const option = text("option", label);
+    option.value = value;
+    select.append(option);
+  }
+  if (choices.some(c => c[0] === before)) select.value = before;
+  else if (choices.length) select.value = choices[Math.min(fallback, choices.length - 1)][0];
+  select.dataset.listed = key;
+}

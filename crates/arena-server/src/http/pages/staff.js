@@ -222,19 +222,7 @@ function showDemoSeats(groups) {
   for (const g of groups) {
     if (g.submissions.length) seats.push(["group:" + g.name, "group " + g.name + "'s submission"]);
   }
-  const key = seats.map(s => s[0]).join("\n");
-  for (const [i, select] of [$("demo-seat-1"), $("demo-seat-2")].entries()) {
-    if (select.dataset.listed === key) continue;
-    const before = select.value;
-    select.textContent = "";
-    for (const [value, label] of seats) {
-      const option = text("option", label);
-      option.value = value;
-      select.append(option);
-    }
-    select.value = seats.some(s => s[0] === before) ? before : seats[Math.min(i, seats.length - 1)][0];
-    select.dataset.listed = key;
-  }
+  for (const [i, select] of [$("demo-seat-1"), $("demo-seat-2")].entries()) listChoices(select, seats, i);
 }
 // Opens the table: a link to each person's seat (hand one to a student,
 // or open both to play both sides); a refusal in one line.

@@ -319,17 +319,7 @@ function showPlayChoices() {
   const chosen = assignments.find(a => a.name === document.getElementById("play-assignment").value);
   const select = document.getElementById("play-opponent");
   const choices = chosen ? [["ours", "our submission"]].concat(chosen.levels.map(l => [l, "level " + l])) : [];
-  const key = choices.map(c => c[0]).join("\n");
-  if (select.dataset.listed === key) return;
-  const before = select.value;
-  select.textContent = "";
-  for (const [value, label] of choices) {
-    const option = text("option", label);
-    option.value = value;
-    select.append(option);
-  }
-  if (choices.some(c => c[0] === before)) select.value = before;
-  select.dataset.listed = key;
+  listChoices(select, choices);
 }
 document.getElementById("play-assignment").addEventListener("change", showPlayChoices);
 // Starts a game and opens its page (a link too, in case the browser blocks
