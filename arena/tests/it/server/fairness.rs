@@ -112,9 +112,22 @@ fn the_server_plays_no_more_games_than_its_cores_each_on_a_core_of_its_own_and_s
     };
     let (ann, bo) = (add_student(data.path(), "ann"), add_student(data.path(), "bo"));
     let course = support::write_file(data.path(), "course.toml", &course("1s", None));
+    // No analysis of lost games: on the one core it would hold the league's
+    // thread (waiting for the core) from seeing the pause for as long as a
+    // debug build's analysis of a game; its place in the pool's order is
+    // the pool's unit test, its own run tests/it/server/analysis.rs.
     let server = Server::start(
         data.path(),
-        &["--course", course.to_str().unwrap(), "--cores", "1", "--grading-slots", "2"],
+        &[
+            "--course",
+            course.to_str().unwrap(),
+            "--cores",
+            "1",
+            "--grading-slots",
+            "2",
+            "--analysis-nodes",
+            "0",
+        ],
     );
     let (code, pool) = get(&server, "/api/staff/cores", Some(&staff));
     assert_eq!((code, pool["pool"]["cores"].as_u64()), (200, Some(1)), "{pool}");
