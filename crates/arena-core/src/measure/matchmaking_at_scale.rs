@@ -23,10 +23,9 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::{
     matchmaking::{EntrantId, League, Policy, GAMES_PER_PAIR},
-    measure::matchmaking_simulation::{
-        draw_strength, percentile, play_pair, thousands, Timing, NEWCOMER_ERROR,
-    },
+    measure::matchmaking_simulation::{draw_strength, percentile, play_pair, Timing, NEWCOMER_ERROR},
     play::seeds,
+    report::units::thousands,
     stats::spearman,
 };
 

@@ -26,6 +26,7 @@ use crate::matchmaking::{EntrantId, GamePair, League, Policy, GAMES_PER_PAIR};
 use crate::{
     play::parallel::play_in_order,
     play::seeds,
+    report::units::thousands,
     stats::{bradley_terry_pairings, score_from_elo, spearman, Pairing, BT_TOLERANCE},
 };
 
@@ -486,19 +487,6 @@ pub(crate) fn percentile(values: &[u32], q: f64) -> u32 {
         0 => 0,
         n => sorted[((q * n as f64).ceil() as usize).clamp(1, n) - 1],
     }
-}
-
-/// Thousands separated by commas.
-pub(crate) fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (k, c) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl fmt::Display for Report {

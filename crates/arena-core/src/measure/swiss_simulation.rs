@@ -24,8 +24,9 @@ use rand::{seq::SliceRandom, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::{
-    measure::matchmaking_simulation::{draw_strength, play_game, thousands},
+    measure::matchmaking_simulation::{draw_strength, play_game},
     play::seeds,
+    report::units::thousands,
     stats::spearman,
     tournament::pairing::{self, Record, Round},
 };

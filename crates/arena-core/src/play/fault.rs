@@ -76,10 +76,7 @@ pub fn player_text(mut text: String) -> String {
     if text.len() <= PLAYER_TEXT_LIMIT {
         return text;
     }
-    let mut end = PLAYER_TEXT_LIMIT;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = text.floor_char_boundary(PLAYER_TEXT_LIMIT);
     let cut = text.len() - end;
     text.truncate(end);
     text.push_str(&format!(" ... (cut: {cut} bytes)"));

@@ -59,7 +59,7 @@ impl GameNotes {
             return;
         }
         let room = TURN_BYTES.min(GAME_BYTES - *used);
-        let kept = cut_at(text, room);
+        let kept = &text[..text.floor_char_boundary(room)];
         // What was not kept: the rest of the text, and what the worker
         // itself dropped past its own cap.
         let more = (text.len() - kept.len()) as u64 + printed.dropped;
@@ -69,7 +69,7 @@ impl GameNotes {
             if !text.is_empty() {
                 text.push(' ');
             }
-            text.push_str(&format!("… [cut: {} bytes more]", thousands(more)));
+            text.push_str(&format!("… [cut: {} bytes more]", crate::report::units::thousands(more)));
         }
         if *used >= GAME_BYTES {
             *full = true;
@@ -89,32 +89,6 @@ impl GameNotes {
 /// would hide a line).
 fn plain(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).chars().filter(|&c| c == '\n' || c == '\t' || !c.is_control()).collect()
-}
-
-/// The longest start of `text` of at most `max` bytes that ends on a
-/// character's boundary.
-fn cut_at(text: &str, max: usize) -> &str {
-    if text.len() <= max {
-        return text;
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
-
-/// `3210` as `3,210`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Adds `notes` under the frames of their turns (frame 0 is the start;
@@ -277,12 +251,5 @@ mod tests {
         ];
         beside_frames(&mut frames, &notes, super::super::terminal::Paint { color: false });
         assert_eq!(frames, ["start", "turn 0\n    1| a\n    1| b", "turn 1\n    2| c\n    1| last words"]);
-    }
-
-    #[test]
-    fn big_numbers_have_thousands_marked() {
-        assert_eq!(thousands(7), "7");
-        assert_eq!(thousands(3210), "3,210");
-        assert_eq!(thousands(1234567), "1,234,567");
     }
 }

@@ -91,6 +91,19 @@ pub fn bytes(n: u64) -> String {
     }
 }
 
+/// A count with its thousands marked: `3210` as `3,210`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// For serde's `skip_serializing_if`: a count left out of the output when
 /// it is zero (fields added later, so that older outputs stay as they were).
 pub(crate) fn is_zero(n: &u32) -> bool {
@@ -100,6 +113,16 @@ pub(crate) fn is_zero(n: &u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn big_numbers_have_thousands_marked() {
+        assert_eq!(thousands(7), "7");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(3210), "3,210");
+        assert_eq!(thousands(111_750), "111,750");
+        assert_eq!(thousands(1234567), "1,234,567");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+    }
 
     #[test]
     fn parses_the_usual_forms() {

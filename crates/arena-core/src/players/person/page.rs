@@ -109,13 +109,7 @@ impl PageTable {
             return Err(Refused::Token);
         }
         let mut line: String = line.chars().filter(|c| !c.is_control()).collect();
-        if line.len() > LINE_LIMIT {
-            let mut end = LINE_LIMIT;
-            while !line.is_char_boundary(end) {
-                end -= 1;
-            }
-            line.truncate(end);
-        }
+        line.truncate(line.floor_char_boundary(LINE_LIMIT));
         match self.sender.try_send((asked, line)) {
             Ok(()) => Ok(()),
             Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => Err(Refused::Busy),
