@@ -8,7 +8,6 @@
 use std::sync::Arc;
 
 use axum::{extract::State, http::StatusCode, response::IntoResponse, Json};
-use rusqlite::OptionalExtension as _;
 use serde::Deserialize;
 use serde_json::json;
 
@@ -59,11 +58,7 @@ async fn sitter(app: &Arc<App>, assignment: &Assignment, seat: &str) -> Result<S
     };
     let owned = name.to_string();
     let group = app
-        .db(move |db| {
-            Ok(db
-                .query_row("SELECT id FROM groups WHERE name = ?1", [owned], |row| row.get::<_, i64>(0))
-                .optional()?)
-        })
+        .db(move |db| crate::store::db::group_named(db, &owned))
         .await?
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such group: see the staff page's Groups"))?;
     let entry = person_games::latest_graded(app, group, assignment).await?.ok_or_else(|| {

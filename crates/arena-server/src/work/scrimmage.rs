@@ -189,9 +189,7 @@ pub fn challenge_in(
             |row| row.get(0),
         )
     };
-    let named = tx
-        .query_row("SELECT id FROM groups WHERE name = ?1", [opponent], |row| row.get::<_, i64>(0))
-        .optional()?;
+    let named = db::group_named(&tx, opponent)?;
     if named == Some(student.group) {
         return refuse(StatusCode::BAD_REQUEST, "a group cannot challenge itself: name another group".into());
     }

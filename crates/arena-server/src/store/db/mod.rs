@@ -307,7 +307,7 @@ mod tests {
     }
 
     fn group_by_name(db: &Connection, name: &str) -> Option<i64> {
-        db.query_row("SELECT id FROM groups WHERE name = ?1", [name], |row| row.get(0)).optional().unwrap()
+        group_named(db, name).unwrap()
     }
 
     #[test]

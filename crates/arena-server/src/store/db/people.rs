@@ -167,6 +167,11 @@ pub fn group_of(db: &Connection, id: i64) -> Result<i64> {
     Ok(db.query_row("SELECT group_id FROM students WHERE id = ?1", [id], |row| row.get(0))?)
 }
 
+/// The id of the group named `name`, if there is one.
+pub fn group_named(db: &Connection, name: &str) -> Result<Option<i64>> {
+    Ok(db.query_row("SELECT id FROM groups WHERE name = ?1", [name], |row| row.get(0)).optional()?)
+}
+
 /// The student whose token hashes to `token_hash`.
 /// No student named `name`: what to do.
 fn no_student(name: &str) -> anyhow::Error {
