@@ -191,6 +191,43 @@ fn a_magic_forest_game_is_judged_in_expected_score_by_rollouts() {
     assert_eq!(analysis, analyse(&file, &["--rollouts", "20"]));
 }
 
+/// A live game is analysed again as it grows, judging only its new turns
+/// (`games::replays::live_analyst`, given its previous analysis): for each
+/// game, the first turns taken from an analysis and the rest judged give
+/// the analysis judged whole.
+#[test]
+fn an_analysis_continued_from_its_first_turns_is_the_analysis_judged_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let games: [&[&str]; 5] = [
+        &["easy", "medium", "--seed", "2", "--only-game", "1"],
+        &["--game", "hexapawn", "easy", "medium", "--seed", "2", "--games", "1"],
+        &["--game", "intuitive-ai", "medium", "--seed", "2", "--only-game", "1"],
+        &["--game", "wumpus", "medium", "--seed", "6", "--only-game", "1"],
+        &["--game", "magic-forest", "medium", "--seed", "3", "--only-game", "1", "--largest-forest", "4"],
+    ];
+    let analyst = arena_core::games::replays::live_analyst(arena_core::analysis::Budget::QUICK);
+    for (i, args) in games.into_iter().enumerate() {
+        let file = dir.path().join(format!("game-{i}.json"));
+        record(&file, args);
+        let replay: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let whole: Value = serde_json::from_str(&analyst(&replay, None).expect("analysed")).unwrap();
+        let turns = whole["turns"].as_array().unwrap().len();
+        assert!(turns >= 3, "{args:?}: a game of a few turns: {whole}");
+        for first in [1, turns / 2, turns] {
+            let mut earlier = whole.clone();
+            earlier["turns"].as_array_mut().unwrap().truncate(first);
+            let continued: Value = serde_json::from_str(&analyst(&replay, Some(&earlier)).unwrap()).unwrap();
+            assert_eq!(continued, whole, "{args:?}: continued after {first} of {turns} turns");
+        }
+        // An earlier analysis of more turns than the game has is not this game's.
+        let mut longer = whole.clone();
+        let extra = longer["turns"][0].clone();
+        longer["turns"].as_array_mut().unwrap().push(extra);
+        let judged: Value = serde_json::from_str(&analyst(&replay, Some(&longer)).unwrap()).unwrap();
+        assert_eq!(judged, whole, "{args:?}: judged whole");
+    }
+}
+
 #[test]
 fn bad_input_is_one_line() {
     let dir = tempfile::tempdir().unwrap();

@@ -171,14 +171,15 @@ fn a_check_the_machine_spoils_is_not_judged_neither_passed_nor_failed() {
     let mut args = vec!["check", bad.to_str().unwrap(), "--time-per-turn", "100ms", "--clock", "wall"];
     args.extend(["--sandbox", "off"]);
     args.extend(support::pass_env(&support::BAD_PLAYER_ORDERS));
-    let started = Instant::now();
     let out = support::arena(&args, &[("BAD_PLAYER_MODE", "starved"), ("BAD_PLAYER_SPIN_MS", "2000")]);
     let text = stdout(&out);
     assert!(!out.status.success(), "{text}");
     assert!(text.contains("NOT JUDGED: the machine was overloaded") && !text.contains("FAILED"), "{text}");
     assert!(!text.contains("problem:"), "the machine's fault is not the player's problem: {text}");
-    // Its first smoke game spoiled, the second is not played on the same machine.
-    assert!(started.elapsed() < Duration::from_secs(9), "{:?}", started.elapsed());
+    // Its first smoke game spoiled, the second is not played on the same
+    // machine (said by the output, not by a time: the suite's load varies).
+    let trap = text.split("smoke test  trap").nth(1).and_then(|t| t.split("smoke test").next()).unwrap_or("");
+    assert!(trap.contains("game 1/2") && !trap.contains("game 2/2"), "{text}");
 }
 
 #[test]

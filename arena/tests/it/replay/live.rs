@@ -30,7 +30,7 @@ use arena_core::{
 };
 use serde_json::Value;
 
-use crate::support::{library, pass_env, BAD_PLAYER_ORDERS};
+use crate::support::{library, pass_env};
 
 /// One server-sent event: its name and its data (lines joined).
 #[derive(Debug, Clone, PartialEq)]
@@ -201,7 +201,7 @@ pub fn live_play(sleep_ms: &str, seed: &str, replay: &std::path::Path) -> (Child
 /// sleeps `sleep_ms` a turn); its address once printed.
 pub fn live_arena(args: &[&str], sleep_ms: &str) -> (Child, String) {
     let mut args = args.to_vec();
-    args.extend(pass_env(&BAD_PLAYER_ORDERS[..2]));
+    args.extend(pass_env(&["BAD_PLAYER_MODE", "BAD_PLAYER_SLEEP_MS"]));
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args(&args)
         .env("BAD_PLAYER_MODE", "sleep")
@@ -262,8 +262,8 @@ fn games(base: &str) -> Vec<Value> {
 fn watchers_from_the_first_turn_and_from_mid_game_get_every_turn_and_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("game.json");
-    let (mut child, base) = live_play("120", "3", &file);
-    // The follower connects before the first turn is played (the slow player's takes 120 ms).
+    let (mut child, base) = live_play("300", "3", &file);
+    // The follower connects before the first turn is played (the slow player's takes 300 ms).
     let first = std::thread::spawn({
         let base = base.clone();
         move || read_events(&format!("{base}/follow/feed"), |_| false)
@@ -313,14 +313,14 @@ fn untimed(text: &str) -> Value {
 fn a_watcher_that_goes_away_mid_game_changes_nothing_in_the_game() {
     let dir = tempfile::tempdir().unwrap();
     let (watched, alone) = (dir.path().join("watched.json"), dir.path().join("alone.json"));
-    let (mut child, base) = live_play("60", "8", &watched);
+    let (mut child, base) = live_play("300", "8", &watched);
     // Reads three turns, then hangs up.
     let cut = read_events(&format!("{base}/follow/feed"), |events| {
         events.iter().filter(|e| e.name == "turn").count() >= 3
     });
     assert!(cut.iter().all(|e| e.name != "end"), "went away before the end");
     assert!(child.wait().unwrap().success());
-    let (mut child, _) = live_play("60", "8", &alone);
+    let (mut child, _) = live_play("300", "8", &alone);
     assert!(child.wait().unwrap().success());
     let [watched, alone] = [watched, alone].map(|f| std::fs::read_to_string(f).unwrap());
     assert_eq!(untimed(&watched), untimed(&alone), "the same game, watched or not");
@@ -394,7 +394,7 @@ fn bench_sprt_and_tournaments_list_their_games_live() {
         &["tournament", "run", file.to_str().unwrap(), "--live"],
     ];
     for args in runs {
-        let (mut child, base) = live_arena(args, "60");
+        let (mut child, base) = live_arena(args, "300");
         let until = Instant::now() + Duration::from_secs(30);
         let picked = loop {
             if let Some(game) = games(&base).into_iter().find(|g| g["ended"] == false) {
@@ -422,7 +422,10 @@ fn the_live_pages_advantage_chart_grows_with_the_game_and_is_whole_at_the_end() 
     let mut browser = crate::support::devtools::Browser::start(&chromium);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("game.json");
-    let (mut child, base) = live_play("300", "5", &file);
+    // The analysis runs at nice 19: beside busy loops a turn's judgement
+    // may wait most of a second for the CPU, so the game's turns are long
+    // enough (1.2 s each of the slow player's) for it to keep growing.
+    let (mut child, base) = live_play("1200", "5", &file);
     browser.open(&format!("{base}/follow"));
     // [state, turns shown, the chart's points (none while hidden), analysed].
     let read = "(() => { const b = document.body.dataset, box = document.getElementById('advantage'); \

@@ -11,7 +11,7 @@
 pub mod html;
 pub mod text;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::replay::{Replay, ReplayBody};
 
@@ -63,7 +63,7 @@ impl Measure {
 }
 
 /// One turn as a game's analyser judged it.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Judgement {
     /// The turn's number in the replay (1 the first).
     pub turn: u32,
@@ -202,9 +202,10 @@ pub struct GameAnalysis {
 pub trait AnalysedBody {
     /// What the values are.
     fn measure(&self) -> Measure;
-    /// Every turn judged, in order; `Err` is one line (a replay the
-    /// analyser cannot read).
-    fn judge<E>(&self, replay: &Replay<E>, budget: Budget) -> Result<Vec<Judgement>, String>;
+    /// Every turn from index `from` on judged, in order (the ones before
+    /// only replayed: a live game's analysis judges what is new); `Err` is
+    /// one line (a replay the analyser cannot read).
+    fn judge<E>(&self, replay: &Replay<E>, budget: Budget, from: usize) -> Result<Vec<Judgement>, String>;
     /// Every turn judged, with the raw search value a table maps to its
     /// chance where the analyser has one (what `arena measure analysis`
     /// fits the table on); by default none.
@@ -213,7 +214,7 @@ pub trait AnalysedBody {
         replay: &Replay<E>,
         budget: Budget,
     ) -> Result<Vec<(Judgement, Option<Searched>)>, String> {
-        Ok(self.judge(replay, budget)?.into_iter().map(|j| (j, None)).collect())
+        Ok(self.judge(replay, budget, 0)?.into_iter().map(|j| (j, None)).collect())
     }
 }
 
@@ -231,8 +232,20 @@ pub fn analyse<B: ReplayBody + AnalysedBody>(
     replay: &Replay<B>,
     budget: Budget,
 ) -> Result<GameAnalysis, String> {
-    let judged = replay.body.judge(replay, budget)?;
-    Ok(analysis_of(replay, judged))
+    analyse_after(replay, budget, Vec::new())
+}
+
+/// Analyses `replay` with `budget`, its first turns judged already
+/// (`earlier`, as an analysis of the same game so far judged them): a game
+/// in progress, analysed again as it grows, costs its new turns only.
+pub fn analyse_after<B: ReplayBody + AnalysedBody>(
+    replay: &Replay<B>,
+    budget: Budget,
+    mut earlier: Vec<Judgement>,
+) -> Result<GameAnalysis, String> {
+    let new = replay.body.judge(replay, budget, earlier.len())?;
+    earlier.extend(new);
+    Ok(analysis_of(replay, earlier))
 }
 
 /// The analysis of `replay` from its turns' judgements (what `analyse`

@@ -56,8 +56,8 @@ macro_rules! replay_bodies {
                 match self { $(Body::$variant(body) => body.measure(),)+ }
             }
 
-            fn judge<E>(&self, replay: &Replay<E>, budget: Budget) -> Result<Vec<Judgement>, String> {
-                match self { $(Body::$variant(body) => body.judge(replay, budget),)+ }
+            fn judge<E>(&self, replay: &Replay<E>, budget: Budget, from: usize) -> Result<Vec<Judgement>, String> {
+                match self { $(Body::$variant(body) => body.judge(replay, budget, from),)+ }
             }
 
             fn judge_searched<E>(
@@ -97,11 +97,16 @@ pub fn live_page(feed: &str, follows: bool) -> String {
 }
 
 /// What judges a live game of any game as it is played
-/// (`Live::with_analyst`): its replay so far, analysed with `budget`.
+/// (`Live::with_analyst`): its replay so far, analysed with `budget`, the
+/// turns its previous analysis judged taken as they were.
 pub fn live_analyst(budget: Budget) -> crate::replay::live::Analyst {
-    std::sync::Arc::new(move |replay: &serde_json::Value| {
+    std::sync::Arc::new(move |replay: &serde_json::Value, earlier: Option<&serde_json::Value>| {
         let replay = GameReplay::deserialize(replay).ok()?;
-        let analysis = crate::analysis::analyse(&replay, budget).ok()?;
+        let earlier: Vec<Judgement> =
+            earlier.and_then(|analysis| Vec::deserialize(&analysis["turns"]).ok()).unwrap_or_default();
+        // Of more turns than the game has: not this game's, judged whole.
+        let earlier = if earlier.len() <= replay.result.turns as usize { earlier } else { Vec::new() };
+        let analysis = crate::analysis::analyse_after(&replay, budget, earlier).ok()?;
         serde_json::to_string(&analysis).ok()
     })
 }

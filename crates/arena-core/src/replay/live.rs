@@ -259,6 +259,15 @@ impl Live {
         let _ = closed.recv_timeout(std::time::Duration::from_secs(1));
     }
 
+    /// The run is over: finishes its games' final analyses on the calling
+    /// thread, until `until` (`analysing.rs`: the analysing thread, at nice
+    /// 19, may be starved by a busy machine while pages wait for them).
+    pub fn finish_analyses(&self, until: std::time::Instant) {
+        if let Some(analysing) = &self.0.analysing {
+            analysing.finish(until);
+        }
+    }
+
     /// Whether `close` was called.
     pub fn closed(&self) -> bool {
         self.0.feeds.lock().unwrap().closed
@@ -364,6 +373,9 @@ struct Log {
     end_at: Option<usize>,
     /// Turns the newest `analysis` judged (of a snapshot taken then).
     analysed: u32,
+    /// The newest analysis of the game in progress (JSON text): the next
+    /// one judges only the turns played since.
+    analysis: Option<Arc<str>>,
     /// A turn was dropped (a full channel): the `end` event is whole anyway.
     lagged: bool,
     /// With `Privacy`: the start and the end as the public sees them.

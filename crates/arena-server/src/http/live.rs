@@ -163,16 +163,25 @@ impl LocalServer {
         self.live.clone()
     }
 
-    /// The run is over: closes its feeds, and gives the pages that watch it
-    /// up to `within` to read their last events before the process ends.
+    /// The run is over: closes its feeds, finishes the final analyses the
+    /// pages watching it wait for (up to `FINISHING`), and gives those
+    /// pages up to `within` to read their last events before the process ends.
     pub fn close(&self, within: Duration) {
         self.live.close();
+        if OPEN.load(Ordering::SeqCst) > 0 {
+            self.live.finish_analyses(std::time::Instant::now() + FINISHING);
+        }
         let until = std::time::Instant::now() + within;
         while OPEN.load(Ordering::SeqCst) > 0 && std::time::Instant::now() < until {
             std::thread::sleep(Duration::from_millis(10));
         }
     }
 }
+
+/// How long a run that is over spends finishing the analyses of its last
+/// games for the pages watching them (a few at most: the analysing
+/// thread's own bound on finished games waiting).
+const FINISHING: Duration = Duration::from_secs(30);
 
 /// Streams being sent, in this process.
 static OPEN: AtomicUsize = AtomicUsize::new(0);

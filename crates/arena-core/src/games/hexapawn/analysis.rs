@@ -26,10 +26,11 @@ impl AnalysedBody for HexapawnBody {
         Measure::WinChance
     }
 
-    fn judge<E>(&self, _replay: &Replay<E>, _budget: Budget) -> Result<Vec<Judgement>, String> {
+    fn judge<E>(&self, _replay: &Replay<E>, _budget: Budget, from: usize) -> Result<Vec<Judgement>, String> {
         self.plies
             .iter()
             .enumerate()
+            .skip(from)
             .map(|(i, ply)| {
                 let board = board_from(&ply.board)?;
                 let seat = seat_from_number(ply.seat).ok_or(format!("seat {}: 1 or 2", ply.seat))?;

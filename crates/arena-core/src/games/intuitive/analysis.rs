@@ -35,7 +35,7 @@ impl AnalysedBody for IntuitiveBody {
         Measure::ExpectedScore { span: SPAN }
     }
 
-    fn judge<E>(&self, _replay: &Replay<E>, _budget: Budget) -> Result<Vec<Judgement>, String> {
+    fn judge<E>(&self, _replay: &Replay<E>, _budget: Budget, from: usize) -> Result<Vec<Judgement>, String> {
         let size = self.settings.rules.board_size;
         if u32::from(size) * u32::from(size) > u32::from(MAX_EXACT_CELLS) {
             return Err(format!("Intuitive AI is analysed on boards up to 4x4; this one is {size}x{size}"));
@@ -47,16 +47,18 @@ impl AnalysedBody for IntuitiveBody {
             let cell = Cell::new(reveal.cell[0], reveal.cell[1]);
             let view = *game.view();
             let index = game.check_reveal(cell).map_err(|e| format!("reveal {}: {e}", i + 1))?;
-            let (best, played, best_cell) = judge_reveal(&mut expert, &view, index);
-            turns.push(Judgement {
-                turn: i as u32 + 1,
-                player: 0,
-                played: cell_text(index, size),
-                before: best,
-                after: played,
-                best: cell_text(best_cell, size),
-                best_value: best,
-            });
+            if i >= from {
+                let (best, played, best_cell) = judge_reveal(&mut expert, &view, index);
+                turns.push(Judgement {
+                    turn: i as u32 + 1,
+                    player: 0,
+                    played: cell_text(index, size),
+                    before: best,
+                    after: played,
+                    best: cell_text(best_cell, size),
+                    best_value: best,
+                });
+            }
             game.reveal(cell).map_err(|e| format!("reveal {}: {e}", i + 1))?;
         }
         Ok(turns)

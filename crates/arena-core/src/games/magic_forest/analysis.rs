@@ -58,7 +58,7 @@ impl AnalysedBody for ForestBody {
         Measure::ExpectedScore { span: SPAN }
     }
 
-    fn judge<E>(&self, _replay: &Replay<E>, budget: Budget) -> Result<Vec<Judgement>, String> {
+    fn judge<E>(&self, _replay: &Replay<E>, budget: Budget, from: usize) -> Result<Vec<Judgement>, String> {
         let config = self.config();
         let actions: Vec<ForestAction> = self.steps.iter().map(|s| action_from(s.action)).collect();
         let requests = requests(&config, self.forests(), &actions);
@@ -70,6 +70,10 @@ impl AnalysedBody for ForestBody {
         for (i, (request, &played)) in requests.iter().zip(&actions).enumerate() {
             if request.forest != requests[entered].forest {
                 entered = i;
+            }
+            if i < from {
+                hard.follow(request, played);
+                continue;
             }
             let seen = Seen { requests: &requests[entered..=i], actions: &actions[entered..i] };
             let forests = consistent_forests(&config, &seen, budget.rollouts)

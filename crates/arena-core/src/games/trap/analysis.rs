@@ -119,8 +119,8 @@ impl AnalysedBody for TrapBody {
         Measure::WinChance
     }
 
-    fn judge<E>(&self, _replay: &Replay<E>, budget: Budget) -> Result<Vec<Judgement>, String> {
-        Ok(self.judged(budget)?.into_iter().map(|(judgement, _)| judgement).collect())
+    fn judge<E>(&self, _replay: &Replay<E>, budget: Budget, from: usize) -> Result<Vec<Judgement>, String> {
+        Ok(self.judged(budget, from)?.into_iter().map(|(judgement, _)| judgement).collect())
     }
 
     fn judge_searched<E>(
@@ -129,7 +129,7 @@ impl AnalysedBody for TrapBody {
         budget: Budget,
     ) -> Result<Vec<(Judgement, Option<Searched>)>, String> {
         let positions = self.positions()?;
-        Ok((self.judged(budget)?.into_iter().zip(&positions))
+        Ok((self.judged(budget, 0)?.into_iter().zip(&positions))
             .map(|((judgement, judged), position)| {
                 let searched = Searched {
                     value: judged.best.value,
@@ -143,13 +143,14 @@ impl AnalysedBody for TrapBody {
 }
 
 impl TrapBody {
-    /// Every turn judged, with the search's own values (for
-    /// `arena measure analysis`, which fits the curve on them).
-    pub fn judged(&self, budget: Budget) -> Result<Vec<(Judgement, Judged)>, String> {
+    /// Every turn from index `from` on judged, with the search's own
+    /// values (for `arena measure analysis`, which fits the curve on them).
+    pub fn judged(&self, budget: Budget, from: usize) -> Result<Vec<(Judgement, Judged)>, String> {
         let positions = self.positions()?;
         Ok(positions
             .iter()
             .enumerate()
+            .skip(from)
             .map(|(i, position)| {
                 let judged = judge_values(position, budget);
                 let best = judged.best;

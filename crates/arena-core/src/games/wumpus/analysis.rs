@@ -36,7 +36,7 @@ impl AnalysedBody for WumpusBody {
         Measure::ExpectedScore { span: SPAN }
     }
 
-    fn judge<E>(&self, _replay: &Replay<E>, budget: Budget) -> Result<Vec<Judgement>, String> {
+    fn judge<E>(&self, _replay: &Replay<E>, budget: Budget, from: usize) -> Result<Vec<Judgement>, String> {
         let config = config_from(&self.settings.rules.config);
         let actions: Vec<WumpusAction> = self.steps.iter().map(|s| action_from(s.action)).collect();
         let truth = self.world(&config);
@@ -47,6 +47,10 @@ impl AnalysedBody for WumpusBody {
         for (i, (&request, &played)) in requests.iter().zip(&actions).enumerate() {
             if request.check(config.goal, played).is_err() {
                 break; // the invalid action that ended the game: nothing to compare
+            }
+            if i < from {
+                hard.follow(&request, played);
+                continue;
             }
             let caves = consistent_caves(&config, truth, &requests[..=i], &actions[..i], budget.rollouts)
                 .ok_or(format!("action {}: no cave matches what the agent sensed", i + 1))?;

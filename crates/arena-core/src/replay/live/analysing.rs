@@ -10,11 +10,18 @@
 //! thread gets to it, however many turns came meanwhile; nothing queues but
 //! the games themselves, and the finished ones waiting for their final
 //! analysis are bounded (`ENDS_WAITING`: the oldest is given up).
+//!
+//! The end of a run (`Live::finish_analyses`): nice 19 keeps the analysis
+//! from slowing a game, but on a busy machine it also starves it, and the
+//! pages watching would wait for the final analyses past the process's
+//! end. With no game left to play, the closing thread finishes them at its
+//! own priority; whichever thread gets a game's final in first wins, the
+//! other's is dropped.
 
 use std::{
     panic::{catch_unwind, AssertUnwindSafe},
     sync::{Arc, Condvar, Mutex, Weak},
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use serde_json::Value;
@@ -22,9 +29,12 @@ use serde_json::Value;
 use super::{below_the_games, Feed};
 
 /// What judges a game in progress: its replay so far (the file's layout, a
-/// result in progress) to its analysis as JSON text; None if it cannot.
-/// The caller names the games (the replay layer does not).
-pub type Analyst = Arc<dyn Fn(&Value) -> Option<String> + Send + Sync>;
+/// result in progress) and its previous analysis, if any (as the analyst
+/// gave it, of fewer turns: only the new ones need judging), to its
+/// analysis as JSON text; None if it cannot. A game's final analysis is
+/// given no previous one: it is the file's, judged whole. The caller
+/// names the games (the replay layer does not).
+pub type Analyst = Arc<dyn Fn(&Value, Option<&Value>) -> Option<String> + Send + Sync>;
 
 /// Finished games waiting for their final analysis before the oldest is
 /// given up (its feed then ends without it): a run that ends games faster
@@ -69,6 +79,21 @@ impl Analysing {
         self.pending.lock().unwrap().feeds.push(feed.clone());
     }
 
+    /// Finishes the final analyses of the games that are over, on the
+    /// calling thread, until `until` (checked between games; at most
+    /// `ENDS_WAITING` of them, as the analysing thread keeps).
+    pub(crate) fn finish(&self, until: Instant) {
+        while Instant::now() < until {
+            let feed = {
+                let mut pending = self.pending.lock().unwrap();
+                let feeds = waiting(&mut pending);
+                feeds.iter().find(|feed| feed.ended() && feed.changed()).cloned()
+            };
+            let Some(feed) = feed else { return };
+            feed.analyse(&self.analyst);
+        }
+    }
+
     fn tell(&self) {
         self.pending.lock().unwrap().grown = true;
         self.grown.notify_one();
@@ -83,13 +108,7 @@ fn next(run: &Weak<Analysing>) -> Option<Arc<Feed>> {
         let analysing = run.upgrade()?;
         let mut pending = analysing.pending.lock().unwrap();
         pending.grown = false;
-        pending.feeds.retain(|feed| !feed.log.lock().unwrap().done);
-        let ended: Vec<usize> =
-            (pending.feeds.iter().enumerate()).filter(|(_, feed)| feed.ended()).map(|(i, _)| i).collect();
-        for &i in ended.iter().take(ended.len().saturating_sub(ENDS_WAITING)).rev() {
-            pending.feeds.remove(i).give_up();
-        }
-        if let Some(i) = pending.feeds.iter().position(|feed| feed.changed()) {
+        if let Some(i) = waiting(&mut pending).iter().position(|feed| feed.changed()) {
             let feed = pending.feeds.remove(i);
             pending.feeds.push(feed.clone());
             return Some(feed);
@@ -99,12 +118,26 @@ fn next(run: &Weak<Analysing>) -> Option<Arc<Feed>> {
     }
 }
 
+/// The games still owed an analysis, oldest first: the done ones dropped,
+/// the finished ones beyond `ENDS_WAITING` given up.
+fn waiting(pending: &mut Pending) -> &[Arc<Feed>] {
+    pending.feeds.retain(|feed| !feed.log.lock().unwrap().done);
+    let ended: Vec<usize> =
+        (pending.feeds.iter().enumerate()).filter(|(_, feed)| feed.ended()).map(|(i, _)| i).collect();
+    for &i in ended.iter().take(ended.len().saturating_sub(ENDS_WAITING)).rev() {
+        pending.feeds.remove(i).give_up();
+    }
+    &pending.feeds
+}
+
 /// A game as it stands, to be analysed.
 struct Snapshot {
     /// Its events so far (the log's own), or its end's.
     events: Vec<Arc<str>>,
     turns: u32,
     last: bool,
+    /// Its previous analysis, while it is in progress.
+    earlier: Option<Arc<str>>,
 }
 
 impl Feed {
@@ -119,20 +152,26 @@ impl Feed {
     /// analysis, and appends the `analysis` event; the final one ends the feed.
     fn analyse(&self, analyst: &Analyst) {
         let Some(snapshot) = self.snapshot() else { return };
-        let analysis = replay_so_far(&snapshot.events)
-            .and_then(|replay| catch_unwind(AssertUnwindSafe(|| analyst(&replay))).ok().flatten());
+        let earlier = snapshot.earlier.and_then(|text| serde_json::from_str::<Value>(&text).ok());
+        let analysis = replay_so_far(&snapshot.events).and_then(|replay| {
+            catch_unwind(AssertUnwindSafe(|| analyst(&replay, earlier.as_ref()))).ok().flatten()
+        });
         let data = analysis.map(|a| {
-            format!("{{\"turns\":{},\"final\":{},\"analysis\":{a}}}", snapshot.turns, snapshot.last)
+            let data =
+                format!("{{\"turns\":{},\"final\":{},\"analysis\":{a}}}", snapshot.turns, snapshot.last);
+            (a, data)
         });
         {
             let mut log = self.log.lock().unwrap();
-            // The game ended meanwhile: only the final analysis follows its end.
-            if !snapshot.last && log.end_at.is_some() {
+            // The game ended meanwhile: only the final analysis follows its
+            // end; and only once (the closing thread may have put it in).
+            if log.done || (!snapshot.last && log.end_at.is_some()) {
                 return;
             }
             log.analysed = snapshot.turns;
             log.done |= snapshot.last;
-            if let Some(data) = data {
+            if let Some((analysis, data)) = data {
+                log.analysis = Some(analysis.into());
                 log.events.push(super::event("analysis", &data));
             }
         }
@@ -151,12 +190,18 @@ impl Feed {
         let log = self.log.lock().unwrap();
         match (log.done, log.end_at) {
             (true, _) => None,
-            (false, Some(end)) => {
-                Some(Snapshot { events: vec![log.events[end].clone()], turns: log.turns, last: true })
-            }
-            (false, None) if log.turns > log.analysed => {
-                Some(Snapshot { events: log.events.clone(), turns: log.turns, last: false })
-            }
+            (false, Some(end)) => Some(Snapshot {
+                events: vec![log.events[end].clone()],
+                turns: log.turns,
+                last: true,
+                earlier: None,
+            }),
+            (false, None) if log.turns > log.analysed => Some(Snapshot {
+                events: log.events.clone(),
+                turns: log.turns,
+                last: false,
+                earlier: log.analysis.clone(),
+            }),
             _ => None,
         }
     }
@@ -238,11 +283,11 @@ mod tests {
         let (release, released) = sync_channel::<()>(0);
         let (seen, calls) = sync_channel::<usize>(100);
         let released = Mutex::new(released);
-        let analyst: Analyst = Arc::new(move |replay: &Value| {
+        let analyst: Analyst = Arc::new(move |replay: &Value, earlier: Option<&Value>| {
             let plies = replay["plies"].as_array().map_or(0, Vec::len);
             seen.send(plies).unwrap();
             released.lock().unwrap().recv().ok()?;
-            Some(json!({ "plies": plies }).to_string())
+            Some(json!({ "plies": plies, "earlier": earlier.map(|e| e["plies"].clone()) }).to_string())
         });
         (analyst, release, calls)
     }
@@ -290,9 +335,52 @@ mod tests {
         let turns: Vec<(u64, bool)> =
             analyses(&live).iter().map(|a| (a["turns"].as_u64().unwrap(), a["final"] == true)).collect();
         assert_eq!(turns, [(1, false), (21, false), (21, true)], "two analyses while played, one at the end");
+        // The second is given the first (it judges the 20 new plies only);
+        // the final one is judged whole.
+        let earlier: Vec<Value> = analyses(&live).iter().map(|a| a["analysis"]["earlier"].clone()).collect();
+        assert_eq!(earlier, [Value::Null, json!(1), Value::Null], "each analysis is given the one before");
         let start: Value = serde_json::from_str(&data_of(&feed.read(0, false).events[0]).1).unwrap();
         assert_eq!(start["analysed"], true, "the start says analyses will come");
         assert!(calls.try_recv().is_err(), "nothing analysed twice");
+    }
+
+    /// A run that is over on a busy machine: the analysing thread is held
+    /// (starved) in a game's final analysis; the closing thread puts the
+    /// final in, and the held thread's own, when it comes, is dropped.
+    #[test]
+    fn the_closing_thread_finishes_a_final_analysis_the_analysing_thread_is_starved_in() {
+        let (release, released) = sync_channel::<()>(0);
+        let (seen, calls) = sync_channel::<(bool, usize)>(100);
+        let released = Mutex::new(released);
+        let analyst: Analyst = Arc::new(move |replay: &Value, _: Option<&Value>| {
+            let plies = replay["plies"].as_array().map_or(0, Vec::len);
+            let held = std::thread::current().name() == Some("live-analysis");
+            seen.send((held, plies)).unwrap();
+            if held {
+                released.lock().unwrap().recv().ok()?;
+            }
+            Some(json!({ "plies": plies, "held": held }).to_string())
+        });
+        let live = Live::with_analyst(analyst);
+        let tap = live.begin::<Hexapawn, _>("game 1".into(), start);
+        tap.end(|| Replay { result: ReplayResult { turns: 0, ..ReplayResult::in_progress() }, ..start() });
+        let got = calls.recv_timeout(Duration::from_secs(60)).expect("the analyst is called");
+        assert_eq!(got, (true, 0), "the analysing thread is held in the final analysis");
+        let feed = live.game(0).unwrap();
+        assert!(!feed.read(0, false).ended, "the feed waits for the final analysis");
+        live.finish_analyses(Instant::now() + Duration::from_secs(60));
+        assert_eq!(calls.try_recv().ok(), Some((false, 0)), "the closing thread analyses the end");
+        assert!(feed.read(0, false).ended, "its final analysis ends the feed");
+        // The held thread's final comes later and is dropped: once it is
+        // analysing a second game, it is done with the first.
+        release.send(()).unwrap();
+        let second = live.begin::<Hexapawn, _>("game 2".into(), start);
+        second.turn(|| LiveTurn::new(json!({ "ply": 0 }), Vec::new()));
+        assert_eq!(calls.recv_timeout(Duration::from_secs(60)).ok(), Some((true, 1)), "on to game 2");
+        let finals: Vec<Value> = analyses(&live).into_iter().filter(|a| a["final"] == true).collect();
+        assert_eq!(finals.len(), 1, "one final analysis: {finals:?}");
+        assert_eq!(finals[0]["analysis"]["held"], false, "the closing thread's");
+        drop(release);
     }
 
     #[test]
