@@ -315,7 +315,10 @@ fn a_damaged_backup_or_one_onto_its_own_folder_is_refused_and_a_killed_ones_copy
     };
     assert!(backup(&file).status.success());
     let good = std::fs::read(&file).unwrap();
-    for at in [good.len() / 3, good.len() / 2, good.len() - 3] {
+    // In the gzip trailer: the CRC and the length, which every flip changes
+    // (a flip in the deflate stream may land on bits no decoder reads: the
+    // store's unit tests flip there, where it changes the stream).
+    for at in [good.len() - 7, good.len() - 3] {
         let mut bytes = good.clone();
         bytes[at] ^= 0x10;
         let damaged = dir.path().join("damaged.tar.gz");

@@ -90,6 +90,20 @@ fn rebuilt(gz: &[u8], change: impl FnOnce(&mut Vec<(String, Vec<u8>)>)) -> Vec<u
     gz_of(&builder.into_inner().unwrap())
 }
 
+/// `gz` with bit `bit` flipped in the first byte from `at` on where the flip
+/// changes what the compressed stream holds: a deflate stream has bits no
+/// decoder reads (seen: 5 in 3,200 bytes of a backup), and a backup with
+/// one of those flipped is whole, and restored.
+fn flipped(gz: &[u8], at: usize, bit: u8) -> Vec<u8> {
+    let unpacked = |gz: &[u8]| {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(gz).read_to_end(&mut out).ok().map(|_| out)
+    };
+    let whole = unpacked(gz);
+    let flip = |i: usize| [&gz[..i], &[gz[i] ^ (1 << bit)], &gz[i + 1..]].concat();
+    (at..gz.len()).map(flip).find(|bytes| unpacked(bytes) != whole).expect("a flip that changes the stream")
+}
+
 /// Restoring `bytes` fails in one line holding `says`, leaving no folder.
 fn refused(dir: &Path, bytes: &[u8], says: &str) -> String {
     let from = dir.join("damaged.tar.gz");
@@ -140,8 +154,7 @@ fn a_bit_flipped_anywhere_in_the_compressed_stream_is_refused() {
     // deflate stream at several places, the CRC, the length.
     for at in [12, len / 5, len / 3, len / 2, 2 * len / 3, 9 * len / 10, len - 6, len - 2] {
         for bit in [0, 5] {
-            let mut bytes = good.clone();
-            bytes[at] ^= 1 << bit;
+            let bytes = flipped(&good, at, bit);
             let error = refused(dir.path(), &bytes, "nothing was restored");
             assert!(error.contains("damaged"), "byte {at}, bit {bit}: {error}");
         }
