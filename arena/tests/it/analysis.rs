@@ -148,47 +148,41 @@ fn an_intuitive_ai_game_is_judged_in_expected_score() {
 
 #[test]
 fn a_wumpus_world_game_is_judged_in_expected_score_by_rollouts() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("game.json");
-    record(&file, &["--game", "wumpus", "medium", "--seed", "6", "--only-game", "1"]);
-    let analysis = analyse(&file, &["--rollouts", "20"]);
-    assert_eq!(analysis["measure"]["kind"], "expected_score");
-    let span = f(&analysis["measure"]["span"]);
-    assert_eq!(span, 2000.0);
-    check_consistent(&analysis, span);
-    let replay: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    let turns = analysis["turns"].as_array().unwrap();
-    assert_eq!(turns.len(), replay["steps"].as_array().unwrap().len());
-    for t in turns {
+    let turns = rollout_analysis(&["--game", "wumpus", "medium", "--seed", "6", "--only-game", "1"], 2000.0);
+    for t in &turns {
         // Between death at once and the gold, and the played never above the best.
         assert!((-1100.0..=1000.0).contains(&f(&t["after"])) && f(&t["after"]) <= f(&t["before"]), "{t}");
     }
+}
+
+/// A single-player game played with `args` and analysed with 20 rollouts:
+/// in expected score over `span`, consistent, a turn judged per step, the
+/// same when analysed again. Its turns.
+fn rollout_analysis(args: &[&str], span: f64) -> Vec<Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    record(&file, args);
+    let analysis = analyse(&file, &["--rollouts", "20"]);
+    assert_eq!(analysis["measure"]["kind"], "expected_score");
+    assert_eq!(f(&analysis["measure"]["span"]), span);
+    check_consistent(&analysis, span);
+    let replay: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let turns = analysis["turns"].as_array().unwrap().clone();
+    assert_eq!(turns.len(), replay["steps"].as_array().unwrap().len());
     // The same replay and rollouts: the same analysis.
     assert_eq!(analysis, analyse(&file, &["--rollouts", "20"]));
+    turns
 }
 
 #[test]
 fn a_magic_forest_game_is_judged_in_expected_score_by_rollouts() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("game.json");
-    record(
-        &file,
-        &["--game", "magic-forest", "medium", "--seed", "3", "--only-game", "1", "--largest-forest", "4"],
-    );
-    let analysis = analyse(&file, &["--rollouts", "20"]);
-    assert_eq!(analysis["measure"]["kind"], "expected_score");
-    let span = f(&analysis["measure"]["span"]);
-    assert_eq!(span, 180.0);
-    check_consistent(&analysis, span);
-    let replay: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    let turns = analysis["turns"].as_array().unwrap();
-    assert_eq!(turns.len(), replay["steps"].as_array().unwrap().len());
+    let args =
+        ["--game", "magic-forest", "medium", "--seed", "3", "--only-game", "1", "--largest-forest", "4"];
+    let turns = rollout_analysis(&args, 180.0);
     // The best a 3x3 and a 4x4 run can score: both portals (90 + 160), no step paid.
-    for t in turns {
+    for t in &turns {
         assert!(f(&t["after"]) <= f(&t["before"]) && f(&t["before"]) < 250.0, "{t}");
     }
-    // The same replay and rollouts: the same analysis.
-    assert_eq!(analysis, analyse(&file, &["--rollouts", "20"]));
 }
 
 /// A live game is analysed again as it grows, judging only its new turns
