@@ -116,7 +116,10 @@ fn the_server_plays_no_more_games_than_its_cores_each_on_a_core_of_its_own_and_s
     // thread (waiting for the core) from seeing the pause for as long as a
     // debug build's analysis of a game; its place in the pool's order is
     // the pool's unit test, its own run tests/it/server/analysis.rs.
-    let server = Server::start(
+    // A player that fails any move made on more than one core, and takes
+    // 50 ms a move: a game lasts long enough for the polls below to see it.
+    let one_core = [("BAD_PLAYER_MODE", "one-core"), ("BAD_PLAYER_SLEEP_MS", "50")];
+    let server = Server::start_with(
         data.path(),
         &[
             "--course",
@@ -128,11 +131,11 @@ fn the_server_plays_no_more_games_than_its_cores_each_on_a_core_of_its_own_and_s
             "--analysis-nodes",
             "0",
         ],
+        &one_core,
     );
     let (code, pool) = get(&server, "/api/staff/cores", Some(&staff));
     assert_eq!((code, pool["pool"]["cores"].as_u64()), (200, Some(1)), "{pool}");
     assert_eq!(get(&server, "/api/staff/cores", Some(&ann)).0, 403);
-    // A player that fails any move made on more than one core.
     let bytes = std::fs::read(library("bad-player")).unwrap();
     let ids: Vec<i64> = [&ann, &bo]
         .iter()
