@@ -16,7 +16,11 @@ use arena_core::{
     play::two_player::{self, MatchConfig, MatchGame, TurnWatcher, TwoPlayerGame},
     players::memory::{self, MemoryDir},
     players::{
-        person::{self, page::PageTable, Person},
+        person::{
+            self,
+            page::{self, PageTable},
+            Person,
+        },
         Player, PlayerSpec,
     },
     replay::{
@@ -263,7 +267,7 @@ fn play_match<G: TwoPlayerGame + TableGame>(
     };
     let memories = stores.zip(kept).map(|((dir, names), kept)| keep_memories(&dir, &names, kept));
     if let Some((server, _)) = &live {
-        last_look(&seats);
+        page::last_look(&seats, page::CLOSED_AFTER);
         server.close(LAST_LOOK);
     }
     if let Some(mut saver) = saver {
@@ -428,7 +432,7 @@ fn play_series<G: SoloReferee + TableGame>(
         &mut on_game,
     );
     if let Some((server, _)) = &live {
-        last_look(&seats);
+        page::last_look(&seats, page::CLOSED_AFTER);
         server.close(LAST_LOOK);
     }
     if let Some(saver) = saver {
@@ -509,14 +513,6 @@ fn seat_at_pages(players: &mut [Player]) -> Result<Vec<Arc<PageTable>>> {
         seats.push(table);
     }
     Ok(seats)
-}
-
-/// Gives the persons' pages up to `LAST_LOOK` to show the match's end.
-fn last_look(seats: &[Arc<PageTable>]) {
-    let until = std::time::Instant::now() + LAST_LOOK;
-    while !seats.iter().all(|seat| seat.seen_all()) && std::time::Instant::now() < until {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
 }
 
 /// Each player's own time control: the one given (`--tc1`, `--tc2`), or

@@ -28,6 +28,8 @@ fn seated(args: &[&str]) -> (Child, String) {
             if let Some(rest) = line.strip_prefix("play: your seat is at ") {
                 let _ = found.send(rest.split_whitespace().next().unwrap_or_default().to_string());
             }
+            // Shown with the test's output if it fails.
+            eprintln!("arena: {line}");
         }
     });
     let url = address.recv_timeout(Duration::from_secs(30)).expect("the seat's address on stderr");
@@ -106,6 +108,35 @@ fn trap_and_hexapawn_are_played_to_the_end_by_clicks() {
     assert!(news.contains("Black (hard) moves"), "{news}");
     let out = finished(child);
     assert!(out.contains("game 1/1"), "{out}");
+}
+
+#[test]
+fn a_page_that_polls_late_still_sees_how_its_match_ended() {
+    let (child, url) = seated(&["play", "human", "easy", "--seed", "5", "--in-process"]);
+    let state = || -> serde_json::Value {
+        let text = ureq::get(format!("{url}/state")).call().unwrap().body_mut().read_to_string().unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    // The page is open: it polls until it is asked.
+    let started = Instant::now();
+    let asked = loop {
+        let shown = state();
+        if !shown["question"].is_null() {
+            break shown["asked"].as_u64().unwrap();
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "never asked: {shown}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let body = serde_json::json!({ "asked": asked, "line": "resign" }).to_string();
+    let posted = ureq::post(format!("{url}/answer")).content_type("application/json").send(&body).unwrap();
+    assert_eq!(posted.status(), 204);
+    // Its next poll comes 3 s late (a busy machine's page): the arena is
+    // still there to show it the end.
+    std::thread::sleep(Duration::from_secs(3));
+    let news = state()["news"].to_string();
+    assert!(news.contains("game over"), "{news}");
+    let out = finished(child);
+    assert!(out.contains("resigned"), "{out}");
 }
 
 #[test]

@@ -21,7 +21,10 @@ use arena_core::{
     play::time_control::TimeControl,
     play::two_player::{self, MatchConfig, TwoPlayerGame},
     players::{
-        person::{page::PageTable, Person},
+        person::{
+            page::{self, PageTable},
+            Person,
+        },
         Player,
     },
     with_rules,
@@ -225,11 +228,7 @@ pub(crate) fn open(
             }
             tracing::warn!("a person's game could not be played: {e}");
         }
-        // The pages are given a moment to show the end.
-        let until = Instant::now() + Duration::from_secs(2);
-        while !tables.iter().all(|t| t.seen_all()) && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        page::last_look(&tables, page::CLOSED_AFTER);
     });
     if let Err(e) = spawned {
         // The closure, and its `Ended`, were dropped unrun.

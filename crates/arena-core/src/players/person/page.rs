@@ -35,6 +35,20 @@ pub enum Refused {
     Busy,
 }
 
+/// A page not polled for this long is taken for closed at a match's end.
+pub const CLOSED_AFTER: Duration = Duration::from_secs(10);
+
+/// Waits until every page still open has been served how its match ended,
+/// before the seats go: on a busy machine a page's next poll may come
+/// seconds late, and a person should see the end, not that the arena has
+/// gone. A page closed (unpolled `closed_after`) or never opened is not
+/// waited for.
+pub fn last_look(tables: &[std::sync::Arc<PageTable>], closed_after: Duration) {
+    while tables.iter().any(|table| table.owes_open_page(closed_after)) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// A seat played from a page.
 pub struct PageTable {
     token: String,
@@ -132,11 +146,11 @@ impl PageTable {
         })
     }
 
-    /// Whether the page has been served all there is to show (the match's
-    /// end, before the arena stops).
-    pub fn seen_all(&self) -> bool {
+    /// Whether a page that is still open (served within `closed_after`)
+    /// has not yet been served all there is to show (the match's end).
+    pub fn owes_open_page(&self, closed_after: Duration) -> bool {
         let shown = self.lock();
-        shown.seen == shown.version
+        shown.seen != shown.version && shown.served.is_some_and(|served| served.elapsed() < closed_after)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Shown> {
@@ -255,6 +269,37 @@ mod tests {
         assert!(state["seconds_left"].as_u64().unwrap() <= 60);
         assert_eq!(table.read(Instant::now()), Read::Late);
         assert!(table.state()["question"].is_null());
+    }
+
+    #[test]
+    fn the_end_waits_for_an_open_page_however_late_its_poll_and_not_for_a_closed_one() {
+        let table = std::sync::Arc::new(PageTable::new().unwrap());
+        let tables = [table.clone()];
+        // Never opened: nothing to wait for.
+        table.tell("game over: you won");
+        assert!(!table.owes_open_page(CLOSED_AFTER));
+        table.state();
+        assert!(!table.owes_open_page(CLOSED_AFTER));
+        // Open, and the end told since its last poll: waited for until it
+        // polls, 3 s late (a busy machine's page).
+        table.tell("game over: you lost");
+        assert!(table.owes_open_page(CLOSED_AFTER));
+        let ended = Instant::now();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_secs(3));
+                assert_eq!(table.state()["news"][1], "game over: you lost");
+            });
+            last_look(&tables, CLOSED_AFTER);
+            assert!(ended.elapsed() >= Duration::from_secs(3));
+        });
+        assert!(!table.owes_open_page(CLOSED_AFTER));
+        // Closed: unpolled past `closed_after`, it is not waited for.
+        table.tell("game over: a draw");
+        std::thread::sleep(Duration::from_millis(60));
+        let ended = Instant::now();
+        last_look(&tables, Duration::from_millis(50));
+        assert!(table.owes_open_page(CLOSED_AFTER) && ended.elapsed() < Duration::from_secs(1));
     }
 
     #[test]
