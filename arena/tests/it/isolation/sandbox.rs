@@ -208,7 +208,16 @@ fn without_the_sandbox_a_setsid_daemon_survives() {
 
 #[test]
 fn a_fork_bomb_is_capped_and_cleaned_up() {
-    for (player, needle) in escapers().iter().zip(["libescape_player.so", "escape_player.py"]) {
+    // Copies of the escapers: the processes left are found by their path,
+    // which no other test's processes (running the escapers) hold.
+    let folder = tempfile::tempdir().unwrap();
+    let lib = folder.path().join("libescape_player.so");
+    std::fs::copy(library("escape-player"), &lib).unwrap();
+    let python = folder.path().join("escape_player.py");
+    std::fs::copy(workspace_root().join("arena/tests/python/escape_player.py"), &python).unwrap();
+    let players = [(lib.display().to_string(), lib), (format!("python:{}", python.display()), python)];
+    for (player, copy) in &players {
+        let needle = copy.to_str().unwrap();
         for report in reports(&escape(player, "forkbomb", "", &[])) {
             let started: u32 = report
                 .strip_prefix("escape forkbomb: blocked after ")
@@ -527,9 +536,12 @@ fn as_an_unprivileged_user_the_sandbox_holds() {
     let secret = write_file(&copies.work, "secret.txt", "readable by anyone\n");
     std::fs::set_permissions(&secret, std::os::unix::fs::PermissionsExt::from_mode(0o666)).unwrap();
     let system_python = Path::new("/usr/bin/python3");
-    let mut players = vec![(copies.library.display().to_string(), "libescape_player.so")];
+    // (The processes left are found by the copy's path, which no other
+    // test's processes hold.)
+    let mut players = vec![(copies.library.display().to_string(), copies.library.display().to_string())];
     if system_python.is_file() {
-        players.push((format!("python:{}", copies.python_player.display()), "escape_player.py"));
+        let path = copies.python_player.display().to_string();
+        players.push((format!("python:{path}"), path));
     }
     for (player, needle) in players {
         let nobody = |mode: &str, target: &str| {
@@ -562,7 +574,7 @@ fn as_an_unprivileged_user_the_sandbox_holds() {
         for report in reports(&nobody("forkbomb", "")) {
             assert!(report.starts_with("escape forkbomb: blocked after "), "{player}: {report}");
         }
-        assert_eq!(processes_left(needle), Vec::<String>::new());
+        assert_eq!(processes_left(&needle), Vec::<String>::new());
         let naptime = unique_sleep();
         for report in reports(&nobody("setsid", &naptime)) {
             assert!(report.starts_with("escape setsid: spawned"), "{player}: {report}");
