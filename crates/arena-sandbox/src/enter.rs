@@ -100,9 +100,29 @@ pub fn enter(spec: &Spec) -> Result<Applied, String> {
         map("/proc/self/uid_map", format!("{uid} {uid} 1"))?;
         map("/proc/self/gid_map", format!("{gid} {gid} 1"))?;
     }
+    // The init's death signal is set after the fork: had the keeper died
+    // before it was set, the init would reap for ever. So the init tells
+    // the keeper once it is set, through a pipe only the keeper reads (a
+    // keeper gone, the write fails and the init ends), and the keeper
+    // waits for that before it forks the worker.
+    let mut ready = [0; 2];
+    // SAFETY: a plain syscall writing two descriptors.
+    if unsafe { libc::pipe2(ready.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(format!("cannot make a pipe: {}", io::Error::last_os_error()));
+    }
     let init = fork()?;
     if init == 0 {
-        run_init();
+        run_init(ready);
+    }
+    // SAFETY: plain syscalls on descriptors of this process's own.
+    unsafe {
+        libc::close(ready[1]);
+        let mut byte = 0u8;
+        // One byte, or the end (an init that died): either way it is set.
+        while libc::read(ready[0], (&raw mut byte).cast(), 1) < 0
+            && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
+        {}
+        libc::close(ready[0]);
     }
     let worker = fork()?;
     if worker != 0 {
@@ -143,12 +163,18 @@ fn confine(spec: &Spec) -> Result<i32, String> {
     Ok(landlock_abi)
 }
 
-/// The namespace's init: holds no descriptor of the worker's and reaps
-/// orphans until it is killed.
-fn run_init() -> ! {
+/// The namespace's init: dies with the keeper (told it through `ready`,
+/// see `enter`), holds no descriptor of the worker's and reaps orphans
+/// until it is killed.
+fn run_init(ready: [libc::c_int; 2]) -> ! {
     // SAFETY: plain syscalls on this process's own state.
     unsafe {
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+        // The keeper is the pipe's only reader: gone, the write fails.
+        libc::close(ready[0]);
+        if libc::write(ready[1], c"r".as_ptr().cast(), 1) != 1 {
+            libc::_exit(0);
+        }
         libc::close_range(0, libc::c_uint::MAX, 0);
         let mut chld: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut chld);
