@@ -15,6 +15,7 @@ use std::{
     sync::atomic::{AtomicU32, Ordering},
 };
 
+use super::{processes_left, processes_with};
 use crate::support::{
     self, arena, library, stderr, stdout,
     unprivileged::{self, set_mode},
@@ -154,29 +155,6 @@ fn connecting_to_a_local_listener_fails() {
     }
     let accepted = listener.accept();
     assert!(accepted.is_err(), "the listener saw a connection: {accepted:?}");
-}
-
-/// Processes whose command line holds `needle`.
-fn processes_with(needle: &str) -> Vec<String> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
-        .map(|line| String::from_utf8_lossy(&line).replace('\0', " "))
-        .filter(|line| line.contains(needle))
-        .collect()
-}
-
-/// Processes whose command line holds `needle` once they have had a
-/// moment to go: a killed namespace empties asynchronously.
-fn processes_left(needle: &str) -> Vec<String> {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
-    loop {
-        let left = processes_with(needle);
-        if left.is_empty() || std::time::Instant::now() >= deadline {
-            return left;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
 }
 
 /// A sleep duration no other process uses: it names the daemon.

@@ -17,6 +17,7 @@ use arena_core::{
     sandbox::Sandbox,
 };
 
+use super::processes_left;
 use crate::alone;
 use crate::support::{self, library};
 
@@ -181,19 +182,7 @@ fn an_arena_killed_while_its_sandboxed_workers_start_leaves_no_process() {
         arena.kill().unwrap();
         arena.wait().unwrap();
     }
-    let holding = || -> Vec<String> {
-        std::fs::read_dir("/proc")
-            .unwrap()
-            .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
-            .map(|line| String::from_utf8_lossy(&line).replace('\0', " "))
-            .filter(|line| line.contains(path))
-            .collect()
-    };
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !holding().is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert_eq!(holding(), Vec::<String>::new(), "processes outlived their arena");
+    assert_eq!(processes_left(path), Vec::<String>::new(), "processes outlived their arena");
 }
 
 /// Whether process `pid` is a worker hosting `player`.
