@@ -36,8 +36,20 @@ fn seated(args: &[&str]) -> (Child, String) {
     (child, url)
 }
 
-/// Clicks highlighted squares until the page says the game is over: a
-/// pawn, then one of its squares (not another pawn of the same side).
+/// Clicks a highlighted square, if there is one: a pawn, then one of its
+/// squares (not another pawn of the same side).
+fn click_once(browser: &mut Browser) -> bool {
+    let clicked = browser.eval(
+        "(() => { const picked = document.querySelector('#board button.picked');
+             let can = [...document.querySelectorAll('#board button.can')];
+             if (picked) { const other = can.filter(b => !b.classList.contains('picked') && b.textContent !== picked.textContent); if (other.length) can = other; }
+             if (!can.length) return false;
+             can[(can.length * 7 + 3) % can.length].click(); return true; })()",
+    );
+    clicked == serde_json::Value::Bool(true)
+}
+
+/// Clicks highlighted squares until the page says the game is over.
 pub(crate) fn click_to_the_end(browser: &mut Browser) -> String {
     let over = "document.getElementById('news').innerText.includes('game over')";
     let started = Instant::now();
@@ -51,14 +63,7 @@ pub(crate) fn click_to_the_end(browser: &mut Browser) -> String {
         if browser.eval(over) == serde_json::Value::Bool(true) {
             break;
         }
-        let clicked = browser.eval(
-            "(() => { const picked = document.querySelector('#board button.picked');
-                 let can = [...document.querySelectorAll('#board button.can')];
-                 if (picked) { const other = can.filter(b => !b.classList.contains('picked') && b.textContent !== picked.textContent); if (other.length) can = other; }
-                 if (!can.length) return false;
-                 can[(can.length * 7 + 3) % can.length].click(); return true; })()",
-        );
-        if clicked == serde_json::Value::Bool(true) {
+        if click_once(browser) {
             clicks += 1;
         }
         std::thread::sleep(Duration::from_millis(60));
@@ -137,6 +142,36 @@ fn a_page_that_polls_late_still_sees_how_its_match_ended() {
     assert!(news.contains("game over"), "{news}");
     let out = finished(child);
     assert!(out.contains("resigned"), "{out}");
+}
+
+#[test]
+fn a_page_cut_off_for_a_while_plays_on_when_the_arena_answers_again() {
+    let Some(chromium) = chromium() else { return };
+    let mut browser = Browser::start(&chromium);
+    let (child, url) =
+        seated(&["play", "--game", "hexapawn", "human", "easy", "--seed", "3", "--in-process"]);
+    browser.open(&url);
+    browser.wait_for("document.querySelector('#board button.can')", Duration::from_secs(30));
+    browser.call("Network.enable", serde_json::json!({}));
+    let cut = |browser: &mut Browser, offline: bool| {
+        let conditions = serde_json::json!({ "offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1 });
+        browser.call("Network.emulateNetworkConditions", conditions);
+    };
+    cut(&mut browser, true);
+    browser.wait_for(
+        "document.getElementById('left').innerText.includes('not answering')",
+        Duration::from_secs(30),
+    );
+    // A move made meanwhile is not sent: the page asks it again later.
+    assert!(click_once(&mut browser) && click_once(&mut browser));
+    std::thread::sleep(Duration::from_secs(2));
+    let ask = browser.eval("document.getElementById('ask').innerText");
+    assert!(!ask.as_str().unwrap().contains("stopped"), "polls that fail for 2 s end nothing: {ask}");
+    cut(&mut browser, false);
+    let news = click_to_the_end(&mut browser);
+    assert!(news.contains("game over"), "{news}");
+    let out = finished(child);
+    assert!(out.contains("game 1/1"), "{out}");
 }
 
 #[test]
