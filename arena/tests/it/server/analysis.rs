@@ -99,10 +99,10 @@ fn a_graded_submissions_lost_games_show_their_turning_points_after_the_grade() {
         Duration::from_secs(30),
     );
     let url = first["url"].as_str().unwrap();
-    chrome.eval(&format!(
-        "(async () => {{ const r = await fetch('{url}', {{ headers: {{ Authorization: 'Bearer ' + token }} }}); \
-         location.href = URL.createObjectURL(new Blob([await r.text()], {{ type: 'text/html' }})); return true; }})()"
-    ));
+    chrome.open_fetched(
+        &format!("fetch('{url}', {{ headers: {{ Authorization: 'Bearer ' + token }} }})"),
+        "''",
+    );
     chrome.wait_for(
         "location.protocol === 'blob:' && document.getElementById('advantage') !== null \
          && !document.getElementById('advantage').hidden \

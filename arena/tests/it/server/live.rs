@@ -201,12 +201,7 @@ fn the_leaderboard_and_the_student_page_link_games_in_progress_that_play_on_the_
     let id = browser.eval("document.querySelector('#live-games button[data-live]').dataset.live");
     let id: u64 = id.as_str().unwrap().parse().unwrap();
     // As `openLive` does, in this tab rather than a new one.
-    browser.eval(&format!(
-        "(async () => {{ const r = await fetch('/live/{id}'); \
-         location.href = URL.createObjectURL(new Blob([await r.text()], {{ type: 'text/html' }})) \
-         + '#token=' + encodeURIComponent(token); return true; }})()"
-    ));
-    browser.wait_for("location.protocol === 'blob:'", Duration::from_secs(30));
+    browser.open_fetched(&format!("fetch('/live/{id}')"), "'#token=' + encodeURIComponent(token)");
     let seen = follow_on_page(&mut browser);
     let (_, events) = feed(&server, &Value::from(id), Some(&alice));
     assert_followed(&mut browser, &seen, &watch(&events).end);

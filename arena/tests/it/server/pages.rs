@@ -76,10 +76,10 @@ fn a_student_logs_in_uploads_through_the_page_and_sees_the_grade_and_the_leaderb
     // draws its board: its inline code is allowed by hash.
     let (_, listed) = get(&server, "/api/submissions/1/replays", Some(&alice));
     let url = listed["replays"][0]["url"].as_str().expect("easy loses a game to hard").to_string();
-    browser.eval(&format!(
-        "(async () => {{ const r = await fetch('{url}', {{ headers: {{ Authorization: 'Bearer ' + token }} }}); \
-         location.href = URL.createObjectURL(new Blob([await r.text()], {{ type: 'text/html' }})); return true; }})()"
-    ));
+    browser.open_fetched(
+        &format!("fetch('{url}', {{ headers: {{ Authorization: 'Bearer ' + token }} }})"),
+        "''",
+    );
     browser.wait_for(
         "location.protocol === 'blob:' && document.querySelectorAll('#board *').length > 0 \
          && document.getElementById('turn-counter').textContent !== ''",

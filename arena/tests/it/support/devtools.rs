@@ -59,6 +59,14 @@ impl Browser {
 
     /// Sends one command and waits for its answer (events are skipped).
     pub fn call(&mut self, method: &str, params: Value) -> Value {
+        match self.try_call(method, params) {
+            Ok(result) => result,
+            Err(error) => panic!("{method}: {error}"),
+        }
+    }
+
+    /// [`Browser::call`], its error returned.
+    fn try_call(&mut self, method: &str, params: Value) -> Result<Value, Value> {
         self.next_id += 1;
         let id = self.next_id;
         self.socket
@@ -69,8 +77,10 @@ impl Browser {
             let Ok(text) = message.to_text() else { continue };
             let value: Value = serde_json::from_str(text).unwrap_or(Value::Null);
             if value["id"] == id {
-                assert!(value["error"].is_null(), "{method}: {value}");
-                return value["result"].clone();
+                return match value["error"].is_null() {
+                    true => Ok(value["result"].clone()),
+                    false => Err(value),
+                };
             }
         }
     }
@@ -94,14 +104,39 @@ impl Browser {
         );
     }
 
-    /// Waits until `condition` (JavaScript) is true.
+    /// Waits until `condition` (JavaScript) is true; a page navigating
+    /// meanwhile (its document gone before it answered) is asked again.
     pub fn wait_for(&mut self, condition: &str, within: Duration) {
         let started = Instant::now();
-        while self.eval(&format!("Boolean({condition})")) != Value::Bool(true) {
-            let page = self.eval("document.body ? document.body.innerText : ''");
-            assert!(started.elapsed() < within, "still not {condition} after {within:?}; the page:\n{page}");
+        loop {
+            let asked = json!({ "expression": format!("Boolean({condition})"), "returnByValue": true });
+            match self.try_call("Runtime.evaluate", asked) {
+                Ok(result) if result["result"]["value"] == Value::Bool(true) => return,
+                Ok(result) if result["exceptionDetails"].is_null() => {}
+                Ok(result) => panic!("{condition}: {result}"),
+                Err(error) if navigated(&error) => {}
+                Err(error) => panic!("{condition}: {error}"),
+            }
+            if started.elapsed() >= within {
+                let page = self.eval("document.body ? document.body.innerText : ''");
+                panic!("still not {condition} after {within:?}; the page:\n{page}");
+            }
             std::thread::sleep(Duration::from_millis(100));
         }
+    }
+
+    /// Opens, in this tab, the page that `fetch` (JavaScript: a promise of
+    /// a response) fetches, as the student page opens a viewer: a blob of
+    /// its text, at that blob's address followed by `suffix` (JavaScript:
+    /// a string). The navigation starts only once the page has answered:
+    /// a document that navigates away before it answers loses the answer.
+    pub fn open_fetched(&mut self, fetch: &str, suffix: &str) {
+        let blob = self.eval(&format!(
+            "(async () => {{ const r = await {fetch}; \
+             return URL.createObjectURL(new Blob([await r.text()], {{ type: 'text/html' }})) + {suffix}; }})()"
+        ));
+        self.eval(&format!("setTimeout(() => {{ location.href = {blob}; }}, 0); true"));
+        self.wait_for("location.protocol === 'blob:'", Duration::from_secs(30));
     }
 
     /// Picks `file` in the file input `selector`, as a person would.
@@ -118,4 +153,11 @@ impl Drop for Browser {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Whether a command failed because its page navigated away (or is
+/// navigating) as it ran.
+fn navigated(error: &Value) -> bool {
+    let message = error["error"]["message"].as_str().unwrap_or_default();
+    message.contains("navigated or closed") || message.contains("context")
 }
