@@ -117,15 +117,16 @@ fn trap_and_hexapawn_are_played_to_the_end_by_clicks() {
 
 #[test]
 fn a_page_that_polls_late_still_sees_how_its_match_ended() {
-    let (child, url) = seated(&["play", "human", "easy", "--seed", "5", "--in-process"]);
-    let state = || -> serde_json::Value {
-        let text = ureq::get(format!("{url}/state")).call().unwrap().body_mut().read_to_string().unwrap();
+    let (mut child, url) = seated(&["play", "human", "easy", "--seed", "5", "--in-process"]);
+    let state = |query: &str| -> serde_json::Value {
+        let text =
+            ureq::get(format!("{url}/state{query}")).call().unwrap().body_mut().read_to_string().unwrap();
         serde_json::from_str(&text).unwrap()
     };
     // The page is open: it polls until it is asked.
     let started = Instant::now();
     let asked = loop {
-        let shown = state();
+        let shown = state("");
         if !shown["question"].is_null() {
             break shown["asked"].as_u64().unwrap();
         }
@@ -138,8 +139,13 @@ fn a_page_that_polls_late_still_sees_how_its_match_ended() {
     // Its next poll comes 3 s late (a busy machine's page): the arena is
     // still there to show it the end.
     std::thread::sleep(Duration::from_secs(3));
-    let news = state()["news"].to_string();
-    assert!(news.contains("game over"), "{news}");
+    let end = state("");
+    assert!(end["news"].to_string().contains("game over") && end["over"] == true, "{end}");
+    // An answer served is not yet an answer delivered: the arena stays
+    // until the page says it drew the end.
+    std::thread::sleep(Duration::from_secs(1));
+    assert!(child.try_wait().unwrap().is_none(), "the arena left before the page drew the end");
+    state(&format!("?seen={}", end["version"]));
     let out = finished(child);
     assert!(out.contains("resigned"), "{out}");
 }

@@ -5,9 +5,9 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::json;
 
-use super::{add_student, agent, finished, get, post_json, submit, wait_for, Server};
+use super::{add_student, agent, finished, get, post_json, seat_state, submit, wait_for, Server};
 use crate::support::{self, browser::chromium, devtools::Browser, library};
 
 fn add_staff(data: &std::path::Path, name: &str) -> String {
@@ -15,12 +15,6 @@ fn add_staff(data: &std::path::Path, name: &str) -> String {
         support::arena(&["serve", "add-student", name, "--staff", "--data", data.to_str().unwrap()], &[]);
     assert!(out.status.success(), "{}", support::stderr(&out));
     support::stdout(&out).trim().to_string()
-}
-
-fn seat_state(server: &Server, page: &str) -> (u16, Value) {
-    let mut response = agent().get(format!("{}{page}/state", server.url)).call().unwrap();
-    let body = response.body_mut().read_to_string().unwrap();
-    (response.status().as_u16(), serde_json::from_str(&body).unwrap_or(Value::Null))
 }
 
 /// Resigns at `page`'s seat once it is asked, and waits for the seat to close.

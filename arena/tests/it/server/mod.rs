@@ -154,6 +154,20 @@ fn agent() -> ureq::Agent {
         .into()
 }
 
+/// A person's seat's state at `page`, polled as its page polls: the
+/// version read is then said to be drawn (`?seen=`), which the end of a
+/// match waits for.
+fn seat_state(server: &Server, page: &str) -> (u16, Value) {
+    let mut response = agent().get(format!("{}{page}/state", server.url)).call().unwrap();
+    let (code, body) = (response.status().as_u16(), response.body_mut().read_to_string().unwrap());
+    // A refusal is a line of text.
+    let state = serde_json::from_str(&body).unwrap_or(Value::Null);
+    if let Some(version) = state["version"].as_u64() {
+        let _ = agent().get(format!("{}{page}/state?seen={version}", server.url)).call();
+    }
+    (code, state)
+}
+
 /// The status and JSON body of a response.
 fn answer(response: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> (u16, Value) {
     let mut response = response.expect("the server answers");

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::{add_student, agent, get, post_json, Server};
+use super::{add_student, agent, get, post_json, seat_state, Server};
 use crate::{
     play::person_page::click_to_the_end,
     support::{self, arena, browser::chromium, devtools::Browser},
@@ -23,12 +23,6 @@ fn playing(server: &Server, staff: &str) -> u64 {
 fn staff(data: &std::path::Path) -> String {
     let out = arena(&["serve", "add-student", "boss", "--staff", "--data", data.to_str().unwrap()], &[]);
     support::stdout(&out).trim().to_string()
-}
-
-/// A seat's state, read as the page reads it (no student token: the seat's is in the address).
-fn seat_state(server: &Server, page: &str) -> (u16, String) {
-    let mut response = agent().get(format!("{}{page}/state", server.url)).call().unwrap();
-    (response.status().as_u16(), response.body_mut().read_to_string().unwrap())
 }
 
 fn wait_until(what: &str, within: Duration, done: impl Fn() -> bool) {
@@ -114,10 +108,10 @@ fn seats_tokens_one_game_at_a_time_a_few_an_hour_and_a_page_that_goes_away() {
         assert_eq!(code, 201, "{started}");
         let page = started["page"].as_str().unwrap().to_string();
         wait_until("the question", Duration::from_secs(30), || {
-            let state: Value = serde_json::from_str(&seat_state(&server, &page).1).unwrap();
+            let state = seat_state(&server, &page).1;
             !state["question"].is_null()
         });
-        let state: Value = serde_json::from_str(&seat_state(&server, &page).1).unwrap();
+        let state = seat_state(&server, &page).1;
         let resigned = agent()
             .post(format!("{}{page}/answer", server.url))
             .send(json!({ "asked": state["asked"], "line": "resign" }).to_string().as_bytes())

@@ -10,7 +10,7 @@ use std::sync::{Arc, RwLock};
 use arena_core::players::person::page::{PageTable, Refused};
 use axum::{
     body::Body,
-    extract::{Path, Request, State},
+    extract::{Path, Query, Request, State},
     http::{header, StatusCode},
     response::{Html, IntoResponse, Response},
     routing::{get, post},
@@ -63,9 +63,22 @@ async fn page(State(seats): State<Seats>, Path(token): Path<String>) -> Response
     }
 }
 
-async fn state(State(seats): State<Seats>, Path(token): Path<String>) -> Response {
+/// A poll: `?seen=N`, the version the page has drawn (the match's end is
+/// waited for until a page says it drew it).
+#[derive(Deserialize)]
+struct Polled {
+    seen: Option<u64>,
+}
+
+async fn state(
+    State(seats): State<Seats>,
+    Path(token): Path<String>,
+    Query(polled): Query<Polled>,
+) -> Response {
     match seats.seat(&token) {
-        Some(table) => ([(header::CACHE_CONTROL, "no-store")], Json(table.state())).into_response(),
+        Some(table) => {
+            ([(header::CACHE_CONTROL, "no-store")], Json(table.state(polled.seen))).into_response()
+        }
         None => refused(),
     }
 }

@@ -38,12 +38,16 @@ pub enum Refused {
 /// A page not polled for this long is taken for closed at a match's end.
 pub const CLOSED_AFTER: Duration = Duration::from_secs(10);
 
-/// Waits until every page still open has been served how its match ended,
-/// before the seats go: on a busy machine a page's next poll may come
-/// seconds late, and a person should see the end, not that the arena has
-/// gone. A page closed (unpolled `closed_after`) or never opened is not
+/// The match is over: tells each page so, and waits until every page still
+/// open says it has drawn that, before the seats go. On a busy machine a
+/// page's next poll may come seconds late, and an answer computed is not
+/// yet an answer delivered: a person should see the end, not that the arena
+/// has gone. A page closed (unpolled `closed_after`) or never opened is not
 /// waited for.
 pub fn last_look(tables: &[std::sync::Arc<PageTable>], closed_after: Duration) {
+    for table in tables {
+        table.end();
+    }
     while tables.iter().any(|table| table.owes_open_page(closed_after)) {
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -60,8 +64,8 @@ pub struct PageTable {
     gone_after: Option<Duration>,
 }
 
-/// What the page is shown: the open question, the news, a counter the page
-/// polls to see what changed.
+/// What the page is shown: the open question, the news, whether the match
+/// is over, a counter the page polls to see what changed.
 #[derive(Default)]
 struct Shown {
     version: u64,
@@ -70,10 +74,12 @@ struct Shown {
     asked: u64,
     question: Option<Question>,
     deadline: Option<Instant>,
-    /// The version the page was last served, and when.
-    seen: u64,
+    /// The newest version a page says it has drawn (its poll's `seen`), and
+    /// when a page last polled.
+    drawn: u64,
     served: Option<Instant>,
     news: VecDeque<String>,
+    over: bool,
 }
 
 impl PageTable {
@@ -131,10 +137,14 @@ impl PageTable {
     }
 
     /// What the page draws: `version` (changes with anything shown), the
-    /// open question (or null), the seconds left to answer it, the news.
-    pub fn state(&self) -> Value {
+    /// open question (or null), the seconds left to answer it, the news,
+    /// whether the match is over. `seen` is the version the polling page
+    /// has drawn, if it says (a later one than there is means nothing).
+    pub fn state(&self, seen: Option<u64>) -> Value {
         let mut shown = self.lock();
-        shown.seen = shown.version;
+        if let Some(seen) = seen.filter(|&seen| seen <= shown.version) {
+            shown.drawn = shown.drawn.max(seen);
+        }
         shown.served = Some(Instant::now());
         let left = shown.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs());
         json!({
@@ -143,14 +153,23 @@ impl PageTable {
             "question": shown.question,
             "seconds_left": left,
             "news": shown.news,
+            "over": shown.over,
         })
     }
 
-    /// Whether a page that is still open (served within `closed_after`)
-    /// has not yet been served all there is to show (the match's end).
+    /// Whether a page that is still open (polled within `closed_after`)
+    /// has not yet drawn all there is to show (the match's end).
     pub fn owes_open_page(&self, closed_after: Duration) -> bool {
         let shown = self.lock();
-        shown.seen != shown.version && shown.served.is_some_and(|served| served.elapsed() < closed_after)
+        shown.drawn != shown.version && shown.served.is_some_and(|served| served.elapsed() < closed_after)
+    }
+
+    /// The match is over: no question, and the page stops polling.
+    fn end(&self) {
+        let mut shown = self.lock();
+        shown.over = true;
+        shown.question = None;
+        shown.version += 1;
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Shown> {
@@ -244,7 +263,7 @@ mod tests {
         // Answers to an earlier question are dropped, not taken for the next.
         table.ask(&question(), None);
         assert_eq!(table.read(Instant::now() + Duration::from_millis(50)), Read::Late);
-        let asked = table.state()["asked"].as_u64().unwrap();
+        let asked = table.state(None)["asked"].as_u64().unwrap();
         assert_eq!(table.post(&token, asked, "2 2"), Ok(()));
         assert_eq!(table.read(Instant::now() + Duration::from_secs(1)), Read::Line("2 2".into()));
     }
@@ -263,35 +282,44 @@ mod tests {
         let table = PageTable::new().unwrap();
         table.ask(&question(), Some(Duration::from_secs(60)));
         table.tell("game over: you won (trapped)");
-        let state = table.state();
+        let state = table.state(None);
         assert_eq!(state["question"]["choices"][0]["text"], "<script>");
         assert_eq!(state["news"][0], "game over: you won (trapped)");
         assert!(state["seconds_left"].as_u64().unwrap() <= 60);
         assert_eq!(table.read(Instant::now()), Read::Late);
-        assert!(table.state()["question"].is_null());
+        assert!(table.state(None)["question"].is_null());
     }
 
     #[test]
-    fn the_end_waits_for_an_open_page_however_late_its_poll_and_not_for_a_closed_one() {
+    fn the_end_waits_until_an_open_page_has_drawn_it_however_late_and_not_for_a_closed_one() {
         let table = std::sync::Arc::new(PageTable::new().unwrap());
         let tables = [table.clone()];
         // Never opened: nothing to wait for.
         table.tell("game over: you won");
+        last_look(&tables, CLOSED_AFTER);
         assert!(!table.owes_open_page(CLOSED_AFTER));
-        table.state();
-        assert!(!table.owes_open_page(CLOSED_AFTER));
-        // Open, and the end told since its last poll: waited for until it
-        // polls, 3 s late (a busy machine's page).
+        // Open: served the end, but not yet drawn it, it is owed the end.
+        let table = std::sync::Arc::new(PageTable::new().unwrap());
+        let tables = [table.clone()];
+        let drawn = table.state(None)["version"].as_u64();
         table.tell("game over: you lost");
         assert!(table.owes_open_page(CLOSED_AFTER));
         let ended = Instant::now();
         std::thread::scope(|scope| {
             scope.spawn(|| {
-                std::thread::sleep(Duration::from_secs(3));
-                assert_eq!(table.state()["news"][1], "game over: you lost");
+                // Its next poll comes 2 s late (a busy machine's page), and
+                // the one saying it drew the end 1 s after that.
+                std::thread::sleep(Duration::from_secs(2));
+                let end = table.state(drawn);
+                assert_eq!((&end["news"][0], &end["over"]), (&json!("game over: you lost"), &json!(true)));
+                std::thread::sleep(Duration::from_secs(1));
+                // A version yet to come is not taken for drawn.
+                table.state(Some(end["version"].as_u64().unwrap() + 1));
+                assert!(table.owes_open_page(CLOSED_AFTER));
+                table.state(end["version"].as_u64());
             });
             last_look(&tables, CLOSED_AFTER);
-            assert!(ended.elapsed() >= Duration::from_secs(3));
+            assert!(ended.elapsed() >= Duration::from_secs(3), "{:?}", ended.elapsed());
         });
         assert!(!table.owes_open_page(CLOSED_AFTER));
         // Closed: unpolled past `closed_after`, it is not waited for.
@@ -311,7 +339,7 @@ mod tests {
         std::thread::scope(|scope| {
             scope.spawn(|| {
                 while Instant::now() < until {
-                    table.state();
+                    table.state(None);
                     std::thread::sleep(Duration::from_millis(200));
                 }
             });
