@@ -419,12 +419,21 @@ fn pages_run_at_pages_nice_and_games_at_games_nice_where_the_server_may_set_them
         let args = [&["--course", course.to_str().unwrap(), "--round-robin", "off"][..], extra].concat();
         let server = Server::start(data.path(), &args);
         assert_eq!(get(&server, "/api/leaderboard", None).0, 200);
-        let threads = threads_nice(server.child.id());
-        let of = |prefix: &str| -> Vec<i32> {
-            threads.iter().filter(|(name, _)| name.starts_with(prefix)).map(|(_, nice)| *nice).collect()
+        // The graders start beside the pages, and name their threads once
+        // running: read the threads once both are there.
+        let started = std::time::Instant::now();
+        let (threads, pages, games) = loop {
+            let threads = threads_nice(server.child.id());
+            let of = |prefix: &str| -> Vec<i32> {
+                threads.iter().filter(|(name, _)| name.starts_with(prefix)).map(|(_, nice)| *nice).collect()
+            };
+            let (pages, games) = (of("tokio-"), of("grader-"));
+            if !pages.is_empty() && !games.is_empty() {
+                break (threads, pages, games);
+            }
+            assert!(started.elapsed() < std::time::Duration::from_secs(30), "{threads:?}");
+            std::thread::sleep(std::time::Duration::from_millis(50));
         };
-        let (pages, games) = (of("tokio-"), of("grader-"));
-        assert!(!pages.is_empty() && !games.is_empty(), "{threads:?}");
         assert!(games.iter().all(|&n| n == games_at), "games at {games_at}: {threads:?}");
         // Without the right to raise a priority (a plain user), pages stay at the server's.
         let expected = if root { pages_at } else { 0 };
