@@ -87,12 +87,19 @@ impl Browser {
 
     /// The value of a JavaScript expression in the page (promises awaited).
     pub fn eval(&mut self, expression: &str) -> Value {
-        let result = self.call(
-            "Runtime.evaluate",
-            json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
-        );
+        match self.try_eval(expression) {
+            Ok(result) => result["result"]["value"].clone(),
+            Err(error) => panic!("Runtime.evaluate: {error}"),
+        }
+    }
+
+    /// [`Browser::eval`]'s whole answer (`exceptionDetails` checked), or
+    /// the command's error.
+    fn try_eval(&mut self, expression: &str) -> Result<Value, Value> {
+        let asked = json!({ "expression": expression, "returnByValue": true, "awaitPromise": true });
+        let result = self.try_call("Runtime.evaluate", asked)?;
         assert!(result["exceptionDetails"].is_null(), "{expression}: {result}");
-        result["result"]["value"].clone()
+        Ok(result)
     }
 
     /// Opens `url` and waits for its document to load.
@@ -109,11 +116,9 @@ impl Browser {
     pub fn wait_for(&mut self, condition: &str, within: Duration) {
         let started = Instant::now();
         loop {
-            let asked = json!({ "expression": format!("Boolean({condition})"), "returnByValue": true });
-            match self.try_call("Runtime.evaluate", asked) {
+            match self.try_eval(&format!("Boolean({condition})")) {
                 Ok(result) if result["result"]["value"] == Value::Bool(true) => return,
-                Ok(result) if result["exceptionDetails"].is_null() => {}
-                Ok(result) => panic!("{condition}: {result}"),
+                Ok(_) => {}
                 Err(error) if navigated(&error) => {}
                 Err(error) => panic!("{condition}: {error}"),
             }
