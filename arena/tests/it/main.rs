@@ -16,6 +16,8 @@
 //!   process
 //! - `golden`: outputs compared byte for byte with `tests/golden/`
 //! - `layering`: the library's modules depend on each other in no new circle
+//! - `soak`: `scripts/suite-soak.sh`, which runs the whole suite again and
+//!   again beside busy loops to bring out tests that fail now and then
 //!
 //! Run one group with its path: `cargo test -p arena --test it isolation::`.
 //! A test that needs a process of its own starts with `alone!()`
@@ -36,5 +38,6 @@ mod play;
 mod players;
 mod replay;
 mod server;
+mod soak;
 mod tournament;
 mod tune;
