@@ -258,6 +258,12 @@ fn finalize_through_slurm_writes_local_finalizes_grades_and_games_and_says_why_w
     assert_eq!(read(&on_slurm, "grades.csv"), read(&local, "grades.csv"));
 }
 
+/// The league's batch folders in data folder `data` not marked over.
+fn batches_not_over(data: &Path) -> Vec<std::path::PathBuf> {
+    let Ok(entries) = std::fs::read_dir(data.join("league")) else { return Vec::new() };
+    entries.flatten().map(|e| e.path()).filter(|batch| !batch.join("over").exists()).collect()
+}
+
 /// The league's games stored in data folder `data`: (a, b, game) and the
 /// result without its times, in that order.
 fn league_games(data: &Path) -> Vec<((i64, i64, i64), Value)> {
@@ -275,16 +281,21 @@ fn league_games(data: &Path) -> Vec<((i64, i64, i64), Value)> {
 }
 
 /// Runs the league of data folder `data` on a server started with `extra`
-/// until its `games` games are stored; they, as [`league_games`] gives them.
+/// until its `games` games are stored and each batch job it followed is
+/// marked over; the games, as [`league_games`] gives them.
 fn play_league(data: &Path, extra: &[&str], games: usize) -> Vec<((i64, i64, i64), Value)> {
     let server = Server::start(data, extra);
     let started = Instant::now();
     loop {
         let (_, board) = get(&server, "/api/leaderboard", None);
-        if board["round_robin"]["standings"]["games"] == games {
+        // A batch's games are stored as its job plays them; the batch is
+        // marked over only once Slurm says the job ended, a poll or more
+        // later (a busy machine's slurmctld takes its time).
+        let not_over = batches_not_over(data);
+        if board["round_robin"]["standings"]["games"] == games && not_over.is_empty() {
             break;
         }
-        assert!(started.elapsed() < Duration::from_secs(300), "{board}");
+        assert!(started.elapsed() < Duration::from_secs(300), "{board}; batches not over: {not_over:?}");
         std::thread::sleep(Duration::from_millis(100));
     }
     drop(server);
