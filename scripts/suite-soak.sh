@@ -24,11 +24,6 @@ EOF
 
 fail() { echo "suite-soak: $1" >&2; exit 2; }
 
-count_arg() {
-    [[ "$2" =~ ^[0-9]+$ ]] || fail "$1 takes a whole number, not '$2' (see --help)"
-    echo "$2"
-}
-
 root="$(cd "$(dirname "$0")/.." && pwd)"
 runs=20
 busy_every=2
@@ -36,9 +31,15 @@ busy_loops="$(nproc 2>/dev/null || echo 2)"
 out="$root/target/soak"
 while [ $# -gt 0 ]; do
     case "$1" in
-        --runs) [ $# -ge 2 ] || fail "--runs needs a number"; runs="$(count_arg --runs "$2")" || exit 2; shift 2 ;;
-        --busy-every) [ $# -ge 2 ] || fail "--busy-every needs a number"; busy_every="$(count_arg --busy-every "$2")" || exit 2; shift 2 ;;
-        --busy-loops) [ $# -ge 2 ] || fail "--busy-loops needs a number"; busy_loops="$(count_arg --busy-loops "$2")" || exit 2; shift 2 ;;
+        --runs|--busy-every|--busy-loops)
+            [ $# -ge 2 ] || fail "$1 needs a number"
+            [[ "$2" =~ ^[0-9]+$ ]] || fail "$1 takes a whole number, not '$2' (see --help)"
+            case "$1" in
+                --runs) runs="$2" ;;
+                --busy-every) busy_every="$2" ;;
+                --busy-loops) busy_loops="$2" ;;
+            esac
+            shift 2 ;;
         --out) [ $# -ge 2 ] || fail "--out needs a folder"; out="$2"; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         --) shift; break ;;

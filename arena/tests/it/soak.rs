@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::support;
+
 fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/suite-soak.sh")
 }
@@ -50,7 +52,7 @@ fn every_other_run_has_busy_loops_beside_it_that_spin_while_it_runs_and_end_with
         echo "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out""#;
     let dir = out.path().to_str().unwrap();
     let run = soak(out.path(), &["--runs", "4", "--busy-loops", "2"], &["sh", "-c", check, dir]);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(run.status.success(), "{}", support::stderr(&run));
 
     let lines = summary(out.path());
     assert_eq!(lines.len(), 5, "{lines:?}");
@@ -95,7 +97,7 @@ fn a_run_with_a_failed_test_or_a_failed_build_fails_the_soak_and_names_the_tests
         esac"#;
     let dir = out.path().to_str().unwrap();
     let run = soak(out.path(), &["--runs", "3", "--busy-every", "0"], &["sh", "-c", flaky, dir]);
-    assert_eq!(run.status.code(), Some(1), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(run.status.code(), Some(1), "{}", support::stderr(&run));
 
     let lines = summary(out.path());
     assert_eq!(lines.len(), 4, "{lines:?}");
@@ -121,7 +123,7 @@ fn a_bad_argument_gets_one_line_naming_it_and_runs_nothing() {
     ] {
         let run =
             soak(out.path(), args, &["sh", "-c", "echo ran > \"$0\"/ran", out.path().to_str().unwrap()]);
-        let stderr = String::from_utf8_lossy(&run.stderr);
+        let stderr = support::stderr(&run);
         assert_eq!(run.status.code(), Some(2), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.starts_with("suite-soak: ") && stderr.contains(says), "{args:?}: {stderr}");
@@ -130,7 +132,7 @@ fn a_bad_argument_gets_one_line_naming_it_and_runs_nothing() {
     let file = out.path().join("a-file");
     std::fs::write(&file, "").unwrap();
     let run = soak(&file.join("logs"), &["--runs", "1"], &["true"]);
-    let stderr = String::from_utf8_lossy(&run.stderr);
+    let stderr = support::stderr(&run);
     assert_eq!(run.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("cannot create the folder") && stderr.contains("--out"), "{stderr}");
 }
