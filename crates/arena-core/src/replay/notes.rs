@@ -85,10 +85,9 @@ impl GameNotes {
 }
 
 /// `bytes` as plain text: invalid UTF-8 replaced, control characters but
-/// newline and tab dropped (a terminal's escapes, a carriage return that
-/// would hide a line).
+/// newline and tab dropped (`report::plain`).
 fn plain(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).chars().filter(|&c| c == '\n' || c == '\t' || !c.is_control()).collect()
+    crate::report::plain::plain_text(&String::from_utf8_lossy(bytes)).into_owned()
 }
 
 /// Adds `notes` under the frames of their turns (frame 0 is the start;

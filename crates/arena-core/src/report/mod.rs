@@ -3,7 +3,8 @@
 //! JSON object for scripts (schema in docs/play-json.md); one file per kind
 //! of game, the tally lines two-player games share here. Below them, what
 //! every command's text is made of: tables (`table.rs`), units as people
-//! type them (`units.rs`), and standard output that ends quietly on a
+//! type them (`units.rs`), others' words without a terminal's control
+//! characters (`plain.rs`), and standard output that ends quietly on a
 //! closed pipe (`output.rs`).
 
 use std::{fmt::Write as _, time::Duration};
@@ -14,6 +15,7 @@ use crate::{
 };
 
 pub mod output;
+pub mod plain;
 pub mod solo;
 pub mod table;
 pub mod units;

@@ -128,7 +128,7 @@ impl PageTable {
         if !self.admits(token) {
             return Err(Refused::Token);
         }
-        let mut line: String = line.chars().filter(|c| !c.is_control()).collect();
+        let mut line = crate::report::plain::plain_line(line).into_owned();
         line.truncate(line.floor_char_boundary(LINE_LIMIT));
         match self.sender.try_send((asked, line)) {
             Ok(()) => Ok(()),
