@@ -1,6 +1,9 @@
-//! Embeds player-api's sources for `arena new` (`players/scaffold.rs`), which
-//! writes them into a new player's crate: the list is made here from the
-//! folder, so a file added to player-api goes with new players unlisted.
+//! Embeds the sources the arena carries with it: player-api's, for `arena
+//! new` (`players/scaffold.rs`), which writes them into a new player's
+//! crate, and the `arena_player` package, the host of Python players
+//! (`players/python_host.rs`), which every `python:` worker runs. The lists
+//! are made here from the folders, so a file added to either goes with the
+//! binary unlisted.
 
 use std::{
     env, fs,
@@ -9,27 +12,35 @@ use std::{
 
 fn main() {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    let api = manifest.join("../../player-api/src").canonicalize().expect("player-api/src beside the core");
-    println!("cargo:rerun-if-changed={}", api.display());
-    let mut files = Vec::new();
-    collect(&api, &mut files);
-    files.sort();
-    let mut list = String::from("&[\n");
-    for file in files {
-        let relative = file.strip_prefix(&api).expect("under src").to_string_lossy().replace('\\', "/");
-        list.push_str(&format!("    ({relative:?}, include_str!({:?})),\n", file.display().to_string()));
-    }
-    list.push_str("]\n");
-    let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("player_api_files.rs");
-    fs::write(&out, list).expect("OUT_DIR is writable");
+    let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    embed(&manifest.join("../../player-api/src"), "rs", &out.join("player_api_files.rs"));
+    embed(&manifest.join("../../players/python/src/arena_player"), "py", &out.join("python_host_files.rs"));
 }
 
-fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).expect("player-api/src is readable").flatten() {
+/// Writes to `list` a `&[(path, contents)]` of the files ending in
+/// `.extension` below `folder`, by their path in it, sorted.
+fn embed(folder: &Path, extension: &str, list: &Path) {
+    let folder = folder.canonicalize().unwrap_or_else(|_| panic!("{} is in the workspace", folder.display()));
+    println!("cargo:rerun-if-changed={}", folder.display());
+    let mut files = Vec::new();
+    collect(&folder, extension, &mut files);
+    files.sort();
+    let mut text = String::from("&[\n");
+    for file in files {
+        let relative =
+            file.strip_prefix(&folder).expect("below the folder").to_string_lossy().replace('\\', "/");
+        text.push_str(&format!("    ({relative:?}, include_str!({:?})),\n", file.display().to_string()));
+    }
+    text.push_str("]\n");
+    fs::write(list, text).expect("OUT_DIR is writable");
+}
+
+fn collect(dir: &Path, extension: &str, files: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).expect("the embedded folder is readable").flatten() {
         let path = entry.path();
         if path.is_dir() {
-            collect(&path, files);
-        } else if path.extension().is_some_and(|e| e == "rs") {
+            collect(&path, extension, files);
+        } else if path.extension().is_some_and(|e| e == extension) {
             files.push(path);
         }
     }

@@ -388,7 +388,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
                 let player = shlex::try_quote(&format!("python:{}", root.display()))
                     .map_or_else(|_| format!("python:{}", root.display()), |q| q.into_owned());
                 arena_core::outln!("created {}", root.join("PlayerAI.py").display());
-                arena_core::outln!("next (Python 3 with numpy, and the arena's Python host installed):");
+                arena_core::outln!("next (Python 3 with numpy: the arena carries its Python host):");
                 arena_core::outln!("  {arena} check {player}");
                 arena_core::outln!("  {arena} play --game trap {player} hard --games 10");
                 return Ok(ExitCode::SUCCESS);

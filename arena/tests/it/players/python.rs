@@ -2,7 +2,8 @@
 //! package (course `PlayerAI.py` folders and native players) and a program
 //! that speaks the protocol by hand, all run by the arena binary as program
 //! players. Needs python3 with numpy (`.ci/run` installs it); the package
-//! is taken from the repository (PYTHONPATH), not from an installed copy.
+//! is the one the arena carries (players/python_host.rs), or with
+//! `ARENA_PYTHON_HOST=installed` the repository's (PYTHONPATH).
 
 use arena_core::games::{
     hexapawn::Hexapawn, intuitive::IntuitiveAi, magic_forest::MagicForest, wumpus::Wumpus,
@@ -268,11 +269,25 @@ fn start_up_problems_are_one_line_naming_the_fix() {
     let err = load_error(&greedy, &[("ARENA_PYTHON", "no-such-python")]);
     assert!(err.contains("cannot find no-such-python on PATH: install Python 3"), "{err}");
 
-    // A Python without the package: a virtual environment of its own.
+    // A Python without the package, asked to run its own: a virtual environment of its own.
     let bare = support::python_venv(dir.path(), "bare-venv");
-    let err = load_error(&greedy, &[("ARENA_PYTHON", bare.to_str().unwrap()), ("PYTHONPATH", "")]);
-    assert!(err.contains("cannot find the arena_player package: install it with"), "{err}");
-    assert!(err.contains("-m pip install ./players/python"), "{err}");
+    let own =
+        [("ARENA_PYTHON", bare.to_str().unwrap()), ("PYTHONPATH", ""), ("ARENA_PYTHON_HOST", "installed")];
+    let err = load_error(&greedy, &own);
+    assert!(err.contains("cannot find the arena_player package, and ARENA_PYTHON_HOST=installed"), "{err}");
+    assert!(
+        err.contains("-m pip install ./players/python") && err.contains("unset ARENA_PYTHON_HOST"),
+        "{err}"
+    );
+    // A Python older than the host needs (a stand-in that says it is 3.9).
+    let old = dir.path().join("python3.9");
+    let answers = "#!/bin/sh\ncase \"$2\" in *version_info*) printf '3.9\\n%s\\n/usr\\n' \"$0\";; *) echo \"$0\";; esac\n";
+    std::fs::write(&old, answers).unwrap();
+    std::fs::set_permissions(&old, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let err = load_error(&greedy, &[("ARENA_PYTHON", old.to_str().unwrap())]);
+    assert!(err.contains("is Python 3.9: Python players need 3.10 or newer; set ARENA_PYTHON"), "{err}");
+    let err = load_error(&greedy, &[("ARENA_PYTHON_HOST", "mine")]);
+    assert!(err.contains("ARENA_PYTHON_HOST=\"mine\" is not a host: set it to `carried`"), "{err}");
 
     let err = load_error("cmd:echo hello", &[]);
     assert!(err.contains("it does not speak the protocol") && err.contains("\"hell\""), "{err}");
@@ -523,4 +538,76 @@ fn new_python_writes_a_course_player_that_passes_check() {
     assert!(doc["players"][0]["wins"].as_u64().unwrap() > 0, "{doc}");
     let again = arena(&["new", "my-py-bot", "--python", "--dir", folder], &[]);
     assert!(!again.status.success() && stderr(&again).contains("already exists"), "{}", stderr(&again));
+}
+
+/// An arena binary alone (copied into a folder with no checkout above it,
+/// as a student gets it) and a Python with numpy and nothing else: the
+/// arena carries its Python host, so a course player is written, checked
+/// and played with nothing installed, and the host is laid out read-only in
+/// the user's cache.
+#[test]
+fn a_bare_binary_hosts_python_players_with_nothing_installed() {
+    let dir = tempfile::tempdir().unwrap();
+    let binary = dir.path().join("bin/arena");
+    std::fs::create_dir(dir.path().join("bin")).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_arena"), &binary).unwrap();
+    let python = support::python_venv_with_numpy(dir.path(), "numpy-only");
+    let cache = dir.path().join("cache");
+    let run = |args: &[&str]| {
+        let output = Command::new(&binary)
+            .args(args)
+            .current_dir(dir.path())
+            .env_remove("PYTHONPATH")
+            .env_remove("ARENA_PYTHON_HOST")
+            .env("ARENA_PYTHON", &python)
+            .env("XDG_CACHE_HOME", &cache)
+            .env("PATH", "/usr/bin:/bin")
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "arena {args:?}: {}{}", stdout(&output), stderr(&output));
+        stdout(&output)
+    };
+    // The venv sees no arena_player of its own.
+    let own = Command::new(&python).args(["-c", "import arena_player"]).output().unwrap();
+    assert!(!own.status.success(), "the venv must not have the package");
+    let said = run(&["new", "my-py", "--python"]);
+    assert!(
+        said.contains("check python:./my-py") && said.contains("Python 3 with numpy: the arena carries"),
+        "{said}"
+    );
+    let checked = run(&["check", "python:my-py"]);
+    assert!(checked.contains("name        my-py") && checked.ends_with("ok\n"), "{checked}");
+    let played = run(&["play", "python:my-py", "hard", "--games", "2", "--seed", "1", "--json"]);
+    let doc: Value = serde_json::from_str(&played).unwrap();
+    let failures = doc["players"][0]["failures"].as_object().unwrap();
+    assert!(failures.values().all(|n| n == 0), "{doc}");
+    // The host as carried, read-only, in the user's cache.
+    let hosts: Vec<_> = std::fs::read_dir(cache.join("arena")).unwrap().flatten().map(|e| e.path()).collect();
+    assert_eq!(hosts.len(), 1, "{hosts:?}");
+    let main = hosts[0].join("arena_player/__main__.py");
+    let carried =
+        std::fs::read_to_string(workspace_root().join("players/python/src/arena_player/__main__.py"));
+    assert_eq!(std::fs::read_to_string(&main).unwrap(), carried.unwrap());
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(std::fs::metadata(&main).unwrap().permissions().mode() & 0o222, 0, "read-only");
+}
+
+/// An `arena_player` installed in the interpreter, of another version, is
+/// never the one that runs: the one the arena carries is imported first.
+#[test]
+fn the_carried_host_wins_over_an_installed_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let impostor = dir.path().join("site/arena_player");
+    std::fs::create_dir_all(&impostor).unwrap();
+    std::fs::write(impostor.join("__init__.py"), "").unwrap();
+    std::fs::write(impostor.join("__main__.py"), "raise SystemExit('the installed arena_player ran')")
+        .unwrap();
+    let site = dir.path().join("site");
+    let player = spec("python:", &examples().join("course/greedy_player"));
+    let output = arena(&["check", &player], &[("PYTHONPATH", site.to_str().unwrap())]);
+    assert!(output.status.success(), "{}{}", stdout(&output), stderr(&output));
+    // Asked for, the installed one runs.
+    let err =
+        load_error(&player, &[("PYTHONPATH", site.to_str().unwrap()), ("ARENA_PYTHON_HOST", "installed")]);
+    assert!(err.contains("the installed arena_player ran"), "{err}");
 }

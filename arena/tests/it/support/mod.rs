@@ -231,3 +231,28 @@ pub fn python_venv(dir: &Path, name: &str) -> PathBuf {
     assert!(status.success(), "python3 -m venv failed");
     venv.join("bin/python")
 }
+
+/// `python_venv` with numpy and nothing else (the course's one import): the
+/// system python's numpy copied in (hard links where it can: a sandboxed
+/// player reads no folder outside its interpreter's), so it is made
+/// offline, and no `arena_player` that the system may have installed is seen.
+pub fn python_venv_with_numpy(dir: &Path, name: &str) -> PathBuf {
+    let python = python_venv(dir, name);
+    let ask = "import numpy, os; print(os.path.dirname(os.path.dirname(numpy.__file__)))";
+    let found = Command::new("python3").args(["-c", ask]).output().unwrap();
+    assert!(found.status.success(), "these tests need python3 with numpy: run `python3 -m pip install numpy`");
+    let system = PathBuf::from(String::from_utf8_lossy(&found.stdout).trim());
+    let ask = "import sysconfig; print(sysconfig.get_paths()['purelib'])";
+    let venv = Command::new(&python).args(["-c", ask]).output().unwrap();
+    let site = PathBuf::from(String::from_utf8_lossy(&venv.stdout).trim());
+    // numpy's wheels keep their libraries beside it (numpy.libs).
+    for entry in std::fs::read_dir(&system).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name == "numpy" || name == "numpy.libs" {
+            let copy = |flags: &str| Command::new("cp").arg(flags).arg(entry.path()).arg(&site).status();
+            let copied = copy("-al").is_ok_and(|s| s.success()) || copy("-a").is_ok_and(|s| s.success());
+            assert!(copied, "cannot copy {} into {}", entry.path().display(), site.display());
+        }
+    }
+    python
+}

@@ -13,7 +13,10 @@ use std::{
 
 use crate::{
     play::fault::Fault,
-    players::isolation::{environment, Launch},
+    players::{
+        isolation::{environment, Launch},
+        python_host,
+    },
     sandbox::Scratch,
 };
 
@@ -108,6 +111,14 @@ impl Program {
                     format!("{why}: install Python 3 (3.10 or newer), or set {PYTHON_ENV} to the interpreter")
                 })?;
                 let interpreter = interpreter(&found, pass_env)?;
+                if interpreter.version < OLDEST_PYTHON {
+                    let ((major, minor), (oldest_major, oldest_minor)) = (interpreter.version, OLDEST_PYTHON);
+                    return Err(format!(
+                        "{} is Python {major}.{minor}: Python players need {oldest_major}.{oldest_minor} or newer; set {PYTHON_ENV} to a newer interpreter",
+                        found.display()
+                    ));
+                }
+                let host = python_host::folder()?;
                 let env = [
                     // Leave no __pycache__ in students' folders.
                     ("PYTHONDONTWRITEBYTECODE", "1"),
@@ -115,6 +126,12 @@ impl Program {
                     ("OPENBLAS_NUM_THREADS", "1"),
                     ("OMP_NUM_THREADS", "1"),
                 ];
+                let mut env: Vec<(OsString, OsString)> =
+                    env.iter().map(|(k, v)| (k.into(), v.into())).collect();
+                // The host this arena carries, imported before any installed one.
+                if let Some(host) = &host {
+                    env.push(("PYTHONPATH".into(), environment::python_path_with(host)));
+                }
                 let args = ["-m".into(), "arena_player".into(), target.path.into()];
                 Ok(Launch {
                     program: interpreter.executable,
@@ -122,10 +139,11 @@ impl Program {
                     reads: [target.folder.clone()]
                         .into_iter()
                         .chain(target.course_root)
+                        .chain(host)
                         .chain(interpreter.paths)
                         .collect(),
                     dir: Some(target.folder),
-                    env: env.iter().map(|(k, v)| (k.into(), v.into())).collect(),
+                    env,
                 })
             }
         }
@@ -135,9 +153,18 @@ impl Program {
     pub fn explain(&self, launch: &Launch, fault: Fault) -> String {
         let python = launch.program.display();
         match fault {
-            Fault::Unavailable(message) if message.contains("No module named arena_player") => format!(
-                "{python} cannot find the arena_player package: install it with `{python} -m pip install ./players/python` (from the arena's folder)"
-            ),
+            Fault::Unavailable(message) if message.contains("No module named arena_player") => {
+                match python_host::folder() {
+                    Ok(Some(host)) => format!(
+                        "{python} cannot import the arena_player package this arena carries (in {}): that folder must be readable by the user running the arena",
+                        host.display()
+                    ),
+                    _ => format!(
+                        "{python} cannot find the arena_player package, and {env}=installed asks for its own: install it in that Python (`{python} -m pip install ./players/python` from the arena's folder), or unset {env} to run the one this arena carries",
+                        env = python_host::HOST_ENV
+                    ),
+                }
+            }
             Fault::Unavailable(message) => message,
             Fault::Timeout { budget, .. } => format!(
                 "it sent no hello within the start-up time ({}): a program player sends hello first (docs/protocol.md)",
@@ -238,8 +265,14 @@ fn is_identifier(name: &str) -> bool {
 #[derive(Clone, Debug)]
 struct Interpreter {
     executable: PathBuf,
+    /// Its version, (major, minor).
+    version: (u32, u32),
     paths: Vec<PathBuf>,
 }
+
+/// The oldest Python the host of Python players runs on (its pyproject's
+/// `requires-python`).
+const OLDEST_PYTHON: (u32, u32) = (3, 10);
 
 /// Whether a program is a Python interpreter (`python`, `python3.11`, ...).
 fn is_python(program: &Path) -> bool {
@@ -295,7 +328,7 @@ fn launched_python(python: &Path) -> Result<PathBuf, String> {
 /// worker's python sees them (passed `pass_env`); `named` is how the user
 /// named it.
 fn describe(executable: &Path, named: &Path, pass_env: &[String]) -> Result<Interpreter, String> {
-    const ASK: &str = "import sys\nfor p in [sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix] + sys.path: print(p)";
+    const ASK: &str = "import sys\nprint('%d.%d' % sys.version_info[:2])\nfor p in [sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix] + sys.path: print(p)";
     // Empty, and a stand-in for a worker's scratch folder (its HOME: no user site-packages).
     let empty = Scratch::new()?;
     let out = std::process::Command::new(executable)
@@ -307,12 +340,16 @@ fn describe(executable: &Path, named: &Path, pass_env: &[String]) -> Result<Inte
         .output()
         .map_err(|e| format!("cannot run {}: {e}", named.display()))?;
     let text = String::from_utf8_lossy(&out.stdout);
-    let mut lines = text.lines().filter(|l| !l.is_empty()).map(PathBuf::from);
-    match (out.status.success(), lines.next()) {
-        (true, Some(executable)) => {
+    let mut lines = text.lines().filter(|l| !l.is_empty());
+    let version = lines
+        .next()
+        .and_then(|v| v.split_once('.'))
+        .and_then(|(major, minor)| Some((major.parse().ok()?, minor.parse().ok()?)));
+    match (out.status.success(), version, lines.next()) {
+        (true, Some(version), Some(executable)) => {
             let private = environment::private_folders();
-            let paths = lines.filter_map(|p| environment::search_folder(&p, &private)).collect();
-            Ok(Interpreter { executable, paths })
+            let paths = lines.filter_map(|p| environment::search_folder(Path::new(p), &private)).collect();
+            Ok(Interpreter { executable: executable.into(), version, paths })
         }
         _ => Err(not_python(named, &out.stderr)),
     }

@@ -40,6 +40,7 @@ pub mod params;
 pub mod person;
 pub mod plugin;
 pub mod protocol;
+pub mod python_host;
 pub mod scaffold;
 pub mod worker;
 

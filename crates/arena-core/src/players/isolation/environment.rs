@@ -95,6 +95,15 @@ pub fn check_pass_name(name: &str) -> Result<(), String> {
     }
 }
 
+/// A worker's PYTHONPATH with `first` before the entries it keeps of the
+/// arena's own (as `for_worker` keeps them): the host of Python players
+/// imported before any other `arena_player` (python_host.rs).
+pub fn python_path_with(first: &Path) -> OsString {
+    let kept = std::env::var_os("PYTHONPATH").and_then(|value| search_path(&value, &private_folders()));
+    let rest = kept.iter().flat_map(std::env::split_paths);
+    std::env::join_paths(std::iter::once(first.to_path_buf()).chain(rest)).unwrap_or_else(|_| first.into())
+}
+
 /// A PYTHONPATH as a worker gets it: only the entries `search_folder` keeps
 /// (an empty entry, which Python reads as its working directory, is
 /// dropped). None when nothing is left.
