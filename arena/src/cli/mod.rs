@@ -25,10 +25,14 @@ mod tune;
 
 use options::Limits;
 
+/// `arena --version`: the version and the commit built (build.rs), so a
+/// student's or a server's binary says which it is.
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("ARENA_COMMIT"), ")");
+
 /// Referee games between bots: student player libraries and the built-in
 /// reference levels (easy, medium, hard).
 #[derive(Parser)]
-#[command(name = "arena", version, about, long_about = None)]
+#[command(name = "arena", version = VERSION, about, long_about = None)]
 pub(crate) struct Cli {
     /// Show more: what players print, per-game details (same as RUST_LOG=info).
     #[arg(short, long, global = true)]

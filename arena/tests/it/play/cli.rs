@@ -1,6 +1,7 @@
 //! The command line as a user meets it: play's output and JSON, arena new
 //! to a built and checked player, errors that are one clear line, the
-//! commands' order in --help, and `arena measure` under its old names.
+//! commands' order in --help, `--version`, and `arena measure` under its
+//! old names.
 
 use crate::support::{self, arena, play_json, stderr, stdout, workspace_root};
 use serde_json::Value;
@@ -220,6 +221,22 @@ fn help_lists_the_user_commands_first_and_the_measurements_under_measure() {
             "{what}: {measure}"
         );
     }
+}
+
+#[test]
+fn version_names_the_version_and_the_commit() {
+    let output = arena(&["--version"], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // The commit checked out, as git names it: the binary is built again
+    // when HEAD moves (arena/build.rs).
+    let git = std::process::Command::new("git")
+        .args(["log", "-1", "--format=%h %cs"])
+        .current_dir(workspace_root())
+        .output()
+        .expect("git runs");
+    assert!(git.status.success(), "{}", stderr(&git));
+    let commit = stdout(&git);
+    assert_eq!(stdout(&output), format!("arena {} ({})\n", env!("CARGO_PKG_VERSION"), commit.trim()));
 }
 
 #[test]
