@@ -30,6 +30,7 @@
 mod support;
 
 mod analysis;
+mod docs;
 mod games;
 mod golden;
 mod isolation;
