@@ -27,7 +27,18 @@ fn main() -> ExitCode {
     if args.get(1).map(String::as_str) == Some(arena_server::bench::watchers::WATCHERS_ARG) {
         return arena_server::bench::watchers::main();
     }
-    let cli = cli::Cli::parse();
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        // A value an option's parser refused says all in its first line,
+        // one line as the arena's own errors are; clap would add a blank
+        // line and a pointer to --help.
+        Err(error) if error.kind() == clap::error::ErrorKind::ValueValidation => {
+            let text = error.render().to_string();
+            eprintln!("{}", text.lines().next().unwrap_or_default());
+            return ExitCode::from(2);
+        }
+        Err(error) => error.exit(),
+    };
     init_logs(cli.verbose, cli.log_format);
     let result = cli::run(cli);
     // Workers' cgroups whose last process was still going when they ended.
@@ -35,7 +46,8 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            // An error may quote a file's or a player's words.
+            eprintln!("error: {}", arena_core::report::plain::plain_text(&format!("{error:#}")));
             ExitCode::from(2)
         }
     }

@@ -131,6 +131,56 @@ impl Param {
     }
 }
 
+/// Why `declared` is not a list of parameters the arena can set, if it is
+/// not: one sentence naming the first bad parameter and the fix. A name is
+/// a plain identifier (`--param NAME=VALUE` must be able to name it, a
+/// table to show it), given once; the numbers are finite, and the default
+/// lies in the range. The arena checks every player's declaration as it
+/// loads it, whatever the player is.
+pub fn check_declared(declared: &[Param]) -> Result<(), String> {
+    for (i, param) in declared.iter().enumerate() {
+        // Shown escaped: a name may hold what a terminal would obey.
+        let name = param.name.escape_debug();
+        if param.name.is_empty() {
+            return Err(format!("parameter {} has an empty name: name it", i + 1));
+        }
+        if !is_identifier(&param.name) {
+            return Err(format!(
+                "parameter '{name}' is not a plain name: use letters, digits and _, not starting with a digit"
+            ));
+        }
+        if declared[..i].iter().any(|p| p.name == param.name) {
+            return Err(format!("parameter '{name}' is declared twice: declare each parameter once"));
+        }
+        for (what, x) in [("default", param.default), ("min", param.min), ("max", param.max)] {
+            if !x.is_finite() {
+                return Err(format!("parameter '{name}' has {what} {x}: declare finite numbers"));
+            }
+        }
+        if param.min > param.max {
+            return Err(format!(
+                "parameter '{name}' has min {} > max {}: declare min <= max",
+                param.min, param.max
+            ));
+        }
+        if !(param.min..=param.max).contains(&param.default) {
+            return Err(format!(
+                "parameter '{name}' has default {} outside its range {}: declare a default in it",
+                param.default,
+                param.range()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// ASCII letters, digits and `_`, not starting with a digit.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// A parameter's value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Value {
@@ -261,6 +311,39 @@ mod tests {
         assert!(mobility.parse("NaN").unwrap_err().contains("is a float"));
         assert!(mobility.parse("-0.5").unwrap_err().contains("outside"));
         assert_eq!(depth.check(Value::Float(4.0)), Ok(Value::Int(4)));
+    }
+
+    #[test]
+    fn a_bad_declaration_is_one_sentence_naming_the_parameter() {
+        let good = [Param::float("mobility", 1.0, 0.0, 10.0), Param::int("_depth2", 3, 1, 8)];
+        assert_eq!(check_declared(&good), Ok(()));
+        let with = |param: Param| check_declared(&[Param::int("depth", 3, 1, 8), param]).unwrap_err();
+        let float =
+            |name: &str, default: f64, min: f64, max: f64| with(Param::float(name, default, min, max));
+        assert_eq!(float("w", f64::NAN, 0.0, 1.0), "parameter 'w' has default NaN: declare finite numbers");
+        assert_eq!(float("w", 0.0, 0.0, f64::INFINITY), "parameter 'w' has max inf: declare finite numbers");
+        assert_eq!(
+            float("w", 0.0, f64::NEG_INFINITY, 1.0),
+            "parameter 'w' has min -inf: declare finite numbers"
+        );
+        assert_eq!(float("w", 1.0, 2.0, 0.0), "parameter 'w' has min 2 > max 0: declare min <= max");
+        assert_eq!(
+            float("w", 5.0, 0.0, 1.0),
+            "parameter 'w' has default 5 outside its range 0..1: declare a default in it"
+        );
+        assert_eq!(float("", 0.0, 0.0, 1.0), "parameter 2 has an empty name: name it");
+        assert_eq!(
+            float("depth", 0.5, 0.0, 1.0),
+            "parameter 'depth' is declared twice: declare each parameter once"
+        );
+        for name in ["a=b", "a b", "2d", "bad-name", "é"] {
+            assert!(float(name, 0.0, 0.0, 1.0).contains("is not a plain name: use letters, digits and _"));
+        }
+        let escaped = float("evil\x1b]0;x\x07\nline", 0.0, 0.0, 1.0);
+        assert!(
+            escaped.starts_with(r"parameter 'evil\u{1b}]0;x\u{7}\nline' is not a plain name"),
+            "{escaped}"
+        );
     }
 
     #[test]

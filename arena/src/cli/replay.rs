@@ -80,7 +80,7 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<ExitCode> {
             (true, false) if std::io::stdin().is_terminal() => Mode::Interactive { speed: args.speed },
             (true, false) => Mode::Print,
         };
-        terminal::show(&replay.frames(Paint { color }), mode)?;
+        terminal::show(&replay.plain()?.frames(Paint { color }), mode)?;
     }
     Ok(code)
 }

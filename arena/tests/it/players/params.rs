@@ -198,13 +198,14 @@ fn a_bad_parameter_is_one_line_naming_it_and_the_fix() {
         &["bench", "sprt", "hard", "hard", "--param2", "depth=9"],
         &["'depth' = 9 is outside its range 1..5"],
     );
-    // Not NAME=VALUE at all: clap's own error, whose first line says how.
-    let output = arena(&["play", "hard", "easy", "--param", "depth"], &[]);
-    assert!(stderr(&output)
-        .lines()
-        .next()
-        .unwrap()
-        .contains("'depth' is not NAME=VALUE: write it as --param mobility=1.5"));
+    // Not NAME=VALUE at all: one line too, naming the flag.
+    for (args, flag) in [
+        (&["play", "hard", "easy", "--param", "depth"][..], "--param1 <NAME=VALUE>"),
+        (&["play", "hard", "easy", "--param2", "depth"][..], "--param2 <NAME=VALUE>"),
+        (&["bench", "hard", "--param", "depth"][..], "--param <NAME=VALUE>"),
+    ] {
+        one_line_error(args, &[flag, "'depth' is not NAME=VALUE: write it as --param mobility=1.5"]);
+    }
 }
 
 #[test]

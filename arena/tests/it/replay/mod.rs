@@ -2,10 +2,12 @@
 //! failures replayed and re-judged; tampered files caught at the first
 //! difference; files of other versions and damaged files refused in one
 //! line; the CLI (`play --replay`, `replay`, `--verify`, `--html`); a
-//! tournament's replays and index, resumed without losing or doubling any.
+//! tournament's replays and index, resumed without losing or doubling any;
+//! a hand-made file's words shown plain (escapes.rs).
 
 mod browser;
 mod charts;
+mod escapes;
 mod games;
 pub mod live;
 mod notes;

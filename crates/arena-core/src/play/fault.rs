@@ -1,13 +1,16 @@
 //! How a player can fail: each fault loses the game at once, with a reason
 //! a person can act on.
 
-use std::{fmt, time::Duration};
+use std::{borrow::Cow, fmt, time::Duration};
 
 use serde::{Serialize, Serializer};
 
 use crate::{
     play::clock::Clock,
-    report::units::{seconds, short},
+    report::{
+        plain,
+        units::{seconds, short},
+    },
 };
 
 /// A cell as a player named it: any integers, so that an answer such as
@@ -69,10 +72,15 @@ pub enum Fault {
 /// the rest of its words, which would otherwise fill the disk.
 pub const PLAYER_TEXT_LIMIT: usize = 4 << 10;
 
-/// `text`, words a player wrote, cut to [`PLAYER_TEXT_LIMIT`] bytes (on a
-/// char boundary) with a marker saying how many bytes were cut: the one
-/// rule for every such text, applied where the arena takes it in.
-pub fn player_text(mut text: String) -> String {
+/// `text`, words a player wrote, made plain text (a terminal's control
+/// characters dropped: `report::plain`) and cut to [`PLAYER_TEXT_LIMIT`]
+/// bytes (on a char boundary) with a marker saying how many bytes were
+/// cut: the one rule for every such text, applied where the arena takes it in.
+pub fn player_text(text: String) -> String {
+    let mut text = match plain::plain_text(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(plain) => plain,
+    };
     if text.len() <= PLAYER_TEXT_LIMIT {
         return text;
     }
@@ -81,6 +89,13 @@ pub fn player_text(mut text: String) -> String {
     text.truncate(end);
     text.push_str(&format!(" ... (cut: {cut} bytes)"));
     text
+}
+
+/// [`player_text`] that stands on one line: a player's name for itself,
+/// its author's, the player-api it was built with (line breaks and tabs
+/// dropped too, so that a table's row stays one).
+pub fn player_line(text: String) -> String {
+    player_text(plain::plain_line(&text).into_owned())
 }
 
 /// Failures by kind, as tallies count them.
@@ -291,6 +306,15 @@ impl Serialize for Failures {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_players_words_are_plain_text_and_its_name_one_line() {
+        let hostile = "evil\x1b]0;pwned\x07\r\n\tthere".to_string();
+        assert_eq!(player_text(hostile.clone()), "evil]0;pwned\n\tthere");
+        assert_eq!(player_line(hostile), "evil]0;pwnedthere");
+        let long = format!("\x1b{}", "z".repeat(PLAYER_TEXT_LIMIT));
+        assert_eq!(player_line(long), "z".repeat(PLAYER_TEXT_LIMIT), "cut after the escapes are gone");
+    }
 
     #[test]
     fn a_players_words_are_cut_on_a_char_boundary_with_a_marker() {

@@ -56,6 +56,10 @@ impl Player {
             }
             (PlayerSpec::Library(path), _) => {
                 let library = PlayerLibrary::load(path)?;
+                // Checked as a worker's declaration is (`protocol::declared`).
+                player_api::params::check_declared(&library.params()).map_err(|detail| {
+                    LoadError::Failed { path: path.clone(), detail: player_text(detail) }
+                })?;
                 // Make one player now, as a worker would (of the first game it
                 // plays, in the table's order), so that a player that cannot
                 // start is a load error in both modes.

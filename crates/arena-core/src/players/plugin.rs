@@ -27,7 +27,7 @@ use player_api::{
     params::{Param, Setup},
 };
 
-use crate::{game::GameId, players::agent::AbiGame};
+use crate::{game::GameId, play::fault::player_line, players::agent::AbiGame};
 
 /// A player library, loaded and checked.
 #[derive(Clone)]
@@ -35,6 +35,10 @@ pub struct PlayerLibrary {
     path: PathBuf,
     module: PlayerModule,
     api_version: String,
+    /// Its name and author as it gives them, kept as a worker's are (with
+    /// its `api_version`: `fault::player_line`).
+    name: String,
+    author: String,
 }
 
 /// Why a file could not be loaded as a player library. Each message names
@@ -161,9 +165,10 @@ impl PlayerLibrary {
         // header, as lib_header_from_path does), so the header stays valid.
         let header = unsafe { lib_header_from_raw_library(&library) }.map_err(|e| classify(&path, e))?;
         std::mem::forget(library);
-        let api_version = header.version_strings().version.to_string();
+        let api_version = player_line(header.version_strings().version.to_string());
         let module = PlayerModule::init(header, version).map_err(|e| classify(&path, e))?;
-        Ok(PlayerLibrary { path, module, api_version })
+        let (name, author) = (player_line(module.name().into()), player_line(module.author().into()));
+        Ok(PlayerLibrary { path, module, api_version, name, author })
     }
 
     pub fn path(&self) -> &Path {
@@ -171,11 +176,11 @@ impl PlayerLibrary {
     }
 
     pub fn name(&self) -> &str {
-        self.module.name()
+        &self.name
     }
 
     pub fn author(&self) -> &str {
-        self.module.author()
+        &self.author
     }
 
     /// The player-api version the library was built against.

@@ -52,7 +52,7 @@ pub enum Api {
 /// Writes the crate `name` into `dir/name`, depending on `api`. Returns
 /// the crate's folder.
 pub fn new_player(dir: &Path, name: &str, api: &Api) -> Result<PathBuf> {
-    check_name(name)?;
+    check_name(name, "crate name")?;
     let api_path = match api {
         Api::Bundled => "player-api".to_string(),
         Api::At(path) => path
@@ -91,18 +91,23 @@ pub fn new_player(dir: &Path, name: &str, api: &Api) -> Result<PathBuf> {
 /// the class the course's skeleton runs; `arena check python:DIR/NAME`).
 /// Returns its folder.
 pub fn new_python_player(dir: &Path, name: &str) -> Result<PathBuf> {
-    check_name(name)?;
+    check_name(name, "player name")?;
     let root = fresh(dir, name)?;
     write(&root.join("PlayerAI.py"), PYTHON_PLAYER)?;
     Ok(root)
 }
 
-/// A new player's name: a crate's, which a folder can take too.
-fn check_name(name: &str) -> Result<()> {
+/// A new player's name, as what it names takes it (`what`: "crate name",
+/// "player name"): a crate's, which a folder can take too. Shown escaped:
+/// it may hold a line break or a terminal's escape.
+fn check_name(name: &str, what: &str) -> Result<()> {
     let valid = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
         && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
     if !valid {
-        bail!("'{name}' is not a usable crate name: use lowercase letters, digits, '-' and '_', starting with a letter");
+        bail!(
+            "'{}' is not a usable {what}: use lowercase letters, digits, '-' and '_', starting with a letter",
+            name.escape_debug()
+        );
     }
     Ok(())
 }
@@ -208,5 +213,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let err = new_player(dir.path(), "My Bot", &Api::Bundled).unwrap_err();
         assert!(err.to_string().contains("not a usable crate name"));
+        // One line, whatever the name holds; a Python player has no crate.
+        let err = new_python_player(dir.path(), "a\nb\x1b[2J").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            r"'a\nb\u{1b}[2J' is not a usable player name: use lowercase letters, digits, '-' and '_', starting with a letter"
+        );
     }
 }

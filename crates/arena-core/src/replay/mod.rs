@@ -31,6 +31,7 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use crate::{
     game::{Game, GameId},
     play::fault::Fault,
+    report::plain,
 };
 pub use fault::FaultRecord;
 use player_api::Outcome;
@@ -215,7 +216,9 @@ impl<B: ReplayBody> Replay<B> {
     /// Re-simulates the game through the referee with the recorded seed and
     /// actions; `Err` is the first difference, in one line.
     pub fn verify(&self) -> Result<String, String> {
-        self.body.verify(self)
+        // Either may quote the file's words (its result's reason).
+        let plain = |text: String| plain::plain_text(&text).into_owned();
+        self.body.verify(self).map(plain).map_err(plain)
     }
 
     /// The game for the terminal: the start, then one frame per turn, each
@@ -224,6 +227,26 @@ impl<B: ReplayBody> Replay<B> {
         let mut frames = self.body.frames(self, paint);
         notes::beside_frames(&mut frames, &self.notes, paint);
         frames
+    }
+
+    /// The replay with its words made plain (`report::plain`): every text
+    /// in it without a terminal's control characters, the players' names
+    /// and sources on one line. What the terminal viewer draws: a replay
+    /// the arena wrote has none (its players' words were made plain as
+    /// they were taken), but a file can say anything.
+    pub fn plain(&self) -> Result<Self>
+    where
+        B: Serialize + DeserializeOwned,
+    {
+        let mut value = serde_json::to_value(self)?;
+        plain_strings(&mut value);
+        let mut replay: Self =
+            serde_json::from_value(value).map_err(|e| anyhow!("the replay is damaged: {e}"))?;
+        for player in &mut replay.players {
+            player.name = plain::plain_line(&player.name).into_owned();
+            player.source = plain::plain_line(&player.source).into_owned();
+        }
+        Ok(replay)
     }
 
     /// The replay as JSON text: a field per line, a turn per line.
@@ -322,6 +345,20 @@ impl<B: ReplayBody> Replay<B> {
             return Err(format!("a {} replay's result needs its outcome and score", self.body.game()));
         }
         self.body.check(self)
+    }
+}
+
+/// Every string in `value` (not its keys: a replay's are the arena's) made plain text.
+fn plain_strings(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::String(text) => {
+            if let std::borrow::Cow::Owned(plain) = plain::plain_text(text) {
+                *text = plain;
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(plain_strings),
+        serde_json::Value::Object(map) => map.values_mut().for_each(plain_strings),
+        _ => {}
     }
 }
 

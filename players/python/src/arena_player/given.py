@@ -20,6 +20,7 @@ instance saved."""
 from __future__ import annotations
 
 import base64
+import math
 from types import ModuleType
 from typing import Any, Optional
 
@@ -44,13 +45,27 @@ def declared(module: ModuleType) -> list[dict[str, Any]]:
                 f"ARENA_PARAMS[{name!r}] must be (type, default, min, max) with type 'int' or 'float', not {entry!r}"
             )
         kind, default, low, high = entry
-        params.append({"name": str(name), "type": kind, "default": float(default), "min": float(low), "max": float(high)})
+        numbers = {"default": wire_number(default), "min": wire_number(low), "max": wire_number(high)}
+        params.append({"name": str(name), "type": kind, **numbers})
     return params
 
 
+def wire_number(x: Any) -> Any:
+    """A declared number as `hello` sends it: JSON has no NaN or infinity
+    (json.dumps would write a bare NaN, which is no JSON), so those go as
+    text ("nan", "inf"), for the arena to refuse naming the parameter."""
+    x = float(x)
+    return x if math.isfinite(x) else repr(x)
+
+
 def defaults(params: list[dict[str, Any]]) -> dict[str, Any]:
-    """Every declared parameter at its default."""
-    return {p["name"]: int(p["default"]) if p["type"] == "int" else p["default"] for p in params}
+    """Every declared parameter at its default (one sent as text, which the
+    arena refuses at `hello`, as it is)."""
+    given = {}
+    for p in params:
+        default = p["default"]
+        given[p["name"]] = int(default) if p["type"] == "int" and isinstance(default, float) else default
+    return given
 
 
 def keeps_memory(player: Any) -> bool:

@@ -24,7 +24,7 @@ use serde::{de::DeserializeOwned, Serialize};
 
 use crate::{
     play::clock::{self, Clock, Limits, MainThread, ProcessClock, Scheduled, Starvation, WorkerSpent},
-    play::fault::{player_text, Fault},
+    play::fault::{player_line, player_text, Fault},
     players::levels::Level,
     players::protocol::{self, decode, encode, Reply},
     sandbox::{self, Confinement, Sandbox, Scratch},
@@ -409,10 +409,10 @@ impl Worker {
                         protocol::VERSION
                     )));
                 }
-                // Its words, kept in standings and replays: cut as a fault's are.
+                // Its words, kept in standings and replays: plain and cut as a fault's are.
                 let (name, author, player_api) =
-                    (player_text(name), player_text(author), player_text(player_api));
-                if let Some(why) = params.iter().find_map(|p| p.param().err()) {
+                    (player_line(name), player_line(author), player_line(player_api));
+                if let Err(why) = protocol::declared(&params) {
                     return Err(Fault::Unavailable(player_text(why)));
                 }
                 worker.hello = Hello { name, author, games, player_api, abi, params, memory };

@@ -23,7 +23,9 @@ mod setup;
 pub use grid::{coord, wire_coord, WireCoord, WireDir, DIRS};
 pub use names::Names;
 pub use payload::Payload;
-pub use setup::{decode as decode_memory, encode as encode_memory, SetupRequest, WireParam, WireValue};
+pub use setup::{
+    declared, decode as decode_memory, encode as encode_memory, SetupRequest, WireParam, WireValue,
+};
 
 /// The protocol version this arena speaks.
 pub const VERSION: u32 = 1;

@@ -18,27 +18,62 @@ pub struct WireParam {
     /// `int` or `float`.
     #[serde(rename = "type")]
     pub kind: String,
+    #[serde(with = "number")]
     pub default: f64,
+    #[serde(with = "number")]
     pub min: f64,
+    #[serde(with = "number")]
     pub max: f64,
 }
 
 impl WireParam {
-    /// The declaration, or why it is not one (one sentence naming it).
+    /// The parameter, or why its type is not one (one sentence naming it);
+    /// its numbers and name are checked with the rest ([`declared`]).
     pub fn param(&self) -> Result<Param, String> {
-        let name = &self.name;
+        let name = self.name.escape_debug();
         let kind = Kind::parse(&self.kind)
             .ok_or_else(|| format!("parameter '{name}' has type '{}': declare it int or float", self.kind))?;
-        let param = Param { name: name.clone(), kind, default: self.default, min: self.min, max: self.max };
-        // NaN ends are refused too.
-        if param.min.partial_cmp(&param.max).is_none_or(|order| order.is_gt()) {
-            return Err(format!(
-                "parameter '{name}' has min {} > max {}: declare min <= max",
-                param.min, param.max
-            ));
+        Ok(Param { name: self.name.clone(), kind, default: self.default, min: self.min, max: self.max })
+    }
+}
+
+/// The parameters a `hello` declares, or why they are not a declaration
+/// (one sentence naming the parameter: `params::check_declared`).
+pub fn declared(params: &[WireParam]) -> Result<Vec<Param>, String> {
+    let params = params.iter().map(WireParam::param).collect::<Result<Vec<_>, _>>()?;
+    player_api::params::check_declared(&params)?;
+    Ok(params)
+}
+
+/// A declared number on the wire. JSON has no NaN or infinity: serde_json
+/// writes them as null, Python as a bare `NaN` that is no JSON at all. So a
+/// number that is not finite goes as text ("NaN", "inf", "-inf"; the Python
+/// host sends its own so), and null is read as NaN: the declaration then
+/// reaches its check, which names the parameter, instead of failing as
+/// garbage.
+mod number {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(x: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+        match x.is_finite() {
+            true => serializer.serialize_f64(*x),
+            false => serializer.serialize_str(&x.to_string()),
         }
-        param.check(param.default_value()).map_err(|why| format!("its default: {why}"))?;
-        Ok(param)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Number {
+            Number(f64),
+            Text(String),
+            Null(()),
+        }
+        Ok(match Number::deserialize(deserializer)? {
+            Number::Number(x) => x,
+            Number::Text(text) => text.trim().parse().unwrap_or(f64::NAN),
+            Number::Null(()) => f64::NAN,
+        })
     }
 }
 
@@ -149,9 +184,30 @@ mod tests {
             min,
             max,
         };
-        assert!(wire("float", 0.0, 2.0).param().is_ok());
-        assert!(wire("text", 0.0, 2.0).param().unwrap_err().contains("declare it int or float"));
-        assert!(wire("float", 3.0, 2.0).param().unwrap_err().contains("min 3 > max 2"));
-        assert!(wire("int", 2.0, 3.0).param().unwrap_err().contains("outside its range"));
+        let check = |param: WireParam| declared(&[param]).map(drop);
+        assert!(check(wire("float", 0.0, 2.0)).is_ok());
+        assert!(check(wire("text", 0.0, 2.0)).unwrap_err().contains("declare it int or float"));
+        assert!(check(wire("float", 3.0, 2.0)).unwrap_err().contains("min 3 > max 2"));
+        assert!(check(wire("int", 2.0, 3.0)).unwrap_err().contains("outside its range"));
+    }
+
+    #[test]
+    fn a_number_json_cannot_hold_reaches_the_check_and_is_named() {
+        let text = |param: &WireParam| serde_json::to_string(param).unwrap();
+        let nan = WireParam { name: "w".into(), kind: "float".into(), default: f64::NAN, min: 0.0, max: 1.0 };
+        assert_eq!(text(&nan), r#"{"name":"w","type":"float","default":"NaN","min":0.0,"max":1.0}"#);
+        let back: WireParam = serde_json::from_str(&text(&nan)).unwrap();
+        assert!(back.default.is_nan());
+        assert_eq!(declared(&[back]).unwrap_err(), "parameter 'w' has default NaN: declare finite numbers");
+        // Python's own spelling of its non-finite floats, and serde_json's null.
+        let read = |json: &str| -> WireParam { serde_json::from_str(json).unwrap() };
+        let inf = read(r#"{"name":"w","type":"float","default":0,"min":0,"max":"inf"}"#);
+        assert_eq!(declared(&[inf]).unwrap_err(), "parameter 'w' has max inf: declare finite numbers");
+        let null = read(r#"{"name":"w","type":"float","default":null,"min":0,"max":1}"#);
+        assert!(declared(&[null]).unwrap_err().contains("has default NaN"));
+        assert!(serde_json::from_str::<WireParam>(
+            r#"{"name":"w","type":"float","default":[],"min":0,"max":1}"#
+        )
+        .is_err());
     }
 }
