@@ -33,8 +33,8 @@ pub(crate) struct AutograderArgs {
     /// default: a new random one, so that no student can compute the games.
     #[arg(long, value_name = "FILE")]
     secret: Option<PathBuf>,
-    /// The arena_player package folder to bundle (default: this arena's
-    /// own players/python/src/arena_player, or the one python3 imports).
+    /// The arena_player package folder to bundle (default: the one this
+    /// arena carries; with ARENA_PYTHON_HOST=installed, python3's own).
     #[arg(long, value_name = "DIR")]
     python_host: Option<PathBuf>,
 }

@@ -187,16 +187,16 @@ fn run_script(assignment: &str, sandbox: Sandbox) -> String {
     )
 }
 
-/// The Python host to bundle: `given`, or the arena source's own
-/// (`players/python/src/arena_player` of the checkout this arena was built
-/// from), or the `arena_player` package `python3` imports.
+/// The Python host to bundle: `given`, or the one this arena carries
+/// (`players::python_host`: laid out from the binary, so a binary with no
+/// checkout bundles it too), or, when `ARENA_PYTHON_HOST=installed` asks
+/// for the interpreter's own, the `arena_player` package `python3` imports.
 pub fn python_host(given: Option<&Path>) -> Result<PathBuf> {
     if let Some(given) = given {
         return Ok(given.to_path_buf());
     }
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../players/python/src/arena_player");
-    if source.join("__main__.py").is_file() {
-        return Ok(source.canonicalize()?);
+    if let Some(carried) = arena_core::players::python_host::folder().map_err(anyhow::Error::msg)? {
+        return Ok(carried.join("arena_player"));
     }
     let python =
         std::env::var(arena_core::players::external::PYTHON_ENV).unwrap_or_else(|_| "python3".into());
