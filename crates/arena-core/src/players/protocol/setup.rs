@@ -64,15 +64,15 @@ mod number {
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
         #[derive(Deserialize)]
         #[serde(untagged)]
-        enum Number {
+        enum Written {
             Number(f64),
             Text(String),
             Null(()),
         }
-        Ok(match Number::deserialize(deserializer)? {
-            Number::Number(x) => x,
-            Number::Text(text) => text.trim().parse().unwrap_or(f64::NAN),
-            Number::Null(()) => f64::NAN,
+        Ok(match Written::deserialize(deserializer)? {
+            Written::Number(x) => x,
+            Written::Text(text) => text.trim().parse().unwrap_or(f64::NAN),
+            Written::Null(()) => f64::NAN,
         })
     }
 }
