@@ -4,7 +4,8 @@
 //! seed gives the same trajectory at any concurrency; a tune stopped with
 //! Ctrl-C and run again ends as the uninterrupted one; bad lines are one
 //! line each; on the real one-node Slurm cluster (`.ci/slurm-up`) the
-//! trajectory is the local one.
+//! trajectory is the local one. A built-in's int parameter, Hard's depth,
+//! is tuned within its range.
 
 use std::{
     path::Path,
@@ -191,4 +192,57 @@ fn against_an_opponent_each_perturbed_player_plays_the_pairs() {
         let net = |from: usize| cells[from].parse::<f64>().unwrap() - cells[from + 2].parse::<f64>().unwrap();
         assert_eq!(cells[10].parse::<f64>().unwrap(), (net(4) - net(7)) / 2.0, "{row}");
     }
+}
+
+/// An int parameter of a built-in: a short tune of Hard's `depth` over its
+/// whole declared range plays every depth it tries (issue 67: any depth
+/// but 3 crashed Hard, and a release build's tune aborted) and ends within
+/// the range, each value played a whole number.
+#[test]
+fn a_tune_of_hard_s_depth_plays_the_depths_it_tries_and_ends_within_the_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("depth");
+    let args: Vec<String> = [
+        "tune",
+        "hard",
+        "--param",
+        "depth, int, 3, 1, 5, 1.5, 0.05",
+        "--iterations",
+        "4",
+        "--pairs-per-iteration",
+        "2",
+        "--board-size",
+        "5",
+        "--tc",
+        "200ms",
+        "--clock",
+        "cpu",
+        "--in-process",
+        "--no-verify",
+        "--seed",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (text, err) = run(&args);
+    assert!(!err.contains("panicked"), "a player panicked: {err}");
+    let csv = trajectory(&out);
+    assert!(csv.starts_with("iteration,depth,depth+,depth-,"), "{csv}");
+    let mut played = Vec::new();
+    for row in csv.lines().skip(2) {
+        let cells: Vec<f64> = row.split(',').take(4).map(|c| c.parse().unwrap()).collect();
+        assert!((1.0..=5.0).contains(&cells[1]), "theta outside 1..5: {row}");
+        for value in &cells[2..4] {
+            assert!((1.0..=5.0).contains(value) && value.fract() == 0.0, "played {value}: {row}");
+        }
+        played.extend_from_slice(&cells[2..4]);
+    }
+    assert_eq!(played.len(), 8, "{csv}");
+    assert!(played.iter().any(|&d| d != 3.0), "only the default was played: {csv}");
+    let flag = text.lines().find(|l| l.starts_with("values: ")).unwrap();
+    let depth: i64 = flag.strip_prefix("values: --param depth=").unwrap().trim().parse().unwrap();
+    assert!((1..=5).contains(&depth), "{text}");
 }

@@ -76,14 +76,8 @@ pub fn check(
     }
     lines.push(format!("games       {}", plays.join(", ")));
     lines.extend(sandbox_lines(&player, &hosting));
-    let (mut failed, mut spoiled) = (false, 0);
     let played: Vec<&GameRules> = games.iter().filter(|g| plays.iter().any(|p| p == g.name())).collect();
-    for rules in &played {
-        let smoke = with_rules!(rules, G, settings => smoke_match::<G>(&player, *settings, &hosting, seed, &mut lines),
-            solo => smoke_series::<G>(&player, settings, &hosting, seed, &mut lines));
-        failed |= smoke.failed;
-        spoiled += smoke.spoiled;
-    }
+    let Smoke { mut failed, spoiled } = smoke(&player, &played, &hosting, seed, &mut lines);
     if played.is_empty() {
         failed = true;
         let checked: Vec<&str> = games.iter().map(|g| g.name()).collect();
@@ -137,11 +131,30 @@ pub fn params_text(player: &Player) -> String {
 
 /// How a player's smoke games went.
 #[derive(Clone, Copy, Debug, Default)]
-struct Smoke {
+pub(crate) struct Smoke {
     /// It lost one by a fault of its own.
-    failed: bool,
+    pub failed: bool,
     /// Games the machine spoiled.
-    spoiled: usize,
+    pub spoiled: usize,
+}
+
+/// Smoke-tests `player` at each of `games` (a match against Easy, or two
+/// worlds), their lines added to `lines`; how it did over all of them.
+pub(crate) fn smoke(
+    player: &Player,
+    games: &[&GameRules],
+    hosting: &Hosting,
+    seed: u64,
+    lines: &mut Vec<String>,
+) -> Smoke {
+    let mut all = Smoke::default();
+    for rules in games {
+        let smoke = with_rules!(rules, G, settings => smoke_match::<G>(player, *settings, hosting, seed, lines),
+            solo => smoke_series::<G>(player, settings, hosting, seed, lines));
+        all.failed |= smoke.failed;
+        all.spoiled += smoke.spoiled;
+    }
+    all
 }
 
 /// The ABI version a library was built for, and what it lacks of the

@@ -178,6 +178,11 @@ impl Search {
     /// Chance node: the opponent's throw at `target` hits with p, else
     /// changes nothing.
     fn opponent_throw_outcome(&self, state: &TrapState, target: Pos, depth: u32) -> f64 {
+        // The limit falls on a chance node at depths 2 and 5: it is a leaf
+        // then, as a decision is at the limit.
+        if depth == 0 {
+            return self.move_utility(state);
+        }
         let p = state.throw(self.them(), target).hit_chance();
         let mut hit = *state;
         hit.place_trap(target);
@@ -197,6 +202,10 @@ impl Search {
 
     /// Chance node: my throw at `target` hits with p, else changes nothing.
     fn my_throw_outcome(&self, state: &TrapState, target: Pos, depth: u32) -> f64 {
+        // A leaf at the limit (depths 1 and 4), as in the move tree.
+        if depth == 0 {
+            return self.trap_utility(state);
+        }
         let p = state.throw(self.me, target).hit_chance();
         let mut hit = *state;
         hit.place_trap(target);
