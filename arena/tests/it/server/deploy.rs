@@ -276,6 +276,7 @@ fn the_systemd_unit_verifies() {
         "Restart=on-failure",
         "KillSignal=SIGTERM",
         "KillMode=mixed",
+        "EnvironmentFile=/etc/arena/arena.conf",
     ] {
         assert!(text.lines().any(|l| l.trim() == line), "{line} missing from {}", unit.display());
     }
@@ -285,9 +286,9 @@ fn the_systemd_unit_verifies() {
     };
     assert!(probe.status.success());
     // Verified as installed: its ExecStart's program must exist, so the
-    // unit is checked with this arena binary in /usr/local/bin's place.
+    // unit is checked with this arena binary in /usr/bin's place.
     let dir = tempfile::tempdir().unwrap();
-    let local = text.replace("/usr/local/bin/arena", env!("CARGO_BIN_EXE_arena"));
+    let local = text.replace("/usr/bin/arena", env!("CARGO_BIN_EXE_arena"));
     let copy = dir.path().join("arena.service");
     std::fs::File::create(&copy).unwrap().write_all(local.as_bytes()).unwrap();
     let out = std::process::Command::new("systemd-analyze")
