@@ -3,13 +3,17 @@
 //! a mark), each player's accuracy, a lost game's turning point
 //! (docs/analysis.md).
 
-use std::{path::PathBuf, process::ExitCode};
+use std::{
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 
 use arena_core::{
-    analysis::{self, text, Budget},
+    analysis::{self, text, Budget, GameAnalysis},
     games::replays::GameReplay,
+    play::fault::player_line,
 };
 
 /// The options of `arena analyse`.
@@ -37,8 +41,9 @@ pub(crate) struct AnalyseArgs {
     pub rollouts: u32,
 }
 
-/// Runs `arena analyse`: a replay that cannot be read or analysed is one
-/// error line; the others are still analysed (exit 1 at the end).
+/// Runs `arena analyse`: a replay that cannot be read, does not verify or
+/// cannot be analysed is one error line; the others are still analysed
+/// (exit 1 at the end).
 pub(crate) fn run(args: &AnalyseArgs) -> Result<ExitCode> {
     if args.html.is_some() && args.files.len() != 1 {
         bail!("--html writes one replay's viewer: give one replay with it, not {}", args.files.len());
@@ -55,12 +60,11 @@ pub(crate) fn run(args: &AnalyseArgs) -> Result<ExitCode> {
     let budget = Budget { nodes: args.nodes, rollouts: args.rollouts };
     let mut code = ExitCode::SUCCESS;
     for file in &args.files {
-        let analysed = GameReplay::read(file)
-            .and_then(|replay| Ok((analysis::analyse(&replay, budget).map_err(anyhow::Error::msg)?, replay)));
-        let (analysis, replay) = match analysed {
+        let (analysis, replay) = match analysed(file, budget) {
             Ok(both) => both,
             Err(e) => {
-                eprintln!("error: {}: {e:#}", file.display());
+                // A replay's words may be in it (a reason, a name): one line, cut.
+                eprintln!("error: {}", player_line(format!("{e:#}")));
                 code = ExitCode::FAILURE;
                 continue;
             }
@@ -82,4 +86,15 @@ pub(crate) fn run(args: &AnalyseArgs) -> Result<ExitCode> {
         }
     }
     Ok(code)
+}
+
+/// The replay in `file` and its analysis; an error is one line naming the
+/// file once. A replay is judged only once it verifies: what it says was
+/// played is then what its referee let be played (no illegal move, no turn
+/// out of order or past its cap), and its turns are as many as its game's.
+fn analysed(file: &Path, budget: Budget) -> Result<(GameAnalysis, GameReplay)> {
+    let replay = GameReplay::read(file)?;
+    super::replay::verified(file, &replay)?;
+    let analysis = analysis::analyse(&replay, budget).map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    Ok((analysis, replay))
 }

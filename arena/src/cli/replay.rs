@@ -1,13 +1,18 @@
 //! `arena replay FILE`: view a replay in the terminal, write its HTML
 //! viewer, or verify it by re-simulation.
 
-use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
+use std::{
+    io::IsTerminal,
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::ValueEnum;
 
 use arena_core::{
     games::replays::GameReplay,
+    play::fault::player_line,
     replay::{
         html,
         terminal::{self, Mode, Paint},
@@ -54,10 +59,11 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<ExitCode> {
     let replay = GameReplay::read(&args.file)?;
     let mut code = ExitCode::SUCCESS;
     if args.verify {
-        match replay.verify() {
+        match verified(&args.file, &replay) {
             Ok(line) => arena_core::outln!("{}: {line}", args.file.display()),
-            Err(difference) => {
-                eprintln!("error: {}: does not verify: {difference}", args.file.display());
+            Err(e) => {
+                // The replay's words may be in it (a reason, a name): one line, cut.
+                eprintln!("error: {}", player_line(e.to_string()));
                 code = ExitCode::FAILURE;
             }
         }
@@ -83,4 +89,11 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<ExitCode> {
         terminal::show(&replay.plain()?.frames(Paint { color }), mode)?;
     }
     Ok(code)
+}
+
+/// The replay read from `file` re-simulated through the referee: its line,
+/// or the first difference in one line naming the file (`--verify`, and
+/// `arena analyse` before it judges a turn).
+pub(crate) fn verified(file: &Path, replay: &GameReplay) -> Result<String> {
+    replay.verify().map_err(|difference| anyhow!("{}: does not verify: {difference}", file.display()))
 }

@@ -2,9 +2,10 @@
 //! point of fixed replays agree with the drops and Lichess's formulas; the
 //! analysis is deterministic; Hexapawn's perfect player never drops; the
 //! analysed viewer draws its chart and marks in a real browser; bad input
-//! is one line.
+//! is one line, a replay that does not verify too (every game), and a
+//! huge name is cut.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use arena_core::analysis::{game_accuracy, move_accuracy};
 use serde_json::Value;
@@ -230,7 +231,7 @@ fn bad_input_is_one_line() {
     assert!(!output.status.success());
     let err = stderr(&output);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(err.contains("missing.json"), "{err}");
+    assert_eq!(err.matches("missing.json").count(), 1, "the file named once: {err}");
     let forest = dir.path().join("forest.json");
     record(
         &forest,
@@ -253,6 +254,111 @@ fn bad_input_is_one_line() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("broken.json"), "{err}");
     assert!(stdout(&output).contains("turning point"), "{}", stdout(&output));
+}
+
+/// The replay in `from` as JSON, changed by `change`, written to `dir/name`.
+fn tampered(from: &Path, dir: &Path, name: &str, change: impl FnOnce(&mut Value)) -> PathBuf {
+    let mut replay: Value = serde_json::from_str(&std::fs::read_to_string(from).unwrap()).unwrap();
+    change(&mut replay);
+    let file = dir.join(name);
+    std::fs::write(&file, replay.to_string()).unwrap();
+    file
+}
+
+/// Whether Trap's cells `a` and `b` ([row, col]) are a king's step apart.
+fn next_to(a: &Value, b: &Value) -> bool {
+    let d = |i: usize| (a[i].as_i64().unwrap() - b[i].as_i64().unwrap()).abs();
+    d(0).max(d(1)) == 1
+}
+
+#[test]
+fn a_replay_its_referee_would_not_have_played_is_one_line_in_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let trap = d.join("trap.json");
+    record(&trap, &["easy", "hard", "--seed", "5"]);
+    let hexapawn = d.join("hexapawn.json");
+    record(&hexapawn, &["--game", "hexapawn", "easy", "hard", "--seed", "3"]);
+    let wumpus = d.join("wumpus.json");
+    record(&wumpus, &["--game", "wumpus", "medium", "--seed", "6", "--only-game", "1"]);
+    let intuitive = d.join("intuitive.json");
+    record(
+        &intuitive,
+        &["--game", "intuitive-ai", "easy", "--board-size", "3", "--seed", "4", "--only-game", "1"],
+    );
+    let forest = d.join("forest.json");
+    record(
+        &forest,
+        &["--game", "magic-forest", "easy", "--seed", "2", "--only-game", "1", "--largest-forest", "3"],
+    );
+    let files = [
+        tampered(&trap, d, "trap-off-board.json", |r| {
+            let size = r["settings"]["board_size"].clone();
+            r["turns"][0]["move"] = serde_json::json!([r["turns"][0]["from"][0], size]);
+        }),
+        tampered(&trap, d, "trap-onto-a-trap.json", |r| {
+            let turns = r["turns"].as_array_mut().unwrap();
+            let (turn, trap) = (turns.iter_mut())
+                .find_map(|t| {
+                    let trap =
+                        t["state"]["traps"].as_array().unwrap().iter().find(|c| next_to(c, &t["from"]))?;
+                    let trap = trap.clone();
+                    Some((t, trap))
+                })
+                .expect("a turn beside a trap");
+            turn["move"] = trap;
+        }),
+        tampered(&trap, d, "trap-twice.json", |r| r["turns"][1]["seat"] = r["turns"][0]["seat"].clone()),
+        tampered(&trap, d, "trap-over-its-cap.json", |r| {
+            r["settings"]["turn_cap"] = (r["turns"].as_array().unwrap().len() - 2).into();
+        }),
+        tampered(&hexapawn, d, "hexapawn-leap.json", |r| {
+            r["plies"][0]["move"] = serde_json::json!([[2, 1], [0, 1]])
+        }),
+        tampered(&hexapawn, d, "hexapawn-twice.json", |r| {
+            r["plies"][1]["seat"] = r["plies"][0]["seat"].clone()
+        }),
+        tampered(&wumpus, d, "wumpus-over-its-cap.json", |r| {
+            r["settings"]["config"]["action_cap"] = (r["steps"].as_array().unwrap().len() - 2).into();
+        }),
+        tampered(&intuitive, d, "intuitive-open-cell.json", |r| {
+            r["reveals"][0]["cell"] = r["reveals"][0]["view"]["open"][0].clone();
+        }),
+        tampered(&forest, d, "forest-other-step.json", |r| {
+            let step = &mut r["steps"][0]["action"];
+            step["dir"] = if step["dir"] == "south" { "north" } else { "south" }.into();
+        }),
+    ];
+    for file in files {
+        let name = file.file_name().unwrap().to_str().unwrap().to_string();
+        let output = arena(&["analyse", file.to_str().unwrap(), "--nodes", "2000", "--rollouts", "1"], &[]);
+        let err = stderr(&output);
+        assert!(!output.status.success(), "{name}: {}", stdout(&output));
+        assert_eq!(err.trim().lines().count(), 1, "{name}: {err}");
+        assert!(err.contains("does not verify"), "{name}: {err}");
+        assert_eq!(err.matches(&name).count(), 1, "{name} named once: {err}");
+        assert!(stdout(&output).is_empty(), "{name}: nothing judged: {}", stdout(&output));
+    }
+}
+
+#[test]
+fn a_players_huge_name_is_cut_and_made_plain_in_what_analyse_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game.json");
+    record(&game, &["easy", "hard", "--seed", "5"]);
+    let name = format!("\x1b]0;pwned\x07{}", "x".repeat(1 << 20));
+    let file = tampered(&game, dir.path(), "named.json", |r| r["players"][0]["name"] = name.clone().into());
+    let output = arena(&["analyse", file.to_str().unwrap(), "--nodes", "2000"], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    // A line per turn names its mover: cut, the name is a few KiB each time.
+    assert!(text.len() < name.len(), "{} bytes printed for a name of {}", text.len(), name.len());
+    assert!(!text.contains('\x1b') && !text.contains('\x07'), "no control character reaches the terminal");
+    let analysis = analyse(&file, &["--nodes", "2000"]);
+    for said in [&analysis["players"][0]["name"], &analysis["summary"]] {
+        let said = said.as_str().unwrap();
+        assert!(said.len() < 5 << 10 && said.contains("(cut: "), "{}", &said[..100]);
+    }
 }
 
 /// Jumps with a click on the advantage chart's middle, and reports.

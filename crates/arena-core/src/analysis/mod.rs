@@ -13,7 +13,10 @@ pub mod text;
 
 use serde::{Deserialize, Serialize};
 
-use crate::replay::{Replay, ReplayBody};
+use crate::{
+    play::fault::player_line,
+    replay::{Replay, ReplayBody},
+};
 
 /// How much work an analyser may spend on one position. Counted in work
 /// done (nodes, rollouts), never in time: the same replay gives the same
@@ -263,7 +266,9 @@ pub fn analysis_of<B: ReplayBody + AnalysedBody>(replay: &Replay<B>, judged: Vec
     let turning_point = loser(replay).and_then(|loser| turning_point(&turns, loser));
     GameAnalysis {
         game: replay.body.game().name().to_string(),
-        summary: replay.summary(),
+        // Its names and reason are the file's words: one line, cut as a
+        // player's words are, so that what is printed grows with the turns only.
+        summary: player_line(replay.summary()),
         measure,
         turns,
         players,
@@ -334,7 +339,7 @@ fn player_analysis<'a>(name: &str, turns: impl Iterator<Item = &'a TurnAnalysis>
     let turns: Vec<&TurnAnalysis> = turns.collect();
     let count = |mark| turns.iter().filter(|t| t.mark == Some(mark)).count() as u32;
     PlayerAnalysis {
-        name: name.to_string(),
+        name: player_line(name.to_string()),
         accuracy: game_accuracy(&turns.iter().map(|t| (t.accuracy, t.weight)).collect::<Vec<_>>()),
         inaccuracies: count(Mark::Inaccuracy),
         mistakes: count(Mark::Mistake),
