@@ -6,8 +6,10 @@ import types
 import unittest
 
 from arena_player import given
+from arena_player.course import CourseSession
 from arena_player.games import GameSession, HexapawnPlayer
 from arena_player.serve import answer
+from arena_player.trap import GameResult
 
 
 class Learner(HexapawnPlayer):
@@ -53,6 +55,38 @@ class GivenTest(unittest.TestCase):
         session = GameSession(Plain())
         self.assertFalse(session.keeps_memory)
         self.assertEqual(answer(session, {"type": "save_memory"}, 0.0), {"type": "memory", "data": None})
+
+    def test_a_save_memory_of_another_type_or_that_raises_is_one_line_naming_save_memory(self):
+        def failing():
+            raise ValueError("no memory today")
+
+        for save_memory, said in [
+            (lambda: 5, "save_memory returned int, not bytes: 5;"),
+            (lambda: "five", "save_memory returned str, not bytes: 'five';"),
+            (lambda: {"a": 1}, "save_memory returned dict, not bytes: {'a': 1};"),
+            (failing, "save_memory raised ValueError: no memory today"),
+        ]:
+            # A native player is asked at the end of the match.
+            player = Learner()
+            player.save_memory = save_memory
+            reply = answer(GameSession(player), {"type": "save_memory"}, 0.0)
+            self.assertEqual(reply["type"], "error")
+            self.assertIn(said, reply["message"])
+            # A course player's each game's instance at its game's end: the game
+            # ends as it ends, the arena is told when it asks for the memory.
+            course = CourseSession(Learner, object, "course")
+            course.memory = b"before"
+            course.ai = Learner()
+            course.ai.save_memory = save_memory
+            course.game_over(GameResult("win", 3, "trapped"))
+            reply = answer(course, {"type": "save_memory"}, 0.0)
+            self.assertEqual(reply["type"], "error")
+            self.assertIn(said, reply["message"])
+            # A later game that saves bytes hands them back.
+            course.ai.save_memory = lambda: b"after"
+            course.game_over(GameResult("win", 3, "trapped"))
+            reply = answer(course, {"type": "save_memory"}, 0.0)
+            self.assertEqual(base64.b64decode(reply["data"]), b"after")
 
 
 if __name__ == "__main__":

@@ -3,13 +3,15 @@
 //! (built in, and as a library in a sandboxed worker) continues from its
 //! boxes; a library of ABI v2, a Python course player and a program each
 //! get theirs back; a store is bounded, and an oversize memory is refused
-//! in one line while the match is still played.
+//! in one line while the match is still played; so is what a Python
+//! save_memory hands back that is not bytes; matches that share a folder
+//! at once each write their store whole.
 
 use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{abi_fixtures, arena, library, play_json, stderr, workspace_root};
+use crate::support::{abi_fixtures, arena, library, play_json, stderr, stdout, workspace_root};
 
 /// The games player 1 (the second named) won among the first `n` of `doc`.
 fn wins_of_second(doc: &Value, n: usize) -> usize {
@@ -136,6 +138,63 @@ fn an_oversize_memory_is_refused_in_one_line_and_the_match_still_counts() {
     let output = run("grow=0");
     assert!(output.status.success());
     assert!(stderr(&output).contains("over the bound of 1048576: not given"), "{}", stderr(&output));
+}
+
+#[test]
+fn matches_that_share_a_memory_folder_at_once_each_keep_their_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let args =
+        ["play", "--game", "hexapawn", "easy", "menace", "--games", "2", "--seed", "4", "--memory", &d];
+    // Three of the same match at once, so that they end (and keep menace's
+    // store) at about the same moment; again, a few times.
+    for round in 0..4 {
+        let outputs: Vec<_> = std::thread::scope(|s| {
+            let runs: Vec<_> = (0..3).map(|_| s.spawn(|| arena(&args, &[]))).collect();
+            runs.into_iter().map(|run| run.join().unwrap()).collect()
+        });
+        for output in outputs {
+            assert!(output.status.success(), "round {round}: {}", stderr(&output));
+            assert!(!stderr(&output).contains("memory"), "round {round}: a write lost: {}", stderr(&output));
+        }
+    }
+    let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(files, ["menace.memory"], "one store, no write's file left");
+    let boxes = beads(&dir.path().join("menace.memory"));
+    assert!(!boxes.is_empty(), "a match's boxes, whole");
+}
+
+#[test]
+fn a_python_save_memory_that_hands_back_no_bytes_is_one_line_naming_memory() {
+    let base = python_env();
+    let env: Vec<(&str, &str)> = base.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let course =
+        format!("python:{}", workspace_root().join("arena/tests/python/bad_memory_course").display());
+    for (kind, said) in [
+        ("kind=1", "save_memory returned int, not bytes: 5"),
+        ("kind=2", "save_memory returned str, not bytes: 'five'"),
+        ("kind=3", "save_memory returned dict, not bytes: {'five': 5}"),
+        ("kind=4", "save_memory raised ValueError: no memory today (at PlayerAI.py:"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().display().to_string();
+        let run = |kind: &str| {
+            arena(
+                &["play", &course, "easy", "--games", "2", "--seed", "2", "--memory", &d, "--param", kind],
+                &env,
+            )
+        };
+        assert!(run("kind=0").status.success());
+        assert_eq!(store(dir.path(), "bad_memory_course-"), "kept");
+        let output = run(kind);
+        assert!(output.status.success(), "{kind}: {}", stderr(&output));
+        let err = stderr(&output);
+        let warnings: Vec<&str> = err.lines().filter(|l| l.contains("memory")).collect();
+        assert_eq!(warnings.len(), 1, "{kind}: {err}");
+        assert!(warnings[0].contains(said), "{kind}: {err}");
+        assert!(stdout(&output).contains("2 games"), "{kind}: the results stand: {}", stdout(&output));
+        assert_eq!(store(dir.path(), "bad_memory_course-"), "kept", "{kind}: the store keeps what it had");
+    }
 }
 
 /// Every box's beads in a menace store, by position.

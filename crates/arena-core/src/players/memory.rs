@@ -10,6 +10,7 @@
 use std::{
     fs,
     path::{Path, PathBuf},
+    sync::atomic::{AtomicU64, Ordering},
 };
 
 use sha2::{Digest, Sha256};
@@ -18,6 +19,9 @@ use crate::players::{external::Program, PlayerSpec};
 
 /// A store's bound unless told otherwise: 1 MiB.
 pub const DEFAULT_BOUND: usize = 1 << 20;
+
+/// The stores' writes so far in this process: each writes to a name of its own.
+static WRITES: AtomicU64 = AtomicU64::new(0);
 
 /// The folder of the stores.
 #[derive(Clone, Debug)]
@@ -69,11 +73,19 @@ impl MemoryDir {
                 path.display()
             ));
         }
-        let partial = self.dir.join(format!(".{name}.memory.partial"));
-        fs::write(&partial, bytes)
+        // A name of this write's own (this process, its nth write): matches
+        // that keep the same store at once, in this process or others, each
+        // write whole, and the last rename wins. Nothing reads, changes and
+        // writes back a store, so no lock is needed beside it.
+        let nth = WRITES.fetch_add(1, Ordering::Relaxed);
+        let partial = self.dir.join(format!(".{name}.memory.{}-{nth}.partial", std::process::id()));
+        let written = fs::write(&partial, bytes)
             .and_then(|()| fs::File::open(&partial)?.sync_all())
-            .and_then(|()| fs::rename(&partial, &path))
-            .map_err(|e| format!("memory {}: cannot write it ({e})", path.display()))?;
+            .and_then(|()| fs::rename(&partial, &path));
+        if let Err(e) = written {
+            let _ = fs::remove_file(&partial);
+            return Err(format!("memory {}: cannot write it ({e})", path.display()));
+        }
         Ok(path)
     }
 }
@@ -148,5 +160,25 @@ mod tests {
         fs::write(store.path("q"), b"123456789").unwrap();
         assert!(store.load("q").unwrap_err().contains("over the bound of 8: not given"));
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn writers_of_one_store_at_once_each_write_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = MemoryDir::open(dir.path(), DEFAULT_BOUND).unwrap();
+        let written: Vec<Vec<u8>> = (0..4u8).map(|i| vec![i; 64 << 10]).collect();
+        std::thread::scope(|s| {
+            for bytes in &written {
+                let store = &store;
+                s.spawn(move || {
+                    for _ in 0..50 {
+                        store.keep("p", bytes).unwrap();
+                    }
+                });
+            }
+        });
+        assert!(written.contains(&store.load("p").unwrap().unwrap()), "one writer's memory, whole");
+        let left: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, ["p.memory"], "no write left a file behind");
     }
 }

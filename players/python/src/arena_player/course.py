@@ -30,6 +30,9 @@ class CourseSession:
         self.declared = given.declared(module) if module is not None else []
         self.keeps_memory = given.keeps_memory(player_class)
         self.memory: Optional[bytes] = None
+        # Why the last game's save_memory gave no memory: told when the
+        # arena asks for the memory, so a game's end stays a game's end.
+        self.memory_failure: Optional[Exception] = None
         self.set_up(given.defaults(self.declared), None)
 
     def set_up(self, params: dict[str, Any], memory: Optional[bytes]) -> None:
@@ -39,6 +42,8 @@ class CourseSession:
         self.memory = memory
 
     def save_memory(self) -> Optional[bytes]:
+        if self.memory_failure is not None:
+            raise self.memory_failure
         return self.memory
 
     def new_game(self, info: GameInfo) -> None:
@@ -68,9 +73,14 @@ class CourseSession:
         )
 
     def game_over(self, result: GameResult) -> None:
-        saved = given.save(self.ai)
+        try:
+            saved = given.save(self.ai)
+        except Exception as error:  # the player's bug: its memory is not kept, the game stands
+            self.memory_failure = error
+            return
+        self.memory_failure = None
         if saved is not None:
-            self.memory = bytes(saved)
+            self.memory = saved
 
     def grid(self, state: TrapState) -> Any:
         grid = self.grid_class(state.size)

@@ -79,11 +79,9 @@ def decode(request: dict[str, Any]) -> Optional[bytes]:
     return None if data is None else base64.b64decode(data)
 
 
-def memory_reply(data: Any) -> dict[str, Any]:
+def memory_reply(data: Optional[bytes]) -> dict[str, Any]:
     """The `memory` reply handing `data` back (None: keep what it had)."""
-    if data is not None and not isinstance(data, (bytes, bytearray)):
-        raise TypeError(f"save_memory must return bytes or None, not {type(data).__name__}")
-    return {"type": "memory", "data": None if data is None else base64.b64encode(bytes(data)).decode("ascii")}
+    return {"type": "memory", "data": None if data is None else base64.b64encode(data).decode("ascii")}
 
 
 def give(player: Any, params: dict[str, Any], memory: Optional[bytes]) -> None:
@@ -93,7 +91,23 @@ def give(player: Any, params: dict[str, Any], memory: Optional[bytes]) -> None:
         player.load_memory(memory)
 
 
+class BadMemory(Exception):
+    """A `save_memory` that returned something other than bytes or None:
+    the message says what, in one line that names memory."""
+
+
 def save(player: Any) -> Optional[bytes]:
-    """What a player hands back as its memory (None if it keeps none)."""
+    """What a player hands back as its memory (None if it keeps none).
+    BadMemory if its `save_memory` returns anything but bytes or None (an
+    int would otherwise become that many zero bytes); what it raises goes
+    up as it is."""
     hook = getattr(player, "save_memory", None)
-    return hook() if callable(hook) else None
+    data = hook() if callable(hook) else None
+    if data is None or isinstance(data, (bytes, bytearray)):
+        return None if data is None else bytes(data)
+    shown = repr(data)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    raise BadMemory(
+        f"save_memory returned {type(data).__name__}, not bytes: {shown}; "
+        "return bytes (json.dumps(x).encode(), for one), or None to keep what it had"
+    )

@@ -68,6 +68,17 @@ def serve(session: Session, channel: Channel) -> None:
         channel.send(reply)
 
 
+def saved_memory(session: Session) -> Message:
+    """The reply to `save_memory`: the memory, or one line saying why there
+    is none that names save_memory (the arena keeps what it had)."""
+    try:
+        return given.memory_reply(session.save_memory())
+    except given.BadMemory as bad:
+        return {"type": "error", "message": str(bad)}
+    except Exception as error:
+        return {"type": "error", "message": f"save_memory raised {describe_exception(error)}"}
+
+
 def answer(session: Session, request: Message, received: float) -> Message:
     kind = request["type"]
     try:
@@ -75,7 +86,7 @@ def answer(session: Session, request: Message, received: float) -> Message:
             session.set_up(request.get("params") or {}, given.decode(request))
             return {"type": "ok"}
         if kind == "save_memory":
-            return given.memory_reply(session.save_memory())
+            return saved_memory(session)
         if kind == "new_game" and request["game"] not in getattr(session, "games", ["trap"]):
             return {"type": "error", "message": f"this player does not play {request['game']}"}
         if hasattr(session, "answer"):
