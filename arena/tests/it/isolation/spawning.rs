@@ -17,7 +17,7 @@ use arena_core::{
     sandbox::Sandbox,
 };
 
-use super::processes_left;
+use super::{descendants, processes_left};
 use crate::alone;
 use crate::support::{self, library};
 
@@ -93,22 +93,6 @@ fn a_worker_starts_without_a_fork_of_the_arena_and_under_its_limits() {
         }
     }
     assert_eq!(started, 4);
-}
-
-/// The processes below `pid`, found through /proc.
-fn descendants(pid: u32) -> Vec<u32> {
-    let mut found = Vec::new();
-    let mut next = vec![pid];
-    while let Some(parent) = next.pop() {
-        for task in std::fs::read_dir(format!("/proc/{parent}/task")).into_iter().flatten().flatten() {
-            let text = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
-            for child in text.split_whitespace().filter_map(|p| p.parse::<u32>().ok()) {
-                found.push(child);
-                next.push(child);
-            }
-        }
-    }
-    found
 }
 
 fn running(pid: u32) -> bool {

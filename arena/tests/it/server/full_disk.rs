@@ -14,6 +14,7 @@ use std::{
 };
 
 use super::{add_student, finished, get, pausing_player, submit, wait_for, Server};
+use crate::isolation::cpu_time;
 use crate::support::{self, arena, stdout, unprivileged};
 
 /// A tmpfs of `size` (`32m`) mounted on a fresh folder, unmounted when dropped.
@@ -59,18 +60,6 @@ fn fill(file: &Path) {
             }
         }
     }
-}
-
-/// The CPU time process `pid` has used so far (its threads', not its
-/// children's), from /proc.
-fn cpu_time(pid: u32) -> Duration {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-    // After the command's name (in parentheses), from field 3: utime and stime are 14 and 15.
-    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split_whitespace().collect();
-    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
-    // SAFETY: a plain sysconf.
-    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
-    Duration::from_millis(ticks * 1000 / per_second)
 }
 
 const ENTERED: &str = "the server's disk is full (";

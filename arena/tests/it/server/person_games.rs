@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::{add_student, agent, get, post_json, seat_state, Server};
+use super::{add_student, agent, finished, get, post_json, seat_state, submit, wait_for, Server};
 use crate::{
     play::person_page::click_to_the_end,
     support::{self, arena, browser::chromium, devtools::Browser},
@@ -174,4 +174,118 @@ fn a_student_starts_a_game_from_its_submissions_page_and_sees_refusals_in_one_li
     let news = click_to_the_end(&mut browser);
     assert!(news.contains("game over: you"), "{news}");
     wait_until("the seat closed", Duration::from_secs(10), || seat_state(&server, &page).0 == 403);
+}
+
+/// The state of `page`'s seat once it asks a question after the one
+/// numbered `after`, or the game is over.
+fn asked(server: &Server, page: &str, after: u64) -> Value {
+    let started = Instant::now();
+    loop {
+        let (code, state) = seat_state(server, page);
+        assert_eq!(code, 200, "{state}");
+        if (!state["question"].is_null() && state["asked"].as_u64() > Some(after)) || state["over"] == true {
+            return state;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "no question at {page}: {state}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Answers `state`'s question with its first choice.
+fn answer_first(server: &Server, page: &str, state: &Value) {
+    let line = state["question"]["choices"][0]["text"].as_str().unwrap();
+    let posted = agent()
+        .post(format!("{}{page}/answer", server.url))
+        .send(json!({ "asked": state["asked"], "line": line }).to_string().as_bytes())
+        .unwrap();
+    assert_eq!(posted.status().as_u16(), 204);
+}
+
+/// A student plays its group's submission (issue 67), a Python player whose
+/// import starts a thread that spins for ever: while the person thinks, the
+/// bot's worker uses no CPU; the game holds a core of the pool, the bot's
+/// processes on it; the bot is judged on the assignment's clock (the CPU's:
+/// a move it sleeps 1.5 s through is in time), and the page's address is
+/// kept in no cache.
+#[test]
+fn a_persons_game_stops_its_busy_bot_while_the_person_thinks_on_a_core_of_the_pool_on_the_cpu_clock() {
+    let data = tempfile::tempdir().unwrap();
+    let erin = add_student(data.path(), "erin");
+    let staff = staff(data.path());
+    // A second a turn, on the server's clock (the CPU's).
+    let course = support::write_file(
+        data.path(),
+        "course.toml",
+        "[[assignment]]\nname = \"trap\"\ngame = \"trap\"\n[assignment.settings]\ntime_per_turn = \"1s\"\n\
+         [assignment.grading]\nlevels = [\"easy\"]\ngames = 2\nwins_to_pass = [0]\n",
+    );
+    let python = support::workspace_root().join("players/python/src").display().to_string();
+    let flags = ["--course", course.to_str().unwrap(), "--round-robin", "off", "--analysis-nodes", "0"];
+    let server = Server::start_in(data.path(), &flags, &[("PYTHONPATH", &python)]);
+    let folder = support::workspace_root().join("arena/tests/python/busy_player");
+    let (code, accepted) =
+        submit(&server, Some(&erin), "file", &arena_server::client::pack(&folder).unwrap());
+    assert_eq!(code, 201, "{accepted}");
+    let graded = wait_for(&server, &erin, accepted["id"].as_i64().unwrap(), finished);
+    assert_eq!(graded["status"], "done", "{graded}");
+
+    let (code, started) = post_json(&server, "/api/play", &erin, &json!({ "opponent": "ours" }));
+    assert_eq!(code, 201, "{started}");
+    let page = started["page"].as_str().unwrap().to_string();
+    let served = agent().get(format!("{}{page}", server.url)).call().unwrap();
+    assert_eq!(
+        served.headers().get("cache-control").unwrap(),
+        "no-store",
+        "its address holds the seat's token"
+    );
+    let state = asked(&server, &page, 0);
+    assert!(!state["question"].is_null(), "the person moves first: {state}");
+
+    // The person thinks: the bot's processes (all the server's, nothing else
+    // plays) use no CPU.
+    let bot = crate::isolation::descendants(server.child.id());
+    assert!(!bot.is_empty());
+    let cpu = || bot.iter().map(|pid| crate::isolation::cpu_time(*pid)).sum::<Duration>();
+    let before = cpu();
+    std::thread::sleep(Duration::from_secs(2));
+    let used = cpu() - before;
+    assert!(
+        used < Duration::from_millis(100),
+        "the bot used {used:?} of CPU in 2 s while the person thought"
+    );
+    // It holds a core of the pool, its bot's processes on that core.
+    assert_eq!(playing(&server, &staff), 1);
+    for pid in &bot {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let cores = status.lines().find_map(|l| l.strip_prefix("Cpus_allowed_list:")).unwrap_or("").trim();
+        assert!(cores.parse::<usize>().is_ok(), "process {pid} may run on {cores:?}: not one core");
+    }
+
+    // The bot sleeps 1.5 s a move from now on (a budget of 1 s): in time on
+    // the CPU's clock, which the assignment charges.
+    let player = walk(&data.path().join("players")).into_iter().find(|p| p.ends_with("PlayerAI.py")).unwrap();
+    std::fs::write(player.with_file_name("slow"), "").unwrap();
+    answer_first(&server, &page, &state);
+    let throw = asked(&server, &page, state["asked"].as_u64().unwrap());
+    answer_first(&server, &page, &throw);
+    let moved = Instant::now();
+    let after = asked(&server, &page, throw["asked"].as_u64().unwrap());
+    let news = after["news"].to_string();
+    assert!(!news.contains("timeout"), "{news}");
+    assert!(moved.elapsed() >= Duration::from_millis(1500), "the bot slept: {after}");
+    assert!(!after["question"].is_null() || news.contains("you lose"), "the game goes on: {after}");
+}
+
+/// Every file under `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
 }

@@ -222,6 +222,15 @@ fn with_server_defaults(mut table: toml::Table) -> toml::Table {
 }
 
 impl Assignment {
+    /// The clock its players are charged on: the course file's (always
+    /// written in: `SERVER_CLOCK` by default).
+    pub fn clock(&self) -> Clock {
+        match self.settings.get("clock").and_then(|c| c.as_str()) {
+            Some("wall") => Clock::Wall,
+            _ => Clock::Cpu,
+        }
+    }
+
     /// What its grades are made under, as stored with each grade and
     /// compared at start: the budget of a turn, the clock, and the whole
     /// `[settings]`.

@@ -57,7 +57,14 @@ pub fn router<S: Clone + Send + Sync + 'static>(seats: Seats) -> Router<S> {
 
 async fn page(State(seats): State<Seats>, Path(token): Path<String>) -> Response {
     match seats.seat(&token) {
-        Some(_) => ([(header::CONTENT_SECURITY_POLICY, super::headers::page_policy(PAGE))], Html(PAGE))
+        // Its address holds the seat's token: kept in no cache.
+        Some(_) => (
+            [
+                (header::CONTENT_SECURITY_POLICY, super::headers::page_policy(PAGE)),
+                (header::CACHE_CONTROL, header::HeaderValue::from_static("no-store")),
+            ],
+            Html(PAGE),
+        )
             .into_response(),
         None => refused(),
     }

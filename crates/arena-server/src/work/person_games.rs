@@ -6,7 +6,9 @@
 //!
 //! The game is played on a thread of its own at the games' nice (never a
 //! request thread: `nice.rs`), its bot in a sandboxed worker as grading's,
-//! on a core of the pool at the scrimmages' priority (below grading). It
+//! on a core of the pool at the scrimmages' priority (below grading),
+//! held for the whole game, and judged on the assignment's clock; while the
+//! person thinks, the bot's worker is stopped (`isolation/process.rs`). It
 //! never holds the core for long: the person has [`CAP`] for the whole
 //! game, and a page unpolled for [`GONE_AFTER`] gives the game up.
 
@@ -17,6 +19,7 @@ use std::{
 };
 
 use arena_core::{
+    play::clock::Clock,
     play::cores::{self, Priority},
     play::time_control::TimeControl,
     play::two_player::{self, MatchConfig, TwoPlayerGame},
@@ -213,7 +216,7 @@ pub(crate) fn open(
         Seat::Person(table) => Some(format!("/play/{}", table.token())),
         Seat::Bot(_) => None,
     });
-    let (nice, rules) = (app.games_nice, assignment.rules.clone());
+    let (nice, rules, clock) = (app.games_nice, assignment.rules.clone(), assignment.clock());
     // Whatever happens to the game, even a panic or a thread never
     // started, the seats and the one game at a time are given back.
     let ended = Ended { app: app.clone(), tables: tables.clone(), id };
@@ -222,7 +225,7 @@ pub(crate) fn open(
         // Games are played at the games' nice, never a page's (`nice.rs`).
         crate::work::nice::set(nice, "games");
         cores::set_priority(Priority::Scrimmage);
-        if let Err(e) = play(&rules, taken) {
+        if let Err(e) = play(&rules, clock, taken) {
             for table in &tables {
                 table_tell(table, &format!("the game could not be played: {e}"));
             }
@@ -259,9 +262,13 @@ fn table_tell(table: &PageTable, text: &str) {
     table.tell(text);
 }
 
-/// One game between the two seats (seat 1 first).
-fn play(rules: &arena_core::games::rules::GameRules, seats: [Seat; 2]) -> anyhow::Result<()> {
-    let hosting = crate::work::league::hosting()?;
+/// One game between the two seats (seat 1 first), a bot's workers
+/// stopped on the assignment's `clock` (as its grading's are).
+fn play(rules: &arena_core::games::rules::GameRules, clock: Clock, seats: [Seat; 2]) -> anyhow::Result<()> {
+    let mut hosting = crate::work::league::hosting()?;
+    if let Some(limits) = hosting.limits.as_mut() {
+        limits.clock = clock;
+    }
     let mut players = Vec::with_capacity(2);
     for seat in &seats {
         players.push(match seat {

@@ -6,6 +6,12 @@
 //! polls the reply pipe and the worker's output pipe together, so a player
 //! that prints megabytes never blocks, and a deadline is a deadline: at
 //! budget + grace the worker's whole process group is killed and reaped.
+//!
+//! A worker runs only while it is asked (`Frozen`): between its requests
+//! its process group is stopped (SIGSTOP), and woken (SIGCONT) as the next
+//! request is sent, so a thread it started cannot think on the opponent's
+//! time, or keep a core busy while a person thinks; the course's
+//! in-process referee gave a player no time between its turns either.
 
 use std::{
     ffi::OsString,
@@ -204,6 +210,15 @@ pub struct Hello {
     pub memory: bool,
 }
 
+/// Whether a worker's process group is stopped between its requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Frozen {
+    No,
+    Yes,
+    /// It could not be stopped (`Worker::freeze`): not tried again.
+    Never,
+}
+
 /// What a worker's player had used when it last answered: where the next
 /// request's CPU time and wait are counted from.
 #[derive(Clone, Copy, Debug, Default)]
@@ -262,6 +277,8 @@ pub struct Worker {
     more_output: bool,
     /// Set once the worker is dead or unusable: every later request fails so.
     dead: Option<Fault>,
+    /// Whether its process group is stopped between requests now.
+    frozen: Frozen,
     pub hello: Hello,
     /// Its scratch folder (and cgroup), removed once it is reaped (declared
     /// after `child`, so dropped after the worker is killed and waited for).
@@ -383,6 +400,7 @@ impl Worker {
             printed: 0,
             more_output: false,
             dead: None,
+            frozen: Frozen::No,
             hello: Hello {
                 name: String::new(),
                 author: String::new(),
@@ -420,6 +438,7 @@ impl Worker {
                 worker.player_clock = player.and_then(ProcessClock::of);
                 worker.player_main = player.and_then(MainThread::of);
                 worker.player_pid = player;
+                worker.freeze();
                 worker.seen = worker.player_seen();
                 Ok(worker)
             }
@@ -462,12 +481,16 @@ impl Worker {
         let before = self.seen;
         self.outbox.clear();
         encode(request, &mut self.outbox);
+        self.thaw()?;
         if let Err(e) = self.stdin.write_all(&self.outbox) {
             // The worker is gone (EPIPE): find out how it died.
             tracing::debug!("writing to the worker failed: {e}");
             return Err(self.died());
         }
         let reply = self.await_reply(what, budget, limits, before);
+        if self.dead.is_none() {
+            self.freeze();
+        }
         self.seen = self.player_seen();
         if let (Some(cpu_before), Some(cpu_after)) = (before.cpu, self.seen.cpu) {
             let waited = before.machine_wait(self.seen);
@@ -476,6 +499,52 @@ impl Worker {
             clock::report_worker(WorkerSpent { cpu, waited });
         }
         reply
+    }
+
+    /// Stops its process group until the next request (see the module's
+    /// doc). A group gone is a worker dead, which its next request finds
+    /// out. A group that cannot be stopped (not seen: the arena may signal
+    /// the processes it started) runs on unfrozen, said once in the log:
+    /// its player plays as it did before workers were frozen.
+    fn freeze(&mut self) {
+        if self.frozen != Frozen::No {
+            return;
+        }
+        self.frozen = match self.signal_group(libc::SIGSTOP) {
+            Ok(()) => Frozen::Yes,
+            Err(e) if e.raw_os_error() == Some(libc::ESRCH) => Frozen::No,
+            Err(e) => {
+                tracing::warn!("cannot stop a worker between its turns ({e}): it runs unfrozen");
+                Frozen::Never
+            }
+        };
+    }
+
+    /// Wakes its process group for a request. A group that cannot be woken
+    /// would time out through no fault of its player's: the request fails
+    /// instead, as the arena's (`Unavailable`), and the worker is killed.
+    fn thaw(&mut self) -> Result<(), Fault> {
+        if self.frozen != Frozen::Yes {
+            return Ok(());
+        }
+        self.frozen = Frozen::No;
+        match self.signal_group(libc::SIGCONT) {
+            Err(e) if e.raw_os_error() != Some(libc::ESRCH) => {
+                Err(self
+                    .fail(Fault::Unavailable(format!("cannot wake the player's worker for its turn: {e}"))))
+            }
+            // Gone: writing the request finds out how it died.
+            _ => Ok(()),
+        }
+    }
+
+    /// Sends `signal` to the worker's whole process group.
+    fn signal_group(&self, signal: libc::c_int) -> std::io::Result<()> {
+        // SAFETY: plain syscall; the group id is the worker's pid (process_group(0)).
+        match unsafe { libc::kill(-(self.child.id() as libc::pid_t), signal) } {
+            0 => Ok(()),
+            _ => Err(std::io::Error::last_os_error()),
+        }
     }
 
     /// The CPU time its player's process has used so far.
@@ -684,7 +753,9 @@ impl Worker {
         fault
     }
 
-    /// SIGKILL to the worker's whole process group: it and anything it forked.
+    /// SIGKILL to the worker's whole process group: it and anything it
+    /// forked, frozen or not (the kernel wakes a stopped process to kill
+    /// it: nothing of the group is left stopped).
     fn kill(&mut self) {
         let group = self.child.id() as libc::pid_t;
         // SAFETY: plain syscall. The group id is the worker's pid

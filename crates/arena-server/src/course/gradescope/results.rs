@@ -195,7 +195,7 @@ pub fn graded(
         let wins: u32 = grade.levels.iter().map(|l| l.wins).sum();
         leaderboard.push(LeaderboardEntry { name: "Wins".into(), value: f64::from(wins), order: "desc" });
     }
-    if let Some(ms) = mean_ms_per_move(grade.student, results, clock_of(assignment)) {
+    if let Some(ms) = mean_ms_per_move(grade.student, results, assignment.clock()) {
         leaderboard.push(LeaderboardEntry {
             name: "Mean time per move (ms)".into(),
             value: round(ms),
@@ -245,15 +245,6 @@ pub fn not_graded(assignment: &Assignment, why: &str, seconds: u64) -> Gradescop
         stdout_visibility: HIDDEN,
         tests,
         leaderboard: vec![LeaderboardEntry { name: "Levels passed".into(), value: 0.0, order: "desc" }],
-    }
-}
-
-/// The clock an assignment's turns are charged on.
-fn clock_of(assignment: &Assignment) -> Clock {
-    // The course file's clock, always set (`course::SERVER_CLOCK` by default).
-    match assignment.settings.get("clock").and_then(|c| c.as_str()) {
-        Some("wall") => Clock::Wall,
-        _ => Clock::Cpu,
     }
 }
 
