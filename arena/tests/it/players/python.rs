@@ -604,7 +604,8 @@ fn the_carried_host_wins_over_an_installed_one() {
         .unwrap();
     let site = dir.path().join("site");
     let player = spec("python:", &examples().join("course/greedy_player"));
-    let output = arena(&["check", &player], &[("PYTHONPATH", site.to_str().unwrap())]);
+    let output =
+        arena(&["check", &player], &[("PYTHONPATH", site.to_str().unwrap()), ("ARENA_PYTHON_HOST", "carried")]);
     assert!(output.status.success(), "{}{}", stdout(&output), stderr(&output));
     // Asked for, the installed one runs.
     let err =
