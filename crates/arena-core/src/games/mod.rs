@@ -22,13 +22,14 @@
 //! 2. Reference levels in `players/reference/src/<game>/`, and a line in
 //!    each level crate's `export_player!`.
 //! 3. Its folder here, `games/<game>/`: `mod.rs` (the game as a type, `pub
-//!    enum NewGame {}`, and its `Game`, `LocalGame`, `AbiGame`, `WireGame`
-//!    both ways, `ReplayGame`, `GameSettings` (its settings, the options it owns),
+//!    enum NewGame {}`, and its `Game`, `LocalGame` and `AbiGame`'s calls
+//!    by their names (`player_calls`), `AbiGame`, `WireGame` both ways,
+//!    `ReplayGame`, `GameSettings` (its settings, the options it owns),
 //!    and `SinglePlayerGame` with its `SoloReferee`, or `TwoPlayerGame`);
 //!    `referee.rs` (every call through `referee::calls`); `wire.rs` (its
 //!    typed wire forms, each with `deny_unknown_fields`, carried as a
 //!    `protocol::Payload`, and a test that its frames are
-//!    docs/protocol.md's); `replay.rs` (its `ReplayBody`); `viewer.js`;
+//!    docs/protocol.md's); `replay.rs` (its `GameBody`); `viewer.js`;
 //!    for a two-player game `report.rs` (`arena play`'s lines, its
 //!    `LadderReport`).
 //! 4. Here: `pub mod <game>;` and its line in the table.
@@ -48,6 +49,7 @@ pub mod magic_forest;
 pub mod trap;
 pub mod wumpus;
 
+pub mod player_calls;
 pub mod replays;
 pub mod rules;
 

@@ -5,11 +5,11 @@
 //! A replay is an envelope every game shares (format, version, seed,
 //! players, result) around a per-game body (its `game` name, settings,
 //! turns, states): `Replay<B>`. A game plugs in through `ReplayGame` (its
-//! body type): its body is a `ReplayBody` (checked, verified, drawn in the
-//! terminal and by its viewer script), kept in `games/<game>/replay.rs`
-//! beside its `viewer.js`. A replay of any game is `Replay<Body>`, `Body`
-//! having a variant per line of the games table (`games::replays`): files
-//! are written and read as that.
+//! body type): its body is a `GameBody`, so a `ReplayBody` (checked,
+//! verified, drawn in the terminal and by its viewer script), kept in
+//! `games/<game>/replay.rs` beside its `viewer.js`. A replay of any game
+//! is `Replay<Body>`, `Body` having a variant per line of the games table
+//! (`games::replays`): files are written and read as that.
 
 pub mod diff;
 pub mod fault;
@@ -128,8 +128,8 @@ impl ReplayResult {
 }
 
 /// A game's part of a replay: checked on reading, re-simulated by
-/// `--verify`, drawn in the terminal and by its viewer. Implemented in
-/// `games/<game>/replay.rs`, and by `Body` for any game's. `E` is the
+/// `--verify`, drawn in the terminal and by its viewer. Implemented by
+/// each game's body, a `GameBody`, and by `Body` for any game's. `E` is the
 /// envelope's body (the part of the replay the methods read is its
 /// envelope; their own part is `self`).
 pub trait ReplayBody {
@@ -155,6 +155,44 @@ pub trait ReplayBody {
         } else {
             2
         }
+    }
+}
+
+/// A game's own body (`ReplayGame::Body`, in `games/<game>/replay.rs`):
+/// what only it can do; the rest of `ReplayBody` follows from its game.
+pub trait GameBody {
+    type Game: ReplayGame;
+    /// What its steps are called in its summary ("moves", "reveals").
+    const STEPS_NOUN: &'static str;
+    /// As `ReplayBody`'s methods of these names.
+    fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String>;
+    fn verify<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<String, String>;
+    fn frames<E: ReplayBody>(&self, replay: &Replay<E>, paint: terminal::Paint) -> Vec<String>;
+}
+
+impl<B: GameBody> ReplayBody for B {
+    fn game(&self) -> GameId {
+        B::Game::ID
+    }
+
+    fn steps_noun(&self) -> &'static str {
+        B::STEPS_NOUN
+    }
+
+    fn viewer(&self) -> &'static str {
+        B::Game::VIEWER
+    }
+
+    fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
+        GameBody::check(self, replay)
+    }
+
+    fn verify<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<String, String> {
+        GameBody::verify(self, replay)
+    }
+
+    fn frames<E: ReplayBody>(&self, replay: &Replay<E>, paint: terminal::Paint) -> Vec<String> {
+        GameBody::frames(self, replay, paint)
     }
 }
 

@@ -23,9 +23,9 @@ use self::{
 use crate::{
     game::{Agent, Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError},
+    games::player_calls,
     play::clock::Spent,
     play::fault::{Fault, FaultKind},
-    play::referee::LocalGame,
     play::time_control::TimeControl,
     play::two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
     players::agent::AbiGame,
@@ -54,21 +54,7 @@ impl ReplayGame for Hexapawn {
     const TURNS: &'static str = "plies";
 }
 
-impl LocalGame for Hexapawn {
-    type Player<'a> = dyn HexapawnPlayer + 'a;
-
-    fn local_new_game(player: &mut (dyn HexapawnPlayer + '_), info: &HexapawnGameInfo) {
-        player.new_game(info)
-    }
-
-    fn local_act(player: &mut (dyn HexapawnPlayer + '_), request: &HexapawnRequest) -> HexapawnAction {
-        player.get_move(request)
-    }
-
-    fn local_game_over(player: &mut (dyn HexapawnPlayer + '_), over: &GameOver) {
-        player.game_over(over)
-    }
-}
+player_calls::local_game!(Hexapawn, dyn HexapawnPlayer, act: get_move);
 
 impl AbiGame for Hexapawn {
     type PlayerBox = HexapawnPlayerBox;
@@ -91,24 +77,7 @@ impl AbiGame for Hexapawn {
         module.hexapawn()
     }
 
-    fn box_new_game(player: &mut HexapawnPlayerBox, info: HexapawnGameInfo) -> Result<(), String> {
-        FfiHexapawnPlayerV2::new_game(player, info).into_result().map_err(String::from)
-    }
-
-    fn box_act(player: &mut HexapawnPlayerBox, request: HexapawnRequest) -> Result<HexapawnAction, String> {
-        FfiHexapawnPlayerV2::get_move(player, request).into_result().map_err(String::from)
-    }
-
-    fn box_game_over(player: &mut HexapawnPlayerBox, over: GameOver) -> Result<(), String> {
-        FfiHexapawnPlayerV2::game_over(player, over).into_result().map_err(String::from)
-    }
-
-    fn box_save_memory(player: &mut HexapawnPlayerBox) -> Result<Option<Vec<u8>>, String> {
-        FfiHexapawnPlayerV2::save_memory(player)
-            .into_result()
-            .map(|memory| memory.into_option().map(|m| m.into_vec()))
-            .map_err(String::from)
-    }
+    player_calls::box_calls!(FfiHexapawnPlayerV2, act: get_move);
 }
 
 impl WireGame for Hexapawn {

@@ -11,13 +11,12 @@ use player_api::{
 use serde::{Deserialize, Serialize};
 
 use super::Hexapawn;
-use crate::game::{Game, GameId};
 use crate::replay::{
     diff,
     fault::{Numbered, SeatScript},
     live::{self, LiveTurn},
     terminal::Paint,
-    Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
+    GameBody, Replay, ReplayBody, ReplayPlayer, ReplayResult,
 };
 use crate::{
     games::hexapawn::referee::{self as referee, HexapawnEnding, HexapawnRecord, HexapawnSettings, Ply},
@@ -191,33 +190,6 @@ impl HexapawnBody {
             clock: self.settings.clock,
         }
     }
-
-    /// What serde cannot check: boards, seats and squares are valid.
-    pub(crate) fn check_against<E>(&self, replay: &Replay<E>) -> Result<(), String> {
-        let boards = [("start", &self.start), ("final", &self.final_board)].into_iter();
-        let plies = self.plies.iter().enumerate().map(|(i, p)| (format!("plies[{i}].board"), &p.board));
-        for (what, board) in boards.map(|(w, b)| (w.to_string(), b)).chain(plies) {
-            board_from(board).map_err(|e| format!("{what}: {e}"))?;
-        }
-        for (i, ply) in self.plies.iter().enumerate() {
-            seat_from_number(ply.seat).ok_or(format!("plies[{i}].seat = {}: 1 or 2", ply.seat))?;
-            if ply.mv.iter().any(|s| s[0] >= SIZE || s[1] >= SIZE) {
-                return Err(format!("plies[{i}].move {:?} is off the 3x3 board", ply.mv));
-            }
-        }
-        if let Some(failed) = &self.failed {
-            board_from(&failed.board).map_err(|e| format!("failed.board: {e}"))?;
-            seat_from_number(failed.seat).ok_or(format!("failed.seat = {}: 1 or 2", failed.seat))?;
-        }
-        if replay.result.turns as usize != self.plies.len() {
-            return Err(format!(
-                "result.turns = {} but {} moves are listed",
-                replay.result.turns,
-                self.plies.len()
-            ));
-        }
-        Ok(())
-    }
 }
 
 fn square_json(square: Square) -> SquareJson {
@@ -305,21 +277,35 @@ const MOVED: [&str; 2] = ["1;30;104", "1;30;101"];
 const FROM: &str = "2;36";
 const FREE: &str = "2";
 
-impl ReplayBody for HexapawnBody {
-    fn game(&self) -> GameId {
-        Hexapawn::ID
-    }
+impl GameBody for HexapawnBody {
+    type Game = Hexapawn;
+    const STEPS_NOUN: &'static str = "moves";
 
-    fn steps_noun(&self) -> &'static str {
-        "moves"
-    }
-
-    fn viewer(&self) -> &'static str {
-        <Hexapawn as ReplayGame>::VIEWER
-    }
-
+    /// What serde cannot check: boards, seats and squares are valid.
     fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
-        self.check_against(replay)
+        let boards = [("start", &self.start), ("final", &self.final_board)].into_iter();
+        let plies = self.plies.iter().enumerate().map(|(i, p)| (format!("plies[{i}].board"), &p.board));
+        for (what, board) in boards.map(|(w, b)| (w.to_string(), b)).chain(plies) {
+            board_from(board).map_err(|e| format!("{what}: {e}"))?;
+        }
+        for (i, ply) in self.plies.iter().enumerate() {
+            seat_from_number(ply.seat).ok_or(format!("plies[{i}].seat = {}: 1 or 2", ply.seat))?;
+            if ply.mv.iter().any(|s| s[0] >= SIZE || s[1] >= SIZE) {
+                return Err(format!("plies[{i}].move {:?} is off the 3x3 board", ply.mv));
+            }
+        }
+        if let Some(failed) = &self.failed {
+            board_from(&failed.board).map_err(|e| format!("failed.board: {e}"))?;
+            seat_from_number(failed.seat).ok_or(format!("failed.seat = {}: 1 or 2", failed.seat))?;
+        }
+        if replay.result.turns as usize != self.plies.len() {
+            return Err(format!(
+                "result.turns = {} but {} moves are listed",
+                replay.result.turns,
+                self.plies.len()
+            ));
+        }
+        Ok(())
     }
 
     /// Re-simulates the game through the referee with the recorded seed and

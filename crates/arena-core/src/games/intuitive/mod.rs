@@ -23,8 +23,8 @@ use self::{
 use crate::{
     game::{Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
+    games::player_calls,
     play::fault::FaultKind,
-    play::referee::LocalGame,
     play::solo::{cpu_us, fault_name, Budgeted, Ending, SinglePlayerGame, SoloScore},
     players::agent::AbiGame,
     players::isolation::{WireAnswer, WireGame},
@@ -52,21 +52,7 @@ impl ReplayGame for IntuitiveAi {
     const TURNS: &'static str = "reveals";
 }
 
-impl LocalGame for IntuitiveAi {
-    type Player<'a> = dyn IntuitivePlayer + 'a;
-
-    fn local_new_game(player: &mut (dyn IntuitivePlayer + '_), info: &IntuitiveGameInfo) {
-        player.new_game(info)
-    }
-
-    fn local_act(player: &mut (dyn IntuitivePlayer + '_), request: &IntuitiveRequest) -> Cell {
-        player.reveal(request)
-    }
-
-    fn local_game_over(player: &mut (dyn IntuitivePlayer + '_), over: &IntuitiveGameOver) {
-        player.game_over(over)
-    }
-}
+player_calls::local_game!(IntuitiveAi, dyn IntuitivePlayer, act: reveal);
 
 impl AbiGame for IntuitiveAi {
     type PlayerBox = IntuitivePlayerBox;
@@ -85,24 +71,7 @@ impl AbiGame for IntuitiveAi {
         module.intuitive()
     }
 
-    fn box_new_game(player: &mut IntuitivePlayerBox, info: IntuitiveGameInfo) -> Result<(), String> {
-        FfiIntuitivePlayerV2::new_game(player, info).into_result().map_err(String::from)
-    }
-
-    fn box_act(player: &mut IntuitivePlayerBox, request: IntuitiveRequest) -> Result<Cell, String> {
-        FfiIntuitivePlayerV2::reveal(player, request).into_result().map_err(String::from)
-    }
-
-    fn box_game_over(player: &mut IntuitivePlayerBox, over: IntuitiveGameOver) -> Result<(), String> {
-        FfiIntuitivePlayerV2::game_over(player, over).into_result().map_err(String::from)
-    }
-
-    fn box_save_memory(player: &mut IntuitivePlayerBox) -> Result<Option<Vec<u8>>, String> {
-        FfiIntuitivePlayerV2::save_memory(player)
-            .into_result()
-            .map(|memory| memory.into_option().map(|m| m.into_vec()))
-            .map_err(String::from)
-    }
+    player_calls::box_calls!(FfiIntuitivePlayerV2, act: reveal);
 }
 
 impl WireGame for IntuitiveAi {

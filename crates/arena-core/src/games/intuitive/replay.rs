@@ -9,9 +9,8 @@ use player_api::intuitive::{Cell, IntuitiveRequest, IntuitiveView, IntuitiveWorl
 use serde::{Deserialize, Serialize};
 
 use super::IntuitiveAi;
-use crate::game::{Game, GameId};
 use crate::replay::{
-    diff, fault::Recorded, live::LiveTurn, terminal::Paint, Replay, ReplayBody, ReplayGame, ReplayPlayer,
+    diff, fault::Recorded, live::LiveTurn, terminal::Paint, GameBody, Replay, ReplayBody, ReplayPlayer,
     ReplayResult,
 };
 use crate::{
@@ -166,40 +165,6 @@ impl IntuitiveBody {
         IntuitiveWorld::from_parts(size, &pits, cell(w.gold), cell(w.monster), cell(w.start))
             .map_err(|e| format!("world: {e}"))
     }
-
-    /// What serde cannot check: the world follows the rules, cells are on
-    /// the board, the counts agree.
-    pub(crate) fn check_against<E>(&self, replay: &Replay<E>) -> Result<(), String> {
-        self.world()?;
-        let size = self.settings.rules.board_size;
-        let on_board =
-            |what: String, cells: &[CellJson]| match cells.iter().find(|c| c[0] >= size || c[1] >= size) {
-                Some(c) => Err(format!("{what}: cell {c:?} is off the {size}x{size} board")),
-                None => Ok(()),
-            };
-        let views = self.reveals.iter().map(|r| &r.view).chain(self.failed.as_ref().map(|f| &f.view));
-        for (i, view) in views.enumerate() {
-            for (name, cells) in [
-                ("open", &view.open),
-                ("breeze", &view.breeze),
-                ("smell", &view.smell),
-                ("glitter", &view.glitter),
-            ] {
-                on_board(format!("request {} view.{name}", i + 1), cells)?;
-            }
-        }
-        for (i, reveal) in self.reveals.iter().enumerate() {
-            on_board(format!("reveals[{i}].cell"), &[reveal.cell])?;
-        }
-        if replay.result.turns as usize != self.reveals.len() {
-            return Err(format!(
-                "result.turns = {} but {} reveals are listed",
-                replay.result.turns,
-                self.reveals.len()
-            ));
-        }
-        Ok(())
-    }
 }
 
 fn cell_json(cell: Cell) -> CellJson {
@@ -289,21 +254,42 @@ const MONSTER: &str = "1;97;42";
 const PIT: &str = "1;97;41";
 const JUST: &str = "1;30;43";
 
-impl ReplayBody for IntuitiveBody {
-    fn game(&self) -> GameId {
-        IntuitiveAi::ID
-    }
+impl GameBody for IntuitiveBody {
+    type Game = IntuitiveAi;
+    const STEPS_NOUN: &'static str = "reveals";
 
-    fn steps_noun(&self) -> &'static str {
-        "reveals"
-    }
-
-    fn viewer(&self) -> &'static str {
-        <IntuitiveAi as ReplayGame>::VIEWER
-    }
-
+    /// What serde cannot check: the world follows the rules, cells are on
+    /// the board, the counts agree.
     fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
-        self.check_against(replay)
+        self.world()?;
+        let size = self.settings.rules.board_size;
+        let on_board =
+            |what: String, cells: &[CellJson]| match cells.iter().find(|c| c[0] >= size || c[1] >= size) {
+                Some(c) => Err(format!("{what}: cell {c:?} is off the {size}x{size} board")),
+                None => Ok(()),
+            };
+        let views = self.reveals.iter().map(|r| &r.view).chain(self.failed.as_ref().map(|f| &f.view));
+        for (i, view) in views.enumerate() {
+            for (name, cells) in [
+                ("open", &view.open),
+                ("breeze", &view.breeze),
+                ("smell", &view.smell),
+                ("glitter", &view.glitter),
+            ] {
+                on_board(format!("request {} view.{name}", i + 1), cells)?;
+            }
+        }
+        for (i, reveal) in self.reveals.iter().enumerate() {
+            on_board(format!("reveals[{i}].cell"), &[reveal.cell])?;
+        }
+        if replay.result.turns as usize != self.reveals.len() {
+            return Err(format!(
+                "result.turns = {} but {} reveals are listed",
+                replay.result.turns,
+                self.reveals.len()
+            ));
+        }
+        Ok(())
     }
 
     /// Re-simulates the game through the referee with the recorded seed and

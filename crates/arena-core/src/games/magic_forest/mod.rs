@@ -23,7 +23,7 @@ use self::{
 use crate::{
     game::{Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
-    play::referee::LocalGame,
+    games::player_calls,
     play::solo::{cpu_us, fault_name, Budgeted, RunMeasure, SinglePlayerGame, SoloScore},
     players::agent::AbiGame,
     players::isolation::{WireAnswer, WireGame},
@@ -50,21 +50,7 @@ impl ReplayGame for MagicForest {
     const TURNS: &'static str = "steps";
 }
 
-impl LocalGame for MagicForest {
-    type Player<'a> = dyn ForestPlayer + 'a;
-
-    fn local_new_game(player: &mut (dyn ForestPlayer + '_), info: &ForestGameInfo) {
-        player.new_game(info)
-    }
-
-    fn local_act(player: &mut (dyn ForestPlayer + '_), request: &ForestRequest) -> ForestAction {
-        player.step(request)
-    }
-
-    fn local_game_over(player: &mut (dyn ForestPlayer + '_), over: &ForestOver) {
-        player.game_over(over)
-    }
-}
+player_calls::local_game!(MagicForest, dyn ForestPlayer, act: step);
 
 impl AbiGame for MagicForest {
     type PlayerBox = ForestPlayerBox;
@@ -82,24 +68,7 @@ impl AbiGame for MagicForest {
         module.forest()
     }
 
-    fn box_new_game(player: &mut ForestPlayerBox, info: ForestGameInfo) -> Result<(), String> {
-        FfiForestPlayerV2::new_game(player, info).into_result().map_err(String::from)
-    }
-
-    fn box_act(player: &mut ForestPlayerBox, request: ForestRequest) -> Result<ForestAction, String> {
-        FfiForestPlayerV2::step(player, request).into_result().map_err(String::from)
-    }
-
-    fn box_game_over(player: &mut ForestPlayerBox, over: ForestOver) -> Result<(), String> {
-        FfiForestPlayerV2::game_over(player, over).into_result().map_err(String::from)
-    }
-
-    fn box_save_memory(player: &mut ForestPlayerBox) -> Result<Option<Vec<u8>>, String> {
-        FfiForestPlayerV2::save_memory(player)
-            .into_result()
-            .map(|memory| memory.into_option().map(|m| m.into_vec()))
-            .map_err(String::from)
-    }
+    player_calls::box_calls!(FfiForestPlayerV2, act: step);
 }
 
 impl WireGame for MagicForest {

@@ -11,14 +11,13 @@ use player_api::magic_forest::{
 use serde::{Deserialize, Serialize};
 
 use super::MagicForest;
-use crate::game::{Game, GameId};
 use crate::replay::{
     diff,
     fault::Recorded,
     grid::{self, area, area_json, coord, coord_json, off_grid, CoordJson, DirJson},
     live::{self, LiveTurn},
     terminal::Paint,
-    Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
+    GameBody, Replay, ReplayBody, ReplayPlayer, ReplayResult,
 };
 use crate::{
     games::magic_forest::record::{Ending, ForestRecord, ForestSettings, ForestStep},
@@ -228,41 +227,6 @@ impl ForestBody {
     pub fn settings(&self) -> ForestSettings {
         self.settings.settings(self.config())
     }
-
-    /// What serde cannot check: playable parameters, one forest per size,
-    /// tiles inside their forest.
-    pub(crate) fn check_against<E>(&self, replay: &Replay<E>) -> Result<(), String> {
-        let config = self.config();
-        config.check().map_err(|e| format!("settings: {e}"))?;
-        let sizes: Vec<u8> = config.sizes().collect();
-        let listed: Vec<u8> = self.forests.iter().map(|f| f.size).collect();
-        if sizes != listed {
-            return Err(format!("forests of sizes {listed:?}; the run has forests of sizes {sizes:?}"));
-        }
-        for (i, f) in self.forests.iter().enumerate() {
-            let tiles = [f.monsters.clone(), f.traps.clone(), vec![f.portal, f.start]].concat();
-            if let Some(t) = off_grid(&tiles, f.size) {
-                return Err(format!("forests[{i}]: tile {t:?} is outside the {0}x{0} forest", f.size));
-            }
-        }
-        let requests = self.steps.iter().map(|s| &s.request).chain([&self.final_state]);
-        for (i, r) in requests.enumerate() {
-            let Some(forest) = self.forests.get(r.forest as usize) else {
-                return Err(format!("request {}: forest {} is not in the run", i + 1, r.forest));
-            };
-            if off_grid(&[r.at], forest.size).is_some() || r.size != forest.size {
-                return Err(format!("request {}: {:?} is not a tile of forest {}", i + 1, r.at, r.forest));
-            }
-        }
-        if replay.result.turns as usize != self.steps.len() {
-            return Err(format!(
-                "result.turns = {} but {} actions are listed",
-                replay.result.turns,
-                self.steps.len()
-            ));
-        }
-        Ok(())
-    }
 }
 
 /// The wanderer after the run: the rules applied to every recorded action.
@@ -390,21 +354,43 @@ const PORTAL: &str = "1;30;42";
 pub(super) const START: &str = "36";
 pub(super) const FREE: &str = "2";
 
-impl ReplayBody for ForestBody {
-    fn game(&self) -> GameId {
-        MagicForest::ID
-    }
+impl GameBody for ForestBody {
+    type Game = MagicForest;
+    const STEPS_NOUN: &'static str = "actions";
 
-    fn steps_noun(&self) -> &'static str {
-        "actions"
-    }
-
-    fn viewer(&self) -> &'static str {
-        <MagicForest as ReplayGame>::VIEWER
-    }
-
+    /// What serde cannot check: playable parameters, one forest per size,
+    /// tiles inside their forest.
     fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
-        self.check_against(replay)
+        let config = self.config();
+        config.check().map_err(|e| format!("settings: {e}"))?;
+        let sizes: Vec<u8> = config.sizes().collect();
+        let listed: Vec<u8> = self.forests.iter().map(|f| f.size).collect();
+        if sizes != listed {
+            return Err(format!("forests of sizes {listed:?}; the run has forests of sizes {sizes:?}"));
+        }
+        for (i, f) in self.forests.iter().enumerate() {
+            let tiles = [f.monsters.clone(), f.traps.clone(), vec![f.portal, f.start]].concat();
+            if let Some(t) = off_grid(&tiles, f.size) {
+                return Err(format!("forests[{i}]: tile {t:?} is outside the {0}x{0} forest", f.size));
+            }
+        }
+        let requests = self.steps.iter().map(|s| &s.request).chain([&self.final_state]);
+        for (i, r) in requests.enumerate() {
+            let Some(forest) = self.forests.get(r.forest as usize) else {
+                return Err(format!("request {}: forest {} is not in the run", i + 1, r.forest));
+            };
+            if off_grid(&[r.at], forest.size).is_some() || r.size != forest.size {
+                return Err(format!("request {}: {:?} is not a tile of forest {}", i + 1, r.at, r.forest));
+            }
+        }
+        if replay.result.turns as usize != self.steps.len() {
+            return Err(format!(
+                "result.turns = {} but {} actions are listed",
+                replay.result.turns,
+                self.steps.len()
+            ));
+        }
+        Ok(())
     }
 
     /// Re-simulates the run through the referee with the recorded seed and

@@ -30,6 +30,7 @@ use self::{
 use crate::{
     game::{Agent, Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
+    games::player_calls,
     measure::benchmarked::BenchmarkedGame,
     play::clock::Spent,
     play::fault::Fault,
@@ -88,23 +89,10 @@ impl AbiGame for Trap {
         module.trap()
     }
 
-    fn box_new_game(player: &mut TrapPlayerBox, info: TrapGameInfo) -> Result<(), String> {
-        FfiTrapPlayerV2::new_game(player, info).into_result().map_err(String::from)
-    }
+    player_calls::box_calls!(FfiTrapPlayerV2);
 
     fn box_act(player: &mut TrapPlayerBox, request: TrapRequest) -> Result<TurnActions, String> {
         play_turn(player, request)
-    }
-
-    fn box_game_over(player: &mut TrapPlayerBox, over: GameOver) -> Result<(), String> {
-        FfiTrapPlayerV2::game_over(player, over).into_result().map_err(String::from)
-    }
-
-    fn box_save_memory(player: &mut TrapPlayerBox) -> Result<Option<Vec<u8>>, String> {
-        FfiTrapPlayerV2::save_memory(player)
-            .into_result()
-            .map(|memory| memory.into_option().map(|m| m.into_vec()))
-            .map_err(String::from)
     }
 }
 

@@ -11,12 +11,11 @@ use player_api::{
 use serde::{Deserialize, Serialize};
 
 use super::Trap;
-use crate::game::{Game, GameId};
 use crate::replay::{
     fault::{Numbered, SeatScript},
     live::{self, LiveTurn},
     terminal::Paint,
-    FaultRecord, Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
+    FaultRecord, GameBody, Replay, ReplayBody, ReplayPlayer, ReplayResult,
 };
 use crate::{
     games::trap::{
@@ -165,37 +164,6 @@ impl TrapBody {
     /// The turns as the referee records them (checked by `check`).
     pub fn referee_turns(&self) -> Vec<Turn> {
         self.turns.iter().map(|t| t.to_turn().expect("checked on reading")).collect()
-    }
-
-    /// What the type system cannot check: seats, cells and states are valid.
-    pub(crate) fn check_against<E>(&self, replay: &Replay<E>) -> Result<(), String> {
-        let size = self.settings.common.board_size;
-        let state = |what: &str, s: &WireState| {
-            s.to_state().map_err(|e| format!("{what}: {e}")).and_then(|state| {
-                (state.size() == size)
-                    .then_some(())
-                    .ok_or(format!("{what}: a {}x{0} board in a {size}x{size} game", state.size()))
-            })
-        };
-        state("start", &self.start)?;
-        state("final", &self.final_state)?;
-        seat_from_number(self.first).ok_or(format!("first = {}: a seat is 1 or 2", self.first))?;
-        for (i, turn) in self.turns.iter().enumerate() {
-            state(&format!("turns[{i}].state"), &turn.state)?;
-            turn.to_turn().map_err(|e| format!("turns[{i}]: {e}"))?;
-        }
-        if let Some(failed) = &self.failed_turn {
-            state("failed_turn.state", &failed.state)?;
-            seat_from_number(failed.seat).ok_or(format!("failed_turn.seat = {}: 1 or 2", failed.seat))?;
-        }
-        if replay.result.turns as usize != self.turns.len() {
-            return Err(format!(
-                "result.turns = {} but {} turns are listed",
-                replay.result.turns,
-                self.turns.len()
-            ));
-        }
-        Ok(())
     }
 }
 
@@ -474,21 +442,39 @@ pub fn turn_line(turn: &Turn, name: &str) -> String {
     text
 }
 
-impl ReplayBody for TrapBody {
-    fn game(&self) -> GameId {
-        Trap::ID
-    }
+impl GameBody for TrapBody {
+    type Game = Trap;
+    const STEPS_NOUN: &'static str = "turns";
 
-    fn steps_noun(&self) -> &'static str {
-        "turns"
-    }
-
-    fn viewer(&self) -> &'static str {
-        <Trap as ReplayGame>::VIEWER
-    }
-
+    /// What the type system cannot check: seats, cells and states are valid.
     fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
-        self.check_against(replay)
+        let size = self.settings.common.board_size;
+        let state = |what: &str, s: &WireState| {
+            s.to_state().map_err(|e| format!("{what}: {e}")).and_then(|state| {
+                (state.size() == size)
+                    .then_some(())
+                    .ok_or(format!("{what}: a {}x{0} board in a {size}x{size} game", state.size()))
+            })
+        };
+        state("start", &self.start)?;
+        state("final", &self.final_state)?;
+        seat_from_number(self.first).ok_or(format!("first = {}: a seat is 1 or 2", self.first))?;
+        for (i, turn) in self.turns.iter().enumerate() {
+            state(&format!("turns[{i}].state"), &turn.state)?;
+            turn.to_turn().map_err(|e| format!("turns[{i}]: {e}"))?;
+        }
+        if let Some(failed) = &self.failed_turn {
+            state("failed_turn.state", &failed.state)?;
+            seat_from_number(failed.seat).ok_or(format!("failed_turn.seat = {}: 1 or 2", failed.seat))?;
+        }
+        if replay.result.turns as usize != self.turns.len() {
+            return Err(format!(
+                "result.turns = {} but {} turns are listed",
+                replay.result.turns,
+                self.turns.len()
+            ));
+        }
+        Ok(())
     }
 
     /// Re-simulates the replay through the referee: the recorded seed and

@@ -23,8 +23,8 @@ use self::{
 use crate::{
     game::{Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
+    games::player_calls,
     play::fault::FaultKind,
-    play::referee::LocalGame,
     play::solo::{cpu_us, fault_name, Budgeted, SinglePlayerGame, SoloScore},
     players::agent::AbiGame,
     players::isolation::{WireAnswer, WireGame},
@@ -51,21 +51,7 @@ impl ReplayGame for Wumpus {
     const TURNS: &'static str = "steps";
 }
 
-impl LocalGame for Wumpus {
-    type Player<'a> = dyn WumpusPlayer + 'a;
-
-    fn local_new_game(player: &mut (dyn WumpusPlayer + '_), info: &WumpusGameInfo) {
-        player.new_game(info)
-    }
-
-    fn local_act(player: &mut (dyn WumpusPlayer + '_), request: &WumpusRequest) -> WumpusAction {
-        player.step(request)
-    }
-
-    fn local_game_over(player: &mut (dyn WumpusPlayer + '_), over: &WumpusOver) {
-        player.game_over(over)
-    }
-}
+player_calls::local_game!(Wumpus, dyn WumpusPlayer, act: step);
 
 impl AbiGame for Wumpus {
     type PlayerBox = WumpusPlayerBox;
@@ -83,24 +69,7 @@ impl AbiGame for Wumpus {
         module.wumpus()
     }
 
-    fn box_new_game(player: &mut WumpusPlayerBox, info: WumpusGameInfo) -> Result<(), String> {
-        FfiWumpusPlayerV2::new_game(player, info).into_result().map_err(String::from)
-    }
-
-    fn box_act(player: &mut WumpusPlayerBox, request: WumpusRequest) -> Result<WumpusAction, String> {
-        FfiWumpusPlayerV2::step(player, request).into_result().map_err(String::from)
-    }
-
-    fn box_game_over(player: &mut WumpusPlayerBox, over: WumpusOver) -> Result<(), String> {
-        FfiWumpusPlayerV2::game_over(player, over).into_result().map_err(String::from)
-    }
-
-    fn box_save_memory(player: &mut WumpusPlayerBox) -> Result<Option<Vec<u8>>, String> {
-        FfiWumpusPlayerV2::save_memory(player)
-            .into_result()
-            .map(|memory| memory.into_option().map(|m| m.into_vec()))
-            .map_err(String::from)
-    }
+    player_calls::box_calls!(FfiWumpusPlayerV2, act: step);
 }
 
 impl WireGame for Wumpus {

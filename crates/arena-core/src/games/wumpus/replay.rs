@@ -12,14 +12,13 @@ use player_api::wumpus::{
 use serde::{Deserialize, Serialize};
 
 use super::Wumpus;
-use crate::game::{Game, GameId};
 use crate::replay::{
     diff,
     fault::Recorded,
     grid::{self, area, area_json, arrow, coord, coord_json, off_grid, CoordJson, DirJson},
     live::{self, LiveTurn},
     terminal::Paint,
-    Replay, ReplayBody, ReplayGame, ReplayPlayer, ReplayResult,
+    GameBody, Replay, ReplayBody, ReplayPlayer, ReplayResult,
 };
 use crate::{
     games::wumpus::{
@@ -197,38 +196,6 @@ impl WumpusBody {
     pub fn settings(&self) -> WumpusSettings {
         self.settings.settings(config_from(&self.settings.rules.config))
     }
-
-    /// What serde cannot check: playable rules, squares in the cave.
-    pub(crate) fn check_against<E>(&self, replay: &Replay<E>) -> Result<(), String> {
-        let config = config_from(&self.settings.rules.config);
-        config.check().map_err(|e| format!("settings.config: {e}"))?;
-        let size = config.size;
-        let squares = [
-            ("world.pits", self.world.pits.clone()),
-            ("world.wumpuses", self.world.wumpuses.clone()),
-            ("world.obstacles", self.world.obstacles.clone()),
-            ("world.gold", vec![self.world.gold]),
-            ("final.at", vec![self.final_state.at]),
-        ];
-        let steps = self
-            .steps
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (format!("steps[{i}].request.at"), vec![s.request.at]));
-        for (what, list) in squares.into_iter().map(|(w, l)| (w.to_string(), l)).chain(steps) {
-            if let Some(c) = off_grid(&list, size) {
-                return Err(format!("{what}: square {c:?} is outside the {size}x{size} cave"));
-            }
-        }
-        if replay.result.turns as usize != self.steps.len() {
-            return Err(format!(
-                "result.turns = {} but {} actions are listed",
-                replay.result.turns,
-                self.steps.len()
-            ));
-        }
-        Ok(())
-    }
 }
 
 /// The agent after the game: the rules applied to every recorded action.
@@ -399,21 +366,40 @@ pub(super) const GOLD: &str = "1;33";
 pub(super) const VISITED: &str = "36";
 pub(super) const FREE: &str = "2";
 
-impl ReplayBody for WumpusBody {
-    fn game(&self) -> GameId {
-        Wumpus::ID
-    }
+impl GameBody for WumpusBody {
+    type Game = Wumpus;
+    const STEPS_NOUN: &'static str = "actions";
 
-    fn steps_noun(&self) -> &'static str {
-        "actions"
-    }
-
-    fn viewer(&self) -> &'static str {
-        <Wumpus as ReplayGame>::VIEWER
-    }
-
+    /// What serde cannot check: playable rules, squares in the cave.
     fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
-        self.check_against(replay)
+        let config = config_from(&self.settings.rules.config);
+        config.check().map_err(|e| format!("settings.config: {e}"))?;
+        let size = config.size;
+        let squares = [
+            ("world.pits", self.world.pits.clone()),
+            ("world.wumpuses", self.world.wumpuses.clone()),
+            ("world.obstacles", self.world.obstacles.clone()),
+            ("world.gold", vec![self.world.gold]),
+            ("final.at", vec![self.final_state.at]),
+        ];
+        let steps = self
+            .steps
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("steps[{i}].request.at"), vec![s.request.at]));
+        for (what, list) in squares.into_iter().map(|(w, l)| (w.to_string(), l)).chain(steps) {
+            if let Some(c) = off_grid(&list, size) {
+                return Err(format!("{what}: square {c:?} is outside the {size}x{size} cave"));
+            }
+        }
+        if replay.result.turns as usize != self.steps.len() {
+            return Err(format!(
+                "result.turns = {} but {} actions are listed",
+                replay.result.turns,
+                self.steps.len()
+            ));
+        }
+        Ok(())
     }
 
     /// Re-simulates the game through the referee with the recorded seed and
