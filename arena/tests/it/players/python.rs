@@ -540,18 +540,18 @@ fn new_python_writes_a_course_player_that_passes_check() {
     assert!(!again.status.success() && stderr(&again).contains("already exists"), "{}", stderr(&again));
 }
 
-/// An arena binary alone (copied into a folder with no checkout above it,
-/// as a student gets it) and a Python with numpy and nothing else: the
-/// arena carries its Python host, so a course player is written, checked
-/// and played with nothing installed, and the host is laid out read-only in
-/// the user's cache.
+/// An arena binary alone (copied into a folder with no checkout above it:
+/// a virtual environment's bin/, as the wheel puts it) and that environment's
+/// Python, with numpy and nothing else: the arena carries its Python host and
+/// runs the Python beside it, so a course player is written, checked and
+/// played with nothing installed or activated, and the host is laid out
+/// read-only in the user's cache.
 #[test]
 fn a_bare_binary_hosts_python_players_with_nothing_installed() {
     let dir = tempfile::tempdir().unwrap();
-    let binary = dir.path().join("bin/arena");
-    std::fs::create_dir(dir.path().join("bin")).unwrap();
-    std::fs::copy(env!("CARGO_BIN_EXE_arena"), &binary).unwrap();
     let python = support::python_venv_with_numpy(dir.path(), "numpy-only");
+    let binary = python.with_file_name("arena");
+    std::fs::copy(env!("CARGO_BIN_EXE_arena"), &binary).unwrap();
     let cache = dir.path().join("cache");
     let run = |args: &[&str]| {
         let output = Command::new(&binary)
@@ -559,7 +559,7 @@ fn a_bare_binary_hosts_python_players_with_nothing_installed() {
             .current_dir(dir.path())
             .env_remove("PYTHONPATH")
             .env_remove("ARENA_PYTHON_HOST")
-            .env("ARENA_PYTHON", &python)
+            .env_remove("ARENA_PYTHON")
             .env("XDG_CACHE_HOME", &cache)
             .env("PATH", "/usr/bin:/bin")
             .output()
@@ -577,6 +577,8 @@ fn a_bare_binary_hosts_python_players_with_nothing_installed() {
     );
     let checked = run(&["check", "python:my-py"]);
     assert!(checked.contains("name        my-py") && checked.ends_with("ok\n"), "{checked}");
+    let runs = format!("runs        {}", python.with_file_name("python").display());
+    assert!(checked.contains(&runs), "the Python beside the binary runs: {checked}");
     let played = run(&["play", "python:my-py", "hard", "--games", "2", "--seed", "1", "--json"]);
     let doc: Value = serde_json::from_str(&played).unwrap();
     let failures = doc["players"][0]["failures"].as_object().unwrap();
@@ -604,8 +606,10 @@ fn the_carried_host_wins_over_an_installed_one() {
         .unwrap();
     let site = dir.path().join("site");
     let player = spec("python:", &examples().join("course/greedy_player"));
-    let output =
-        arena(&["check", &player], &[("PYTHONPATH", site.to_str().unwrap()), ("ARENA_PYTHON_HOST", "carried")]);
+    let output = arena(
+        &["check", &player],
+        &[("PYTHONPATH", site.to_str().unwrap()), ("ARENA_PYTHON_HOST", "carried")],
+    );
     assert!(output.status.success(), "{}{}", stdout(&output), stderr(&output));
     // Asked for, the installed one runs.
     let err =

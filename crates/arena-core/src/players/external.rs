@@ -32,6 +32,21 @@ pub const COURSE_FILE: &str = "PlayerAI.py";
 /// (load.py, by the same rule) and the sandbox lets it read the parent.
 const COURSE_MODULES: [&str; 3] = ["Grid.py", "BaseAI.py", "Utils.py"];
 
+/// The Python that runs Python players: `ARENA_PYTHON`, else the `python3`
+/// beside the arena's binary (a virtual environment's, where the arena's
+/// wheel put it: its numpy is there, whether or not it is activated), else
+/// `python3` on PATH.
+pub fn python() -> String {
+    if let Ok(named) = std::env::var(PYTHON_ENV) {
+        return named;
+    }
+    let beside = std::env::current_exe().ok().and_then(|exe| Some(exe.parent()?.join("python3")));
+    match beside.filter(|p| p.is_file()) {
+        Some(beside) => beside.display().to_string(),
+        None => "python3".to_string(),
+    }
+}
+
 /// A program player, as named on the command line or in a tournament file.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Program {
@@ -106,7 +121,7 @@ impl Program {
             }
             Program::Python(path) => {
                 let target = PythonTarget::find(path)?;
-                let python = std::env::var(PYTHON_ENV).unwrap_or_else(|_| "python3".to_string());
+                let python = python();
                 let found = find_program(&python, None).map_err(|why| {
                     format!("{why}: install Python 3 (3.10 or newer), or set {PYTHON_ENV} to the interpreter")
                 })?;

@@ -198,8 +198,7 @@ pub fn python_host(given: Option<&Path>) -> Result<PathBuf> {
     if let Some(carried) = arena_core::players::python_host::folder().map_err(anyhow::Error::msg)? {
         return Ok(carried.join("arena_player"));
     }
-    let python =
-        std::env::var(arena_core::players::external::PYTHON_ENV).unwrap_or_else(|_| "python3".into());
+    let python = arena_core::players::external::python();
     let asked = std::process::Command::new(&python)
         .args(["-c", "import arena_player, os; print(os.path.dirname(arena_player.__file__))"])
         .output();
