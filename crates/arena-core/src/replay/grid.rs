@@ -1,6 +1,7 @@
 //! The grid of Wumpus World and Magic Forest as replays write it: a square
 //! as `[x, y]` (x the column from the left, y the row from the bottom, as
-//! the rules count them), a set of squares as a list, a direction by name.
+//! the rules count them), a set of squares as a list, a direction by name;
+//! a grid drawn for a terminal, that way up or row 0 at the top.
 
 use player_api::grid::{Area, Coord, Dir};
 use serde::{Deserialize, Serialize};
@@ -46,6 +47,24 @@ pub fn drawn(size: u8, mut cell: impl FnMut(Coord) -> String) -> String {
     text.push_str("   ");
     for x in 0..size {
         text.push_str(&format!(" {x}"));
+    }
+    text
+}
+
+/// A `size` x `size` grid drawn for a terminal, row 0 at the top: the
+/// column numbers, each `width` wide after a space, then each row's number
+/// and, after a space each, `cell(row, column)` (no newline at the end).
+pub fn drawn_down(size: u8, width: usize, mut cell: impl FnMut(u8, u8) -> String) -> String {
+    let mut text = String::from("   ");
+    for c in 0..size {
+        text.push_str(&format!(" {c:>width$}"));
+    }
+    for r in 0..size {
+        text.push_str(&format!("\n{r:>3}"));
+        for c in 0..size {
+            text.push(' ');
+            text.push_str(&cell(r, c));
+        }
     }
     text
 }

@@ -14,6 +14,7 @@
 pub mod diff;
 pub mod fault;
 pub mod files;
+pub mod frames;
 pub mod grid;
 pub mod html;
 pub mod live;
@@ -164,8 +165,12 @@ pub trait GameBody {
     type Game: ReplayGame;
     /// What its steps are called in its summary ("moves", "reveals").
     const STEPS_NOUN: &'static str;
+    /// How many steps it lists (as many as the result's turns).
+    fn steps(&self) -> usize;
+    /// What the type system cannot check of its own part: its states,
+    /// seats and squares are valid (the count of steps is checked for it).
+    fn check(&self) -> Result<(), String>;
     /// As `ReplayBody`'s methods of these names.
-    fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String>;
     fn verify<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<String, String>;
     fn frames<E: ReplayBody>(&self, replay: &Replay<E>, paint: terminal::Paint) -> Vec<String>;
 }
@@ -184,7 +189,16 @@ impl<B: GameBody> ReplayBody for B {
     }
 
     fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
-        GameBody::check(self, replay)
+        GameBody::check(self)?;
+        if replay.result.turns as usize != self.steps() {
+            return Err(format!(
+                "result.turns = {} but {} {} are listed",
+                replay.result.turns,
+                self.steps(),
+                B::STEPS_NOUN
+            ));
+        }
+        Ok(())
     }
 
     fn verify<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<String, String> {

@@ -27,6 +27,17 @@ impl Paint {
     }
 }
 
+/// The names whose flag is on, joined by ", "; `none` if none is (what
+/// a player senses, under its board).
+pub fn listed(flags: &[(bool, &str)], none: &str) -> String {
+    let on: Vec<&str> = flags.iter().filter(|(on, _)| *on).map(|(_, name)| *name).collect();
+    if on.is_empty() {
+        none.to_string()
+    } else {
+        on.join(", ")
+    }
+}
+
 /// How to show the frames.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Mode {

@@ -14,6 +14,8 @@ use super::Hexapawn;
 use crate::replay::{
     diff,
     fault::{Numbered, SeatScript},
+    frames::Frames,
+    grid,
     live::{self, LiveTurn},
     terminal::Paint,
     GameBody, Replay, ReplayBody, ReplayPlayer, ReplayResult,
@@ -23,7 +25,6 @@ use crate::{
     play::clock::Clock,
     play::time_control::TimeControl,
     players::protocol::seat_from_number,
-    report::units::short,
 };
 
 /// A square as `[row, col]`, row 0 at the top (Black's home row).
@@ -248,29 +249,23 @@ impl Numbered for HexapawnRequest {
 
 /// The board: `W` and `B` the pawns, `.` empty, `o` the square the mover left.
 pub(super) fn board(board: &BoardRecord, mv: Option<[SquareJson; 2]>, paint: Paint) -> String {
-    let mut text = String::from("   ");
-    for c in 0..SIZE {
-        text.push_str(&format!(" {c}"));
-    }
-    for (r, row) in board.rows.iter().enumerate() {
-        text.push_str(&format!("\n{r:>3}"));
-        for (c, symbol) in row.chars().enumerate() {
-            let here = [r as u8, c as u8];
-            let cell = match symbol {
-                'W' => paint.on(if mv.is_some_and(|m| m[1] == here) { MOVED[0] } else { SEAT_TOKEN[0] }, "W"),
-                'B' => paint.on(if mv.is_some_and(|m| m[1] == here) { MOVED[1] } else { SEAT_TOKEN[1] }, "B"),
-                _ if mv.is_some_and(|m| m[0] == here) => paint.on(FROM, "o"),
-                _ => paint.on(FREE, "."),
-            };
-            text.push(' ');
-            text.push_str(&cell);
+    // The rows were checked on reading: three of three squares.
+    grid::drawn_down(SIZE, 1, |r, c| {
+        let here = [r, c];
+        match board.rows[r as usize].chars().nth(c as usize) {
+            Some('W') => {
+                paint.on(if mv.is_some_and(|m| m[1] == here) { MOVED[0] } else { SEAT_TOKEN[0] }, "W")
+            }
+            Some('B') => {
+                paint.on(if mv.is_some_and(|m| m[1] == here) { MOVED[1] } else { SEAT_TOKEN[1] }, "B")
+            }
+            _ if mv.is_some_and(|m| m[0] == here) => paint.on(FROM, "o"),
+            _ => paint.on(FREE, "."),
         }
-    }
-    text
+    })
 }
 
 // ANSI styles of the board's glyphs.
-const BOLD: &str = "1";
 const SEAT: [&str; 2] = ["1;94", "1;91"];
 const SEAT_TOKEN: [&str; 2] = ["1;97;44", "1;97;41"];
 const MOVED: [&str; 2] = ["1;30;104", "1;30;101"];
@@ -281,8 +276,12 @@ impl GameBody for HexapawnBody {
     type Game = Hexapawn;
     const STEPS_NOUN: &'static str = "moves";
 
+    fn steps(&self) -> usize {
+        self.plies.len()
+    }
+
     /// What serde cannot check: boards, seats and squares are valid.
-    fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
+    fn check(&self) -> Result<(), String> {
         let boards = [("start", &self.start), ("final", &self.final_board)].into_iter();
         let plies = self.plies.iter().enumerate().map(|(i, p)| (format!("plies[{i}].board"), &p.board));
         for (what, board) in boards.map(|(w, b)| (w.to_string(), b)).chain(plies) {
@@ -297,13 +296,6 @@ impl GameBody for HexapawnBody {
         if let Some(failed) = &self.failed {
             board_from(&failed.board).map_err(|e| format!("failed.board: {e}"))?;
             seat_from_number(failed.seat).ok_or(format!("failed.seat = {}: 1 or 2", failed.seat))?;
-        }
-        if replay.result.turns as usize != self.plies.len() {
-            return Err(format!(
-                "result.turns = {} but {} moves are listed",
-                replay.result.turns,
-                self.plies.len()
-            ));
         }
         Ok(())
     }
@@ -362,15 +354,14 @@ impl GameBody for HexapawnBody {
     fn frames<E: ReplayBody>(&self, replay: &Replay<E>, paint: Paint) -> Vec<String> {
         let body = self;
         let name = |seat: u8| replay.players.get(seat as usize - 1).map_or("?", |p| p.name.as_str());
-        let total = body.plies.len();
-        let mut frames = vec![format!(
-            "{}\nstart: {} (White, moves first) vs {} (Black), seed {}\n{}",
-            paint.on(BOLD, &replay.summary()),
+        let start = format!(
+            "{} (White, moves first) vs {} (Black), seed {}\n{}",
             name(1),
             name(2),
             replay.seed,
             board(&body.start, None, paint)
-        )];
+        );
+        let mut frames = Frames::start(replay, paint, "move", body.plies.len(), &start);
         for (i, ply) in body.plies.iter().enumerate() {
             let after = body.plies.get(i + 1).map(|p| &p.board).unwrap_or(&body.final_board);
             let [from, to] = ply.mv;
@@ -383,13 +374,11 @@ impl GameBody for HexapawnBody {
                 to[0],
                 to[1]
             );
-            frames.push(format!(
-                "move {}/{total}  {}  [{}]\n{}",
-                i + 1,
-                paint.on(SEAT[ply.seat as usize - 1], &line),
-                short(Duration::from_micros(ply.time_us)),
-                board(after, Some(ply.mv), paint)
-            ));
+            frames.step(
+                &paint.on(SEAT[ply.seat as usize - 1], &line),
+                Duration::from_micros(ply.time_us),
+                &board(after, Some(ply.mv), paint),
+            );
         }
         if let Some(failed) = &body.failed {
             let answer = match (failed.resigned, failed.mv) {
@@ -398,11 +387,8 @@ impl GameBody for HexapawnBody {
                 (false, None) => "no answer".to_string(),
             };
             let line = format!("{} failed: {answer}", name(failed.seat));
-            let last = frames.last_mut().expect("the start frame");
-            last.push_str(&format!("\n{}", paint.on(SEAT[failed.seat as usize - 1], &line)));
+            frames.under(&paint.on(SEAT[failed.seat as usize - 1], &line));
         }
-        let last = frames.last_mut().expect("the start frame");
-        last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
-        frames
+        frames.end()
     }
 }

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::IntuitiveAi;
 use crate::replay::{
-    diff, fault::Recorded, live::LiveTurn, terminal::Paint, GameBody, Replay, ReplayBody, ReplayPlayer,
-    ReplayResult,
+    diff, fault::Recorded, frames::Frames, grid, live::LiveTurn, terminal::Paint, GameBody, Replay,
+    ReplayBody, ReplayPlayer, ReplayResult,
 };
 use crate::{
     games::intuitive::record::{IntuitiveEnd, IntuitiveRecord, IntuitiveRules, IntuitiveSettings, Reveal},
@@ -20,7 +20,6 @@ use crate::{
         replay::{RulesRecord, SettingsRecord},
         Ending, Timed,
     },
-    report::units::short,
 };
 
 /// A cell as `[row, col]`, row 0 at the top.
@@ -207,45 +206,35 @@ pub(super) fn board(
     paint: Paint,
 ) -> String {
     let has = |list: &[CellJson], c: CellJson| list.contains(&c);
-    let mut text = String::from("   ");
-    for c in 0..size {
-        text.push_str(&format!(" {c:>3}"));
-    }
-    for r in 0..size {
-        text.push_str(&format!("\n{r:>3}"));
-        for c in 0..size {
-            let here = [r, c];
-            let just = reveal.is_some_and(|rv| rv.cell == here);
-            let (glyph, style) = if just && last && reveal.is_some_and(|rv| rv.shown == "monster") {
-                ("M".to_string(), MONSTER)
-            } else if just && last && reveal.is_some_and(|rv| rv.shown == "pit") {
-                ("P".to_string(), PIT)
-            } else if view.gold == Some(here) {
-                ("G".to_string(), GOLD)
-            } else if has(&view.open, here) {
-                let flags: String = [(&view.breeze, 'b'), (&view.smell, 's'), (&view.glitter, 'g')]
-                    .iter()
-                    .filter(|(list, _)| has(list, here))
-                    .map(|(_, letter)| *letter)
-                    .collect();
-                if flags.is_empty() {
-                    (".".to_string(), OPEN)
-                } else {
-                    (flags, HINT)
-                }
+    grid::drawn_down(size, 3, |r, c| {
+        let here = [r, c];
+        let just = reveal.is_some_and(|rv| rv.cell == here);
+        let (glyph, style) = if just && last && reveal.is_some_and(|rv| rv.shown == "monster") {
+            ("M".to_string(), MONSTER)
+        } else if just && last && reveal.is_some_and(|rv| rv.shown == "pit") {
+            ("P".to_string(), PIT)
+        } else if view.gold == Some(here) {
+            ("G".to_string(), GOLD)
+        } else if has(&view.open, here) {
+            let flags: String = [(&view.breeze, 'b'), (&view.smell, 's'), (&view.glitter, 'g')]
+                .iter()
+                .filter(|(list, _)| has(list, here))
+                .map(|(_, letter)| *letter)
+                .collect();
+            if flags.is_empty() {
+                (".".to_string(), OPEN)
             } else {
-                ("?".to_string(), CLOSED)
-            };
-            let style = if just && style != MONSTER && style != PIT { JUST } else { style };
-            text.push(' ');
-            text.push_str(&paint.on(style, &format!("{glyph:>3}")));
-        }
-    }
-    text
+                (flags, HINT)
+            }
+        } else {
+            ("?".to_string(), CLOSED)
+        };
+        let style = if just && style != MONSTER && style != PIT { JUST } else { style };
+        paint.on(style, &format!("{glyph:>3}"))
+    })
 }
 
 // ANSI styles of the board's glyphs.
-const BOLD: &str = "1";
 const CLOSED: &str = "2";
 const OPEN: &str = "37";
 const HINT: &str = "36";
@@ -258,9 +247,13 @@ impl GameBody for IntuitiveBody {
     type Game = IntuitiveAi;
     const STEPS_NOUN: &'static str = "reveals";
 
+    fn steps(&self) -> usize {
+        self.reveals.len()
+    }
+
     /// What serde cannot check: the world follows the rules, cells are on
     /// the board, the counts agree.
-    fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
+    fn check(&self) -> Result<(), String> {
         self.world()?;
         let size = self.settings.rules.board_size;
         let on_board =
@@ -281,13 +274,6 @@ impl GameBody for IntuitiveBody {
         }
         for (i, reveal) in self.reveals.iter().enumerate() {
             on_board(format!("reveals[{i}].cell"), &[reveal.cell])?;
-        }
-        if replay.result.turns as usize != self.reveals.len() {
-            return Err(format!(
-                "result.turns = {} but {} reveals are listed",
-                replay.result.turns,
-                self.reveals.len()
-            ));
         }
         Ok(())
     }
@@ -331,38 +317,32 @@ impl GameBody for IntuitiveBody {
     /// The game for the terminal: the start, then the board after each reveal.
     fn frames<E: ReplayBody>(&self, replay: &Replay<E>, paint: Paint) -> Vec<String> {
         let body = self;
-        let total = body.reveals.len();
         let name = replay.players.first().map_or("?", |p| p.name.as_str());
         // Each reveal's board is the view the next request showed; the last
         // one adds the cell that ended the game.
         let start = body.reveals.first().map(|r| &r.view).or(body.failed.as_ref().map(|f| &f.view));
-        let mut frames = vec![format!(
-            "{}\nstart: {name} on a {n}x{n} board, seed {}\n{}",
-            paint.on(BOLD, &replay.summary()),
+        let start = format!(
+            "{name} on a {n}x{n} board, seed {}\n{}",
             replay.seed,
             start.map_or(String::new(), |v| board(body.settings.rules.board_size, v, None, false, paint)),
             n = body.settings.rules.board_size,
-        )];
+        );
+        let mut frames = Frames::start(replay, paint, "reveal", body.reveals.len(), &start);
         for (i, reveal) in body.reveals.iter().enumerate() {
             let next = body.reveals.get(i + 1).map(|r| &r.view).or(body.failed.as_ref().map(|f| &f.view));
             let view = next.unwrap_or(&reveal.view);
             let line = format!("{name} reveals ({},{}): {}", reveal.cell[0], reveal.cell[1], reveal.shown);
-            frames.push(format!(
-                "reveal {}/{total}  {}  [{}]\n{}",
-                i + 1,
-                paint.on("1;94", &line),
-                short(Duration::from_micros(reveal.time_us)),
-                board(body.settings.rules.board_size, view, Some(reveal), next.is_none(), paint)
-            ));
+            frames.step(
+                &paint.on("1;94", &line),
+                Duration::from_micros(reveal.time_us),
+                &board(body.settings.rules.board_size, view, Some(reveal), next.is_none(), paint),
+            );
         }
         if let Some(failed) = &body.failed {
             let answer =
                 failed.cell.map_or("no answer".to_string(), |c| format!("answered ({},{})", c[0], c[1]));
-            let last = frames.last_mut().expect("the start frame");
-            last.push_str(&format!("\n{}", paint.on("1;91", &format!("{name} failed: {answer}"))));
+            frames.under(&paint.on("1;91", &format!("{name} failed: {answer}")));
         }
-        let last = frames.last_mut().expect("the start frame");
-        last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
-        frames
+        frames.end()
     }
 }

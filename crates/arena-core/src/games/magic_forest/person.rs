@@ -135,16 +135,10 @@ fn forest(sight: &ForestSight, request: &ForestRequest, paint: Paint) -> String 
             }
         }
     }));
-    let senses: Vec<&str> =
-        [(request.bones, "bones"), (request.leaves, "leaves"), (request.died, "just died")]
-            .iter()
-            .filter(|(on, _)| *on)
-            .map(|(_, n)| *n)
-            .collect();
     text.push_str(&format!(
         "\nyou are at {}; senses: {}   actions left {}   score {}",
         request.at,
-        if senses.is_empty() { "nothing".to_string() } else { senses.join(", ") },
+        replay::senses(request.bones, request.leaves, request.died),
         request.actions_left,
         request.score
     ));

@@ -14,9 +14,10 @@ use super::MagicForest;
 use crate::replay::{
     diff,
     fault::Recorded,
+    frames::Frames,
     grid::{self, area, area_json, coord, coord_json, off_grid, CoordJson, DirJson},
     live::{self, LiveTurn},
-    terminal::Paint,
+    terminal::{self, Paint},
     GameBody, Replay, ReplayBody, ReplayPlayer, ReplayResult,
 };
 use crate::{
@@ -26,7 +27,6 @@ use crate::{
         replay::{RulesRecord, SettingsRecord},
         Timed,
     },
-    report::units::short,
 };
 
 /// The Magic Forest part of a replay.
@@ -329,22 +329,21 @@ fn forest(
             paint.on(FREE, ".")
         }
     }));
-    let senses: Vec<&str> = [(at.bones, "bones"), (at.leaves, "leaves"), (at.died, "just died")]
-        .iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, n)| *n)
-        .collect();
     text.push_str(&format!(
         "\nsenses: {}   actions left {}   score {}",
-        if senses.is_empty() { "nothing".to_string() } else { senses.join(", ") },
+        senses(at.bones, at.leaves, at.died),
         at.actions_left,
         at.score
     ));
     text
 }
 
+/// What the wanderer senses where it stands.
+pub(super) fn senses(bones: bool, leaves: bool, died: bool) -> String {
+    terminal::listed(&[(bones, "bones"), (leaves, "leaves"), (died, "just died")], "nothing")
+}
+
 // ANSI styles of the forest's glyphs.
-const BOLD: &str = "1";
 pub(super) const WANDERER: &str = "1;97;44";
 const DIED: &str = "1;97;41";
 const MONSTER: &str = "1;91";
@@ -358,9 +357,13 @@ impl GameBody for ForestBody {
     type Game = MagicForest;
     const STEPS_NOUN: &'static str = "actions";
 
+    fn steps(&self) -> usize {
+        self.steps.len()
+    }
+
     /// What serde cannot check: playable parameters, one forest per size,
     /// tiles inside their forest.
-    fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
+    fn check(&self) -> Result<(), String> {
         let config = self.config();
         config.check().map_err(|e| format!("settings: {e}"))?;
         let sizes: Vec<u8> = config.sizes().collect();
@@ -382,13 +385,6 @@ impl GameBody for ForestBody {
             if off_grid(&[r.at], forest.size).is_some() || r.size != forest.size {
                 return Err(format!("request {}: {:?} is not a tile of forest {}", i + 1, r.at, r.forest));
             }
-        }
-        if replay.result.turns as usize != self.steps.len() {
-            return Err(format!(
-                "result.turns = {} but {} actions are listed",
-                replay.result.turns,
-                self.steps.len()
-            ));
         }
         Ok(())
     }
@@ -430,17 +426,16 @@ impl GameBody for ForestBody {
     fn frames<E: ReplayBody>(&self, replay: &Replay<E>, paint: Paint) -> Vec<String> {
         let body = self;
         let name = replay.players.first().map_or("?", |p| p.name.as_str());
-        let total = body.steps.len();
         let start = body.steps.first().map_or(&body.final_state, |s| &s.request);
         let mut killed: Vec<CoordJson> = Vec::new();
-        let mut frames = vec![format!(
-            "{}\nstart: {name} in {} forests (3x3 to {n}x{n}), seed {}\n{}",
-            paint.on(BOLD, &replay.summary()),
+        let start = format!(
+            "{name} in {} forests (3x3 to {n}x{n}), seed {}\n{}",
             body.forests.len(),
             replay.seed,
             forest(body, start, None, &killed, paint),
             n = body.settings.rules.largest,
-        )];
+        );
+        let mut frames = Frames::start(replay, paint, "action", body.steps.len(), &start);
         for (i, step) in body.steps.iter().enumerate() {
             let after = body.steps.get(i + 1).map_or(&body.final_state, |s| &s.request);
             let target = coord(step.request.at).step(step.action.dir.into(), step.request.size);
@@ -451,16 +446,12 @@ impl GameBody for ForestBody {
                 killed.clear();
             }
             let line = format!("{name}: {} -> {}", action_from(step.action), event_text(step.event));
-            frames.push(format!(
-                "action {}/{total}  {}  [{}]\n{}",
-                i + 1,
-                paint.on("1;94", &line),
-                short(Duration::from_micros(step.time_us)),
-                forest(body, after, Some(step), &killed, paint)
-            ));
+            frames.step(
+                &paint.on("1;94", &line),
+                Duration::from_micros(step.time_us),
+                &forest(body, after, Some(step), &killed, paint),
+            );
         }
-        let last = frames.last_mut().expect("the start frame");
-        last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
-        frames
+        frames.end()
     }
 }

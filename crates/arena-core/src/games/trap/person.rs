@@ -12,7 +12,7 @@ use player_api::{
 use super::{referee::TurnActions, replay, wire::wire_cell, Trap};
 use crate::{
     players::person::{ended, numbers, Answer, Choice, PersonGame, Question, Square},
-    replay::terminal::Paint,
+    replay::{grid, terminal::Paint},
 };
 
 impl PersonGame for Trap {
@@ -180,26 +180,18 @@ fn targets(state: &TrapState) -> impl Iterator<Item = Pos> + '_ {
 /// is aimed, for every cell (a miss lands on a free neighbour of the
 /// target, each alike).
 fn odds(state: &TrapState, seat: Seat) -> String {
-    let size = state.size();
-    let mut text = String::from("hit chance of a throw at each cell, %:\n   ");
-    for c in 0..size {
-        text.push_str(&format!("{c:>4}"));
-    }
-    for r in 0..size {
-        text.push_str(&format!("\n{r:>3}"));
-        for c in 0..size {
-            let pos = Pos::new(r, c);
-            let entry = if pos == state.position(Seat::One) {
-                "1".to_string()
-            } else if pos == state.position(Seat::Two) {
-                "2".to_string()
-            } else {
-                format!("{:.0}", state.throw(seat, pos).hit_chance() * 100.0)
-            };
-            text.push_str(&format!("{entry:>4}"));
-        }
-    }
-    text
+    let grid = grid::drawn_down(state.size(), 3, |r, c| {
+        let pos = Pos::new(r, c);
+        let entry = if pos == state.position(Seat::One) {
+            "1".to_string()
+        } else if pos == state.position(Seat::Two) {
+            "2".to_string()
+        } else {
+            format!("{:.0}", state.throw(seat, pos).hit_chance() * 100.0)
+        };
+        format!("{entry:>3}")
+    });
+    format!("hit chance of a throw at each cell, %:\n{grid}")
 }
 
 #[cfg(test)]

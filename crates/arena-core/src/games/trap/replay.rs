@@ -13,6 +13,8 @@ use serde::{Deserialize, Serialize};
 use super::Trap;
 use crate::replay::{
     fault::{Numbered, SeatScript},
+    frames::Frames,
+    grid,
     live::{self, LiveTurn},
     terminal::Paint,
     FaultRecord, GameBody, Replay, ReplayBody, ReplayPlayer, ReplayResult,
@@ -345,41 +347,29 @@ fn failed_text(failed: &Option<(u8, Option<TrapState>, Option<TurnActions>)>) ->
 /// free cell, `*` the trap that just landed, `x` the target it missed, `o`
 /// where the mover came from.
 pub(super) fn board(state: &TrapState, turn: Option<&Turn>, paint: Paint) -> String {
-    let size = state.size();
-    let mut text = String::from("   ");
-    for c in 0..size {
-        text.push_str(&format!(" {c}"));
-    }
-    for r in 0..size {
-        text.push_str(&format!("\n{r:>3}"));
-        for c in 0..size {
-            let pos = Pos::new(r, c);
-            let landed = turn.and_then(|t| t.throw).filter(|t| t.landed == pos);
-            let missed = turn.and_then(|t| t.throw).filter(|t| t.target == pos && t.landed != pos);
-            let cell = if pos == state.position(Seat::One) {
-                paint.on(PLAYER[0], "1")
-            } else if pos == state.position(Seat::Two) {
-                paint.on(PLAYER[1], "2")
-            } else if landed.is_some() {
-                paint.on(LANDED, "*")
-            } else if missed.is_some() {
-                paint.on(MISSED, "x")
-            } else if state.has_trap(pos) {
-                paint.on(TRAP, "#")
-            } else if turn.is_some_and(|t| t.from == pos) {
-                paint.on(FROM, "o")
-            } else {
-                paint.on(FREE, ".")
-            };
-            text.push(' ');
-            text.push_str(&cell);
+    grid::drawn_down(state.size(), 1, |r, c| {
+        let pos = Pos::new(r, c);
+        let landed = turn.and_then(|t| t.throw).filter(|t| t.landed == pos);
+        let missed = turn.and_then(|t| t.throw).filter(|t| t.target == pos && t.landed != pos);
+        if pos == state.position(Seat::One) {
+            paint.on(PLAYER[0], "1")
+        } else if pos == state.position(Seat::Two) {
+            paint.on(PLAYER[1], "2")
+        } else if landed.is_some() {
+            paint.on(LANDED, "*")
+        } else if missed.is_some() {
+            paint.on(MISSED, "x")
+        } else if state.has_trap(pos) {
+            paint.on(TRAP, "#")
+        } else if turn.is_some_and(|t| t.from == pos) {
+            paint.on(FROM, "o")
+        } else {
+            paint.on(FREE, ".")
         }
-    }
-    text
+    })
 }
 
 // ANSI styles of the board's glyphs.
-const BOLD: &str = "1";
 const PLAYER: [&str; 2] = ["1;97;44", "1;97;41"];
 const LANDED: &str = "1;30;43";
 const MISSED: &str = "1;95";
@@ -446,8 +436,12 @@ impl GameBody for TrapBody {
     type Game = Trap;
     const STEPS_NOUN: &'static str = "turns";
 
+    fn steps(&self) -> usize {
+        self.turns.len()
+    }
+
     /// What the type system cannot check: seats, cells and states are valid.
-    fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
+    fn check(&self) -> Result<(), String> {
         let size = self.settings.common.board_size;
         let state = |what: &str, s: &WireState| {
             s.to_state().map_err(|e| format!("{what}: {e}")).and_then(|state| {
@@ -466,13 +460,6 @@ impl GameBody for TrapBody {
         if let Some(failed) = &self.failed_turn {
             state("failed_turn.state", &failed.state)?;
             seat_from_number(failed.seat).ok_or(format!("failed_turn.seat = {}: 1 or 2", failed.seat))?;
-        }
-        if replay.result.turns as usize != self.turns.len() {
-            return Err(format!(
-                "result.turns = {} but {} turns are listed",
-                replay.result.turns,
-                self.turns.len()
-            ));
         }
         Ok(())
     }
@@ -523,29 +510,26 @@ impl GameBody for TrapBody {
     fn frames<E: ReplayBody>(&self, replay: &Replay<E>, paint: Paint) -> Vec<String> {
         let body = self;
         let name = |seat: Seat| replay.players.get(seat.index()).map_or("?", |p| p.name.as_str());
-        let total = body.turns.len();
         let start = body.start.to_state().expect("checked on reading");
-        let mut frames = vec![format!(
-            "{}\nstart: {} (player 1) vs {} (player 2), seed {}\n{}",
-            paint.on(BOLD, &replay.summary()),
+        let start = format!(
+            "{} (player 1) vs {} (player 2), seed {}\n{}",
             name(Seat::One),
             name(Seat::Two),
             replay.seed,
             board(&start, None, paint)
-        )];
+        );
+        let mut frames = Frames::start(replay, paint, "turn", body.turns.len(), &start);
         // Each turn's board is the state the next request showed (the final
         // state after the last): what the replay recorded, not recomputed.
         let turns = body.referee_turns();
         let boards = turns.iter().skip(1).map(|t| t.shown).chain(body.final_state.to_state().ok());
-        for (i, (turn, state)) in turns.iter().zip(boards).enumerate() {
+        for (turn, state) in turns.iter().zip(boards) {
             let line = turn_line(turn, name(turn.seat));
-            frames.push(format!(
-                "turn {}/{total}  {}  [{}]\n{}",
-                i + 1,
-                seat_paint(paint, turn.seat, &line),
-                short(turn.time.wall),
-                board(&state, Some(turn), paint)
-            ));
+            frames.step(
+                &seat_paint(paint, turn.seat, &line),
+                turn.time.wall,
+                &board(&state, Some(turn), paint),
+            );
         }
         if let Some(failed) = &body.failed_turn {
             let seat = seat_from_number(failed.seat).unwrap_or(Seat::One);
@@ -558,12 +542,9 @@ impl GameBody for TrapBody {
                 name(seat),
                 short(Duration::from_micros(failed.time_us))
             );
-            let last = frames.last_mut().expect("the start frame");
-            last.push_str(&format!("\n{}", seat_paint(paint, seat, &line)));
+            frames.under(&seat_paint(paint, seat, &line));
         }
-        let last = frames.last_mut().expect("the start frame");
-        last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
-        frames
+        frames.end()
     }
 }
 

@@ -12,7 +12,7 @@ use super::{replay, Wumpus};
 use crate::{
     players::person::{cut, ended, Answer, Choice, PersonGame, Question},
     replay::grid::{self, arrow},
-    replay::terminal::Paint,
+    replay::terminal::{self, Paint},
 };
 
 /// What the person knows: the game's rules and what it sensed where.
@@ -133,22 +133,18 @@ fn cave(sight: &WumpusSight, request: &WumpusRequest, paint: Paint) -> String {
         }
     });
     let p = &request.percept;
-    let senses: Vec<&str> = [
+    let senses = [
         (p.stench, "stench"),
         (p.breeze, "breeze"),
         (p.glitter, "glitter"),
         (p.bump, "bump"),
         (p.scream, "scream"),
-    ]
-    .iter()
-    .filter(|(on, _)| *on)
-    .map(|(_, name)| *name)
-    .collect();
+    ];
     text.push_str(&format!(
         "\nyou are at {} facing {:?}; senses: {}   arrows {}   gold {}   score {}  (x: stench and breeze)",
         request.at,
         request.facing,
-        if senses.is_empty() { "none".to_string() } else { senses.join(", ") },
+        terminal::listed(&senses, "none"),
         request.arrows,
         if request.has_gold { "carried" } else { "not yet" },
         request.score

@@ -15,6 +15,7 @@ use super::Wumpus;
 use crate::replay::{
     diff,
     fault::Recorded,
+    frames::Frames,
     grid::{self, area, area_json, arrow, coord, coord_json, off_grid, CoordJson, DirJson},
     live::{self, LiveTurn},
     terminal::Paint,
@@ -30,7 +31,6 @@ use crate::{
         replay::{RulesRecord, SettingsRecord},
         Timed,
     },
-    report::units::short,
 };
 
 /// The Wumpus World part of a replay.
@@ -357,7 +357,6 @@ fn cave(body: &WumpusBody, agent: &AgentRecord, visited: &[CoordJson], paint: Pa
 }
 
 // ANSI styles of the cave's glyphs.
-const BOLD: &str = "1";
 pub(super) const AGENT: &str = "1;97;44";
 const PIT: &str = "1;90";
 const WUMPUS: &str = "1;91";
@@ -370,8 +369,12 @@ impl GameBody for WumpusBody {
     type Game = Wumpus;
     const STEPS_NOUN: &'static str = "actions";
 
+    fn steps(&self) -> usize {
+        self.steps.len()
+    }
+
     /// What serde cannot check: playable rules, squares in the cave.
-    fn check<E: ReplayBody>(&self, replay: &Replay<E>) -> Result<(), String> {
+    fn check(&self) -> Result<(), String> {
         let config = config_from(&self.settings.rules.config);
         config.check().map_err(|e| format!("settings.config: {e}"))?;
         let size = config.size;
@@ -391,13 +394,6 @@ impl GameBody for WumpusBody {
             if let Some(c) = off_grid(&list, size) {
                 return Err(format!("{what}: square {c:?} is outside the {size}x{size} cave"));
             }
-        }
-        if replay.result.turns as usize != self.steps.len() {
-            return Err(format!(
-                "result.turns = {} but {} actions are listed",
-                replay.result.turns,
-                self.steps.len()
-            ));
         }
         Ok(())
     }
@@ -437,31 +433,26 @@ impl GameBody for WumpusBody {
     fn frames<E: ReplayBody>(&self, replay: &Replay<E>, paint: Paint) -> Vec<String> {
         let body = self;
         let name = replay.players.first().map_or("?", |p| p.name.as_str());
-        let total = body.steps.len();
         let rules = body.settings.rules.preset.clone().unwrap_or_else(|| "custom".to_string());
         let start = body.steps.first().map_or(&body.final_state, |s| &s.request);
         let mut visited = vec![start.at];
-        let mut frames = vec![format!(
-            "{}\nstart: {name} in a {n}x{n} cave ({rules} rules), seed {}\n{}",
-            paint.on(BOLD, &replay.summary()),
+        let start = format!(
+            "{name} in a {n}x{n} cave ({rules} rules), seed {}\n{}",
             replay.seed,
             cave(body, start, &visited, paint),
             n = body.settings.rules.config.size,
-        )];
+        );
+        let mut frames = Frames::start(replay, paint, "action", body.steps.len(), &start);
         for (i, step) in body.steps.iter().enumerate() {
             let after = body.steps.get(i + 1).map_or(&body.final_state, |s| &s.request);
             visited.push(after.at);
             let line = format!("{name}: {}", action_from(step.action));
-            frames.push(format!(
-                "action {}/{total}  {}  [{}]\n{}",
-                i + 1,
-                paint.on("1;94", &line),
-                short(Duration::from_micros(step.time_us)),
-                cave(body, after, &visited, paint)
-            ));
+            frames.step(
+                &paint.on("1;94", &line),
+                Duration::from_micros(step.time_us),
+                &cave(body, after, &visited, paint),
+            );
         }
-        let last = frames.last_mut().expect("the start frame");
-        last.push_str(&format!("\nresult: {}", paint.on(BOLD, &replay.summary())));
-        frames
+        frames.end()
     }
 }
