@@ -174,8 +174,10 @@ pub fn check_declared(declared: &[Param]) -> Result<(), String> {
     Ok(())
 }
 
-/// ASCII letters, digits and `_`, not starting with a digit.
-fn is_identifier(name: &str) -> bool {
+/// ASCII letters, digits and `_`, not starting with a digit: a name the
+/// arena's command line and tables can carry as it is (a parameter's, a
+/// variable's, a Python class's).
+pub fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')

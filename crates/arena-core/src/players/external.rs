@@ -257,18 +257,11 @@ impl PythonTarget {
 fn python_file(path: &Path) -> (PathBuf, Option<String>) {
     let split = path.to_str().filter(|_| !path.exists()).and_then(|text| text.rsplit_once(':'));
     match split {
-        Some((file, class)) if file.ends_with(".py") && is_identifier(class) => {
+        Some((file, class)) if file.ends_with(".py") && player_api::params::is_identifier(class) => {
             (PathBuf::from(file), Some(class.to_string()))
         }
         _ => (path.to_path_buf(), None),
     }
-}
-
-/// A Python identifier (ASCII only: what a class name in a player file is).
-fn is_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// A Python installation as it sees itself: the interpreter to run (not a

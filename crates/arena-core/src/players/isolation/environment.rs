@@ -81,10 +81,7 @@ fn is_kept(name: &str) -> bool {
 /// (letters, digits and `_`, not starting with a digit), not one the arena
 /// sets itself. The error is one line that names it and the fix.
 pub fn check_pass_name(name: &str) -> Result<(), String> {
-    let mut chars = name.chars();
-    let well_formed = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if !well_formed {
+    if !player_api::params::is_identifier(name) {
         return Err(format!(
             "'{name}' is not a variable name: name one variable (letters, digits and _, not starting with a digit), e.g. MY_DATA_DIR, without '=' or '$'"
         ));
