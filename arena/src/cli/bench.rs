@@ -6,12 +6,12 @@ use anyhow::{bail, Context, Result};
 use arena_core::players::params::parse_assignment;
 use arena_core::{
     analysis::Budget,
-    bench::time_sweep,
-    bench::{self, LadderReport},
     play::seeds,
     play::time_control::TimeControl,
     players::memory::{self, MemoryDir},
     players::PlayerSpec,
+    strength::bench::time_sweep,
+    strength::bench::{self, LadderReport},
     with_rules,
 };
 

@@ -1,6 +1,6 @@
 //! `arena bench sprt` (is NEW stronger than OLD? a sequential test, with a live
 //! progress line and Ctrl-C to stop) and `arena measure sprt` (the test's
-//! error rates and length, simulated). The test is `arena_core::sprt`.
+//! error rates and length, simulated). The test is `arena_core::strength::sprt`.
 
 use std::process::ExitCode;
 
@@ -9,8 +9,8 @@ use arena_core::{
     play::seeds,
     play::two_player::{MatchConfig, TwoPlayerGame},
     players::{Player, PlayerSpec},
-    sprt::{self, simulation, EloModel, Ending, Hypotheses, Outcome, Standing, Verdict},
     stats::EloEstimate,
+    strength::sprt::{self, simulation, EloModel, Ending, Hypotheses, Outcome, Standing, Verdict},
     with_rules,
 };
 use indicatif::{ProgressBar, ProgressStyle};

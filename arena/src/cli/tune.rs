@@ -1,5 +1,5 @@
 //! `arena tune`: SPSA over a player's declared parameters
-//! (`arena_core::tune`), with a live progress line, the journal, CSV and
+//! (`arena_core::strength::tune`), with a live progress line, the journal, CSV and
 //! plot in `--out`, the values printed as `--param` flags, and the closing
 //! SPRT of the tuned values against the start; `--slurm` spreads each
 //! iteration's pairs over a job array, and `--slurm-task` is one task of it.
@@ -16,8 +16,8 @@ use arena_core::{
     play::seeds,
     play::two_player::{MatchConfig, TwoPlayerGame},
     players::{Player, PlayerSpec},
-    sprt::{self, EloModel, Ending, Hypotheses, Verdict},
-    tune::{self, games, param, slurm, Schedule, TuneConfig, TunedParam},
+    strength::sprt::{self, EloModel, Ending, Hypotheses, Verdict},
+    strength::tune::{self, games, param, slurm, Schedule, TuneConfig, TunedParam},
     with_rules,
 };
 use indicatif::{ProgressBar, ProgressStyle};

@@ -18,13 +18,13 @@
 //! - `replay/`: replay files, their viewers, live feeds.
 //! - `report/`: what the commands print (tables, units).
 //! - `tournament/`: file -> schedule -> games -> journal -> standings.
-//! - `bench/` (`arena bench`), `sprt/` (`arena bench sprt`): a player measured
-//!   against the levels, or against its previous version.
-//! - `tune/` (`arena tune`): SPSA over a player's declared parameters.
+//! - `analysis/` (`arena analyse`): why a game was lost, every turn judged.
+//! - `strength/`: how strong a player is: `bench/` (`arena bench`) against
+//!   the levels, `sprt/` (`arena bench sprt`) against its previous version,
+//!   `tune/` (`arena tune`) SPSA over its declared parameters.
 //! - `measure/`: the arena measuring itself (`arena measure`).
 
 pub mod analysis;
-pub mod bench;
 pub mod game;
 pub mod game_rules;
 pub mod games;
@@ -33,9 +33,8 @@ pub mod play;
 pub mod players;
 pub mod replay;
 pub mod report;
-pub mod sprt;
+pub mod strength;
 pub mod tournament;
-pub mod tune;
 
 /// The sandbox workers run in: a crate of its own (crates/arena-sandbox),
 /// which can name nothing of the arena.

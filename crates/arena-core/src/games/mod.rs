@@ -168,7 +168,7 @@ macro_rules! complete {
         is::<$game>();
     }};
     (@kind two_player $game:path) => {{
-        const fn is<G: crate::play::two_player::TwoPlayerGame + crate::bench::LadderReport>() {}
+        const fn is<G: crate::play::two_player::TwoPlayerGame + crate::strength::bench::LadderReport>() {}
         is::<$game>();
     }};
 }

@@ -5,8 +5,8 @@
 //! and a field of thousands (`matchmaking_at_scale.rs`), and a Swiss
 //! against the round robin (`swiss_simulation.rs`). The engine's own speed
 //! is Trap's (`games/trap/engine_bench.rs`), SPRT's error rates
-//! `sprt/simulation.rs`, the server's `arena-server`'s `bench/`; `busy_loops.rs` is a shared
-//! machine's load, to measure (and test) beside.
+//! `strength/sprt/simulation.rs`, the server's `arena-server`'s `bench/`;
+//! `busy_loops.rs` is a shared machine's load, to measure (and test) beside.
 
 pub mod analysis;
 pub mod benchmarked;

@@ -7,11 +7,11 @@ use serde::Serialize;
 use super::Hexapawn;
 use crate::report::{match_summary, ms};
 use crate::{
-    bench::{LadderReport, LevelRun},
     game::GameId,
     play::time_control::TimeControl,
     play::two_player::{MatchGame, MatchResult, Tally},
     stats::{score_interval, Wdl},
+    strength::bench::{LadderReport, LevelRun},
 };
 
 /// `game 3/10  seed 81  easy (White) vs hard (Black): hard wins in 5 plies (reached the last row)`

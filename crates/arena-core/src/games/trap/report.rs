@@ -8,7 +8,6 @@ use serde::Serialize;
 use super::Trap;
 use crate::report::{match_summary, ms};
 use crate::{
-    bench::{LadderReport, LevelRun},
     game::GameId,
     games::trap::{
         referee::Turn,
@@ -18,6 +17,7 @@ use crate::{
     play::two_player::{MatchGame, MatchResult, Tally},
     players::levels::{default_wins, needed_wins},
     stats::{score_interval, Wdl},
+    strength::bench::{LadderReport, LevelRun},
 };
 
 /// `game 3/10  seed 81  easy (P1) vs hard (P2): hard wins in 23 turns (trapped)`

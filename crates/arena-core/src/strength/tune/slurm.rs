@@ -336,7 +336,11 @@ mod tests {
         let mut seen = None;
         run_task(&files, 2, 3, &mut |p, seed, pairs| {
             seen = Some((p.plus.clone(), seed, pairs.clone()));
-            Ok(Some(Outcome::Duel(crate::tune::Wdl { wins: pairs.len() as u32, draws: 0, losses: 0 })))
+            Ok(Some(Outcome::Duel(crate::strength::tune::Wdl {
+                wins: pairs.len() as u32,
+                draws: 0,
+                losses: 0,
+            })))
         })
         .unwrap();
         assert_eq!(seen, Some((vec![1.5], 77, 6..8)));

@@ -6,11 +6,11 @@
 use std::fmt::Write as _;
 
 use crate::{
-    bench::{self, LevelRun},
     play::time_control::TimeControl,
     play::two_player::TwoPlayerGame,
     players::{Hosting, Level, Player},
     stats::{score_interval, Wdl},
+    strength::bench::{self, LevelRun},
 };
 
 /// The player's score against each level at one of its controls.

@@ -127,7 +127,7 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::{param, step, Schedule, Wdl};
+    use crate::strength::tune::{param, step, Schedule, Wdl};
 
     #[test]
     fn the_csv_and_the_plot_follow_the_trajectory() {
