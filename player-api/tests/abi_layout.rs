@@ -4,7 +4,7 @@
 //! player object) must never change. A library built against a released
 //! version is checked against these layouts.
 //!
-//! Each snapshot, `tests/abi_layout/vN.txt`, is a walk of every `TypeLayout`
+//! Each snapshot, `tests/abi_snapshots/vN.txt`, is a walk of every `TypeLayout`
 //! reachable the way abi_stable's checker reaches them (fields, phantom
 //! fields, function pointer parameters and returns, extra checks), with what
 //! the checker compares: names with generics, package and the part of its
@@ -274,7 +274,7 @@ fn render(version: AbiVersion) -> String {
 }
 
 fn snapshots_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("abi_layout")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("abi_snapshots")
 }
 
 fn snapshot_path(version: AbiVersion) -> PathBuf {
@@ -322,7 +322,7 @@ fn every_snapshot_is_of_a_released_version() {
     files.sort();
     let mut expected: Vec<String> = AbiVersion::ALL.iter().map(|v| format!("v{}.txt", v.number())).collect();
     expected.sort();
-    assert_eq!(files, expected, "tests/abi_layout/ must hold one snapshot per released version");
+    assert_eq!(files, expected, "tests/abi_snapshots/ must hold one snapshot per released version");
 }
 
 #[test]

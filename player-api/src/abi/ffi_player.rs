@@ -1,6 +1,6 @@
 //! `ffi_player!`: how a version of the ABI declares one game's player
 //! object (`v1.rs` uses it five times). What it generates is part of every
-//! version that uses it: tests/abi_layout/ checks each version's output.
+//! version that uses it: tests/abi_snapshots/ checks each version's output.
 
 /// Declares one game's side of the ABI: the `#[sabi_trait]` trait, the owned
 /// box type, `impl Ffi…Player for CatchPanics<P>` (each method calls the

@@ -32,7 +32,7 @@
 //! 1. A released version never changes: not its module (`v1.rs`), not a
 //!    type it reaches (the games' info, request, action and result types),
 //!    not what `ffi_player!` generates for it. Each has its snapshot,
-//!    `tests/abi_layout/vN.txt`, checked and never rewritten.
+//!    `tests/abi_snapshots/vN.txt`, checked and never rewritten.
 //! 2. A new version goes beside: `vN.rs`, with a root-module type of its own
 //!    (named for its version: `PlayerLibV2`) and new player traits where
 //!    they change (`FfiTrapPlayerV2`; unchanged ones are the earlier

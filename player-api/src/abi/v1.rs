@@ -1,5 +1,5 @@
 //! ABI v1, FROZEN: the layout every player library built before ABI
-//! versions existed exports (player-api 0.1.0; `tests/abi_layout/v1.txt`
+//! versions existed exports (player-api 0.1.0; `tests/abi_snapshots/v1.txt`
 //! is its snapshot). The arena loads a library its probe says is v1, or
 //! that has no probe, through these types. Never change a name, a field,
 //! a method, their order or their types here, nor in the game types these

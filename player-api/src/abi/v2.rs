@@ -1,4 +1,4 @@
-//! ABI v2, released with parameters and memory (`tests/abi_layout/v2.txt`
+//! ABI v2, released with parameters and memory (`tests/abi_snapshots/v2.txt`
 //! is its snapshot): a player is made with a [`SetupV2`] (its parameters'
 //! values and the memory it kept), declares the parameters it accepts
 //! (`PlayerLibV2::params`), and hands its memory back at the end of a match
