@@ -424,15 +424,16 @@ fn core_dependencies(file: &str) -> BTreeSet<Module> {
     graph[&module_of(Path::new(file))].clone()
 }
 
+/// The files of process control: a worker started (what it hosts, its
+/// limits, its command) and run (spawn, poll, kill, reap).
+const PROCESS_CONTROL: &[&str] = &["players/isolation/launch.rs", "players/isolation/process.rs"];
+
 /// Process control (spawn, limits, poll, kill, reap) and the sandbox know
 /// no game (docs/ARCHITECTURE.md, "Layering"): they name no game's types,
 /// no referee, no game's glue. A game reaches a worker only as frames,
 /// through `isolation::WireGame`.
 #[test]
 fn process_control_knows_no_game() {
-    let file = core_src().join("players/isolation/process.rs");
-    let text = std::fs::read_to_string(&file).unwrap();
-    let code = text.split("#[cfg(test)]").next().unwrap_or("");
     let game_modules = [
         "game",
         "games",
@@ -443,18 +444,20 @@ fn process_control_knows_no_game() {
         "replay",
         "report",
     ];
-    let named: Vec<String> = core_dependencies("players/isolation/process.rs")
-        .into_iter()
-        .map(|m| m.join("::"))
-        .filter(|m| game_modules.iter().any(|g| m == g || m.starts_with(&format!("{g}::"))))
-        .collect();
-    assert!(
-        !core_dependencies("players/isolation/process.rs").is_empty(),
-        "read no path of {}",
-        file.display()
-    );
-    assert!(named.is_empty(), "{} names {named:?}: it must know no game", file.display());
-    assert!(!code.contains("player_api::"), "{} names player_api's game types", file.display());
+    for relative in PROCESS_CONTROL {
+        let file = core_src().join(relative);
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let dependencies = core_dependencies(relative);
+        let named: Vec<String> = dependencies
+            .iter()
+            .map(|m| m.join("::"))
+            .filter(|m| game_modules.iter().any(|g| m == g || m.starts_with(&format!("{g}::"))))
+            .collect();
+        assert!(!dependencies.is_empty(), "read no path of {}", file.display());
+        assert!(named.is_empty(), "{} names {named:?}: it must know no game", file.display());
+        assert!(!code.contains("player_api::"), "{} names player_api's game types", file.display());
+    }
 }
 
 /// The boundary crates (`crates/`: the sandbox; ratings and matchmaking),

@@ -4,7 +4,8 @@
 //! program that speaks the protocol itself (`external.rs`).
 //!
 //! Two layers: `process` starts, limits, waits for, kills and reaps a
-//! worker, and moves frames; it knows no game. `player` (IsolatedPlayer)
+//! worker, and moves frames, as `launch` says to start it (what it hosts,
+//! its limits, its command); they know no game. `player` (IsolatedPlayer)
 //! turns each game's requests into frames and the replies back.
 //! `environment` is what a worker's environment holds (never the arena's);
 //! `process_limits` what the kernel holds it to, applied by the worker
@@ -15,10 +16,12 @@
 
 mod affinity;
 pub mod environment;
+mod launch;
 mod player;
 mod process;
 pub mod process_limits;
 pub mod run_as;
 
+pub use launch::{worker_program, Hosted, Launch, WorkerLimits, WORKER_ARG};
 pub use player::{IsolatedPlayer, WireAnswer, WireGame};
-pub use process::{worker_program, CappedOutput, Hello, Hosted, Launch, Worker, WorkerLimits, WORKER_ARG};
+pub use process::{CappedOutput, Hello, Worker};

@@ -7,7 +7,10 @@ use std::time::Duration;
 
 use player_api::params::Setup;
 
-use super::process::{Hosted, Worker, WorkerLimits};
+use super::{
+    launch::{Hosted, WorkerLimits},
+    process::Worker,
+};
 use crate::{
     game::{Agent, Game, GameId, Printed},
     play::fault::Fault,
