@@ -336,7 +336,12 @@ fn a_grading_the_machine_starves_waits_is_never_failed_and_is_graded_once_the_ma
         stdout(&out).trim().to_string()
     };
     let (ann, bo) = (add_student(data.path(), "ann"), add_student(data.path(), "bo"));
-    let text = course("1s", None).replace("[assignment.grading]", "board_size = 5\n[assignment.grading]");
+    // A start-up of 2 s: a player the machine keeps from starting is given
+    // up on (its check postponed) after 20 x 2 s, not 20 x 10 s, so the
+    // wait below stays bounded however busy the rest of a run keeps the
+    // machine (a check loads its player twice).
+    let text = course("1s", None)
+        .replace("[assignment.grading]", "board_size = 5\nstartup_time = \"2s\"\n[assignment.grading]");
     let course = support::write_file(data.path(), "course.toml", &text);
     let log_path = data.path().join("server.log");
     let server = Server::start_logging(
