@@ -13,7 +13,7 @@ usage() {
     cat <<'EOF'
 usage: scripts/suite-soak.sh [--runs N] [--busy-every K] [--busy-loops L] [--out DIR] [-- COMMAND...]
 
-Runs COMMAND (default: cargo test --workspace --no-fail-fast) N times
+Runs COMMAND (default: scripts/test, the suite as CI runs it) N times
 (default 20) from the repository's root. Every K-th run (default 2: half
 the runs) has L busy loops beside it (default: one per core). A run fails
 when COMMAND exits non-zero or a test says FAILED; the failing tests are
@@ -47,7 +47,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ "$runs" -ge 1 ] || fail "--runs must be at least 1"
-if [ $# -gt 0 ]; then command=("$@"); else command=(cargo test --workspace --no-fail-fast); fi
+if [ $# -gt 0 ]; then command=("$@"); else command=(scripts/test); fi
 
 mkdir -p "$out" 2>/dev/null || fail "cannot create the folder '$out': pass --out with a folder you can write"
 out="$(cd "$out" && pwd)"
@@ -66,8 +66,17 @@ stop_busy() {
 trap 'stop_busy' EXIT
 trap 'stop_busy; exit 130' INT TERM
 
-# The sum of one count over the "test result:" lines of a run's log.
-sum() { grep -E '^test result:' "$1" | grep -oE "[0-9]+ $2" | awk '{ s += $1 } END { print s + 0 }'; }
+# The sum of one count over the "test result:" lines of a run's log
+# (cargo test's), and its nextest "Summary" line (scripts/test's; a
+# skipped test counts as ignored).
+sum() {
+    local nextest="$2"
+    [ "$2" = ignored ] && nextest=skipped
+    {
+        grep -E '^test result:' "$1" | grep -oE "[0-9]+ $2"
+        grep -E '^ *Summary \[' "$1" | grep -oE "[0-9]+ $nextest"
+    } | awk '{ s += $1 } END { print s + 0 }'
+}
 
 failed_runs=0
 busy_runs=0
@@ -98,7 +107,11 @@ for ((n = 1; n <= runs; n++)); do
     stop_busy
 
     passed=$(sum "$log" passed); failed=$(sum "$log" failed); ignored=$(sum "$log" ignored)
-    failing=$(sed -n 's/^test \(.*\) \.\.\. FAILED$/\1/p' "$log" | sort -u | paste -sd ' ' -)
+    failing=$( {
+        sed -n 's/^test \(.*\) \.\.\. FAILED$/\1/p' "$log"
+        # nextest's: "FAIL [ 1.234s] (7/953) BINARY TEST"
+        sed -n 's/^ *\(FAIL\|TIMEOUT\|SIGSEGV\|SIGABRT\) \[[^]]*\] \(([^)]*) \)\?[^ ]* \(.*\)$/\3/p' "$log"
+    } | sort -u | paste -sd ' ' -)
     line="run $n commit $commit busy=$busy secs=$secs rc=$rc passed=$passed failed=$failed ignored=$ignored"
     if [ "$rc" -ne 0 ] || [ "$failed" -gt 0 ] || [ -n "$failing" ]; then
         failed_runs=$((failed_runs + 1))

@@ -113,6 +113,32 @@ fn a_run_with_a_failed_test_or_a_failed_build_fails_the_soak_and_names_the_tests
 }
 
 #[test]
+fn scripts_tests_nextest_output_is_counted_and_its_failed_tests_named() {
+    let out = tempfile::tempdir().unwrap();
+    // scripts/test's runner, nextest: a test's FAIL line (again in the
+    // final list) and the Summary line; a skipped test is an ignored one.
+    let nextest = r#"n=$(ls "$0"/run*.log | wc -l)
+        case $n in
+        1) echo "     Summary [ 9.1s] 5 tests run: 5 passed (1 slow), 1 skipped" ;;
+        *) for i in 1 2; do
+             echo "        FAIL [ 306.252s] (307/953) arena::it server::fairness::starved"
+             echo "     SIGSEGV [   0.1s] arena-core play::z"
+           done
+           echo "     Summary [ 9.1s] 5 tests run: 3 passed, 2 failed, 0 skipped"; exit 100 ;;
+        esac"#;
+    let dir = out.path().to_str().unwrap();
+    let run = soak(out.path(), &["--runs", "2", "--busy-every", "0"], &["sh", "-c", nextest, dir]);
+    assert_eq!(run.status.code(), Some(1), "{}", support::stderr(&run));
+    let lines = summary(out.path());
+    assert!(lines[0].ends_with("rc=0 passed=5 failed=0 ignored=1"), "{}", lines[0]);
+    assert!(
+        lines[1].ends_with("passed=3 failed=2 ignored=0 FAILED: play::z server::fairness::starved"),
+        "{}",
+        lines[1]
+    );
+}
+
+#[test]
 fn a_bad_argument_gets_one_line_naming_it_and_runs_nothing() {
     let out = tempfile::tempdir().unwrap();
     for (args, says) in [

@@ -183,7 +183,7 @@ fn an_endless_loop_is_killed_at_the_deadline() {
         return;
     }
     assert_both("loop", FaultKind::Timeout, |r| {
-        r.starts_with("timeout: ") && r.ends_with("> 0.30 s, no answer: killed")
+        r.starts_with("timeout: ") && r.ends_with("> 0.40 s (0.30 s + 0.10 s grace), no answer: killed")
     });
 }
 
@@ -300,9 +300,13 @@ fn a_whole_game_against_a_hanging_player_takes_about_its_budget() {
     let _ = library("bad-player");
     let started = Instant::now();
     play_bad("loop", &[]);
-    // Two games, each: start a worker, then one turn killed at budget + grace.
+    // Two games, each: start a worker, then one turn killed at budget + grace
+    // of its own time. The slack is for a loaded machine, where starting
+    // workers and the wait for a core (not the player's) take seconds; it
+    // stays under the 10 s that any wait of the referee's beyond the kill
+    // (a backstop, a worker reaped late) would add.
     let per_game = settings().time.first_turn() + limits().grace + Duration::from_millis(100);
-    assert!(started.elapsed() < 2 * per_game + Duration::from_secs(2), "{:?}", started.elapsed());
+    assert!(started.elapsed() < 2 * per_game + Duration::from_secs(8), "{:?}", started.elapsed());
 }
 
 fn load_isolated(path: &std::path::Path) -> Result<Player, LoadError> {
