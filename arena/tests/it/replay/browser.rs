@@ -7,7 +7,8 @@
 //! Without Chromium the test prints a notice and passes, unless
 //! ARENA_REQUIRE_BROWSER=1 (set by .ci/run, which installs it).
 
-use arena_core::play::solo;
+use arena_core::play::solo::{self, SinglePlayerGame};
+use arena_core::play::two_player::TwoPlayerGame;
 use arena_core::replay::ReplayBody as _;
 use std::path::Path;
 
@@ -306,7 +307,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
             seed,
             &mut AbiPlayer::<IntuitiveAi>::builtin(Level::Medium),
         );
-        arena_core::games::intuitive::replay::from_record(&record, named("medium"))
+        IntuitiveAi::replay(&record, &record.settings, named("medium"))
             .with_body(arena_core::games::replays::Body::IntuitiveAi)
     }));
     let Body::IntuitiveAi(body) = &replay.body else { panic!() };
@@ -337,7 +338,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
     let replay = longest((0..6).map(|seed| {
         let [mut w, mut b] = [Level::Medium, Level::Hard].map(AbiPlayer::<Hexapawn>::builtin);
         let record = hexapawn::play_agents(&HexapawnSettings::default(), seed, [&mut w, &mut b]);
-        arena_core::games::hexapawn::replay::from_record(&record, [named("medium"), named("hard")])
+        Hexapawn::replay(&record, [named("medium"), named("hard")])
             .with_body(arena_core::games::replays::Body::Hexapawn)
     }));
     let Body::Hexapawn(body) = &replay.body else { panic!() };
@@ -363,8 +364,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
     let replay = longest((0..6).map(|seed| {
         let settings = WumpusSettings::default();
         let game = solo::play::<Wumpus>(&settings, seed, &mut AbiPlayer::<Wumpus>::builtin(Level::Hard));
-        arena_core::games::wumpus::replay::from_record(&game, &settings, named("hard"))
-            .with_body(arena_core::games::replays::Body::Wumpus)
+        Wumpus::replay(&game, &settings, named("hard")).with_body(arena_core::games::replays::Body::Wumpus)
     }));
     let Body::Wumpus(body) = &replay.body else { panic!() };
     let report = drive(&browser, &replay, 3);
@@ -392,7 +392,7 @@ fn the_new_games_viewers_draw_their_boards_in_a_real_browser() {
         settings.rules.largest = 4;
         let run =
             solo::play::<MagicForest>(&settings, seed, &mut AbiPlayer::<MagicForest>::builtin(Level::Hard));
-        arena_core::games::magic_forest::replay::from_record(&run, &settings, named("hard"))
+        MagicForest::replay(&run, &settings, named("hard"))
             .with_body(arena_core::games::replays::Body::MagicForest)
     }));
     let Body::MagicForest(body) = &replay.body else { panic!() };

@@ -1,9 +1,10 @@
 //! Replays of the four games of issue #5 (Intuitive AI, Hexapawn, Wumpus
 //! World, Magic Forest): games played by the reference levels and by
-//! failing players, written through `replay::<game>::from_record`, read
+//! failing players, written through each game's `replay`, read
 //! back, verified, tampered with, and drawn in the terminal.
 
-use arena_core::play::solo;
+use arena_core::play::solo::{self, SinglePlayerGame};
+use arena_core::play::two_player::TwoPlayerGame;
 use std::time::Duration;
 
 use arena_core::{
@@ -43,7 +44,7 @@ pub fn intuitive_replays(seeds: std::ops::Range<u64>) -> Vec<GameReplay> {
         let record =
             solo::play::<IntuitiveAi>(&settings, seed, &mut AbiPlayer::<IntuitiveAi>::builtin(level));
         replays.push(
-            arena_core::games::intuitive::replay::from_record(&record, player(level.name()))
+            IntuitiveAi::replay(&record, &record.settings, player(level.name()))
                 .with_body(arena_core::games::replays::Body::IntuitiveAi),
         );
     }
@@ -58,7 +59,7 @@ pub fn hexapawn_replays(seeds: std::ops::Range<u64>) -> Vec<GameReplay> {
         let [mut white, mut black] = levels.map(AbiPlayer::<Hexapawn>::builtin);
         let record = hexapawn::play_agents(&HexapawnSettings::default(), seed, [&mut white, &mut black]);
         replays.push(
-            arena_core::games::hexapawn::replay::from_record(&record, levels.map(|l| player(l.name())))
+            Hexapawn::replay(&record, levels.map(|l| player(l.name())))
                 .with_body(arena_core::games::replays::Body::Hexapawn),
         );
     }
@@ -74,7 +75,7 @@ pub fn wumpus_replays(seeds: std::ops::Range<u64>) -> Vec<GameReplay> {
         let settings = WumpusSettings::new(config);
         let game = solo::play::<Wumpus>(&settings, seed, &mut AbiPlayer::<Wumpus>::builtin(level));
         replays.push(
-            arena_core::games::wumpus::replay::from_record(&game, &settings, player(level.name()))
+            Wumpus::replay(&game, &settings, player(level.name()))
                 .with_body(arena_core::games::replays::Body::Wumpus),
         );
     }
@@ -90,7 +91,7 @@ pub fn forest_replays(seeds: std::ops::Range<u64>) -> Vec<GameReplay> {
         settings.rules.largest = 3 + (seed % 3) as u8;
         let run = solo::play::<MagicForest>(&settings, seed, &mut AbiPlayer::<MagicForest>::builtin(level));
         replays.push(
-            arena_core::games::magic_forest::replay::from_record(&run, &settings, player(level.name()))
+            MagicForest::replay(&run, &settings, player(level.name()))
                 .with_body(arena_core::games::replays::Body::MagicForest),
         );
     }
@@ -238,7 +239,7 @@ fn failures_of_every_new_game_verify() {
     let settings = IntuitiveSettings::default();
     for panic in [false, true] {
         let record = solo::play::<IntuitiveAi>(&settings, 3, &mut BadRevealer { panic });
-        let replay = arena_core::games::intuitive::replay::from_record(&record, player("bad"))
+        let replay = IntuitiveAi::replay(&record, &record.settings, player("bad"))
             .with_body(arena_core::games::replays::Body::IntuitiveAi);
         round_trip(&replay);
         let reason = &replay.result.reason;
@@ -260,8 +261,8 @@ fn failures_of_every_new_game_verify() {
             } else {
                 (hexapawn::play_agents(&HexapawnSettings::default(), 4, [&mut good, &mut bad]), 1)
             };
-            let replay = arena_core::games::hexapawn::replay::from_record(&record, players)
-                .with_body(arena_core::games::replays::Body::Hexapawn);
+            let replay =
+                Hexapawn::replay(&record, players).with_body(arena_core::games::replays::Body::Hexapawn);
             if !matches!(record.ending, hexapawn::HexapawnEnding::Won { .. }) {
                 assert!(replay.result.reason.starts_with(reason), "{}", replay.result.reason);
                 assert_eq!(replay.result.winner, Some(1 - loser));
@@ -272,7 +273,7 @@ fn failures_of_every_new_game_verify() {
     for invalid in [true, false] {
         let settings = WumpusSettings::new(WumpusConfig::project());
         let game = solo::play::<Wumpus>(&settings, 6, &mut BadWalker { at: 3, invalid });
-        let replay = arena_core::games::wumpus::replay::from_record(&game, &settings, player("bad"))
+        let replay = Wumpus::replay(&game, &settings, player("bad"))
             .with_body(arena_core::games::replays::Body::Wumpus);
         round_trip(&replay);
         let reason = &replay.result.reason;
@@ -281,7 +282,7 @@ fn failures_of_every_new_game_verify() {
     }
     let settings = ForestSettings::default();
     let run = solo::play::<MagicForest>(&settings, 2, &mut BadWanderer { at: 4, done: 0 });
-    let replay = arena_core::games::magic_forest::replay::from_record(&run, &settings, player("bad"))
+    let replay = MagicForest::replay(&run, &settings, player("bad"))
         .with_body(arena_core::games::replays::Body::MagicForest);
     round_trip(&replay);
     assert!(replay.result.reason.contains("the reply is not an action"), "{}", replay.result.reason);
@@ -290,7 +291,7 @@ fn failures_of_every_new_game_verify() {
     // A rejected answer is judged again: changing it changes the verdict.
     let record =
         solo::play::<IntuitiveAi>(&IntuitiveSettings::default(), 3, &mut BadRevealer { panic: false });
-    let doc = doc(&arena_core::games::intuitive::replay::from_record(&record, player("bad"))
+    let doc = doc(&IntuitiveAi::replay(&record, &record.settings, player("bad"))
         .with_body(arena_core::games::replays::Body::IntuitiveAi));
     caught(&doc, |d| d["failed"]["cell"] = json!([9, 9]), "the result: reason is \"illegal reveal (");
 }

@@ -23,7 +23,7 @@ use arena_core::{
     games::trap::referee::{self as trap, TrapRecord, TrapSettings},
     games::trap::Trap,
     play::fault::Fault,
-    play::two_player::{self, MatchConfig},
+    play::two_player::{self, MatchConfig, TwoPlayerGame},
     players::agent::AbiPlayer,
     players::{Hosting, Level, Player},
     replay::{self, ReplayPlayer},
@@ -82,8 +82,7 @@ fn every_game_round_trips_and_verifies_on_many_seeds() {
                     let levels = [Level::ALL[i % 3], Level::ALL[(i + 1) % 3]];
                     for (record, seated) in trap_games(levels, 8, 1000 + i as u64, size) {
                         let line = round_trip(
-                            &arena_core::games::trap::replay::from_record(&record, seated)
-                                .with_body(arena_core::games::replays::Body::Trap),
+                            &Trap::replay(&record, seated).with_body(arena_core::games::replays::Body::Trap),
                         );
                         assert!(line.starts_with("verified: "), "{line}");
                         verified += 1;
@@ -123,9 +122,7 @@ fn every_game_round_trips_and_verifies_on_many_seeds() {
 fn a_replay_records_every_request_target_and_landing() {
     let (record, seated) = trap_games([Level::Easy, Level::Hard], 1, 42, 7).remove(0);
     let doc: Value = serde_json::from_str(
-        &arena_core::games::trap::replay::from_record(&record, seated)
-            .with_body(arena_core::games::replays::Body::Trap)
-            .to_json(),
+        &Trap::replay(&record, seated).with_body(arena_core::games::replays::Body::Trap).to_json(),
     )
     .unwrap();
     assert_eq!(doc["format"], "arena-replay");
@@ -162,7 +159,7 @@ fn the_same_seed_and_actions_give_the_same_replay() {
             .into_iter()
             .map(|(record, seated)| {
                 let mut doc: Value = serde_json::from_str(
-                    &arena_core::games::trap::replay::from_record(&record, seated)
+                    &Trap::replay(&record, seated)
                         .with_body(arena_core::games::replays::Body::Trap)
                         .to_json(),
                 )
@@ -252,8 +249,8 @@ fn games_lost_by_a_failure_verify_and_illegal_answers_are_rejudged() {
         let settings = TrapSettings::default();
         let record = trap::play(&settings, 5, [&mut good, &mut bad], &mut |_, _| {});
         assert_eq!(record.ending.to_string(), reason);
-        let replay = arena_core::games::trap::replay::from_record(&record, players(["good", "bad"]))
-            .with_body(arena_core::games::replays::Body::Trap);
+        let replay =
+            Trap::replay(&record, players(["good", "bad"])).with_body(arena_core::games::replays::Body::Trap);
         assert_eq!(replay.result.fault.as_ref().map(|f| f.player), Some(1));
         round_trip(&replay);
 
@@ -300,8 +297,8 @@ fn a_late_answer_is_recorded_as_given_loses_on_time_and_verifies() {
     let failed = record.failed.as_ref().expect("the turn it failed on");
     assert!(failed.reply.is_some(), "the late answer is kept as given");
     assert!(failed.time.wall >= Duration::from_millis(60), "{:?}", failed.time);
-    let replay = arena_core::games::trap::replay::from_record(&record, players(["late", "quick"]))
-        .with_body(arena_core::games::replays::Body::Trap);
+    let replay =
+        Trap::replay(&record, players(["late", "quick"])).with_body(arena_core::games::replays::Body::Trap);
     let line = round_trip(&replay);
     assert!(line.starts_with("verified: 0 turns"), "{line}");
 }
@@ -310,9 +307,7 @@ fn a_late_answer_is_recorded_as_given_loses_on_time_and_verifies() {
 fn sample() -> Value {
     let (record, seated) = trap_games([Level::Easy, Level::Medium], 1, 11, 7).remove(0);
     serde_json::from_str(
-        &arena_core::games::trap::replay::from_record(&record, seated)
-            .with_body(arena_core::games::replays::Body::Trap)
-            .to_json(),
+        &Trap::replay(&record, seated).with_body(arena_core::games::replays::Body::Trap).to_json(),
     )
     .unwrap()
 }
@@ -594,8 +589,8 @@ fn a_game_from_a_hand_made_position_verifies() {
         [&mut one, &mut two],
         &mut |_, _| {},
     );
-    let replay = arena_core::games::trap::replay::from_record(&record, players(["hard", "easy"]))
-        .with_body(arena_core::games::replays::Body::Trap);
+    let replay =
+        Trap::replay(&record, players(["hard", "easy"])).with_body(arena_core::games::replays::Body::Trap);
     round_trip(&replay);
 }
 
@@ -605,8 +600,7 @@ fn a_game_from_a_hand_made_position_verifies() {
 fn a_viewer_can_keep_its_games_seed_back() {
     let seed = 987_654_321_987;
     let (record, seated) = trap_games([Level::Easy, Level::Medium], 1, seed, 7).remove(0);
-    let replay = arena_core::games::trap::replay::from_record(&record, seated)
-        .with_body(arena_core::games::replays::Body::Trap);
+    let replay = Trap::replay(&record, seated).with_body(arena_core::games::replays::Body::Trap);
     assert_eq!(replay.seed, arena_core::play::seeds::derive(seed, 0), "game 0's seed");
     let shown = arena_core::replay::html::page(&replay);
     assert!(shown.contains(&replay.seed.to_string()));

@@ -6,7 +6,7 @@
 
 use std::{
     collections::{BTreeMap, HashMap},
-    fmt::Debug,
+    fmt::{self, Debug},
     ops::ControlFlow,
     sync::atomic::{AtomicBool, Ordering},
     time::Duration,
@@ -29,7 +29,7 @@ use crate::{
     replay::{
         live::{LivePlayers, LiveTurn},
         notes::{Note, NoteTaker},
-        Replay, ReplayGame, ReplayPlayer,
+        FaultRecord, Replay, ReplayGame, ReplayPlayer, ReplayResult,
     },
 };
 
@@ -74,35 +74,90 @@ pub trait TwoPlayerGame: AbiGame + WireGame + PersonGame + ReplayGame {
         agents: [&mut dyn Agent<Self>; 2],
         watch: &mut dyn FnMut(&Self::State, &Self::Turn),
     ) -> Self::Record;
+    /// What `record` says as every two-player record does: the rest of a
+    /// record's reading (the winner, the failure, the clock, its replay's
+    /// result) follows from it.
+    fn played(record: &Self::Record) -> Played<'_, impl ExactSizeIterator<Item = TurnTime> + '_>;
+    /// The record of a game before its first turn, each seat under its
+    /// `controls`: a live feed's start (its ending is a placeholder).
+    fn start_record(settings: &Self::Settings, controls: [TimeControl; 2], seed: u64) -> Self::Record;
+    /// The replay's own part of the game `record` keeps.
+    fn body(record: &Self::Record) -> Self::Body;
+    /// A turn as a live feed carries it (the record its replay lists, and
+    /// the fields it changes); `state` is the position after it.
+    fn live_turn(state: &Self::State, turn: &Self::Turn) -> LiveTurn;
+
     /// The record of a game that could not start because the player in
     /// `loser`'s seat could not be started, if the game records it so;
-    /// None plays it with that player `Unavailable` (failing at `new_game`).
-    fn unplayed(settings: &Self::Settings, seed: u64, loser: Seat, fault: &Fault) -> Option<Self::Record>;
+    /// None (by default) plays it with that player `Unavailable`, failing
+    /// at `new_game`, recorded by the referee like any failure.
+    fn unplayed(
+        _settings: &Self::Settings,
+        _seed: u64,
+        _loser: Seat,
+        _fault: &Fault,
+    ) -> Option<Self::Record> {
+        None
+    }
     /// The winning seat; None for a draw.
-    fn winner(record: &Self::Record) -> Option<Seat>;
-    /// The seat that lost by failing, and the kind of failure (counted).
-    fn failure(record: &Self::Record) -> Option<(Seat, &'static str)>;
+    fn winner(record: &Self::Record) -> Option<Seat> {
+        Self::played(record).winner
+    }
+    /// The seat that lost by failing, and the kind of failure (counted);
+    /// by default the fault's.
+    fn failure(record: &Self::Record) -> Option<(Seat, &'static str)> {
+        Self::played(record).fault.map(|(seat, fault)| (seat, fault.kind().name()))
+    }
     /// The seat that lost by failing, and the failure as people read it (a
     /// game whose records keep the whole fault says more than its kind).
     fn failure_text(record: &Self::Record) -> Option<(Seat, String)> {
         Self::failure(record).map(|(seat, kind)| (seat, kind.to_string()))
     }
     /// The seat whose instance broke (its state is not trusted any more:
-    /// it gets a fresh one for its next game).
-    fn broken(record: &Self::Record) -> Option<Seat>;
+    /// it gets a fresh one for its next game): the one whose fault ended it.
+    fn broken(record: &Self::Record) -> Option<Seat> {
+        Self::played(record).fault.map(|(seat, _)| seat)
+    }
     /// Moves and time used by `seat`: (moves, total, longest).
-    fn clock(record: &Self::Record, seat: Seat) -> (u32, Spent, Spent);
+    fn clock(record: &Self::Record, seat: Seat) -> (u32, Spent, Spent) {
+        let times = Self::played(record).turns.filter(|t| t.seat == seat).map(|t| t.time);
+        times.fold((0, Spent::default(), Spent::default()), |(n, total, max), t| {
+            (n + 1, total + t, max.max(t))
+        })
+    }
     /// `seat`'s time control, when it is not the settings' budget per turn
     /// (a bank, or the player's own), and under a bank what was left after
     /// its last turn: what journals keep.
-    fn seat_time(record: &Self::Record, seat: Seat) -> (Option<TimeControl>, Option<Duration>);
+    fn seat_time(record: &Self::Record, seat: Seat) -> (Option<TimeControl>, Option<Duration>) {
+        let played = Self::played(record);
+        let control = played.controls[seat.index()];
+        let left = played.turns.filter(|t| t.seat == seat).last().and_then(|t| t.bank_left);
+        (crate::play::time_control::worth_recording(control, played.time), left)
+    }
     /// The moves (turns, plies) played.
-    fn moves(record: &Self::Record) -> usize;
-    fn seed(record: &Self::Record) -> u64;
+    fn moves(record: &Self::Record) -> usize {
+        Self::played(record).turns.len()
+    }
+    fn seed(record: &Self::Record) -> u64 {
+        Self::played(record).seed
+    }
     /// How the game ended, for people.
-    fn reason(record: &Self::Record) -> String;
+    fn reason(record: &Self::Record) -> String {
+        Self::played(record).ending.to_string()
+    }
     /// The game's replay, `players` in seat order.
-    fn replay(record: &Self::Record, players: [ReplayPlayer; 2]) -> Replay<Self::Body>;
+    fn replay(record: &Self::Record, players: [ReplayPlayer; 2]) -> Replay<Self::Body> {
+        let played = Self::played(record);
+        let result = ReplayResult {
+            winner: played.winner.map(Seat::index),
+            reason: played.ending.to_string(),
+            turns: played.turns.len() as u32,
+            fault: played.fault.map(|(seat, fault)| FaultRecord::new(seat.index(), fault)),
+            outcome: None,
+            score: None,
+        };
+        Replay::new(played.seed, players.to_vec(), result, Self::body(record))
+    }
     /// The replay of a game before its first turn: a live feed's start
     /// (its result is a placeholder, replaced).
     fn replay_start(
@@ -110,10 +165,9 @@ pub trait TwoPlayerGame: AbiGame + WireGame + PersonGame + ReplayGame {
         controls: [TimeControl; 2],
         seed: u64,
         players: [ReplayPlayer; 2],
-    ) -> Replay<Self::Body>;
-    /// A turn as a live feed carries it (the record its replay lists, and
-    /// the fields it changes); `state` is the position after it.
-    fn live_turn(state: &Self::State, turn: &Self::Turn) -> LiveTurn;
+    ) -> Replay<Self::Body> {
+        Self::replay(&Self::start_record(settings, controls, seed), players)
+    }
 
     /// `arena play`'s line for one game of a match of `total`.
     fn line(game: &MatchGame<Self>, total: u32, names: [&str; 2]) -> String;
@@ -121,12 +175,40 @@ pub trait TwoPlayerGame: AbiGame + WireGame + PersonGame + ReplayGame {
     fn summary(result: &MatchResult<Self>) -> String;
     /// `arena play --json`'s object (docs/play-json.md).
     fn json(result: &MatchResult<Self>, sources: [String; 2]) -> String;
-    /// `--watch`'s view of one turn, `names` in seat order (for games that
-    /// report turns as they are played: `WATCHES_TURNS`).
-    fn watch_turn(state: &Self::State, turn: &Self::Turn, names: [&str; 2]) -> String;
+    /// `--watch`'s view of one turn, `names` in seat order: asked only of
+    /// games that report turns as they are played (`WATCHES_TURNS`).
+    fn watch_turn(_state: &Self::State, _turn: &Self::Turn, _names: [&str; 2]) -> String {
+        String::new()
+    }
     /// One turn in a line, `names` in seat order: what a person at the
     /// table is told of each turn (the next question draws the board).
     fn turn_line(turn: &Self::Turn, names: [&str; 2]) -> String;
+}
+
+/// What every two-player game's record says alike, as a match, its
+/// journals and its replay read it (`TwoPlayerGame::played`).
+pub struct Played<'r, T> {
+    pub seed: u64,
+    /// The settings' time control, and each seat's.
+    pub time: TimeControl,
+    pub controls: [TimeControl; 2],
+    /// The turns (moves, plies) played, in order.
+    pub turns: T,
+    /// How the game ended, for people.
+    pub ending: &'r dyn fmt::Display,
+    /// The winning seat; None for a draw.
+    pub winner: Option<Seat>,
+    /// The fault that ended the game: the seat that failed, and how.
+    pub fault: Option<(Seat, &'r Fault)>,
+}
+
+/// A turn as every two-player record keeps it: whose it was, the time it
+/// took, and under a time bank what was left in it after.
+#[derive(Clone, Copy, Debug)]
+pub struct TurnTime {
+    pub seat: Seat,
+    pub time: Spent,
+    pub bank_left: Option<Duration>,
 }
 
 /// What a tournament's fingerprint holds of a game's settings: a journal

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use player_api::{
     abi::{hexapawn_player_box, Constructor, FfiHexapawnPlayerV2, HexapawnPlayerBox, PlayerModule},
-    hexapawn::{HexapawnAction, HexapawnBoard, HexapawnGameInfo, HexapawnPlayer, HexapawnRequest},
+    hexapawn::{HexWin, HexapawnAction, HexapawnBoard, HexapawnGameInfo, HexapawnPlayer, HexapawnRequest},
     params::Setup,
     GameOver, Seat,
 };
@@ -24,15 +24,15 @@ use crate::{
     game::{Agent, Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError},
     games::player_calls,
-    play::clock::Spent,
-    play::fault::{Fault, FaultKind},
+    play::fault::FaultKind,
     play::time_control::TimeControl,
-    play::two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
+    play::two_player::{MatchGame, MatchResult, Played, SettingsPrint, TurnTime, TwoPlayerGame},
     players::agent::AbiGame,
     players::isolation::{WireAnswer, WireGame},
     players::levels::Level,
     players::protocol::{seat_from_number, GameOverRequest, NewGameRequest, Payload, Reply, Request},
-    replay::{live::LiveTurn, Replay, ReplayGame, ReplayPlayer},
+    replay::{live::LiveTurn, ReplayGame},
+    report::match_summary,
 };
 
 /// Hexapawn: 3x3 pawns.
@@ -186,18 +186,42 @@ impl TwoPlayerGame for Hexapawn {
         referee::play_watched(settings, controls, seed, agents, watch)
     }
 
-    /// A player that cannot start plays `Unavailable` and fails at
-    /// `new_game`, recorded by the referee like any failure.
-    fn unplayed(_: &HexapawnSettings, _: u64, _: Seat, _: &Fault) -> Option<HexapawnRecord> {
-        None
-    }
-
     /// Hexapawn has no draws.
-    fn winner(record: &HexapawnRecord) -> Option<Seat> {
-        Some(record.winner())
+    fn played(record: &HexapawnRecord) -> Played<'_, impl ExactSizeIterator<Item = TurnTime> + '_> {
+        Played {
+            seed: record.seed,
+            time: record.settings.time,
+            controls: record.controls,
+            turns: record.plies.iter().map(|p| TurnTime {
+                seat: p.seat,
+                time: p.time,
+                bank_left: p.bank_left,
+            }),
+            ending: &record.ending,
+            winner: Some(record.winner()),
+            fault: match &record.ending {
+                HexapawnEnding::Fault { loser, fault } => Some((*loser, fault)),
+                _ => None,
+            },
+        }
     }
 
-    /// An illegal move counts as a failure.
+    /// Ended before it began: a win stands in, as no request failed.
+    fn start_record(settings: &HexapawnSettings, controls: [TimeControl; 2], seed: u64) -> HexapawnRecord {
+        let (start, ending) =
+            (HexapawnBoard::start(), HexapawnEnding::Won { winner: Seat::One, how: HexWin::FarRow });
+        HexapawnRecord { seed, settings: *settings, controls, start, plies: Vec::new(), ending }
+    }
+
+    fn body(record: &HexapawnRecord) -> replay::HexapawnBody {
+        replay::HexapawnBody::of(record)
+    }
+
+    fn live_turn(board: &HexapawnBoard, turn: &(HexapawnBoard, Ply)) -> LiveTurn {
+        replay::live_turn(board, turn)
+    }
+
+    /// An illegal move counts as a failure, though no instance broke.
     fn failure(record: &HexapawnRecord) -> Option<(Seat, &'static str)> {
         match &record.ending {
             HexapawnEnding::Illegal { loser, .. } => Some((*loser, FaultKind::Illegal.name())),
@@ -206,71 +230,16 @@ impl TwoPlayerGame for Hexapawn {
         }
     }
 
-    /// An illegal move is the player's answer, not a broken instance.
-    fn broken(record: &HexapawnRecord) -> Option<Seat> {
-        match &record.ending {
-            HexapawnEnding::Fault { loser, .. } => Some(*loser),
-            _ => None,
-        }
-    }
-
-    fn clock(record: &HexapawnRecord, seat: Seat) -> (u32, Spent, Spent) {
-        let times = record.plies.iter().filter(|p| p.seat == seat).map(|p| p.time);
-        times.fold((0, Spent::default(), Spent::default()), |(n, total, max), t| {
-            (n + 1, total + t, max.max(t))
-        })
-    }
-
-    fn seat_time(record: &HexapawnRecord, seat: Seat) -> (Option<TimeControl>, Option<Duration>) {
-        let control = record.controls[seat.index()];
-        let left = record.plies.iter().rev().find(|p| p.seat == seat).and_then(|p| p.bank_left);
-        (crate::play::time_control::worth_recording(control, record.settings.time), left)
-    }
-
-    fn moves(record: &HexapawnRecord) -> usize {
-        record.plies.len()
-    }
-
-    fn seed(record: &HexapawnRecord) -> u64 {
-        record.seed
-    }
-
-    fn reason(record: &HexapawnRecord) -> String {
-        record.ending.to_string()
-    }
-
-    fn replay(record: &HexapawnRecord, players: [ReplayPlayer; 2]) -> Replay<replay::HexapawnBody> {
-        replay::from_record(record, players)
-    }
-
-    fn replay_start(
-        settings: &HexapawnSettings,
-        controls: [TimeControl; 2],
-        seed: u64,
-        players: [ReplayPlayer; 2],
-    ) -> Replay<replay::HexapawnBody> {
-        replay::live_start(settings, controls, seed, players)
-    }
-
-    fn live_turn(board: &HexapawnBoard, turn: &(HexapawnBoard, Ply)) -> LiveTurn {
-        replay::live_turn(board, turn)
-    }
-
     fn line(game: &MatchGame<Hexapawn>, total: u32, names: [&str; 2]) -> String {
         report::line(game, total, names)
     }
 
     fn summary(result: &MatchResult<Hexapawn>) -> String {
-        report::summary(result)
+        match_summary(result, "move", "plies")
     }
 
     fn json(result: &MatchResult<Hexapawn>, sources: [String; 2]) -> String {
         report::json(result, sources)
-    }
-
-    /// Never asked: `--watch` draws its games once they end.
-    fn watch_turn(_: &HexapawnBoard, _: &(HexapawnBoard, Ply), _: [&str; 2]) -> String {
-        String::new()
     }
 
     /// `White (human) moves (2,1)->(1,1)`

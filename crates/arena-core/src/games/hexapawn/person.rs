@@ -23,8 +23,6 @@ impl PersonGame for Hexapawn {
         *info
     }
 
-    fn look(_: &mut HexapawnGameInfo, _: &HexapawnRequest) {}
-
     fn question(_: &HexapawnGameInfo, request: &HexapawnRequest, _: &[String], paint: Paint) -> Question {
         let side = if request.seat == Seat::One { "White (W), moving up" } else { "Black (B), moving down" };
         let board = replay::board(&replay::board_record(&request.board), None, paint);

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use player_api::{
-    hexapawn::{HexMove, HexWin, HexapawnAction, HexapawnBoard, HexapawnRequest, Square, SIZE},
+    hexapawn::{HexMove, HexapawnAction, HexapawnBoard, HexapawnRequest, Square, SIZE},
     Seat,
 };
 use serde::{Deserialize, Serialize};
@@ -18,12 +18,13 @@ use crate::replay::{
     grid,
     live::{self, LiveTurn},
     terminal::Paint,
-    GameBody, Replay, ReplayBody, ReplayPlayer, ReplayResult,
+    GameBody, Replay, ReplayBody,
 };
 use crate::{
     games::hexapawn::referee::{self as referee, HexapawnEnding, HexapawnRecord, HexapawnSettings, Ply},
     play::clock::Clock,
     play::time_control::TimeControl,
+    play::two_player::TwoPlayerGame,
     players::protocol::seat_from_number,
 };
 
@@ -94,38 +95,6 @@ pub struct FailedPly {
     /// The move answered, when the referee rejected it as illegal.
     #[serde(rename = "move")]
     pub mv: Option<[SquareJson; 2]>,
-}
-
-/// The replay of a Hexapawn game; `players` in seat order (White first).
-/// What `arena play` and tournaments call; write it with [`Replay::write`].
-pub fn from_record(record: &HexapawnRecord, players: [ReplayPlayer; 2]) -> Replay<HexapawnBody> {
-    let fault = match &record.ending {
-        HexapawnEnding::Fault { loser, fault } => Some(crate::replay::FaultRecord::new(loser.index(), fault)),
-        _ => None,
-    };
-    let result = ReplayResult {
-        winner: Some(record.winner().index()),
-        reason: record.ending.to_string(),
-        turns: record.plies.len() as u32,
-        fault,
-        outcome: None,
-        score: None,
-    };
-    Replay::new(record.seed, players.to_vec(), result, HexapawnBody::of(record))
-}
-
-/// A game's replay before its first ply: a live feed's start.
-pub fn live_start(
-    settings: &HexapawnSettings,
-    controls: [TimeControl; 2],
-    seed: u64,
-    players: [ReplayPlayer; 2],
-) -> Replay<HexapawnBody> {
-    let start = HexapawnBoard::start();
-    // Ended before it began: no failed request is recorded for a win.
-    let ending = HexapawnEnding::Won { winner: Seat::One, how: HexWin::FarRow };
-    let record = HexapawnRecord { seed, settings: *settings, controls, start, plies: Vec::new(), ending };
-    from_record(&record, players)
 }
 
 /// A ply as a live feed carries it: its record, and the board after it.
@@ -325,7 +294,7 @@ impl GameBody for HexapawnBody {
             SeatScript::<Hexapawn>::seats(&replay.result, &moves, failed, at_start, "move");
         let record = referee::play_timed(&body.settings(), body.controls(), seed, [&mut white, &mut black]);
         let players = [0, 1].map(|i| replay.players[i].clone());
-        let again = from_record(&record, players);
+        let again = Hexapawn::replay(&record, players);
         let mut resimulated = again.body;
         // The boards the referee showed, not the ones the record implies.
         let mut shown: Vec<(u32, BoardRecord)> =

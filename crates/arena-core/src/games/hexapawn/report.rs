@@ -1,11 +1,11 @@
-//! Hexapawn: a line per game, the summary, the JSON object.
+//! Hexapawn: a line per game, the JSON object.
 
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
 use super::Hexapawn;
-use crate::report::{match_summary, ms};
+use crate::report::ms;
 use crate::{
     game::GameId,
     play::time_control::TimeControl,
@@ -25,11 +25,6 @@ pub fn line(game: &MatchGame<Hexapawn>, total: u32, names: [&str; 2]) -> String 
         game.record.plies.len(),
         game.record.ending
     )
-}
-
-/// The summary of a Hexapawn match.
-pub fn summary(result: &MatchResult<Hexapawn>) -> String {
-    match_summary(result, "move", "plies")
 }
 
 #[derive(Serialize)]

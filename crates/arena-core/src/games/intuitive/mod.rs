@@ -24,13 +24,13 @@ use crate::{
     game::{Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
     games::player_calls,
-    play::fault::FaultKind,
-    play::solo::{cpu_us, fault_name, Budgeted, Ending, SinglePlayerGame, SoloScore},
+    play::clock::Spent,
+    play::solo::{Budgeted, Ending, SinglePlayerGame, SoloPlayed},
     players::agent::AbiGame,
     players::isolation::{WireAnswer, WireGame},
     players::levels::Level,
     players::protocol::{GameOverRequest, NewGameRequest, Payload, Reply, Request},
-    replay::{Replay, ReplayGame, ReplayPlayer},
+    replay::ReplayGame,
 };
 
 /// Intuitive AI: reveal cells of a hidden grid.
@@ -174,34 +174,21 @@ impl SinglePlayerGame for IntuitiveAi {
         serde_json::json!({ "board_size": rules.size })
     }
 
-    fn seed(record: &IntuitiveRecord) -> u64 {
-        record.seed
-    }
-
-    fn score(record: &IntuitiveRecord) -> SoloScore {
-        SoloScore {
+    fn played(record: &IntuitiveRecord) -> SoloPlayed<'_, impl ExactSizeIterator<Item = Spent> + '_> {
+        SoloPlayed {
+            seed: record.seed,
+            outcome: record.ending.outcome(),
             score: record.score.into(),
-            won: record.ending == Ending::Rules(IntuitiveEnd::Monster),
+            steps: record.reveals.iter().map(|step| step.time),
+            ending: &record.ending,
+            fault: record.ending.fault(),
+            illegal: matches!(record.ending, Ending::Rules(IntuitiveEnd::Illegal { .. })),
             deaths: u32::from(record.ending == Ending::Rules(IntuitiveEnd::Pit)),
-            steps: record.reveals.len() as u32,
-            reason: record.ending.to_string(),
-            fault: match &record.ending {
-                Ending::Rules(IntuitiveEnd::Illegal { .. }) => Some(FaultKind::Illegal.name().to_string()),
-                Ending::Fault(f) => fault_name(f),
-                _ => None,
-            },
             progress: None,
-            time_us: 0,
-            cpu_us: cpu_us(record.reveals.iter().map(|x| x.time)),
-            replayed: 0,
         }
     }
 
-    fn replay(
-        record: &IntuitiveRecord,
-        _: &IntuitiveSettings,
-        player: ReplayPlayer,
-    ) -> Replay<replay::IntuitiveBody> {
-        replay::from_record(record, player)
+    fn body(record: &IntuitiveRecord, _: &IntuitiveSettings) -> replay::IntuitiveBody {
+        replay::IntuitiveBody::of(record)
     }
 }

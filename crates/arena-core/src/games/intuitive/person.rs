@@ -21,8 +21,6 @@ impl PersonGame for IntuitiveAi {
         *info
     }
 
-    fn look(_: &mut IntuitiveGameInfo, _: &IntuitiveRequest) {}
-
     fn question(
         info: &IntuitiveGameInfo,
         request: &IntuitiveRequest,

@@ -9,9 +9,10 @@ use player_api::intuitive::{Cell, IntuitiveRequest, IntuitiveView, IntuitiveWorl
 use serde::{Deserialize, Serialize};
 
 use super::IntuitiveAi;
+use crate::play::solo::SinglePlayerGame;
 use crate::replay::{
     diff, fault::Recorded, frames::Frames, grid, live::LiveTurn, terminal::Paint, GameBody, Replay,
-    ReplayBody, ReplayPlayer, ReplayResult,
+    ReplayBody,
 };
 use crate::{
     games::intuitive::record::{IntuitiveEnd, IntuitiveRecord, IntuitiveRules, IntuitiveSettings, Reveal},
@@ -95,23 +96,6 @@ pub struct FailedReveal {
     /// The cell answered, when the referee rejected it (off the board,
     /// already open); None when the player failed to answer.
     pub cell: Option<CellJson>,
-}
-
-/// The replay of an Intuitive AI game played by `player`; what `arena play`
-/// and tournaments call. Write it with [`Replay::write`].
-pub fn from_record(record: &IntuitiveRecord, player: ReplayPlayer) -> Replay<IntuitiveBody> {
-    let fault = match &record.ending {
-        Ending::Fault(fault) => Some(fault),
-        _ => None,
-    };
-    let result = ReplayResult::single(
-        record.ending.outcome(),
-        i64::from(record.score),
-        record.reveals.len() as u32,
-        record.ending.to_string(),
-        fault,
-    );
-    Replay::new(record.seed, vec![player], result, IntuitiveBody::of(record))
 }
 
 /// A reveal as a live feed carries it: its record (with the view its
@@ -293,7 +277,7 @@ impl GameBody for IntuitiveBody {
         let actions = body.reveals.iter().map(|r| &r.cell).chain(rejected).map(cell).collect();
         let mut recorded = Recorded::<IntuitiveAi>::new(&replay.result, actions, "reveal");
         let record = solo::play::<IntuitiveAi>(&settings, seed, &mut recorded);
-        let again = from_record(&record, replay.players[0].clone());
+        let again = IntuitiveAi::replay(&record, &settings, replay.players[0].clone());
         let mut resimulated = again.body;
         // The views the referee showed, not the ones the record implies.
         let views = resimulated

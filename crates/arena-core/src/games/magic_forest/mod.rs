@@ -24,12 +24,13 @@ use crate::{
     game::{Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
     games::player_calls,
-    play::solo::{cpu_us, fault_name, Budgeted, RunMeasure, SinglePlayerGame, SoloScore},
+    play::clock::Spent,
+    play::solo::{Budgeted, RunMeasure, SinglePlayerGame, SoloPlayed},
     players::agent::AbiGame,
     players::isolation::{WireAnswer, WireGame},
     players::levels::Level,
     players::protocol::{GameOverRequest, NewGameRequest, Payload, Reply, Request},
-    replay::{Replay, ReplayGame, ReplayPlayer},
+    replay::ReplayGame,
 };
 
 /// Magic Forest.
@@ -166,33 +167,21 @@ impl SinglePlayerGame for MagicForest {
         serde_json::json!({ "largest_forest": config.largest })
     }
 
-    fn seed(record: &ForestRecord) -> u64 {
-        record.seed
-    }
-
-    fn score(record: &ForestRecord) -> SoloScore {
-        SoloScore {
+    fn played(record: &ForestRecord) -> SoloPlayed<'_, impl ExactSizeIterator<Item = Spent> + '_> {
+        SoloPlayed {
+            seed: record.seed,
+            outcome: record.outcome(),
             score: record.score.into(),
-            won: record.won(),
+            steps: record.steps.iter().map(|step| step.time),
+            ending: &record.ending,
+            fault: record.ending.fault(),
+            illegal: false,
             deaths: record.deaths,
-            steps: record.steps.len() as u32,
-            reason: record.ending.to_string(),
-            fault: match &record.ending {
-                record::Ending::Fault(f) => fault_name(f),
-                _ => None,
-            },
             progress: Some(record.cleared),
-            time_us: 0,
-            cpu_us: cpu_us(record.steps.iter().map(|x| x.time)),
-            replayed: 0,
         }
     }
 
-    fn replay(
-        record: &ForestRecord,
-        settings: &ForestSettings,
-        player: ReplayPlayer,
-    ) -> Replay<replay::ForestBody> {
-        replay::from_record(record, settings, player)
+    fn body(record: &ForestRecord, settings: &ForestSettings) -> replay::ForestBody {
+        replay::ForestBody::of(record, settings)
     }
 }

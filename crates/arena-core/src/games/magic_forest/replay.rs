@@ -11,6 +11,7 @@ use player_api::magic_forest::{
 use serde::{Deserialize, Serialize};
 
 use super::MagicForest;
+use crate::play::solo::SinglePlayerGame;
 use crate::replay::{
     diff,
     fault::Recorded,
@@ -18,7 +19,7 @@ use crate::replay::{
     grid::{self, area, area_json, coord, coord_json, off_grid, CoordJson, DirJson},
     live::{self, LiveTurn},
     terminal::{self, Paint},
-    GameBody, Replay, ReplayBody, ReplayPlayer, ReplayResult,
+    GameBody, Replay, ReplayBody,
 };
 use crate::{
     games::magic_forest::record::{Ending, ForestRecord, ForestSettings, ForestStep},
@@ -127,27 +128,6 @@ pub enum EventRecord {
     Stone {
         killed: bool,
     },
-}
-
-/// The replay of a Magic Forest run played by `player`; what `arena play`
-/// and tournaments call. Write it with [`Replay::write`].
-pub fn from_record(
-    run: &ForestRecord,
-    settings: &ForestSettings,
-    player: ReplayPlayer,
-) -> Replay<ForestBody> {
-    let fault = match &run.ending {
-        Ending::Fault(fault) => Some(fault),
-        Ending::Rules(_) => None,
-    };
-    let result = ReplayResult::single(
-        run.outcome(),
-        i64::from(run.score),
-        run.steps.len() as u32,
-        run.ending.to_string(),
-        fault,
-    );
-    Replay::new(run.seed, vec![player], result, ForestBody::of(run, settings))
 }
 
 /// An action as a live feed carries it: its record, the wanderer after
@@ -407,7 +387,7 @@ impl GameBody for ForestBody {
             seed,
             &mut Recorded::<MagicForest>::new(&replay.result, actions, "action"),
         );
-        let again = from_record(&run, &settings, replay.players[0].clone());
+        let again = MagicForest::replay(&run, &settings, replay.players[0].clone());
         let resimulated = &again.body;
         diff::steps("action", &body.steps, &resimulated.steps, seed)?;
         diff::part("the final state", &body.final_state, &resimulated.final_state, seed)?;

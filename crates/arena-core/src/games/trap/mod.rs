@@ -32,15 +32,15 @@ use crate::{
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
     games::player_calls,
     measure::benchmarked::BenchmarkedGame,
-    play::clock::Spent,
     play::fault::Fault,
     play::time_control::TimeControl,
-    play::two_player::{MatchGame, MatchResult, SettingsPrint, TwoPlayerGame},
+    play::two_player::{MatchGame, MatchResult, Played, SettingsPrint, TurnTime, TwoPlayerGame},
     players::agent::AbiGame,
     players::isolation::{WireAnswer, WireGame},
     players::levels::Level,
     players::protocol::{seat_from_number, GameOverRequest, NewGameRequest, Payload, Reply, Request},
-    replay::{live::LiveTurn, Replay, ReplayGame, ReplayPlayer},
+    replay::{live::LiveTurn, ReplayGame},
+    report::match_summary,
 };
 
 /// Trap: 7x7, move then throw a trap.
@@ -250,65 +250,43 @@ impl TwoPlayerGame for Trap {
         referee::play_timed(settings, controls, seed, agents, watch)
     }
 
+    fn played(record: &TrapRecord) -> Played<'_, impl ExactSizeIterator<Item = TurnTime> + '_> {
+        Played {
+            seed: record.seed,
+            time: record.settings.time,
+            controls: record.controls,
+            turns: record.turns.iter().map(|t| TurnTime {
+                seat: t.seat,
+                time: t.time,
+                bank_left: t.bank_left,
+            }),
+            ending: &record.ending,
+            winner: record.winner(),
+            fault: record.ending.fault(),
+        }
+    }
+
+    /// Ended before it began: the turn cap stands in.
+    fn start_record(settings: &TrapSettings, controls: [TimeControl; 2], seed: u64) -> TrapRecord {
+        TrapRecord { controls, ..TrapRecord::unplayed(seed, *settings, Ending::TurnCap(0)) }
+    }
+
+    fn body(record: &TrapRecord) -> replay::TrapBody {
+        replay::TrapBody::of(record)
+    }
+
+    fn live_turn(state: &TrapState, turn: &Turn) -> LiveTurn {
+        replay::live_turn(state, turn)
+    }
+
     /// A player that cannot start loses the game unplayed.
     fn unplayed(settings: &TrapSettings, seed: u64, loser: Seat, fault: &Fault) -> Option<TrapRecord> {
         Some(TrapRecord::unplayed(seed, *settings, Ending::Fault { loser, fault: fault.clone() }))
     }
 
-    fn winner(record: &TrapRecord) -> Option<Seat> {
-        record.winner()
-    }
-
-    fn failure(record: &TrapRecord) -> Option<(Seat, &'static str)> {
-        record.ending.fault().map(|(seat, fault)| (seat, fault.kind().name()))
-    }
-
+    /// Its fault whole, an illegal move or throw's too.
     fn failure_text(record: &TrapRecord) -> Option<(Seat, String)> {
         record.ending.fault().map(|(seat, fault)| (seat, fault.to_string()))
-    }
-
-    /// Any failure, an illegal move or throw included.
-    fn broken(record: &TrapRecord) -> Option<Seat> {
-        record.ending.fault().map(|(seat, _)| seat)
-    }
-
-    fn clock(record: &TrapRecord, seat: Seat) -> (u32, Spent, Spent) {
-        record.clock(seat)
-    }
-
-    fn seat_time(record: &TrapRecord, seat: Seat) -> (Option<TimeControl>, Option<Duration>) {
-        let control = record.controls[seat.index()];
-        let left = record.turns.iter().rev().find(|t| t.seat == seat).and_then(|t| t.bank_left);
-        (crate::play::time_control::worth_recording(control, record.settings.time), left)
-    }
-
-    fn moves(record: &TrapRecord) -> usize {
-        record.turns.len()
-    }
-
-    fn seed(record: &TrapRecord) -> u64 {
-        record.seed
-    }
-
-    fn reason(record: &TrapRecord) -> String {
-        record.ending.to_string()
-    }
-
-    fn replay(record: &TrapRecord, players: [ReplayPlayer; 2]) -> Replay<replay::TrapBody> {
-        replay::from_record(record, players)
-    }
-
-    fn replay_start(
-        settings: &TrapSettings,
-        controls: [TimeControl; 2],
-        seed: u64,
-        players: [ReplayPlayer; 2],
-    ) -> Replay<replay::TrapBody> {
-        replay::live_start(settings, controls, seed, players)
-    }
-
-    fn live_turn(state: &TrapState, turn: &Turn) -> LiveTurn {
-        replay::live_turn(state, turn)
     }
 
     fn line(game: &MatchGame<Trap>, total: u32, names: [&str; 2]) -> String {
@@ -316,7 +294,7 @@ impl TwoPlayerGame for Trap {
     }
 
     fn summary(result: &MatchResult<Trap>) -> String {
-        report::summary(result)
+        match_summary(result, "turn", "turns")
     }
 
     fn json(result: &MatchResult<Trap>, sources: [String; 2]) -> String {

@@ -24,8 +24,6 @@ impl PersonGame for Trap {
         *info
     }
 
-    fn look(_: &mut TrapGameInfo, _: &TrapRequest) {}
-
     fn question(_: &TrapGameInfo, request: &TrapRequest, given: &[String], paint: Paint) -> Question {
         let me = request.seat;
         let head = format!("Trap, turn {}: you are player {} ({})", request.turn + 1, me.number(), glyph(me));

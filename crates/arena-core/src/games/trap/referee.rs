@@ -184,16 +184,6 @@ impl TrapRecord {
     pub fn winner(&self) -> Option<Seat> {
         self.ending.winner()
     }
-
-    /// Time used per turn by `seat`: (turns, total, longest), on both clocks.
-    pub fn clock(&self, seat: Seat) -> (u32, Spent, Spent) {
-        self.turns
-            .iter()
-            .filter(|t| t.seat == seat)
-            .fold((0, Spent::default(), Spent::default()), |(n, total, max), t| {
-                (n + 1, total + t.time, max.max(t.time))
-            })
-    }
 }
 
 /// The seeds of the two players' own generators in a game seeded `seed`:

@@ -17,7 +17,7 @@ use crate::replay::{
     grid,
     live::{self, LiveTurn},
     terminal::Paint,
-    FaultRecord, GameBody, Replay, ReplayBody, ReplayPlayer, ReplayResult,
+    GameBody, Replay, ReplayBody,
 };
 use crate::{
     games::trap::{
@@ -106,18 +106,6 @@ pub struct ReplyJson {
     #[serde(rename = "move")]
     pub step: WireCell,
     pub trap: Option<WireCell>,
-}
-
-/// A game's replay before its first turn: a live feed's start.
-pub fn live_start(
-    settings: &TrapSettings,
-    controls: [TimeControl; 2],
-    seed: u64,
-    players: [ReplayPlayer; 2],
-) -> Replay<TrapBody> {
-    let record =
-        TrapRecord { controls, ..TrapRecord::unplayed(seed, *settings, referee::Ending::TurnCap(0)) };
-    from_record(&record, players)
 }
 
 /// A turn as a live feed carries it: its record, and the position after it.
@@ -546,17 +534,4 @@ impl GameBody for TrapBody {
         }
         frames.end()
     }
-}
-
-/// The replay of a Trap game; `players` in seat order.
-pub fn from_record(game: &TrapRecord, players: [ReplayPlayer; 2]) -> Replay<TrapBody> {
-    let result = ReplayResult {
-        winner: game.winner().map(|seat| seat.index()),
-        reason: game.ending.to_string(),
-        turns: game.turns.len() as u32,
-        fault: game.ending.fault().map(|(seat, fault)| FaultRecord::new(seat.index(), fault)),
-        outcome: None,
-        score: None,
-    };
-    Replay::new(game.seed, players.to_vec(), result, TrapBody::of(game))
 }

@@ -1,4 +1,4 @@
-//! Trap: a line per game, a board per turn, the summary, the JSON object.
+//! Trap: a line per game, a board per turn, the JSON object.
 
 use std::fmt::Write as _;
 
@@ -6,7 +6,7 @@ use player_api::trap::TrapState;
 use serde::Serialize;
 
 use super::Trap;
-use crate::report::{match_summary, ms};
+use crate::report::ms;
 use crate::{
     game::GameId,
     games::trap::{
@@ -39,11 +39,6 @@ pub fn line(game: &MatchGame<Trap>, total: u32, names: [&str; 2]) -> String {
 /// A turn and the board after it, for `--watch`.
 pub fn turn_view(state: &TrapState, turn: &Turn, name: &str) -> String {
     format!("{}\n{state}", turn_line(turn, name))
-}
-
-/// The summary after the games: one line per player, then the average length.
-pub fn summary(result: &MatchResult<Trap>) -> String {
-    match_summary(result, "turn", "turns")
 }
 
 #[derive(Serialize)]

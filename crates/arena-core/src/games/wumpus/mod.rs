@@ -24,13 +24,13 @@ use crate::{
     game::{Game, GameId},
     game_rules::{Budgets, GameOption, GameOptions, GameSettings, OptionError, OptionKind},
     games::player_calls,
-    play::fault::FaultKind,
-    play::solo::{cpu_us, fault_name, Budgeted, SinglePlayerGame, SoloScore},
+    play::clock::Spent,
+    play::solo::{Budgeted, SinglePlayerGame, SoloPlayed},
     players::agent::AbiGame,
     players::isolation::{WireAnswer, WireGame},
     players::levels::Level,
     players::protocol::{coord, wire_coord, GameOverRequest, NewGameRequest, Payload, Reply, Request},
-    replay::{Replay, ReplayGame, ReplayPlayer},
+    replay::ReplayGame,
 };
 
 /// Wumpus World.
@@ -168,35 +168,22 @@ impl SinglePlayerGame for Wumpus {
         serde_json::json!({ "preset": preset_name(config), "size": config.size })
     }
 
-    fn seed(record: &WumpusRecord) -> u64 {
-        record.seed
-    }
-
-    fn score(record: &WumpusRecord) -> SoloScore {
-        SoloScore {
+    fn played(record: &WumpusRecord) -> SoloPlayed<'_, impl ExactSizeIterator<Item = Spent> + '_> {
+        SoloPlayed {
+            seed: record.seed,
+            outcome: record.outcome(),
             score: record.score.into(),
-            won: record.won(),
+            steps: record.steps.iter().map(|step| step.time),
+            ending: &record.ending,
+            fault: record.ending.fault(),
+            illegal: matches!(record.ending, record::Ending::Rules(StepEnd::Invalid(..))),
             deaths: u32::from(record.died()),
-            steps: record.steps.len() as u32,
-            reason: record.ending.to_string(),
-            fault: match &record.ending {
-                record::Ending::Rules(StepEnd::Invalid(..)) => Some(FaultKind::Illegal.name().to_string()),
-                record::Ending::Fault(f) => fault_name(f),
-                _ => None,
-            },
             progress: None,
-            time_us: 0,
-            cpu_us: cpu_us(record.steps.iter().map(|x| x.time)),
-            replayed: 0,
         }
     }
 
-    fn replay(
-        record: &WumpusRecord,
-        settings: &WumpusSettings,
-        player: ReplayPlayer,
-    ) -> Replay<replay::WumpusBody> {
-        replay::from_record(record, settings, player)
+    fn body(record: &WumpusRecord, settings: &WumpusSettings) -> replay::WumpusBody {
+        replay::WumpusBody::of(record, settings)
     }
 }
 

@@ -12,6 +12,7 @@ use player_api::wumpus::{
 use serde::{Deserialize, Serialize};
 
 use super::Wumpus;
+use crate::play::solo::SinglePlayerGame;
 use crate::replay::{
     diff,
     fault::Recorded,
@@ -19,7 +20,7 @@ use crate::replay::{
     grid::{self, area, area_json, arrow, coord, coord_json, off_grid, CoordJson, DirJson},
     live::{self, LiveTurn},
     terminal::Paint,
-    GameBody, Replay, ReplayBody, ReplayPlayer, ReplayResult,
+    GameBody, Replay, ReplayBody,
 };
 use crate::{
     games::wumpus::{
@@ -140,27 +141,6 @@ pub enum ActionJson {
     Grab,
     Shoot,
     Climb,
-}
-
-/// The replay of a Wumpus World game played by `player`; what `arena play`
-/// and tournaments call. Write it with [`Replay::write`].
-pub fn from_record(
-    game: &WumpusRecord,
-    settings: &WumpusSettings,
-    player: ReplayPlayer,
-) -> Replay<WumpusBody> {
-    let fault = match &game.ending {
-        Ending::Fault(fault) => Some(fault),
-        Ending::Rules(_) => None,
-    };
-    let result = ReplayResult::single(
-        game.outcome(),
-        i64::from(game.score),
-        game.steps.len() as u32,
-        game.ending.to_string(),
-        fault,
-    );
-    Replay::new(game.seed, vec![player], result, WumpusBody::of(game, settings))
 }
 
 /// An action as a live feed carries it: its record, and the agent after it.
@@ -417,7 +397,7 @@ impl GameBody for WumpusBody {
             seed,
             &mut Recorded::<Wumpus>::new(&replay.result, actions, "action"),
         );
-        let again = from_record(&game, &settings, replay.players[0].clone());
+        let again = Wumpus::replay(&game, &settings, replay.players[0].clone());
         let resimulated = &again.body;
         diff::steps("action", &body.steps, &resimulated.steps, seed)?;
         diff::part("the final state", &body.final_state, &resimulated.final_state, seed)?;

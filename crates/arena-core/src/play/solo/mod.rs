@@ -15,6 +15,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+use player_api::Outcome;
 use serde::{Deserialize, Serialize};
 
 mod referee;
@@ -39,7 +40,7 @@ use crate::{
     replay::{
         live::LivePlayers,
         notes::{Note, NoteTaker},
-        Replay, ReplayGame, ReplayPlayer,
+        Replay, ReplayGame, ReplayPlayer, ReplayResult,
     },
     stats::{mean_interval, MeanInterval},
 };
@@ -66,15 +67,66 @@ pub trait SinglePlayerGame: AbiGame + WireGame + PersonGame + ReplayGame {
     /// The rules as `--json` and standings show them (an object; the
     /// budget is added to it).
     fn json(rules: &Self::Rules) -> serde_json::Value;
-    fn seed(record: &Self::Record) -> u64;
+    /// What `record` says as every single-player record does: its score
+    /// and its replay's result follow from it.
+    fn played(record: &Self::Record) -> SoloPlayed<'_, impl ExactSizeIterator<Item = Spent> + '_>;
+    /// The replay's own part of the game `record` keeps, played with `settings`.
+    fn body(record: &Self::Record, settings: &Budgeted<Self::Rules>) -> Self::Body;
+
+    fn seed(record: &Self::Record) -> u64 {
+        Self::played(record).seed
+    }
     /// The game as results count it (`time_us` left 0: the caller times).
-    fn score(record: &Self::Record) -> SoloScore;
+    fn score(record: &Self::Record) -> SoloScore {
+        let played = Self::played(record);
+        let fault = match played.fault {
+            _ if played.illegal => Some(FaultKind::Illegal.name().to_string()),
+            fault => fault.map(|fault| fault.kind().name().to_string()),
+        };
+        SoloScore {
+            score: played.score,
+            won: played.outcome == Outcome::Win,
+            deaths: played.deaths,
+            steps: played.steps.len() as u32,
+            reason: played.ending.to_string(),
+            fault,
+            progress: played.progress,
+            time_us: 0,
+            cpu_us: played.steps.map(|time| time.cpu).sum::<Duration>().as_micros() as u64,
+            replayed: 0,
+        }
+    }
     /// The game's replay; `settings` are the ones it was played with.
     fn replay(
         record: &Self::Record,
         settings: &Budgeted<Self::Rules>,
         player: ReplayPlayer,
-    ) -> Replay<Self::Body>;
+    ) -> Replay<Self::Body> {
+        let played = Self::played(record);
+        let (steps, reason) = (played.steps.len() as u32, played.ending.to_string());
+        let result = ReplayResult::single(played.outcome, played.score, steps, reason, played.fault);
+        Replay::new(played.seed, vec![player], result, Self::body(record, settings))
+    }
+}
+
+/// What every single-player game's record says alike, as results and its
+/// replay read it (`SinglePlayerGame::played`).
+pub struct SoloPlayed<'r, T> {
+    pub seed: u64,
+    pub outcome: Outcome,
+    pub score: i64,
+    /// The time each step answered took, in order.
+    pub steps: T,
+    /// How the game ended, for people.
+    pub ending: &'r dyn fmt::Display,
+    /// The fault that ended the game, if the player failed.
+    pub fault: Option<&'r Fault>,
+    /// Whether the rules ended it on an invalid action (counted as illegal).
+    pub illegal: bool,
+    /// Deaths by the world (`SoloScore::deaths`).
+    pub deaths: u32,
+    /// How far it got, for a game that counts it (`PROGRESS`).
+    pub progress: Option<u32>,
 }
 
 /// A single-player game's settings: its rules and the budgets.
@@ -110,11 +162,6 @@ fn new_agent<G: SinglePlayerGame>(
     startup: Duration,
 ) -> Box<dyn Agent<G>> {
     player.new_agent::<G>(hosting, startup).unwrap_or_else(|f| Box::new(Unavailable(f)))
-}
-
-/// The name of the failure `fault` for results ("timeout", "illegal", ...).
-pub(crate) fn fault_name(fault: &Fault) -> Option<String> {
-    Some(fault.kind().name().to_string())
 }
 
 /// One game as results, journals and reports count it.
@@ -173,11 +220,6 @@ impl Serialize for MeanProgress {
         map.serialize_entry(self.of.key, &self.mean)?;
         map.end()
     }
-}
-
-/// The CPU time of a game's answers, in microseconds.
-pub(crate) fn cpu_us(times: impl Iterator<Item = Spent>) -> u64 {
-    times.map(|t| t.cpu).sum::<Duration>().as_micros() as u64
 }
 
 /// One player's results over a series of games.

@@ -112,6 +112,16 @@ pub enum Ending<E> {
     Fault(Fault),
 }
 
+impl<E> Ending<E> {
+    /// The fault that ended the game, if the player failed.
+    pub fn fault(&self) -> Option<&Fault> {
+        match self {
+            Ending::Fault(fault) => Some(fault),
+            Ending::Rules(_) => None,
+        }
+    }
+}
+
 impl<E: fmt::Display> fmt::Display for Ending<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

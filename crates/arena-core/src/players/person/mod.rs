@@ -53,8 +53,9 @@ pub trait PersonGame: Game {
     const NOTATION: &'static str;
 
     fn sight(info: &Self::Info) -> Self::Sight;
-    /// The person is shown `request` (once per request).
-    fn look(sight: &mut Self::Sight, request: &Self::Request);
+    /// The person is shown `request` (once per request); a game that shows
+    /// its whole position in every request keeps nothing of it (the default).
+    fn look(_sight: &mut Self::Sight, _request: &Self::Request) {}
     /// The question to answer next, the board drawn as `arena replay` draws it.
     fn question(sight: &Self::Sight, request: &Self::Request, given: &[String], paint: Paint) -> Question;
     /// A typed line: the next part, the whole action, or why it is refused
