@@ -247,6 +247,7 @@ fn expected_variable(name: &str) -> bool {
         "PYTHONDONTWRITEBYTECODE",
         "OPENBLAS_NUM_THREADS",
         "OMP_NUM_THREADS",
+        "PYTHONHASHSEED",
         "ESCAPE_MODE",
         "ESCAPE_TARGET",
     ];

@@ -118,6 +118,43 @@ fn native_players_run_as_python_or_as_a_command_and_are_deterministic() {
     assert_eq!(as_python["games"], as_command["games"]);
 }
 
+/// Every turn of the games `arena play ARGS --replay OUT` wrote (a folder's
+/// files in game order, or one file), as (move, trap aimed): what the
+/// players chose.
+fn chosen_moves(args: &[&str], out: &Path) -> Vec<Vec<(Value, Value)>> {
+    let base = python_env();
+    let output = arena(&[&["play"], args, &["--replay", out.to_str().unwrap()]].concat(), &with(&base, &[]));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let mut files: Vec<PathBuf> = match out.is_dir() {
+        true => std::fs::read_dir(out).unwrap().map(|e| e.unwrap().path()).collect(),
+        false => vec![out.to_path_buf()],
+    };
+    files.sort();
+    let game = |file: &PathBuf| {
+        let replay: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+        let turns = replay["turns"].as_array().unwrap().iter();
+        turns.map(|t| (t["move"].clone(), t["throw"]["target"].clone())).collect()
+    };
+    files.iter().map(game).collect()
+}
+
+#[test]
+fn a_python_players_own_luck_is_seeded_by_the_game() {
+    // Its choices come from random, numpy's global generator and the hash
+    // order of a set of strings, none of which it seeds itself.
+    let player = spec("python:", &test_players().join("lucky_player"));
+    let dir = tempfile::tempdir().unwrap();
+    let match_args = [player.as_str(), "easy", "--games", "4", "--seed", "5"];
+    let first = chosen_moves(&match_args, &dir.path().join("first"));
+    assert_eq!(first.len(), 4);
+    let again = chosen_moves(&match_args, &dir.path().join("again"));
+    assert_eq!(first, again, "the same match, played again, is the same games, move by move");
+    // Game 4 alone (the player in seat 2, in a process that played no game
+    // before it) is game 4 of the match.
+    let one = [player.as_str(), "easy", "--only-game", "4", "--seed", "5"];
+    assert_eq!(chosen_moves(&one, &dir.path().join("four.json")), first[3..]);
+}
+
 #[test]
 fn a_program_speaking_the_protocol_by_hand_plays() {
     let raw = format!("cmd:python3 {}", test_players().join("raw_protocol_player.py").display());

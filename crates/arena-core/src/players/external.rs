@@ -140,6 +140,10 @@ impl Program {
                     // One core per player: numpy's BLAS would start a thread per core.
                     ("OPENBLAS_NUM_THREADS", "1"),
                     ("OMP_NUM_THREADS", "1"),
+                    // The same hash order (of a set of strings) in every run:
+                    // the player's luck is the game's (arena_player/luck.py
+                    // seeds the rest), so a game can be played again.
+                    ("PYTHONHASHSEED", "0"),
                 ];
                 let mut env: Vec<(OsString, OsString)> =
                     env.iter().map(|(k, v)| (k.into(), v.into())).collect();

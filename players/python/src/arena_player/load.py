@@ -11,7 +11,7 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from . import given
+from . import given, luck
 from .course import CourseSession
 from .games import GAME_CLASSES, GameSession
 from .native import NativeSession
@@ -53,6 +53,8 @@ def load(target: str, class_name: str | None = None) -> Session:
     # skeleton's, so nothing installed shadows them.
     os.chdir(folder)
     sys.path[:0] = [folder, *course_root(folder), SKELETON]
+    # What its import draws is the same each time (luck.py).
+    luck.start()
     module = import_file(file)
 
     player_class = pick_class(module, file, class_name)

@@ -9,7 +9,7 @@ import time
 import traceback
 from typing import Protocol
 
-from . import given
+from . import given, luck
 from .trap import GameInfo, GameResult, InvalidAction, TrapState, TurnAnswer
 from .wire import PROTOCOL_VERSION, Channel, Message
 
@@ -87,6 +87,9 @@ def answer(session: Session, request: Message, received: float) -> Message:
             return {"type": "ok"}
         if kind == "save_memory":
             return saved_memory(session)
+        if kind == "new_game" and "seed" in request:
+            # Before the game's player is made or told: its luck is the game's.
+            luck.seed(request["seed"])
         if kind == "new_game" and request["game"] not in getattr(session, "games", ["trap"]):
             return {"type": "error", "message": f"this player does not play {request['game']}"}
         if hasattr(session, "answer"):
