@@ -104,7 +104,12 @@ enum Command {
     /// Check a player: load it, say what it is, smoke-test every game it plays
     ///
     /// Loads the player, reports its name and the games it plays, and plays
-    /// each of them once (against Easy, or two worlds alone).
+    /// each of them once (against Easy, or two worlds alone): the games the
+    /// server's check plays, on the CPU clock by default as the server and
+    /// the course charge (--clock wall to time the wall). It fails only a
+    /// player that cannot play: no legal move in a game's smoke games; a
+    /// fault after legal moves is a warning (that game is lost, graded or not).
+    #[command(mut_arg("clock", |clock| clock.default_value("cpu")))]
     Check {
         /// The player: a library (.so), python:PATH (a course folder or a .py
         /// file) or cmd:COMMAND.

@@ -202,7 +202,7 @@ fn run_autograder_grades_a_python_player_and_a_library_and_gives_broken_ones_zer
                 "crash.py",
                 b"from arena_player import TrapPlayer\nclass Crash(TrapPlayer):\n    def get_move(self, state):\n        raise RuntimeError('my bug')\n",
             )],
-            "Not graded: it failed its smoke games against easy: Crash lost by a fault: panicked: RuntimeError: my bug",
+            "Not graded: it made no legal move in its smoke games: Crash lost by a fault: panicked: RuntimeError: my bug",
         ),
     ];
     for (name, files, cause) in broken {

@@ -11,7 +11,6 @@ use std::{
 };
 
 use crate::support::{self, arena, stdout};
-use arena_server::store::secret::Secret;
 use serde_json::Value;
 
 mod accounts;
@@ -19,6 +18,7 @@ mod analysis;
 mod api_errors;
 mod attacks;
 mod board;
+mod check;
 mod course;
 mod demo_table;
 mod deploy;
@@ -47,14 +47,6 @@ mod walkthrough;
 
 /// The data folders' secret in tests (`ARENA_SERVER_SECRET`).
 const TEST_SECRET: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
-
-/// [`TEST_SECRET`] as the server reads it: a test can compute the seeds
-/// the server plays on (as no player can).
-fn test_secret() -> Secret {
-    let bytes: Vec<u8> =
-        (0..32).map(|i| u8::from_str_radix(&TEST_SECRET[2 * i..2 * i + 2], 16).unwrap()).collect();
-    Secret::from_bytes(bytes.try_into().unwrap())
-}
 
 /// A running `arena serve`, killed when dropped.
 struct Server {

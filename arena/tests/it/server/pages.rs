@@ -269,7 +269,7 @@ fn a_failed_submission_shows_its_cause_first_and_every_page_the_time_per_turn_an
     );
     assert!(shown[0].as_str().unwrap().contains("cause"), "{shown}");
     let cause = shown[1].as_str().unwrap();
-    assert!(cause.starts_with("it failed its smoke games against easy: "), "{cause}");
+    assert!(cause.starts_with("it made no legal move in its smoke games: "), "{cause}");
     assert!(cause.contains("timeout") && !cause.contains('\n') && !cause.contains("sandbox"), "{cause}");
     assert_eq!((shown[2].as_str(), shown[3].as_bool()), (Some("DETAILS"), Some(false)), "folded: {shown}");
     assert_eq!(shown[4].as_str(), Some(error), "the whole report in the details");

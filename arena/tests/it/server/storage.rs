@@ -36,12 +36,11 @@ fn files_under(path: &Path) -> Vec<(PathBuf, u64)> {
 }
 
 /// A native Python Trap player, packed, that plays the first legal move
-/// in the check's smoke games (told apart by their seeds, which only a
-/// test that knows the server's secret can compute) and in every other
-/// game raises an exception with a 400 KB message (hex, so that it does
-/// not compress, after a 2-byte char).
+/// in the check's smoke games (told apart by their seeds: `arena check`'s
+/// public ones) and in every other game raises an exception with a 400 KB
+/// message (hex, so that it does not compress, after a 2-byte char).
 fn loud_player() -> Vec<u8> {
-    let check_seed = super::test_secret().seed(arena_server::store::secret::Purpose::Check, "trap");
+    let check_seed = arena_core::players::check::SEED;
     let check =
         arena_core::games::trap::referee::player_seeds(arena_core::play::seeds::derive(check_seed, 0));
     let dir = tempfile::tempdir().unwrap();

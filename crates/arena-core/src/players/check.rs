@@ -2,10 +2,21 @@
 //! worker process unless asked otherwise; a program in its own process),
 //! reports what it is, and smoke-tests every game it plays: a quick match
 //! against Easy (one game in each seat) of a two-player game, two worlds of
-//! a single-player one.
+//! a single-player one. The server checks a submission with the same
+//! games ([`SEED`]), so what passes at home passes there.
+//!
+//! A check refuses only a player that cannot play: one that does not load,
+//! or makes no legal move in a game's smoke games (each lost by its own
+//! fault before a move of its own was played). A fault after legal moves
+//! is a warning: that game is lost, as a graded one would be.
+
+use std::fmt;
 
 use anyhow::{Context, Result};
-use player_api::abi::{AbiVersion, API_VERSION};
+use player_api::{
+    abi::{AbiVersion, API_VERSION},
+    Seat,
+};
 
 use crate::{
     game_rules::Budgets,
@@ -19,13 +30,13 @@ use crate::{
     with_rules,
 };
 
-/// The findings of a check; `passed` is false when the smoke games showed a
-/// fault, or the player plays none of the games checked, or the machine
-/// spoiled a smoke game (`spoiled`).
+/// The findings of a check; `passed` is false when the player cannot play
+/// (`failed`), or the machine spoiled a smoke game (`spoiled`).
 pub struct CheckReport {
     pub text: String,
     pub passed: bool,
-    /// It lost a smoke game by its own fault, or plays none of the games.
+    /// It cannot play: it made no legal move in the smoke games of a game
+    /// it plays, or plays none of the games checked.
     pub failed: bool,
     /// Smoke games in which the machine kept the player from a core past
     /// the bound (`Fault::Overloaded`): with none lost by the player's own
@@ -36,7 +47,8 @@ pub struct CheckReport {
     pub plays: Vec<String>,
 }
 
-/// The seed of `arena check`'s smoke games (the server draws its own).
+/// The seed of the smoke games, `arena check`'s and the server's check's
+/// alike: public, so a student can play the same games at home.
 pub const SEED: u64 = 1;
 
 /// Checks the player `spec` names, loaded within `budgets`' start-up
@@ -77,7 +89,13 @@ pub fn check(
     lines.push(format!("games       {}", plays.join(", ")));
     lines.extend(sandbox_lines(&player, &hosting));
     let played: Vec<&GameRules> = games.iter().filter(|g| plays.iter().any(|p| p == g.name())).collect();
-    let Smoke { mut failed, spoiled } = smoke(&player, &played, &hosting, seed, &mut lines);
+    lines.push(format!(
+        "smoke games seed {seed}, time control {}, on the {} clock",
+        budgets.turn,
+        budgets.clock.name()
+    ));
+    let Smoke { cannot_play: mut failed, spoiled, faults } =
+        smoke(&player, &played, &hosting, seed, &mut lines);
     if played.is_empty() {
         failed = true;
         let checked: Vec<&str> = games.iter().map(|g| g.name()).collect();
@@ -93,7 +111,10 @@ pub fn check(
     let passed = !failed && spoiled == 0;
     lines.push(match (failed, spoiled) {
         (true, _) => "FAILED".to_string(),
-        (false, 0) => "ok".to_string(),
+        (false, 0) if faults == 0 => "ok".to_string(),
+        (false, 0) => format!(
+            "ok: it plays, with {faults} smoke game(s) lost by its fault (warnings above: such a game is lost, graded or not)"
+        ),
         (false, _) => "NOT JUDGED: the machine was overloaded (not the player's fault): \
                           check it again when the machine is less busy"
             .to_string(),
@@ -132,8 +153,11 @@ pub fn params_text(player: &Player) -> String {
 /// How a player's smoke games went.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Smoke {
-    /// It lost one by a fault of its own.
-    pub failed: bool,
+    /// Games it lost by a fault of its own.
+    pub faults: usize,
+    /// In some game, it made no legal move in any of its smoke games (see
+    /// [`judge`]): it cannot play.
+    pub cannot_play: bool,
     /// Games the machine spoiled.
     pub spoiled: usize,
 }
@@ -151,7 +175,8 @@ pub(crate) fn smoke(
     for rules in games {
         let smoke = with_rules!(rules, G, settings => smoke_match::<G>(player, *settings, hosting, seed, lines),
             solo => smoke_series::<G>(player, settings, hosting, seed, lines));
-        all.failed |= smoke.failed;
+        all.faults += smoke.faults;
+        all.cannot_play |= smoke.cannot_play;
         all.spoiled += smoke.spoiled;
     }
     all
@@ -212,17 +237,17 @@ fn smoke_match<G: TwoPlayerGame>(
         None,
     );
     lines.push(format!("smoke test  {} vs easy, one game in each seat:", G::ID));
-    let mut smoke = Smoke::default();
-    for game in &games {
-        lines.push(format!("  {}", G::line(game, 2, [player.name(), "easy"])));
-        if two_player::spoiled::<G>(&game.record) {
-            smoke.spoiled += 1;
-        } else if let Some((0, fault)) = game.failure_text() {
-            smoke.failed = true;
-            lines.push(format!("  problem: {} lost by a fault: {fault}", player.name()));
+    let judged = games.iter().map(|game| {
+        let seat = if game.seats[0] == 0 { Seat::One } else { Seat::Two };
+        let spoiled = two_player::spoiled::<G>(&game.record);
+        SmokeGame {
+            line: G::line(game, 2, [player.name(), "easy"]),
+            moves: G::clock(&game.record, seat).0,
+            spoiled,
+            fault: game.failure_text().filter(|(who, _)| *who == 0 && !spoiled).map(|(_, fault)| fault),
         }
-    }
-    smoke
+    });
+    judge(player.name(), G::ID, judged.collect(), lines)
 }
 
 /// A smoke series of a single-player game: its first two worlds, its lines
@@ -236,19 +261,54 @@ fn smoke_series<G: SoloReferee>(
 ) -> Smoke {
     let series = solo::play_series::<G>(player, settings, (0, 2), seed, (hosting, 1), None, &mut |_| {});
     lines.push(format!("smoke test  {}, two worlds ({}):", G::ID, solo::describe::<G>(settings)));
-    let mut smoke = Smoke::default();
-    for game in &series.games {
-        lines.push(format!("  {}", crate::report::solo::line(game, 2, player.name())));
-        match game.result.fault.as_deref() {
-            Some(kind) if FaultKind::is_machine(kind) => smoke.spoiled += 1,
-            Some(_) => {
-                smoke.failed = true;
-                lines.push(format!("  problem: {} lost by a fault: {}", player.name(), game.result.reason));
-            }
-            None => {}
+    let judged = series.games.iter().map(|game| {
+        let spoiled = game.result.fault.as_deref().is_some_and(FaultKind::is_machine);
+        SmokeGame {
+            line: crate::report::solo::line(game, 2, player.name()),
+            moves: game.result.steps,
+            spoiled,
+            fault: game.result.fault.as_ref().filter(|_| !spoiled).map(|_| game.result.reason.clone()),
+        }
+    });
+    judge(player.name(), G::ID, judged.collect(), lines)
+}
+
+/// One smoke game, as the check judges it.
+struct SmokeGame {
+    /// What `arena play` says of it.
+    line: String,
+    /// The moves (steps) of the player's the game recorded: a two-player
+    /// game records only legal ones.
+    moves: u32,
+    /// The machine spoiled it.
+    spoiled: bool,
+    /// The fault of the player's that lost it, as people read it.
+    fault: Option<String>,
+}
+
+/// The smoke games of `game` that `player` played, their lines added to
+/// `lines`. It cannot play `game` when it made no legal move in any of
+/// them: each ended by its own fault before a move of its own was played.
+/// A fault after legal moves is a warning: the player plays, and loses
+/// the game it faults in. A game the machine spoiled says nothing.
+fn judge(player: &str, game: impl fmt::Display, games: Vec<SmokeGame>, lines: &mut Vec<String>) -> Smoke {
+    let spoiled = games.iter().filter(|g| g.spoiled).count();
+    let faults = games.iter().filter(|g| g.fault.is_some()).count();
+    let cannot_play =
+        spoiled == 0 && !games.is_empty() && games.iter().all(|g| g.moves == 0 && g.fault.is_some());
+    let label = if cannot_play { "problem" } else { "warning" };
+    for smoke in &games {
+        lines.push(format!("  {}", smoke.line));
+        if let Some(fault) = &smoke.fault {
+            lines.push(format!("  {label}: {player} lost by a fault: {fault}"));
         }
     }
-    smoke
+    if cannot_play {
+        lines.push(format!(
+            "  problem: {player} made no legal move in its smoke games of {game}: it cannot play it"
+        ));
+    }
+    Smoke { faults, cannot_play, spoiled }
 }
 
 /// Which protections the player's workers run under.

@@ -185,7 +185,7 @@ mod tests {
                         let mut lines = Vec::new();
                         let smoke = check::smoke(&player, &[&rules], &hosting, check::SEED, &mut lines);
                         assert!(
-                            !smoke.failed && smoke.spoiled == 0,
+                            smoke.faults == 0 && smoke.spoiled == 0,
                             "{} at {game} with {}={text}:\n{}",
                             level.name(),
                             param.name,

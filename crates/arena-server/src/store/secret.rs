@@ -1,9 +1,11 @@
-//! The data folder's secret, from which every seed the server plays on is
-//! derived: grading and its smoke check, the league, scrimmages and
-//! finalize. Seeds written in the source (or derived from public values)
-//! let a player compute which games are graded, and from a game's seed its
-//! luck (Trap's throws, the worlds of a single-player game); derived from
-//! 256 secret bits, no player can recognise or predict a game.
+//! The data folder's secret, from which every seed of a game that counts
+//! is derived: grading, the league, scrimmages and finalize. Seeds written
+//! in the source (or derived from public values) let a player compute
+//! which games are graded, and from a game's seed its luck (Trap's throws,
+//! the worlds of a single-player game); derived from 256 secret bits, no
+//! player can recognise or predict a game. (A submission's smoke check
+//! counts for nothing: it plays `arena check`'s public games, which a
+//! student plays at home.)
 //!
 //! The secret is made at the folder's first start and kept in its database
 //! (a backup keeps it with the grades it made); it is never served, and
@@ -27,8 +29,6 @@ pub const VARIABLE: &str = "ARENA_SERVER_SECRET";
 pub enum Purpose {
     /// An assignment's grading games: the same for every submission.
     Grading,
-    /// A submission's smoke check before its grading.
-    Check,
     /// A league pairing's games.
     League,
     /// A scrimmage's games.
@@ -41,7 +41,6 @@ impl Purpose {
     fn name(self) -> &'static str {
         match self {
             Purpose::Grading => "grading",
-            Purpose::Check => "check",
             Purpose::League => "league",
             Purpose::Scrimmage => "scrimmage",
             Purpose::Final => "final",
@@ -187,7 +186,7 @@ mod tests {
         let seed = one.seed(Purpose::Grading, "trap");
         assert_eq!(seed, one.seed(Purpose::Grading, "trap"));
         assert_ne!(seed, two.seed(Purpose::Grading, "trap"));
-        assert_ne!(seed, one.seed(Purpose::Check, "trap"));
+        assert_ne!(seed, one.seed(Purpose::League, "trap"));
         assert_ne!(seed, one.seed(Purpose::Grading, "hexapawn"));
         assert!(seed < 1 << 63);
         // Identities do not run into purposes: ("grading", "x") is not

@@ -187,8 +187,7 @@ fn grade(
     // was interrupted): its check is not played again.
     let begun = merge::journal_files(&tournament.output).is_ok_and(|files| !files.is_empty());
     if !begun {
-        let check_seed = secret.seed(Purpose::Check, &assignment.name);
-        grading::check(&player, &submission.file_name, assignment, &tournament, check_seed)?;
+        grading::check(&player, &submission.file_name, assignment, &tournament)?;
     }
     let mut progress = GradingProgress::new(db, submission.id, changed);
     let run = GradingRun { db, submission: submission.id, file: &file, tournament };

@@ -69,20 +69,16 @@ pub fn grading_table(
     file
 }
 
-/// `arena check`'s logic on `player` (an entry of `tournament`, the
-/// grading run), in a worker hosted as the grading run's players are
-/// (isolated, sandboxed unless the run says otherwise): loads it and plays
-/// a smoke game in each seat against Easy, on games seeded `seed`. A
-/// player that does not load, or fails its smoke games, gets why, its path
-/// shown as `shown_as` (its file as uploaded); one of another game, its
-/// game and `assignment`'s.
-pub fn check(
-    player: &str,
-    shown_as: &str,
-    assignment: &Assignment,
-    tournament: &Tournament,
-    seed: u64,
-) -> Result<()> {
+/// `arena check` on `player` (an entry of `tournament`, the grading run),
+/// in a worker hosted as the grading run's players are (isolated,
+/// sandboxed unless the run says otherwise): loads it and plays a smoke
+/// game in each seat against Easy, on `arena check`'s own public games
+/// and the run's clock, so that what passes at home passes here. A player
+/// that does not load, or makes no legal move in its smoke games, gets
+/// why, its path shown as `shown_as` (its file as uploaded); one of
+/// another game, its game and `assignment`'s. A fault after legal moves
+/// passes: in a graded game, it loses that game.
+pub fn check(player: &str, shown_as: &str, assignment: &Assignment, tournament: &Tournament) -> Result<()> {
     let stored = player.strip_prefix("python:").unwrap_or(player);
     let as_uploaded = |text: String| text.replace(stored, shown_as);
     let spec: PlayerSpec = player.parse().map_err(anyhow::Error::msg)?;
@@ -92,7 +88,7 @@ pub fn check(
         &games,
         tournament.budgets,
         tournament::hosting(tournament)?,
-        seed,
+        arena_core::players::check::SEED,
     )
     .map_err(|e| {
         // Started too slowly for the machine's load, not its own fault.
@@ -111,7 +107,7 @@ pub fn check(
         anyhow::bail!("{}", crate::client::wrong_game(&report.plays, &assignment.name, game));
     }
     if report.failed {
-        anyhow::bail!("it failed its smoke games against easy:\n{}", as_uploaded(report.text));
+        anyhow::bail!("it made no legal move in its smoke games:\n{}", as_uploaded(report.text));
     }
     if report.spoiled > 0 {
         return Err(Postponed::Machine { games: report.spoiled, check: true }.into());
@@ -138,8 +134,8 @@ pub struct Graded {
 
 /// How [`grade_here`] grades.
 pub struct Here<'a> {
-    /// The secret the seeds come from (the server's grading and check
-    /// seeds for the assignment, by the same rule).
+    /// The secret the grading seeds come from (the server's for the
+    /// assignment, by the same rule).
     pub secret: &'a Secret,
     /// Games played at once.
     pub concurrency: usize,
@@ -178,16 +174,15 @@ pub fn grade_here(
         .with_context(|| format!("cannot write {}", file.display()))?;
     let mut tournament = Tournament::load(&file)?;
     tournament.run_as = how.run_as.map(|user| user.ids);
-    let check_seed = how.secret.seed(Purpose::Check, &assignment.name);
     // Here nothing else waits: the grading waits for the machine itself.
-    let mut checked = check(player, shown_as, assignment, &tournament, check_seed);
+    let mut checked = check(player, shown_as, assignment, &tournament);
     for wait in tournament::POSTPONED_WAITS {
         // (A full disk is not waited for here: it is said, as any error.)
         let postponed = checked.as_ref().err().and_then(waiting::postponed);
         let Some(postponed @ Postponed::Machine { .. }) = postponed else { break };
         tracing::warn!("{postponed}: checking again in {} s", wait.as_secs());
         std::thread::sleep(wait);
-        checked = check(player, shown_as, assignment, &tournament, check_seed);
+        checked = check(player, shown_as, assignment, &tournament);
     }
     let never = AtomicBool::new(false);
     let graded = checked.and_then(|()| {

@@ -33,8 +33,8 @@ pub struct Outcome {
 /// folder of its own (removed after, unless `keep` names one to keep the
 /// run in: its tournament file, journal, reports and lost games'
 /// replays). An error says why it has no grade: the submission holds no
-/// player, the player does not load, fails its smoke games, plays another
-/// game.
+/// player, the player does not load, makes no legal move in its smoke
+/// games, plays another game.
 pub fn grade(
     path: &Path,
     assignment: &Assignment,

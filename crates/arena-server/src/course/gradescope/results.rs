@@ -213,8 +213,8 @@ pub fn graded(
 }
 
 /// The results of a submission that could not be graded (`why`: it did
-/// not load, failed its smoke games, was no player, ...): 0 points, each
-/// level failed, the cause first.
+/// not load, made no legal move in its smoke games, was no player, ...):
+/// 0 points, each level failed, the cause first.
 pub fn not_graded(assignment: &Assignment, why: &str, seconds: u64) -> GradescopeResults {
     // The cause first: a failed check's first line says only that it
     // failed; its first problem says how (a crash, a timeout, ...).
@@ -373,13 +373,13 @@ mod tests {
     #[test]
     fn a_submission_not_graded_gets_zero_and_its_cause_first() {
         let course = crate::course::Course::parse(COURSE).unwrap();
-        let why = "it failed its smoke games against easy:\nprogram  python:x\n  problem: x lost by a fault: timeout\nFAILED";
+        let why = "it made no legal move in its smoke games:\nprogram  python:x\n  problem: x lost by a fault: timeout\nFAILED";
         let json = serde_json::to_value(not_graded(&course.assignments[0], why, 1)).unwrap();
         assert_eq!(json["score"], 0.0);
         let output = json["output"].as_str().unwrap();
         assert_eq!(
             output.lines().next().unwrap(),
-            "Not graded: it failed its smoke games against easy: x lost by a fault: timeout"
+            "Not graded: it made no legal move in its smoke games: x lost by a fault: timeout"
         );
         let tests = json["tests"].as_array().unwrap();
         assert_eq!(

@@ -32,6 +32,9 @@ function grade(s) {
     const levels = s.grade.levels.map(level);
     cell.append(text("div", levels.join(", ")));
     cell.append(text("div", s.grade.verdict, s.grade.passed_all ? "pass" : "fail"));
+    // A fault loses its game (each one's reason is in its replay): counted by kind.
+    const faults = Object.entries(s.grade.failures || {}).filter(([, n]) => n > 0).map(([kind, n]) => n + " " + kind);
+    if (faults.length) cell.append(text("div", "lost by its faults: " + faults.join(", "), "under"));
   } else if (s.error) {
     cell.append(failure(s.error));
   }
