@@ -112,8 +112,10 @@ pub(crate) struct Limits {
     /// Memory cap per worker process (address space): 1GiB, 512MiB.
     #[arg(long, default_value = "1GiB", value_parser = arena_core::report::units::parse_bytes)]
     memory_limit: u64,
-    /// How long past its budget a player may take before it is killed.
-    #[arg(long, default_value = "100ms", value_parser = arena_core::report::units::parse_duration)]
+    /// How far past its budget a turn (or start-up) may go, on --clock,
+    /// before it is lost: 0s to 5s (the course's referee allowed 1s on 5s:
+    /// --grace 1s). A player that has not answered is killed 100 ms later.
+    #[arg(long, default_value = "0s", value_parser = arena_core::play::clock::parse_grace)]
     grace: Duration,
     /// Run players' workers in the sandbox: only their own files, no
     /// network, every process they start dies with them (docs/security.md).
@@ -194,7 +196,7 @@ impl Limits {
     pub(crate) fn hosting(&self) -> Result<Hosting> {
         let pass_env = self.pass_env.names.clone();
         if self.in_process && !self.isolate_builtins {
-            return Ok(Hosting::in_process().with_workers(self.sandbox, self.clock, pass_env));
+            return Ok(Hosting::in_process().with_workers(self.sandbox, self.clock, self.grace, pass_env));
         }
         let mut limits = WorkerLimits {
             memory_bytes: self.memory_limit,
@@ -213,7 +215,7 @@ impl Limits {
 
     /// The budgets every game has.
     pub(crate) fn budgets(&self) -> Budgets {
-        Budgets { turn: self.time_per_turn, startup: self.startup_time, clock: self.clock }
+        Budgets { turn: self.time_per_turn, startup: self.startup_time, clock: self.clock, grace: self.grace }
     }
 }
 

@@ -762,6 +762,7 @@ async fn assignments(State(app): State<Arc<App>>) -> Answer {
                 "name": a.name,
                 "title": a.title,
                 "time_per_turn": under["time_per_turn"],
+                "grace": arena_core::report::units::seconds(a.grace()),
                 "clock": under["clock"],
                 "game": a.game,
                 "single_player": a.game.is_single_player(),

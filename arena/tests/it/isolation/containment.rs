@@ -28,7 +28,6 @@ use arena_core::{
 fn limits() -> WorkerLimits {
     WorkerLimits {
         memory_bytes: 256 << 20,
-        grace: Duration::from_millis(100),
         pass_env: support::BAD_PLAYER_ORDERS.map(String::from).to_vec(),
         ..WorkerLimits::new().unwrap()
     }
@@ -183,7 +182,7 @@ fn an_endless_loop_is_killed_at_the_deadline() {
         return;
     }
     assert_both("loop", FaultKind::Timeout, |r| {
-        r.starts_with("timeout: ") && r.ends_with("> 0.40 s (0.30 s + 0.10 s grace), no answer: killed")
+        r.starts_with("timeout: ") && r.ends_with("> 0.30 s, no answer: killed")
     });
 }
 
@@ -287,7 +286,7 @@ fn a_player_that_ignores_its_deadline_is_killed_within_budget_grace_and_100ms() 
         let Fault::Timeout { used, budget, killed, .. } = fault else { panic!("{fault}") };
         assert!(killed);
         assert_eq!(budget, settings.time.first_turn());
-        let limit = budget + limits().grace + Duration::from_millis(100);
+        let limit = budget + arena_core::play::clock::KILL_MARGIN + Duration::from_millis(100);
         assert!(used >= budget && used <= limit, "killed after {used:?}, limit {limit:?}");
     }
 }
@@ -300,12 +299,13 @@ fn a_whole_game_against_a_hanging_player_takes_about_its_budget() {
     let _ = library("bad-player");
     let started = Instant::now();
     play_bad("loop", &[]);
-    // Two games, each: start a worker, then one turn killed at budget + grace
-    // of its own time. The slack is for a loaded machine, where starting
+    // Two games, each: start a worker, then one turn killed at budget + the
+    // margin of its own time. The slack is for a loaded machine, where starting
     // workers and the wait for a core (not the player's) take seconds; it
     // stays under the 10 s that any wait of the referee's beyond the kill
     // (a backstop, a worker reaped late) would add.
-    let per_game = settings().time.first_turn() + limits().grace + Duration::from_millis(100);
+    let per_game =
+        settings().time.first_turn() + arena_core::play::clock::KILL_MARGIN + Duration::from_millis(100);
     assert!(started.elapsed() < 2 * per_game + Duration::from_secs(8), "{:?}", started.elapsed());
 }
 
@@ -394,7 +394,7 @@ fn an_intuitive_ai_player_in_an_endless_loop_is_killed_at_the_deadline() {
     for fault in intuitive_faults("loop") {
         let Fault::Timeout { what, used, budget, killed, .. } = fault else { panic!("{fault}") };
         assert!(killed && what == "turn", "{what} {killed}");
-        let limit = budget + limits().grace + Duration::from_millis(100);
+        let limit = budget + arena_core::play::clock::KILL_MARGIN + Duration::from_millis(100);
         assert!(used >= budget && used <= limit, "killed after {used:?}, limit {limit:?}");
     }
 }

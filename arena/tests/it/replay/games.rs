@@ -206,8 +206,10 @@ impl Agent<Wumpus> for BadWalker {
                 what: "turn",
                 used: Duration::from_millis(5310),
                 budget: Duration::from_secs(5),
+                grace: Duration::ZERO,
                 killed: true,
                 clock: arena_core::play::clock::Clock::Wall,
+                backstop: false,
             }),
         }
     }

@@ -223,8 +223,10 @@ impl Agent<Trap> for Failing {
                 what: "turn",
                 used: budget + Duration::from_millis(310),
                 budget,
+                grace: Duration::ZERO,
                 killed: true,
                 clock: arena_core::play::clock::Clock::Wall,
+                backstop: false,
             }),
             Failure::StartUp => unreachable!(),
         }
@@ -240,7 +242,7 @@ fn games_lost_by_a_failure_verify_and_illegal_answers_are_rejudged() {
         (Failure::IllegalTrap, "illegal trap (9,9): off the board"),
         (Failure::NoTrap, "garbage reply: the turn has a move but no trap"),
         (Failure::Crash, "crashed: killed by signal 11 (SIGSEGV, a segmentation fault)"),
-        (Failure::LateAnswer, "timeout: 5.31 s > 5.00 s, no answer: killed"),
+        (Failure::LateAnswer, "timeout: 5.31 s of its own time > 5.00 s, no answer: killed"),
         (Failure::StartUp, "could not start: no such file"),
     ];
     for (how, reason) in cases {

@@ -1,5 +1,5 @@
-//! Fair verdicts: a grade says what it was made under (the budget and the
-//! clock, the CPU clock by default), settings changed after grading are
+//! Fair verdicts: a grade says what it was made under (the budget, the
+//! clock, the CPU clock by default, and a grace given), settings changed after grading are
 //! found at start and graded again on request, and finalize under other
 //! settings plays its class tournament afresh instead of failing.
 
@@ -275,6 +275,27 @@ fn course_style_python_players_are_graded_the_same_beside_busy_loops_as_on_an_id
             assert_eq!(super::grade_summary(grade), super::grade_summary(&quiet["grade"]), "{grade}");
         }
     }
+}
+
+#[test]
+fn a_course_files_grace_grades_a_slow_player_with_it_and_its_grade_says_so() {
+    // A course-style player computes 1.3 x its 0.5 s budget of CPU time a
+    // turn: past the budget, within the course's grace of 0.3 s (0.8 s).
+    let data = tempfile::tempdir().unwrap();
+    let text = course("0.5s", None)
+        .replace("[assignment.grading]", "grace = \"300ms\"\nboard_size = 5\n[assignment.grading]");
+    let course = support::write_file(data.path(), "course.toml", &text);
+    let server = Server::start(data.path(), &["--course", course.to_str().unwrap(), "--round-robin", "off"]);
+    let ann = add_student(data.path(), "ann");
+    let (code, accepted) = submit(&server, Some(&ann), "file", &computing_player(0.65));
+    assert_eq!(code, 201, "{accepted}");
+    let graded = wait_for(&server, &ann, accepted["id"].as_i64().unwrap(), finished);
+    assert_eq!(graded["status"], "done", "{graded}");
+    assert_eq!(graded["grade"]["failures"]["timeout"], 0, "no game lost on time: {graded}");
+    assert_eq!(graded["graded_under"]["grace"], "0.30 s", "{graded}");
+    // Students are told it.
+    let (_, assignments) = get(&server, "/api/assignments", None);
+    assert_eq!(assignments["assignments"][0]["grace"], "0.30 s", "{assignments}");
 }
 
 #[test]

@@ -192,7 +192,7 @@ fn bad_keys_of_the_new_games_are_one_line_with_its_number() {
         ),
         (
             "seed = 1\ngame = \"wumpus\"\nplayers = [\"easy\"]\n[settings]\ntime_per_trun = \"1s\"\n",
-            "line 6: settings.time_per_trun: no such setting (the settings: time_per_turn, startup_time, memory_limit, in_process, sandbox, clock, pass_env, board_size, turn_cap, preset, largest_forest)",
+            "line 6: settings.time_per_trun: no such setting (the settings: time_per_turn, startup_time, grace, memory_limit, in_process, sandbox, clock, pass_env, board_size, turn_cap, preset, largest_forest)",
         ),
         (
             "seed = 1\ngame = \"trap\"\nformat = \"round-robin\"\nplayers = [\"easy\", \"hard\"]\n[settings]\nboard_size = \"big\"\n",

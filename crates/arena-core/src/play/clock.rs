@@ -12,16 +12,18 @@
 //! run-queue wait (the kernel's `run_delay` in `/proc/PID/schedstat`: time
 //! the player's main thread was ready to run but had no core) and takes
 //! the machine's share of it off the wall time: what is left, the player's *own* time, is what it
-//! spent computing, sleeping or blocked. The limits of one call (`Limits`):
+//! spent computing, sleeping or blocked. A call is lost past its budget +
+//! the settings' grace (none by default, [`DEFAULT_GRACE`]); the limits of
+//! one call (`Limits`), with the margin [`KILL_MARGIN`] = 100 ms:
 //!
-//! - `wall`: killed once its own time passes budget + grace;
-//! - `cpu`: killed once its CPU time passes budget + grace, or its own time
+//! - `wall`: killed once its own time passes budget + grace + margin;
+//! - `cpu`: killed once its CPU time passes budget + grace + margin, or its own time
 //!   passes the backstop, max(3 x budget, budget + 10 s) (a player that
 //!   sleeps or blocks uses no CPU time, and must still be stopped);
 //! - either: a player still short of those limits is still thinking,
 //!   however long the machine keeps it from a core, up to an absolute
-//!   bound, `cap`: [`STARVATION_BOUND`] times its budget and grace of wall
-//!   time (100 s for a 5 s turn). Past it the player is stopped and the
+//!   bound, `cap`: [`STARVATION_BOUND`] times its budget, grace and margin of wall
+//!   time (102 s for a 5 s turn). Past it the player is stopped and the
 //!   fault is the machine's (`Fault::Overloaded`), never the player's: its
 //!   game is postponed, never counted (`tournament::run_part`), and played
 //!   again once the machine has cores to give.
@@ -68,14 +70,16 @@ impl Clock {
         }
     }
 
-    /// When a worker is stopped on this clock, for a call of `budget`.
+    /// When a worker is stopped on this clock, for a call of `budget` that
+    /// is lost past budget + `grace`: [`KILL_MARGIN`] later.
     pub fn limits(self, budget: Duration, grace: Duration) -> Limits {
-        let backstop = (budget * 3).max(budget + Duration::from_secs(10));
-        let cap = (budget + grace) * STARVATION_BOUND;
+        let backstop = backstop(budget);
+        let killed = budget + grace + KILL_MARGIN;
+        let cap = killed * STARVATION_BOUND;
         match self {
-            Clock::Wall => Limits { own: budget + grace, cpu: None, cap },
+            Clock::Wall => Limits { own: killed, cpu: None, cap },
             // A sleeping player's backstop may be longer than the bound.
-            Clock::Cpu => Limits { own: backstop, cpu: Some(budget + grace), cap: cap.max(backstop * 2) },
+            Clock::Cpu => Limits { own: backstop, cpu: Some(killed), cap: cap.max(backstop * 2) },
         }
     }
 
@@ -85,6 +89,42 @@ impl Clock {
             Clock::Cpu => "cpu",
         }
     }
+}
+
+/// On the CPU clock, the own time past which a call of `budget` is stopped
+/// (a player that sleeps or blocks uses no CPU time): max(3 x budget,
+/// budget + 10 s), past budget + [`MAX_GRACE`] + [`KILL_MARGIN`].
+pub fn backstop(budget: Duration) -> Duration {
+    (budget * 3).max(budget + Duration::from_secs(10))
+}
+
+/// How far past its limit (its budget, what is left of its bank) a call may
+/// go before it is lost, unless the settings say otherwise: not at all, so
+/// that a turn's limit is exact (time odds at 1 ms, a bank run out).
+pub const DEFAULT_GRACE: Duration = Duration::ZERO;
+
+/// The most grace the settings may give: up to it, the CPU clock's
+/// backstop (at least budget + 10 s) stays past budget + grace + the
+/// margin, and a course's 1 s on 5 s fits.
+pub const MAX_GRACE: Duration = Duration::from_secs(5);
+
+/// How long past budget + grace a worker that has not answered is waited
+/// for before it is killed: an answer that comes meanwhile is measured
+/// (and loses, with its time); one that does not is `no answer: killed`.
+pub const KILL_MARGIN: Duration = Duration::from_millis(100);
+
+/// A grace as the settings and `--grace` write it (`100ms`, `1s`, `0`):
+/// 0 to [`MAX_GRACE`]; an error says the range.
+pub fn parse_grace(text: &str) -> Result<Duration, String> {
+    let grace = crate::report::units::parse_wait(text)?;
+    if grace > MAX_GRACE {
+        return Err(format!(
+            "'{}' is out of range: a grace is 0s to {}s (how far past its budget a turn may go before it is lost)",
+            text.trim(),
+            MAX_GRACE.as_secs()
+        ));
+    }
+    Ok(grace)
 }
 
 /// How many times its budget (and grace) a call may take on the wall while
@@ -348,11 +388,18 @@ pub struct Budgets {
     /// A player's start of game (`new_game`).
     pub startup: Duration,
     pub clock: Clock,
+    /// How far past its limit a call may go on `clock` before it is lost.
+    pub grace: Duration,
 }
 
 impl Default for Budgets {
     fn default() -> Self {
-        Budgets { turn: TimeControl::default(), startup: Duration::from_secs(10), clock: Clock::Wall }
+        Budgets {
+            turn: TimeControl::default(),
+            startup: Duration::from_secs(10),
+            clock: Clock::Wall,
+            grace: DEFAULT_GRACE,
+        }
     }
 }
 
@@ -436,16 +483,42 @@ mod tests {
     #[test]
     fn the_limits_follow_the_clock() {
         let (s, ms) = (Duration::from_secs, Duration::from_millis);
-        let g = ms(100);
-        // The wall clock: budget + grace of own time.
+        let g = DEFAULT_GRACE;
+        // The wall clock: budget + grace + the margin of own time.
         assert_eq!(Clock::Wall.limits(s(2), g), Limits { own: ms(2100), cpu: None, cap: s(42) });
-        // The CPU clock: its budget + grace of CPU, the backstop of own time.
+        // The CPU clock: its budget + grace + the margin of CPU, the backstop of own time.
         assert_eq!(Clock::Cpu.limits(s(2), g), Limits { own: s(12), cpu: Some(ms(2100)), cap: s(42) });
         // A long budget: three of them.
         assert_eq!(
             Clock::Cpu.limits(s(10), g),
             Limits { own: s(30), cpu: Some(ms(10100)), cap: ms(202_000) }
         );
+        // The course's grace: 1 s on 5 s.
+        assert_eq!(
+            Clock::Cpu.limits(s(5), s(1)),
+            Limits { own: s(15), cpu: Some(ms(6100)), cap: ms(122_000) }
+        );
+    }
+
+    #[test]
+    fn a_grace_is_0s_to_5s_and_the_backstop_stays_past_it() {
+        let (s, ms) = (Duration::from_secs, Duration::from_millis);
+        assert_eq!(parse_grace("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_grace("0s"), Ok(Duration::ZERO));
+        assert_eq!(parse_grace("1s"), Ok(s(1)));
+        assert_eq!(parse_grace("5s"), Ok(MAX_GRACE));
+        let past = parse_grace("5.001s").unwrap_err();
+        assert_eq!(
+            past,
+            "'5.001s' is out of range: a grace is 0s to 5s (how far past its budget a turn may go before it is lost)"
+        );
+        assert!(parse_grace("1 minute").is_err() && parse_grace("-1s").is_err());
+        // On the CPU clock, a player that sleeps is stopped no sooner than
+        // one that computes up to its grace would be.
+        for budget in [ms(1), ms(100), s(5), s(60)] {
+            let limits = Clock::Cpu.limits(budget, MAX_GRACE);
+            assert!(limits.own > limits.cpu.unwrap(), "{budget:?}: {limits:?}");
+        }
     }
 
     #[test]

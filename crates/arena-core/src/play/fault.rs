@@ -37,15 +37,22 @@ pub enum Fault {
     /// An answer that is not a cell at all (None, a list, floats), as the
     /// player's host reported it (`invalid` in the protocol).
     InvalidAction(String),
-    /// Over budget. `killed`: it had not answered by budget + grace, and
-    /// its worker was killed.
+    /// Over budget + grace (`allowed`). `killed`: it had not answered by
+    /// then, and its worker was killed.
     Timeout {
         what: &'static str,
         used: Duration,
         budget: Duration,
+        /// How far past `budget` it could go before it lost.
+        grace: Duration,
         killed: bool,
-        /// The clock `used` was measured on.
+        /// The clock `used` was measured on: its own time (`Wall`) or its
+        /// CPU time.
         clock: Clock,
+        /// Stopped on the CPU clock by the backstop of its own time (it
+        /// slept or blocked): `used` is its own time, held to
+        /// `clock::backstop(budget)`.
+        backstop: bool,
     },
     /// A panic inside the player, caught and reported by the player itself.
     Panicked(String),
@@ -186,7 +193,7 @@ impl fmt::Display for Fault {
         match self {
             Fault::Illegal { what, spot, why } => write!(f, "illegal {what} {spot}: {why}"),
             Fault::InvalidAction(what) => write!(f, "invalid action: {what}"),
-            Fault::Timeout { what, used, budget, killed, clock } => {
+            Fault::Timeout { what, used, budget, grace, killed, clock, backstop } => {
                 write!(f, "timeout")?;
                 if *what != "turn" {
                     write!(f, " in {what}")?;
@@ -195,11 +202,25 @@ impl fmt::Display for Fault {
                 // ms or us: "0.00 s > 0.00 s" would say nothing.
                 let time =
                     |d: Duration| if *budget < Duration::from_millis(100) { short(d) } else { seconds(d) };
-                write!(f, ": {}", time(*used))?;
-                if *clock == Clock::Cpu {
-                    write!(f, " of CPU")?;
+                let of = match clock {
+                    Clock::Cpu => "of CPU",
+                    Clock::Wall => "of its own time",
+                };
+                write!(f, ": {} {of}", time(*used))?;
+                // What it measured against what it was allowed, and why.
+                if *backstop {
+                    let allowed = crate::play::clock::backstop(*budget);
+                    write!(
+                        f,
+                        " > {} (the CPU clock's backstop for a player that sleeps or blocks)",
+                        time(allowed)
+                    )?;
+                } else if grace.is_zero() {
+                    write!(f, " > {}", time(*budget))?;
+                } else {
+                    let allowed = time(*budget + *grace);
+                    write!(f, " > {allowed} ({} + {} grace)", time(*budget), time(*grace))?;
                 }
-                write!(f, " > {}", time(*budget))?;
                 if *killed {
                     write!(f, ", no answer: killed")?;
                 }
@@ -334,6 +355,42 @@ mod tests {
         let kept = cut.split(" ... (cut: ").next().unwrap();
         assert_eq!(kept, "a".repeat(PLAYER_TEXT_LIMIT - 1));
         assert!(cut.ends_with(&format!("(cut: {} bytes)", wide.len() - kept.len())), "{cut}");
+    }
+
+    #[test]
+    fn a_timeout_says_what_it_measured_against_what_it_was_allowed() {
+        let (s, ms) = (Duration::from_secs, Duration::from_millis);
+        let timeout = |used, budget, grace, clock, killed, backstop| Fault::Timeout {
+            what: "turn",
+            used,
+            budget,
+            grace,
+            killed,
+            clock,
+            backstop,
+        };
+        let cpu = timeout(ms(5310), s(5), ms(100), Clock::Cpu, false, false);
+        assert_eq!(cpu.to_string(), "timeout: 5.31 s of CPU > 5.10 s (5.00 s + 0.10 s grace)");
+        let wall = timeout(ms(5310), s(5), ms(100), Clock::Wall, false, false);
+        assert_eq!(wall.to_string(), "timeout: 5.31 s of its own time > 5.10 s (5.00 s + 0.10 s grace)");
+        // The course's allowance: 1 s on 5 s.
+        let course = timeout(ms(6012), s(5), s(1), Clock::Cpu, true, false);
+        assert_eq!(
+            course.to_string(),
+            "timeout: 6.01 s of CPU > 6.00 s (5.00 s + 1.00 s grace), no answer: killed"
+        );
+        // No grace (and replays from before it was recorded): the budget alone.
+        let none = timeout(ms(5310), s(5), Duration::ZERO, Clock::Cpu, false, false);
+        assert_eq!(none.to_string(), "timeout: 5.31 s of CPU > 5.00 s");
+        // Slept past the CPU clock's backstop: max(3 x 5 s, 5 s + 10 s).
+        let slept = timeout(ms(15_020), s(5), ms(100), Clock::Wall, true, true);
+        assert_eq!(
+            slept.to_string(),
+            "timeout: 15.02 s of its own time > 15.00 s (the CPU clock's backstop for a player that sleeps or blocks), no answer: killed"
+        );
+        // A short budget reads in ms.
+        let short = timeout(ms(152), ms(30), ms(100), Clock::Cpu, false, false);
+        assert_eq!(short.to_string(), "timeout: 152.0 ms of CPU > 130.0 ms (30.0 ms + 100.0 ms grace)");
     }
 
     #[test]

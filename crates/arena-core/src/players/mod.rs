@@ -270,12 +270,19 @@ impl Hosting {
         }
     }
 
-    /// The same, with workers sandboxed or not, their clock, and the
-    /// variables passed to them besides the default ones.
-    pub fn with_workers(mut self, sandbox: Sandbox, clock: Clock, pass_env: Vec<String>) -> Hosting {
+    /// The same, with workers sandboxed or not, their clock and grace, and
+    /// the variables passed to them besides the default ones.
+    pub fn with_workers(
+        mut self,
+        sandbox: Sandbox,
+        clock: Clock,
+        grace: Duration,
+        pass_env: Vec<String>,
+    ) -> Hosting {
         if let Some(limits) = self.limits.as_mut() {
             limits.sandbox = sandbox;
             limits.clock = clock;
+            limits.grace = grace;
             limits.pass_env.extend(pass_env);
         }
         self

@@ -40,6 +40,12 @@ pub enum FaultDetail {
         /// The clock `used_ns` was measured on (older replays: wall).
         #[serde(default, skip_serializing_if = "is_wall")]
         clock: Clock,
+        /// How far past the budget it could go (older replays: none said).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        grace_ns: u64,
+        /// Stopped by the CPU clock's backstop of its own time.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        backstop: bool,
     },
     Panicked {
         message: String,
@@ -102,6 +108,10 @@ mod illegal_type {
 
 fn is_wall(clock: &Clock) -> bool {
     *clock == Clock::Wall
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The calls a timeout can happen in (`Fault::Timeout::what`).
@@ -240,12 +250,14 @@ impl FaultRecord {
                 FaultDetail::Illegal { what: what.to_string(), cell: [spot.row, spot.col] }
             }
             Fault::InvalidAction(what) => FaultDetail::InvalidAction { what: what.clone() },
-            Fault::Timeout { what, used, budget, killed, clock } => FaultDetail::Timeout {
+            Fault::Timeout { what, used, budget, grace, killed, clock, backstop } => FaultDetail::Timeout {
                 during: what.to_string(),
                 used_ns: used.as_nanos() as u64,
                 budget_ns: budget.as_nanos() as u64,
                 killed: *killed,
                 clock: *clock,
+                grace_ns: grace.as_nanos() as u64,
+                backstop: *backstop,
             },
             Fault::Panicked(message) => FaultDetail::Panicked { message: message.clone() },
             Fault::Crashed(how) => FaultDetail::Crashed { how: how.clone() },
@@ -269,13 +281,17 @@ impl FaultRecord {
     pub fn to_fault(&self) -> Option<Fault> {
         Some(match &self.detail {
             FaultDetail::Illegal { .. } => return None,
-            FaultDetail::Timeout { during, used_ns, budget_ns, killed, clock } => Fault::Timeout {
-                what: CALLS.iter().find(|c| *c == during)?,
-                used: Duration::from_nanos(*used_ns),
-                budget: Duration::from_nanos(*budget_ns),
-                killed: *killed,
-                clock: *clock,
-            },
+            FaultDetail::Timeout { during, used_ns, budget_ns, killed, clock, grace_ns, backstop } => {
+                Fault::Timeout {
+                    what: CALLS.iter().find(|c| *c == during)?,
+                    used: Duration::from_nanos(*used_ns),
+                    budget: Duration::from_nanos(*budget_ns),
+                    grace: Duration::from_nanos(*grace_ns),
+                    killed: *killed,
+                    clock: *clock,
+                    backstop: *backstop,
+                }
+            }
             FaultDetail::InvalidAction { what } => Fault::InvalidAction(what.clone()),
             FaultDetail::Panicked { message } => Fault::Panicked(message.clone()),
             FaultDetail::Crashed { how } => Fault::Crashed(how.clone()),
@@ -304,15 +320,28 @@ mod tests {
                 what: "new_game",
                 used: Duration::from_nanos(5_310_000_123),
                 budget: Duration::from_secs(5),
+                grace: Duration::ZERO,
                 killed: true,
                 clock: crate::play::clock::Clock::Wall,
+                backstop: false,
             },
             Fault::Timeout {
                 what: "turn",
                 used: Duration::from_millis(2100),
                 budget: Duration::from_secs(2),
+                grace: Duration::from_millis(100),
                 killed: true,
                 clock: crate::play::clock::Clock::Cpu,
+                backstop: false,
+            },
+            Fault::Timeout {
+                what: "turn",
+                used: Duration::from_millis(15_020),
+                budget: Duration::from_secs(5),
+                grace: Duration::from_secs(1),
+                killed: true,
+                clock: crate::play::clock::Clock::Wall,
+                backstop: true,
             },
             Fault::Panicked("at src/lib.rs:3".into()),
             Fault::InvalidAction("get_move returned None, not a (row, col) tuple".into()),

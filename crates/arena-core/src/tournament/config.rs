@@ -16,7 +16,7 @@ pub use crate::games::rules::GameRules;
 use crate::{
     game::GameId,
     game_rules::{Budgets, GameOptions, OptionValue},
-    play::clock::Clock,
+    play::clock::{parse_grace, Clock},
     play::time_control::TimeControl,
     players::external::Program,
     players::isolation::{environment, run_as::UserIds},
@@ -147,6 +147,8 @@ pub enum Format {
 pub struct SettingsFile {
     pub time_per_turn: Option<String>,
     pub startup_time: Option<String>,
+    /// How far past its budget a turn may go before it is lost.
+    pub grace: Option<String>,
     pub memory_limit: Option<String>,
     /// Load libraries into the arena instead of worker processes.
     #[serde(default)]
@@ -167,8 +169,16 @@ pub struct SettingsFile {
 
 impl SettingsFile {
     /// The keys every game has, for the error naming an unknown one.
-    const COMMON: [&'static str; 7] =
-        ["time_per_turn", "startup_time", "memory_limit", "in_process", "sandbox", "clock", "pass_env"];
+    const COMMON: [&'static str; 8] = [
+        "time_per_turn",
+        "startup_time",
+        "grace",
+        "memory_limit",
+        "in_process",
+        "sandbox",
+        "clock",
+        "pass_env",
+    ];
 
     /// The rules options given, each of a key some game has.
     fn game_options(&self) -> Result<GameOptions> {
@@ -518,6 +528,10 @@ impl Tournament {
             turn,
             startup: duration("startup_time", &file.settings.startup_time, defaults.startup)?,
             clock: file.settings.clock,
+            grace: match &file.settings.grace {
+                None => defaults.grace,
+                Some(text) => parse_grace(text).map_err(|e| anyhow::anyhow!("settings.grace: {e}"))?,
+            },
         };
         let options = file.settings.game_options()?;
         let rules =

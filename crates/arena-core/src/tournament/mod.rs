@@ -41,6 +41,7 @@ use crate::replay::{
     live::{Live, LivePlayers},
 };
 use crate::{
+    play::clock::DEFAULT_GRACE,
     play::two_player::{SettingsPrint, TwoPlayerGame},
     players::isolation::WorkerLimits,
     players::{Hosting, Player},
@@ -179,6 +180,10 @@ pub fn fingerprint(tournament: &Tournament, schedule: &[ScheduledGame]) -> Strin
             text.push_str(&format!("param{id}.{name}={value}|"));
         }
     }
+    // A grace other than the default, likewise.
+    if budgets.grace != DEFAULT_GRACE {
+        text.push_str(&format!("grace={:?}|", budgets.grace));
+    }
     text.push_str(&print.tail);
     if let Some(grading) = &tournament.grading {
         text.push_str(&grading.print(tournament.games_per_pairing));
@@ -230,6 +235,7 @@ pub fn hosting(tournament: &Tournament) -> Result<Hosting> {
         return Ok(Hosting::in_process().with_workers(
             tournament.sandbox,
             tournament.budgets.clock,
+            tournament.budgets.grace,
             pass_env,
         ));
     }
@@ -239,6 +245,7 @@ pub fn hosting(tournament: &Tournament) -> Result<Hosting> {
     }
     limits.sandbox = tournament.sandbox;
     limits.clock = tournament.budgets.clock;
+    limits.grace = tournament.budgets.grace;
     limits.pass_env.extend(tournament.pass_env.iter().cloned());
     limits.run_as = tournament.run_as;
     Ok(Hosting {

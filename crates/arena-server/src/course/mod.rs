@@ -18,7 +18,7 @@ pub mod accounts;
 pub mod export;
 pub mod gradescope;
 
-use std::path::Path;
+use std::{path::Path, time::Duration};
 
 use anyhow::{Context, Result};
 use serde::Deserialize;
@@ -27,7 +27,7 @@ use arena_core::{
     game::GameId,
     game_rules::{Budgets, GameOptions, OptionValue},
     games::rules::{self, GameRules},
-    play::clock::Clock,
+    play::clock::{parse_grace, Clock, DEFAULT_GRACE},
     play::time_control::TimeControl,
     players::Level,
     tournament::config::{one_line, pass_marks},
@@ -225,21 +225,28 @@ impl Assignment {
     /// The clock its players are charged on: the course file's (always
     /// written in: `SERVER_CLOCK` by default).
     pub fn clock(&self) -> Clock {
-        match self.settings.get("clock").and_then(|c| c.as_str()) {
-            Some("wall") => Clock::Wall,
-            _ => Clock::Cpu,
-        }
+        clock_of(&self.settings)
+    }
+
+    /// How far past its budget a turn may go before it is lost.
+    pub fn grace(&self) -> Duration {
+        grace_of(&self.settings)
     }
 
     /// What its grades are made under, as stored with each grade and
-    /// compared at start: the budget of a turn, the clock, and the whole
-    /// `[settings]`.
+    /// compared at start: the budget of a turn, the clock, a grace other
+    /// than the default (grades made before it could be set stay current),
+    /// and the whole `[settings]`.
     pub fn graded_under(&self) -> serde_json::Value {
-        serde_json::json!({
+        let mut under = serde_json::json!({
             "time_per_turn": arena_core::report::units::seconds(self.rules.time_control().first_turn()),
             "clock": self.settings.get("clock").and_then(|c| c.as_str()).unwrap_or(SERVER_CLOCK.name()),
             "settings": self.settings,
-        })
+        });
+        if self.grace() != DEFAULT_GRACE {
+            under["grace"] = arena_core::report::units::seconds(self.grace()).into();
+        }
+        under
     }
 }
 
@@ -526,6 +533,21 @@ impl AssignmentFile {
     }
 }
 
+/// The clock an assignment's `[settings]` charge (`SERVER_CLOCK` unless
+/// they say `wall`).
+pub fn clock_of(settings: &toml::Table) -> Clock {
+    match settings.get("clock").and_then(|c| c.as_str()) {
+        Some("wall") => Clock::Wall,
+        _ => SERVER_CLOCK,
+    }
+}
+
+/// The grace an assignment's `[settings]` give (checked when the course
+/// file was read), else the default.
+pub fn grace_of(settings: &toml::Table) -> Duration {
+    settings.get("grace").and_then(|g| g.as_str()).and_then(|g| parse_grace(g).ok()).unwrap_or(DEFAULT_GRACE)
+}
+
 /// `game` under the `[settings]` of an assignment (its rules options and
 /// budgets): what a batch job that got them as the course file gives them
 /// plays.
@@ -550,6 +572,13 @@ fn settings(game: GameId, table: &toml::Table) -> std::result::Result<GameRules,
                 budgets.startup = arena_core::report::units::parse_duration(text)
                     .map_err(|e| ("startup_time", format!("settings.startup_time: {e}")))?;
             }
+            ("grace", value) => {
+                budgets.grace = value
+                    .as_str()
+                    .ok_or_else(|| format!("{value} is not a duration: write it like \"1s\""))
+                    .and_then(parse_grace)
+                    .map_err(|e| ("grace", format!("settings.grace: {e}")))?;
+            }
             ("clock", value) => {
                 budgets.clock = match value.as_str() {
                     Some("wall") => Clock::Wall,
@@ -562,7 +591,7 @@ fn settings(game: GameId, table: &toml::Table) -> std::result::Result<GameRules,
                     return Err((
                         "settings",
                         format!(
-                            "settings.{key}: no such setting (the settings: time_per_turn, startup_time, clock, {})",
+                            "settings.{key}: no such setting (the settings: time_per_turn, startup_time, grace, clock, {})",
                             rules::keys().join(", ")
                         ),
                     ));
@@ -755,6 +784,30 @@ by_rank = [3, 2, 1]
     }
 
     #[test]
+    fn an_assignments_grace_is_0s_to_5s_and_its_grades_say_it() {
+        let course = |grace: &str| {
+            Course::parse(&format!(
+                "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[assignment.settings]\n{grace}time_per_turn = \"5s\"\n"
+            ))
+        };
+        // The course's referee: 1 s on 5 s.
+        let course_grace = course("grace = \"1s\"\n").unwrap().assignments.remove(0);
+        assert_eq!(course_grace.grace(), std::time::Duration::from_secs(1));
+        assert_eq!(course_grace.graded_under()["grace"], "1.00 s");
+        // Without one, grades say none: those made before it could be set stay current.
+        let plain = course("").unwrap().assignments.remove(0);
+        assert_eq!(plain.grace(), DEFAULT_GRACE);
+        assert!(plain.graded_under().get("grace").is_none(), "{}", plain.graded_under());
+        assert_ne!(plain.graded_under(), course_grace.graded_under(), "a change of grace is found");
+        // The ends.
+        for (grace, seconds) in [("0s", 0), ("5s", 5)] {
+            let a = course(&format!("grace = \"{grace}\"\n")).unwrap().assignments.remove(0);
+            assert_eq!(a.grace(), std::time::Duration::from_secs(seconds));
+        }
+        assert!(course("grace = \"5.5s\"\n").is_err());
+    }
+
+    #[test]
     fn errors_name_the_line_and_the_key() {
         let cases = [
             ("[[assignment]]\nname = \"x\"\ngame = \"chess\"\n", "line 3: assignment[0].game: \"chess\": unknown game"),
@@ -794,6 +847,14 @@ by_rank = [3, 2, 1]
             (
                 "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[assignment.settings]\nclock = \"process\"\n",
                 "line 5: assignment[0].settings.clock: \"process\": `wall` or `cpu`",
+            ),
+            (
+                "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[assignment.settings]\ngrace = \"6s\"\n",
+                "line 5: assignment[0].settings.grace: '6s' is out of range: a grace is 0s to 5s (how far past its budget a turn may go before it is lost)",
+            ),
+            (
+                "[[assignment]]\nname = \"a\"\ngame = \"trap\"\n[assignment.settings]\ngrace = 1\n",
+                "line 5: assignment[0].settings.grace: 1 is not a duration: write it like \"1s\"",
             ),
             (
                 "[[assignment]]\nname = \"a\"\ngame = \"wumpus\"\n[assignment.tournament]\nformat = \"round-robin\"\n",

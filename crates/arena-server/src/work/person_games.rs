@@ -19,7 +19,6 @@ use std::{
 };
 
 use arena_core::{
-    play::clock::Clock,
     play::cores::{self, Priority},
     play::time_control::TimeControl,
     play::two_player::{self, MatchConfig, TwoPlayerGame},
@@ -216,7 +215,7 @@ pub(crate) fn open(
         Seat::Person(table) => Some(format!("/play/{}", table.token())),
         Seat::Bot(_) => None,
     });
-    let (nice, rules, clock) = (app.games_nice, assignment.rules.clone(), assignment.clock());
+    let (nice, rules, settings) = (app.games_nice, assignment.rules.clone(), assignment.settings.clone());
     // Whatever happens to the game, even a panic or a thread never
     // started, the seats and the one game at a time are given back.
     let ended = Ended { app: app.clone(), tables: tables.clone(), id };
@@ -225,7 +224,7 @@ pub(crate) fn open(
         // Games are played at the games' nice, never a page's (`nice.rs`).
         crate::work::nice::set(nice, "games");
         cores::set_priority(Priority::Scrimmage);
-        if let Err(e) = play(&rules, clock, taken) {
+        if let Err(e) = play(&rules, &settings, taken) {
             for table in &tables {
                 table_tell(table, &format!("the game could not be played: {e}"));
             }
@@ -263,12 +262,14 @@ fn table_tell(table: &PageTable, text: &str) {
 }
 
 /// One game between the two seats (seat 1 first), a bot's workers
-/// stopped on the assignment's `clock` (as its grading's are).
-fn play(rules: &arena_core::games::rules::GameRules, clock: Clock, seats: [Seat; 2]) -> anyhow::Result<()> {
-    let mut hosting = crate::work::league::hosting()?;
-    if let Some(limits) = hosting.limits.as_mut() {
-        limits.clock = clock;
-    }
+/// stopped on the clock and grace of the assignment's `settings` (as its
+/// grading's are).
+fn play(
+    rules: &arena_core::games::rules::GameRules,
+    settings: &toml::Table,
+    seats: [Seat; 2],
+) -> anyhow::Result<()> {
+    let hosting = crate::work::league::hosting(settings)?;
     let mut players = Vec::with_capacity(2);
     for seat in &seats {
         players.push(match seat {

@@ -3,7 +3,8 @@
 //! `arena serve regrade`, which puts them back in the grading queue.
 //!
 //! Each grade keeps what it was made under (`Assignment::graded_under`:
-//! the budget, the clock, the whole `[settings]`); a grade from before
+//! the budget, the clock, a grace other than the default, the whole
+//! `[settings]`); a grade from before
 //! grades kept it counts as made under other settings. Only each group's
 //! latest finished submission of an assignment is looked at: the one that
 //! counts; older ones keep their grades.
@@ -41,8 +42,9 @@ pub fn warning(assignment: &Assignment, changed: &[Graded]) -> Option<String> {
     let listed: Vec<String> = changed.iter().take(10).map(|g| format!("{} ({})", g.id, g.group)).collect();
     let more = if changed.len() > 10 { format!(" and {} more", changed.len() - 10) } else { String::new() };
     let now = assignment.graded_under();
+    let grace = now["grace"].as_str().map(|g| format!("{g} grace, ")).unwrap_or_default();
     Some(format!(
-        "assignment {}: {} group(s) were graded under other settings than its own now ({} a turn, {} clock): submission(s) {}{more}; `arena serve regrade --assignment {} --changed` grades them again",
+        "assignment {}: {} group(s) were graded under other settings than its own now ({} a turn, {grace}{} clock): submission(s) {}{more}; `arena serve regrade --assignment {} --changed` grades them again",
         assignment.name,
         changed.len(),
         now["time_per_turn"].as_str().unwrap_or("?"),

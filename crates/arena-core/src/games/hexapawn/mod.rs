@@ -145,7 +145,12 @@ impl GameSettings for Hexapawn {
     const OPTIONS: &'static [GameOption] = &[];
 
     fn settings(_: &GameOptions, budgets: Budgets) -> Result<HexapawnSettings, OptionError> {
-        Ok(HexapawnSettings { time: budgets.turn, startup_budget: budgets.startup, clock: budgets.clock })
+        Ok(HexapawnSettings {
+            time: budgets.turn,
+            startup_budget: budgets.startup,
+            clock: budgets.clock,
+            grace: budgets.grace,
+        })
     }
 }
 

@@ -19,7 +19,7 @@ use crate::play::referee::{
 };
 use crate::{
     game::Agent,
-    play::clock::{Clock, Spent},
+    play::clock::{Clock, Spent, DEFAULT_GRACE},
     play::fault::Fault,
     play::seeds,
     play::time_control::{TimeControl, TurnClock},
@@ -35,10 +35,13 @@ pub struct HexapawnSettings {
     pub startup_budget: Duration,
     /// The clock budgets are charged on.
     pub clock: Clock,
+    /// How far past its budget a call may go before it is lost.
+    pub grace: Duration,
 }
 
 /// Spelled as before time controls (`turn_budget: 5s`): tournament
-/// fingerprints hold this text, so it must not change.
+/// fingerprints hold this text, so it must not change (a grace other than
+/// the default is in the fingerprint apart: `tournament::fingerprint`).
 impl fmt::Debug for HexapawnSettings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HexapawnSettings")
@@ -55,6 +58,7 @@ impl Default for HexapawnSettings {
             time: TimeControl::default(),
             startup_budget: Duration::from_secs(10),
             clock: Clock::Wall,
+            grace: DEFAULT_GRACE,
         }
     }
 }
@@ -228,9 +232,8 @@ fn run(
             seed: own_seeds[seat.index()],
         };
         let agent = &mut agents[seat.index()];
-        if let (Err(fault), _) = timed(settings.clock, settings.startup_budget, "new_game", || {
-            agent.new_game(info, settings.startup_budget)
-        }) {
+        let (clock, grace, startup) = (settings.clock, settings.grace, settings.startup_budget);
+        if let (Err(fault), _) = timed(clock, grace, startup, "new_game", || agent.new_game(info, startup)) {
             return HexapawnEnding::Fault { loser: seat, fault };
         }
     }
@@ -242,7 +245,8 @@ fn run(
         let own = &mut clocks[seat.index()];
         let time_left_us = own.limit().as_micros() as u64;
         let request = HexapawnRequest { board, seat, ply: plies.len() as u32, time_left_us };
-        let (reply, time) = calls::turn(settings.clock, own, "turn", agents[seat.index()], request);
+        let (reply, time) =
+            calls::turn(settings.clock, settings.grace, own, "turn", agents[seat.index()], request);
         let mv = match reply.result() {
             Ok(HexapawnAction::Move(mv)) => mv,
             Ok(HexapawnAction::Resign) => return HexapawnEnding::Resigned { loser: seat },

@@ -158,6 +158,8 @@ impl HexapawnBody {
             time: TimeControl::from_record(self.settings.time_per_move_ms, self.settings.time_control),
             startup_budget: ms(self.settings.startup_time_ms),
             clock: self.settings.clock,
+            // Not recorded: a replayed answer comes at once, never late.
+            grace: crate::play::clock::DEFAULT_GRACE,
         }
     }
 }

@@ -209,6 +209,7 @@ impl GameSettings for Trap {
             startup_budget: budgets.startup,
             turn_cap: options.number("turn_cap")?.unwrap_or(DEFAULT_TURN_CAP),
             clock: budgets.clock,
+            grace: budgets.grace,
         })
     }
 }

@@ -25,7 +25,7 @@ pub use crate::play::fault::{Fault, FaultKind, Spot};
 use crate::play::referee::calls::{self, timed, Answer};
 use crate::{
     game::Agent,
-    play::clock::{Clock, Spent},
+    play::clock::{Clock, Spent, DEFAULT_GRACE},
     play::seeds,
     play::time_control::{TimeControl, TurnClock},
     players::protocol::WireCell,
@@ -45,6 +45,8 @@ pub struct TrapSettings {
     pub turn_cap: u32,
     /// The clock budgets are charged on.
     pub clock: Clock,
+    /// How far past its budget a call may go before it is lost.
+    pub grace: Duration,
 }
 
 impl Default for TrapSettings {
@@ -55,6 +57,7 @@ impl Default for TrapSettings {
             startup_budget: Duration::from_secs(10),
             turn_cap: DEFAULT_TURN_CAP,
             clock: Clock::Wall,
+            grace: DEFAULT_GRACE,
         }
     }
 }
@@ -326,7 +329,8 @@ impl Game<'_, '_> {
         };
         let budget = self.settings.startup_budget;
         let player = &mut self.players[seat.index()];
-        timed(self.settings.clock, budget, "new_game", || player.new_game(info, budget)).0
+        let (clock, grace) = (self.settings.clock, self.settings.grace);
+        timed(clock, grace, budget, "new_game", || player.new_game(info, budget)).0
     }
 
     /// One turn of `seat`, recording a failure in `self.failed`.
@@ -334,8 +338,8 @@ impl Game<'_, '_> {
         let shown = self.state;
         let request = self.request(seat, self.clocks[seat.index()].limit());
         let own = &mut self.clocks[seat.index()];
-        let (answer, used) =
-            calls::turn(self.settings.clock, own, "turn", self.players[seat.index()], request);
+        let (clock, grace) = (self.settings.clock, self.settings.grace);
+        let (answer, used) = calls::turn(clock, grace, own, "turn", self.players[seat.index()], request);
         // A late answer is recorded as given, and loses.
         let (actions, result) = match answer {
             Answer::OnTime(actions) => (Some(actions), self.judge(seat, shown, actions, used)),

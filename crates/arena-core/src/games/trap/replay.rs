@@ -143,6 +143,8 @@ impl TrapBody {
             startup_budget: ms(self.settings.startup_time_ms),
             clock: self.settings.common.clock,
             turn_cap: self.settings.common.turn_cap,
+            // Not recorded: a replayed answer comes at once, never late.
+            grace: crate::play::clock::DEFAULT_GRACE,
         }
     }
 

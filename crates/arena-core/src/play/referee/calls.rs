@@ -48,9 +48,11 @@ impl<T> Answer<T> {
 }
 
 /// Runs one player call, measures it on both clocks, and judges it against
-/// `budget` on `clock`: the one timing path of every call of every game.
+/// `budget` on `clock`: lost past `budget` + `grace`. The one timing path of
+/// every call of every game.
 pub(crate) fn judged<T>(
     clock: Clock,
+    grace: Duration,
     budget: Duration,
     what: &'static str,
     call: impl FnOnce() -> Result<T, Fault>,
@@ -62,9 +64,10 @@ pub(crate) fn judged<T>(
     let answer = match answer {
         // What is kept of the player's words is cut here, once, for every call.
         Err(fault) => Answer::Failed(fault.cut()),
-        Ok(answer) if used > budget => {
-            Answer::Late(answer, Fault::Timeout { what, used, budget, killed: false, clock })
-        }
+        Ok(answer) if used > budget + grace => Answer::Late(
+            answer,
+            Fault::Timeout { what, used, budget, grace, killed: false, clock, backstop: false },
+        ),
         Ok(answer) => Answer::OnTime(answer),
     };
     (answer, spent)
@@ -72,17 +75,18 @@ pub(crate) fn judged<T>(
 
 /// One turn of a player on its clock `own` (its request made for
 /// `own.limit()`): under a bank the player is told the bank first, timed
-/// with the turn; then `act`, judged against the turn's limit. An answer in
-/// time is charged to the clock; a late one loses, and is not.
+/// with the turn; then `act`, judged against the turn's limit and `grace`.
+/// An answer in time is charged to the clock; a late one loses, and is not.
 pub(crate) fn turn<G: Game>(
     clock: Clock,
+    grace: Duration,
     own: &mut TurnClock,
     what: &'static str,
     agent: &mut (impl Agent<G> + ?Sized),
     request: G::Request,
 ) -> (Answer<G::Action>, Spent) {
     let (limit, bank) = (own.limit(), own.time_bank());
-    let (answer, spent) = judged(clock, limit, what, || {
+    let (answer, spent) = judged(clock, grace, limit, what, || {
         bank.map_or(Ok(()), |bank| agent.time_bank(bank))?;
         agent.act(request, limit)
     });
@@ -95,10 +99,11 @@ pub(crate) fn turn<G: Game>(
 /// `judged`, for callers that only need the answer if it counts.
 pub(crate) fn timed<T>(
     clock: Clock,
+    grace: Duration,
     budget: Duration,
     what: &'static str,
     call: impl FnOnce() -> Result<T, Fault>,
 ) -> (Result<T, Fault>, Spent) {
-    let (answer, spent) = judged(clock, budget, what, call);
+    let (answer, spent) = judged(clock, grace, budget, what, call);
     (answer.result(), spent)
 }

@@ -270,16 +270,16 @@ fn run<G: SoloReferee>(
 where
     G::Request: Copy,
 {
-    let Budgets { turn, startup, clock } = settings.budgets;
+    let Budgets { turn, startup, clock, grace } = settings.budgets;
     let info = G::info(state, settings, player_seed(seed));
-    if let (Err(fault), _) = timed(clock, startup, "new_game", || agent.new_game(info, startup)) {
+    if let (Err(fault), _) = timed(clock, grace, startup, "new_game", || agent.new_game(info, startup)) {
         return Ending::Fault(fault);
     }
     let mut own = TurnClock::new(turn);
     loop {
         let request = G::request(state, steps.len() as u32, own.limit());
         // The call is named as the wire names it: a "turn", a "step".
-        let (answer, time) = calls::turn(clock, &mut own, G::ACT, agent, request);
+        let (answer, time) = calls::turn(clock, grace, &mut own, G::ACT, agent, request);
         let action = match answer.result() {
             Ok(action) => action,
             Err(fault) => return Ending::Fault(fault),

@@ -56,6 +56,8 @@ impl<R: RulesRecord> SettingsRecord<R> {
                 turn: TimeControl::from_record(b.time_per_step_ms, b.time_control),
                 startup: ms(b.startup_time_ms),
                 clock: b.clock,
+                // Not recorded: a replayed answer comes at once, never late.
+                ..Budgets::default()
             },
         }
     }

@@ -24,7 +24,9 @@ pub struct WorkerLimits {
     /// Processes and threads the worker's user may have (RLIMIT_NPROC; not
     /// enforced for root).
     pub processes: u64,
-    /// Past its budget, how long a player may take before it is killed.
+    /// How far past its budget a call may go before it is lost (the
+    /// settings' grace): a player that has not answered is killed
+    /// `clock::KILL_MARGIN` after that (`clock::Limits`).
     pub grace: Duration,
     /// Output (stdout + stderr) kept per request for the logs; the rest is
     /// counted and dropped.
@@ -68,7 +70,7 @@ impl WorkerLimits {
             memory_bytes: 1 << 30,
             cpu_seconds: 3600,
             processes: 512,
-            grace: Duration::from_millis(100),
+            grace: crate::play::clock::DEFAULT_GRACE,
             output_cap: 64 << 10,
             output_limit: 1 << 20,
             sandbox: Sandbox::On,

@@ -418,6 +418,13 @@ impl Worker {
         std::mem::replace(&mut self.output, fresh)
     }
 
+    /// The fault of a call of `budget` killed at `used` of its own time:
+    /// past budget + grace on the wall clock, past the backstop on the CPU's.
+    fn out_of_own_time(&self, what: &'static str, used: Duration, budget: Duration) -> Fault {
+        let backstop = self.clock == Clock::Cpu;
+        Fault::Timeout { what, used, budget, grace: self.grace, killed: true, clock: Clock::Wall, backstop }
+    }
+
     /// Waits for the reply within `limits`, counting the player's CPU time
     /// and wait from `before`.
     fn await_reply<A: DeserializeOwned>(
@@ -459,7 +466,7 @@ impl Worker {
                 let waited = (before.machine_wait(now) + starved).min(elapsed);
                 let own = elapsed - waited;
                 if own > limits.own {
-                    let fault = Fault::Timeout { what, used: own, budget, killed: true, clock: Clock::Wall };
+                    let fault = self.out_of_own_time(what, own, budget);
                     return Err(self.fail(fault));
                 }
                 if elapsed >= limits.cap {
@@ -471,7 +478,7 @@ impl Worker {
                     let waited = waited.saturating_sub(theirs);
                     let own = elapsed - waited;
                     let fault = if own > limits.own {
-                        Fault::Timeout { what, used: own, budget, killed: true, clock: Clock::Wall }
+                        self.out_of_own_time(what, own, budget)
                     } else {
                         Fault::Overloaded { what, wall: elapsed, waited, budget }
                     };
@@ -482,7 +489,7 @@ impl Worker {
                     .min(limits.cap - elapsed);
             } else if wait.is_zero() {
                 // Nothing known of its waits: its own time is the wall time.
-                let fault = Fault::Timeout { what, used: elapsed, budget, killed: true, clock: Clock::Wall };
+                let fault = self.out_of_own_time(what, elapsed, budget);
                 return Err(self.fail(fault));
             } else if self.player_main.is_some() {
                 wait = wait.min(Starvation::LOOK);
@@ -490,8 +497,10 @@ impl Worker {
             if let (Some(allowed), Some(before)) = (limits.cpu, before.cpu) {
                 let used = self.player_cpu().unwrap_or(before).saturating_sub(before);
                 if used > allowed {
-                    let clock = Clock::Cpu;
-                    return Err(self.fail(Fault::Timeout { what, used, budget, killed: true, clock }));
+                    let (grace, clock) = (self.grace, Clock::Cpu);
+                    let fault =
+                        Fault::Timeout { what, used, budget, grace, killed: true, clock, backstop: false };
+                    return Err(self.fail(fault));
                 }
                 // Look again when the allowance could be used up, on every core.
                 wait = wait.min(((allowed - used) / cores()).max(Duration::from_millis(1)));

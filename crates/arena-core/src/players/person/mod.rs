@@ -255,12 +255,15 @@ impl<G: PersonGame> Agent<G> for PersonAgent<G> {
                     Read::Late => {
                         let used = started.elapsed();
                         table.tell("out of time: the game is lost");
+                        // A person is held to the budget itself: no grace.
                         return Err(Fault::Timeout {
                             what: "turn",
                             used,
                             budget,
+                            grace: Duration::ZERO,
                             killed: false,
                             clock: Clock::Wall,
+                            backstop: false,
                         });
                     }
                 };

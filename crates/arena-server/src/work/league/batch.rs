@@ -359,7 +359,7 @@ pub fn run_batch(file: &Path) -> Result<()> {
             .open(&games)
             .with_context(|| format!("cannot write {}", games.display()))?,
     );
-    let hosting = hosting()?;
+    let hosting = hosting(&batch.settings)?;
     let game = GameId::parse(&batch.game)
         .with_context(|| format!("{}: no game '{}'", file.display(), batch.game))?;
     let rules = course::rules_of(game, &batch.settings)

@@ -35,7 +35,7 @@ use serde_json::{json, Value};
 pub use batch::run_batch;
 
 use crate::{
-    course::{Assignment, Course},
+    course::{self, Assignment, Course},
     store::db::{self, Submission},
     store::disk,
     store::files as store,
@@ -536,10 +536,10 @@ pub fn play_round(
             .filter_map(|pair| {
                 let (a, b) = ordered(pair.first.0, pair.second.0);
                 let pair = [*submissions.get(&a)?, *submissions.get(&b)?];
-                let rules = &assignment.rules;
+                let assignment = &assignment;
                 Some(scope.spawn(move || {
                     arena_core::play::cores::set_inherited(priority);
-                    play_pairing(dir, rules, pair, live, changed)
+                    play_pairing(dir, assignment, pair, live, changed)
                 }))
             })
             .collect();
@@ -579,7 +579,7 @@ pub fn play_round(
 /// ends.
 fn play_pairing(
     dir: &Path,
-    rules: &GameRules,
+    assignment: &Assignment,
     pair: [&Submission; 2],
     live: &Mutex<Live>,
     changed: &Wake,
@@ -589,7 +589,7 @@ fn play_pairing(
     if first >= GAMES {
         return Ok(());
     }
-    let hosting = hosting()?;
+    let (rules, hosting) = (&assignment.rules, hosting(&assignment.settings)?);
     let load = |s: &Submission| -> Result<Player> {
         if let Some(player) = live.lock().unwrap_or_else(|e| e.into_inner()).loaded.get(&s.id) {
             return Ok(player.clone());
@@ -629,9 +629,14 @@ fn first_missing(db: &Connection, a: i64, b: i64) -> Result<u32> {
 }
 
 /// How a league game's players are hosted: isolated and sandboxed
-/// (WorkerLimits' default), as in a tournament.
-pub(crate) fn hosting() -> Result<Hosting> {
-    let limits = WorkerLimits::new().map_err(anyhow::Error::msg)?;
+/// (WorkerLimits' default), as in a tournament, their workers stopped on
+/// the clock and grace of the assignment's `settings` (as its grading's are).
+pub(crate) fn hosting(settings: &toml::Table) -> Result<Hosting> {
+    let limits = WorkerLimits {
+        clock: course::clock_of(settings),
+        grace: course::grace_of(settings),
+        ..WorkerLimits::new().map_err(anyhow::Error::msg)?
+    };
     Ok(Hosting { isolate_libraries: true, isolate_builtins: false, limits: Some(limits) })
 }
 
