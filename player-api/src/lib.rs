@@ -10,6 +10,9 @@
 //!   which turns a struct implementing [`trap::TrapPlayer`] into a loadable
 //!   library and keeps panics from crossing the boundary.
 //!
+//! And, for a player that manages its time, a stopwatch of its thinking on
+//! the clock its game charges ([`thinking::Thinking`]).
+//!
 //! A minimal player:
 //!
 //! ```
@@ -39,6 +42,7 @@ pub mod hexapawn;
 pub mod intuitive;
 pub mod magic_forest;
 pub mod params;
+pub mod thinking;
 pub mod trap;
 pub mod wumpus;
 

@@ -1,8 +1,9 @@
 //! Trap's Expert never goes over its turn budget: 200 games at 50 ms a
 //! turn, each turn timed by the referee (the whole turn, move and throw),
 //! charged on the CPU clock as the server charges: Expert keeps to its
-//! budget by the wall clock, so its CPU time is within it whatever else the
-//! machine runs, and the verdict does not depend on the load.
+//! budget by its thread's CPU time, the clock it is charged on
+//! (`player_api::thinking`), so it is within it whatever else the machine
+//! runs, and the verdict does not depend on the load.
 
 use arena_core::play::time_control::TimeControl;
 use std::time::Duration;

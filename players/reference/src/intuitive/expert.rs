@@ -21,7 +21,9 @@
 //! cell). A search only ever caches values it finished, so the next reveal
 //! picks up where this one stopped; once the states a game can reach are
 //! cached, every answer is exact and costs one lookup. Until then Expert's
-//! play depends on how fast the machine is, like any timed search.
+//! play depends on how fast the machine is, like any timed search; not on
+//! how busy it is: its time is the game's clock (`player_api::thinking`),
+//! its thread's CPU time where that is what the game charges.
 //!
 //! The cache is shared by every `Expert` in the process (one per board
 //! size, behind a mutex), so new instances (a tournament's, or one the
@@ -36,8 +38,9 @@ use std::{
     time::{Duration, Instant},
 };
 
-use player_api::intuitive::{
-    Cell, CellSet, Hint, IntuitiveGameInfo, IntuitivePlayer, IntuitiveRequest, IntuitiveView,
+use player_api::{
+    intuitive::{Cell, CellSet, Hint, IntuitiveGameInfo, IntuitivePlayer, IntuitiveRequest, IntuitiveView},
+    thinking::Thinking,
 };
 
 use super::{
@@ -69,32 +72,43 @@ fn expected_states(size: u8) -> usize {
     }
 }
 
-/// When a search must give up: a deadline, and (for tests, which must not
+/// When a search must give up: a time, and (for tests, which must not
 /// depend on the machine's speed) a number of states it may expand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limit {
-    deadline: Option<Instant>,
+    /// Thinking since when, for how long.
+    time: Option<(Thinking, Duration)>,
     expansions: Option<u64>,
 }
 
 impl Limit {
     /// No limit: the search runs to the end.
-    pub const NONE: Limit = Limit { deadline: None, expansions: None };
+    pub const NONE: Limit = Limit { time: None, expansions: None };
 
     /// The search of a reveal whose budget has `time_left` remaining.
     pub fn for_turn(time_left: Duration) -> Limit {
         let usable = time_left.saturating_sub(RESERVE).mul_f64(SEARCH_SHARE);
-        Limit { deadline: Some(Instant::now() + usable), expansions: None }
+        Limit { time: Some((Thinking::start(), usable)), expansions: None }
     }
 
-    /// The same limit with its deadline `time` earlier.
+    /// The same limit ending `time` earlier.
     fn ending_earlier_by(self, time: Duration) -> Limit {
-        Limit { deadline: self.deadline.map(|d| d.checked_sub(time).unwrap_or(d)), ..self }
+        Limit { time: self.time.map(|(started, usable)| (started, usable.saturating_sub(time))), ..self }
+    }
+
+    /// The time thought so far (zero without a time limit).
+    fn thought(&self) -> Duration {
+        self.time.map_or(Duration::ZERO, |(started, _)| started.elapsed())
+    }
+
+    /// Whether its time is up.
+    fn passed(&self) -> bool {
+        self.time.is_some_and(|(started, usable)| started.elapsed() >= usable)
     }
 
     /// A search that may expand (compute the posterior of) `states` new states.
     pub fn expansions(states: u64) -> Limit {
-        Limit { deadline: None, expansions: Some(states) }
+        Limit { time: None, expansions: Some(states) }
     }
 }
 
@@ -188,17 +202,17 @@ impl Expert {
             return None;
         }
         let table = self.table(view.size());
-        let mut table = lock(&table, limit.deadline)?;
+        let mut table = lock(&table, limit.time.map(|(_, usable)| usable))?;
         let (key, symmetry) = table.key(view);
         if let Some(entry) = table.states.get(&key) {
             return Some(Decision { cell: table.own_cell(entry.best, symmetry), exact: true });
         }
-        let started = Instant::now();
+        let before = limit.thought();
         let post = posterior(view, true);
         // No state below this one costs more to count (each knows more, so
         // it has fewer worlds): no expansion may start later than twice
-        // this count (the count, then the children's keys) before the deadline.
-        let limit = limit.ending_earlier_by(started.elapsed() * 2);
+        // this count (the count, then the children's keys) before the limit.
+        let limit = limit.ending_earlier_by((limit.thought() - before) * 2);
         let canonical = table.canonical(view, symmetry);
         let canonical_post = post.renumbered(table.renumbering(symmetry));
         Some(match Search::new(&mut table, limit).expand(key, &canonical, &canonical_post) {
@@ -241,13 +255,15 @@ fn shared_table(size: u8) -> Arc<Mutex<Table>> {
     SHARED[size as usize].get_or_init(|| Arc::new(Mutex::new(Table::new(size)))).clone()
 }
 
-/// Locks `table`, waiting at most until `deadline` (another Expert of the
-/// process may be searching). A search that panicked left only finished
-/// values behind, so a poisoned cache is still right.
-fn lock(table: &Mutex<Table>, deadline: Option<Instant>) -> Option<MutexGuard<'_, Table>> {
-    let Some(deadline) = deadline else {
+/// Locks `table`, waiting at most `patience` (another Expert of the
+/// process may be searching). Waiting takes no CPU time, so it is bounded
+/// on the wall, whatever the game's clock. A search that panicked left only
+/// finished values behind, so a poisoned cache is still right.
+fn lock(table: &Mutex<Table>, patience: Option<Duration>) -> Option<MutexGuard<'_, Table>> {
+    let Some(patience) = patience else {
         return Some(table.lock().unwrap_or_else(PoisonError::into_inner));
     };
+    let deadline = Instant::now() + patience;
     loop {
         match table.try_lock() {
             Ok(guard) => return Some(guard),
@@ -387,7 +403,7 @@ impl<'t> Search<'t> {
     ) -> Result<Choice, OutOfTime> {
         self.expanded += 1;
         let out_of_states = self.limit.expansions.is_some_and(|n| self.expanded > n);
-        if out_of_states || self.limit.deadline.is_some_and(|d| Instant::now() >= d) {
+        if out_of_states || self.limit.passed() {
             return Err(OutOfTime);
         }
         let choice = self.best(canonical, post)?;

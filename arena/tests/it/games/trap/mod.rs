@@ -1,9 +1,11 @@
 //! The Trap referee on hand-made positions with scripted players: the three
 //! end checks, the turn cap, the clock it hands out, and determinism;
-//! the levels' strength (strength.rs). Expert's time budget is tested in
-//! a binary of its own (tests/budgets/trap.rs).
+//! the levels' strength (strength.rs), Expert's search on the game's clock
+//! (thinking.rs). Expert's time budget is tested in a binary of its own
+//! (tests/budgets/trap.rs).
 
 mod strength;
+mod thinking;
 
 use arena_core::play::time_control::TimeControl;
 use std::sync::{Arc, Mutex};

@@ -9,6 +9,8 @@ use std::{
     time::Duration,
 };
 
+use player_api::thinking::{self, Charged};
+
 use crate::{
     game::{Agent, Game},
     play::clock::{Clock, Spent, Stopwatch},
@@ -58,7 +60,9 @@ pub(crate) fn judged<T>(
     call: impl FnOnce() -> Result<T, Fault>,
 ) -> (Answer<T>, Spent) {
     let watch = Stopwatch::start();
-    let answer = call();
+    // A player in this process that manages its time reads the clock it is
+    // charged on (a worker's player is charged its own time: player_api::thinking).
+    let answer = thinking::charging(thinking_clock(clock), call);
     let spent = watch.stop();
     let used = clock.charged(spent);
     let answer = match answer {
@@ -94,6 +98,15 @@ pub(crate) fn turn<G: Game>(
         own.charge(clock.charged(spent));
     }
     (answer, spent)
+}
+
+/// What a player in this process reads to keep to its budget on `clock`:
+/// in process, the wall clock charges every wait for a core.
+fn thinking_clock(clock: Clock) -> Charged {
+    match clock {
+        Clock::Wall => Charged::Wall,
+        Clock::Cpu => Charged::Cpu,
+    }
 }
 
 /// `judged`, for callers that only need the answer if it counts.

@@ -4,8 +4,15 @@
 //! to a worker and back), so Expert aims well inside what is left: it stops
 //! starting new iterations at `soft` and abandons a running one at `hard`.
 //! The clock is read every few hundred nodes, never per node.
+//!
+//! The clock is the game's (`player_api::thinking`): the thread's CPU time
+//! where that is what the game charges, so that a busy machine takes none
+//! of the search's depth; the wall's where the arena charges waits for a
+//! core too (a level in its own process, on the wall clock).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use player_api::thinking::Thinking;
 
 /// The share of the time left that one search aims at, and may never pass.
 const SOFT_SHARE: f64 = 0.12;
@@ -15,7 +22,7 @@ const RESERVE: Duration = Duration::from_millis(2);
 
 #[derive(Clone, Copy, Debug)]
 pub struct Deadline {
-    started: Instant,
+    started: Thinking,
     soft: Duration,
     hard: Duration,
 }
@@ -27,13 +34,14 @@ impl Deadline {
         Deadline::new(usable.mul_f64(SOFT_SHARE), usable.mul_f64(HARD_SHARE))
     }
 
-    /// A search that may use exactly `time` (benchmarks, analysis).
+    /// A search that may use exactly `time` (benchmarks, analysis), on the
+    /// same clock.
     pub fn fixed(time: Duration) -> Deadline {
         Deadline::new(time, time)
     }
 
     fn new(soft: Duration, hard: Duration) -> Deadline {
-        Deadline { started: Instant::now(), soft, hard }
+        Deadline { started: Thinking::start(), soft, hard }
     }
 
     pub fn elapsed(&self) -> Duration {

@@ -44,11 +44,13 @@ pub struct Expert {
     planned: Option<(Bitboard, u32)>,
     /// The evaluation's weights: its parameters.
     weights: Weights,
+    /// Positions its turns have searched so far.
+    searched: u64,
 }
 
 impl Default for Expert {
     fn default() -> Self {
-        Expert { table: Table::new(TABLE_BITS), planned: None, weights: Weights::default() }
+        Expert { table: Table::new(TABLE_BITS), planned: None, weights: Weights::default(), searched: 0 }
     }
 }
 
@@ -75,6 +77,12 @@ impl Expert {
             tempo: setup.get_f64("tempo"),
         };
         Expert { weights, ..Expert::default() }
+    }
+
+    /// Positions its turns have searched so far (`Found::nodes`, summed):
+    /// how far it thinks in the time it takes, for measurements.
+    pub fn nodes_searched(&self) -> u64 {
+        self.searched
     }
 
     /// Searches the turn of `seat` in `state` for `time` (or to `max_depth`
@@ -114,6 +122,7 @@ impl TrapPlayer for Expert {
         let found = Search::new(&mut self.table, deadline)
             .weighted(self.weights)
             .best_turn(&board, req.seat, MAX_DEPTH);
+        self.searched += found.nodes;
         let mut after = board;
         after.step(req.seat, found.step);
         self.planned = found.target.map(|target| (after, target));
@@ -126,11 +135,11 @@ impl TrapPlayer for Expert {
             Some((planned, target)) if planned == board => target,
             _ => {
                 let deadline = Deadline::for_turn(req.time_left());
-                match Search::new(&mut self.table, deadline)
+                let found = Search::new(&mut self.table, deadline)
                     .weighted(self.weights)
-                    .best_throw(&board, req.seat, MAX_DEPTH)
-                    .target
-                {
+                    .best_throw(&board, req.seat, MAX_DEPTH);
+                self.searched += found.nodes;
+                match found.target {
                     Some(target) => target,
                     None => return fallback_target(&req.state, req.opponent()),
                 }
