@@ -407,6 +407,12 @@ impl Worker {
         }
     }
 
+    /// Whether its player is still to be born: a sandboxed worker's keeper
+    /// (the arena's own code) has not yet started it.
+    fn unborn(&self) -> bool {
+        self.finding.is_some_and(|(_, sandboxed)| sandboxed)
+    }
+
     /// Its player's CPU time and main thread's schedule so far.
     fn player_seen(&self) -> Seen {
         Seen { cpu: self.player_cpu(), main: self.player_main.as_ref().and_then(MainThread::read) }
@@ -437,6 +443,11 @@ impl Worker {
         let started = Instant::now();
         let mut starvation = Starvation::default();
         let mut chunk = [0u8; 16 << 10];
+        // The time before its player was born is the keeper's, setting up
+        // the sandbox, however long the machine keeps the keeper from a
+        // core: never the player's. `born` is when it was found (the
+        // benefit of the doubt, a look's interval, is the player's).
+        let mut born = Duration::ZERO;
         loop {
             match decode::<A>(&self.inbox) {
                 Ok(Some((reply, used))) => {
@@ -450,21 +461,33 @@ impl Worker {
                 Ok(None) => {}
                 Err(error) => return Err(self.fail(Fault::Protocol(error.to_string()))),
             }
+            let unborn = self.unborn();
             self.find_player();
             let elapsed = started.elapsed();
-            // Own time is at most the wall time: nothing to judge before the
-            // wall time reaches the limit. A wait for a core shows only once
+            if unborn {
+                born = elapsed;
+            }
+            let lived = elapsed - born;
+            // Own time is at most the time it lived: nothing to judge before
+            // that reaches the limit. A wait for a core shows only once
             // the player gets one, so a call that lasts is looked at every
             // few milliseconds for a starvation still under way.
-            let mut wait = limits.own.saturating_sub(elapsed);
-            if elapsed >= Starvation::LOOK && self.player_main.is_some() {
+            let mut wait = limits.own.saturating_sub(lived);
+            if self.unborn() {
+                if elapsed >= limits.cap {
+                    // Past the bound before it could even start: the machine's.
+                    let fault = Fault::Overloaded { what, wall: elapsed, waited: elapsed, budget };
+                    return Err(self.fail(fault));
+                }
+                wait = Starvation::LOOK;
+            } else if elapsed >= Starvation::LOOK && self.player_main.is_some() {
                 let now = self.player_seen();
                 let starved = match (&self.player_main, now.main) {
                     (Some(thread), Some(main)) => starvation.look(thread, main),
                     _ => Duration::ZERO,
                 };
-                let waited = (before.machine_wait(now) + starved).min(elapsed);
-                let own = elapsed - waited;
+                let waited = (before.machine_wait(now) + starved).min(lived);
+                let own = lived - waited;
                 if own > limits.own {
                     let fault = self.out_of_own_time(what, own, budget);
                     return Err(self.fail(fault));
@@ -476,7 +499,7 @@ impl Worker {
                     // Read once, here: a walk of /proc.
                     let theirs = self.player_pid.map_or(Duration::ZERO, descendants_cpu);
                     let waited = waited.saturating_sub(theirs);
-                    let own = elapsed - waited;
+                    let own = lived - waited;
                     let fault = if own > limits.own {
                         self.out_of_own_time(what, own, budget)
                     } else {
@@ -488,8 +511,8 @@ impl Worker {
                     .clamp(Duration::from_millis(1), Starvation::LOOK)
                     .min(limits.cap - elapsed);
             } else if wait.is_zero() {
-                // Nothing known of its waits: its own time is the wall time.
-                let fault = self.out_of_own_time(what, elapsed, budget);
+                // Nothing known of its waits: its own time is the time it lived.
+                let fault = self.out_of_own_time(what, lived, budget);
                 return Err(self.fail(fault));
             } else if self.player_main.is_some() {
                 wait = wait.min(Starvation::LOOK);
