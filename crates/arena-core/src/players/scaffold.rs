@@ -38,6 +38,9 @@ publish = false
 [dependencies]
 abi_stable = { version = "0.11.3", default-features = false }
 rand = { version = "0.9", default-features = false, features = ["std"] }
+
+[target.'cfg(unix)'.dependencies]
+libc = "0.2"
 "#;
 
 /// Which `player-api` a new player depends on.
@@ -186,11 +189,24 @@ mod tests {
             fs::read_to_string(api_folder().join("../Cargo.toml")).unwrap().parse().unwrap();
         let ours: toml::Table = PLAYER_API_MANIFEST.parse().unwrap();
         assert_eq!(ours["package"]["version"], workspace["workspace"]["package"]["version"]);
-        for dependency in ["abi_stable", "rand"] {
-            assert_eq!(
-                ours["dependencies"][dependency], workspace["workspace"]["dependencies"][dependency],
-                "{dependency}"
-            );
+        // Every dependency player-api's own manifest names, as the
+        // workspace gives it (a new one must be written here too).
+        let own: toml::Table = fs::read_to_string(api_folder().join("Cargo.toml")).unwrap().parse().unwrap();
+        let unix = |t: &toml::Table| t.get("target").and_then(|t| t.get("cfg(unix)")).cloned();
+        let deps = |t: Option<toml::Value>| {
+            t.and_then(|t| t.get("dependencies").and_then(|d| d.as_table().cloned())).unwrap_or_default()
+        };
+        let pairs = [
+            (deps(Some(ours.clone().into())), deps(Some(own.clone().into()))),
+            (deps(unix(&ours)), deps(unix(&own))),
+        ];
+        for (written, theirs) in pairs {
+            let names: Vec<&String> = theirs.keys().collect();
+            assert_eq!(written.keys().collect::<Vec<_>>(), names, "player-api's dependencies");
+            for dependency in names {
+                let given = &workspace["workspace"]["dependencies"][dependency.as_str()];
+                assert_eq!(&written[dependency.as_str()], given, "{dependency}");
+            }
         }
         let dir = tempfile::tempdir().unwrap();
         let root = new_player(dir.path(), "my-bot", &Api::Bundled).unwrap();
