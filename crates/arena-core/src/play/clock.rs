@@ -252,10 +252,8 @@ impl Stopwatch {
     }
 }
 
-/// The calling thread's CPU time.
-pub fn thread_cpu() -> Duration {
-    read_clock(libc::CLOCK_THREAD_CPUTIME_ID).unwrap_or_default()
-}
+/// The calling thread's CPU time: the one reading players use too.
+pub use player_api::thinking::thread_cpu;
 
 /// The CPU-time clock of a process: all its threads, not its children.
 #[derive(Clone, Copy, Debug)]
