@@ -95,6 +95,8 @@ fn bodies_sent_a_byte_a_second_get_408_and_cannot_hold_the_server() {
     let mut senders: Vec<TcpStream> = slow.iter().map(|s| s.try_clone().unwrap()).collect();
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
+        // Stopped however this ends, a failed assertion included.
+        let _stop = support::OnDrop(|| stop.store(true, Ordering::Relaxed));
         scope.spawn(|| {
             while !stop.load(Ordering::Relaxed) {
                 for sender in &mut senders {
@@ -582,7 +584,7 @@ fn every_answer_carries_the_security_headers() {
 /// with its token, reopened as each is refused) holds its share of the
 /// connections and no more: past it each feed is refused at once (`429`,
 /// the connection closed), and meanwhile another client's page, list and
-/// upload are answered within a second.
+/// upload are answered at once.
 #[test]
 fn a_client_holding_live_feeds_holds_its_share_and_the_others_are_served() {
     let data = tempfile::tempdir().unwrap();
@@ -645,6 +647,9 @@ fn a_client_holding_live_feeds_holds_its_share_and_the_others_are_served() {
     // it gets, once a held one's game ended, it drops at once).
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
+        // Stopped however this ends: a failed assertion below must not leave
+        // the scope waiting forever for a hammer that never stops.
+        let _stop = support::OnDrop(|| stop.store(true, Ordering::Relaxed));
         let hammer = scope.spawn(|| {
             let mut refused = 0;
             while !stop.load(Ordering::Relaxed) {
@@ -663,8 +668,12 @@ fn a_client_holding_live_feeds_holds_its_share_and_the_others_are_served() {
             let (code, upload) =
                 submit(&server, Some(&bob), "file", &std::fs::read(library("easy")).unwrap());
             assert_eq!(code, 201, "{upload}");
+            // Well under a second idle; 5 s allowed, as the rest of the
+            // suite (busy loops, builds) loads the machine beside it. Queued
+            // behind the feeds, these would wait as long as the attacker
+            // asks: until `stop`, never.
             assert!(
-                timed.elapsed() < Duration::from_secs(1),
+                timed.elapsed() < Duration::from_secs(5),
                 "served in {:?} beside the feeds",
                 timed.elapsed()
             );

@@ -382,6 +382,14 @@ fn a_grading_the_machine_starves_waits_is_never_failed_and_is_graded_once_the_ma
     assert_eq!(waiting["status"], "waiting", "never failed for the machine: {waiting}");
     let why = waiting["waiting"].as_str().unwrap();
     assert!(why.starts_with("waiting for the machine: "), "{why}");
+    // Its log line is written just after the wait is recorded, by a thread
+    // at nice 19 beside the loops: killed before it, the server would not
+    // have logged it. Waited for, bounded.
+    let logged = std::time::Instant::now();
+    while !std::fs::read_to_string(&log_path).unwrap().contains("waiting for the machine") {
+        assert!(logged.elapsed() < limit, "the wait was never logged");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
     // Staff see it, and when it goes on.
     let (_, cores) = get(&server, "/api/staff/cores", Some(&staff));
     let postponed = cores["postponed"].as_array().unwrap();

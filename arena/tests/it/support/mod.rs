@@ -113,6 +113,16 @@ pub const BAD_PLAYER_ORDERS: [&str; 8] = [
 
 pub use arena_core::measure::busy_loops::BusyLoops;
 
+/// Runs its closure when dropped, a panic's unwinding included: what a test
+/// must undo however it ends (a thread told to stop, say).
+pub struct OnDrop<F: FnMut()>(pub F);
+
+impl<F: FnMut()> Drop for OnDrop<F> {
+    fn drop(&mut self) {
+        (self.0)()
+    }
+}
+
 /// `--pass-env NAME` for each of `names`.
 pub fn pass_env(names: &[&'static str]) -> Vec<&'static str> {
     names.iter().flat_map(|name| ["--pass-env", name]).collect()
