@@ -112,3 +112,26 @@ fn a_player_that_never_makes_a_legal_move_is_refused_by_both_on_the_same_games()
     assert!(!games_played(&text).is_empty(), "{text}");
     assert_eq!(games_played(error), games_played(&text), "{error}");
 }
+
+#[test]
+fn a_single_player_game_s_player_whose_every_first_action_is_invalid_cannot_play_it() {
+    // Wumpus World records an invalid action as the step that ends the
+    // game: it is not a move made. This player grabs where nothing glitters.
+    let dir = tempfile::tempdir().unwrap();
+    let player = support::write_file(
+        dir.path(),
+        "grabber.py",
+        "from arena_player import WumpusPlayer, run\n\n\
+         class Grabber(WumpusPlayer):\n    name = \"grabber\"\n\n    def step(self, percept):\n        return \"grab\"\n\n\
+         if __name__ == \"__main__\":\n    run(Grabber)\n",
+    );
+    let out = arena(&["check", &format!("python:{}", player.display())], &[]);
+    let text = stdout(&out);
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("  problem: grabber made no legal move in its smoke games of wumpus"), "{text}");
+    assert!(text.contains("invalid action: grab at"), "the reason shown: {text}");
+    // The cautious example climbs out (or grabs what glitters): it plays.
+    let cautious = workspace_root().join("players/python/examples/native/wumpus_cautious.py");
+    let out = arena(&["check", &format!("python:{}", cautious.display())], &[]);
+    assert!(out.status.success(), "{}", stdout(&out));
+}

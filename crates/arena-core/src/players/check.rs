@@ -263,9 +263,12 @@ fn smoke_series<G: SoloReferee>(
     lines.push(format!("smoke test  {}, two worlds ({}):", G::ID, solo::describe::<G>(settings)));
     let judged = series.games.iter().map(|game| {
         let spoiled = game.result.fault.as_deref().is_some_and(FaultKind::is_machine);
+        // An invalid action the rules end a game on is its last step
+        // (Wumpus World records it): a step taken, not a move made.
+        let invalid = u32::from(G::played(&game.record).illegal);
         SmokeGame {
             line: crate::report::solo::line(game, 2, player.name()),
-            moves: game.result.steps,
+            moves: game.result.steps.saturating_sub(invalid),
             spoiled,
             fault: game.result.fault.as_ref().filter(|_| !spoiled).map(|_| game.result.reason.clone()),
         }
