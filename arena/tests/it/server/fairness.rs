@@ -259,13 +259,25 @@ fn grade_computing_players(budget: f64, shares: &[f64], load: usize) -> Vec<Valu
 #[test]
 fn course_style_python_players_are_graded_the_same_beside_busy_loops_as_on_an_idle_machine() {
     // 60, 80 and 95% of a second in CPU time a turn, as a real course
-    // player spends of its budget; graded idle, beside two busy loops and
-    // beside four (the games at nice 0, the server's default).
-    let shares = [0.6, 0.8, 0.95];
+    // player spends of its budget, and 120%: graded idle, beside two busy
+    // loops and beside four (the games at nice 0, the server's default).
+    let shares = [0.6, 0.8, 0.95, 1.2];
     let idle = grade_computing_players(1.0, &shares, 0);
     for load in [2, 4] {
         let loaded = grade_computing_players(1.0, &shares, load);
-        for (quiet, busy) in idle.iter().zip(&loaded) {
+        // Over its budget every turn: it never makes a move, and is refused
+        // for it on every machine, its smoke games lost on time.
+        for over in [&idle[3], &loaded[3]] {
+            assert_eq!(over["status"], "failed", "{over}");
+            let error = over["error"].as_str().unwrap();
+            assert!(error.starts_with("it made no legal move in its smoke games:"), "{error}");
+            let problems: Vec<&str> = error.lines().filter(|l| l.contains("lost by a fault")).collect();
+            assert!(
+                !problems.is_empty() && problems.iter().all(|l| l.contains("timeout")),
+                "every smoke game lost on time: {error}"
+            );
+        }
+        for (quiet, busy) in idle.iter().zip(&loaded).take(3) {
             assert_eq!(busy["status"], "done", "graded beside {load} loops, its check passed: {busy}");
             assert_eq!(quiet["status"], "done", "{quiet}");
             let grade = &busy["grade"];
@@ -472,5 +484,51 @@ fn pages_run_at_pages_nice_and_games_at_games_nice_where_the_server_may_set_them
         // Without the right to raise a priority (a plain user), pages stay at the server's.
         let expected = if root { pages_at } else { 0 };
         assert!(pages.iter().all(|&n| n == expected), "pages at {expected}: {threads:?}");
+    }
+}
+
+/// `scripts/measure-fairness.py`, the measure of fairness, run as its
+/// docs give it (short turns here): the same submissions on two servers of
+/// one secret, idle and beside two busy loops, their verdicts side by side.
+#[test]
+fn the_measure_of_fairness_grades_on_two_servers_of_one_secret_and_prints_the_verdicts_side_by_side() {
+    let script = support::workspace_root().join("scripts/measure-fairness.py");
+    let run = |args: &[&str]| {
+        std::process::Command::new("python3")
+            .arg(&script)
+            .args(["--arena", env!("CARGO_BIN_EXE_arena")])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    // 40% of its 0.4 s turn, and 150%: graded, and refused, both loads alike.
+    let out = run(&["--loads", "0,2", "--shares", "40,150", "--budget", "400ms"]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", support::stderr(&out));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[2].starts_with("0 | 1 | 1 | 0 | 0 | "), "idle: one graded, one refused: {text}");
+    assert!(lines[3].starts_with("2 | 1 | 1 | 0 | 0 | "), "beside two loops, the same: {text}");
+    assert!(lines.contains(&"computes_40: same") && lines.contains(&"computes_150: same"), "{text}");
+    let graded: Vec<&&str> = lines.iter().filter(|l| l.contains("loops: easy ")).collect();
+    assert_eq!(graded.len(), 2, "the graded one's games, under each load: {text}");
+    assert_eq!(graded[0].split_once(": ").unwrap().1, graded[1].split_once(": ").unwrap().1, "{text}");
+    let refused: Vec<&&str> = lines.iter().filter(|l| l.contains("loops: failed: it made no legal move")).collect();
+    assert_eq!(refused.len(), 2, "{text}");
+
+    // Bad input: one line, naming the fix, exit 2.
+    for (args, says) in [
+        (&["--loads", "two"][..], "--loads and --shares are comma-separated whole numbers"),
+        (&["--loads", "65", "--shares", "40"], "--loads: 0 to 64"),
+        (&["--shares", "0"], "--shares: percentages above 0"),
+        (&["/no/such/player"], "no player at /no/such/player"),
+        (&[], "give players (paths) or --shares"),
+        (&["--shares", "40", "--budget", "soon"], "--budget 'soon' is not a duration"),
+        (&["--shares", "40", "--secret", "abc"], "--secret: 64 hex digits"),
+    ] {
+        let out = run(args);
+        let err = support::stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("measure-fairness: ") && err.contains(says), "{args:?}: {err}");
     }
 }
