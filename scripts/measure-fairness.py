@@ -160,8 +160,10 @@ def verdict(submission):
     """What a submission's grading decided, game by game: comparable
     between loads, printable."""
     if submission["status"] != "done":
-        error = (submission.get("error") or "").strip()
-        return f"{submission['status']}: {error.splitlines()[0][:160]}" if error else submission["status"]
+        # Its first line, and its first problem's (the cause), as pages show it.
+        lines = [line.strip() for line in (submission.get("error") or "").splitlines() if line.strip()]
+        cause = lines[:1] + [line for line in lines[1:] if line.startswith("problem: ")][:1]
+        return f"{submission['status']}: {' '.join(cause)[:240]}" if cause else submission["status"]
     parts = []
     for level in submission["grade"]["levels"]:
         lost = ", ".join(f"{g['index']}: {g['reason']}" for g in level["lost"])

@@ -13,18 +13,33 @@ use std::{
 fn main() {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
-    embed(&manifest.join("../../player-api/src"), "rs", &out.join("player_api_files.rs"));
-    embed(&manifest.join("../../players/python/src/arena_player"), "py", &out.join("python_host_files.rs"));
+    embed(&manifest.join("../../player-api/src"), "rs", &out.join("player_api_files.rs"), Watch::Folder);
+    // Python writes its bytecode (`__pycache__`) into the package's folder
+    // whenever a test imports it from there: watched as a folder, every
+    // test run would make the next build compile the arena again. A new
+    // module is imported by an edited one, which is watched.
+    let host = manifest.join("../../players/python/src/arena_player");
+    embed(&host, "py", &out.join("python_host_files.rs"), Watch::Files);
+}
+
+/// What makes the list be made again: any change below the folder, or a
+/// change to one of the files listed.
+enum Watch {
+    Folder,
+    Files,
 }
 
 /// Writes to `list` a `&[(path, contents)]` of the files ending in
 /// `.extension` below `folder`, by their path in it, sorted.
-fn embed(folder: &Path, extension: &str, list: &Path) {
+fn embed(folder: &Path, extension: &str, list: &Path, watch: Watch) {
     let folder = folder.canonicalize().unwrap_or_else(|_| panic!("{} is in the workspace", folder.display()));
-    println!("cargo:rerun-if-changed={}", folder.display());
     let mut files = Vec::new();
     collect(&folder, extension, &mut files);
     files.sort();
+    match watch {
+        Watch::Folder => println!("cargo:rerun-if-changed={}", folder.display()),
+        Watch::Files => files.iter().for_each(|file| println!("cargo:rerun-if-changed={}", file.display())),
+    }
     let mut text = String::from("&[\n");
     for file in files {
         let relative =

@@ -159,6 +159,9 @@ pub fn serve_then(options: Options, listening: impl FnOnce(SocketAddr, &std::pat
     pool.set_league(work::league::league_state(&store::db::open(&data)?));
     let leagues = Arc::new(work::league::Leagues::load(&store::db::open(&data)?, &course)?);
     options.executor.ready()?;
+    // Checks run here whatever the executor: their Python, asked now.
+    let limits = arena_core::players::isolation::WorkerLimits::for_programs();
+    arena_core::players::external::ask_python_now(&limits.pass_env);
     let wake = Arc::new(work::wake::Wake::default());
     let changed = Arc::new(work::wake::Wake::default());
     let executor = Arc::new(options.executor);

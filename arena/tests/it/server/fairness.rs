@@ -220,6 +220,18 @@ fn computing_player(cpu: f64) -> Vec<u8> {
     arena_server::client::pack(&folder).unwrap()
 }
 
+/// The games a grade lost, level by level: each one's index in the
+/// schedule and the student's seat (not the reason, which names what was
+/// measured).
+fn games_lost(grade: &Value) -> Vec<Vec<(i64, i64)>> {
+    let levels = grade["levels"].as_array().unwrap();
+    let lost = |level: &Value| -> Vec<(i64, i64)> {
+        let games = level["lost"].as_array().unwrap();
+        games.iter().map(|g| (g["index"].as_i64().unwrap(), g["seat"].as_i64().unwrap())).collect()
+    };
+    levels.iter().map(lost).collect()
+}
+
 /// Grades the computing players spending `shares` of a `budget` a turn on
 /// a fresh server (two grading slots on two cores; Trap on a 5x5 board, for
 /// short games), with `load` busy loops beside it: each one's grade, in order.
@@ -283,8 +295,9 @@ fn course_style_python_players_are_graded_the_same_beside_busy_loops_as_on_an_id
             let grade = &busy["grade"];
             assert_eq!(grade["failures"]["timeout"], 0, "no game lost on time beside {load} loops: {grade}");
             assert!(grade["failures"].get("machine").is_none(), "{grade}");
-            // The same games, the same results.
+            // The same games, the same results, game by game.
             assert_eq!(super::grade_summary(grade), super::grade_summary(&quiet["grade"]), "{grade}");
+            assert_eq!(games_lost(grade), games_lost(&quiet["grade"]), "{grade}");
         }
     }
 }
@@ -388,9 +401,17 @@ fn a_grading_the_machine_starves_waits_is_never_failed_and_is_graded_once_the_ma
     assert_eq!(code, 201, "{accepted}");
     let id = accepted["id"].as_i64().unwrap();
     let limit = std::time::Duration::from_secs(300);
-    let waiting = super::wait_within(limit, &server, &ann, id, |s| {
-        s["status"] != "queued" && s["status"] != "checking" && s["status"] != "playing"
-    });
+    let started = std::time::Instant::now();
+    let waiting = loop {
+        let (_, s) = get(&server, &format!("/api/submissions/{id}"), Some(&ann));
+        if s["status"] != "queued" && s["status"] != "checking" && s["status"] != "playing" {
+            break s;
+        }
+        // What the server did meanwhile, if it never gets there.
+        let log = || std::fs::read_to_string(&log_path).unwrap_or_default();
+        assert!(started.elapsed() < limit, "still {s}\nthe server's log:\n{}", log());
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
     assert_eq!(waiting["status"], "waiting", "never failed for the machine: {waiting}");
     let why = waiting["waiting"].as_str().unwrap();
     assert!(why.starts_with("waiting for the machine: "), "{why}");
@@ -430,6 +451,7 @@ fn a_grading_the_machine_starves_waits_is_never_failed_and_is_graded_once_the_ma
     assert_eq!(code, 201, "{accepted}");
     let idle = super::wait_within(limit, &server, &bo, accepted["id"].as_i64().unwrap(), finished);
     assert_eq!(super::grade_summary(grade), super::grade_summary(&idle["grade"]), "{idle}");
+    assert_eq!(games_lost(grade), games_lost(&idle["grade"]), "{idle}");
     drop(server);
     let log = std::fs::read_to_string(&log_path).unwrap();
     let waits: Vec<&str> = log.lines().filter(|l| l.contains("waiting for the machine")).collect();

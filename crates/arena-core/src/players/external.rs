@@ -291,6 +291,19 @@ fn is_python(program: &Path) -> bool {
     program.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("python"))
 }
 
+/// Asks the Python that runs Python players about itself now (with the
+/// variables a worker is passed, `pass_env`), rather than at the first
+/// Python player's start: a server does it as it starts, at its own
+/// priority. Asked first by a grading at the games' nice value beside a
+/// busy machine, it waited minutes for a core (a pyenv shim forks dozens
+/// of times), with no bound, and the grading stayed "checking". What it
+/// finds, or that it finds nothing, is kept for that first player.
+pub fn ask_python_now(pass_env: &[String]) {
+    if let Ok(found) = find_program(&python(), None) {
+        let _ = interpreter(&found, pass_env);
+    }
+}
+
 /// Asks `python` about itself, once per interpreter (and `pass_env`).
 ///
 /// Its answer becomes what every Python player may read, so it is asked as
