@@ -401,17 +401,15 @@ fn a_grading_the_machine_starves_waits_is_never_failed_and_is_graded_once_the_ma
     assert_eq!(code, 201, "{accepted}");
     let id = accepted["id"].as_i64().unwrap();
     let limit = std::time::Duration::from_secs(300);
-    let started = std::time::Instant::now();
-    let waiting = loop {
-        let (_, s) = get(&server, &format!("/api/submissions/{id}"), Some(&ann));
-        if s["status"] != "queued" && s["status"] != "checking" && s["status"] != "playing" {
-            break s;
+    // What the server did, should anything below fail.
+    let _log = support::OnDrop(|| {
+        if std::thread::panicking() {
+            eprintln!("the server's log:\n{}", std::fs::read_to_string(&log_path).unwrap_or_default());
         }
-        // What the server did meanwhile, if it never gets there.
-        let log = || std::fs::read_to_string(&log_path).unwrap_or_default();
-        assert!(started.elapsed() < limit, "still {s}\nthe server's log:\n{}", log());
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    };
+    });
+    let waiting = super::wait_within(limit, &server, &ann, id, |s| {
+        s["status"] != "queued" && s["status"] != "checking" && s["status"] != "playing"
+    });
     assert_eq!(waiting["status"], "waiting", "never failed for the machine: {waiting}");
     let why = waiting["waiting"].as_str().unwrap();
     assert!(why.starts_with("waiting for the machine: "), "{why}");
