@@ -532,7 +532,8 @@ fn the_measure_of_fairness_grades_on_two_servers_of_one_secret_and_prints_the_ve
     let graded: Vec<&&str> = lines.iter().filter(|l| l.contains("loops: easy ")).collect();
     assert_eq!(graded.len(), 2, "the graded one's games, under each load: {text}");
     assert_eq!(graded[0].split_once(": ").unwrap().1, graded[1].split_once(": ").unwrap().1, "{text}");
-    let refused: Vec<&&str> = lines.iter().filter(|l| l.contains("loops: failed: it made no legal move")).collect();
+    let refused: Vec<&&str> =
+        lines.iter().filter(|l| l.contains("loops: failed: it made no legal move")).collect();
     assert_eq!(refused.len(), 2, "{text}");
 
     // Bad input: one line, naming the fix, exit 2.

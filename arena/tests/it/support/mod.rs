@@ -250,7 +250,10 @@ pub fn python_venv_with_numpy(dir: &Path, name: &str) -> PathBuf {
     let python = python_venv(dir, name);
     let ask = "import numpy, os; print(os.path.dirname(os.path.dirname(numpy.__file__)))";
     let found = Command::new("python3").args(["-c", ask]).output().unwrap();
-    assert!(found.status.success(), "these tests need python3 with numpy: run `python3 -m pip install numpy`");
+    assert!(
+        found.status.success(),
+        "these tests need python3 with numpy: run `python3 -m pip install numpy`"
+    );
     let system = PathBuf::from(String::from_utf8_lossy(&found.stdout).trim());
     let ask = "import sysconfig; print(sysconfig.get_paths()['purelib'])";
     let venv = Command::new(&python).args(["-c", ask]).output().unwrap();

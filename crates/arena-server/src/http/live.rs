@@ -130,6 +130,10 @@ pub fn games(live: &Live) -> Vec<Value> {
 pub struct LocalServer {
     pub address: SocketAddr,
     live: Live,
+    /// Tells the server to stop taking connections and finish the
+    /// requests under way; `stopped` hears when it has.
+    stop: std::sync::Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
+    stopped: std::sync::Mutex<std::sync::mpsc::Receiver<()>>,
 }
 
 /// Serves `live` on 127.0.0.1 at a free port, on a thread of its own (one
@@ -147,14 +151,25 @@ pub fn serve_local_with(live: Live, seats: crate::http::play::Seats) -> Result<L
     listener.set_nonblocking(true)?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let routes = router(live.clone()).merge(crate::http::play::router(seats));
+    let (stop, stop_heard) = tokio::sync::oneshot::channel::<()>();
+    let (stopped_tx, stopped) = std::sync::mpsc::channel();
     std::thread::Builder::new().name("live-http".into()).spawn(move || {
         arena_core::replay::live::below_the_games();
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener).expect("a listening socket");
-            let _ = axum::serve(listener, routes).await;
-        })
+            let stop = async move {
+                let _ = stop_heard.await;
+            };
+            let _ = axum::serve(listener, routes).with_graceful_shutdown(stop).await;
+        });
+        let _ = stopped_tx.send(());
     })?;
-    Ok(LocalServer { address, live })
+    Ok(LocalServer {
+        address,
+        live,
+        stop: std::sync::Mutex::new(Some(stop)),
+        stopped: std::sync::Mutex::new(stopped),
+    })
 }
 
 impl LocalServer {
@@ -165,15 +180,20 @@ impl LocalServer {
 
     /// The run is over: closes its feeds, finishes the final analyses the
     /// pages watching it wait for (up to `FINISHING`), and gives those
-    /// pages up to `within` to read their last events before the process ends.
+    /// pages up to `within` to read their last events before the process
+    /// ends. It stops serving: every request already under way (a
+    /// page's last poll, as the process is about to exit) is answered in
+    /// full, and no new connection is taken.
     pub fn close(&self, within: Duration) {
         self.live.close();
         if OPEN.load(Ordering::SeqCst) > 0 {
             self.live.finish_analyses(std::time::Instant::now() + FINISHING);
         }
-        let until = std::time::Instant::now() + within;
-        while OPEN.load(Ordering::SeqCst) > 0 && std::time::Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(10));
+        let stop = self.stop.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+        if let Some(stop) = stop {
+            let _ = stop.send(());
+            let stopped = self.stopped.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let _ = stopped.recv_timeout(within);
         }
     }
 }
@@ -328,5 +348,46 @@ async fn next(at: &mut Watch, waker: &Waker, run: Option<&(Live, Waker)>) -> Opt
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{
+        io::{Read, Write},
+        net::TcpStream,
+        sync::Arc,
+        time::Duration,
+    };
+
+    use arena_core::{players::person::page::PageTable, replay::live::Live};
+
+    use super::serve_local_with;
+    use crate::http::play::Seats;
+
+    /// A page's last poll, asked as the run closes (the process exits
+    /// right after `close`): answered in full, not cut by the exit; after
+    /// `close`, nothing more is served.
+    #[test]
+    fn close_answers_the_request_under_way_then_serves_no_more() {
+        let table = Arc::new(PageTable::new().unwrap());
+        let token = table.token().to_string();
+        let server = serve_local_with(Live::new(), Seats::new(vec![table])).unwrap();
+        let mut page = TcpStream::connect(server.address).unwrap();
+        page.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        // The request is under way: its first line is in, its headers not yet.
+        write!(page, "GET /play/{token}/state?seen=1 HTTP/1.1\r\nHost: arena\r\n").unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        std::thread::scope(|scope| {
+            let closing = scope.spawn(|| server.close(Duration::from_secs(5)));
+            std::thread::sleep(Duration::from_millis(300));
+            write!(page, "\r\n").unwrap();
+            let mut answer = String::new();
+            page.read_to_string(&mut answer).unwrap();
+            assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+            assert!(answer.contains("\"version\""), "the whole answer: {answer}");
+            closing.join().unwrap();
+        });
+        assert!(TcpStream::connect(server.address).is_err(), "still served after close");
     }
 }
