@@ -120,6 +120,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         bail!("--games 0 plays nothing: ask for at least one game");
     }
     let setup = setup(game, &limits, &options)?;
+    arena_core::play::cores::one_core_per_game(concurrency);
     let controls = controls.controls();
     let params = params.params().map(<[_]>::to_vec);
     let run = Run {

@@ -52,6 +52,7 @@ pub(crate) fn run(
         tournament.concurrency = n;
     }
     stop_on_interrupt();
+    arena_core::play::cores::one_core_per_game(tournament.concurrency);
     let mut progress = ProgressDisplay::new(!json);
     let server = live.then(|| serve_local(super::play::local_live())).transpose()?;
     if let Some(server) = &server {

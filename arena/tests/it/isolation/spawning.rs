@@ -197,3 +197,18 @@ fn a_sandboxed_players_start_up_is_not_charged_the_time_before_it_is_born() {
     assert!(out.status.success(), "{said}");
     assert!(said.contains("2 games") && !said.contains("timeout"), "{said}");
 }
+
+/// `arena play` plays each game on a core of its own, its workers with it
+/// (as the server does): a worker's reply hands the core straight back to
+/// the arena instead of waking another. The player fails any move made
+/// where it may run on more than one core; two games at once.
+#[test]
+fn a_commands_games_each_run_their_workers_on_one_core() {
+    let bad = library("bad-player");
+    let mut args = vec![bad.to_str().unwrap(), "easy", "--games", "4", "--concurrency", "2", "--seed", "3"];
+    args.extend(support::pass_env(&support::BAD_PLAYER_ORDERS));
+    let doc = support::play_json(&args, &[("BAD_PLAYER_MODE", "one-core")]);
+    assert_eq!(doc["games"].as_array().unwrap().len(), 4, "{doc}");
+    let failures = doc["players"][0]["failures"].as_object().unwrap();
+    assert!(failures.values().all(|n| n == 0), "a move made on more than one core: {failures:?}");
+}

@@ -653,3 +653,34 @@ fn the_carried_host_wins_over_an_installed_one() {
         load_error(&player, &[("PYTHONPATH", site.to_str().unwrap()), ("ARENA_PYTHON_HOST", "installed")]);
     assert!(err.contains("the installed arena_player ran"), "{err}");
 }
+
+/// A Python player's start (an interpreter, numpy, its modules) is most of
+/// a short match's: the worker that introduced it at its load plays its
+/// first game, instead of being killed and another started. Two seats,
+/// three games: two interpreters, each loaded once.
+#[test]
+fn the_worker_that_loaded_a_python_player_plays_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = dir.path().join("started");
+    let player = support::write_file(
+        dir.path(),
+        "starts.py",
+        &format!(
+            "import os\nfrom arena_player import TrapPlayer\n\
+             with open({started:?}, 'a') as log:\n    log.write(f'{{os.getpid()}}\\n')\n\n\
+             class Starts(TrapPlayer):\n\
+             \x20   def get_move(self, state):\n        return state.legal_moves()[0]\n\n\
+             \x20   def get_trap(self, state):\n        return state.legal_moves(3 - state.seat)[0]\n",
+            started = started.display().to_string()
+        ),
+    );
+    let spec = spec("python:", &player);
+    // Unsandboxed: the player writes where the test reads.
+    let doc =
+        play(&[&spec, &spec, "--games", "3", "--concurrency", "1", "--seed", "2", "--sandbox", "off"], &[]);
+    assert_eq!(doc["games"].as_array().unwrap().len(), 3, "{doc}");
+    let failures = doc["players"][0]["failures"].as_object().unwrap();
+    assert!(failures.values().all(|n| n == 0), "{failures:?}");
+    let log = std::fs::read_to_string(&started).unwrap();
+    assert_eq!(log.lines().count(), 2, "interpreters started, one per line: {log}");
+}

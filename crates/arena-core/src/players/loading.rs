@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::{
     game::GameId,
     play::fault::{player_text, Fault, FaultKind},
-    players::isolation::{Hosted, Worker, WorkerLimits},
+    players::isolation::{Hosted, Spare, Worker, WorkerLimits},
     players::plugin::{LoadError, PlayerLibrary},
     players::{Hosting, Player, PlayerSpec},
 };
@@ -24,9 +24,12 @@ impl Player {
                 let failed = |message| LoadError::Program { spec: program.to_string(), message };
                 let limits = limits.clone().unwrap_or_else(WorkerLimits::for_programs);
                 let launch = program.launch(&limits.pass_env).map_err(failed)?;
-                match Worker::spawn(&Hosted::Program(launch.clone()), &limits, startup) {
+                let hosted = Hosted::Program(launch.clone());
+                match Worker::spawn(&hosted, &limits, startup) {
                     Ok(worker) => {
-                        Ok(Player::Program { program: program.clone(), launch, hello: worker.hello.clone() })
+                        let hello = worker.hello.clone();
+                        let spare = Spare::keep(worker, &hosted, &limits);
+                        Ok(Player::Program { program: program.clone(), launch, hello, spare })
                     }
                     Err(fault) if fault.kind() == FaultKind::Machine => {
                         Err(LoadError::Overloaded(fault.to_string()))
@@ -41,7 +44,10 @@ impl Player {
                 let path = path.canonicalize().unwrap_or_else(|_| path.clone());
                 let hosted = Hosted::Library(path.clone());
                 match Worker::spawn(&hosted, limits, startup) {
-                    Ok(worker) => Ok(Player::Isolated { path, hello: worker.hello.clone() }),
+                    Ok(worker) => {
+                        let hello = worker.hello.clone();
+                        Ok(Player::Isolated { path, hello, spare: Spare::keep(worker, &hosted, limits) })
+                    }
                     Err(fault) if fault.kind() == FaultKind::Machine => {
                         Err(LoadError::Overloaded(fault.to_string()))
                     }

@@ -18,7 +18,7 @@ use crate::{
     play::fault::Fault,
     players::agent::{AbiGame, AbiPlayer},
     players::external::Program,
-    players::isolation::{Hello, Hosted, IsolatedPlayer, Launch, WireGame, WorkerLimits},
+    players::isolation::{Hello, Hosted, IsolatedPlayer, Launch, Spare, WireGame, WorkerLimits},
     players::person::{Person, PersonGame},
     players::plugin::PlayerLibrary,
     sandbox::Sandbox,
@@ -104,10 +104,12 @@ pub enum Player {
     Builtin(Level),
     /// A library loaded into this process.
     Library(PlayerLibrary),
-    /// A library that runs in worker processes: what its first worker said.
-    Isolated { path: PathBuf, hello: Hello },
-    /// A program that speaks the protocol; each instance is a new process.
-    Program { program: Program, launch: Launch, hello: Hello },
+    /// A library that runs in worker processes: what its first worker
+    /// said, and that worker (`spare`), kept for its first instance.
+    Isolated { path: PathBuf, hello: Hello, spare: Spare },
+    /// A program that speaks the protocol; each instance is a process of
+    /// its own, the first the one that said hello (`spare`).
+    Program { program: Program, launch: Launch, hello: Hello, spare: Spare },
     /// A player that did not load, kept where a tournament lets it forfeit
     /// (a Gradescope export's submission): each of its games is lost by
     /// `why` at its start, as by a player that cannot start.
@@ -190,13 +192,24 @@ impl Player {
         let (player, setup) = self.setup();
         // A start that fails is the player's fault like a call's: its words cut.
         if let Some((hosted, limits)) = player.worker_for(hosting)? {
-            let mut isolated =
-                IsolatedPlayer::start_for(G::ID, &hosted, &limits, startup).map_err(Fault::cut)?;
+            let started = match player.spare().and_then(|spare| spare.take(&hosted, &limits)) {
+                Some(worker) => IsolatedPlayer::from_worker(G::ID, worker),
+                None => IsolatedPlayer::start_for(G::ID, &hosted, &limits, startup),
+            };
+            let mut isolated = started.map_err(Fault::cut)?;
             isolated.set_up(&setup, startup).map_err(Fault::cut)?;
             return Ok(Box::new(isolated));
         }
         let made = player.player_box::<G>(&setup).map_err(|why| Fault::Unavailable(why).cut())?;
         Ok(Box::new(AbiPlayer::<G>(made)))
+    }
+
+    /// The worker kept from its load, if it runs in workers.
+    fn spare(&self) -> Option<&Spare> {
+        match self {
+            Player::Isolated { spare, .. } | Player::Program { spare, .. } => Some(spare),
+            _ => None,
+        }
     }
 
     /// The person at the table, if this player is one.

@@ -8,23 +8,12 @@ import os
 import select
 import struct
 import sys
-import time
 from typing import Any
 
 PROTOCOL_VERSION = 1
 MAX_FRAME = 2 << 20
 
 Message = dict[str, Any]
-
-# How long the host keeps looking for the next request before it sleeps in
-# poll(2). A core that went to sleep can take ~50 us to wake on a virtual
-# machine, more than the host's own work per turn, while the arena's next
-# request usually follows a reply within microseconds (the opponent's turn,
-# when that is a Rust bot). The spin caps what a slower request costs in
-# CPU; on a shared core the arena pre-empts it. Measured in
-# docs/benchmarks.md, "Hosting cost of a course Python player".
-SPIN_SECONDS = 50e-6
-
 
 class ProtocolError(Exception):
     """Bytes on the input that are not a frame of the protocol."""
@@ -113,10 +102,10 @@ class Channel:
         return taken
 
     def _wait(self) -> None:
-        """Until the input is readable: a short spin (SPIN_SECONDS), then
-        poll(2), which wakes faster on a pipe than read(2) does."""
-        until = time.perf_counter() + SPIN_SECONDS
-        while not self.poller.poll(0):
-            if time.perf_counter() >= until:
-                self.poller.poll()
-                return
+        """Until the input is readable, asleep in poll(2), which wakes
+        faster on a pipe than read(2) does. No spin: the arena stops the
+        worker as soon as it has replied (SIGSTOP) and wakes it with the next
+        request, so looking for that request meanwhile only burned the core
+        the next turn needed (docs/benchmarks/hosting.md, "Python players
+        against the course's referee")."""
+        self.poller.poll()

@@ -15,7 +15,7 @@ use super::{
 };
 
 /// Limits every worker runs under.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct WorkerLimits {
     /// Address-space cap (RLIMIT_AS), bytes.
     pub memory_bytes: u64,
@@ -125,7 +125,7 @@ pub fn worker_program() -> Result<PathBuf, String> {
 }
 
 /// What a worker hosts.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Hosted {
     Library(PathBuf),
     Builtin(Level),

@@ -12,7 +12,8 @@
 //! itself so that starting one never forks the (possibly large) arena.
 //! `affinity` moves a worker's processes onto the core of the thread that
 //! talks to it (the core pool's slot of its game, `cores.rs`). `run_as`
-//! is the unprivileged user unsandboxed workers may be told to run as.
+//! is the unprivileged user unsandboxed workers may be told to run as;
+//! `spare` the worker that loaded a player, kept for its first game.
 
 mod affinity;
 pub mod environment;
@@ -21,7 +22,9 @@ mod player;
 mod process;
 pub mod process_limits;
 pub mod run_as;
+mod spare;
 
 pub use launch::{worker_program, Hosted, Launch, WorkerLimits, WORKER_ARG};
 pub use player::{IsolatedPlayer, WireAnswer, WireGame};
 pub use process::{CappedOutput, Hello, Worker};
+pub use spare::Spare;

@@ -48,7 +48,11 @@ impl IsolatedPlayer {
         limits: &WorkerLimits,
         startup: Duration,
     ) -> Result<IsolatedPlayer, Fault> {
-        let worker = Worker::spawn(hosted, limits, startup)?;
+        IsolatedPlayer::from_worker(game, Worker::spawn(hosted, limits, startup)?)
+    }
+
+    /// A player of `game` in `worker`, started and not yet asked anything.
+    pub fn from_worker(game: GameId, worker: Worker) -> Result<IsolatedPlayer, Fault> {
         if !worker.hello.games.iter().any(|g| g == game.name()) {
             return Err(Fault::Unavailable(format!("{} does not play {game}", worker.hello.name)));
         }

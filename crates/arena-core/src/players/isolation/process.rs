@@ -53,6 +53,10 @@ pub struct Hello {
     pub memory: bool,
 }
 
+/// What a pipe holds unread, at the least: one page (a user past the
+/// kernel's pipe-pages-soft limit gets pipes of one page).
+const PIPE_HOLDS_AT_LEAST: usize = 4096;
+
 /// Whether a worker's process group is stopped between its requests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Frozen {
@@ -324,11 +328,21 @@ impl Worker {
         let before = self.seen;
         self.outbox.clear();
         encode(request, &mut self.outbox);
-        self.thaw()?;
+        // A request that fits in the pipe whatever its size (a pipe holds at
+        // least a page; the worker has read every earlier one) is written
+        // while the worker is still stopped: woken, it finds it at once,
+        // instead of waking once for SIGCONT and again for the request.
+        let fits = self.outbox.len() <= PIPE_HOLDS_AT_LEAST;
+        if !fits {
+            self.thaw()?;
+        }
         if let Err(e) = self.stdin.write_all(&self.outbox) {
             // The worker is gone (EPIPE): find out how it died.
             tracing::debug!("writing to the worker failed: {e}");
             return Err(self.died());
+        }
+        if fits {
+            self.thaw()?;
         }
         let reply = self.await_reply(what, budget, limits, before);
         if self.dead.is_none() {
