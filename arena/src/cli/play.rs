@@ -57,7 +57,8 @@ pub(crate) struct PlayArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// Games played at once, each thread with its own player instances
-    /// (default: the number of cores). The games and their results are the
+    /// on a core of its own (default: the number of cores; more games than
+    /// cores share them). The games and their results are the
     /// same whatever it is. Trap with --watch, and Hexapawn (a learner
     /// learns across its match), play one game at a time.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
