@@ -7,17 +7,18 @@ course's referee").
     cargo build --release -p arena
     python3 scripts/bench-python-vs-course.py /tmp/course [--pairs 5]
 
-For each match (the course's Easy against itself, 1,000 games; Medium
-against itself, 100; players/python/bench/course_alphabeta against Easy,
-100) it runs, alternated pair by pair, the whole command each way:
+For each match (the course's Easy against itself, 1,000 games; the
+arena's built-in easy against itself, 1,000, against the course's Easy in
+its loop; Medium against itself, 100; players/python/bench/course_alphabeta
+against Easy, 100) it runs, alternated pair by pair, the whole command each way:
 - the course's referee: `python3 players/python/bench/course_referee.py`,
   the course's `Game.play` loop in one interpreter (that file says what it
   leaves out);
 - the arena: `arena play python:... python:... --games N --concurrency 2`,
   each player isolated and sandboxed as a tournament runs it.
 Wall time is the command's; CPU time is the whole machine's (user and
-system, from /proc/stat), since sandboxed workers are not the arena's
-children to count: run it on an otherwise idle machine. Prints each run,
+system, from /proc/stat, in 10 ms ticks), since sandboxed workers are not
+the arena's children to count: run it on an otherwise idle machine. Prints each run,
 then the medians and the arena's ratio to the course's referee."""
 
 import argparse
@@ -34,6 +35,9 @@ REFEREE = os.path.join(ROOT, "players/python/bench/course_referee.py")
 ALPHABETA = os.path.join(ROOT, "players/python/bench/course_alphabeta/AlphaBetaAI.py")
 MATCHES = [
     ("Easy vs Easy", "test_players/EasyAI.py", "test_players/EasyAI.py", 1000),
+    # The arena's own Easy in its place (in process, as built-ins play),
+    # against the course's Easy in the course's loop.
+    ("built-in easy vs easy", "test_players/EasyAI.py", "test_players/EasyAI.py", 1000),
     ("Medium vs Medium", "test_players/MediumAI.py", "test_players/MediumAI.py", 100),
     ("AlphaBeta (depth 3) vs Easy", "test_players/AlphaBetaAI.py", "test_players/EasyAI.py", 100),
 ]
@@ -44,6 +48,17 @@ def machine_cpu() -> float:
     with open("/proc/stat") as stat:
         fields = stat.readline().split()[1:]
     return (int(fields[0]) + int(fields[1]) + int(fields[2])) / os.sysconf("SC_CLK_TCK")
+
+
+def seconds(value: float) -> str:
+    return f"{value * 1000:.0f} ms" if value < 0.1 else f"{value:.2f} s"
+
+
+def ratio(arena: float, course: float) -> str:
+    """The arena's time over the course's: 1/N when the arena is N times faster."""
+    if arena <= 0:
+        return "(too short to measure)"
+    return f"1/{course / arena:.0f}x" if arena < course / 10 else f"{arena / course:.2f}x"
 
 
 def timed(command: list, cwd: str) -> tuple:
@@ -79,8 +94,10 @@ def main() -> None:
             if args.only and args.only not in name:
                 continue
             referee = [sys.executable, REFEREE, course, first, second, "--games", str(games)]
-            arena = [args.arena, "play", f"python:{course}/{first}", f"python:{course}/{second}",
-                     "--games", str(games), "--concurrency", "2", "--seed", "1"]
+            seats = [f"python:{course}/{first}", f"python:{course}/{second}"]
+            if name.startswith("built-in"):
+                seats = ["easy", "easy"]
+            arena = [args.arena, "play", *seats, "--games", str(games), "--concurrency", "2", "--seed", "1"]
             runs = {"course": [], "arena": []}
             for pair in range(args.pairs):
                 order = ["course", "arena"] if pair % 2 == 0 else ["arena", "course"]
@@ -89,7 +106,7 @@ def main() -> None:
                     print(f"  {name}: {who} {runs[who][-1][0]:.2f} s wall, {runs[who][-1][1]:.2f} s CPU", file=sys.stderr)
             median = {who: [statistics.median(r[i] for r in runs[who]) for i in (0, 1)] for who in runs}
             (cw, cc), (aw, ac) = median["course"], median["arena"]
-            print(f"| {name} | {games} | {cw:.2f} s, {cc:.2f} s | {aw:.2f} s, {ac:.2f} s | **{aw / cw:.2f}x**, {ac / cc:.2f}x |")
+            print(f"| {name} | {games} | {cw:.2f} s, {cc:.2f} s | {seconds(aw)}, {seconds(ac)} | **{ratio(aw, cw)}**, {ratio(ac, cc)} |")
 
 
 if __name__ == "__main__":

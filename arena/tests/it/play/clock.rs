@@ -199,3 +199,41 @@ fn a_player_its_own_processes_crowd_out_is_charged_not_the_machine() {
     assert!(player["failures"].get("machine").is_none_or(|m| m == 0), "{doc}");
     assert_eq!(player["losses"], 1, "{doc}");
 }
+
+/// In process under the wall clock a turn is judged on its wall time and
+/// its CPU time only reported: read for a turn after a slow one, not after
+/// a quick one (a thread's CPU clock is two system calls, half of a
+/// built-in's game). The player's second turn, a 40 ms sleep after a quick
+/// first, is then reported at its wall time, what it can have used at
+/// most; under the CPU clock, which judges it, it is read.
+#[test]
+fn in_process_under_the_wall_clock_a_turn_after_a_quick_one_is_reported_at_its_wall_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = library("bad-player");
+    for clock in ["wall", "cpu"] {
+        let file = dir.path().join(format!("{clock}.json"));
+        let mut args = vec!["play", bad.to_str().unwrap(), "easy", "--only-game", "1", "--seed", "5"];
+        args.extend([
+            "--in-process",
+            "--time-per-turn",
+            "1s",
+            "--clock",
+            clock,
+            "--replay",
+            file.to_str().unwrap(),
+        ]);
+        args.extend(support::pass_env(&support::BAD_PLAYER_ORDERS));
+        let output =
+            support::arena(&args, &[("BAD_PLAYER_MODE", "sleep-second"), ("BAD_PLAYER_SLEEP_MS", "40")]);
+        assert!(output.status.success(), "{}", support::stderr(&output));
+        let replay: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+        let turns: Vec<&Value> =
+            replay["turns"].as_array().unwrap().iter().filter(|t| t["seat"] == 1).collect();
+        let (wall, cpu) = (turns[1]["time_us"].as_u64().unwrap(), turns[1]["cpu_us"].as_u64().unwrap());
+        assert!(wall >= 40_000, "{clock}: {}", turns[1]);
+        match clock {
+            "wall" => assert_eq!(cpu, wall, "reported at its wall time: {}", turns[1]),
+            _ => assert!(cpu < 20_000, "read: {}", turns[1]),
+        }
+    }
+}

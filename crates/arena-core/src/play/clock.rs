@@ -225,13 +225,30 @@ pub fn report_worker(spent: WorkerSpent) {
 /// Measures one call into a player, wherever it runs.
 pub struct Stopwatch {
     wall: Instant,
-    thread_cpu: Duration,
+    /// The thread's CPU time at the start, if read.
+    thread_cpu: Option<Duration>,
 }
+
+/// A call into a player in this process shorter than this on the wall
+/// clock is quick: under the wall clock the next call's CPU time need not
+/// be read (`Stopwatch::reading`).
+pub const QUICK: Duration = Duration::from_millis(1);
 
 impl Stopwatch {
     pub fn start() -> Stopwatch {
+        Stopwatch::reading(true)
+    }
+
+    /// Starts, reading the thread's CPU time only if `cpu`. A thread's CPU
+    /// clock is a system call each way (no vDSO): under the wall clock a
+    /// call in this process is judged on wall time, its CPU time only
+    /// reported, and for a player whose last call was quick its two reads
+    /// were half the time of a built-in's game. Unread, a call in this
+    /// process is reported at its wall time: what it can have used at most.
+    /// A worker's CPU time is its process's, read by the worker's host.
+    pub fn reading(cpu: bool) -> Stopwatch {
         WORKER_SPENT.with(|c| c.set(None));
-        Stopwatch { wall: Instant::now(), thread_cpu: thread_cpu() }
+        Stopwatch { wall: Instant::now(), thread_cpu: cpu.then(thread_cpu) }
     }
 
     /// The time since `start`: a worker's player's CPU time and wait if a
@@ -245,8 +262,9 @@ impl Stopwatch {
             None => {
                 // Read in the reverse order of `start`'s: the CPU time's
                 // interval lies within the wall time's.
-                let cpu = thread_cpu().saturating_sub(self.thread_cpu);
-                Spent { wall: self.wall.elapsed(), cpu, waited: Duration::ZERO }
+                let cpu = self.thread_cpu.map(|start| thread_cpu().saturating_sub(start));
+                let wall = self.wall.elapsed();
+                Spent { wall, cpu: cpu.unwrap_or(wall), waited: Duration::ZERO }
             }
         }
     }
@@ -438,6 +456,23 @@ mod tests {
             spun.cpu >= Duration::from_millis(60) && spun.cpu <= spun.wall + spun.wall / 1000,
             "{spun:?}"
         );
+    }
+
+    #[test]
+    fn a_call_whose_cpu_time_is_not_read_is_reported_at_its_wall_time_a_workers_at_its_own() {
+        let ms = Duration::from_millis;
+        let watch = Stopwatch::reading(false);
+        std::thread::sleep(ms(20));
+        let slept = watch.stop();
+        assert!(slept.wall >= ms(20) && slept.cpu == slept.wall, "{slept:?}");
+        let watch = Stopwatch::reading(true);
+        std::thread::sleep(ms(20));
+        assert!(watch.stop().cpu < ms(10));
+        // A worker's CPU time is its process's, whatever was read here.
+        let watch = Stopwatch::reading(false);
+        report_worker(WorkerSpent { cpu: ms(3), waited: ms(0) });
+        std::thread::sleep(ms(5));
+        assert_eq!(watch.stop().cpu, ms(3));
     }
 
     #[test]

@@ -198,6 +198,9 @@ pub struct TurnClock {
     pub control: TimeControl,
     /// A bank's time left (unused for a per-turn budget).
     bank: Duration,
+    /// Whether its last turn was quick on the wall clock (`clock::QUICK`):
+    /// under the wall clock the next one's CPU time is then not read.
+    pub last_quick: bool,
 }
 
 impl TurnClock {
@@ -206,7 +209,7 @@ impl TurnClock {
             TimeControl::PerTurn(_) => Duration::ZERO,
             TimeControl::Bank { base, .. } => base,
         };
-        TurnClock { control, bank }
+        TurnClock { control, bank, last_quick: false }
     }
 
     /// What the next turn may use before it is late.

@@ -13,7 +13,7 @@ use player_api::thinking::{self, Charged};
 
 use crate::{
     game::{Agent, Game},
-    play::clock::{Clock, Spent, Stopwatch},
+    play::clock::{Clock, Spent, Stopwatch, QUICK},
     play::fault::Fault,
     play::time_control::TurnClock,
 };
@@ -49,7 +49,8 @@ impl<T> Answer<T> {
     }
 }
 
-/// Runs one player call, measures it on both clocks, and judges it against
+/// Runs one player call, measures it (on the CPU's clock only if that
+/// judges it: `Stopwatch::reading`), and judges it against
 /// `budget` on `clock`: lost past `budget` + `grace`. The one timing path of
 /// every call of every game.
 pub(crate) fn judged<T>(
@@ -59,7 +60,21 @@ pub(crate) fn judged<T>(
     what: &'static str,
     call: impl FnOnce() -> Result<T, Fault>,
 ) -> (Answer<T>, Spent) {
-    let watch = Stopwatch::start();
+    // Its CPU time read only where it is judged: no caller reports it.
+    judged_reading(false, clock, grace, budget, what, call)
+}
+
+/// `judged`, reading the thread's CPU time for a call in this process only
+/// if `cpu` (`Stopwatch::reading`).
+fn judged_reading<T>(
+    cpu: bool,
+    clock: Clock,
+    grace: Duration,
+    budget: Duration,
+    what: &'static str,
+    call: impl FnOnce() -> Result<T, Fault>,
+) -> (Answer<T>, Spent) {
+    let watch = Stopwatch::reading(cpu || clock == Clock::Cpu);
     // A player in this process that manages its time reads the clock it is
     // charged on (a worker's player is charged its own time: player_api::thinking).
     let answer = thinking::charging(thinking_clock(clock), call);
@@ -90,10 +105,12 @@ pub(crate) fn turn<G: Game>(
     request: G::Request,
 ) -> (Answer<G::Action>, Spent) {
     let (limit, bank) = (own.limit(), own.time_bank());
-    let (answer, spent) = judged(clock, grace, limit, what, || {
+    // Its CPU time read unless its last turn was quick (the wall clock judges).
+    let (answer, spent) = judged_reading(!own.last_quick, clock, grace, limit, what, || {
         bank.map_or(Ok(()), |bank| agent.time_bank(bank))?;
         agent.act(request, limit)
     });
+    own.last_quick = spent.wall < QUICK;
     if let Answer::OnTime(_) = answer {
         own.charge(clock.charged(spent));
     }
