@@ -358,6 +358,14 @@ impl Worker {
         reply
     }
 
+    /// Starts its accounts of CPU time and waits afresh: the time a spare
+    /// worker spent frozen between its hello and its first game (while
+    /// the arena loaded the other players) is no call's, and what the
+    /// machine did to it meanwhile must not be weighed against its first.
+    pub fn rebase(&mut self) {
+        self.seen = self.player_seen();
+    }
+
     /// Stops its process group until the next request (see the module's
     /// doc). A group gone is a worker dead, which its next request finds
     /// out. A group that cannot be stopped (not seen: the arena may signal

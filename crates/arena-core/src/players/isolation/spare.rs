@@ -61,7 +61,8 @@ impl Spare {
         if !matches {
             return None;
         }
-        let worker = slot.take().and_then(|mut kept| kept.worker.take())?;
+        let mut worker = slot.take().and_then(|mut kept| kept.worker.take())?;
+        worker.rebase();
         (!worker.is_dead()).then_some(worker)
     }
 }
