@@ -49,24 +49,11 @@ impl<T> Answer<T> {
     }
 }
 
-/// Runs one player call, measures it (on the CPU's clock only if that
-/// judges it: `Stopwatch::reading`), and judges it against
-/// `budget` on `clock`: lost past `budget` + `grace`. The one timing path of
-/// every call of every game.
-pub(crate) fn judged<T>(
-    clock: Clock,
-    grace: Duration,
-    budget: Duration,
-    what: &'static str,
-    call: impl FnOnce() -> Result<T, Fault>,
-) -> (Answer<T>, Spent) {
-    // Its CPU time read only where it is judged: no caller reports it.
-    judged_reading(false, clock, grace, budget, what, call)
-}
-
-/// `judged`, reading the thread's CPU time for a call in this process only
-/// if `cpu` (`Stopwatch::reading`).
-fn judged_reading<T>(
+/// Runs one player call, measures it, and judges it against `budget` on
+/// `clock`: lost past `budget` + `grace`. The one timing path of every call
+/// of every game. Its thread's CPU time is read if the CPU's clock judges
+/// it, or if `cpu` asks for it to be reported (`Stopwatch::reading`).
+fn judged<T>(
     cpu: bool,
     clock: Clock,
     grace: Duration,
@@ -106,7 +93,7 @@ pub(crate) fn turn<G: Game>(
 ) -> (Answer<G::Action>, Spent) {
     let (limit, bank) = (own.limit(), own.time_bank());
     // Its CPU time read unless its last turn was quick (the wall clock judges).
-    let (answer, spent) = judged_reading(!own.last_quick, clock, grace, limit, what, || {
+    let (answer, spent) = judged(!own.last_quick, clock, grace, limit, what, || {
         bank.map_or(Ok(()), |bank| agent.time_bank(bank))?;
         agent.act(request, limit)
     });
@@ -126,7 +113,8 @@ fn thinking_clock(clock: Clock) -> Charged {
     }
 }
 
-/// `judged`, for callers that only need the answer if it counts.
+/// `judged`, for callers that only need the answer if it counts (and
+/// report no time: its CPU time is read only where it is judged).
 pub(crate) fn timed<T>(
     clock: Clock,
     grace: Duration,
@@ -134,6 +122,6 @@ pub(crate) fn timed<T>(
     what: &'static str,
     call: impl FnOnce() -> Result<T, Fault>,
 ) -> (Result<T, Fault>, Spent) {
-    let (answer, spent) = judged(clock, grace, budget, what, call);
+    let (answer, spent) = judged(false, clock, grace, budget, what, call);
     (answer.result(), spent)
 }

@@ -61,15 +61,8 @@ impl Spare {
         if !matches {
             return None;
         }
-        let mut worker = slot.take().and_then(|mut kept| kept.worker.take())?;
+        let mut worker = slot.take().and_then(|mut kept| kept.worker.take()).filter(|w| !w.is_dead())?;
         worker.rebase();
-        (!worker.is_dead()).then_some(worker)
-    }
-}
-
-impl std::fmt::Debug for Spare {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let kept = self.0.lock().map(|slot| slot.is_some()).unwrap_or(false);
-        write!(f, "Spare({})", if kept { "kept" } else { "none" })
+        Some(worker)
     }
 }
